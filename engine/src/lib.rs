@@ -1,0 +1,6 @@
+//! The Drowned Earth rules engine: a deterministic, clone-able game state in which every
+//! player choice is a decision node and every die roll a chance node.
+
+pub mod board;
+pub mod dice;
+pub mod profile;
