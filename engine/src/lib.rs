@@ -3,4 +3,6 @@
 
 pub mod board;
 pub mod dice;
+pub mod odds;
 pub mod profile;
+pub mod rules;
