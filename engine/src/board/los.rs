@@ -1,7 +1,47 @@
-//! Line of sight and cover between cells (rulebook chapter 5, p.64). HELPER TO IMPLEMENT.
+//! Line of sight and cover between cells (rulebook chapter 5, pp.64-65).
+//!
+//! The model of the table:
+//!
+//! * Cell `(x, y)` is the square `[x, x+1) x [y, y+1)`; a model's base is centred on its cell.
+//! * A viewer's eye is above its cell centre at `from_z + eye.height()` ([`Volume::height`]):
+//!   the top of its LOS template when standing, [`BASE_SIGHT_HEIGHT`] when prone, swimming
+//!   or climbing (sight is drawn from the base, p.65).
+//! * A standing target is sampled at 9 points: heights `to_z + H/3, 2H/3, H` for its template
+//!   height `H`, each at lateral offsets `-w, 0, +w` ([`TEMPLATE_HALF_WIDTH`]) perpendicular
+//!   to the horizontal direction of sight. Its base is not sampled: "standing models do not
+//!   benefit from cover if only the template base is obscured" (p.65). A target drawn to its
+//!   base ([`Volume::Base`]) is sampled at 3 points, `to_z + BASE_SIGHT_HEIGHT` at the same
+//!   lateral offsets, so a partly hidden base gives cover.
+//! * The straight segment from the eye to a sample is walked through the grid exactly
+//!   (Amanatides-Woo); in each crossed cell only the segment's lowest point matters. The
+//!   segment is blocked if that point is below the cell surface (terrain) or, in a cell with
+//!   [`Cover::Hard`](super::Cover::Hard), below surface + [`HARD_COVER_HEIGHT`]. It passes
+//!   through soft cover if it is below surface + [`SOFT_COVER_HEIGHT`] in a
+//!   [`Cover::Soft`](super::Cover::Soft) cell; soft cover never blocks. The viewer's own cell
+//!   is ignored (a model sees out of the rubble or bush it stands in); the target's cell
+//!   counts (a model standing in rubble is partly hidden by it). A segment through the exact
+//!   corner of four cells touches the two side cells too, so sight never slips between two
+//!   cells that meet only at a corner. "Below" means by more than a millionth of an inch:
+//!   a segment grazing a top exactly is not blocked.
+//! * `visible`: some sample's segment is not blocked. `hard_cover`: visible and some sample
+//!   blocked (by terrain or hard cover). `soft_cover`: visible and some unblocked sample's
+//!   segment passes through soft cover (a part already hidden by hard cover is not also
+//!   counted as hidden by soft cover).
+//! * Same cell: always visible without cover. Adjacent cells (base contact) use the normal
+//!   rule, so scatter in the target's cell still gives cover and a model pressed against a
+//!   wall cannot see one standing on top of it.
+//!
+//! Water counts as soft cover for a swimming model (p.21); that is a stance rule the game
+//! state applies on top of [`Sight`].
+//!
+//! When both bases stand on their cells' surfaces, answers come from a table built lazily per
+//! (viewer cell, eye volume) over every target cell and target volume, shared by all clones of
+//! a game through the board. Other heights (climbing models) are computed directly with the
+//! same code, so both paths agree exactly.
 
-use super::{Board, CellIdx};
+use super::{Board, CellIdx, Cover, HARD_COVER_HEIGHT, SOFT_COVER_HEIGHT};
 use serde::{Deserialize, Serialize};
+use std::sync::OnceLock;
 
 /// The five LOS templates of the profile cards (p.64), tallest last.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -18,6 +58,37 @@ pub enum LosTemplate {
     E,
 }
 
+impl LosTemplate {
+    /// All templates, smallest first.
+    pub const ALL: [LosTemplate; 5] = [
+        LosTemplate::A,
+        LosTemplate::B,
+        LosTemplate::C,
+        LosTemplate::D,
+        LosTemplate::E,
+    ];
+
+    /// Height in inches of the template above its base. The rulebook prints the templates but
+    /// gives no sizes; these are our reading of 28-32mm miniatures: A 0.75", B 1", C 1.5"
+    /// (a human), D 2", E 3".
+    pub fn height(self) -> f32 {
+        match self {
+            LosTemplate::A => 0.75,
+            LosTemplate::B => 1.0,
+            LosTemplate::C => 1.5,
+            LosTemplate::D => 2.0,
+            LosTemplate::E => 3.0,
+        }
+    }
+}
+
+/// Height in inches above the base at which sight is drawn to and from a base (prone,
+/// swimming, climbing models).
+pub const BASE_SIGHT_HEIGHT: f32 = 0.25;
+
+/// Half the width in inches of a LOS template, used for the lateral target samples.
+pub const TEMPLATE_HALF_WIDTH: f32 = 0.35;
+
 /// The volume a model presents to sight, or sees from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Volume {
@@ -25,6 +96,35 @@ pub enum Volume {
     Base,
     /// Standing: the LOS template of the profile.
     Standing(LosTemplate),
+}
+
+impl Volume {
+    /// Every volume: the base, then templates A to E.
+    pub const ALL: [Volume; 6] = [
+        Volume::Base,
+        Volume::Standing(LosTemplate::A),
+        Volume::Standing(LosTemplate::B),
+        Volume::Standing(LosTemplate::C),
+        Volume::Standing(LosTemplate::D),
+        Volume::Standing(LosTemplate::E),
+    ];
+
+    /// Eye height above the base when seeing from this volume, and the top of the volume when
+    /// seen: [`BASE_SIGHT_HEIGHT`] for a base, the template height when standing.
+    pub fn height(self) -> f32 {
+        match self {
+            Volume::Base => BASE_SIGHT_HEIGHT,
+            Volume::Standing(t) => t.height(),
+        }
+    }
+
+    /// Position in [`Volume::ALL`] (0 = base, 1..=5 = templates A..E).
+    pub fn class(self) -> usize {
+        match self {
+            Volume::Base => 0,
+            Volume::Standing(t) => 1 + t as usize,
+        }
+    }
 }
 
 /// What a viewer sees of a target.
@@ -38,19 +138,353 @@ pub struct Sight {
     pub soft_cover: bool,
 }
 
-#[derive(Debug)]
-pub(super) struct LosCache;
+const VISIBLE: u32 = 1;
+const HARD: u32 = 2;
+const SOFT: u32 = 4;
+const CLASSES: usize = 6;
+/// A segment must pass this far below a top to count as below it.
+const Z_EPS: f64 = 1e-6;
+/// Crossing times closer than this are one corner crossing.
+const TIE_EPS: f64 = 1e-9;
 
-impl LosCache {
-    pub(super) fn new(_cells: usize) -> LosCache {
-        LosCache
+impl Sight {
+    fn from_bits(bits: u32) -> Sight {
+        Sight {
+            visible: bits & VISIBLE != 0,
+            hard_cover: bits & HARD != 0,
+            soft_cover: bits & SOFT != 0,
+        }
     }
 }
 
-pub(super) fn sight(_board: &Board, _from: CellIdx, _from_z: u8, _eye: Volume, _to: CellIdx, _to_z: u8, _target: Volume) -> Sight {
-    todo!("helper")
+/// Lazily built sight tables, one per (viewer cell, eye volume).
+pub(super) struct LosCache {
+    rows: Vec<OnceLock<Box<[u32]>>>,
 }
 
-pub(super) fn cells_between(_board: &Board, _from: CellIdx, _to: CellIdx) -> Vec<CellIdx> {
-    todo!("helper")
+impl std::fmt::Debug for LosCache {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let built = self.rows.iter().filter(|r| r.get().is_some()).count();
+        write!(
+            f,
+            "LosCache {{ {built} of {} rows built }}",
+            self.rows.len()
+        )
+    }
+}
+
+impl LosCache {
+    pub(super) fn new(cells: usize) -> LosCache {
+        LosCache {
+            rows: (0..cells * CLASSES).map(|_| OnceLock::new()).collect(),
+        }
+    }
+
+    pub(super) fn rows_built(&self) -> usize {
+        self.rows.iter().filter(|r| r.get().is_some()).count()
+    }
+}
+
+/// Walks the cells crossed by the horizontal segment from `(x0, y0)` to `(x1, y1)`, skipping
+/// the start cell and ending with the end cell; calls `f(cell, t_in, t_out)` with the segment
+/// parameters (0 at the start, 1 at the end) where it enters and leaves each. Through an
+/// exact corner it also visits the two side cells, with `t_in == t_out`. Both points must
+/// lie on the board.
+fn walk(board: &Board, x0: f64, y0: f64, x1: f64, y1: f64, mut f: impl FnMut(CellIdx, f64, f64)) {
+    let w = board.width() as i32;
+    let (mut cx, mut cy) = (x0.floor() as i32, y0.floor() as i32);
+    let (ex, ey) = (x1.floor() as i32, y1.floor() as i32);
+    let (dx, dy) = (x1 - x0, y1 - y0);
+    let sx = (ex - cx).signum();
+    let sy = (ey - cy).signum();
+    let next = |c: i32, s: i32, p0: f64, d: f64| -> f64 {
+        if s == 0 {
+            f64::INFINITY
+        } else {
+            ((c + (s > 0) as i32) as f64 - p0) / d
+        }
+    };
+    let idx = |x: i32, y: i32| (x + y * w) as CellIdx;
+    let mut steps = (ex - cx).abs() + (ey - cy).abs();
+    while steps > 0 {
+        let tx = if cx != ex {
+            next(cx, sx, x0, dx)
+        } else {
+            f64::INFINITY
+        };
+        let ty = if cy != ey {
+            next(cy, sy, y0, dy)
+        } else {
+            f64::INFINITY
+        };
+        let t_in;
+        if cx != ex && cy != ey && (tx - ty).abs() <= TIE_EPS {
+            let t = tx.min(ty);
+            f(idx(cx + sx, cy), t, t);
+            f(idx(cx, cy + sy), t, t);
+            cx += sx;
+            cy += sy;
+            steps -= 2;
+            t_in = t;
+        } else if tx < ty {
+            cx += sx;
+            steps -= 1;
+            t_in = tx;
+        } else {
+            cy += sy;
+            steps -= 1;
+            t_in = ty;
+        }
+        let t_out = if steps == 0 {
+            1.0
+        } else {
+            let tx = if cx != ex {
+                next(cx, sx, x0, dx)
+            } else {
+                f64::INFINITY
+            };
+            let ty = if cy != ey {
+                next(cy, sy, y0, dy)
+            } else {
+                f64::INFINITY
+            };
+            tx.min(ty).min(1.0)
+        };
+        f(idx(cx, cy), t_in, t_out);
+    }
+}
+
+pub(super) fn for_each_cell_between(
+    board: &Board,
+    from: CellIdx,
+    to: CellIdx,
+    mut f: impl FnMut(CellIdx, f32),
+) {
+    if from == to {
+        return;
+    }
+    let (ax, ay) = board.xy(from);
+    let (bx, by) = board.xy(to);
+    walk(
+        board,
+        ax as f64 + 0.5,
+        ay as f64 + 0.5,
+        bx as f64 + 0.5,
+        by as f64 + 0.5,
+        |c, t0, t1| {
+            if c != to {
+                f(c, ((t0 + t1) * 0.5) as f32)
+            }
+        },
+    );
+}
+
+/// How high a sample must be (inches) for its segment to clear terrain and hard cover
+/// (`block`) and to clear soft cover (`soft`).
+#[derive(Clone, Copy)]
+struct Limits {
+    block: f64,
+    soft: f64,
+}
+
+/// The limits on one eye-to-sample segment, given the sample's horizontal position.
+fn limits(board: &Board, eye: (f64, f64, f64), tx: f64, ty: f64) -> Limits {
+    let (ex, ey, ez) = eye;
+    let mut block = f64::NEG_INFINITY;
+    let mut soft = f64::NEG_INFINITY;
+    walk(board, ex, ey, tx, ty, |c, t0, t1| {
+        // z(t) = ez + t (s - ez) is lowest at t0 or t1; both must be at or above `top`.
+        let need = |top: f64| ez + (top - ez) / if top > ez { t0 } else { t1 };
+        let cell = board.cell(c);
+        let h = cell.height as f64;
+        match cell.cover {
+            Cover::Hard => block = block.max(need(h + HARD_COVER_HEIGHT as f64)),
+            Cover::Soft => {
+                block = block.max(need(h));
+                soft = soft.max(need(h + SOFT_COVER_HEIGHT as f64));
+            }
+            Cover::None => block = block.max(need(h)),
+        }
+    });
+    Limits { block, soft }
+}
+
+/// The limits for the three lateral samples of a target in cell `to`.
+fn target_limits(board: &Board, from: CellIdx, eye_z: f64, to: CellIdx) -> [Limits; 3] {
+    let (fx, fy) = board.xy(from);
+    let (tx, ty) = board.xy(to);
+    let (ex, ey) = (fx as f64 + 0.5, fy as f64 + 0.5);
+    let (cx, cy) = (tx as f64 + 0.5, ty as f64 + 0.5);
+    let (dx, dy) = (cx - ex, cy - ey);
+    let len = (dx * dx + dy * dy).sqrt();
+    let w = TEMPLATE_HALF_WIDTH as f64;
+    let (px, py) = (-dy / len * w, dx / len * w);
+    [
+        limits(board, (ex, ey, eye_z), cx - px, cy - py),
+        limits(board, (ex, ey, eye_z), cx, cy),
+        limits(board, (ex, ey, eye_z), cx + px, cy + py),
+    ]
+}
+
+/// Sight bits for a target of volume class `class` whose base is at `base_z`.
+fn classify(limits: &[Limits; 3], base_z: f64, class: usize) -> u32 {
+    let h = Volume::ALL[class].height() as f64;
+    let standing = [h / 3.0, h * 2.0 / 3.0, h];
+    let base = [h];
+    let heights: &[f64] = if class == 0 { &base } else { &standing };
+    let (mut seen, mut blocked, mut soft) = (false, false, false);
+    for l in limits {
+        for dz in heights {
+            let s = base_z + dz;
+            if s < l.block - Z_EPS {
+                blocked = true;
+            } else {
+                seen = true;
+                soft |= s < l.soft - Z_EPS;
+            }
+        }
+    }
+    if !seen {
+        return 0;
+    }
+    VISIBLE | if blocked { HARD } else { 0 } | if soft { SOFT } else { 0 }
+}
+
+/// One table: for each target cell, 3 bits per target volume class.
+fn build_row(board: &Board, from: CellIdx, eye: Volume) -> Box<[u32]> {
+    let eye_z = board.cell(from).height as f64 + eye.height() as f64;
+    let all_visible: u32 = (0..CLASSES).map(|c| VISIBLE << (3 * c)).sum();
+    (0..board.len())
+        .map(|to| {
+            let to = to as CellIdx;
+            if to == from {
+                return all_visible;
+            }
+            let lim = target_limits(board, from, eye_z, to);
+            let base_z = board.cell(to).height as f64;
+            (0..CLASSES)
+                .map(|c| classify(&lim, base_z, c) << (3 * c))
+                .sum()
+        })
+        .collect()
+}
+
+/// Uncached sight with explicit base heights.
+fn compute(
+    board: &Board,
+    from: CellIdx,
+    from_z: u8,
+    eye: Volume,
+    to: CellIdx,
+    to_z: u8,
+    target: Volume,
+) -> Sight {
+    if from == to {
+        return Sight {
+            visible: true,
+            ..Sight::default()
+        };
+    }
+    let lim = target_limits(board, from, from_z as f64 + eye.height() as f64, to);
+    Sight::from_bits(classify(&lim, to_z as f64, target.class()))
+}
+
+pub(super) fn sight(
+    board: &Board,
+    from: CellIdx,
+    from_z: u8,
+    eye: Volume,
+    to: CellIdx,
+    to_z: u8,
+    target: Volume,
+) -> Sight {
+    if from_z != board.cell(from).height || to_z != board.cell(to).height {
+        return compute(board, from, from_z, eye, to, to_z, target);
+    }
+    let row = board.los.rows[from as usize * CLASSES + eye.class()]
+        .get_or_init(|| build_row(board, from, eye));
+    Sight::from_bits(row[to as usize] >> (3 * target.class()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::{Cell, Terrain};
+
+    fn board(rows: &[&str]) -> Board {
+        let text = format!(
+            "name: t\nsize: {}x{}\n{}\n",
+            rows[0].len() / 2,
+            rows.len(),
+            rows.join("\n")
+        );
+        Board::parse(&text, "test").unwrap()
+    }
+
+    #[test]
+    fn cached_and_direct_agree_everywhere() {
+        let b = board(&[
+            "0.0.0.0s0.0.0.0~",
+            "0.3.0.0.0h0.0.0~",
+            "0.3.0h0.0.0.2.0~",
+            "0.0.0.0.5.0.0.0.",
+            "1.1.0s0.5.0.0h0.",
+            "0.0.0.0.0,0.0.0.",
+        ]);
+        for from in 0..b.len() as CellIdx {
+            let fz = b.cell(from).height;
+            for eye in Volume::ALL {
+                for to in 0..b.len() as CellIdx {
+                    let tz = b.cell(to).height;
+                    for target in Volume::ALL {
+                        assert_eq!(
+                            b.sight(from, fz, eye, to, tz, target),
+                            compute(&b, from, fz, eye, to, tz, target),
+                            "{from} {eye:?} -> {to} {target:?}"
+                        );
+                    }
+                }
+            }
+        }
+        assert_eq!(b.los.rows_built(), b.len() * CLASSES);
+    }
+
+    #[test]
+    fn walk_visits_monotone_contiguous_cells() {
+        let b = Board::from_cells(
+            "open",
+            20,
+            20,
+            vec![
+                Cell {
+                    height: 0,
+                    terrain: Terrain::Open,
+                    cover: Cover::None
+                };
+                400
+            ],
+        );
+        let pts: [(f64, f64, f64, f64); 4] = [
+            (0.5, 0.5, 19.5, 7.5),
+            (10.2, 3.7, 1.1, 18.9),
+            (4.5, 4.5, 4.5, 15.5),
+            (3.3, 9.9, 17.8, 2.2),
+        ];
+        for (x0, y0, x1, y1) in pts {
+            let mut last = (x0.floor() as i32, y0.floor() as i32);
+            let mut t_last = 0.0;
+            let mut n = 0;
+            walk(&b, x0, y0, x1, y1, |c, t0, t1| {
+                let (x, y) = b.xy(c);
+                let (x, y) = (x as i32, y as i32);
+                assert!((x - last.0).abs() + (y - last.1).abs() <= 2);
+                assert!(t0 >= t_last - 1e-12 && t1 >= t0 && t1 <= 1.0);
+                t_last = t0;
+                last = (x, y);
+                n += 1;
+            });
+            assert_eq!(last, (x1.floor() as i32, y1.floor() as i32));
+            assert!(n > 0);
+        }
+    }
 }

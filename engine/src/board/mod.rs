@@ -7,10 +7,12 @@
 //! board, lazily per viewing cell, and shared by every clone of a game through `Arc<Board>`.
 
 mod format;
+mod guidelines;
 mod los;
 
 pub use format::BoardError;
-pub use los::{LosTemplate, Sight, Volume};
+pub use guidelines::{GuidelineReport, LeapGap, TallStructure};
+pub use los::{LosTemplate, Sight, Volume, BASE_SIGHT_HEIGHT, TEMPLATE_HALF_WIDTH};
 
 use los::LosCache;
 use serde::{Deserialize, Serialize};
@@ -80,7 +82,13 @@ impl Board {
     pub fn from_cells(name: impl Into<String>, width: u8, depth: u8, cells: Vec<Cell>) -> Board {
         assert_eq!(cells.len(), width as usize * depth as usize, "cell count");
         let los = LosCache::new(cells.len());
-        Board { name: name.into(), width, depth, cells, los }
+        Board {
+            name: name.into(),
+            width,
+            depth,
+            cells,
+            los,
+        }
     }
 
     /// Parse the plain-text board format (see `configs/boards/README.md`); `source` names the
@@ -141,7 +149,10 @@ impl Board {
 
     /// Column and row of a cell.
     pub fn xy(&self, idx: CellIdx) -> (u8, u8) {
-        ((idx % self.width as CellIdx) as u8, (idx / self.width as CellIdx) as u8)
+        (
+            (idx % self.width as CellIdx) as u8,
+            (idx / self.width as CellIdx) as u8,
+        )
     }
 
     /// The cell at signed coordinates, if on the board.
@@ -153,7 +164,15 @@ impl Board {
     /// Static sight from a viewer to a target, terrain only (models are the game state's
     /// business). `from_z`/`to_z` are the heights of the two bases in inches; when they equal
     /// the cells' surfaces the answer comes from the per-board cache.
-    pub fn sight(&self, from: CellIdx, from_z: u8, eye: Volume, to: CellIdx, to_z: u8, target: Volume) -> Sight {
+    pub fn sight(
+        &self,
+        from: CellIdx,
+        from_z: u8,
+        eye: Volume,
+        to: CellIdx,
+        to_z: u8,
+        target: Volume,
+    ) -> Sight {
         los::sight(self, from, from_z, eye, to, to_z, target)
     }
 
@@ -173,9 +192,19 @@ impl Board {
         (self.centre_distance(a, az, b, bz) - 1.0).max(0.0)
     }
 
-    /// The cells whose squares the straight segment between two cell centres crosses, in
-    /// order from `from` to `to`, both excluded.
-    pub fn cells_between(&self, from: CellIdx, to: CellIdx) -> Vec<CellIdx> {
-        los::cells_between(self, from, to)
+    /// Calls `f(cell, fraction)` for each cell whose square the straight segment between the
+    /// two cell centres crosses, in order from `from` to `to`, both excluded. `fraction` (0..1)
+    /// is where along the segment the middle of that cell's crossing lies. A segment through
+    /// the exact corner of four cells (any diagonal) also reports the two side cells meeting
+    /// at that corner, at the corner's fraction, so a line never slips between two cells that
+    /// touch only at a corner. Allocates nothing.
+    pub fn for_each_cell_between(&self, from: CellIdx, to: CellIdx, f: impl FnMut(CellIdx, f32)) {
+        los::for_each_cell_between(self, from, to, f)
+    }
+
+    /// How many (viewer cell, eye volume) sight tables have been built so far (for tests and
+    /// measurements; at most `6 * len()`).
+    pub fn sight_tables_built(&self) -> usize {
+        self.los.rows_built()
     }
 }
