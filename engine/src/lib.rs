@@ -2,6 +2,8 @@
 //! player choice is a decision node and every die roll a chance node.
 
 pub mod board;
+pub mod crew;
+pub mod data;
 pub mod dice;
 pub mod odds;
 pub mod profile;

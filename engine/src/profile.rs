@@ -6,7 +6,13 @@
 
 use crate::board::LosTemplate;
 use serde::{Deserialize, Serialize};
+use std::fmt;
+use std::str::FromStr;
 use std::sync::Arc;
+
+mod load;
+
+pub use load::{load_catalog, parse_profiles};
 
 /// Model type (p.12).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -84,6 +90,161 @@ pub enum WeaponProperty {
     Template(TemplateKind),
 }
 
+impl WeaponProperty {
+    /// The property's name as printed in the Weapon Properties table, without its value.
+    pub fn name(&self) -> &'static str {
+        match self {
+            WeaponProperty::Armour(_) => "Armour",
+            WeaponProperty::Blind => "Blind",
+            WeaponProperty::Choke => "Choke",
+            WeaponProperty::Deviate(_) => "Deviate",
+            WeaponProperty::Finite => "Finite",
+            WeaponProperty::Fire(_) => "Fire",
+            WeaponProperty::Knockdown => "Knockdown",
+            WeaponProperty::Natural => "Natural",
+            WeaponProperty::Pierce(_) => "Pierce",
+            WeaponProperty::Primitive => "Primitive",
+            WeaponProperty::Reach(_) => "Reach",
+            WeaponProperty::Sunder(_) => "Sunder",
+            WeaponProperty::Scarce(_) => "Scarce",
+            WeaponProperty::Slow(_, _) => "Slow",
+            WeaponProperty::Smoke => "Smoke",
+            WeaponProperty::Sneaky(_) => "Sneaky",
+            WeaponProperty::Spray => "Spray",
+            WeaponProperty::Stun(_) => "Stun",
+            WeaponProperty::Template(_) => "Template",
+        }
+    }
+}
+
+/// Every property name accepted in profile files, in table order (p.53).
+pub const WEAPON_PROPERTY_NAMES: [&str; 19] = [
+    "Armour(X)",
+    "Blind",
+    "Choke",
+    "Deviate(X)",
+    "Finite",
+    "Fire(X)",
+    "Knockdown",
+    "Natural",
+    "Pierce(X)",
+    "Primitive",
+    "Reach(X)",
+    "Sunder(X)",
+    "Scarce(X)",
+    "Slow(X/Y)",
+    "Smoke",
+    "Sneaky(X)",
+    "Spray",
+    "Stun(X)",
+    "Template(Teardrop|Small|Large)",
+];
+
+/// Writes the property as printed on a card: `Pierce(1)`, `Slow(1/1)`, `Template(Small)`, `Spray`.
+impl fmt::Display for WeaponProperty {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let name = self.name();
+        match self {
+            WeaponProperty::Armour(x)
+            | WeaponProperty::Deviate(x)
+            | WeaponProperty::Fire(x)
+            | WeaponProperty::Pierce(x)
+            | WeaponProperty::Reach(x)
+            | WeaponProperty::Sunder(x)
+            | WeaponProperty::Scarce(x)
+            | WeaponProperty::Sneaky(x)
+            | WeaponProperty::Stun(x) => write!(f, "{name}({x})"),
+            WeaponProperty::Slow(x, y) => write!(f, "{name}({x}/{y})"),
+            WeaponProperty::Template(kind) => write!(f, "{name}({kind})"),
+            _ => f.write_str(name),
+        }
+    }
+}
+
+/// Parses a property as printed on a card (case-insensitive name, optional spaces):
+/// `"Pierce(1)"`, `"Slow(1/1)"`, `"Template(Small)"`, `"Spray"`. `Armor` is accepted for
+/// `Armour`. Values must be 1..=10. The error is a human-readable reason.
+impl FromStr for WeaponProperty {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<WeaponProperty, String> {
+        let text = s.trim();
+        let (name, arg) = match text.find('(') {
+            Some(open) => {
+                let Some(inner) = text[open + 1..].strip_suffix(')') else {
+                    return Err(format!("\"{text}\": missing closing ')'"));
+                };
+                (text[..open].trim(), Some(inner.trim()))
+            }
+            None => (text, None),
+        };
+        let lower = name.to_ascii_lowercase();
+        let number = |arg: Option<&str>| -> Result<u8, String> {
+            let Some(a) = arg else {
+                return Err(format!(
+                    "\"{text}\": {name} needs a value, e.g. \"{name}(1)\""
+                ));
+            };
+            match a.parse::<u8>() {
+                Ok(x) if (1..=10).contains(&x) => Ok(x),
+                _ => Err(format!(
+                    "\"{text}\": the value of {name} must be a whole number 1..=10, got \"{a}\""
+                )),
+            }
+        };
+        let flag = |arg: Option<&str>, p: WeaponProperty| -> Result<WeaponProperty, String> {
+            match arg {
+                None => Ok(p),
+                Some(_) => Err(format!("\"{text}\": {name} takes no value")),
+            }
+        };
+        match lower.as_str() {
+            "armour" | "armor" => number(arg).map(WeaponProperty::Armour),
+            "blind" => flag(arg, WeaponProperty::Blind),
+            "choke" => flag(arg, WeaponProperty::Choke),
+            "deviate" => number(arg).map(WeaponProperty::Deviate),
+            "finite" => flag(arg, WeaponProperty::Finite),
+            "fire" => number(arg).map(WeaponProperty::Fire),
+            "knockdown" => flag(arg, WeaponProperty::Knockdown),
+            "natural" => flag(arg, WeaponProperty::Natural),
+            "pierce" => number(arg).map(WeaponProperty::Pierce),
+            "primitive" => flag(arg, WeaponProperty::Primitive),
+            "reach" => number(arg).map(WeaponProperty::Reach),
+            "sunder" => number(arg).map(WeaponProperty::Sunder),
+            "scarce" => number(arg).map(WeaponProperty::Scarce),
+            "slow" => {
+                let pair = arg.and_then(|a| a.split_once('/')).and_then(|(x, y)| {
+                    let x = x.trim().parse::<u8>().ok()?;
+                    let y = y.trim().parse::<u8>().ok()?;
+                    ((1..=10).contains(&x) && (1..=10).contains(&y)).then_some((x, y))
+                });
+                match pair {
+                    Some((x, y)) => Ok(WeaponProperty::Slow(x, y)),
+                    None => Err(format!(
+                        "\"{text}\": Slow needs two values 1..=10, e.g. \"Slow(1/1)\""
+                    )),
+                }
+            }
+            "smoke" => flag(arg, WeaponProperty::Smoke),
+            "sneaky" => number(arg).map(WeaponProperty::Sneaky),
+            "spray" => flag(arg, WeaponProperty::Spray),
+            "stun" => number(arg).map(WeaponProperty::Stun),
+            "template" => match arg.map(str::to_ascii_lowercase).as_deref() {
+                Some("teardrop") => Ok(WeaponProperty::Template(TemplateKind::Teardrop)),
+                Some("small") => Ok(WeaponProperty::Template(TemplateKind::Small)),
+                Some("large") => Ok(WeaponProperty::Template(TemplateKind::Large)),
+                _ => Err(format!(
+                    "\"{text}\": Template needs Teardrop, Small or Large, e.g. \"Template(Small)\""
+                )),
+            },
+            _ => Err(format!(
+                "unknown weapon property \"{text}\"; known: {}",
+                WEAPON_PROPERTY_NAMES.join(", ")
+            )),
+        }
+    }
+}
+
 /// The three weapon templates (p.51).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -94,6 +255,17 @@ pub enum TemplateKind {
     Small,
     /// Large blast.
     Large,
+}
+
+/// Writes `Teardrop`, `Small` or `Large`.
+impl fmt::Display for TemplateKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            TemplateKind::Teardrop => "Teardrop",
+            TemplateKind::Small => "Small",
+            TemplateKind::Large => "Large",
+        })
+    }
 }
 
 /// A weapon on a profile card.
@@ -117,12 +289,24 @@ impl Weapon {
 
     /// The value X of `Pierce(X)`, 0 if absent.
     pub fn pierce(&self) -> u8 {
-        self.properties.iter().find_map(|p| match p { WeaponProperty::Pierce(x) => Some(*x), _ => None }).unwrap_or(0)
+        self.properties
+            .iter()
+            .find_map(|p| match p {
+                WeaponProperty::Pierce(x) => Some(*x),
+                _ => None,
+            })
+            .unwrap_or(0)
     }
 
     /// The value X of `Sunder(X)`, 0 if absent.
     pub fn sunder(&self) -> u8 {
-        self.properties.iter().find_map(|p| match p { WeaponProperty::Sunder(x) => Some(*x), _ => None }).unwrap_or(0)
+        self.properties
+            .iter()
+            .find_map(|p| match p {
+                WeaponProperty::Sunder(x) => Some(*x),
+                _ => None,
+            })
+            .unwrap_or(0)
     }
 }
 
@@ -189,7 +373,10 @@ impl Catalog {
 
     /// The profile with this id.
     pub fn get(&self, id: &str) -> Option<&Arc<Profile>> {
-        self.profiles.binary_search_by(|p| p.id.as_str().cmp(id)).ok().map(|i| &self.profiles[i])
+        self.profiles
+            .binary_search_by(|p| p.id.as_str().cmp(id))
+            .ok()
+            .map(|i| &self.profiles[i])
     }
 
     /// Every profile, sorted by id.

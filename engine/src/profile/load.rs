@@ -1,0 +1,482 @@
+//! Reading profile cards from TOML files (`configs/factions/*.toml`).
+//!
+//! Each file is a table with an optional `illustrative` flag, an optional file-wide default
+//! `faction`, and an array of `[[profile]]` tables, each with `[[profile.weapon]]` entries.
+//! See `configs/README.md` for the format. Raw structs deny unknown fields; the conversion
+//! validates every value and reports the file, the field path and the reason.
+
+use super::{Catalog, ModelType, Profile, Role, Weapon, WeaponProperty};
+use crate::board::LosTemplate;
+use crate::data::{parse_ap, parse_pair, parse_toml_table, read_file, serde_error, DataError};
+use serde::Deserialize;
+use std::collections::HashMap;
+use std::path::Path;
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawFile {
+    /// Marks shipped data that is not official; informational only.
+    #[serde(default)]
+    #[allow(dead_code)]
+    illustrative: bool,
+    /// Default faction for the profiles of this file.
+    #[serde(default)]
+    faction: Option<String>,
+    #[serde(default)]
+    profile: Vec<toml::Value>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawProfile {
+    id: String,
+    name: String,
+    #[serde(rename = "type")]
+    model_type: String,
+    #[serde(default)]
+    role: Option<String>,
+    #[serde(default)]
+    faction: Option<String>,
+    #[serde(default = "one")]
+    frequency: i64,
+    points: i64,
+    ap: String,
+    speed: String,
+    wounds: i64,
+    cc: i64,
+    #[serde(alias = "a")]
+    agility: i64,
+    #[serde(alias = "m")]
+    marksmanship: i64,
+    #[serde(alias = "i")]
+    intelligence: i64,
+    #[serde(alias = "t")]
+    toughness: i64,
+    #[serde(default)]
+    armour: i64,
+    #[serde(default)]
+    skills: Vec<String>,
+    los_template: String,
+    base_mm: i64,
+    #[serde(default)]
+    weapon: Vec<toml::Value>,
+}
+
+fn one() -> i64 {
+    1
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawWeapon {
+    name: String,
+    #[serde(default)]
+    range: Option<String>,
+    damage: String,
+    #[serde(default)]
+    properties: Vec<String>,
+}
+
+/// Error builder for one file.
+struct Ctx<'a> {
+    file: &'a str,
+}
+
+impl Ctx<'_> {
+    fn err(&self, field: impl Into<String>, reason: impl Into<String>) -> DataError {
+        DataError::new(self.file, field, reason)
+    }
+
+    fn int<T: TryFrom<i64>>(
+        &self,
+        field: String,
+        value: i64,
+        lo: i64,
+        hi: i64,
+    ) -> Result<T, DataError> {
+        if value < lo || value > hi {
+            return Err(self.err(field, format!("must be {lo}..={hi}, got {value}")));
+        }
+        T::try_from(value).map_err(|_| self.err(field, format!("must be {lo}..={hi}, got {value}")))
+    }
+}
+
+/// Parses the text of one profile file. `file` names the file in errors. Ids are checked for
+/// duplicates within the file only; [`load_catalog`] checks across files.
+pub fn parse_profiles(text: &str, file: &str) -> Result<Vec<Profile>, DataError> {
+    let ctx = Ctx { file };
+    let table = parse_toml_table(text, file)?;
+    let raw =
+        RawFile::deserialize(toml::Value::Table(table)).map_err(|e| serde_error(file, "", &e))?;
+    let mut seen: HashMap<String, usize> = HashMap::new();
+    let mut out = Vec::with_capacity(raw.profile.len());
+    for (index, value) in raw.profile.into_iter().enumerate() {
+        let profile = convert_profile(&ctx, index, value, raw.faction.as_deref())?;
+        if let Some(first) = seen.insert(profile.id.clone(), index) {
+            return Err(ctx.err(
+                format!("profile[{index}].id"),
+                format!(
+                    "duplicate id \"{}\" (already used by profile[{first}] in this file)",
+                    profile.id
+                ),
+            ));
+        }
+        out.push(profile);
+    }
+    Ok(out)
+}
+
+/// Loads every `*.toml` file in `dir` (sorted by file name) into one catalog. Ids must be
+/// unique across all files.
+pub fn load_catalog(dir: &Path) -> Result<Catalog, DataError> {
+    let dir_name = dir.display().to_string();
+    let entries = std::fs::read_dir(dir).map_err(|e| {
+        DataError::new(
+            &dir_name,
+            "(directory)",
+            format!("cannot read profile folder: {e}"),
+        )
+    })?;
+    let mut files = Vec::new();
+    for entry in entries {
+        let entry = entry.map_err(|e| {
+            DataError::new(
+                &dir_name,
+                "(directory)",
+                format!("cannot list profile folder: {e}"),
+            )
+        })?;
+        let path = entry.path();
+        if path.is_file() && path.extension().is_some_and(|x| x == "toml") {
+            files.push(path);
+        }
+    }
+    if files.is_empty() {
+        return Err(DataError::new(
+            &dir_name,
+            "(directory)",
+            "no *.toml profile files found",
+        ));
+    }
+    files.sort_by(|a, b| a.file_name().cmp(&b.file_name()));
+    let mut origin: HashMap<String, String> = HashMap::new();
+    let mut all = Vec::new();
+    for path in &files {
+        let file = path.display().to_string();
+        let text = read_file(path)?;
+        for profile in parse_profiles(&text, &file)? {
+            if let Some(first) = origin.get(&profile.id) {
+                return Err(DataError::new(
+                    &file,
+                    format!("profile \"{}\".id", profile.id),
+                    format!(
+                        "duplicate id \"{}\" (already defined in {first})",
+                        profile.id
+                    ),
+                ));
+            }
+            origin.insert(profile.id.clone(), file.clone());
+            all.push(profile);
+        }
+    }
+    Ok(Catalog::new(all))
+}
+
+fn valid_id(id: &str) -> bool {
+    !id.is_empty()
+        && id
+            .bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_' || b == b'-')
+}
+
+fn convert_profile(
+    ctx: &Ctx,
+    index: usize,
+    value: toml::Value,
+    default_faction: Option<&str>,
+) -> Result<Profile, DataError> {
+    // Name the profile by id where it has a usable one, else by position.
+    let label = match value.get("id").and_then(toml::Value::as_str) {
+        Some(id) if valid_id(id) => format!("profile \"{id}\""),
+        _ => format!("profile[{index}]"),
+    };
+    if !value.is_table() {
+        return Err(ctx.err(label, "expected a table ([[profile]])"));
+    }
+    let raw = RawProfile::deserialize(value).map_err(|e| serde_error(ctx.file, &label, &e))?;
+    let f = |field: &str| format!("{label}.{field}");
+
+    if !valid_id(&raw.id) {
+        return Err(ctx.err(
+            f("id"),
+            format!(
+                "\"{}\" is not a valid id: use lowercase letters, digits, '_' or '-'",
+                raw.id
+            ),
+        ));
+    }
+    if raw.name.trim().is_empty() {
+        return Err(ctx.err(f("name"), "must not be empty"));
+    }
+    let model_type = match raw.model_type.trim().to_ascii_lowercase().as_str() {
+        "character" => ModelType::Character,
+        "troop" => ModelType::Troop,
+        "cavalry" => ModelType::Cavalry,
+        "beast" => ModelType::Beast,
+        other => {
+            return Err(ctx.err(
+                f("type"),
+                format!(
+                    "unknown model type \"{other}\"; expected character, troop, cavalry or beast"
+                ),
+            ))
+        }
+    };
+    let role = match raw
+        .role
+        .as_deref()
+        .map(|r| r.trim().to_ascii_lowercase())
+        .as_deref()
+    {
+        None | Some("none") | Some("") => Role::None,
+        Some("leader") => Role::Leader,
+        Some("medic") => Role::Medic,
+        Some("mech") => Role::Mech,
+        Some("scout") => Role::Scout,
+        Some("tough") => Role::Tough,
+        Some(other) => {
+            return Err(ctx.err(
+                f("role"),
+                format!(
+                    "unknown role \"{other}\"; expected leader, medic, mech, scout, tough or none"
+                ),
+            ))
+        }
+    };
+    let faction = match raw.faction.as_deref().or(default_faction) {
+        Some(name) if !name.trim().is_empty() => name.trim().to_string(),
+        _ => {
+            return Err(ctx.err(
+                f("faction"),
+                "missing: give `faction` here or at the top of the file",
+            ))
+        }
+    };
+    let frequency: u8 = ctx.int(f("frequency"), raw.frequency, 1, 20)?;
+    let points: u16 = ctx.int(f("points"), raw.points, 0, 1000)?;
+
+    let (ap_gain, ap_max) = parse_ap(&raw.ap).map_err(|r| ctx.err(f("ap"), r))?;
+    if ap_gain == 0 || ap_max > 10 {
+        return Err(ctx.err(
+            f("ap"),
+            format!(
+                "AP gained must be at least 1 and the maximum at most 10, got \"{}\"",
+                raw.ap
+            ),
+        ));
+    }
+    if ap_gain > ap_max {
+        return Err(ctx.err(
+            f("ap"),
+            format!("AP gained each turn ({ap_gain}) is above the maximum held ({ap_max})"),
+        ));
+    }
+    let speed = parse_pair(&raw.speed, "4/6").map_err(|r| ctx.err(f("speed"), r))?;
+    if speed.0 == 0 || speed.1 > 20 {
+        return Err(ctx.err(
+            f("speed"),
+            format!("speeds must be 1..=20 inches, got \"{}\"", raw.speed),
+        ));
+    }
+    if speed.0 > speed.1 {
+        return Err(ctx.err(
+            f("speed"),
+            format!(
+                "pass speed {} is above \"Nailed It\" speed {}",
+                speed.0, speed.1
+            ),
+        ));
+    }
+    let wounds: u8 = ctx.int(f("wounds"), raw.wounds, 1, 20)?;
+    let cc: u8 = ctx.int(f("cc"), raw.cc, 1, 10)?;
+    let agility: u8 = ctx.int(f("agility"), raw.agility, 1, 10)?;
+    let marksmanship: u8 = ctx.int(f("marksmanship"), raw.marksmanship, 1, 10)?;
+    let intelligence: u8 = ctx.int(f("intelligence"), raw.intelligence, 1, 10)?;
+    let toughness: u8 = ctx.int(f("toughness"), raw.toughness, 1, 10)?;
+    let armour: u8 = ctx.int(f("armour"), raw.armour, 0, 10)?;
+
+    let mut skills: Vec<String> = Vec::with_capacity(raw.skills.len());
+    for (i, skill) in raw.skills.iter().enumerate() {
+        let skill = skill.trim();
+        if skill.is_empty() {
+            return Err(ctx.err(f(&format!("skills[{i}]")), "must not be empty"));
+        }
+        if skills.iter().any(|s| s.eq_ignore_ascii_case(skill)) {
+            return Err(ctx.err(
+                f(&format!("skills[{i}]")),
+                format!("skill \"{skill}\" listed twice"),
+            ));
+        }
+        skills.push(skill.to_string());
+    }
+    let los_template = match raw.los_template.trim().to_ascii_uppercase().as_str() {
+        "A" => LosTemplate::A,
+        "B" => LosTemplate::B,
+        "C" => LosTemplate::C,
+        "D" => LosTemplate::D,
+        "E" => LosTemplate::E,
+        _ => {
+            return Err(ctx.err(
+                f("los_template"),
+                format!("expected a letter A..E, got \"{}\"", raw.los_template),
+            ))
+        }
+    };
+    let base_mm: u8 = ctx.int(f("base_mm"), raw.base_mm, 10, 255)?;
+
+    let mut weapons: Vec<Weapon> = Vec::with_capacity(raw.weapon.len());
+    for (i, value) in raw.weapon.into_iter().enumerate() {
+        let wlabel = f(&format!("weapon[{i}]"));
+        let weapon = convert_weapon(ctx, &wlabel, value)?;
+        if weapons
+            .iter()
+            .any(|w| w.name.eq_ignore_ascii_case(&weapon.name))
+        {
+            return Err(ctx.err(
+                format!("{wlabel}.name"),
+                format!("weapon \"{}\" listed twice", weapon.name),
+            ));
+        }
+        weapons.push(weapon);
+    }
+    if !weapons.iter().any(|w| !w.is_ranged()) {
+        return Err(ctx.err(
+            f("weapon"),
+            "needs at least one close-combat weapon (one without `range`); give unarmed models e.g. name = \"Fists\", damage = \"1/1\"",
+        ));
+    }
+
+    Ok(Profile {
+        id: raw.id,
+        name: raw.name.trim().to_string(),
+        model_type,
+        role,
+        faction,
+        frequency,
+        points,
+        ap_gain,
+        ap_max,
+        speed,
+        wounds,
+        cc,
+        agility,
+        marksmanship,
+        intelligence,
+        toughness,
+        armour,
+        skills,
+        los_template,
+        base_mm,
+        weapons,
+    })
+}
+
+fn convert_weapon(ctx: &Ctx, label: &str, value: toml::Value) -> Result<Weapon, DataError> {
+    if !value.is_table() {
+        return Err(ctx.err(label, "expected a table ([[profile.weapon]])"));
+    }
+    let raw = RawWeapon::deserialize(value).map_err(|e| serde_error(ctx.file, label, &e))?;
+    let f = |field: &str| format!("{label}.{field}");
+    if raw.name.trim().is_empty() {
+        return Err(ctx.err(f("name"), "must not be empty"));
+    }
+    let range = match raw.range.as_deref().map(str::trim) {
+        None | Some("") | Some("-") => None,
+        Some(text) => {
+            let r = parse_pair(text, "12/18").map_err(|r| ctx.err(f("range"), r))?;
+            if r.0 == 0 || r.1 > 60 {
+                return Err(ctx.err(
+                    f("range"),
+                    format!("ranges must be 1..=60 inches, got \"{text}\""),
+                ));
+            }
+            if r.0 > r.1 {
+                return Err(ctx.err(
+                    f("range"),
+                    format!("pass range {} is above \"Nailed It\" range {}", r.0, r.1),
+                ));
+            }
+            Some(r)
+        }
+    };
+    let damage = parse_pair(&raw.damage, "3/4").map_err(|r| ctx.err(f("damage"), r))?;
+    if damage.1 > 10 {
+        return Err(ctx.err(
+            f("damage"),
+            format!("damage must be 0..=10, got \"{}\"", raw.damage),
+        ));
+    }
+    if damage.0 > damage.1 {
+        return Err(ctx.err(
+            f("damage"),
+            format!(
+                "standard damage {} is above superior damage {}",
+                damage.0, damage.1
+            ),
+        ));
+    }
+    let mut properties: Vec<WeaponProperty> = Vec::with_capacity(raw.properties.len());
+    for (i, text) in raw.properties.iter().enumerate() {
+        let field = f(&format!("properties[{i}]"));
+        let p: WeaponProperty = text.parse().map_err(|r: String| ctx.err(&field, r))?;
+        if properties.iter().any(|q| q.name() == p.name()) {
+            return Err(ctx.err(&field, format!("{} listed twice", p.name())));
+        }
+        let needs_range = matches!(
+            p,
+            WeaponProperty::Template(_)
+                | WeaponProperty::Deviate(_)
+                | WeaponProperty::Spray
+                | WeaponProperty::Smoke
+        );
+        if needs_range && range.is_none() {
+            return Err(ctx.err(
+                &field,
+                format!("{} needs a ranged weapon (give `range`)", p.name()),
+            ));
+        }
+        let close_only = matches!(p, WeaponProperty::Reach(_) | WeaponProperty::Sneaky(_));
+        if close_only && range.is_some() {
+            return Err(ctx.err(
+                &field,
+                format!("{} is for close-combat weapons (remove `range`)", p.name()),
+            ));
+        }
+        properties.push(p);
+    }
+    let has = |name: &str| properties.iter().any(|p| p.name() == name);
+    for (i, p) in properties.iter().enumerate() {
+        let field = f(&format!("properties[{i}]"));
+        match p {
+            WeaponProperty::Deviate(_) | WeaponProperty::Smoke if !has("Template") => {
+                return Err(ctx.err(
+                    field,
+                    format!(
+                        "{} needs a Template(...) property on the same weapon",
+                        p.name()
+                    ),
+                ));
+            }
+            WeaponProperty::Choke if !has("Smoke") => {
+                return Err(ctx.err(field, "Choke needs the Smoke property on the same weapon"));
+            }
+            _ => {}
+        }
+    }
+    Ok(Weapon {
+        name: raw.name.trim().to_string(),
+        range,
+        damage,
+        properties,
+    })
+}
