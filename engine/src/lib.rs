@@ -5,6 +5,13 @@ pub mod board;
 pub mod crew;
 pub mod data;
 pub mod dice;
+pub mod invariants;
+pub mod movement;
 pub mod odds;
 pub mod profile;
+pub mod record;
 pub mod rules;
+pub mod setup;
+pub mod state;
+
+pub use state::{Action, GameState, IllegalAction, Player};

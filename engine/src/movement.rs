@@ -1,0 +1,621 @@
+//! Movement paths on the grid (rulebook "The Movement Action", pp.24-28, and the Terrain and
+//! Movement Types table, p.28).
+//!
+//! A declared Move or Charge names a destination cell; the declared Movement Path is the
+//! cheapest path to it found here. Each step between cells is classified as normal,
+//! restricted (swim, crawl) or dynamic (climb, leap), costs are kept in tenths of an inch so
+//! that search is exact and deterministic, and the path is expanded into [`PathPoint`]s so
+//! that a test result can stop the model part-way (mid-climb, or mid-leap where it cannot
+//! rest).
+
+use crate::board::{Board, CellIdx, Terrain};
+use std::cell::RefCell;
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
+/// Cost of one orthogonal step, in tenths of an inch.
+pub const ORTHO: u16 = 10;
+/// Cost of one diagonal step (√2 inches, rounded), in tenths of an inch.
+pub const DIAG: u16 = 14;
+/// The longest horizontal gap a leap may cross, in cells.
+pub const MAX_LEAP_CELLS: u8 = 6;
+/// The largest height difference a leap may span, in inches (p.25).
+pub const MAX_LEAP_RISE: u8 = 3;
+
+/// How one step of a path is performed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum StepKind {
+    /// Running over even ground, stairs or a gap of 1" or less.
+    Normal,
+    /// Swimming in water: restricted.
+    Swim,
+    /// Crawling while prone: restricted.
+    Crawl,
+    /// Climbing up or down a vertical obstacle over 1": dynamic.
+    Climb,
+    /// Leaping a gap, onto rough terrain or into water from height: dynamic.
+    Leap,
+}
+
+impl StepKind {
+    /// Dynamic movement needs an Agility test.
+    pub fn is_dynamic(self) -> bool {
+        matches!(self, StepKind::Climb | StepKind::Leap)
+    }
+
+    /// Restricted movement limits the whole action to pass speed.
+    pub fn is_restricted(self) -> bool {
+        matches!(self, StepKind::Swim | StepKind::Crawl)
+    }
+}
+
+/// A point along an expanded movement path.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+pub struct PathPoint {
+    /// Cell the base is over (for a climb, the cell at the bottom of the climb).
+    pub cell: CellIdx,
+    /// Height of the base in inches.
+    pub z: u8,
+    /// Distance from the start of the path, in tenths of an inch.
+    pub cost: u16,
+    /// Whether a model may end its movement here (ground, water or mid-climb; not mid-leap).
+    pub rest: bool,
+    /// How the model got to this point.
+    pub kind: StepKind,
+}
+
+/// A whole declared movement path.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+pub struct MovePath {
+    /// Points after the start, in order; the last one is the destination.
+    pub points: Vec<PathPoint>,
+    /// Whether any step is restricted (the action is then limited to pass speed).
+    pub restricted: bool,
+    /// Index of the first dynamic point, if the path needs a movement test.
+    pub first_dynamic: Option<usize>,
+}
+
+impl MovePath {
+    /// Total length in tenths of an inch.
+    pub fn cost(&self) -> u16 {
+        self.points.last().map_or(0, |p| p.cost)
+    }
+}
+
+/// Where a model starts and how it may move.
+#[derive(Clone, Copy, Debug)]
+pub struct MoveSpec {
+    /// Starting cell.
+    pub start: CellIdx,
+    /// Starting base height (above the cell surface when climbing).
+    pub start_z: u8,
+    /// Crawl (prone) for the whole move: every step restricted, no climbing or leaping.
+    pub crawl: bool,
+    /// Budget for unrestricted paths, tenths of an inch (nailed-it speed less stance costs).
+    pub budget_free: u16,
+    /// Budget for restricted paths, tenths of an inch (pass speed less stance costs).
+    pub budget_restricted: u16,
+}
+
+/// The cells a move may pass through and end on, supplied by the game state.
+pub trait Occupancy {
+    /// Enemy models block movement through a cell.
+    fn blocks(&self, cell: CellIdx) -> bool;
+    /// A model may not end its move here (another model, friendly, enemy or down, stands on it).
+    fn occupied(&self, cell: CellIdx) -> bool;
+}
+
+/// One reachable destination and the kind of path that reaches it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Reach {
+    /// Destination cell.
+    pub cell: CellIdx,
+    /// Path length in tenths of an inch.
+    pub cost: u16,
+    /// Whether reaching it needs a movement test.
+    pub dynamic: bool,
+    /// Whether the path is restricted movement.
+    pub restricted: bool,
+}
+
+// Search labels: a cell is reached with or without restricted movement and with or without
+// dynamic movement; the preferred label for a destination is the first in this order that
+// fits its budget (normal movement may not be replaced by dynamic movement, p.25).
+const LABELS: usize = 4;
+const fn label(restricted: bool, dynamic: bool) -> usize {
+    (restricted as usize) | ((dynamic as usize) << 1)
+}
+const LABEL_ORDER: [usize; 4] = [
+    label(false, false),
+    label(true, false),
+    label(false, true),
+    label(true, true),
+];
+
+/// Reusable search buffers, one set per thread, so that searches allocate nothing once warm.
+#[derive(Default)]
+struct Scratch {
+    dist: Vec<u16>,
+    pred: Vec<u32>,
+    touched: Vec<u32>,
+    heap: BinaryHeap<Reverse<(u16, u32)>>,
+}
+
+thread_local! {
+    static SCRATCH: RefCell<Scratch> = RefCell::new(Scratch::default());
+}
+
+const UNSEEN: u16 = u16::MAX;
+const NO_PRED: u32 = u32::MAX;
+
+/// An edge out of a node: destination cell, cost in tenths of an inch, and how it is moved.
+#[derive(Clone, Copy)]
+struct Edge {
+    to: CellIdx,
+    cost: u16,
+    kind: StepKind,
+}
+
+const DIRS: [(i8, i8); 8] = [
+    (1, 0),
+    (-1, 0),
+    (0, 1),
+    (0, -1),
+    (1, 1),
+    (1, -1),
+    (-1, 1),
+    (-1, -1),
+];
+
+fn standable(board: &Board, c: CellIdx) -> bool {
+    board.cell(c).terrain != Terrain::Impassable
+}
+
+/// Enumerate the edges out of `cell` standing at its surface.
+fn edges(board: &Board, occ: &impl Occupancy, cell: CellIdx, crawl: bool, mut f: impl FnMut(Edge)) {
+    let (x, y) = board.xy(cell);
+    let here = *board.cell(cell);
+    let ha = here.height as i32;
+    let in_water = here.terrain == Terrain::Water;
+    for &(dx, dy) in &DIRS {
+        let diagonal = dx != 0 && dy != 0;
+        let horiz = if diagonal { DIAG } else { ORTHO };
+        let Some(to) = board.checked_idx(x as i32 + dx as i32, y as i32 + dy as i32) else {
+            continue;
+        };
+        if !standable(board, to) || occ.blocks(to) {
+            continue;
+        }
+        if diagonal && cuts_corner(board, x, y, dx, dy, ha.max(board.cell(to).height as i32)) {
+            continue;
+        }
+        let there = *board.cell(to);
+        let hb = there.height as i32;
+        let dh = hb - ha;
+        let step = if there.terrain == Terrain::Water {
+            if in_water || dh >= -1 {
+                Some((
+                    if crawl && !in_water {
+                        StepKind::Crawl
+                    } else {
+                        StepKind::Swim
+                    },
+                    horiz,
+                ))
+            } else if crawl {
+                None
+            } else {
+                // Leaping into water from height is always allowed (no falling damage, p.40).
+                Some((StepKind::Leap, horiz))
+            }
+        } else if dh.abs() <= 1 {
+            if there.terrain == Terrain::Rough && !crawl {
+                if in_water {
+                    None // swimmers may climb but not leap out of the water (p.40)
+                } else {
+                    Some((StepKind::Leap, horiz))
+                }
+            } else if crawl {
+                Some((StepKind::Crawl, horiz))
+            } else if in_water {
+                Some((StepKind::Swim, horiz))
+            } else {
+                Some((StepKind::Normal, horiz))
+            }
+        } else if crawl {
+            None
+        } else {
+            Some((StepKind::Climb, horiz + dh.unsigned_abs() as u16 * ORTHO))
+        };
+        if let Some((kind, cost)) = step {
+            f(Edge { to, cost, kind });
+        }
+        if !crawl && !in_water {
+            leap_edges(board, occ, x, y, dx, dy, ha, &mut f);
+        }
+    }
+}
+
+/// A diagonal step may not squeeze between two cells that are impassable or more than 1"
+/// above both ends.
+fn cuts_corner(board: &Board, x: u8, y: u8, dx: i8, dy: i8, top: i32) -> bool {
+    let a = board.idx((x as i32 + dx as i32) as u8, y);
+    let b = board.idx(x, (y as i32 + dy as i32) as u8);
+    let blocks = |c: CellIdx| {
+        let cell = board.cell(c);
+        cell.terrain == Terrain::Impassable || cell.height as i32 > top + 1
+    };
+    blocks(a) && blocks(b)
+}
+
+/// Gap crossings in one direction: over void, rough ground or water onto a surface at most
+/// 3" higher or lower, up to [`MAX_LEAP_CELLS`] cells away. A gap of a single cell (1") is
+/// crossed with normal movement (p.28 table).
+#[allow(clippy::too_many_arguments)]
+fn leap_edges(
+    board: &Board,
+    occ: &impl Occupancy,
+    x: u8,
+    y: u8,
+    dx: i8,
+    dy: i8,
+    ha: i32,
+    f: &mut impl FnMut(Edge),
+) {
+    let diagonal = dx != 0 && dy != 0;
+    let horiz = if diagonal { DIAG } else { ORTHO };
+    for span in 2..=MAX_LEAP_CELLS {
+        let tx = x as i32 + dx as i32 * span as i32;
+        let ty = y as i32 + dy as i32 * span as i32;
+        let Some(to) = board.checked_idx(tx, ty) else {
+            return;
+        };
+        let there = *board.cell(to);
+        let hb = there.height as i32;
+        // The cells in between must all be a gap relative to both take-off and landing.
+        let floor = ha.min(hb);
+        for i in 1..span as i32 {
+            let c = board.idx(
+                (x as i32 + dx as i32 * i) as u8,
+                (y as i32 + dy as i32 * i) as u8,
+            );
+            let mid = board.cell(c);
+            let h = mid.height as i32;
+            let void = h < floor - 1;
+            let soft_gap = matches!(mid.terrain, Terrain::Rough | Terrain::Water) && h <= floor;
+            if mid.terrain == Terrain::Impassable || !(void || soft_gap) {
+                if h > ha + 1 || mid.terrain == Terrain::Impassable {
+                    return; // a solid obstacle stops every longer leap in this direction too
+                }
+                break;
+            }
+            if i == span as i32 - 1 {
+                let landable = there.terrain != Terrain::Water
+                    && there.terrain != Terrain::Impassable
+                    && !occ.blocks(to)
+                    && (hb - ha).unsigned_abs() <= MAX_LEAP_RISE as u32;
+                if landable {
+                    let kind = if span == 2 {
+                        StepKind::Normal
+                    } else {
+                        StepKind::Leap
+                    };
+                    f(Edge {
+                        to,
+                        cost: horiz * span as u16,
+                        kind,
+                    });
+                }
+            }
+        }
+    }
+}
+
+/// Run the search from `spec`, then call `f` for each reachable destination (in cell order)
+/// with its preferred path label. The start cell itself is reported with cost 0.
+pub fn reachable(board: &Board, occ: &impl Occupancy, spec: &MoveSpec, mut f: impl FnMut(Reach)) {
+    SCRATCH.with(|s| {
+        let mut s = s.borrow_mut();
+        search(board, occ, spec, &mut s);
+        let mut touched = std::mem::take(&mut s.touched);
+        touched.sort_unstable();
+        let mut last_cell = u32::MAX;
+        for &node in &touched {
+            let cell = node / LABELS as u32;
+            if cell == last_cell {
+                continue;
+            }
+            last_cell = cell;
+            if let Some(r) = best_label(&s, spec, cell as CellIdx) {
+                f(r);
+            }
+        }
+        s.touched = touched;
+    });
+}
+
+/// The declared path to `dest`, if `dest` is reachable under `spec`.
+pub fn path_to(
+    board: &Board,
+    occ: &impl Occupancy,
+    spec: &MoveSpec,
+    dest: CellIdx,
+) -> Option<MovePath> {
+    SCRATCH.with(|s| {
+        let mut s = s.borrow_mut();
+        search(board, occ, spec, &mut s);
+        let reach = best_label(&s, spec, dest)?;
+        let lab = label(reach.restricted, reach.dynamic);
+        Some(expand(
+            board,
+            spec,
+            &s,
+            dest as u32 * LABELS as u32 + lab as u32,
+        ))
+    })
+}
+
+fn best_label(s: &Scratch, spec: &MoveSpec, cell: CellIdx) -> Option<Reach> {
+    LABEL_ORDER.iter().find_map(|&lab| {
+        let d = s.dist[cell as usize * LABELS + lab];
+        let restricted = lab & 1 == 1;
+        let budget = if restricted {
+            spec.budget_restricted
+        } else {
+            spec.budget_free
+        };
+        (d != UNSEEN && d <= budget).then_some(Reach {
+            cell,
+            cost: d,
+            dynamic: lab & 2 == 2,
+            restricted,
+        })
+    })
+}
+
+fn search(board: &Board, occ: &impl Occupancy, spec: &MoveSpec, s: &mut Scratch) {
+    let n = board.len() * LABELS;
+    if s.dist.len() != n {
+        s.dist = vec![UNSEEN; n];
+        s.pred = vec![NO_PRED; n];
+        s.touched.clear();
+    }
+    for &t in &s.touched {
+        s.dist[t as usize] = UNSEEN;
+        s.pred[t as usize] = NO_PRED;
+    }
+    s.touched.clear();
+    s.heap.clear();
+    let max_budget = spec.budget_free.max(spec.budget_restricted);
+    let start_water = board.cell(spec.start).terrain == Terrain::Water;
+    let start_restricted = spec.crawl || start_water;
+    let surface = board.cell(spec.start).height;
+    // A climbing model starts part-way up: it first finishes or reverses its climb.
+    let start_label = label(start_restricted, false);
+    let start_node = spec.start as u32 * LABELS as u32 + start_label as u32;
+    if spec.start_z <= surface {
+        relax(s, start_node, 0, NO_PRED);
+    } else {
+        // Climbing down to the surface of its own cell, or up onto an adjacent higher cell.
+        let down = (spec.start_z - surface) as u16 * ORTHO;
+        relax(
+            s,
+            spec.start as u32 * LABELS as u32 + label(start_restricted, true) as u32,
+            down,
+            NO_PRED,
+        );
+        let (x, y) = board.xy(spec.start);
+        for &(dx, dy) in &DIRS[..4] {
+            let Some(to) = board.checked_idx(x as i32 + dx as i32, y as i32 + dy as i32) else {
+                continue;
+            };
+            let top = board.cell(to).height;
+            if top >= spec.start_z && standable(board, to) && !occ.blocks(to) {
+                let cost = (top - spec.start_z) as u16 * ORTHO + ORTHO;
+                relax(
+                    s,
+                    to as u32 * LABELS as u32 + label(start_restricted, true) as u32,
+                    cost,
+                    NO_PRED,
+                );
+            }
+        }
+    }
+    while let Some(Reverse((d, node))) = s.heap.pop() {
+        if d > s.dist[node as usize] {
+            continue;
+        }
+        let cell = (node / LABELS as u32) as CellIdx;
+        let lab = (node % LABELS as u32) as usize;
+        let restricted = lab & 1 == 1;
+        let dynamic = lab & 2 == 2;
+        edges(board, occ, cell, spec.crawl, |e| {
+            let r = restricted || e.kind.is_restricted();
+            let dy = dynamic || e.kind.is_dynamic();
+            let nd = d.saturating_add(e.cost);
+            let budget = if r {
+                spec.budget_restricted
+            } else {
+                spec.budget_free
+            };
+            if nd > budget || nd > max_budget {
+                return;
+            }
+            let to = e.to as u32 * LABELS as u32 + label(r, dy) as u32;
+            relax(s, to, nd, node);
+        });
+    }
+}
+
+fn relax(s: &mut Scratch, node: u32, d: u16, pred: u32) {
+    let i = node as usize;
+    if d < s.dist[i] {
+        if s.dist[i] == UNSEEN {
+            s.touched.push(node);
+        }
+        s.dist[i] = d;
+        s.pred[i] = pred;
+        s.heap.push(Reverse((d, node)));
+    }
+}
+
+/// Rebuild the chain of nodes ending at `node` and expand each step into path points.
+fn expand(board: &Board, spec: &MoveSpec, s: &Scratch, node: u32) -> MovePath {
+    let mut chain = Vec::with_capacity(16);
+    let mut cur = node;
+    loop {
+        chain.push(cur);
+        let p = s.pred[cur as usize];
+        if p == NO_PRED {
+            break;
+        }
+        cur = p;
+    }
+    chain.reverse();
+    let mut path = MovePath::default();
+    let mut prev_cell = spec.start;
+    let mut prev_z = spec.start_z;
+    let mut prev_cost = 0u16;
+    for &n in &chain {
+        let cell = (n / LABELS as u32) as CellIdx;
+        let cost = s.dist[n as usize];
+        if cell == prev_cell && cost == 0 {
+            continue; // the start node
+        }
+        push_step(
+            board, spec, &mut path, prev_cell, prev_z, prev_cost, cell, cost,
+        );
+        prev_cell = cell;
+        prev_z = board.cell(cell).height;
+        prev_cost = cost;
+    }
+    path.restricted = path.points.iter().any(|p| p.kind.is_restricted())
+        || spec.crawl
+        || board.cell(spec.start).terrain == Terrain::Water;
+    path.first_dynamic = path.points.iter().position(|p| p.kind.is_dynamic());
+    path
+}
+
+/// Expand one search step from (`from`, `from_z`) to `to` into path points.
+#[allow(clippy::too_many_arguments)]
+fn push_step(
+    board: &Board,
+    spec: &MoveSpec,
+    path: &mut MovePath,
+    from: CellIdx,
+    from_z: u8,
+    from_cost: u16,
+    to: CellIdx,
+    to_cost: u16,
+) {
+    let there = *board.cell(to);
+    let hb = there.height;
+    if from == to {
+        // Climbing down to the surface of the starting cell.
+        for z in (hb..from_z).rev() {
+            let cost = from_cost + (from_z - z) as u16 * ORTHO;
+            path.points.push(PathPoint {
+                cell: to,
+                z,
+                cost,
+                rest: true,
+                kind: StepKind::Climb,
+            });
+        }
+        return;
+    }
+    let (fx, fy) = board.xy(from);
+    let (tx, ty) = board.xy(to);
+    let span = (fx as i32 - tx as i32)
+        .abs()
+        .max((fy as i32 - ty as i32).abs()) as u8;
+    let crawl = spec.crawl;
+    let water_to = there.terrain == Terrain::Water;
+    if span > 1 {
+        // A leap (or a 1" gap crossed normally): mid-air points over the gap cells.
+        let kind = if span == 2 {
+            StepKind::Normal
+        } else {
+            StepKind::Leap
+        };
+        let per = (to_cost - from_cost) / span as u16;
+        for i in 1..span {
+            let cx = fx as i32 + (tx as i32 - fx as i32) / span as i32 * i as i32;
+            let cy = fy as i32 + (ty as i32 - fy as i32) / span as i32 * i as i32;
+            let c = board.idx(cx as u8, cy as u8);
+            let z = (from_z as i32 + (hb as i32 - from_z as i32) * i as i32 / span as i32) as u8;
+            let z = z.max(board.cell(c).height);
+            path.points.push(PathPoint {
+                cell: c,
+                z,
+                cost: from_cost + per * i as u16,
+                rest: false,
+                kind,
+            });
+        }
+        path.points.push(PathPoint {
+            cell: to,
+            z: hb,
+            cost: to_cost,
+            rest: true,
+            kind,
+        });
+        return;
+    }
+    let dh = hb as i32 - from_z as i32;
+    let in_water = board.cell(from).terrain == Terrain::Water && from_z == board.cell(from).height;
+    if water_to || dh.abs() <= 1 {
+        let kind = if water_to && dh < -1 && !in_water {
+            StepKind::Leap
+        } else if crawl {
+            StepKind::Crawl
+        } else if water_to || in_water {
+            StepKind::Swim
+        } else if there.terrain == Terrain::Rough {
+            StepKind::Leap
+        } else {
+            StepKind::Normal
+        };
+        path.points.push(PathPoint {
+            cell: to,
+            z: hb,
+            cost: to_cost,
+            rest: true,
+            kind,
+        });
+        return;
+    }
+    // Climbing: the model stays over the cell at the bottom of the climb while it climbs.
+    let horiz = if fx != tx && fy != ty { DIAG } else { ORTHO };
+    if dh > 0 {
+        for (i, z) in (from_z + 1..hb).enumerate() {
+            let cost = from_cost + (i as u16 + 1) * ORTHO;
+            path.points.push(PathPoint {
+                cell: from,
+                z,
+                cost,
+                rest: true,
+                kind: StepKind::Climb,
+            });
+        }
+    } else {
+        for (i, z) in (hb + 1..from_z).rev().enumerate() {
+            let cost = from_cost + horiz + (i as u16 + 1) * ORTHO;
+            path.points.push(PathPoint {
+                cell: to,
+                z,
+                cost,
+                rest: true,
+                kind: StepKind::Climb,
+            });
+        }
+    }
+    path.points.push(PathPoint {
+        cell: to,
+        z: hb,
+        cost: to_cost,
+        rest: true,
+        kind: StepKind::Climb,
+    });
+}

@@ -1,0 +1,432 @@
+//! Building games: the built-in default game, and hand-written setup files (TOML) that pose a
+//! tactical situation — board, rule variant, models with position, stance, AP, wounds and
+//! tokens, and whose activation it is.
+//!
+//! ```toml
+//! board = "sunken_plaza"   # a board in configs/boards/, or a path to a .board file
+//! rules = "standard"       # a variant in configs/rules/ (optional)
+//! max_turns = 6            # optional
+//! turn = 2                 # optional, default 1
+//! active = 0               # side whose activation it is
+//! activating = 0           # optional: index of the model already activated (mid-activation)
+//! pass_tokens = [0, 1]     # optional
+//!
+//! [[model]]
+//! side = 0
+//! profile = "nix"
+//! at = [10, 4]             # column, row
+//! stance = "standing"      # standing | prone | swimming | climbing (optional)
+//! z = 3                    # base height in inches (optional; default the cell surface)
+//! ap = 2                   # optional, default the profile's AP gain
+//! wounds = 3               # optional, default full
+//! health = "conscious"     # conscious | down (optional)
+//! activated = false        # optional
+//! jammed = [0]             # jammed weapon indices (optional)
+//! ```
+
+use crate::board::{Board, CellIdx, Terrain};
+use crate::crew::{load_crew, CrewList};
+use crate::data::{configs_dir, DataError};
+use crate::profile::{load_catalog, Catalog, Profile};
+use crate::rules::{self, RuleVariant};
+use crate::state::{DynState, GameState, Health, ModelState, Stance, StaticData, Step, MAX_SIDES};
+use serde::Deserialize;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+/// The board used when none is named.
+pub const DEFAULT_BOARD: &str = "sunken_plaza";
+/// The crews used when none are named.
+pub const DEFAULT_CREWS: [&str; 2] = ["artifacters_100", "the_firm_100"];
+/// Turns in a game when nothing else decides (scenarios end between turns 4 and 6).
+pub const DEFAULT_MAX_TURNS: u8 = 6;
+/// How far from its board edge a crew deploys, in inches (p.20, step 5).
+pub const DEPLOYMENT_DEPTH: u8 = 4;
+
+/// What to build a game from; every field has a built-in default.
+#[derive(Clone, Debug)]
+pub struct GameConfig {
+    /// The configs folder.
+    pub configs: PathBuf,
+    /// Board name (in `configs/boards/`) or path.
+    pub board: String,
+    /// Crew names (in `configs/crews/`) or paths, side A then side B.
+    pub crews: [String; 2],
+    /// Rule variant name (in `configs/rules/`).
+    pub rules: String,
+    /// Number of turns.
+    pub max_turns: u8,
+}
+
+impl Default for GameConfig {
+    fn default() -> Self {
+        GameConfig {
+            configs: configs_dir(),
+            board: DEFAULT_BOARD.to_string(),
+            crews: DEFAULT_CREWS.map(String::from),
+            rules: "standard".to_string(),
+            max_turns: DEFAULT_MAX_TURNS,
+        }
+    }
+}
+
+/// Resolve a name to a file: an existing path is used as is, otherwise
+/// `configs/<folder>/<name>.<ext>`.
+fn resolve(configs: &Path, folder: &str, name: &str, ext: &str) -> PathBuf {
+    let p = PathBuf::from(name);
+    if p.is_file() {
+        p
+    } else {
+        configs.join(folder).join(format!("{name}.{ext}"))
+    }
+}
+
+/// Load a board by name or path, turning its errors into a [`DataError`].
+pub fn load_board(configs: &Path, name: &str) -> Result<Board, DataError> {
+    let path = resolve(configs, "boards", name, "board");
+    Board::load(&path).map_err(|e| DataError::new(e.file, format!("line {}", e.line), e.reason))
+}
+
+fn load_rules(configs: &Path, name: &str) -> Result<RuleVariant, DataError> {
+    rules::load_named(configs, name).map_err(|e| {
+        let file = configs
+            .join("rules")
+            .join(format!("{name}.toml"))
+            .display()
+            .to_string();
+        DataError::new(file, e.field().unwrap_or("(file)"), e.to_string())
+    })
+}
+
+/// Build a game with both crews deployed along the long edges: side A within
+/// [`DEPLOYMENT_DEPTH`]" of row 0, side B of the last row, spread evenly at ground level.
+pub fn new_game(config: &GameConfig) -> Result<GameState, DataError> {
+    let catalog = load_catalog(&config.configs.join("factions"))?;
+    let board = Arc::new(load_board(&config.configs, &config.board)?);
+    let variant = load_rules(&config.configs, &config.rules)?;
+    let crews: Vec<CrewList> = config
+        .crews
+        .iter()
+        .map(|c| load_crew(&resolve(&config.configs, "crews", c, "toml"), &catalog))
+        .collect::<Result<_, _>>()?;
+    let mut profiles: Vec<Arc<Profile>> = Vec::new();
+    let mut models = Vec::new();
+    for (side, crew) in crews.iter().enumerate() {
+        let n = crew.models.len();
+        for (i, id) in crew.models.iter().enumerate() {
+            let profile = catalog
+                .get(id)
+                .expect("crew ids checked by load_crew")
+                .clone();
+            let pidx = profile_index(&mut profiles, profile);
+            let cell = deployment_cell(&board, side as u8, i, n, &models).ok_or_else(|| {
+                DataError::new(
+                    board.name(),
+                    "deployment",
+                    format!("no free ground cell to deploy {id} for side {side}"),
+                )
+            })?;
+            models.push(fresh_model(
+                &profiles[pidx],
+                pidx as u8,
+                side as u8,
+                cell,
+                &board,
+            ));
+        }
+    }
+    let stat = StaticData {
+        board,
+        profiles,
+        variant,
+        max_turns: config.max_turns,
+        sides: 2,
+    };
+    Ok(GameState::new(stat, models))
+}
+
+fn profile_index(profiles: &mut Vec<Arc<Profile>>, p: Arc<Profile>) -> usize {
+    match profiles.iter().position(|q| q.id == p.id) {
+        Some(i) => i,
+        None => {
+            profiles.push(p);
+            profiles.len() - 1
+        }
+    }
+}
+
+fn fresh_model(p: &Profile, profile: u8, side: u8, cell: CellIdx, board: &Board) -> ModelState {
+    let c = board.cell(cell);
+    ModelState {
+        profile,
+        side,
+        cell,
+        z: c.height,
+        stance: if c.terrain == Terrain::Water {
+            Stance::Swimming
+        } else {
+            Stance::Standing
+        },
+        ap: 0,
+        wounds: p.wounds,
+        health: Health::Conscious,
+        activated: false,
+        jammed: 0,
+        seq_wounds: 0,
+        seq_take_out: false,
+        seq_feat_ap: 0,
+    }
+}
+
+/// The deployment cell of the `i`-th of `n` models of `side`: the free ground-level cell in
+/// the deployment zone closest to an even spread along the edge.
+fn deployment_cell(
+    board: &Board,
+    side: u8,
+    i: usize,
+    n: usize,
+    placed: &[ModelState],
+) -> Option<CellIdx> {
+    let w = board.width() as i32;
+    let d = board.depth() as i32;
+    let target_x = ((i as i32 + 1) * w) / (n as i32 + 1);
+    let rows: Vec<i32> = if side == 0 {
+        (0..DEPLOYMENT_DEPTH as i32).collect()
+    } else {
+        (0..DEPLOYMENT_DEPTH as i32).map(|r| d - 1 - r).collect()
+    };
+    let mut best: Option<(i32, CellIdx)> = None;
+    for (ri, &y) in rows.iter().enumerate() {
+        for x in 0..w {
+            let c = board.idx(x as u8, y as u8);
+            let cell = board.cell(c);
+            let ground = matches!(cell.terrain, Terrain::Open) && cell.height <= 1;
+            if !ground || placed.iter().any(|m| m.cell == c) {
+                continue;
+            }
+            let score = (x - target_x).abs() * 4 + ri as i32;
+            if best.is_none_or(|(s, _)| score < s) {
+                best = Some((score, c));
+            }
+        }
+    }
+    best.map(|(_, c)| c)
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawSetup {
+    board: String,
+    #[serde(default)]
+    rules: Option<String>,
+    #[serde(default)]
+    max_turns: Option<u8>,
+    #[serde(default)]
+    turn: Option<u8>,
+    #[serde(default)]
+    active: u8,
+    #[serde(default)]
+    activating: Option<u8>,
+    #[serde(default)]
+    pass_tokens: Option<[u8; 2]>,
+    #[serde(rename = "model")]
+    models: Vec<RawModel>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawModel {
+    side: u8,
+    profile: String,
+    at: [u8; 2],
+    #[serde(default)]
+    z: Option<u8>,
+    #[serde(default)]
+    stance: Option<Stance>,
+    #[serde(default)]
+    ap: Option<u8>,
+    #[serde(default)]
+    wounds: Option<u8>,
+    #[serde(default)]
+    health: Option<Health>,
+    #[serde(default)]
+    activated: bool,
+    #[serde(default)]
+    jammed: Vec<u8>,
+}
+
+/// Read a setup file (see the module docs) into a game at a decision node.
+pub fn load_setup(path: &Path) -> Result<GameState, DataError> {
+    let file = path.display().to_string();
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| DataError::new(&file, "(file)", e.to_string()))?;
+    parse_setup(&text, &file, &configs_dir())
+}
+
+/// Parse setup text; `file` names it in errors; names are resolved under `configs`.
+pub fn parse_setup(text: &str, file: &str, configs: &Path) -> Result<GameState, DataError> {
+    let raw: RawSetup = toml::from_str(text).map_err(|e| {
+        let span = e
+            .span()
+            .map(|s| format!("byte {}", s.start))
+            .unwrap_or_else(|| "(toml)".into());
+        DataError::new(file, span, e.message().to_string())
+    })?;
+    let err = |field: String, reason: String| DataError::new(file, field, reason);
+    let catalog: Catalog = load_catalog(&configs.join("factions"))?;
+    let board = Arc::new(load_board(configs, &raw.board)?);
+    let variant = load_rules(configs, raw.rules.as_deref().unwrap_or("standard"))?;
+    if raw.active > 1 {
+        return Err(err(
+            "active".into(),
+            format!("side {} does not exist (0 or 1)", raw.active),
+        ));
+    }
+    let mut profiles: Vec<Arc<Profile>> = Vec::new();
+    let mut models: Vec<ModelState> = Vec::new();
+    for (i, rm) in raw.models.iter().enumerate() {
+        let f = |name: &str| format!("model[{i}].{name}");
+        if rm.side > 1 {
+            return Err(err(
+                f("side"),
+                format!("side {} does not exist (0 or 1)", rm.side),
+            ));
+        }
+        let p = catalog
+            .get(&rm.profile)
+            .ok_or_else(|| {
+                err(
+                    f("profile"),
+                    format!("no profile with id \"{}\"", rm.profile),
+                )
+            })?
+            .clone();
+        let [x, y] = rm.at;
+        if x >= board.width() || y >= board.depth() {
+            return Err(err(
+                f("at"),
+                format!(
+                    "({x}, {y}) is off the {}x{} board",
+                    board.width(),
+                    board.depth()
+                ),
+            ));
+        }
+        let cell = board.idx(x, y);
+        if board.cell(cell).terrain == Terrain::Impassable {
+            return Err(err(f("at"), format!("({x}, {y}) is impassable terrain")));
+        }
+        if let Some(j) = models.iter().position(|m| m.cell == cell) {
+            return Err(err(
+                f("at"),
+                format!("({x}, {y}) is already taken by model[{j}]"),
+            ));
+        }
+        let pidx = profile_index(&mut profiles, p.clone());
+        let mut m = fresh_model(&p, pidx as u8, rm.side, cell, &board);
+        m.ap = rm.ap.unwrap_or(p.ap_gain.min(p.ap_max));
+        if m.ap > p.ap_max {
+            return Err(err(
+                f("ap"),
+                format!("{} AP is above the maximum of {}", m.ap, p.ap_max),
+            ));
+        }
+        m.wounds = rm.wounds.unwrap_or(p.wounds);
+        if m.wounds > p.wounds {
+            return Err(err(
+                f("wounds"),
+                format!("{} wounds is above the starting {}", m.wounds, p.wounds),
+            ));
+        }
+        if let Some(z) = rm.z {
+            if z < board.cell(cell).height {
+                return Err(err(
+                    f("z"),
+                    format!(
+                        "height {z} is below the cell surface {}",
+                        board.cell(cell).height
+                    ),
+                ));
+            }
+            m.z = z;
+        }
+        m.health = rm.health.unwrap_or(Health::Conscious);
+        if m.health == Health::TakenOut {
+            return Err(err(
+                f("health"),
+                "taken-out models are not on the table; leave them out".into(),
+            ));
+        }
+        if m.health == Health::Down || m.wounds == 0 {
+            m.health = Health::Down;
+            m.wounds = 0;
+            m.ap = 0;
+        }
+        m.stance = match rm.stance {
+            Some(s) => s,
+            None if m.health == Health::Down => Stance::Prone,
+            None if m.z > board.cell(cell).height => Stance::Climbing,
+            None => m.stance,
+        };
+        if (m.stance == Stance::Climbing) != (m.z > board.cell(cell).height) {
+            return Err(err(
+                f("stance"),
+                "a model is climbing exactly when its base is above the cell surface".into(),
+            ));
+        }
+        let in_water = board.cell(cell).terrain == Terrain::Water && m.z == board.cell(cell).height;
+        if (m.stance == Stance::Swimming) != in_water {
+            return Err(err(
+                f("stance"),
+                "a model is swimming exactly when its base is in water".into(),
+            ));
+        }
+        m.activated = rm.activated;
+        for &w in &rm.jammed {
+            if w as usize >= p.weapons.len() || !p.weapons[w as usize].is_ranged() {
+                return Err(err(
+                    f("jammed"),
+                    format!("{} has no ranged weapon {w}", p.id),
+                ));
+            }
+            m.jammed |= 1 << w;
+        }
+        models.push(m);
+    }
+    let mut steps = vec![Step::ChooseActivation];
+    if let Some(a) = raw.activating {
+        let Some(m) = models.get(a as usize) else {
+            return Err(err("activating".into(), format!("there is no model[{a}]")));
+        };
+        if m.side != raw.active || !m.is_conscious() || m.ap == 0 || m.activated {
+            return Err(err(
+                "activating".into(),
+                format!("model[{a}] must be a conscious, not yet activated model of the active side with AP"),
+            ));
+        }
+        steps.push(Step::ChooseAction(a));
+    }
+    let stat = StaticData {
+        board,
+        profiles,
+        variant,
+        max_turns: raw.max_turns.unwrap_or(DEFAULT_MAX_TURNS),
+        sides: 2,
+    };
+    let turn = raw.turn.unwrap_or(1);
+    let mut pass_tokens = [0; MAX_SIDES];
+    pass_tokens[..2].copy_from_slice(&raw.pass_tokens.unwrap_or([0, 0]));
+    let dyn_ = DynState {
+        models,
+        turn,
+        initiative: raw.active,
+        active: raw.active,
+        pass_tokens,
+        activating: raw.activating,
+        sequence: None,
+        steps,
+        decisions: 0,
+        chance_events: 0,
+    };
+    Ok(GameState::from_parts(Arc::new(stat), dyn_))
+}

@@ -1,0 +1,96 @@
+//! Everything a player (or chance) can do at a node of the game.
+
+use super::model::ModelId;
+use crate::board::CellIdx;
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+/// One action at a decision or chance node. Actions are small, `Copy` and serialisable so
+/// that game records are plain lists of them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Action {
+    /// Chance node: the index of the outcome in [`crate::GameState::chance_outcomes`].
+    Chance(u8),
+    /// The roll-off loser keeps the initiative.
+    TakeInitiative,
+    /// The roll-off loser hands the initiative to the opponent.
+    GiveInitiative,
+    /// Activate a model of the active side.
+    Activate(ModelId),
+    /// Discard a pass token instead of activating.
+    PassToken,
+    /// Move action to a destination cell; `prone` is the stance kept while moving (crawling
+    /// when true; entering or leaving prone costs 1"/1").
+    Move {
+        /// Destination cell.
+        dest: CellIdx,
+        /// Crawl prone (true) or move standing (false).
+        prone: bool,
+    },
+    /// Shoot action with a ranged weapon at an enemy model.
+    Shoot {
+        /// Index of the weapon on the profile.
+        weapon: u8,
+        /// Target model.
+        target: ModelId,
+    },
+    /// Dodge action.
+    Dodge,
+    /// Charge action: move to a cell in base contact with the target, then close combat.
+    Charge {
+        /// Target model.
+        target: ModelId,
+        /// Close-combat weapon index.
+        weapon: u8,
+        /// Destination cell.
+        dest: CellIdx,
+    },
+    /// Close Combat action against a model in base contact.
+    CloseCombat {
+        /// Close-combat weapon index.
+        weapon: u8,
+        /// Target model.
+        target: ModelId,
+    },
+    /// End the active model's activation.
+    EndActivation,
+    /// Left in mid-air by a Pass: move back to the last legal resting point.
+    RestBack,
+    /// Left in mid-air by a Pass: fall from here instead.
+    Fall,
+    /// After a movement Blunder, the opponent picks the path point the model falls from.
+    FallPoint(u8),
+    /// Dodge move destination (the model's own cell to stay put).
+    DodgeMove(CellIdx),
+}
+
+impl fmt::Display for Action {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Action::Chance(i) => write!(f, "chance #{i}"),
+            Action::TakeInitiative => write!(f, "take initiative"),
+            Action::GiveInitiative => write!(f, "give initiative"),
+            Action::Activate(m) => write!(f, "activate m{m}"),
+            Action::PassToken => write!(f, "pass token"),
+            Action::Move { dest, prone } => {
+                write!(f, "move to c{dest}{}", if *prone { " prone" } else { "" })
+            }
+            Action::Shoot { weapon, target } => write!(f, "shoot m{target} with w{weapon}"),
+            Action::Dodge => write!(f, "dodge"),
+            Action::Charge {
+                target,
+                weapon,
+                dest,
+            } => write!(f, "charge m{target} with w{weapon} via c{dest}"),
+            Action::CloseCombat { weapon, target } => {
+                write!(f, "close combat m{target} with w{weapon}")
+            }
+            Action::EndActivation => write!(f, "end activation"),
+            Action::RestBack => write!(f, "rest back"),
+            Action::Fall => write!(f, "fall"),
+            Action::FallPoint(i) => write!(f, "fall from point {i}"),
+            Action::DodgeMove(c) => write!(f, "dodge move to c{c}"),
+        }
+    }
+}

@@ -1,0 +1,348 @@
+//! The game state and its OpenSpiel-style interface.
+//!
+//! A [`GameState`] is static data shared behind an `Arc` (board, profiles, rule variant) plus
+//! a small dynamic part (models, turn, and a stack of pending procedure [`steps`]). The top of
+//! the stack decides what kind of node the state is: a decision for one side, a chance node
+//! (a die roll with exact outcome probabilities) or, when the stack is empty, terminal.
+//! Cloning copies only the dynamic part.
+
+pub mod action;
+mod chance;
+mod legal;
+pub mod model;
+mod sight;
+mod steps;
+
+pub use action::Action;
+pub use model::{Health, ModelId, ModelState, Side, Stance, MAX_SIDES};
+pub use steps::{Purpose, Sequence, Step};
+
+use crate::board::Board;
+use crate::profile::Profile;
+use crate::rules::RuleVariant;
+use serde::{Deserialize, Serialize};
+use std::hash::{Hash, Hasher};
+use std::sync::Arc;
+
+/// Who acts at a node.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Player {
+    /// A side must choose one of the legal actions.
+    Side(Side),
+    /// A die roll: pick an outcome from [`GameState::chance_outcomes`].
+    Chance,
+    /// The game is over.
+    Terminal,
+}
+
+/// Data that never changes during a game, shared by every clone.
+#[derive(Debug)]
+pub struct StaticData {
+    /// The table.
+    pub board: Arc<Board>,
+    /// Profiles of the models in play, indexed by `ModelState::profile`.
+    pub profiles: Vec<Arc<Profile>>,
+    /// Rule variant in force.
+    pub variant: RuleVariant,
+    /// The game ends after the cleanup of this turn.
+    pub max_turns: u8,
+    /// Number of sides in play.
+    pub sides: u8,
+}
+
+/// The changing part of a game: everything a clone copies and a save file stores.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct DynState {
+    /// Every model, including those taken out.
+    pub models: Vec<ModelState>,
+    /// Current turn, from 1.
+    pub turn: u8,
+    /// Side holding the initiative this turn.
+    pub initiative: Side,
+    /// Side whose activation it is.
+    pub active: Side,
+    /// Pass tokens held by each side.
+    pub pass_tokens: [u8; MAX_SIDES],
+    /// The model whose activation is under way, if any.
+    pub activating: Option<ModelId>,
+    /// The action sequence under way, if any.
+    pub sequence: Option<Sequence>,
+    /// Pending procedure steps; the last one is the current node.
+    pub steps: Vec<Step>,
+    /// Number of decisions taken so far.
+    pub decisions: u32,
+    /// Number of chance events resolved so far.
+    pub chance_events: u32,
+}
+
+/// A complete game position.
+#[derive(Clone, Debug)]
+pub struct GameState {
+    stat: Arc<StaticData>,
+    dyn_: DynState,
+}
+
+impl PartialEq for GameState {
+    fn eq(&self, other: &Self) -> bool {
+        self.dyn_ == other.dyn_
+            && (Arc::ptr_eq(&self.stat, &other.stat)
+                || (self.stat.profiles == other.stat.profiles
+                    && self.stat.variant == other.stat.variant
+                    && self.stat.max_turns == other.stat.max_turns
+                    && self.stat.board.cells() == other.stat.board.cells()))
+    }
+}
+
+/// An action that is not legal in the current state; the state is left unchanged.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("illegal action `{action}` at this node ({node})")]
+pub struct IllegalAction {
+    /// The rejected action.
+    pub action: Action,
+    /// A description of the node, e.g. "decision for side 0: choose an action for m3".
+    pub node: String,
+}
+
+/// Final result of a game.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Outcome {
+    /// Victory points per side.
+    pub vp: [i32; MAX_SIDES],
+    /// The winning side, or `None` for a draw.
+    pub winner: Option<Side>,
+}
+
+impl GameState {
+    /// A game at the start of `turn` 1's initiative phase with models already deployed.
+    pub fn new(stat: StaticData, models: Vec<ModelState>) -> GameState {
+        let mut s = GameState {
+            stat: Arc::new(stat),
+            dyn_: DynState {
+                models,
+                turn: 1,
+                initiative: 0,
+                active: 0,
+                pass_tokens: [0; MAX_SIDES],
+                activating: None,
+                sequence: None,
+                steps: vec![Step::StartTurn],
+                decisions: 0,
+                chance_events: 0,
+            },
+        };
+        s.advance();
+        s
+    }
+
+    /// A game from explicit parts: used by setup files and saved games. The step stack is
+    /// taken as given and advanced past any automatic steps.
+    pub fn from_parts(stat: Arc<StaticData>, dyn_: DynState) -> GameState {
+        let mut s = GameState { stat, dyn_ };
+        s.advance();
+        s
+    }
+
+    /// Static data (board, profiles, rule variant).
+    pub fn static_data(&self) -> &Arc<StaticData> {
+        &self.stat
+    }
+
+    /// The dynamic part of the state.
+    pub fn dynamic(&self) -> &DynState {
+        &self.dyn_
+    }
+
+    /// The board.
+    pub fn board(&self) -> &Board {
+        &self.stat.board
+    }
+
+    /// All models.
+    pub fn models(&self) -> &[ModelState] {
+        &self.dyn_.models
+    }
+
+    /// The profile of a model.
+    pub fn profile(&self, m: ModelId) -> &Profile {
+        &self.stat.profiles[self.dyn_.models[m as usize].profile as usize]
+    }
+
+    /// Current turn number, from 1.
+    pub fn turn(&self) -> u8 {
+        self.dyn_.turn
+    }
+
+    /// Who acts now.
+    pub fn current_player(&self) -> Player {
+        match self.dyn_.steps.last() {
+            None => Player::Terminal,
+            Some(step) => self.step_player(step),
+        }
+    }
+
+    /// Whether the game is over.
+    pub fn is_terminal(&self) -> bool {
+        self.dyn_.steps.is_empty()
+    }
+
+    /// The legal actions at a decision node (sorted, no duplicates), or the chance outcomes'
+    /// actions at a chance node; empty when terminal.
+    pub fn legal_actions(&self) -> Vec<Action> {
+        let mut out = Vec::new();
+        self.legal_actions_into(&mut out);
+        out
+    }
+
+    /// [`legal_actions`](Self::legal_actions) into a reused buffer (cleared first).
+    pub fn legal_actions_into(&self, out: &mut Vec<Action>) {
+        out.clear();
+        legal::generate(self, out);
+    }
+
+    /// The outcomes of the current chance node with their exact probabilities (summing to 1);
+    /// empty when the node is not a chance node.
+    pub fn chance_outcomes(&self) -> Vec<(Action, f64)> {
+        steps::chance_outcomes(self)
+    }
+
+    /// At a test's chance node, the grouped test outcomes in the order of
+    /// [`chance_outcomes`](Self::chance_outcomes) (outcome `i` is `Action::Chance(i)`); at an
+    /// armour roll the outcome index is the number of wounds.
+    pub fn pending_test(&self) -> Option<&'static [(crate::dice::TestOutcome, f64)]> {
+        match self.dyn_.steps.last() {
+            Some(Step::Test { attr, .. }) => {
+                Some(chance::test_table(*attr, self.stat.variant.narrative_feats))
+            }
+            _ => None,
+        }
+    }
+
+    /// Pick a chance outcome with `rng`, weighted by its exact probability.
+    pub fn sample_chance(&self, rng: &mut impl rand::Rng) -> Option<Action> {
+        let outcomes = self.chance_outcomes();
+        let mut x: f64 = rng.gen();
+        for &(a, p) in &outcomes {
+            if x < p {
+                return Some(a);
+            }
+            x -= p;
+        }
+        outcomes.last().map(|&(a, _)| a)
+    }
+
+    /// Apply an action. An illegal action returns an error and leaves the state untouched.
+    pub fn apply_action(&mut self, action: Action) -> Result<(), IllegalAction> {
+        let legal = match self.current_player() {
+            Player::Chance => match action {
+                Action::Chance(i) => (i as usize) < self.chance_outcomes().len(),
+                _ => false,
+            },
+            Player::Side(_) => self.legal_actions().contains(&action),
+            Player::Terminal => false,
+        };
+        if !legal {
+            return Err(IllegalAction {
+                action,
+                node: self.describe_node(),
+            });
+        }
+        steps::apply(self, action);
+        self.advance();
+        Ok(())
+    }
+
+    /// Per-side returns: +1 win, −1 loss, 0 draw; all 0 until the game is over.
+    pub fn returns(&self) -> [f64; MAX_SIDES] {
+        let mut r = [0.0; MAX_SIDES];
+        if !self.is_terminal() {
+            return r;
+        }
+        let o = self.outcome();
+        if let Some(w) = o.winner {
+            for (side, v) in r.iter_mut().enumerate().take(self.stat.sides as usize) {
+                *v = if side as u8 == w { 1.0 } else { -1.0 };
+            }
+        }
+        r
+    }
+
+    /// Victory points and winner as the game stands (final once terminal). Until the scenarios
+    /// land, a game is a skirmish: each side scores the points value of enemy models that are
+    /// down or taken out.
+    pub fn outcome(&self) -> Outcome {
+        let mut vp = [0i32; MAX_SIDES];
+        for m in &self.dyn_.models {
+            if !m.is_conscious() {
+                let points = self.stat.profiles[m.profile as usize].points as i32;
+                for (side, v) in vp.iter_mut().enumerate().take(self.stat.sides as usize) {
+                    if side as u8 != m.side {
+                        *v += points;
+                    }
+                }
+            }
+        }
+        let winner = match vp[0].cmp(&vp[1]) {
+            std::cmp::Ordering::Greater => Some(0),
+            std::cmp::Ordering::Less => Some(1),
+            std::cmp::Ordering::Equal => None,
+        };
+        Outcome { vp, winner }
+    }
+
+    /// A stable 64-bit hash of the dynamic state (FNV-1a over its derived `Hash`), equal for
+    /// equal states in every run and on every platform.
+    pub fn state_hash(&self) -> u64 {
+        let mut h = Fnv64::default();
+        self.dyn_.hash(&mut h);
+        h.finish()
+    }
+
+    /// A short description of the current node, for errors and logs.
+    pub fn describe_node(&self) -> String {
+        match self.dyn_.steps.last() {
+            None => "terminal".to_string(),
+            Some(step) => format!("{:?}: {}", self.current_player(), step.describe()),
+        }
+    }
+
+    /// Number of models of `side` that are still conscious.
+    pub fn conscious_count(&self, side: Side) -> usize {
+        self.dyn_
+            .models
+            .iter()
+            .filter(|m| m.side == side && m.is_conscious())
+            .count()
+    }
+
+    fn advance(&mut self) {
+        steps::advance(self);
+    }
+
+    fn step_player(&self, step: &Step) -> Player {
+        steps::player_of(self, step)
+    }
+}
+
+/// FNV-1a, 64-bit: a tiny, fixed hash function so that state hashes are reproducible.
+#[derive(Clone, Copy)]
+struct Fnv64(u64);
+
+impl Default for Fnv64 {
+    fn default() -> Self {
+        Fnv64(0xcbf2_9ce4_8422_2325)
+    }
+}
+
+impl Hasher for Fnv64 {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 ^= b as u64;
+            self.0 = self.0.wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+}

@@ -1,0 +1,175 @@
+//! Shared helpers for the engine's integration tests: small boards drawn as ASCII, games
+//! built on them, and a seeded random-play driver.
+#![allow(dead_code)]
+
+use engine::board::{Board, Cell, Cover, Terrain};
+use engine::profile::{load_catalog, Profile};
+use engine::rules::RuleVariant;
+use engine::state::{DynState, GameState, Health, ModelState, Stance, StaticData, Step, MAX_SIDES};
+use engine::{Action, Player};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use std::sync::Arc;
+
+/// Build a board from rows of two-character cells in the board file format.
+pub fn board(rows: &[&str]) -> Board {
+    let width = rows[0].len() / 2;
+    let mut text = format!("name: test\nsize: {}x{}\n", width, rows.len());
+    for r in rows {
+        text.push_str(r);
+        text.push('\n');
+    }
+    Board::parse(&text, "test").expect("test board parses")
+}
+
+/// A flat open board of the given size.
+pub fn flat(width: u8, depth: u8) -> Board {
+    let cells = vec![
+        Cell {
+            height: 0,
+            terrain: Terrain::Open,
+            cover: Cover::None
+        };
+        width as usize * depth as usize
+    ];
+    Board::from_cells("flat", width, depth, cells)
+}
+
+/// A profile from the shipped catalog.
+pub fn profile(id: &str) -> Arc<Profile> {
+    let catalog = load_catalog(&engine::data::factions_dir()).expect("catalog loads");
+    catalog
+        .get(id)
+        .unwrap_or_else(|| panic!("no profile {id}"))
+        .clone()
+}
+
+/// A model placement for [`game`]: side, profile, (x, y).
+pub struct Place<'a> {
+    pub side: u8,
+    pub profile: &'a str,
+    pub at: (u8, u8),
+}
+
+/// A game on `board` with the given models, at `ChooseAction` for model `active` (or at the
+/// activation choice of side 0 when `None`). Models get their profile's AP.
+pub fn game(board: Board, places: &[Place], active: Option<u8>) -> GameState {
+    let mut profiles: Vec<Arc<Profile>> = Vec::new();
+    let mut models = Vec::new();
+    for p in places {
+        let prof = profile(p.profile);
+        let idx = match profiles.iter().position(|q| q.id == prof.id) {
+            Some(i) => i,
+            None => {
+                profiles.push(prof.clone());
+                profiles.len() - 1
+            }
+        };
+        let cell = board.idx(p.at.0, p.at.1);
+        let c = *board.cell(cell);
+        models.push(ModelState {
+            profile: idx as u8,
+            side: p.side,
+            cell,
+            z: c.height,
+            stance: if c.terrain == Terrain::Water {
+                Stance::Swimming
+            } else {
+                Stance::Standing
+            },
+            ap: prof.ap_gain,
+            wounds: prof.wounds,
+            health: Health::Conscious,
+            activated: false,
+            jammed: 0,
+            seq_wounds: 0,
+            seq_take_out: false,
+            seq_feat_ap: 0,
+        });
+    }
+    let side = active.map_or(0, |m| models[m as usize].side);
+    let mut steps = vec![Step::ChooseActivation];
+    if let Some(m) = active {
+        steps.push(Step::ChooseAction(m));
+    }
+    let stat = StaticData {
+        board: Arc::new(board),
+        profiles,
+        variant: RuleVariant::default(),
+        max_turns: 6,
+        sides: 2,
+    };
+    let dyn_ = DynState {
+        models,
+        turn: 1,
+        initiative: side,
+        active: side,
+        pass_tokens: [0; MAX_SIDES],
+        activating: active,
+        sequence: None,
+        steps,
+        decisions: 0,
+        chance_events: 0,
+    };
+    GameState::from_parts(Arc::new(stat), dyn_)
+}
+
+/// Play random actions until terminal (or `max_steps`), calling `check` after every step.
+pub fn random_playout(
+    mut state: GameState,
+    seed: u64,
+    max_steps: usize,
+    mut check: impl FnMut(&GameState, &GameState, Action),
+) -> GameState {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    for _ in 0..max_steps {
+        let action = match state.current_player() {
+            Player::Terminal => break,
+            Player::Chance => state.sample_chance(&mut rng).unwrap(),
+            Player::Side(_) => {
+                let legal = state.legal_actions();
+                legal[rng.gen_range(0..legal.len())]
+            }
+        };
+        let before = state.clone();
+        state.apply_action(action).expect("legal action applies");
+        check(&before, &state, action);
+    }
+    state
+}
+
+/// Apply a chance outcome chosen by a predicate on the index/probability list (tests rig the
+/// dice by picking the outcome they need).
+pub fn force_chance(state: &mut GameState, pick: impl Fn(usize) -> bool) {
+    assert_eq!(
+        state.current_player(),
+        Player::Chance,
+        "expected a chance node at {}",
+        state.describe_node()
+    );
+    let n = state.chance_outcomes().len();
+    let i = (0..n).find(|&i| pick(i)).expect("a matching outcome");
+    state.apply_action(Action::Chance(i as u8)).unwrap();
+}
+
+/// At a test chance node, apply the first outcome of the given level.
+pub fn force_test(state: &mut GameState, level: engine::dice::TestLevel) {
+    let table = state
+        .pending_test()
+        .unwrap_or_else(|| panic!("expected a test at {}", state.describe_node()));
+    let i = table
+        .iter()
+        .position(|(o, _)| o.level == level)
+        .expect("level possible");
+    state.apply_action(Action::Chance(i as u8)).unwrap();
+}
+
+/// At an armour roll, apply the outcome with exactly `wounds` wounds.
+pub fn force_wounds(state: &mut GameState, wounds: u8) {
+    assert!(
+        state.pending_test().is_none(),
+        "expected an armour roll at {}",
+        state.describe_node()
+    );
+    state.apply_action(Action::Chance(wounds)).unwrap();
+}

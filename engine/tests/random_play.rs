@@ -1,0 +1,113 @@
+//! Random play over every shipped board and a synthetic one, checking the invariants after
+//! every step: no panic, AP and wounds in range, no two models in one place, chance
+//! probabilities summing to 1, a legal action at every decision node, and clone-then-apply
+//! equal to apply on the original.
+
+mod common;
+
+use engine::invariants::violations;
+use engine::setup::{new_game, GameConfig};
+
+fn check_game(state: engine::GameState, seed: u64) -> usize {
+    let mut steps = 0;
+    let v = violations(&state);
+    assert!(v.is_empty(), "initial state: {v:?}");
+    let end = common::random_playout(state, seed, 20_000, |before, after, action| {
+        steps += 1;
+        let v = violations(after);
+        assert!(
+            v.is_empty(),
+            "seed {seed} after {action} at step {steps}: {v:?}"
+        );
+        let mut copy = before.clone();
+        copy.apply_action(action).unwrap();
+        assert_eq!(&copy, after, "clone-then-apply differs at step {steps}");
+        assert_eq!(copy.state_hash(), after.state_hash());
+    });
+    assert!(end.is_terminal(), "game {seed} did not end in 20000 steps");
+    steps
+}
+
+#[test]
+fn random_games_on_a_synthetic_board_keep_the_invariants() {
+    let rows: Vec<String> = (0..24)
+        .map(|y| {
+            (0..24)
+                .map(|x| match (x, y) {
+                    (8..=10, 8..=10) => "4.",
+                    (14..=15, 5..=16) => "0~",
+                    (4, 12..=14) => "0h",
+                    (18, 3..=6) => "0s",
+                    (12, 12) => "0,",
+                    (13..=14, 18..=19) => "2.",
+                    _ => "0.",
+                })
+                .collect()
+        })
+        .collect();
+    let refs: Vec<&str> = rows.iter().map(String::as_str).collect();
+    for seed in 0..20 {
+        let board = common::board(&refs);
+        let places = [
+            common::Place {
+                side: 0,
+                profile: "nix",
+                at: (3, 1),
+            },
+            common::Place {
+                side: 0,
+                profile: "slethssk",
+                at: (12, 1),
+            },
+            common::Place {
+                side: 0,
+                profile: "artifacter_captain",
+                at: (20, 2),
+            },
+            common::Place {
+                side: 1,
+                profile: "nix",
+                at: (3, 22),
+            },
+            common::Place {
+                side: 1,
+                profile: "slethssk",
+                at: (12, 22),
+            },
+            common::Place {
+                side: 1,
+                profile: "artifacter_captain",
+                at: (20, 21),
+            },
+        ];
+        let state = common::game(board, &places, None);
+        check_game(state, seed);
+    }
+}
+
+#[test]
+fn random_games_on_every_shipped_board_keep_the_invariants() {
+    let dir = engine::data::configs_dir().join("boards");
+    let mut boards: Vec<String> = std::fs::read_dir(&dir)
+        .expect("configs/boards exists")
+        .filter_map(|e| {
+            let p = e.ok()?.path();
+            let stem = p.file_stem()?.to_string_lossy().into_owned();
+            (p.extension()? == "board").then_some(stem)
+        })
+        .collect();
+    boards.sort();
+    assert!(boards.len() >= 3, "at least three boards ship");
+    let mut total = 0;
+    for (i, b) in boards.iter().enumerate() {
+        for seed in 0..6u64 {
+            let config = GameConfig {
+                board: b.clone(),
+                ..GameConfig::default()
+            };
+            let state = new_game(&config).unwrap_or_else(|e| panic!("{b}: {e}"));
+            total += check_game(state, seed * 100 + i as u64);
+        }
+    }
+    assert!(total > 0);
+}
