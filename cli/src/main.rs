@@ -1,6 +1,8 @@
 //! `tde`: command-line front end of The Drowned Earth AI framework. Each subcommand lives in
 //! its own module, returns the text to print, and `main` only parses, dispatches and prints.
 
+mod bench_cmd;
+mod game_cmd;
 mod rules_cmd;
 
 use clap::{Parser, Subcommand};
@@ -17,6 +19,16 @@ struct Cli {
 /// Top-level subcommands.
 #[derive(Subcommand)]
 enum Command {
+    /// Play a complete game between two built-in agents on the default board and crews.
+    Demo(game_cmd::DemoArgs),
+    /// Re-simulate a game record and print its final state hash.
+    Replay(game_cmd::ReplayArgs),
+    /// List the legal actions in a situation posed by a setup file.
+    Legal(game_cmd::LegalArgs),
+    /// Play random games checking the engine's invariants after every step.
+    Fuzz(game_cmd::FuzzArgs),
+    /// Measure clone, legal-action and random-game speed (medians, one thread).
+    Bench(bench_cmd::BenchArgs),
     /// Exact odds of attribute tests, opposed tests and armour rolls.
     Rules {
         #[command(subcommand)]
@@ -28,6 +40,18 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match &cli.command {
         Command::Rules { cmd } => rules_cmd::run(cmd),
+        Command::Demo(args) => game_cmd::demo(args),
+        Command::Replay(args) => game_cmd::replay(args),
+        Command::Legal(args) => game_cmd::legal(args),
+        Command::Bench(args) => bench_cmd::bench(args),
+        Command::Fuzz(args) => match game_cmd::fuzz(args) {
+            Ok((text, true)) => Ok(text),
+            Ok((text, false)) => {
+                println!("{text}");
+                return ExitCode::from(1);
+            }
+            Err(e) => Err(e),
+        },
     };
     match result {
         Ok(text) => {

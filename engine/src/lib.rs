@@ -10,6 +10,7 @@ pub mod movement;
 pub mod odds;
 pub mod profile;
 pub mod record;
+pub mod render;
 pub mod rules;
 pub mod setup;
 pub mod state;

@@ -1,0 +1,125 @@
+//! `tde bench`: engine speed on the default board with two 100-point crews, on one core.
+//! Every figure is the median of several timed batches.
+
+use crate::game_cmd::random_steps;
+use clap::Args;
+use engine::setup::{new_game, GameConfig};
+use engine::{GameState, Player};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use serde_json::json;
+use std::hint::black_box;
+use std::time::Instant;
+
+/// `tde bench`.
+#[derive(Args, Debug)]
+pub struct BenchArgs {
+    /// Print one JSON object.
+    #[arg(long)]
+    pub json: bool,
+    /// Random games per timed batch.
+    #[arg(long, default_value_t = 20)]
+    pub games: u32,
+    /// Number of timed batches (the median is reported).
+    #[arg(long, default_value_t = 5)]
+    pub batches: u32,
+}
+
+fn median(mut xs: Vec<f64>) -> f64 {
+    xs.sort_by(|a, b| a.partial_cmp(b).expect("finite timings"));
+    xs[xs.len() / 2]
+}
+
+/// A state at an activation decision (a model's action choice) early in a game.
+fn activation_decision(seed: u64) -> Result<GameState, String> {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut state = new_game(&GameConfig::default()).map_err(|e| e.to_string())?;
+    loop {
+        if let Some(engine::state::Step::ChooseAction(_)) = state.dynamic().steps.last() {
+            return Ok(state);
+        }
+        if state.is_terminal() {
+            return Err("game ended before an activation".into());
+        }
+        state = random_steps(state, 1, &mut rng);
+    }
+}
+
+/// Play one random game to the end; returns the number of steps.
+fn random_game(mut state: GameState, rng: &mut ChaCha8Rng, buf: &mut Vec<engine::Action>) -> u64 {
+    let mut n = 0;
+    loop {
+        let action = match state.current_player() {
+            Player::Terminal => return n,
+            Player::Chance => state.sample_chance(rng).expect("outcomes"),
+            Player::Side(_) => {
+                state.legal_actions_into(buf);
+                buf[rng.gen_range(0..buf.len())]
+            }
+        };
+        state.apply_action(action).expect("legal");
+        n += 1;
+    }
+}
+
+/// Run the benchmark and format its figures.
+pub fn bench(args: &BenchArgs) -> Result<String, String> {
+    let start = new_game(&GameConfig::default()).map_err(|e| e.to_string())?;
+    let decision = activation_decision(3)?;
+    let batches = args.batches.max(1);
+
+    let mut clone_ns = Vec::new();
+    for _ in 0..batches {
+        let n = 200_000;
+        let t = Instant::now();
+        for _ in 0..n {
+            black_box(black_box(&decision).clone());
+        }
+        clone_ns.push(t.elapsed().as_nanos() as f64 / n as f64);
+    }
+
+    let mut legal_us = Vec::new();
+    let mut buf = Vec::new();
+    let n_legal = decision.legal_actions().len();
+    for _ in 0..batches {
+        let n = 2_000;
+        let t = Instant::now();
+        for _ in 0..n {
+            black_box(&decision).legal_actions_into(&mut buf);
+            black_box(&buf);
+        }
+        legal_us.push(t.elapsed().as_secs_f64() * 1e6 / n as f64);
+    }
+
+    let mut games_per_s = Vec::new();
+    let mut steps_per_game = Vec::new();
+    let mut rng = ChaCha8Rng::seed_from_u64(7);
+    for _ in 0..batches {
+        let t = Instant::now();
+        let mut steps = 0;
+        for _ in 0..args.games {
+            steps += random_game(start.clone(), &mut rng, &mut buf);
+        }
+        games_per_s.push(args.games as f64 / t.elapsed().as_secs_f64());
+        steps_per_game.push(steps as f64 / args.games as f64);
+    }
+    let clone_ns = median(clone_ns);
+    let legal_us = median(legal_us);
+    let gps = median(games_per_s);
+    let spg = median(steps_per_game);
+    Ok(if args.json {
+        json!({
+            "clone_ns": clone_ns,
+            "legal_actions_us": legal_us,
+            "legal_actions_count": n_legal,
+            "random_games_per_s": gps,
+            "steps_per_game": spg,
+            "batches": batches,
+        })
+        .to_string()
+    } else {
+        format!(
+            "medians of {batches} batches, one thread:\n  clone               {clone_ns:>10.1} ns\n  legal actions       {legal_us:>10.2} µs ({n_legal} actions at an activation decision)\n  random games        {gps:>10.1} games/s ({spg:.0} steps/game)"
+        )
+    })
+}

@@ -1,0 +1,334 @@
+//! `tde demo`, `tde replay`, `tde legal` and `tde fuzz`: playing, re-simulating, inspecting
+//! and stress-testing games.
+
+use agents::{make_agent, play};
+use clap::Args;
+use engine::invariants::violations;
+use engine::record::{format_hash, GameRecord};
+use engine::render::{describe_action, render};
+use engine::setup::{load_setup, new_game, GameConfig, DEFAULT_BOARD, DEFAULT_CREWS};
+use engine::{Action, GameState, Player};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use serde_json::json;
+use std::fmt::Write;
+use std::path::PathBuf;
+
+/// Options shared by commands that build a game from the configs.
+#[derive(Args, Clone, Debug)]
+pub struct GameOptions {
+    /// Board name in configs/boards/ or a path to a .board file.
+    #[arg(long, default_value = DEFAULT_BOARD)]
+    pub board: String,
+    /// Two crews, side A then side B: names in configs/crews/ or paths.
+    #[arg(long, value_delimiter = ',', num_args = 2, default_values_t = DEFAULT_CREWS.map(String::from))]
+    pub crews: Vec<String>,
+    /// Rule variant in configs/rules/ (standard or narrative).
+    #[arg(long, default_value = "standard")]
+    pub rules: String,
+}
+
+impl GameOptions {
+    fn config(&self) -> GameConfig {
+        GameConfig {
+            board: self.board.clone(),
+            crews: [self.crews[0].clone(), self.crews[1].clone()],
+            rules: self.rules.clone(),
+            ..GameConfig::default()
+        }
+    }
+}
+
+/// `tde demo`.
+#[derive(Args, Debug)]
+pub struct DemoArgs {
+    /// Seed for the agents and the dice.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Print one JSON object instead of the game.
+    #[arg(long)]
+    pub json: bool,
+    /// Write the game record (JSON) to this file.
+    #[arg(long)]
+    pub record: Option<PathBuf>,
+    /// The two agents, side A then side B.
+    #[arg(long, value_delimiter = ',', num_args = 2, default_values_t = ["random".to_string(), "random".to_string()])]
+    pub agents: Vec<String>,
+    #[command(flatten)]
+    pub game: GameOptions,
+}
+
+/// Play one game between two built-in agents and show it.
+pub fn demo(args: &DemoArgs) -> Result<String, String> {
+    let state = new_game(&args.game.config()).map_err(|e| e.to_string())?;
+    let mut agents = vec![
+        make_agent(&args.agents[0], args.seed.wrapping_mul(2))?,
+        make_agent(&args.agents[1], args.seed.wrapping_mul(2) + 1)?,
+    ];
+    let description = format!(
+        "demo seed {} agents {} vs {}",
+        args.seed,
+        agents[0].name(),
+        agents[1].name()
+    );
+    let mut record = GameRecord::new(&state, description);
+    let mut log = String::new();
+    if !args.json {
+        let _ = writeln!(log, "{}", render(&state));
+    }
+    let mut last_turn = state.turn();
+    let mut before = state.clone();
+    let summary = play(
+        state,
+        &mut agents,
+        args.seed,
+        Some(&mut record),
+        |after, action| {
+            if !args.json {
+                if !matches!(action, Action::Chance(_)) || before.pending_test().is_some() {
+                    let _ = writeln!(log, "  {}", describe_action(&before, action));
+                }
+                if after.turn() != last_turn {
+                    last_turn = after.turn();
+                    let _ = writeln!(log, "\n== Turn {last_turn} ==");
+                }
+            }
+            before = after.clone();
+        },
+    );
+    let end = &summary.state;
+    let outcome = end.outcome();
+    if let Some(path) = &args.record {
+        record.save(path).map_err(|e| e.to_string())?;
+    }
+    let winner = outcome.winner.map_or("draw".to_string(), |w| {
+        if w == 0 {
+            "A".into()
+        } else {
+            "B".into()
+        }
+    });
+    if args.json {
+        let obj = json!({
+            "winner": winner,
+            "turns": end.turn(),
+            "decisions": summary.decisions,
+            "chance_events": summary.chance_events,
+            "final_hash": format_hash(end.state_hash()),
+            "vp": [outcome.vp[0], outcome.vp[1]],
+            "board": end.board().name(),
+            "agents": [args.agents[0].clone(), args.agents[1].clone()],
+            "seed": args.seed,
+        });
+        return Ok(obj.to_string());
+    }
+    let _ = writeln!(log, "\n{}", render(end));
+    let _ =
+        write!(
+        log,
+        "Result: {} · VP A {} B {} · {} turns · {} decisions · {} chance events · final hash {}",
+        if winner == "draw" { "draw".to_string() } else { format!("side {winner} wins") },
+        outcome.vp[0],
+        outcome.vp[1],
+        end.turn(),
+        summary.decisions,
+        summary.chance_events,
+        format_hash(end.state_hash())
+    );
+    Ok(log)
+}
+
+/// `tde replay`.
+#[derive(Args, Debug)]
+pub struct ReplayArgs {
+    /// A game record written by `tde demo --record`.
+    pub file: PathBuf,
+    /// Print one JSON object.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Re-simulate a record and print its final hash; fails if it differs from the recorded one.
+pub fn replay(args: &ReplayArgs) -> Result<String, String> {
+    let file = args.file.display().to_string();
+    let record = GameRecord::load(&args.file).map_err(|e| e.to_string())?;
+    let state = record.replay(&file).map_err(|e| e.to_string())?;
+    let hash = format_hash(state.state_hash());
+    let matches = hash == record.final_hash;
+    if !matches {
+        return Err(format!(
+            "{file}: replayed final hash {hash} differs from the recorded {}",
+            record.final_hash
+        ));
+    }
+    Ok(if args.json {
+        json!({"final_hash": hash, "actions": record.actions.len(), "matches": matches, "terminal": state.is_terminal()})
+            .to_string()
+    } else {
+        format!(
+            "final hash {hash} ({} actions, matches the record)",
+            record.actions.len()
+        )
+    })
+}
+
+/// `tde legal`.
+#[derive(Args, Debug)]
+pub struct LegalArgs {
+    /// A setup file (TOML) posing a situation; see `tde help legal` and configs/README.md.
+    pub setup: PathBuf,
+    /// Print one JSON object.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// List the legal actions in a set-up situation.
+pub fn legal(args: &LegalArgs) -> Result<String, String> {
+    let state = load_setup(&args.setup).map_err(|e| e.to_string())?;
+    let actions = state.legal_actions();
+    let player = match state.current_player() {
+        Player::Side(s) => json!(s),
+        Player::Chance => json!("chance"),
+        Player::Terminal => json!("terminal"),
+    };
+    if args.json {
+        let list: Vec<_> = actions
+            .iter()
+            .map(|&a| json!({"action": a, "text": describe_action(&state, a)}))
+            .collect();
+        return Ok(
+            json!({"player": player, "node": state.describe_node(), "actions": list}).to_string(),
+        );
+    }
+    let mut out = format!("{}\n{} legal actions:\n", render(&state), actions.len());
+    for a in actions {
+        let _ = writeln!(out, "  {}", describe_action(&state, a));
+    }
+    Ok(out)
+}
+
+/// `tde fuzz`.
+#[derive(Args, Debug)]
+pub struct FuzzArgs {
+    /// Number of games.
+    #[arg(long, default_value_t = 100)]
+    pub games: u32,
+    /// Seed of the first game.
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    /// Print one JSON object.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Every shipped board, sorted by name.
+fn board_names() -> Result<Vec<String>, String> {
+    let dir = engine::data::configs_dir().join("boards");
+    let mut names: Vec<String> = std::fs::read_dir(&dir)
+        .map_err(|e| format!("{}: {e}", dir.display()))?
+        .filter_map(|e| {
+            let p = e.ok()?.path();
+            let stem = p.file_stem()?.to_string_lossy().into_owned();
+            (p.extension()? == "board").then_some(stem)
+        })
+        .collect();
+    names.sort();
+    Ok(names)
+}
+
+/// Every shipped crew, sorted by name.
+fn crew_names() -> Result<Vec<String>, String> {
+    let dir = engine::data::crews_dir();
+    let mut names: Vec<String> = std::fs::read_dir(&dir)
+        .map_err(|e| format!("{}: {e}", dir.display()))?
+        .filter_map(|e| {
+            let p = e.ok()?.path();
+            let stem = p.file_stem()?.to_string_lossy().into_owned();
+            (p.extension()? == "toml").then_some(stem)
+        })
+        .collect();
+    names.sort();
+    Ok(names)
+}
+
+/// Play random games on every board with every crew pairing, checking the invariants (and
+/// that a clone applying the same action stays equal) after every step.
+pub fn fuzz(args: &FuzzArgs) -> Result<(String, bool), String> {
+    let boards = board_names()?;
+    let crews = crew_names()?;
+    let mut steps = 0u64;
+    let mut failures: Vec<String> = Vec::new();
+    for g in 0..args.games as u64 {
+        let seed = args.seed.wrapping_add(g);
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let board = boards[rng.gen_range(0..boards.len())].clone();
+        let a = crews[rng.gen_range(0..crews.len())].clone();
+        let b = crews[rng.gen_range(0..crews.len())].clone();
+        let config = GameConfig {
+            board: board.clone(),
+            crews: [a, b],
+            ..GameConfig::default()
+        };
+        let mut state = new_game(&config).map_err(|e| e.to_string())?;
+        let mut violations_here = violations(&state);
+        let mut n = 0;
+        while violations_here.is_empty() && !state.is_terminal() && n < 100_000 {
+            let action = match state.current_player() {
+                Player::Chance => state.sample_chance(&mut rng).expect("outcomes"),
+                _ => {
+                    let legal = state.legal_actions();
+                    legal[rng.gen_range(0..legal.len())]
+                }
+            };
+            let mut copy = state.clone();
+            if let Err(e) = state.apply_action(action) {
+                violations_here.push(e.to_string());
+                break;
+            }
+            copy.apply_action(action).map_err(|e| e.to_string())?;
+            if copy != state {
+                violations_here.push(format!("clone-then-apply differs after {action}"));
+            }
+            violations_here.extend(violations(&state));
+            n += 1;
+        }
+        if !state.is_terminal() && violations_here.is_empty() {
+            violations_here.push("game did not end within 100000 steps".into());
+        }
+        steps += n;
+        for v in violations_here {
+            failures.push(format!("game {g} (seed {seed}, board {board}): {v}"));
+        }
+    }
+    let ok = failures.is_empty();
+    let text = if args.json {
+        json!({"games": args.games, "steps": steps, "violations": failures.len(), "first": failures.first()}).to_string()
+    } else {
+        let mut s = format!(
+            "{} games, {steps} steps, {} violations",
+            args.games,
+            failures.len()
+        );
+        for f in failures.iter().take(20) {
+            let _ = write!(s, "\n  {f}");
+        }
+        s
+    };
+    Ok((text, ok))
+}
+
+/// The state after playing `steps` random steps from `state` (used by the benchmark).
+pub fn random_steps(mut state: GameState, steps: usize, rng: &mut ChaCha8Rng) -> GameState {
+    for _ in 0..steps {
+        let action = match state.current_player() {
+            Player::Terminal => break,
+            Player::Chance => state.sample_chance(rng).expect("outcomes"),
+            Player::Side(_) => {
+                let legal = state.legal_actions();
+                legal[rng.gen_range(0..legal.len())]
+            }
+        };
+        state.apply_action(action).expect("legal");
+    }
+    state
+}

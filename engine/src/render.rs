@@ -1,0 +1,199 @@
+//! Stable text renderings of a game for people: the board with its models, a model roster,
+//! and one-line descriptions of actions.
+
+use crate::board::{Cover, Terrain};
+use crate::state::{Action, GameState, Health, ModelId, Player, Stance};
+use std::fmt::Write;
+
+/// The letter that marks model `m` on the map: side A upper case, side B lower case.
+pub fn model_letter(state: &GameState, m: ModelId) -> char {
+    let side = state.models()[m as usize].side;
+    let index = state.models()[..m as usize]
+        .iter()
+        .filter(|o| o.side == side)
+        .count() as u8;
+    let base = if side == 0 { b'A' } else { b'a' };
+    (base + index % 26) as char
+}
+
+/// "Nix [A]": a model's name and map letter.
+pub fn model_name(state: &GameState, m: ModelId) -> String {
+    format!("{} [{}]", state.profile(m).name, model_letter(state, m))
+}
+
+/// The board as a character map, row 0 at the top. Models are letters; terrain is `.` open
+/// ground, `1`-`9` raised ground of that height (`+` above 9), `~` water, `,` rough, `#`
+/// impassable, `"` soft cover and `%` hard cover.
+pub fn render_map(state: &GameState) -> String {
+    let board = state.board();
+    let mut out = String::new();
+    for y in 0..board.depth() {
+        for x in 0..board.width() {
+            let idx = board.idx(x, y);
+            let model = state
+                .models()
+                .iter()
+                .position(|m| m.cell == idx && m.is_on_table());
+            let c = board.cell(idx);
+            let ch = if let Some(m) = model {
+                model_letter(state, m as ModelId)
+            } else {
+                match (c.terrain, c.cover) {
+                    (Terrain::Water, _) => '~',
+                    (Terrain::Rough, _) => ',',
+                    (Terrain::Impassable, _) => '#',
+                    (_, Cover::Soft) => '"',
+                    (_, Cover::Hard) => '%',
+                    _ if c.height == 0 => '.',
+                    _ if c.height <= 9 => (b'0' + c.height) as char,
+                    _ => '+',
+                }
+            };
+            out.push(ch);
+        }
+        out.push('\n');
+    }
+    out
+}
+
+/// One line per model: letter, name, side, wounds, AP, stance and health.
+pub fn render_roster(state: &GameState) -> String {
+    let mut out = String::new();
+    for (i, m) in state.models().iter().enumerate() {
+        let p = state.profile(i as ModelId);
+        let (x, y) = state.board().xy(m.cell);
+        let health = match m.health {
+            Health::Conscious if m.wounds < p.wounds => "wounded",
+            Health::Conscious => "healthy",
+            Health::Down => "down",
+            Health::TakenOut => "taken out",
+        };
+        let _ = writeln!(
+            out,
+            "{} side {} {:<22} W {}/{} AP {}/{} at ({x},{y}) h{} {:<9} {health}{}",
+            model_letter(state, i as ModelId),
+            if m.side == 0 { 'A' } else { 'B' },
+            p.name,
+            m.wounds,
+            p.wounds,
+            m.ap,
+            p.ap_max,
+            m.z,
+            stance_name(m.stance),
+            if m.jammed != 0 { " (jammed)" } else { "" },
+        );
+    }
+    out
+}
+
+/// The full text view: turn, node, map and roster.
+pub fn render(state: &GameState) -> String {
+    let d = state.dynamic();
+    let node = match state.current_player() {
+        Player::Terminal => "game over".to_string(),
+        _ => state.describe_node(),
+    };
+    format!(
+        "Turn {} · initiative side {} · pass tokens A {} B {} · {node}\n{}\n{}",
+        d.turn,
+        side_letter(d.initiative),
+        d.pass_tokens[0],
+        d.pass_tokens[1],
+        render_map(state),
+        render_roster(state)
+    )
+}
+
+fn side_letter(side: u8) -> char {
+    (b'A' + side) as char
+}
+
+fn stance_name(s: Stance) -> &'static str {
+    match s {
+        Stance::Standing => "standing",
+        Stance::Prone => "prone",
+        Stance::Swimming => "swimming",
+        Stance::Climbing => "climbing",
+    }
+}
+
+/// Describe `action` as taken in `state` (before it is applied), with names and coordinates.
+pub fn describe_action(state: &GameState, action: Action) -> String {
+    let board = state.board();
+    let at = |c: u16| {
+        let (x, y) = board.xy(c);
+        format!("({x},{y})")
+    };
+    let d = state.dynamic();
+    let actor = d.activating.or(d.sequence.as_ref().map(|s| s.actor));
+    let who = |m: Option<ModelId>| m.map_or_else(|| "?".to_string(), |m| model_name(state, m));
+    let weapon = |m: Option<ModelId>, w: u8| {
+        m.and_then(|m| {
+            state
+                .profile(m)
+                .weapons
+                .get(w as usize)
+                .map(|w| w.name.clone())
+        })
+        .unwrap_or_default()
+    };
+    match action {
+        Action::Chance(i) => {
+            if let Some(table) = state.pending_test() {
+                let o = table[i as usize].0;
+                format!("test result: {} (high die {})", o.level.name(), o.high_die)
+            } else if let Some(crate::state::Step::Armour { .. }) = d.steps.last() {
+                format!("armour roll: {i} wound(s)")
+            } else {
+                format!("roll-off: side {} rolls lowest", side_letter(i))
+            }
+        }
+        Action::TakeInitiative => "takes the initiative".into(),
+        Action::GiveInitiative => "gives the initiative".into(),
+        Action::Activate(m) => format!("activates {}", model_name(state, m)),
+        Action::PassToken => format!("side {} discards a pass token", side_letter(d.active)),
+        Action::Move { dest, prone } => {
+            format!(
+                "{} {} to {}",
+                who(actor),
+                if prone { "crawls" } else { "moves" },
+                at(dest)
+            )
+        }
+        Action::Shoot { weapon: w, target } => {
+            format!(
+                "{} shoots {} with {}",
+                who(actor),
+                model_name(state, target),
+                weapon(actor, w)
+            )
+        }
+        Action::Dodge => format!("{} dodges", who(actor)),
+        Action::Charge {
+            target,
+            weapon: w,
+            dest,
+        } => format!(
+            "{} charges {} with {} to {}",
+            who(actor),
+            model_name(state, target),
+            weapon(actor, w),
+            at(dest)
+        ),
+        Action::CloseCombat { weapon: w, target } => {
+            format!(
+                "{} fights {} with {}",
+                who(actor),
+                model_name(state, target),
+                weapon(actor, w)
+            )
+        }
+        Action::EndActivation => format!("{} ends its activation", who(actor)),
+        Action::RestBack => format!("{} stops at the last resting point", who(actor)),
+        Action::Fall => format!("{} lets itself fall", who(actor)),
+        Action::FallPoint(i) => {
+            format!("the opponent makes {} fall from path point {i}", who(actor))
+        }
+        Action::DodgeMove(c) => format!("dodge move to {}", at(c)),
+    }
+}
