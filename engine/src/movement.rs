@@ -296,7 +296,7 @@ fn leap_edges(
                     && !occ.blocks(to)
                     && (hb - ha).unsigned_abs() <= MAX_LEAP_RISE as u32;
                 if landable {
-                    let kind = if span == 2 {
+                    let kind = if span == 2 && there.terrain != Terrain::Rough {
                         StepKind::Normal
                     } else {
                         StepKind::Leap
@@ -534,7 +534,7 @@ fn push_step(
     let water_to = there.terrain == Terrain::Water;
     if span > 1 {
         // A leap (or a 1" gap crossed normally): mid-air points over the gap cells.
-        let kind = if span == 2 {
+        let kind = if span == 2 && there.terrain != Terrain::Rough {
             StepKind::Normal
         } else {
             StepKind::Leap
