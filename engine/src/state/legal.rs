@@ -25,7 +25,7 @@ pub(super) fn generate(state: &GameState, out: &mut Vec<Action>) {
                 out.push(Action::PassToken);
             }
         }
-        Step::ChooseAction(m) => model_actions(state, *m, out),
+        Step::ChooseAction(m) => model_actions(state, *m, Want::ALL, out),
         Step::ChooseMidAir => out.extend([Action::RestBack, Action::Fall]),
         Step::ChooseFallPoint { .. } => {
             let seq = d.sequence.as_ref().expect("sequence");
@@ -39,9 +39,54 @@ pub(super) fn generate(state: &GameState, out: &mut Vec<Action>) {
     out.dedup();
 }
 
+/// Which kinds of model action to generate: everything for `legal_actions`, one kind when
+/// validating a single action.
+#[derive(Clone, Copy)]
+pub(super) struct Want {
+    /// Standing moves.
+    pub moves: bool,
+    /// Crawling moves.
+    pub crawls: bool,
+    /// Shots.
+    pub shots: bool,
+    /// Charges.
+    pub charges: bool,
+}
+
+impl Want {
+    const ALL: Want = Want {
+        moves: true,
+        crawls: true,
+        shots: true,
+        charges: true,
+    };
+
+    /// Only what is needed to decide whether `action` is legal.
+    fn for_action(action: Action) -> Want {
+        Want {
+            moves: matches!(action, Action::Move { prone: false, .. }),
+            crawls: matches!(action, Action::Move { prone: true, .. }),
+            shots: matches!(action, Action::Shoot { .. }),
+            charges: matches!(action, Action::Charge { .. }),
+        }
+    }
+}
+
+/// Whether `action` is legal at the current decision node, computing only the kind of action
+/// it is (a single movement search for a move or charge).
+pub(super) fn is_legal(state: &GameState, action: Action) -> bool {
+    let mut out = Vec::new();
+    match state.dynamic().steps.last() {
+        Some(Step::ChooseAction(m)) => model_actions(state, *m, Want::for_action(action), &mut out),
+        Some(_) => generate(state, &mut out),
+        None => {}
+    }
+    out.contains(&action)
+}
+
 /// The actions of the active model (p.22): move, shoot, dodge, charge, close combat or end.
 /// A model in base contact with an enemy may only fight or dodge (p.40).
-fn model_actions(state: &GameState, m: ModelId, out: &mut Vec<Action>) {
+fn model_actions(state: &GameState, m: ModelId, want: Want, out: &mut Vec<Action>) {
     out.push(Action::EndActivation);
     let model = state.models()[m as usize];
     if model.ap == 0 {
@@ -67,39 +112,92 @@ fn model_actions(state: &GameState, m: ModelId, out: &mut Vec<Action>) {
         }
         return;
     }
-    moves(state, m, out);
-    shots(state, m, out);
-    charges(state, m, out);
+    if want.moves || want.charges {
+        moves_and_charges(state, m, want, out);
+    }
+    if want.crawls && !matches!(model.stance, Stance::Swimming | Stance::Climbing) {
+        crawls(state, m, out);
+    }
+    if want.shots {
+        shots(state, m, out);
+    }
 }
 
-fn moves(state: &GameState, m: ModelId, out: &mut Vec<Action>) {
+/// Whether a move to `cell` may end there: free, and not in base contact with an enemy (only
+/// a charge may end in base contact, p.33).
+fn move_may_end(
+    state: &GameState,
+    occ: &MoverOccupancy,
+    m: ModelId,
+    cell: u16,
+    stays: bool,
+) -> bool {
+    let side = state.models()[m as usize].side;
+    (stays || !occ.occupied(cell))
+        && !state.touches_enemy(side, cell, state.board().cell(cell).height, Some(m))
+}
+
+/// Standing moves and charges share one movement search (p.24, p.33).
+fn moves_and_charges(state: &GameState, m: ModelId, want: Want, out: &mut Vec<Action>) {
     let model = state.models()[m as usize];
     let board = state.board();
+    let profile = state.profile(m);
     let occ = MoverOccupancy { state, mover: m };
-    let can_go_prone = !matches!(model.stance, Stance::Swimming | Stance::Climbing);
-    for prone in [false, true] {
-        if prone && !can_go_prone {
-            continue;
+    let (spec, stance_cost) = move_spec(state, m, false);
+    let mut targets = [0 as ModelId; 32];
+    let mut n_targets = 0;
+    if want.charges {
+        for (t, tm) in state.models().iter().enumerate() {
+            if tm.side != model.side && tm.is_conscious() && n_targets < targets.len() {
+                targets[n_targets] = t as ModelId;
+                n_targets += 1;
+            }
         }
-        let (spec, stance_cost) = move_spec(state, m, prone);
-        movement::reachable(board, &occ, &spec, |r| {
-            let stays = r.cell == model.cell && r.cost == 0;
-            if stays && stance_cost == 0 {
-                return; // a move that changes nothing
-            }
-            if !stays && occ.occupied(r.cell) {
-                return;
-            }
-            // Only a charge may end in base contact with an enemy (p.33).
-            if state.touches_enemy(model.side, r.cell, board.cell(r.cell).height, Some(m)) {
-                return;
-            }
+    }
+    movement::reachable(board, &occ, &spec, |r| {
+        let stays = r.cell == model.cell && r.cost == 0;
+        if want.moves && !(stays && stance_cost == 0) && move_may_end(state, &occ, m, r.cell, stays)
+        {
             out.push(Action::Move {
                 dest: r.cell,
-                prone,
+                prone: false,
             });
-        });
-    }
+        }
+        if stays || occ.occupied(r.cell) {
+            return;
+        }
+        let z = board.cell(r.cell).height;
+        for &t in &targets[..n_targets] {
+            let tm = &state.models()[t as usize];
+            if cells_touch(state, r.cell, z, tm.cell, tm.z) {
+                for (wi, w) in profile.weapons.iter().enumerate() {
+                    if !w.is_ranged() {
+                        out.push(Action::Charge {
+                            target: t,
+                            weapon: wi as u8,
+                            dest: r.cell,
+                        });
+                    }
+                }
+            }
+        }
+    });
+}
+
+/// Crawling moves: go (or stay) prone and crawl (p.25).
+fn crawls(state: &GameState, m: ModelId, out: &mut Vec<Action>) {
+    let model = state.models()[m as usize];
+    let occ = MoverOccupancy { state, mover: m };
+    let (spec, stance_cost) = move_spec(state, m, true);
+    movement::reachable(state.board(), &occ, &spec, |r| {
+        let stays = r.cell == model.cell && r.cost == 0;
+        if !(stays && stance_cost == 0) && move_may_end(state, &occ, m, r.cell, stays) {
+            out.push(Action::Move {
+                dest: r.cell,
+                prone: true,
+            });
+        }
+    });
 }
 
 /// Shoot actions (p.30): a ranged weapon that is not jammed, an enemy in sight and within
@@ -158,44 +256,6 @@ fn shots(state: &GameState, m: ModelId, out: &mut Vec<Action>) {
             }
         }
     }
-}
-
-/// Charge actions (p.33): a path ending in base contact with a conscious enemy target.
-fn charges(state: &GameState, m: ModelId, out: &mut Vec<Action>) {
-    let model = state.models()[m as usize];
-    let profile = state.profile(m);
-    let board = state.board();
-    let targets: Vec<ModelId> = (0..state.models().len() as ModelId)
-        .filter(|&t| {
-            let tm = &state.models()[t as usize];
-            tm.side != model.side && tm.is_conscious()
-        })
-        .collect();
-    if targets.is_empty() {
-        return;
-    }
-    let occ = MoverOccupancy { state, mover: m };
-    let (spec, _) = move_spec(state, m, false);
-    movement::reachable(board, &occ, &spec, |r| {
-        if occ.occupied(r.cell) || (r.cell == model.cell && r.cost == 0) {
-            return;
-        }
-        let z = board.cell(r.cell).height;
-        for &t in &targets {
-            let tm = &state.models()[t as usize];
-            if cells_touch(state, r.cell, z, tm.cell, tm.z) {
-                for (wi, w) in profile.weapons.iter().enumerate() {
-                    if !w.is_ranged() {
-                        out.push(Action::Charge {
-                            target: t,
-                            weapon: wi as u8,
-                            dest: r.cell,
-                        });
-                    }
-                }
-            }
-        }
-    });
 }
 
 /// Dodge-move destinations (p.32): normal or restricted movement within the allowance, not

@@ -238,7 +238,7 @@ impl GameState {
                 Action::Chance(i) => (i as usize) < self.chance_outcomes().len(),
                 _ => false,
             },
-            Player::Side(_) => self.legal_actions().contains(&action),
+            Player::Side(_) => legal::is_legal(self, action),
             Player::Terminal => false,
         };
         if !legal {
