@@ -4,7 +4,7 @@
 use agents::{make_agent, play};
 use clap::Args;
 use engine::invariants::violations;
-use engine::record::{format_hash, GameRecord};
+use engine::record::{format_hash, GameRecord, SavedGame};
 use engine::render::{describe_action, render};
 use engine::setup::{load_setup, new_game, GameConfig, DEFAULT_BOARD, DEFAULT_CREWS};
 use engine::{Action, GameState, Player};
@@ -175,7 +175,8 @@ pub fn replay(args: &ReplayArgs) -> Result<String, String> {
 /// `tde legal`.
 #[derive(Args, Debug)]
 pub struct LegalArgs {
-    /// A setup file (TOML) posing a situation; see `tde help legal` and configs/README.md.
+    /// A setup file (TOML) posing a situation (format in engine/src/setup.rs), or a saved
+    /// state (JSON).
     pub setup: PathBuf,
     /// Print one JSON object.
     #[arg(long)]
@@ -184,7 +185,11 @@ pub struct LegalArgs {
 
 /// List the legal actions in a set-up situation.
 pub fn legal(args: &LegalArgs) -> Result<String, String> {
-    let state = load_setup(&args.setup).map_err(|e| e.to_string())?;
+    let state = if args.setup.extension().is_some_and(|e| e == "json") {
+        SavedGame::load(&args.setup).map_err(|e| e.to_string())?
+    } else {
+        load_setup(&args.setup).map_err(|e| e.to_string())?
+    };
     let actions = state.legal_actions();
     let player = match state.current_player() {
         Player::Side(s) => json!(s),

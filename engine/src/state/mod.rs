@@ -10,11 +10,13 @@ pub mod action;
 mod chance;
 mod legal;
 pub mod model;
+mod observation;
 mod sight;
 mod steps;
 
 pub use action::Action;
 pub use model::{Health, ModelId, ModelState, Side, Stance, MAX_SIDES};
+pub use observation::{ModelView, Observation};
 pub use steps::{Purpose, Sequence, Step};
 
 use crate::board::Board;
