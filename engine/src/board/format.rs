@@ -115,9 +115,6 @@ pub(super) fn parse(text: &str, source: &str) -> Result<Board, BoardError> {
                     if name.is_some() {
                         return Err(err(line_no, "duplicate `name:` header".into()));
                     }
-                    if rows > 0 {
-                        return Err(err(line_no, "`name:` header after the board rows".into()));
-                    }
                     if value.is_empty() {
                         return Err(err(line_no, "empty board name".into()));
                     }
@@ -126,9 +123,6 @@ pub(super) fn parse(text: &str, source: &str) -> Result<Board, BoardError> {
                 "size" => {
                     if size.is_some() {
                         return Err(err(line_no, "duplicate `size:` header".into()));
-                    }
-                    if rows > 0 {
-                        return Err(err(line_no, "`size:` header after the board rows".into()));
                     }
                     let (w, d) = parse_size(value).map_err(|r| err(line_no, r))?;
                     cells.reserve(w as usize * d as usize);

@@ -1,6 +1,6 @@
-//! Checks a board against the rulebook's advice on building a table: board setup (p.10) and
-//! the terrain guidelines of chapter 5 (pp.66-70). The numbers the rulebook leaves open are
-//! the constants below; [`GuidelineReport::problems`] lists what a board misses.
+//! Checks a board against the rulebook's advice on building a table ("Initial Game Setup",
+//! step 3, and the terrain advice of chapter 5, pp.66-70). The numbers the rulebook leaves
+//! open are the constants below; [`GuidelineReport::problems`] lists what a board misses.
 
 use super::{Board, CellIdx, Cover, LosTemplate, Terrain, Volume};
 
@@ -17,10 +17,12 @@ pub const CORNER_ZONE: u8 = 6;
 pub const DEPLOYMENT_ROWS: u8 = 4;
 /// Side of the corner squares that should hold some solid ground.
 pub const CORNER_SQUARE: u8 = 4;
-/// Least water fraction (p.70: "at least a third of any TDE board surface should be water").
+/// Least water fraction ("Water", ch.5: "at least a third of any TDE board surface should
+/// be water").
 pub const MIN_WATER: f32 = 1.0 / 3.0;
-/// Least fraction of structure cells (p.66: "at least a third of the table completely covered
-/// in terrain" to climb and jump on; p.67 suggests about half).
+/// Least fraction of structure cells ("Terrain", ch.5: "at least a third of the table
+/// completely covered in terrain" to climb and jump on; "Terrain and Balance" suggests
+/// about half).
 pub const MIN_BLOCKING: f32 = 1.0 / 3.0;
 /// Most fraction of structure cells (guideline 7: not too much terrain).
 pub const MAX_BLOCKING: f32 = 0.6;
@@ -28,15 +30,19 @@ pub const MAX_BLOCKING: f32 = 0.6;
 pub const MIN_DEPLOYMENT_GROUND: f32 = 0.6;
 /// Least standable cells in each corner square.
 pub const MIN_CORNER_GROUND: usize = 8;
-/// Least distinct pairs of raised surfaces with a 4-6" gap ("Nailed It" leaps, p.70).
+/// Least distinct pairs of raised surfaces with a 4-6" gap ("Nailed It" leaps,
+/// "Multi-Levelled Terrain", ch.5).
 pub const MIN_LONG_LEAPS: usize = 8;
-/// Least distinct pairs of raised surfaces with a 2-3" gap ("Pass" leaps, p.70).
+/// Least distinct pairs of raised surfaces with a 2-3" gap ("Pass" leaps,
+/// "Multi-Levelled Terrain", ch.5).
 pub const MIN_SHORT_LEAPS: usize = 4;
 /// Most fraction of the standable cells a standing model may see in the clear from any one
 /// cell (guideline 1: no unobstructed view of more than half the battlefield).
 pub const MAX_VIEW: f32 = 0.5;
 
-/// A connected group of tall structure cells (guideline 5).
+/// A connected group of tall structure cells (guideline 5). The guideline asks for more
+/// than two, spread evenly: each half of the board needs one, and the two halves may differ
+/// by at most a quarter of the total (at least 1).
 #[derive(Clone, Debug, PartialEq)]
 pub struct TallStructure {
     /// Number of cells at least [`TALL_HEIGHT`] above ground.
@@ -56,8 +62,8 @@ pub struct LeapGap {
     pub from: CellIdx,
     /// Landing cell.
     pub to: CellIdx,
-    /// Horizontal gap in inches (cells between the two, all at least [`STRUCTURE_HEIGHT`]
-    /// below the lower of the two surfaces).
+    /// Horizontal gap in inches: the cells between the two, in a straight row or column, all
+    /// at least [`STRUCTURE_HEIGHT`] below the lower of the two surfaces.
     pub gap: u8,
 }
 
@@ -124,7 +130,8 @@ impl GuidelineReport {
         }
         let near = self.tall_structures.iter().filter(|t| t.half == 0).count();
         let far = self.tall_structures.len() - near;
-        if self.tall_structures.len() < 3 || near == 0 || far == 0 || near.abs_diff(far) > 1 {
+        let total = self.tall_structures.len();
+        if total < 3 || near == 0 || far == 0 || near.abs_diff(far) > (total / 4).max(1) {
             p.push(format!(
                 "want more than 2 tall (6\"+) structures spread evenly over both halves, have {near} + {far}"
             ));
@@ -335,11 +342,10 @@ impl<'a> Geometry<'a> {
                 continue;
             }
             let (ax, ay) = (a % self.w, a / self.w);
-            for (dx, dy) in [(1usize, 0usize), (0, 1)] {
+            for (dx, dy) in [(1i32, 0i32), (-1, 0), (0, 1), (0, -1)] {
                 let mut gap = 0u8;
-                let (mut x, mut y) = (ax + dx, ay + dy);
-                while x < self.w && y < self.d {
-                    let j = x + y * self.w;
+                let (mut x, mut y) = (ax as i32 + dx, ay as i32 + dy);
+                while let Some(j) = self.b.checked_idx(x, y).map(|j| j as usize) {
                     if cells[j].height + STRUCTURE_HEIGHT <= cells[a].height {
                         gap += 1;
                         x += dx;
@@ -348,14 +354,11 @@ impl<'a> Geometry<'a> {
                     }
                     let lower = cells[a].height.min(cells[j].height);
                     let clear = gap > 0 && surface(j) && {
-                        let (mut cx, mut cy) = (ax + dx, ay + dy);
-                        let mut ok = true;
-                        while (cx, cy) != (x, y) {
-                            ok &= cells[cx + cy * self.w].height + STRUCTURE_HEIGHT <= lower;
-                            cx += dx;
-                            cy += dy;
-                        }
-                        ok
+                        (1..=gap as i32).all(|k| {
+                            let g = (ax as i32 + k * dx) as usize
+                                + (ay as i32 + k * dy) as usize * self.w;
+                            cells[g].height + STRUCTURE_HEIGHT <= lower
+                        })
                     };
                     if clear && range.contains(&gap) {
                         let key = (comp[a].min(comp[j]), comp[a].max(comp[j]));

@@ -1,15 +1,15 @@
-//! Line of sight and cover between cells (rulebook chapter 5, pp.64-65).
+//! Line of sight and cover between cells (rulebook chapter 5, p.64).
 //!
 //! The model of the table:
 //!
 //! * Cell `(x, y)` is the square `[x, x+1) x [y, y+1)`; a model's base is centred on its cell.
 //! * A viewer's eye is above its cell centre at `from_z + eye.height()` ([`Volume::height`]):
 //!   the top of its LOS template when standing, [`BASE_SIGHT_HEIGHT`] when prone, swimming
-//!   or climbing (sight is drawn from the base, p.65).
+//!   or climbing (sight is drawn from the base, p.64).
 //! * A standing target is sampled at 9 points: heights `to_z + H/3, 2H/3, H` for its template
 //!   height `H`, each at lateral offsets `-w, 0, +w` ([`TEMPLATE_HALF_WIDTH`]) perpendicular
 //!   to the horizontal direction of sight. Its base is not sampled: "standing models do not
-//!   benefit from cover if only the template base is obscured" (p.65). A target drawn to its
+//!   benefit from cover if only the template base is obscured" (p.64). A target drawn to its
 //!   base ([`Volume::Base`]) is sampled at 3 points, `to_z + BASE_SIGHT_HEIGHT` at the same
 //!   lateral offsets, so a partly hidden base gives cover.
 //! * The straight segment from the eye to a sample is walked through the grid exactly
@@ -17,12 +17,17 @@
 //!   segment is blocked if that point is below the cell surface (terrain) or, in a cell with
 //!   [`Cover::Hard`](super::Cover::Hard), below surface + [`HARD_COVER_HEIGHT`]. It passes
 //!   through soft cover if it is below surface + [`SOFT_COVER_HEIGHT`] in a
-//!   [`Cover::Soft`](super::Cover::Soft) cell; soft cover never blocks. The viewer's own cell
-//!   is ignored (a model sees out of the rubble or bush it stands in); the target's cell
-//!   counts (a model standing in rubble is partly hidden by it). A segment through the exact
-//!   corner of four cells touches the two side cells too, so sight never slips between two
-//!   cells that meet only at a corner. "Below" means by more than a millionth of an inch:
-//!   a segment grazing a top exactly is not blocked.
+//!   [`Cover::Soft`](super::Cover::Soft) cell; soft cover never blocks. In the viewer's own
+//!   cell only the point where the segment leaves it counts, and only against the surface:
+//!   a model sees out of the rubble or bush it stands in, but not down through the roof it
+//!   stands on (from the middle of a roof-edge cell the foot of the wall is hidden). The
+//!   target's cell
+//!   counts, but only where the segment enters it: a model shares its cell with the scatter
+//!   it hides behind, so a standing model in rubble is partly hidden from a viewer at its
+//!   level, and a prone one fully, yet neither is hidden from a viewer looking down into
+//!   the cell. A segment through the exact corner of four cells touches the two side cells
+//!   too, so sight never slips between two cells that meet only at a corner. "Below" means
+//!   by more than a millionth of an inch: a segment grazing a top exactly is not blocked.
 //! * `visible`: some sample's segment is not blocked. `hard_cover`: visible and some sample
 //!   blocked (by terrain or hard cover). `soft_cover`: visible and some unblocked sample's
 //!   segment passes through soft cover (a part already hidden by hard cover is not also
@@ -31,8 +36,8 @@
 //!   rule, so scatter in the target's cell still gives cover and a model pressed against a
 //!   wall cannot see one standing on top of it.
 //!
-//! Water counts as soft cover for a swimming model (p.21); that is a stance rule the game
-//! state applies on top of [`Sight`].
+//! Water counts as soft cover for a swimming model (p.40, "Model Stance: Swimming"); that
+//! is a stance rule the game state applies on top of [`Sight`].
 //!
 //! When both bases stand on their cells' surfaces, answers come from a table built lazily per
 //! (viewer cell, eye volume) over every target cell and target volume, shared by all clones of
@@ -288,13 +293,24 @@ struct Limits {
 }
 
 /// The limits on one eye-to-sample segment, given the sample's horizontal position.
-fn limits(board: &Board, eye: (f64, f64, f64), tx: f64, ty: f64) -> Limits {
+fn limits(board: &Board, from: CellIdx, eye: (f64, f64, f64), tx: f64, ty: f64) -> Limits {
     let (ex, ey, ez) = eye;
     let mut block = f64::NEG_INFINITY;
     let mut soft = f64::NEG_INFINITY;
+    let mut left_viewer_cell = false;
     walk(board, ex, ey, tx, ty, |c, t0, t1| {
-        // z(t) = ez + t (s - ez) is lowest at t0 or t1; both must be at or above `top`.
-        let need = |top: f64| ez + (top - ez) / if top > ez { t0 } else { t1 };
+        if !left_viewer_cell {
+            // The segment leaves the viewer's own cell at t0: it must not pass below that
+            // cell's surface (looking down over a roof edge), whatever scatter stands there.
+            left_viewer_cell = true;
+            let h = board.cell(from).height as f64;
+            block = block.max(ez + (h - ez) / t0);
+        }
+        // z(t) = ez + t (s - ez) is lowest at t0 or t1; both must be at or above `top`. In
+        // the target's own cell (the last, t1 = 1) only the entry point counts: the model
+        // lies or stands behind what shares its cell, so it is not hidden from above.
+        let t_low = if t1 >= 1.0 { t0 } else { t1 };
+        let need = |top: f64| ez + (top - ez) / if top > ez { t0 } else { t_low };
         let cell = board.cell(c);
         let h = cell.height as f64;
         match cell.cover {
@@ -320,9 +336,9 @@ fn target_limits(board: &Board, from: CellIdx, eye_z: f64, to: CellIdx) -> [Limi
     let w = TEMPLATE_HALF_WIDTH as f64;
     let (px, py) = (-dy / len * w, dx / len * w);
     [
-        limits(board, (ex, ey, eye_z), cx - px, cy - py),
-        limits(board, (ex, ey, eye_z), cx, cy),
-        limits(board, (ex, ey, eye_z), cx + px, cy + py),
+        limits(board, from, (ex, ey, eye_z), cx - px, cy - py),
+        limits(board, from, (ex, ey, eye_z), cx, cy),
+        limits(board, from, (ex, ey, eye_z), cx + px, cy + py),
     ]
 }
 
