@@ -199,62 +199,49 @@ fn walk(board: &Board, x0: f64, y0: f64, x1: f64, y1: f64, mut f: impl FnMut(Cel
     let w = board.width() as i32;
     let (mut cx, mut cy) = (x0.floor() as i32, y0.floor() as i32);
     let (ex, ey) = (x1.floor() as i32, y1.floor() as i32);
-    let (dx, dy) = (x1 - x0, y1 - y0);
-    let sx = (ex - cx).signum();
-    let sy = (ey - cy).signum();
-    let next = |c: i32, s: i32, p0: f64, d: f64| -> f64 {
-        if s == 0 {
-            f64::INFINITY
+    let (sx, sy) = ((ex - cx).signum(), (ey - cy).signum());
+    let (inv_dx, inv_dy) = (1.0 / (x1 - x0), 1.0 / (y1 - y0));
+    // Segment parameter of the next column / row boundary, infinite once on the end's.
+    let next_x = |cx: i32| {
+        if cx != ex {
+            ((cx + (sx > 0) as i32) as f64 - x0) * inv_dx
         } else {
-            ((c + (s > 0) as i32) as f64 - p0) / d
+            f64::INFINITY
+        }
+    };
+    let next_y = |cy: i32| {
+        if cy != ey {
+            ((cy + (sy > 0) as i32) as f64 - y0) * inv_dy
+        } else {
+            f64::INFINITY
         }
     };
     let idx = |x: i32, y: i32| (x + y * w) as CellIdx;
+    let (mut tx, mut ty) = (next_x(cx), next_y(cy));
     let mut steps = (ex - cx).abs() + (ey - cy).abs();
     while steps > 0 {
-        let tx = if cx != ex {
-            next(cx, sx, x0, dx)
-        } else {
-            f64::INFINITY
-        };
-        let ty = if cy != ey {
-            next(cy, sy, y0, dy)
-        } else {
-            f64::INFINITY
-        };
         let t_in;
         if cx != ex && cy != ey && (tx - ty).abs() <= TIE_EPS {
-            let t = tx.min(ty);
-            f(idx(cx + sx, cy), t, t);
-            f(idx(cx, cy + sy), t, t);
+            t_in = tx.min(ty);
+            f(idx(cx + sx, cy), t_in, t_in);
+            f(idx(cx, cy + sy), t_in, t_in);
             cx += sx;
             cy += sy;
             steps -= 2;
-            t_in = t;
+            tx = next_x(cx);
+            ty = next_y(cy);
         } else if tx < ty {
+            t_in = tx;
             cx += sx;
             steps -= 1;
-            t_in = tx;
+            tx = next_x(cx);
         } else {
+            t_in = ty;
             cy += sy;
             steps -= 1;
-            t_in = ty;
+            ty = next_y(cy);
         }
-        let t_out = if steps == 0 {
-            1.0
-        } else {
-            let tx = if cx != ex {
-                next(cx, sx, x0, dx)
-            } else {
-                f64::INFINITY
-            };
-            let ty = if cy != ey {
-                next(cy, sy, y0, dy)
-            } else {
-                f64::INFINITY
-            };
-            tx.min(ty).min(1.0)
-        };
+        let t_out = if steps == 0 { 1.0 } else { tx.min(ty).min(1.0) };
         f(idx(cx, cy), t_in, t_out);
     }
 }
