@@ -11,7 +11,12 @@ mod guidelines;
 mod los;
 
 pub use format::BoardError;
-pub use guidelines::{GuidelineReport, LeapGap, TallStructure};
+pub use guidelines::{
+    GuidelineReport, LeapGap, TallStructure, CORNER_SQUARE, CORNER_ZONE, DEATH_ZONE_SIDE,
+    DEPLOYMENT_ROWS, MAX_BLOCKING, MAX_VIEW, MIN_BLOCKING, MIN_CORNER_GROUND,
+    MIN_DEPLOYMENT_GROUND, MIN_LONG_LEAPS, MIN_SHORT_LEAPS, MIN_WATER, STRUCTURE_HEIGHT,
+    TALL_HEIGHT,
+};
 pub use los::{LosTemplate, Sight, Volume, BASE_SIGHT_HEIGHT, TEMPLATE_HALF_WIDTH};
 
 use los::LosCache;
