@@ -404,20 +404,22 @@ fn diagonal_sight_does_not_slip_between_corners() {
 }
 
 #[test]
-fn sight_is_cached_per_viewer_and_eye() {
+fn sight_is_cached_per_viewer_eye_and_target() {
     let b = board(&["0.0.3.0.", "0.0h0.0s"]);
-    assert_eq!(b.sight_tables_built(), 0);
+    assert_eq!(b.sight_entries_built(), 0);
     let first = see(&b, (0, 0), C, (3, 1), BASE);
-    assert_eq!(b.sight_tables_built(), 1);
-    for t in 0..b.len() as CellIdx {
-        for target in Volume::ALL {
-            b.sight(0, 0, C, t, b.cell(t).height, target);
-        }
+    assert_eq!(b.sight_entries_built(), 1, "one pair computed, for every target volume");
+    for target in Volume::ALL {
+        b.sight(0, 0, C, 7, 0, target);
     }
-    assert_eq!(b.sight_tables_built(), 1);
-    // Other base heights are answered directly, without building tables.
+    assert_eq!(b.sight_entries_built(), 1, "the other volumes come from the same entry");
+    for t in 0..b.len() as CellIdx {
+        b.sight(0, 0, C, t, b.cell(t).height, C);
+    }
+    assert_eq!(b.sight_entries_built(), b.len());
+    // Other base heights are answered directly, without filling entries.
     b.sight(0, 1, C, 3, 0, C);
-    assert_eq!(b.sight_tables_built(), 1);
+    assert_eq!(b.sight_entries_built(), b.len());
     assert_eq!(see(&b, (0, 0), C, (3, 1), BASE), first);
 }
 

@@ -46,6 +46,7 @@
 
 use super::{Board, CellIdx, Cover, HARD_COVER_HEIGHT, SOFT_COVER_HEIGHT};
 use serde::{Deserialize, Serialize};
+use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::OnceLock;
 
 /// The five LOS templates of the profile cards (p.64), tallest last.
@@ -162,19 +163,22 @@ impl Sight {
     }
 }
 
-/// Lazily built sight tables, one per (viewer cell, eye volume).
+/// Lazily filled sight tables, one row per (viewer cell, eye volume), one entry per target
+/// cell. A row is allocated on its first query and each entry computed on its first query
+/// (a few rays), so a game pays only for the pairs it asks about; entries hold the sight bits
+/// of all six target volumes, or [`UNKNOWN`] until computed. Racing threads compute the same
+/// value, so relaxed atomics suffice.
 pub(super) struct LosCache {
-    rows: Vec<OnceLock<Box<[u32]>>>,
+    rows: Vec<OnceLock<Box<[AtomicU32]>>>,
 }
+
+/// Marks a cache entry not computed yet (real entries use 18 bits).
+const UNKNOWN: u32 = u32::MAX;
 
 impl std::fmt::Debug for LosCache {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let built = self.rows.iter().filter(|r| r.get().is_some()).count();
-        write!(
-            f,
-            "LosCache {{ {built} of {} rows built }}",
-            self.rows.len()
-        )
+        let rows = self.rows.iter().filter(|r| r.get().is_some()).count();
+        write!(f, "LosCache {{ {rows} of {} rows started }}", self.rows.len())
     }
 }
 
@@ -185,8 +189,13 @@ impl LosCache {
         }
     }
 
-    pub(super) fn rows_built(&self) -> usize {
-        self.rows.iter().filter(|r| r.get().is_some()).count()
+    /// Number of entries computed so far, over all rows.
+    pub(super) fn entries_built(&self) -> usize {
+        self.rows
+            .iter()
+            .filter_map(|r| r.get())
+            .map(|row| row.iter().filter(|e| e.load(Ordering::Relaxed) != UNKNOWN).count())
+            .sum()
     }
 }
 
@@ -353,23 +362,15 @@ fn classify(limits: &[Limits; 3], base_z: f64, class: usize) -> u32 {
     VISIBLE | if blocked { HARD } else { 0 } | if soft { SOFT } else { 0 }
 }
 
-/// One table: for each target cell, 3 bits per target volume class.
-fn build_row(board: &Board, from: CellIdx, eye: Volume) -> Box<[u32]> {
+/// One cache entry: 3 bits per target volume class for the target cell `to`.
+fn entry(board: &Board, from: CellIdx, eye: Volume, to: CellIdx) -> u32 {
+    if to == from {
+        return (0..CLASSES).map(|c| VISIBLE << (3 * c)).sum();
+    }
     let eye_z = board.cell(from).height as f64 + eye.height() as f64;
-    let all_visible: u32 = (0..CLASSES).map(|c| VISIBLE << (3 * c)).sum();
-    (0..board.len())
-        .map(|to| {
-            let to = to as CellIdx;
-            if to == from {
-                return all_visible;
-            }
-            let lim = target_limits(board, from, eye_z, to);
-            let base_z = board.cell(to).height as f64;
-            (0..CLASSES)
-                .map(|c| classify(&lim, base_z, c) << (3 * c))
-                .sum()
-        })
-        .collect()
+    let lim = target_limits(board, from, eye_z, to);
+    let base_z = board.cell(to).height as f64;
+    (0..CLASSES).map(|c| classify(&lim, base_z, c) << (3 * c)).sum()
 }
 
 /// Uncached sight with explicit base heights.
@@ -405,8 +406,14 @@ pub(super) fn sight(
         return compute(board, from, from_z, eye, to, to_z, target);
     }
     let row = board.los.rows[from as usize * CLASSES + eye.class()]
-        .get_or_init(|| build_row(board, from, eye));
-    Sight::from_bits(row[to as usize] >> (3 * target.class()))
+        .get_or_init(|| (0..board.len()).map(|_| AtomicU32::new(UNKNOWN)).collect());
+    let slot = &row[to as usize];
+    let mut bits = slot.load(Ordering::Relaxed);
+    if bits == UNKNOWN {
+        bits = entry(board, from, eye, to);
+        slot.store(bits, Ordering::Relaxed);
+    }
+    Sight::from_bits(bits >> (3 * target.class()))
 }
 
 #[cfg(test)]
@@ -449,7 +456,7 @@ mod tests {
                 }
             }
         }
-        assert_eq!(b.los.rows_built(), b.len() * CLASSES);
+        assert_eq!(b.los.entries_built(), b.len() * b.len() * CLASSES);
     }
 
     #[test]

@@ -207,9 +207,9 @@ impl Board {
         los::for_each_cell_between(self, from, to, f)
     }
 
-    /// How many (viewer cell, eye volume) sight tables have been built so far (for tests and
-    /// measurements; at most `6 * len()`).
-    pub fn sight_tables_built(&self) -> usize {
-        self.los.rows_built()
+    /// How many (viewer cell, eye volume, target cell) sight entries have been computed so far
+    /// (for tests and measurements; at most `6 * len()²`).
+    pub fn sight_entries_built(&self) -> usize {
+        self.los.entries_built()
     }
 }
