@@ -104,6 +104,9 @@ pub trait Occupancy {
     fn blocks(&self, cell: CellIdx) -> bool;
     /// A model may not end its move here (another model, friendly, enemy or down, stands on it).
     fn occupied(&self, cell: CellIdx) -> bool;
+    /// A signature of everything `blocks` depends on: two searches with the same board, spec
+    /// and key give the same result, so the second reuses the first.
+    fn key(&self) -> u64;
 }
 
 /// One reachable destination and the kind of path that reaches it.
@@ -136,6 +139,8 @@ const LABEL_ORDER: [usize; 4] = [
 /// Reusable search buffers, one set per thread, so that searches allocate nothing once warm.
 #[derive(Default)]
 struct Scratch {
+    /// Board id, spec and occupancy key of the search whose results the buffers hold.
+    last: Option<(u64, [u16; 5], u64)>,
     dist: Vec<u16>,
     pred: Vec<u32>,
     touched: Vec<u32>,
@@ -265,49 +270,45 @@ fn leap_edges(
 ) {
     let diagonal = dx != 0 && dy != 0;
     let horiz = if diagonal { DIAG } else { ORTHO };
-    for span in 2..=MAX_LEAP_CELLS {
-        let tx = x as i32 + dx as i32 * span as i32;
-        let ty = y as i32 + dy as i32 * span as i32;
-        let Some(to) = board.checked_idx(tx, ty) else {
+    // Highest intermediate cell of solid ground, and of rough ground or water, so far. A leap
+    // needs every cell in between to be a gap relative to the lower of take-off and landing:
+    // solid ground more than 1" below it, or rough ground or water not above it.
+    let mut max_solid = i32::MIN;
+    let mut max_soft = i32::MIN;
+    for span in 2..=MAX_LEAP_CELLS as i32 {
+        let Some(mid) = board.checked_idx(x as i32 + dx as i32 * (span - 1), y as i32 + dy as i32 * (span - 1)) else {
+            return;
+        };
+        let mid = board.cell(mid);
+        let h = mid.height as i32;
+        // Nothing can be leapt over this cell, nor past it (the take-off is the highest the
+        // floor can be).
+        if mid.terrain == Terrain::Impassable || h > ha + 1 {
+            return;
+        }
+        if matches!(mid.terrain, Terrain::Rough | Terrain::Water) {
+            max_soft = max_soft.max(h);
+        } else {
+            max_solid = max_solid.max(h);
+        }
+        if max_solid >= ha - 1 || max_soft > ha {
+            return;
+        }
+        let Some(to) = board.checked_idx(x as i32 + dx as i32 * span, y as i32 + dy as i32 * span) else {
             return;
         };
         let there = *board.cell(to);
         let hb = there.height as i32;
-        // The cells in between must all be a gap relative to both take-off and landing.
         let floor = ha.min(hb);
-        for i in 1..span as i32 {
-            let c = board.idx(
-                (x as i32 + dx as i32 * i) as u8,
-                (y as i32 + dy as i32 * i) as u8,
-            );
-            let mid = board.cell(c);
-            let h = mid.height as i32;
-            let void = h < floor - 1;
-            let soft_gap = matches!(mid.terrain, Terrain::Rough | Terrain::Water) && h <= floor;
-            if mid.terrain == Terrain::Impassable || !(void || soft_gap) {
-                if h > ha + 1 || mid.terrain == Terrain::Impassable {
-                    return; // a solid obstacle stops every longer leap in this direction too
-                }
-                break;
-            }
-            if i == span as i32 - 1 {
-                let landable = there.terrain != Terrain::Water
-                    && there.terrain != Terrain::Impassable
-                    && !occ.blocks(to)
-                    && (hb - ha).unsigned_abs() <= MAX_LEAP_RISE as u32;
-                if landable {
-                    let kind = if span == 2 && there.terrain != Terrain::Rough {
-                        StepKind::Normal
-                    } else {
-                        StepKind::Leap
-                    };
-                    f(Edge {
-                        to,
-                        cost: horiz * span as u16,
-                        kind,
-                    });
-                }
-            }
+        let gap = max_solid < floor - 1 && max_soft <= floor;
+        let landable = there.terrain != Terrain::Water
+            && there.terrain != Terrain::Impassable
+            && !occ.blocks(to)
+            && (hb - ha).unsigned_abs() <= MAX_LEAP_RISE as u32;
+        if gap && landable {
+            // A gap of 1" is crossed normally; landing on rough ground is always a leap (p.66).
+            let kind = if span == 2 && there.terrain != Terrain::Rough { StepKind::Normal } else { StepKind::Leap };
+            f(Edge { to, cost: horiz * span as u16, kind });
         }
     }
 }
@@ -375,6 +376,15 @@ fn best_label(s: &Scratch, spec: &MoveSpec, cell: CellIdx) -> Option<Reach> {
 }
 
 fn search(board: &Board, occ: &impl Occupancy, spec: &MoveSpec, s: &mut Scratch) {
+    let key = (
+        board.id(),
+        [spec.start, spec.start_z as u16, spec.crawl as u16, spec.budget_free, spec.budget_restricted],
+        occ.key(),
+    );
+    if s.last == Some(key) {
+        return;
+    }
+    s.last = Some(key);
     let n = board.len() * LABELS;
     if s.dist.len() != n {
         s.dist = vec![UNSEEN; n];

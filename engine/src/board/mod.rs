@@ -72,6 +72,7 @@ pub struct Cell {
 /// A whole table. Immutable once built; games share it behind an `Arc`.
 #[derive(Debug)]
 pub struct Board {
+    id: u64,
     name: String,
     width: u8,
     depth: u8,
@@ -87,7 +88,9 @@ impl Board {
     pub fn from_cells(name: impl Into<String>, width: u8, depth: u8, cells: Vec<Cell>) -> Board {
         assert_eq!(cells.len(), width as usize * depth as usize, "cell count");
         let los = LosCache::new(cells.len());
+        static NEXT_ID: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
         Board {
+            id: NEXT_ID.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
             name: name.into(),
             width,
             depth,
@@ -110,6 +113,11 @@ impl Board {
     /// Render the board back into the text format; `parse(render())` gives the same cells.
     pub fn to_text(&self) -> String {
         format::render(self)
+    }
+
+    /// A number unique to this board in this process (caches key on it).
+    pub fn id(&self) -> u64 {
+        self.id
     }
 
     /// The board's name.

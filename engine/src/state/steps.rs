@@ -350,6 +350,20 @@ impl Occupancy for MoverOccupancy<'_> {
             .any(|o| o.cell == cell && o.side != side && o.is_conscious())
     }
 
+    fn key(&self) -> u64 {
+        // FNV-1a over the mover and every model's cell, side and health.
+        let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+        let mut mix = |v: u64| {
+            h ^= v;
+            h = h.wrapping_mul(0x0100_0000_01b3);
+        };
+        mix(self.mover as u64);
+        for m in &self.state.dyn_.models {
+            mix(m.cell as u64 | (m.side as u64) << 16 | (m.health as u64) << 24);
+        }
+        h
+    }
+
     fn occupied(&self, cell: CellIdx) -> bool {
         self.state
             .dyn_
