@@ -100,8 +100,8 @@ pub struct MoveSpec {
 
 /// The cells a move may pass through and end on, supplied by the game state.
 pub trait Occupancy {
-    /// Enemy models block movement through a cell.
-    fn blocks(&self, cell: CellIdx) -> bool;
+    /// Call `f` with every cell an enemy model blocks movement through.
+    fn for_each_blocked(&self, f: impl FnMut(CellIdx));
     /// A model may not end its move here (another model, friendly, enemy or down, stands on it).
     fn occupied(&self, cell: CellIdx) -> bool;
     /// A signature of everything `blocks` depends on: two searches with the same board, spec
@@ -137,8 +137,26 @@ const LABEL_ORDER: [usize; 4] = [
 ];
 
 /// Reusable search buffers, one set per thread, so that searches allocate nothing once warm.
+/// Cells blocked by enemy models, one bit each.
+#[derive(Default)]
+struct Blocked(Vec<u64>);
+
+impl Blocked {
+    fn blocks(&self, cell: CellIdx) -> bool {
+        self.0[cell as usize / 64] & (1 << (cell % 64)) != 0
+    }
+
+    fn fill(&mut self, cells: usize, occ: &impl Occupancy) {
+        self.0.clear();
+        self.0.resize(cells.div_ceil(64), 0);
+        occ.for_each_blocked(|c| self.0[c as usize / 64] |= 1 << (c % 64));
+    }
+}
+
 #[derive(Default)]
 struct Scratch {
+    /// Enemy-blocked cells of the current search.
+    blocked: Blocked,
     /// Board id, spec and occupancy key of the search whose results the buffers hold.
     last: Option<(u64, [u16; 5], u64)>,
     dist: Vec<u16>,
@@ -178,7 +196,7 @@ fn standable(board: &Board, c: CellIdx) -> bool {
 }
 
 /// Enumerate the edges out of `cell` standing at its surface.
-fn edges(board: &Board, occ: &impl Occupancy, cell: CellIdx, crawl: bool, mut f: impl FnMut(Edge)) {
+fn edges(board: &Board, occ: &Blocked, cell: CellIdx, crawl: bool, mut f: impl FnMut(Edge)) {
     let (x, y) = board.xy(cell);
     let here = *board.cell(cell);
     let ha = here.height as i32;
@@ -260,7 +278,7 @@ fn cuts_corner(board: &Board, x: u8, y: u8, dx: i8, dy: i8, top: i32) -> bool {
 #[allow(clippy::too_many_arguments)]
 fn leap_edges(
     board: &Board,
-    occ: &impl Occupancy,
+    occ: &Blocked,
     x: u8,
     y: u8,
     dx: i8,
@@ -385,6 +403,7 @@ fn search(board: &Board, occ: &impl Occupancy, spec: &MoveSpec, s: &mut Scratch)
         return;
     }
     s.last = Some(key);
+    s.blocked.fill(board.len(), occ);
     let n = board.len() * LABELS;
     if s.dist.len() != n {
         s.dist = vec![UNSEEN; n];
@@ -421,7 +440,7 @@ fn search(board: &Board, occ: &impl Occupancy, spec: &MoveSpec, s: &mut Scratch)
                 continue;
             };
             let top = board.cell(to).height;
-            if top >= spec.start_z && standable(board, to) && !occ.blocks(to) {
+            if top >= spec.start_z && standable(board, to) && !s.blocked.blocks(to) {
                 let cost = (top - spec.start_z) as u16 * ORTHO + ORTHO;
                 relax(
                     s,
@@ -432,6 +451,7 @@ fn search(board: &Board, occ: &impl Occupancy, spec: &MoveSpec, s: &mut Scratch)
             }
         }
     }
+    let blocked = std::mem::take(&mut s.blocked);
     while let Some(Reverse((d, node))) = s.heap.pop() {
         if d > s.dist[node as usize] {
             continue;
@@ -440,7 +460,7 @@ fn search(board: &Board, occ: &impl Occupancy, spec: &MoveSpec, s: &mut Scratch)
         let lab = (node % LABELS as u32) as usize;
         let restricted = lab & 1 == 1;
         let dynamic = lab & 2 == 2;
-        edges(board, occ, cell, spec.crawl, |e| {
+        edges(board, &blocked, cell, spec.crawl, |e| {
             let r = restricted || e.kind.is_restricted();
             let dy = dynamic || e.kind.is_dynamic();
             let nd = d.saturating_add(e.cost);
@@ -456,6 +476,7 @@ fn search(board: &Board, occ: &impl Occupancy, spec: &MoveSpec, s: &mut Scratch)
             relax(s, to, nd, node);
         });
     }
+    s.blocked = blocked;
 }
 
 fn relax(s: &mut Scratch, node: u32, d: u16, pred: u32) {

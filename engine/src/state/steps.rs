@@ -341,13 +341,13 @@ pub(super) struct MoverOccupancy<'a> {
 }
 
 impl Occupancy for MoverOccupancy<'_> {
-    fn blocks(&self, cell: CellIdx) -> bool {
+    fn for_each_blocked(&self, mut f: impl FnMut(CellIdx)) {
         let side = self.state.dyn_.models[self.mover as usize].side;
-        self.state
-            .dyn_
-            .models
-            .iter()
-            .any(|o| o.cell == cell && o.side != side && o.is_conscious())
+        for o in &self.state.dyn_.models {
+            if o.side != side && o.is_conscious() {
+                f(o.cell);
+            }
+        }
     }
 
     fn key(&self) -> u64 {
