@@ -6,6 +6,7 @@ mod game_cmd;
 mod rules_cmd;
 
 use clap::{Parser, Subcommand};
+use std::io::Write;
 use std::process::ExitCode;
 
 /// The Drowned Earth: rules engine, AI opponents and tools.
@@ -47,7 +48,7 @@ fn main() -> ExitCode {
         Command::Fuzz(args) => match game_cmd::fuzz(args) {
             Ok((text, true)) => Ok(text),
             Ok((text, false)) => {
-                println!("{text}");
+                let _ = writeln!(std::io::stdout(), "{text}");
                 return ExitCode::from(1);
             }
             Err(e) => Err(e),
@@ -55,7 +56,8 @@ fn main() -> ExitCode {
     };
     match result {
         Ok(text) => {
-            println!("{text}");
+            // A closed pipe (e.g. `tde demo | head`) is not an error worth a panic.
+            let _ = writeln!(std::io::stdout(), "{text}");
             ExitCode::SUCCESS
         }
         Err(message) => {

@@ -29,10 +29,9 @@ pub fn violations(state: &GameState) -> Vec<String> {
         if m.is_conscious() != (m.wounds > 0) {
             out.push(format!("m{i} is {:?} with {} wounds", m.health, m.wounds));
         }
-        if m.seq_wounds != 0 || m.seq_feat_ap != 0 || m.seq_take_out {
-            if state.dynamic().sequence.is_none() {
-                out.push(format!("m{i} has sequence accumulators outside a sequence"));
-            }
+        let accumulating = m.seq_wounds != 0 || m.seq_feat_ap != 0 || m.seq_take_out;
+        if accumulating && state.dynamic().sequence.is_none() {
+            out.push(format!("m{i} has sequence accumulators outside a sequence"));
         }
         if m.health == Health::TakenOut {
             continue;

@@ -294,7 +294,10 @@ fn leap_edges(
     let mut max_solid = i32::MIN;
     let mut max_soft = i32::MIN;
     for span in 2..=MAX_LEAP_CELLS as i32 {
-        let Some(mid) = board.checked_idx(x as i32 + dx as i32 * (span - 1), y as i32 + dy as i32 * (span - 1)) else {
+        let Some(mid) = board.checked_idx(
+            x as i32 + dx as i32 * (span - 1),
+            y as i32 + dy as i32 * (span - 1),
+        ) else {
             return;
         };
         let mid = board.cell(mid);
@@ -312,7 +315,8 @@ fn leap_edges(
         if max_solid >= ha - 1 || max_soft > ha {
             return;
         }
-        let Some(to) = board.checked_idx(x as i32 + dx as i32 * span, y as i32 + dy as i32 * span) else {
+        let Some(to) = board.checked_idx(x as i32 + dx as i32 * span, y as i32 + dy as i32 * span)
+        else {
             return;
         };
         let there = *board.cell(to);
@@ -325,8 +329,16 @@ fn leap_edges(
             && (hb - ha).unsigned_abs() <= MAX_LEAP_RISE as u32;
         if gap && landable {
             // A gap of 1" is crossed normally; landing on rough ground is always a leap (p.66).
-            let kind = if span == 2 && there.terrain != Terrain::Rough { StepKind::Normal } else { StepKind::Leap };
-            f(Edge { to, cost: horiz * span as u16, kind });
+            let kind = if span == 2 && there.terrain != Terrain::Rough {
+                StepKind::Normal
+            } else {
+                StepKind::Leap
+            };
+            f(Edge {
+                to,
+                cost: horiz * span as u16,
+                kind,
+            });
         }
     }
 }
@@ -396,7 +408,13 @@ fn best_label(s: &Scratch, spec: &MoveSpec, cell: CellIdx) -> Option<Reach> {
 fn search(board: &Board, occ: &impl Occupancy, spec: &MoveSpec, s: &mut Scratch) {
     let key = (
         board.id(),
-        [spec.start, spec.start_z as u16, spec.crawl as u16, spec.budget_free, spec.budget_restricted],
+        [
+            spec.start,
+            spec.start_z as u16,
+            spec.crawl as u16,
+            spec.budget_free,
+            spec.budget_restricted,
+        ],
         occ.key(),
     );
     if s.last == Some(key) {

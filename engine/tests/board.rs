@@ -408,11 +408,19 @@ fn sight_is_cached_per_viewer_eye_and_target() {
     let b = board(&["0.0.3.0.", "0.0h0.0s"]);
     assert_eq!(b.sight_entries_built(), 0);
     let first = see(&b, (0, 0), C, (3, 1), BASE);
-    assert_eq!(b.sight_entries_built(), 1, "one pair computed, for every target volume");
+    assert_eq!(
+        b.sight_entries_built(),
+        1,
+        "one pair computed, for every target volume"
+    );
     for target in Volume::ALL {
         b.sight(0, 0, C, 7, 0, target);
     }
-    assert_eq!(b.sight_entries_built(), 1, "the other volumes come from the same entry");
+    assert_eq!(
+        b.sight_entries_built(),
+        1,
+        "the other volumes come from the same entry"
+    );
     for t in 0..b.len() as CellIdx {
         b.sight(0, 0, C, t, b.cell(t).height, C);
     }

@@ -178,7 +178,11 @@ const UNKNOWN: u32 = u32::MAX;
 impl std::fmt::Debug for LosCache {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let rows = self.rows.iter().filter(|r| r.get().is_some()).count();
-        write!(f, "LosCache {{ {rows} of {} rows started }}", self.rows.len())
+        write!(
+            f,
+            "LosCache {{ {rows} of {} rows started }}",
+            self.rows.len()
+        )
     }
 }
 
@@ -194,7 +198,11 @@ impl LosCache {
         self.rows
             .iter()
             .filter_map(|r| r.get())
-            .map(|row| row.iter().filter(|e| e.load(Ordering::Relaxed) != UNKNOWN).count())
+            .map(|row| {
+                row.iter()
+                    .filter(|e| e.load(Ordering::Relaxed) != UNKNOWN)
+                    .count()
+            })
             .sum()
     }
 }
@@ -370,7 +378,9 @@ fn entry(board: &Board, from: CellIdx, eye: Volume, to: CellIdx) -> u32 {
     let eye_z = board.cell(from).height as f64 + eye.height() as f64;
     let lim = target_limits(board, from, eye_z, to);
     let base_z = board.cell(to).height as f64;
-    (0..CLASSES).map(|c| classify(&lim, base_z, c) << (3 * c)).sum()
+    (0..CLASSES)
+        .map(|c| classify(&lim, base_z, c) << (3 * c))
+        .sum()
 }
 
 /// Uncached sight with explicit base heights.

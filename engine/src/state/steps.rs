@@ -793,22 +793,12 @@ fn resolve_attack(state: &mut GameState) {
         return;
     }
     let nailed = test.level.is_nailed();
-    let damage = if !ranged {
-        if nailed {
-            w.damage.1
-        } else {
-            w.damage.0
-        }
-    } else if pass_range {
-        if nailed {
-            w.damage.1
-        } else {
-            w.damage.0
-        }
-    } else if nailed {
-        w.damage.0
-    } else {
-        0 // a Pass beyond pass range misses (p.30)
+    // Close combat, and shots at pass range, deal standard damage on a Pass and superior on
+    // Nailed It; beyond pass range Nailed It deals standard damage and a Pass misses (p.30).
+    let damage = match (!ranged || pass_range, nailed) {
+        (true, true) => w.damage.1,
+        (true, false) | (false, true) => w.damage.0,
+        (false, false) => 0,
     };
     let tp = state.profile(target);
     let armour = armour_target(tp.toughness, tp.armour, w.pierce(), w.sunder(), hard_cover);
