@@ -98,16 +98,55 @@ fn random_games_on_every_shipped_board_keep_the_invariants() {
         .collect();
     boards.sort();
     assert!(boards.len() >= 3, "at least three boards ship");
-    let mut total = 0;
-    for (i, b) in boards.iter().enumerate() {
-        for seed in 0..6u64 {
+    let crews: Vec<String> = {
+        let mut c: Vec<String> = std::fs::read_dir(engine::data::crews_dir())
+            .expect("configs/crews exists")
+            .filter_map(|e| {
+                let p = e.ok()?.path();
+                let stem = p.file_stem()?.to_string_lossy().into_owned();
+                (p.extension()? == "toml").then_some(stem)
+            })
+            .collect();
+        c.sort();
+        c
+    };
+    // Every board with every pairing of shipped crews, both ways round, several seeds each:
+    // about a thousand games, split over two threads.
+    let mut jobs = Vec::new();
+    for b in &boards {
+        for a in &crews {
+            for c in &crews {
+                for seed in 0..GAMES_PER_PAIRING {
+                    jobs.push((b.clone(), a.clone(), c.clone(), seed));
+                }
+            }
+        }
+    }
+    let half = jobs.len() / 2;
+    let (first, second) = jobs.split_at(half);
+    let run = |jobs: &[(String, String, String, u64)]| {
+        let mut steps = 0;
+        for (i, (b, a, c, seed)) in jobs.iter().enumerate() {
             let config = GameConfig {
                 board: b.clone(),
+                crews: [a.clone(), c.clone()],
                 ..GameConfig::default()
             };
             let state = new_game(&config).unwrap_or_else(|e| panic!("{b}: {e}"));
-            total += check_game(state, seed * 100 + i as u64);
+            steps += check_game(state, seed * 1000 + i as u64);
         }
-    }
-    assert!(total > 0);
+        steps
+    };
+    let total = std::thread::scope(|s| {
+        let h = s.spawn(|| run(first));
+        run(second) + h.join().expect("worker")
+    });
+    assert!(jobs.len() >= 1000, "{} games", jobs.len());
+    assert!(
+        total > jobs.len() * 50,
+        "games are played out ({total} steps)"
+    );
 }
+
+/// Seeds per (board, crew A, crew B) combination.
+const GAMES_PER_PAIRING: u64 = 16;

@@ -289,9 +289,8 @@ fn decide(state: &mut GameState, step: Step, action: Action) {
         (Step::ChooseMidAir, Action::RestBack) => {
             let seq = state.dyn_.sequence.as_ref().expect("sequence");
             let from = seq.mid_air.expect("mid-air point") as usize;
-            let back = seq.path.points[..from].iter().rposition(|p| p.rest);
             let actor = seq.actor;
-            place_on_path(state, actor, back);
+            place_on_path(state, actor, from.checked_sub(1));
         }
         (Step::ChooseMidAir, Action::Fall) => {
             let seq = state.dyn_.sequence.as_ref().expect("sequence");
@@ -612,10 +611,27 @@ fn resolve_move(state: &mut GameState) {
 }
 
 /// Put the mover at path point `idx` (or leave it at its start for `None`) and set its stance.
+/// A point where it may not stop — mid-leap, on another model, or (for a move, not a charge)
+/// in base contact with an enemy — sends it back along its path to the last point where it
+/// may (p.28 "Legal Resting Point").
 fn place_on_path(state: &mut GameState, m: ModelId, idx: Option<usize>) {
     let seq = state.dyn_.sequence.as_ref().expect("sequence");
     let prone = seq.prone;
-    if let Some(p) = idx.map(|i| seq.path.points[i]) {
+    let charge = matches!(seq.declared, Action::Charge { .. });
+    let side = state.dyn_.models[m as usize].side;
+    let stop = idx.and_then(|i| {
+        (0..=i).rev().find(|&j| {
+            let p = seq.path.points[j];
+            let taken = state
+                .dyn_
+                .models
+                .iter()
+                .enumerate()
+                .any(|(o, om)| o != m as usize && om.cell == p.cell && om.is_on_table());
+            p.rest && !taken && (charge || !state.touches_enemy(side, p.cell, p.z, Some(m)))
+        })
+    });
+    if let Some(p) = stop.map(|i| seq.path.points[i]) {
         let model = &mut state.dyn_.models[m as usize];
         model.cell = p.cell;
         model.z = p.z;
