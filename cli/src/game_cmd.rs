@@ -21,7 +21,7 @@ pub struct GameOptions {
     #[arg(long, default_value = DEFAULT_BOARD)]
     pub board: String,
     /// Two crews, side A then side B: names in configs/crews/ or paths.
-    #[arg(long, value_delimiter = ',', num_args = 2, default_values_t = DEFAULT_CREWS.map(String::from))]
+    #[arg(long, value_delimiter = ',', default_values_t = DEFAULT_CREWS.map(String::from))]
     pub crews: Vec<String>,
     /// Rule variant in configs/rules/ (standard or narrative).
     #[arg(long, default_value = "standard")]
@@ -29,13 +29,25 @@ pub struct GameOptions {
 }
 
 impl GameOptions {
-    fn config(&self) -> GameConfig {
-        GameConfig {
+    fn config(&self) -> Result<GameConfig, String> {
+        let [a, b] = two("--crews", &self.crews)?;
+        Ok(GameConfig {
             board: self.board.clone(),
-            crews: [self.crews[0].clone(), self.crews[1].clone()],
+            crews: [a, b],
             rules: self.rules.clone(),
             ..GameConfig::default()
-        }
+        })
+    }
+}
+
+/// Exactly two comma-separated values of option `name`.
+fn two(name: &str, values: &[String]) -> Result<[String; 2], String> {
+    match values {
+        [a, b] => Ok([a.clone(), b.clone()]),
+        _ => Err(format!(
+            "{name} takes exactly two values separated by a comma (side A, side B), got {}",
+            values.len()
+        )),
     }
 }
 
@@ -52,7 +64,7 @@ pub struct DemoArgs {
     #[arg(long)]
     pub record: Option<PathBuf>,
     /// The two agents, side A then side B.
-    #[arg(long, value_delimiter = ',', num_args = 2, default_values_t = ["random".to_string(), "random".to_string()])]
+    #[arg(long, value_delimiter = ',', default_values_t = ["random".to_string(), "random".to_string()])]
     pub agents: Vec<String>,
     #[command(flatten)]
     pub game: GameOptions,
@@ -60,10 +72,11 @@ pub struct DemoArgs {
 
 /// Play one game between two built-in agents and show it.
 pub fn demo(args: &DemoArgs) -> Result<String, String> {
-    let state = new_game(&args.game.config()).map_err(|e| e.to_string())?;
+    let state = new_game(&args.game.config()?).map_err(|e| e.to_string())?;
+    let [agent_a, agent_b] = two("--agents", &args.agents)?;
     let mut agents = vec![
-        make_agent(&args.agents[0], args.seed.wrapping_mul(2))?,
-        make_agent(&args.agents[1], args.seed.wrapping_mul(2) + 1)?,
+        make_agent(&agent_a, args.seed.wrapping_mul(2))?,
+        make_agent(&agent_b, args.seed.wrapping_mul(2) + 1)?,
     ];
     let description = format!(
         "demo seed {} agents {} vs {}",

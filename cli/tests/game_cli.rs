@@ -1,0 +1,133 @@
+//! End-to-end tests of `tde demo`, `replay`, `legal`, `fuzz` and `bench`, run as a user would.
+
+use serde_json::Value;
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+fn tde(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_tde"))
+        .args(args)
+        .output()
+        .expect("tde runs")
+}
+
+fn json(out: &Output) -> Value {
+    assert!(
+        out.status.success(),
+        "tde failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).expect("one JSON object")
+}
+
+fn temp(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("tde-cli-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join(name)
+}
+
+#[test]
+fn demo_plays_a_whole_game_and_the_same_seed_gives_the_same_output() {
+    let a = json(&tde(&["demo", "--seed", "4", "--json"]));
+    let b = json(&tde(&["demo", "--seed", "4", "--json"]));
+    assert_eq!(a, b);
+    for key in [
+        "winner",
+        "turns",
+        "decisions",
+        "chance_events",
+        "final_hash",
+    ] {
+        assert!(a.get(key).is_some(), "missing {key}: {a}");
+    }
+    assert!(a["decisions"].as_u64().unwrap() > 10);
+    let c = json(&tde(&["demo", "--seed", "5", "--json"]));
+    assert_ne!(a["final_hash"], c["final_hash"]);
+}
+
+#[test]
+fn demo_without_json_shows_the_board_and_the_result() {
+    let out = tde(&["demo", "--seed", "2"]);
+    assert!(out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("Turn 1"));
+    assert!(text.contains("Result:"));
+}
+
+#[test]
+fn a_recorded_game_replays_to_the_same_final_hash() {
+    let path = temp("game.json");
+    let demo = json(&tde(&[
+        "demo",
+        "--seed",
+        "9",
+        "--json",
+        "--record",
+        path.to_str().unwrap(),
+    ]));
+    let replay = json(&tde(&["replay", path.to_str().unwrap(), "--json"]));
+    assert_eq!(demo["final_hash"], replay["final_hash"]);
+    assert_eq!(replay["matches"], true);
+}
+
+#[test]
+fn a_broken_record_is_reported_with_its_file_name() {
+    let path = temp("broken.json");
+    std::fs::write(&path, "{ not json").unwrap();
+    let out = tde(&["replay", path.to_str().unwrap()]);
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("broken.json"));
+}
+
+#[test]
+fn legal_lists_the_actions_of_a_setup_file_and_rejects_a_bad_one() {
+    let setup = temp("setup.toml");
+    std::fs::write(
+        &setup,
+        "board = \"sunken_plaza\"\nactive = 0\nactivating = 0\n\n[[model]]\nside = 0\nprofile = \"nix\"\nat = [6, 0]\n\n[[model]]\nside = 1\nprofile = \"kaneda\"\nat = [6, 35]\n",
+    )
+    .unwrap();
+    let v = json(&tde(&["legal", setup.to_str().unwrap(), "--json"]));
+    let actions = v["actions"].as_array().unwrap();
+    assert!(actions.iter().any(|a| a["action"] == "end_activation"));
+    assert!(actions.iter().any(|a| a["action"].get("move").is_some()));
+
+    std::fs::write(
+        &setup,
+        "board = \"sunken_plaza\"\n\n[[model]]\nside = 3\nprofile = \"nix\"\nat = [6, 0]\n",
+    )
+    .unwrap();
+    let out = tde(&["legal", setup.to_str().unwrap()]);
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("setup.toml") && err.contains("model[0].side"),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_missing_board_or_crew_is_a_clear_error() {
+    let out = tde(&["demo", "--board", "atlantis"]);
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("atlantis"));
+    let out = tde(&["demo", "--crews", "artifacters_100,nobody"]);
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("nobody"));
+}
+
+#[test]
+fn fuzz_reports_games_steps_and_no_violations() {
+    let v = json(&tde(&["fuzz", "--games", "8", "--seed", "3", "--json"]));
+    assert_eq!(v["games"], 8);
+    assert!(v["steps"].as_u64().unwrap() > 100);
+    assert_eq!(v["violations"], 0);
+}
+
+#[test]
+fn bench_prints_its_figures_as_json() {
+    let v = json(&tde(&["bench", "--json", "--games", "2", "--batches", "1"]));
+    for key in ["clone_ns", "legal_actions_us", "random_games_per_s"] {
+        assert!(v[key].as_f64().is_some_and(|x| x > 0.0), "{key}: {v}");
+    }
+}
