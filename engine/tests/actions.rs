@@ -941,3 +941,39 @@ fn an_enemy_in_the_way_forces_the_nearest_target() {
         .collect();
     assert!(targets.contains(&1) && !targets.contains(&2), "{targets:?}");
 }
+
+#[test]
+fn a_nailed_dodge_may_make_one_inch_of_dynamic_movement() {
+    // p.32: Nailed It allows 2" of normal movement or 1" of dynamic movement without a test.
+    let mut rows = flat_rows(9, 9);
+    rows[4] = row(&["0.", "0.", "0.", "0.", "0.", "0,"], 9);
+    let board = board_of(&rows);
+    let base = game(
+        board,
+        &[
+            Place {
+                side: 0,
+                profile: "kaneda",
+                at: (4, 4),
+            },
+            Place {
+                side: 1,
+                profile: "nix",
+                at: (8, 8),
+            },
+        ],
+        Some(0),
+    );
+    let rough = cell(&base, 5, 4);
+    let options = |level| {
+        let mut s = base.clone();
+        s.apply_action(Action::Dodge).unwrap();
+        force_test(&mut s, level);
+        s.legal_actions()
+    };
+    assert!(
+        !options(TestLevel::Pass).contains(&Action::DodgeMove(rough)),
+        "a Pass dodge move is normal movement only"
+    );
+    assert!(options(TestLevel::NailedIt).contains(&Action::DodgeMove(rough)));
+}

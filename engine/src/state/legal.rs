@@ -3,7 +3,7 @@
 use super::sight::cells_touch;
 use super::steps::{can_activate, has_eligible, move_spec, other_side, MoverOccupancy, Step};
 use super::{Action, GameState, ModelId, Stance};
-use crate::movement::{self, MoveSpec, Occupancy};
+use crate::movement::{self, MoveSpec, Occupancy, ORTHO};
 
 /// Fill `out` with the actions available at the current node, sorted and without duplicates.
 pub(super) fn generate(state: &GameState, out: &mut Vec<Action>) {
@@ -258,8 +258,9 @@ fn shots(state: &GameState, m: ModelId, out: &mut Vec<Action>) {
     }
 }
 
-/// Dodge-move destinations (p.32): normal or restricted movement within the allowance, not
-/// into base contact with an enemy (a dodge move may not charge); staying put is allowed.
+/// Dodge-move destinations (p.32): normal or restricted movement within the allowance (or, on
+/// Nailed It, 1" of dynamic movement), not into base contact with an enemy (a dodge move may
+/// not charge); staying put is allowed.
 fn dodge_moves(state: &GameState, m: ModelId, budget: u16, out: &mut Vec<Action>) {
     let model = state.models()[m as usize];
     let board = state.board();
@@ -272,8 +273,10 @@ fn dodge_moves(state: &GameState, m: ModelId, budget: u16, out: &mut Vec<Action>
         budget_free: budget,
         budget_restricted: budget,
     };
+    // Nailed It (a 2" allowance) may instead make 1" of dynamic movement without a test.
+    let dynamic_allowance = if budget >= 2 * ORTHO { ORTHO } else { 0 };
     movement::reachable(board, &occ, &spec, |r| {
-        if r.dynamic || occ.occupied(r.cell) {
+        if (r.dynamic && r.cost > dynamic_allowance) || occ.occupied(r.cell) {
             return;
         }
         if state.touches_enemy(model.side, r.cell, board.cell(r.cell).height, Some(m)) {
