@@ -52,14 +52,10 @@ pub fn play(
     loop {
         let action = match state.current_player() {
             Player::Terminal => break,
-            Player::Chance => state
-                .sample_chance(&mut dice)
-                .expect("chance node has outcomes"),
+            Player::Chance => state.sample_chance(&mut dice).expect("chance node has outcomes"),
             Player::Side(s) => agents[s as usize].select_action(&state),
         };
-        state
-            .apply_action(action)
-            .unwrap_or_else(|e| panic!("agent chose an illegal action: {e}"));
+        state.apply_action(action).unwrap_or_else(|e| panic!("agent chose an illegal action: {e}"));
         if let Some(r) = record.as_deref_mut() {
             r.actions.push(action);
         }
@@ -69,9 +65,5 @@ pub fn play(
         r.final_hash = engine::record::format_hash(state.state_hash());
     }
     let d = state.dynamic();
-    GameSummary {
-        decisions: d.decisions,
-        chance_events: d.chance_events,
-        state,
-    }
+    GameSummary { decisions: d.decisions, chance_events: d.chance_events, state }
 }

@@ -14,10 +14,7 @@ pub struct RandomAgent {
 impl RandomAgent {
     /// A random agent with its own seeded generator.
     pub fn new(seed: u64) -> RandomAgent {
-        RandomAgent {
-            rng: ChaCha8Rng::seed_from_u64(seed),
-            buf: Vec::new(),
-        }
+        RandomAgent { rng: ChaCha8Rng::seed_from_u64(seed), buf: Vec::new() }
     }
 }
 

@@ -78,12 +78,7 @@ pub fn demo(args: &DemoArgs) -> Result<String, String> {
         make_agent(&agent_a, args.seed.wrapping_mul(2))?,
         make_agent(&agent_b, args.seed.wrapping_mul(2) + 1)?,
     ];
-    let description = format!(
-        "demo seed {} agents {} vs {}",
-        args.seed,
-        agents[0].name(),
-        agents[1].name()
-    );
+    let description = format!("demo seed {} agents {} vs {}", args.seed, agents[0].name(), agents[1].name());
     let mut record = GameRecord::new(&state, description);
     let mut log = String::new();
     if !args.json {
@@ -91,36 +86,24 @@ pub fn demo(args: &DemoArgs) -> Result<String, String> {
     }
     let mut last_turn = state.turn();
     let mut before = state.clone();
-    let summary = play(
-        state,
-        &mut agents,
-        args.seed,
-        Some(&mut record),
-        |after, action| {
-            if !args.json {
-                if !matches!(action, Action::Chance(_)) || before.pending_test().is_some() {
-                    let _ = writeln!(log, "  {}", describe_action(&before, action));
-                }
-                if after.turn() != last_turn {
-                    last_turn = after.turn();
-                    let _ = writeln!(log, "\n== Turn {last_turn} ==");
-                }
+    let summary = play(state, &mut agents, args.seed, Some(&mut record), |after, action| {
+        if !args.json {
+            if !matches!(action, Action::Chance(_)) || before.pending_test().is_some() {
+                let _ = writeln!(log, "  {}", describe_action(&before, action));
             }
-            before = after.clone();
-        },
-    );
+            if after.turn() != last_turn {
+                last_turn = after.turn();
+                let _ = writeln!(log, "\n== Turn {last_turn} ==");
+            }
+        }
+        before = after.clone();
+    });
     let end = &summary.state;
     let outcome = end.outcome();
     if let Some(path) = &args.record {
         record.save(path).map_err(|e| e.to_string())?;
     }
-    let winner = outcome.winner.map_or("draw".to_string(), |w| {
-        if w == 0 {
-            "A".into()
-        } else {
-            "B".into()
-        }
-    });
+    let winner = outcome.winner.map_or("draw".to_string(), |w| if w == 0 { "A".into() } else { "B".into() });
     if args.json {
         let obj = json!({
             "winner": winner,
@@ -136,8 +119,7 @@ pub fn demo(args: &DemoArgs) -> Result<String, String> {
         return Ok(obj.to_string());
     }
     let _ = writeln!(log, "\n{}", render(end));
-    let _ =
-        write!(
+    let _ = write!(
         log,
         "Result: {} · VP A {} B {} · {} turns · {} decisions · {} chance events · final hash {}",
         if winner == "draw" { "draw".to_string() } else { format!("side {winner} wins") },
@@ -178,10 +160,7 @@ pub fn replay(args: &ReplayArgs) -> Result<String, String> {
         json!({"final_hash": hash, "actions": record.actions.len(), "matches": matches, "terminal": state.is_terminal()})
             .to_string()
     } else {
-        format!(
-            "final hash {hash} ({} actions, matches the record)",
-            record.actions.len()
-        )
+        format!("final hash {hash} ({} actions, matches the record)", record.actions.len())
     })
 }
 
@@ -210,13 +189,9 @@ pub fn legal(args: &LegalArgs) -> Result<String, String> {
         Player::Terminal => json!("terminal"),
     };
     if args.json {
-        let list: Vec<_> = actions
-            .iter()
-            .map(|&a| json!({"action": a, "text": describe_action(&state, a)}))
-            .collect();
-        return Ok(
-            json!({"player": player, "node": state.describe_node(), "actions": list}).to_string(),
-        );
+        let list: Vec<_> =
+            actions.iter().map(|&a| json!({"action": a, "text": describe_action(&state, a)})).collect();
+        return Ok(json!({"player": player, "node": state.describe_node(), "actions": list}).to_string());
     }
     let mut out = format!("{}\n{} legal actions:\n", render(&state), actions.len());
     for a in actions {
@@ -282,11 +257,7 @@ pub fn fuzz(args: &FuzzArgs) -> Result<(String, bool), String> {
         let board = boards[rng.gen_range(0..boards.len())].clone();
         let a = crews[rng.gen_range(0..crews.len())].clone();
         let b = crews[rng.gen_range(0..crews.len())].clone();
-        let config = GameConfig {
-            board: board.clone(),
-            crews: [a, b],
-            ..GameConfig::default()
-        };
+        let config = GameConfig { board: board.clone(), crews: [a, b], ..GameConfig::default() };
         let mut state = new_game(&config).map_err(|e| e.to_string())?;
         let mut violations_here = violations(&state);
         let mut n = 0;
@@ -320,13 +291,10 @@ pub fn fuzz(args: &FuzzArgs) -> Result<(String, bool), String> {
     }
     let ok = failures.is_empty();
     let text = if args.json {
-        json!({"games": args.games, "steps": steps, "violations": failures.len(), "first": failures.first()}).to_string()
+        json!({"games": args.games, "steps": steps, "violations": failures.len(), "first": failures.first()})
+            .to_string()
     } else {
-        let mut s = format!(
-            "{} games, {steps} steps, {} violations",
-            args.games,
-            failures.len()
-        );
+        let mut s = format!("{} games, {steps} steps, {} violations", args.games, failures.len());
         for f in failures.iter().take(20) {
             let _ = write!(s, "\n  {f}");
         }

@@ -80,46 +80,22 @@ pub enum RulesCommand {
 /// argument is invalid.
 pub fn run(cmd: &RulesCommand) -> Result<String, String> {
     match *cmd {
-        RulesCommand::Odds {
-            attr,
-            narrative_feats,
-            json,
-        } => {
+        RulesCommand::Odds { attr, narrative_feats, json } => {
             check("--attr", attr, 1, 10)?;
             Ok(odds_text(attr, narrative_feats, json))
         }
-        RulesCommand::Opposed {
-            a,
-            b,
-            narrative_feats,
-            json,
-        } => {
+        RulesCommand::Opposed { a, b, narrative_feats, json } => {
             check("--a", a, 1, 10)?;
             check("--b", b, 1, 10)?;
             Ok(opposed_text(a, b, narrative_feats, json))
         }
-        RulesCommand::Armour {
-            damage,
-            toughness,
-            armour,
-            pierce,
-            sunder,
-            cover,
-            json,
-        } => {
+        RulesCommand::Armour { damage, toughness, armour, pierce, sunder, cover, json } => {
             let damage = check("--damage", damage, 0, 50)?;
             let toughness = check("--toughness", toughness, 1, 10)?;
             let armour = check("--armour", armour, 0, 10)?;
             let pierce = check("--pierce", pierce, 0, 10)?;
             let sunder = check("--sunder", sunder, 0, 10)?;
-            let roll = ArmourRoll {
-                damage,
-                toughness,
-                armour,
-                pierce,
-                sunder,
-                cover,
-            };
+            let roll = ArmourRoll { damage, toughness, armour, pierce, sunder, cover };
             Ok(armour_text(&roll, json))
         }
     }
@@ -130,9 +106,7 @@ fn check(name: &str, value: i32, lo: u8, hi: u8) -> Result<u8, String> {
     if (i32::from(lo)..=i32::from(hi)).contains(&value) {
         Ok(value as u8)
     } else {
-        Err(format!(
-            "{name} must be between {lo} and {hi} (got {value})"
-        ))
+        Err(format!("{name} must be between {lo} and {hi} (got {value})"))
     }
 }
 
@@ -183,11 +157,7 @@ fn odds_text(attr: i32, narrative_feats: bool, json: bool) -> String {
     for level in TestLevel::ALL.iter().rev() {
         let _ = writeln!(s, "{:<10} {}", level.name(), pct(p(*level)));
     }
-    let success: f64 = TestLevel::ALL
-        .iter()
-        .filter(|l| l.is_success())
-        .map(|&l| p(l))
-        .sum();
+    let success: f64 = TestLevel::ALL.iter().filter(|l| l.is_success()).map(|&l| p(l)).sum();
     let _ = write!(s, "{:<10} {}", "success", pct(success));
     s
 }
@@ -202,12 +172,9 @@ fn opposed_text(a: i32, b: i32, narrative_feats: bool, json: bool) -> String {
         feats_name(narrative_feats)
     );
     let _ = writeln!(s, "{:<10} {:>8}", "result", "chance");
-    for (name, p) in [
-        ("a_wins", o.a_wins),
-        ("b_wins", o.b_wins),
-        ("true_tie", o.true_tie),
-        ("both_fail", o.both_fail),
-    ] {
+    for (name, p) in
+        [("a_wins", o.a_wins), ("b_wins", o.b_wins), ("true_tie", o.true_tie), ("both_fail", o.both_fail)]
+    {
         let _ = writeln!(s, "{name:<10} {}", pct(p));
     }
     let _ = write!(
@@ -252,19 +219,10 @@ struct ArmourJson<'a> {
 }
 
 fn armour_text(r: &ArmourRoll, json: bool) -> String {
-    let target = odds::armour_target(
-        r.toughness,
-        r.armour,
-        r.pierce,
-        r.sunder,
-        r.cover == CoverArg::Hard,
-    );
+    let target = odds::armour_target(r.toughness, r.armour, r.pierce, r.sunder, r.cover == CoverArg::Hard);
     let dist = odds::wound_distribution(r.damage, target);
     if json {
-        let out = ArmourJson {
-            target,
-            wounds: WoundMap(&dist),
-        };
+        let out = ArmourJson { target, wounds: WoundMap(&dist) };
         return serde_json::to_string(&out).unwrap_or_default();
     }
     let cover = match r.cover {
@@ -297,12 +255,7 @@ mod tests {
 
     #[test]
     fn rejects_out_of_range_arguments() {
-        let err = run(&RulesCommand::Odds {
-            attr: 11,
-            narrative_feats: false,
-            json: true,
-        })
-        .unwrap_err();
+        let err = run(&RulesCommand::Odds { attr: 11, narrative_feats: false, json: true }).unwrap_err();
         assert!(err.contains("--attr") && err.contains("11"), "{err}");
         let err = run(&RulesCommand::Armour {
             damage: 3,

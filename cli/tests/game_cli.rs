@@ -5,18 +5,11 @@ use std::path::PathBuf;
 use std::process::{Command, Output};
 
 fn tde(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_tde"))
-        .args(args)
-        .output()
-        .expect("tde runs")
+    Command::new(env!("CARGO_BIN_EXE_tde")).args(args).output().expect("tde runs")
 }
 
 fn json(out: &Output) -> Value {
-    assert!(
-        out.status.success(),
-        "tde failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert!(out.status.success(), "tde failed: {}", String::from_utf8_lossy(&out.stderr));
     serde_json::from_slice(&out.stdout).expect("one JSON object")
 }
 
@@ -31,13 +24,7 @@ fn demo_plays_a_whole_game_and_the_same_seed_gives_the_same_output() {
     let a = json(&tde(&["demo", "--seed", "4", "--json"]));
     let b = json(&tde(&["demo", "--seed", "4", "--json"]));
     assert_eq!(a, b);
-    for key in [
-        "winner",
-        "turns",
-        "decisions",
-        "chance_events",
-        "final_hash",
-    ] {
+    for key in ["winner", "turns", "decisions", "chance_events", "final_hash"] {
         assert!(a.get(key).is_some(), "missing {key}: {a}");
     }
     assert!(a["decisions"].as_u64().unwrap() > 10);
@@ -57,14 +44,7 @@ fn demo_without_json_shows_the_board_and_the_result() {
 #[test]
 fn a_recorded_game_replays_to_the_same_final_hash() {
     let path = temp("game.json");
-    let demo = json(&tde(&[
-        "demo",
-        "--seed",
-        "9",
-        "--json",
-        "--record",
-        path.to_str().unwrap(),
-    ]));
+    let demo = json(&tde(&["demo", "--seed", "9", "--json", "--record", path.to_str().unwrap()]));
     let replay = json(&tde(&["replay", path.to_str().unwrap(), "--json"]));
     assert_eq!(demo["final_hash"], replay["final_hash"]);
     assert_eq!(replay["matches"], true);
@@ -100,10 +80,7 @@ fn legal_lists_the_actions_of_a_setup_file_and_rejects_a_bad_one() {
     let out = tde(&["legal", setup.to_str().unwrap()]);
     assert!(!out.status.success());
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(
-        err.contains("setup.toml") && err.contains("model[0].side"),
-        "{err}"
-    );
+    assert!(err.contains("setup.toml") && err.contains("model[0].side"), "{err}");
 }
 
 #[test]

@@ -40,19 +40,12 @@ pub struct CrewList {
 impl CrewList {
     /// Total points cost of the models (ids missing from the catalog count 0).
     pub fn total_points(&self, catalog: &Catalog) -> u32 {
-        self.models
-            .iter()
-            .filter_map(|id| catalog.get(id))
-            .map(|p| u32::from(p.points))
-            .sum()
+        self.models.iter().filter_map(|id| catalog.get(id)).map(|p| u32::from(p.points)).sum()
     }
 
     /// The models' profiles, in list order (ids missing from the catalog are skipped).
     pub fn profiles(&self, catalog: &Catalog) -> Vec<Arc<Profile>> {
-        self.models
-            .iter()
-            .filter_map(|id| catalog.get(id).cloned())
-            .collect()
+        self.models.iter().filter_map(|id| catalog.get(id).cloned()).collect()
     }
 }
 
@@ -75,37 +68,25 @@ pub fn load_crew(path: &Path, catalog: &Catalog) -> Result<CrewList, DataError> 
 pub fn parse_crew(text: &str, file: &str, catalog: &Catalog) -> Result<CrewList, DataError> {
     let err = |field: &str, reason: String| DataError::new(file, field, reason);
     let table = parse_toml_table(text, file)?;
-    let raw =
-        RawCrew::deserialize(toml::Value::Table(table)).map_err(|e| serde_error(file, "", &e))?;
+    let raw = RawCrew::deserialize(toml::Value::Table(table)).map_err(|e| serde_error(file, "", &e))?;
     if raw.name.trim().is_empty() {
         return Err(err("name", "must not be empty".into()));
     }
     let faction = raw.faction.trim().to_string();
     if !catalog.profiles().iter().any(|p| p.faction == faction) {
-        let mut known: Vec<&str> = catalog
-            .profiles()
-            .iter()
-            .map(|p| p.faction.as_str())
-            .filter(|f| *f != NEUTRAL_FACTION)
-            .collect();
+        let mut known: Vec<&str> =
+            catalog.profiles().iter().map(|p| p.faction.as_str()).filter(|f| *f != NEUTRAL_FACTION).collect();
         known.sort_unstable();
         known.dedup();
         return Err(err(
             "faction",
-            format!(
-                "no profile in the catalog has faction \"{faction}\"; known: {}",
-                known.join(", ")
-            ),
+            format!("no profile in the catalog has faction \"{faction}\"; known: {}", known.join(", ")),
         ));
     }
     if raw.points < 1 || raw.points > i64::from(u16::MAX) {
         return Err(err(
             "points",
-            format!(
-                "the agreed game size must be 1..={}, got {}",
-                u16::MAX,
-                raw.points
-            ),
+            format!("the agreed game size must be 1..={}, got {}", u16::MAX, raw.points),
         ));
     }
     let points = raw.points as u16;
@@ -131,25 +112,25 @@ pub fn parse_crew(text: &str, file: &str, catalog: &Catalog) -> Result<CrewList,
         }
     }
     if total > u32::from(points) {
-        return Err(err(
-            "points",
-            format!("the models cost {total} points, more than the agreed {points}"),
-        ));
+        return Err(err("points", format!("the models cost {total} points, more than the agreed {points}")));
     }
     match leaders.len() {
         1 => {}
-        0 => return Err(err("models", "the crew has no Leader; it must have exactly one (Force Organisation, p.74)".into())),
+        0 => {
+            return Err(err(
+                "models",
+                "the crew has no Leader; it must have exactly one (Force Organisation, p.74)".into(),
+            ))
+        }
         n => {
             return Err(err(
                 "models",
-                format!("the crew has {n} Leaders ({}); it must have exactly one (Force Organisation, p.74)", leaders.join(", ")),
+                format!(
+                    "the crew has {n} Leaders ({}); it must have exactly one (Force Organisation, p.74)",
+                    leaders.join(", ")
+                ),
             ))
         }
     }
-    Ok(CrewList {
-        name: raw.name.trim().to_string(),
-        faction,
-        points,
-        models: raw.models,
-    })
+    Ok(CrewList { name: raw.name.trim().to_string(), faction, points, models: raw.models })
 }

@@ -24,9 +24,7 @@ pub fn configs_dir() -> PathBuf {
     if local.is_dir() {
         return local;
     }
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("..")
-        .join("configs")
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join("configs")
 }
 
 /// The profile-card folder, `configs_dir()/factions`.
@@ -62,28 +60,15 @@ pub struct DataError {
 
 impl DataError {
     /// Builds an error from its three parts.
-    pub fn new(
-        file: impl Into<String>,
-        field: impl Into<String>,
-        reason: impl Into<String>,
-    ) -> DataError {
-        DataError {
-            file: file.into(),
-            field: field.into(),
-            reason: reason.into(),
-        }
+    pub fn new(file: impl Into<String>, field: impl Into<String>, reason: impl Into<String>) -> DataError {
+        DataError { file: file.into(), field: field.into(), reason: reason.into() }
     }
 }
 
 /// Reads a whole file, mapping I/O errors to a [`DataError`] on field `(file)`.
 pub(crate) fn read_file(path: &Path) -> Result<String, DataError> {
-    std::fs::read_to_string(path).map_err(|e| {
-        DataError::new(
-            path.display().to_string(),
-            "(file)",
-            format!("cannot read: {e}"),
-        )
-    })
+    std::fs::read_to_string(path)
+        .map_err(|e| DataError::new(path.display().to_string(), "(file)", format!("cannot read: {e}")))
 }
 
 /// Parses TOML text into a table; syntax errors become a [`DataError`] on field `(toml)` with
@@ -104,22 +89,14 @@ pub(crate) fn line_col(text: &str, offset: usize) -> (usize, usize) {
     let offset = offset.min(text.len());
     let before = &text.as_bytes()[..offset];
     let line = before.iter().filter(|&&b| b == b'\n').count() + 1;
-    let col = offset
-        - before
-            .iter()
-            .rposition(|&b| b == b'\n')
-            .map_or(0, |p| p + 1)
-        + 1;
+    let col = offset - before.iter().rposition(|&b| b == b'\n').map_or(0, |p| p + 1) + 1;
     (line, col)
 }
 
 /// Turns a serde error from deserializing one table (whose path is `prefix`) into a
 /// [`DataError`], moving the offending key into the field path where serde names it.
 pub(crate) fn serde_error(file: &str, prefix: &str, e: &toml::de::Error) -> DataError {
-    let message = e
-        .message()
-        .trim()
-        .replace("expected i64", "expected a whole number");
+    let message = e.message().trim().replace("expected i64", "expected a whole number");
     let join = |key: &str| {
         if prefix.is_empty() {
             key.to_string()
@@ -136,20 +113,14 @@ pub(crate) fn serde_error(file: &str, prefix: &str, e: &toml::de::Error) -> Data
     }
     // Deserializing from a value, toml appends "in `key`" to the display form.
     let shown = e.to_string();
-    if let Some(key) = shown.lines().rev().find_map(|l| {
-        l.trim()
-            .strip_prefix("in `")
-            .and_then(|k| k.strip_suffix('`'))
-    }) {
+    if let Some(key) =
+        shown.lines().rev().find_map(|l| l.trim().strip_prefix("in `").and_then(|k| k.strip_suffix('`')))
+    {
         return DataError::new(file, join(key), message);
     }
     DataError::new(
         file,
-        if prefix.is_empty() {
-            "(top level)".to_string()
-        } else {
-            prefix.to_string()
-        },
+        if prefix.is_empty() { "(top level)".to_string() } else { prefix.to_string() },
         message,
     )
 }
@@ -166,9 +137,7 @@ pub(crate) fn parse_pair(s: &str, example: &str) -> Result<(u8, u8), String> {
 
 /// Parses `"N(M)"` (AP gained each turn, maximum held), spaces allowed.
 pub(crate) fn parse_ap(s: &str) -> Result<(u8, u8), String> {
-    let bad = || {
-        format!("expected \"N(M)\" (AP gained each turn, maximum held), e.g. \"2(3)\"; got \"{s}\"")
-    };
+    let bad = || format!("expected \"N(M)\" (AP gained each turn, maximum held), e.g. \"2(3)\"; got \"{s}\"");
     let t = s.trim();
     let (a, rest) = t.split_once('(').ok_or_else(bad)?;
     let b = rest.strip_suffix(')').ok_or_else(bad)?;

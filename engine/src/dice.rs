@@ -28,13 +28,8 @@ pub enum TestLevel {
 
 impl TestLevel {
     /// All levels, worst first.
-    pub const ALL: [TestLevel; 5] = [
-        TestLevel::Blunder,
-        TestLevel::Fail,
-        TestLevel::Pass,
-        TestLevel::NailedIt,
-        TestLevel::Feat,
-    ];
+    pub const ALL: [TestLevel; 5] =
+        [TestLevel::Blunder, TestLevel::Fail, TestLevel::Pass, TestLevel::NailedIt, TestLevel::Feat];
 
     /// Pass, "Nailed It" and Feat are successful results.
     pub fn is_success(self) -> bool {

@@ -12,19 +12,13 @@ pub fn violations(state: &GameState) -> Vec<String> {
     for (i, m) in models.iter().enumerate() {
         let p = state.profile(i as u8);
         if m.ap > p.ap_max {
-            out.push(format!(
-                "m{i} holds {} AP, above its maximum {}",
-                m.ap, p.ap_max
-            ));
+            out.push(format!("m{i} holds {} AP, above its maximum {}", m.ap, p.ap_max));
         }
         if !m.is_conscious() && m.ap != 0 {
             out.push(format!("unconscious m{i} holds {} AP", m.ap));
         }
         if m.wounds > p.wounds {
-            out.push(format!(
-                "m{i} has {} wounds, above its starting {}",
-                m.wounds, p.wounds
-            ));
+            out.push(format!("m{i} has {} wounds, above its starting {}", m.wounds, p.wounds));
         }
         if m.is_conscious() != (m.wounds > 0) {
             out.push(format!("m{i} is {:?} with {} wounds", m.health, m.wounds));
@@ -45,16 +39,10 @@ pub fn violations(state: &GameState) -> Vec<String> {
             out.push(format!("m{i} stands on impassable terrain"));
         }
         if m.z < cell.height {
-            out.push(format!(
-                "m{i} is below the surface ({} < {})",
-                m.z, cell.height
-            ));
+            out.push(format!("m{i} is below the surface ({} < {})", m.z, cell.height));
         }
         if (m.stance == Stance::Climbing) != (m.z > cell.height) {
-            out.push(format!(
-                "m{i} is {:?} at height {} over a {}\" surface",
-                m.stance, m.z, cell.height
-            ));
+            out.push(format!("m{i} is {:?} at height {} over a {}\" surface", m.stance, m.z, cell.height));
         }
         let in_water = cell.terrain == Terrain::Water && m.z == cell.height;
         if (m.stance == Stance::Swimming) != in_water {
@@ -71,10 +59,7 @@ pub fn violations(state: &GameState) -> Vec<String> {
             let outcomes = state.chance_outcomes();
             let total: f64 = outcomes.iter().map(|&(_, p)| p).sum();
             if outcomes.is_empty() || (total - 1.0).abs() > 1e-9 {
-                out.push(format!(
-                    "chance probabilities sum to {total} over {} outcomes",
-                    outcomes.len()
-                ));
+                out.push(format!("chance probabilities sum to {total} over {} outcomes", outcomes.len()));
             }
             if outcomes.iter().any(|&(_, p)| !(p > 0.0 && p <= 1.0)) {
                 out.push("a chance outcome has a probability outside (0, 1]".to_string());
@@ -82,10 +67,7 @@ pub fn violations(state: &GameState) -> Vec<String> {
         }
         Player::Side(_) => {
             if state.legal_actions().is_empty() {
-                out.push(format!(
-                    "decision node without legal actions: {}",
-                    state.describe_node()
-                ));
+                out.push(format!("decision node without legal actions: {}", state.describe_node()));
             }
         }
         Player::Terminal => {}

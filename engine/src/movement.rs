@@ -129,12 +129,8 @@ const LABELS: usize = 4;
 const fn label(restricted: bool, dynamic: bool) -> usize {
     (restricted as usize) | ((dynamic as usize) << 1)
 }
-const LABEL_ORDER: [usize; 4] = [
-    label(false, false),
-    label(true, false),
-    label(false, true),
-    label(true, true),
-];
+const LABEL_ORDER: [usize; 4] =
+    [label(false, false), label(true, false), label(false, true), label(true, true)];
 
 /// Reusable search buffers, one set per thread, so that searches allocate nothing once warm.
 /// Cells blocked by enemy models, one bit each.
@@ -180,16 +176,7 @@ struct Edge {
     kind: StepKind,
 }
 
-const DIRS: [(i8, i8); 8] = [
-    (1, 0),
-    (-1, 0),
-    (0, 1),
-    (0, -1),
-    (1, 1),
-    (1, -1),
-    (-1, 1),
-    (-1, -1),
-];
+const DIRS: [(i8, i8); 8] = [(1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (1, -1), (-1, 1), (-1, -1)];
 
 fn standable(board: &Board, c: CellIdx) -> bool {
     board.cell(c).terrain != Terrain::Impassable
@@ -218,14 +205,7 @@ fn edges(board: &Board, occ: &Blocked, cell: CellIdx, crawl: bool, mut f: impl F
         let dh = hb - ha;
         let step = if there.terrain == Terrain::Water {
             if in_water || dh >= -1 {
-                Some((
-                    if crawl && !in_water {
-                        StepKind::Crawl
-                    } else {
-                        StepKind::Swim
-                    },
-                    horiz,
-                ))
+                Some((if crawl && !in_water { StepKind::Crawl } else { StepKind::Swim }, horiz))
             } else if crawl {
                 None
             } else {
@@ -276,16 +256,7 @@ fn cuts_corner(board: &Board, x: u8, y: u8, dx: i8, dy: i8, top: i32) -> bool {
 /// 3" higher or lower, up to [`MAX_LEAP_CELLS`] cells away. A gap of a single cell (1") is
 /// crossed with normal movement (p.28 table).
 #[allow(clippy::too_many_arguments)]
-fn leap_edges(
-    board: &Board,
-    occ: &Blocked,
-    x: u8,
-    y: u8,
-    dx: i8,
-    dy: i8,
-    ha: i32,
-    f: &mut impl FnMut(Edge),
-) {
+fn leap_edges(board: &Board, occ: &Blocked, x: u8, y: u8, dx: i8, dy: i8, ha: i32, f: &mut impl FnMut(Edge)) {
     let diagonal = dx != 0 && dy != 0;
     let horiz = if diagonal { DIAG } else { ORTHO };
     // Highest intermediate cell of solid ground, and of rough ground or water, so far. A leap
@@ -294,10 +265,9 @@ fn leap_edges(
     let mut max_solid = i32::MIN;
     let mut max_soft = i32::MIN;
     for span in 2..=MAX_LEAP_CELLS as i32 {
-        let Some(mid) = board.checked_idx(
-            x as i32 + dx as i32 * (span - 1),
-            y as i32 + dy as i32 * (span - 1),
-        ) else {
+        let Some(mid) =
+            board.checked_idx(x as i32 + dx as i32 * (span - 1), y as i32 + dy as i32 * (span - 1))
+        else {
             return;
         };
         let mid = board.cell(mid);
@@ -315,8 +285,7 @@ fn leap_edges(
         if max_solid >= ha - 1 || max_soft > ha {
             return;
         }
-        let Some(to) = board.checked_idx(x as i32 + dx as i32 * span, y as i32 + dy as i32 * span)
-        else {
+        let Some(to) = board.checked_idx(x as i32 + dx as i32 * span, y as i32 + dy as i32 * span) else {
             return;
         };
         let there = *board.cell(to);
@@ -329,16 +298,9 @@ fn leap_edges(
             && (hb - ha).unsigned_abs() <= MAX_LEAP_RISE as u32;
         if gap && landable {
             // A gap of 1" is crossed normally; landing on rough ground is always a leap (p.66).
-            let kind = if span == 2 && there.terrain != Terrain::Rough {
-                StepKind::Normal
-            } else {
-                StepKind::Leap
-            };
-            f(Edge {
-                to,
-                cost: horiz * span as u16,
-                kind,
-            });
+            let kind =
+                if span == 2 && there.terrain != Terrain::Rough { StepKind::Normal } else { StepKind::Leap };
+            f(Edge { to, cost: horiz * span as u16, kind });
         }
     }
 }
@@ -367,23 +329,13 @@ pub fn reachable(board: &Board, occ: &impl Occupancy, spec: &MoveSpec, mut f: im
 }
 
 /// The declared path to `dest`, if `dest` is reachable under `spec`.
-pub fn path_to(
-    board: &Board,
-    occ: &impl Occupancy,
-    spec: &MoveSpec,
-    dest: CellIdx,
-) -> Option<MovePath> {
+pub fn path_to(board: &Board, occ: &impl Occupancy, spec: &MoveSpec, dest: CellIdx) -> Option<MovePath> {
     SCRATCH.with(|s| {
         let mut s = s.borrow_mut();
         search(board, occ, spec, &mut s);
         let reach = best_label(&s, spec, dest)?;
         let lab = label(reach.restricted, reach.dynamic);
-        Some(expand(
-            board,
-            spec,
-            &s,
-            dest as u32 * LABELS as u32 + lab as u32,
-        ))
+        Some(expand(board, spec, &s, dest as u32 * LABELS as u32 + lab as u32))
     })
 }
 
@@ -391,30 +343,15 @@ fn best_label(s: &Scratch, spec: &MoveSpec, cell: CellIdx) -> Option<Reach> {
     LABEL_ORDER.iter().find_map(|&lab| {
         let d = s.dist[cell as usize * LABELS + lab];
         let restricted = lab & 1 == 1;
-        let budget = if restricted {
-            spec.budget_restricted
-        } else {
-            spec.budget_free
-        };
-        (d != UNSEEN && d <= budget).then_some(Reach {
-            cell,
-            cost: d,
-            dynamic: lab & 2 == 2,
-            restricted,
-        })
+        let budget = if restricted { spec.budget_restricted } else { spec.budget_free };
+        (d != UNSEEN && d <= budget).then_some(Reach { cell, cost: d, dynamic: lab & 2 == 2, restricted })
     })
 }
 
 fn search(board: &Board, occ: &impl Occupancy, spec: &MoveSpec, s: &mut Scratch) {
     let key = (
         board.id(),
-        [
-            spec.start,
-            spec.start_z as u16,
-            spec.crawl as u16,
-            spec.budget_free,
-            spec.budget_restricted,
-        ],
+        [spec.start, spec.start_z as u16, spec.crawl as u16, spec.budget_free, spec.budget_restricted],
         occ.key(),
     );
     if s.last == Some(key) {
@@ -446,12 +383,7 @@ fn search(board: &Board, occ: &impl Occupancy, spec: &MoveSpec, s: &mut Scratch)
     } else {
         // Climbing down to the surface of its own cell, or up onto an adjacent higher cell.
         let down = (spec.start_z - surface) as u16 * ORTHO;
-        relax(
-            s,
-            spec.start as u32 * LABELS as u32 + label(start_restricted, true) as u32,
-            down,
-            NO_PRED,
-        );
+        relax(s, spec.start as u32 * LABELS as u32 + label(start_restricted, true) as u32, down, NO_PRED);
         let (x, y) = board.xy(spec.start);
         for &(dx, dy) in &DIRS[..4] {
             let Some(to) = board.checked_idx(x as i32 + dx as i32, y as i32 + dy as i32) else {
@@ -460,12 +392,7 @@ fn search(board: &Board, occ: &impl Occupancy, spec: &MoveSpec, s: &mut Scratch)
             let top = board.cell(to).height;
             if top >= spec.start_z && standable(board, to) && !s.blocked.blocks(to) {
                 let cost = (top - spec.start_z) as u16 * ORTHO + ORTHO;
-                relax(
-                    s,
-                    to as u32 * LABELS as u32 + label(start_restricted, true) as u32,
-                    cost,
-                    NO_PRED,
-                );
+                relax(s, to as u32 * LABELS as u32 + label(start_restricted, true) as u32, cost, NO_PRED);
             }
         }
     }
@@ -482,11 +409,7 @@ fn search(board: &Board, occ: &impl Occupancy, spec: &MoveSpec, s: &mut Scratch)
             let r = restricted || e.kind.is_restricted();
             let dy = dynamic || e.kind.is_dynamic();
             let nd = d.saturating_add(e.cost);
-            let budget = if r {
-                spec.budget_restricted
-            } else {
-                spec.budget_free
-            };
+            let budget = if r { spec.budget_restricted } else { spec.budget_free };
             if nd > budget || nd > max_budget {
                 return;
             }
@@ -532,9 +455,7 @@ fn expand(board: &Board, spec: &MoveSpec, s: &Scratch, node: u32) -> MovePath {
         if cell == prev_cell && cost == 0 {
             continue; // the start node
         }
-        push_step(
-            board, spec, &mut path, prev_cell, prev_z, prev_cost, cell, cost,
-        );
+        push_step(board, spec, &mut path, prev_cell, prev_z, prev_cost, cell, cost);
         prev_cell = cell;
         prev_z = board.cell(cell).height;
         prev_cost = cost;
@@ -564,30 +485,19 @@ fn push_step(
         // Climbing down to the surface of the starting cell.
         for z in (hb..from_z).rev() {
             let cost = from_cost + (from_z - z) as u16 * ORTHO;
-            path.points.push(PathPoint {
-                cell: to,
-                z,
-                cost,
-                rest: true,
-                kind: StepKind::Climb,
-            });
+            path.points.push(PathPoint { cell: to, z, cost, rest: true, kind: StepKind::Climb });
         }
         return;
     }
     let (fx, fy) = board.xy(from);
     let (tx, ty) = board.xy(to);
-    let span = (fx as i32 - tx as i32)
-        .abs()
-        .max((fy as i32 - ty as i32).abs()) as u8;
+    let span = (fx as i32 - tx as i32).abs().max((fy as i32 - ty as i32).abs()) as u8;
     let crawl = spec.crawl;
     let water_to = there.terrain == Terrain::Water;
     if span > 1 {
         // A leap (or a 1" gap crossed normally): mid-air points over the gap cells.
-        let kind = if span == 2 && there.terrain != Terrain::Rough {
-            StepKind::Normal
-        } else {
-            StepKind::Leap
-        };
+        let kind =
+            if span == 2 && there.terrain != Terrain::Rough { StepKind::Normal } else { StepKind::Leap };
         let per = (to_cost - from_cost) / span as u16;
         for i in 1..span {
             let cx = fx as i32 + (tx as i32 - fx as i32) / span as i32 * i as i32;
@@ -595,21 +505,9 @@ fn push_step(
             let c = board.idx(cx as u8, cy as u8);
             let z = (from_z as i32 + (hb as i32 - from_z as i32) * i as i32 / span as i32) as u8;
             let z = z.max(board.cell(c).height);
-            path.points.push(PathPoint {
-                cell: c,
-                z,
-                cost: from_cost + per * i as u16,
-                rest: false,
-                kind,
-            });
+            path.points.push(PathPoint { cell: c, z, cost: from_cost + per * i as u16, rest: false, kind });
         }
-        path.points.push(PathPoint {
-            cell: to,
-            z: hb,
-            cost: to_cost,
-            rest: true,
-            kind,
-        });
+        path.points.push(PathPoint { cell: to, z: hb, cost: to_cost, rest: true, kind });
         return;
     }
     let dh = hb as i32 - from_z as i32;
@@ -626,13 +524,7 @@ fn push_step(
         } else {
             StepKind::Normal
         };
-        path.points.push(PathPoint {
-            cell: to,
-            z: hb,
-            cost: to_cost,
-            rest: true,
-            kind,
-        });
+        path.points.push(PathPoint { cell: to, z: hb, cost: to_cost, rest: true, kind });
         return;
     }
     // Climbing: the model stays over the cell at the bottom of the climb while it climbs.
@@ -640,31 +532,13 @@ fn push_step(
     if dh > 0 {
         for (i, z) in (from_z + 1..hb).enumerate() {
             let cost = from_cost + (i as u16 + 1) * ORTHO;
-            path.points.push(PathPoint {
-                cell: from,
-                z,
-                cost,
-                rest: true,
-                kind: StepKind::Climb,
-            });
+            path.points.push(PathPoint { cell: from, z, cost, rest: true, kind: StepKind::Climb });
         }
     } else {
         for (i, z) in (hb + 1..from_z).rev().enumerate() {
             let cost = from_cost + horiz + (i as u16 + 1) * ORTHO;
-            path.points.push(PathPoint {
-                cell: to,
-                z,
-                cost,
-                rest: true,
-                kind: StepKind::Climb,
-            });
+            path.points.push(PathPoint { cell: to, z, cost, rest: true, kind: StepKind::Climb });
         }
     }
-    path.points.push(PathPoint {
-        cell: to,
-        z: hb,
-        cost: to_cost,
-        rest: true,
-        kind: StepKind::Climb,
-    });
+    path.points.push(PathPoint { cell: to, z: hb, cost: to_cost, rest: true, kind: StepKind::Climb });
 }

@@ -20,21 +20,15 @@ const PAIRS: u32 = (FACES as u32) * (FACES as u32);
 
 /// Every (attribute die, feat die) pair of an attribute test, each with probability 1/100.
 pub fn all_rolls() -> impl Iterator<Item = TestRoll> {
-    (1..=FACES).flat_map(|attribute_die| {
-        (1..=FACES).map(move |feat_die| TestRoll {
-            attribute_die,
-            feat_die,
-        })
-    })
+    (1..=FACES)
+        .flat_map(|attribute_die| (1..=FACES).map(move |feat_die| TestRoll { attribute_die, feat_die }))
 }
 
 /// Integer counts (out of 100) of each distinct outcome of a test against `attr`.
 fn outcome_counts(attr: i32, narrative_feats: bool) -> BTreeMap<TestOutcome, u32> {
     let mut counts = BTreeMap::new();
     for roll in all_rolls() {
-        *counts
-            .entry(dice::evaluate(attr, roll, narrative_feats))
-            .or_insert(0) += 1;
+        *counts.entry(dice::evaluate(attr, roll, narrative_feats)).or_insert(0) += 1;
     }
     counts
 }
@@ -63,10 +57,7 @@ pub fn level_distribution(attr: i32, narrative_feats: bool) -> [f64; 5] {
 
 /// Position of `level` in [`TestLevel::ALL`].
 fn level_index(level: TestLevel) -> usize {
-    TestLevel::ALL
-        .iter()
-        .position(|&l| l == level)
-        .expect("TestLevel::ALL lists every level")
+    TestLevel::ALL.iter().position(|&l| l == level).expect("TestLevel::ALL lists every level")
 }
 
 /// Probabilities of the four results of an opposed test (p.16). The fields sum to 1.
@@ -146,11 +137,7 @@ pub fn wound_distribution(damage: u8, target: u8) -> Vec<f64> {
 
 /// Expected number of wounds of a [`wound_distribution`].
 pub fn expected_wounds(distribution: &[f64]) -> f64 {
-    distribution
-        .iter()
-        .enumerate()
-        .map(|(w, p)| w as f64 * p)
-        .sum()
+    distribution.iter().enumerate().map(|(w, p)| w as f64 * p).sum()
 }
 
 #[cfg(test)]
@@ -250,10 +237,7 @@ mod tests {
                     let ba = opposed_odds(b, a, nf);
                     assert!(close(ab.a_wins, ba.b_wins));
                     assert!(close(ab.true_tie, ba.true_tie));
-                    assert!(close(
-                        ab.a_wins + ab.b_wins + ab.true_tie + ab.both_fail,
-                        1.0
-                    ));
+                    assert!(close(ab.a_wins + ab.b_wins + ab.true_tie + ab.both_fail, 1.0));
                 }
             }
         }

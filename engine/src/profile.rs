@@ -181,15 +181,13 @@ impl FromStr for WeaponProperty {
         let lower = name.to_ascii_lowercase();
         let number = |arg: Option<&str>| -> Result<u8, String> {
             let Some(a) = arg else {
-                return Err(format!(
-                    "\"{text}\": {name} needs a value, e.g. \"{name}(1)\""
-                ));
+                return Err(format!("\"{text}\": {name} needs a value, e.g. \"{name}(1)\""));
             };
             match a.parse::<u8>() {
                 Ok(x) if (1..=10).contains(&x) => Ok(x),
-                _ => Err(format!(
-                    "\"{text}\": the value of {name} must be a whole number 1..=10, got \"{a}\""
-                )),
+                _ => {
+                    Err(format!("\"{text}\": the value of {name} must be a whole number 1..=10, got \"{a}\""))
+                }
             }
         };
         let flag = |arg: Option<&str>, p: WeaponProperty| -> Result<WeaponProperty, String> {
@@ -220,9 +218,7 @@ impl FromStr for WeaponProperty {
                 });
                 match pair {
                     Some((x, y)) => Ok(WeaponProperty::Slow(x, y)),
-                    None => Err(format!(
-                        "\"{text}\": Slow needs two values 1..=10, e.g. \"Slow(1/1)\""
-                    )),
+                    None => Err(format!("\"{text}\": Slow needs two values 1..=10, e.g. \"Slow(1/1)\"")),
                 }
             }
             "smoke" => flag(arg, WeaponProperty::Smoke),
@@ -373,10 +369,7 @@ impl Catalog {
 
     /// The profile with this id.
     pub fn get(&self, id: &str) -> Option<&Arc<Profile>> {
-        self.profiles
-            .binary_search_by(|p| p.id.as_str().cmp(id))
-            .ok()
-            .map(|i| &self.profiles[i])
+        self.profiles.binary_search_by(|p| p.id.as_str().cmp(id)).ok().map(|i| &self.profiles[i])
     }
 
     /// Every profile, sorted by id.

@@ -94,15 +94,9 @@ impl SavedGame {
 
     /// Rebuild the state; `file` names the source in errors.
     pub fn restore(&self, file: &str) -> Result<GameState, RecordError> {
-        let invalid = |reason: String| RecordError::Invalid {
-            file: file.to_string(),
-            reason,
-        };
+        let invalid = |reason: String| RecordError::Invalid { file: file.to_string(), reason };
         if self.format != FORMAT_VERSION {
-            return Err(invalid(format!(
-                "format {} is not the supported {FORMAT_VERSION}",
-                self.format
-            )));
+            return Err(invalid(format!("format {} is not the supported {FORMAT_VERSION}", self.format)));
         }
         let board = Board::parse(&self.board, file).map_err(|e| invalid(e.to_string()))?;
         for (i, m) in self.state.models.iter().enumerate() {
@@ -114,10 +108,7 @@ impl SavedGame {
                 )));
             }
             if m.cell as usize >= board.len() {
-                return Err(invalid(format!(
-                    "model {i} stands on cell {} outside the board",
-                    m.cell
-                )));
+                return Err(invalid(format!("model {i} stands on cell {} outside the board", m.cell)));
             }
         }
         let stat = StaticData {
@@ -170,13 +161,7 @@ impl GameRecord {
     pub fn replay(&self, file: &str) -> Result<GameState, RecordError> {
         let mut state = self.initial.restore(file)?;
         for (index, &action) in self.actions.iter().enumerate() {
-            state
-                .apply_action(action)
-                .map_err(|e| RecordError::Illegal {
-                    index,
-                    action,
-                    node: e.node,
-                })?;
+            state.apply_action(action).map_err(|e| RecordError::Illegal { index, action, node: e.node })?;
         }
         Ok(state)
     }
@@ -200,10 +185,8 @@ pub fn format_hash(hash: u64) -> String {
 
 fn read_json<T: for<'de> Deserialize<'de>>(path: &Path) -> Result<T, RecordError> {
     let file = path.display().to_string();
-    let text = std::fs::read_to_string(path).map_err(|source| RecordError::Io {
-        file: file.clone(),
-        source,
-    })?;
+    let text =
+        std::fs::read_to_string(path).map_err(|source| RecordError::Io { file: file.clone(), source })?;
     serde_json::from_str(&text).map_err(|source| RecordError::Json { file, source })
 }
 
@@ -211,10 +194,7 @@ fn read_json<T: for<'de> Deserialize<'de>>(path: &Path) -> Result<T, RecordError
 /// readers never see a half-written file.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), RecordError> {
     let file = path.display().to_string();
-    let io = |source| RecordError::Io {
-        file: file.clone(),
-        source,
-    };
+    let io = |source| RecordError::Io { file: file.clone(), source };
     let tmp = path.with_extension(format!("tmp{}", std::process::id()));
     std::fs::write(&tmp, bytes).map_err(io)?;
     std::fs::rename(&tmp, path).map_err(io)

@@ -8,10 +8,7 @@ use std::fmt::Write;
 /// The letter that marks model `m` on the map: side A upper case, side B lower case.
 pub fn model_letter(state: &GameState, m: ModelId) -> char {
     let side = state.models()[m as usize].side;
-    let index = state.models()[..m as usize]
-        .iter()
-        .filter(|o| o.side == side)
-        .count() as u8;
+    let index = state.models()[..m as usize].iter().filter(|o| o.side == side).count() as u8;
     let base = if side == 0 { b'A' } else { b'a' };
     (base + index % 26) as char
 }
@@ -30,10 +27,7 @@ pub fn render_map(state: &GameState) -> String {
     for y in 0..board.depth() {
         for x in 0..board.width() {
             let idx = board.idx(x, y);
-            let model = state
-                .models()
-                .iter()
-                .position(|m| m.cell == idx && m.is_on_table());
+            let model = state.models().iter().position(|m| m.cell == idx && m.is_on_table());
             let c = board.cell(idx);
             let ch = if let Some(m) = model {
                 model_letter(state, m as ModelId)
@@ -128,14 +122,7 @@ pub fn describe_action(state: &GameState, action: Action) -> String {
     let actor = d.activating.or(d.sequence.as_ref().map(|s| s.actor));
     let who = |m: Option<ModelId>| m.map_or_else(|| "?".to_string(), |m| model_name(state, m));
     let weapon = |m: Option<ModelId>, w: u8| {
-        m.and_then(|m| {
-            state
-                .profile(m)
-                .weapons
-                .get(w as usize)
-                .map(|w| w.name.clone())
-        })
-        .unwrap_or_default()
+        m.and_then(|m| state.profile(m).weapons.get(w as usize).map(|w| w.name.clone())).unwrap_or_default()
     };
     match action {
         Action::Chance(i) => {
@@ -153,27 +140,13 @@ pub fn describe_action(state: &GameState, action: Action) -> String {
         Action::Activate(m) => format!("activates {}", model_name(state, m)),
         Action::PassToken => format!("side {} discards a pass token", side_letter(d.active)),
         Action::Move { dest, prone } => {
-            format!(
-                "{} {} to {}",
-                who(actor),
-                if prone { "crawls" } else { "moves" },
-                at(dest)
-            )
+            format!("{} {} to {}", who(actor), if prone { "crawls" } else { "moves" }, at(dest))
         }
         Action::Shoot { weapon: w, target } => {
-            format!(
-                "{} shoots {} with {}",
-                who(actor),
-                model_name(state, target),
-                weapon(actor, w)
-            )
+            format!("{} shoots {} with {}", who(actor), model_name(state, target), weapon(actor, w))
         }
         Action::Dodge => format!("{} dodges", who(actor)),
-        Action::Charge {
-            target,
-            weapon: w,
-            dest,
-        } => format!(
+        Action::Charge { target, weapon: w, dest } => format!(
             "{} charges {} with {} to {}",
             who(actor),
             model_name(state, target),
@@ -181,12 +154,7 @@ pub fn describe_action(state: &GameState, action: Action) -> String {
             at(dest)
         ),
         Action::CloseCombat { weapon: w, target } => {
-            format!(
-                "{} fights {} with {}",
-                who(actor),
-                model_name(state, target),
-                weapon(actor, w)
-            )
+            format!("{} fights {} with {}", who(actor), model_name(state, target), weapon(actor, w))
         }
         Action::EndActivation => format!("{} ends its activation", who(actor)),
         Action::RestBack => format!("{} stops at the last resting point", who(actor)),

@@ -21,14 +21,10 @@ pub struct RuleVariant {
 
 impl RuleVariant {
     /// The standard 2022 English rules, no optional rules (`configs/rules/standard.toml`).
-    pub const STANDARD: RuleVariant = RuleVariant {
-        narrative_feats: false,
-    };
+    pub const STANDARD: RuleVariant = RuleVariant { narrative_feats: false };
 
     /// Standard rules plus Narrative Feats (`configs/rules/narrative.toml`).
-    pub const NARRATIVE: RuleVariant = RuleVariant {
-        narrative_feats: true,
-    };
+    pub const NARRATIVE: RuleVariant = RuleVariant { narrative_feats: true };
 }
 
 /// Why a rule variant could not be loaded. Every message names the file concerned.
@@ -108,36 +104,24 @@ pub fn parse(text: &str, path: &Path) -> Result<RuleVariant, RulesError> {
     toml::from_str::<RuleVariant>(text).map_err(|e| {
         let span_start = e.span().map(|s| s.start);
         let line = span_start.map(|start| line_of(text, start));
-        let field = field_from_message(e.message())
-            .or_else(|| span_start.and_then(|start| key_on_line(text, start)));
-        RulesError::Invalid {
-            path: path.to_path_buf(),
-            line,
-            field,
-            reason: e.message().trim().to_string(),
-        }
+        let field =
+            field_from_message(e.message()).or_else(|| span_start.and_then(|start| key_on_line(text, start)));
+        RulesError::Invalid { path: path.to_path_buf(), line, field, reason: e.message().trim().to_string() }
     })
 }
 
 /// Read and parse a rule variant file.
 pub fn load(path: &Path) -> Result<RuleVariant, RulesError> {
-    let text = std::fs::read_to_string(path).map_err(|source| RulesError::Io {
-        path: path.to_path_buf(),
-        source,
-    })?;
+    let text = std::fs::read_to_string(path)
+        .map_err(|source| RulesError::Io { path: path.to_path_buf(), source })?;
     parse(&text, path)
 }
 
 /// Load the variant called `name` from `configs_dir/rules/<name>.toml`.
 pub fn load_named(configs_dir: &Path, name: &str) -> Result<RuleVariant, RulesError> {
-    let valid = !name.is_empty()
-        && name
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_');
+    let valid = !name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_');
     if !valid {
-        return Err(RulesError::BadName {
-            name: name.to_string(),
-        });
+        return Err(RulesError::BadName { name: name.to_string() });
     }
     let path = configs_dir.join("rules").join(format!("{name}.toml"));
     if !path.is_file() {
@@ -169,11 +153,7 @@ pub fn available(configs_dir: &Path) -> Vec<String> {
 /// 1-based line number of byte offset `offset` in `text`.
 fn line_of(text: &str, offset: usize) -> usize {
     let end = offset.min(text.len());
-    text.as_bytes()[..end]
-        .iter()
-        .filter(|&&b| b == b'\n')
-        .count()
-        + 1
+    text.as_bytes()[..end].iter().filter(|&&b| b == b'\n').count() + 1
 }
 
 /// The field named by a serde message such as "unknown field `x`, expected ...".
@@ -186,10 +166,7 @@ fn field_from_message(message: &str) -> Option<String> {
 /// The key defined on the line holding byte `offset` (`key = value` or `[table]`).
 fn key_on_line(text: &str, offset: usize) -> Option<String> {
     let offset = offset.min(text.len());
-    let start = text.as_bytes()[..offset]
-        .iter()
-        .rposition(|&b| b == b'\n')
-        .map_or(0, |i| i + 1);
+    let start = text.as_bytes()[..offset].iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
     let line = text.get(start..)?.lines().next()?.trim();
     let key = if let Some(table) = line.strip_prefix('[') {
         table.trim_start_matches('[').split(']').next()?
@@ -212,10 +189,7 @@ mod tests {
     fn shipped_variants_load() {
         let dir = configs_dir();
         assert_eq!(load_named(&dir, "standard").unwrap(), RuleVariant::STANDARD);
-        assert_eq!(
-            load_named(&dir, "narrative").unwrap(),
-            RuleVariant::NARRATIVE
-        );
+        assert_eq!(load_named(&dir, "narrative").unwrap(), RuleVariant::NARRATIVE);
         let names = available(&dir);
         assert!(names.contains(&"standard".to_string()));
         assert!(names.contains(&"narrative".to_string()));
@@ -224,19 +198,12 @@ mod tests {
     #[test]
     fn default_is_standard_and_empty_file_is_default() {
         assert_eq!(RuleVariant::default(), RuleVariant::STANDARD);
-        assert_eq!(
-            parse("# nothing\n", Path::new("x.toml")).unwrap(),
-            RuleVariant::STANDARD
-        );
+        assert_eq!(parse("# nothing\n", Path::new("x.toml")).unwrap(), RuleVariant::STANDARD);
     }
 
     #[test]
     fn unknown_field_names_file_and_field() {
-        let err = parse(
-            "# comment\nnarrative_feet = true\n",
-            Path::new("rules/typo.toml"),
-        )
-        .unwrap_err();
+        let err = parse("# comment\nnarrative_feet = true\n", Path::new("rules/typo.toml")).unwrap_err();
         assert_eq!(err.field(), Some("narrative_feet"));
         let msg = err.to_string();
         assert!(msg.contains("rules/typo.toml"), "{msg}");
@@ -262,13 +229,7 @@ mod tests {
 
     #[test]
     fn syntax_error_does_not_panic() {
-        for text in [
-            "narrative_feats = ",
-            "[",
-            "= true",
-            "narrative_feats = tru\n",
-            "\u{feff}x",
-        ] {
+        for text in ["narrative_feats = ", "[", "= true", "narrative_feats = tru\n", "\u{feff}x"] {
             let err = parse(text, Path::new("s.toml")).unwrap_err();
             assert!(err.to_string().contains("s.toml"));
         }
@@ -281,14 +242,8 @@ mod tests {
         let msg = err.to_string();
         assert!(msg.contains("no_such_variant.toml"), "{msg}");
         assert!(msg.contains("standard"), "{msg}");
-        assert!(matches!(
-            load_named(&dir, "../rules/standard"),
-            Err(RulesError::BadName { .. })
-        ));
-        assert!(matches!(
-            load_named(&dir, ""),
-            Err(RulesError::BadName { .. })
-        ));
+        assert!(matches!(load_named(&dir, "../rules/standard"), Err(RulesError::BadName { .. })));
+        assert!(matches!(load_named(&dir, ""), Err(RulesError::BadName { .. })));
         let err = load(Path::new("/nonexistent/x.toml")).unwrap_err();
         assert!(err.to_string().contains("/nonexistent/x.toml"));
     }

@@ -89,11 +89,7 @@ pub fn load_board(configs: &Path, name: &str) -> Result<Board, DataError> {
 
 fn load_rules(configs: &Path, name: &str) -> Result<RuleVariant, DataError> {
     rules::load_named(configs, name).map_err(|e| {
-        let file = configs
-            .join("rules")
-            .join(format!("{name}.toml"))
-            .display()
-            .to_string();
+        let file = configs.join("rules").join(format!("{name}.toml")).display().to_string();
         DataError::new(file, e.field().unwrap_or("(file)"), e.to_string())
     })
 }
@@ -114,10 +110,7 @@ pub fn new_game(config: &GameConfig) -> Result<GameState, DataError> {
     for (side, crew) in crews.iter().enumerate() {
         let n = crew.models.len();
         for (i, id) in crew.models.iter().enumerate() {
-            let profile = catalog
-                .get(id)
-                .expect("crew ids checked by load_crew")
-                .clone();
+            let profile = catalog.get(id).expect("crew ids checked by load_crew").clone();
             let pidx = profile_index(&mut profiles, profile);
             let cell = deployment_cell(&board, side as u8, i, n, &models).ok_or_else(|| {
                 DataError::new(
@@ -126,22 +119,10 @@ pub fn new_game(config: &GameConfig) -> Result<GameState, DataError> {
                     format!("no free ground cell to deploy {id} for side {side}"),
                 )
             })?;
-            models.push(fresh_model(
-                &profiles[pidx],
-                pidx as u8,
-                side as u8,
-                cell,
-                &board,
-            ));
+            models.push(fresh_model(&profiles[pidx], pidx as u8, side as u8, cell, &board));
         }
     }
-    let stat = StaticData {
-        board,
-        profiles,
-        variant,
-        max_turns: config.max_turns,
-        sides: 2,
-    };
+    let stat = StaticData { board, profiles, variant, max_turns: config.max_turns, sides: 2 };
     Ok(GameState::new(stat, models))
 }
 
@@ -162,11 +143,7 @@ fn fresh_model(p: &Profile, profile: u8, side: u8, cell: CellIdx, board: &Board)
         side,
         cell,
         z: c.height,
-        stance: if c.terrain == Terrain::Water {
-            Stance::Swimming
-        } else {
-            Stance::Standing
-        },
+        stance: if c.terrain == Terrain::Water { Stance::Swimming } else { Stance::Standing },
         ap: 0,
         wounds: p.wounds,
         health: Health::Conscious,
@@ -180,13 +157,7 @@ fn fresh_model(p: &Profile, profile: u8, side: u8, cell: CellIdx, board: &Board)
 
 /// The deployment cell of the `i`-th of `n` models of `side`: the free ground-level cell in
 /// the deployment zone closest to an even spread along the edge.
-fn deployment_cell(
-    board: &Board,
-    side: u8,
-    i: usize,
-    n: usize,
-    placed: &[ModelState],
-) -> Option<CellIdx> {
+fn deployment_cell(board: &Board, side: u8, i: usize, n: usize, placed: &[ModelState]) -> Option<CellIdx> {
     let w = board.width() as i32;
     let d = board.depth() as i32;
     let target_x = ((i as i32 + 1) * w) / (n as i32 + 1);
@@ -258,18 +229,14 @@ struct RawModel {
 /// Read a setup file (see the module docs) into a game at a decision node.
 pub fn load_setup(path: &Path) -> Result<GameState, DataError> {
     let file = path.display().to_string();
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| DataError::new(&file, "(file)", e.to_string()))?;
+    let text = std::fs::read_to_string(path).map_err(|e| DataError::new(&file, "(file)", e.to_string()))?;
     parse_setup(&text, &file, &configs_dir())
 }
 
 /// Parse setup text; `file` names it in errors; names are resolved under `configs`.
 pub fn parse_setup(text: &str, file: &str, configs: &Path) -> Result<GameState, DataError> {
     let raw: RawSetup = toml::from_str(text).map_err(|e| {
-        let span = e
-            .span()
-            .map(|s| format!("byte {}", s.start))
-            .unwrap_or_else(|| "(toml)".into());
+        let span = e.span().map(|s| format!("byte {}", s.start)).unwrap_or_else(|| "(toml)".into());
         DataError::new(file, span, e.message().to_string())
     })?;
     let err = |field: String, reason: String| DataError::new(file, field, reason);
@@ -277,39 +244,24 @@ pub fn parse_setup(text: &str, file: &str, configs: &Path) -> Result<GameState, 
     let board = Arc::new(load_board(configs, &raw.board)?);
     let variant = load_rules(configs, raw.rules.as_deref().unwrap_or("standard"))?;
     if raw.active > 1 {
-        return Err(err(
-            "active".into(),
-            format!("side {} does not exist (0 or 1)", raw.active),
-        ));
+        return Err(err("active".into(), format!("side {} does not exist (0 or 1)", raw.active)));
     }
     let mut profiles: Vec<Arc<Profile>> = Vec::new();
     let mut models: Vec<ModelState> = Vec::new();
     for (i, rm) in raw.models.iter().enumerate() {
         let f = |name: &str| format!("model[{i}].{name}");
         if rm.side > 1 {
-            return Err(err(
-                f("side"),
-                format!("side {} does not exist (0 or 1)", rm.side),
-            ));
+            return Err(err(f("side"), format!("side {} does not exist (0 or 1)", rm.side)));
         }
         let p = catalog
             .get(&rm.profile)
-            .ok_or_else(|| {
-                err(
-                    f("profile"),
-                    format!("no profile with id \"{}\"", rm.profile),
-                )
-            })?
+            .ok_or_else(|| err(f("profile"), format!("no profile with id \"{}\"", rm.profile)))?
             .clone();
         let [x, y] = rm.at;
         if x >= board.width() || y >= board.depth() {
             return Err(err(
                 f("at"),
-                format!(
-                    "({x}, {y}) is off the {}x{} board",
-                    board.width(),
-                    board.depth()
-                ),
+                format!("({x}, {y}) is off the {}x{} board", board.width(), board.depth()),
             ));
         }
         let cell = board.idx(x, y);
@@ -317,45 +269,30 @@ pub fn parse_setup(text: &str, file: &str, configs: &Path) -> Result<GameState, 
             return Err(err(f("at"), format!("({x}, {y}) is impassable terrain")));
         }
         if let Some(j) = models.iter().position(|m| m.cell == cell) {
-            return Err(err(
-                f("at"),
-                format!("({x}, {y}) is already taken by model[{j}]"),
-            ));
+            return Err(err(f("at"), format!("({x}, {y}) is already taken by model[{j}]")));
         }
         let pidx = profile_index(&mut profiles, p.clone());
         let mut m = fresh_model(&p, pidx as u8, rm.side, cell, &board);
         m.ap = rm.ap.unwrap_or(p.ap_gain.min(p.ap_max));
         if m.ap > p.ap_max {
-            return Err(err(
-                f("ap"),
-                format!("{} AP is above the maximum of {}", m.ap, p.ap_max),
-            ));
+            return Err(err(f("ap"), format!("{} AP is above the maximum of {}", m.ap, p.ap_max)));
         }
         m.wounds = rm.wounds.unwrap_or(p.wounds);
         if m.wounds > p.wounds {
-            return Err(err(
-                f("wounds"),
-                format!("{} wounds is above the starting {}", m.wounds, p.wounds),
-            ));
+            return Err(err(f("wounds"), format!("{} wounds is above the starting {}", m.wounds, p.wounds)));
         }
         if let Some(z) = rm.z {
             if z < board.cell(cell).height {
                 return Err(err(
                     f("z"),
-                    format!(
-                        "height {z} is below the cell surface {}",
-                        board.cell(cell).height
-                    ),
+                    format!("height {z} is below the cell surface {}", board.cell(cell).height),
                 ));
             }
             m.z = z;
         }
         m.health = rm.health.unwrap_or(Health::Conscious);
         if m.health == Health::TakenOut {
-            return Err(err(
-                f("health"),
-                "taken-out models are not on the table; leave them out".into(),
-            ));
+            return Err(err(f("health"), "taken-out models are not on the table; leave them out".into()));
         }
         if m.health == Health::Down || m.wounds == 0 {
             m.health = Health::Down;
@@ -376,18 +313,12 @@ pub fn parse_setup(text: &str, file: &str, configs: &Path) -> Result<GameState, 
         }
         let in_water = board.cell(cell).terrain == Terrain::Water && m.z == board.cell(cell).height;
         if (m.stance == Stance::Swimming) != in_water {
-            return Err(err(
-                f("stance"),
-                "a model is swimming exactly when its base is in water".into(),
-            ));
+            return Err(err(f("stance"), "a model is swimming exactly when its base is in water".into()));
         }
         m.activated = rm.activated;
         for &w in &rm.jammed {
             if w as usize >= p.weapons.len() || !p.weapons[w as usize].is_ranged() {
-                return Err(err(
-                    f("jammed"),
-                    format!("{} has no ranged weapon {w}", p.id),
-                ));
+                return Err(err(f("jammed"), format!("{} has no ranged weapon {w}", p.id)));
             }
             m.jammed |= 1 << w;
         }

@@ -41,39 +41,20 @@ fn shooting_example(distance: u8, level: TestLevel) -> Option<u8> {
     let mut s = game(
         board,
         &[
-            Place {
-                side: 0,
-                profile: "nix",
-                at: (1, 0),
-            },
-            Place {
-                side: 1,
-                profile: "kaneda",
-                at: (1, distance + 1),
-            },
+            Place { side: 0, profile: "nix", at: (1, 0) },
+            Place { side: 1, profile: "kaneda", at: (1, distance + 1) },
         ],
         Some(0),
     );
-    let recurve = s
-        .profile(0)
-        .weapons
-        .iter()
-        .position(|w| w.name == "Recurve")
-        .unwrap() as u8;
-    s.apply_action(Action::Shoot {
-        weapon: recurve,
-        target: 1,
-    })
-    .unwrap();
+    let recurve = s.profile(0).weapons.iter().position(|w| w.name == "Recurve").unwrap() as u8;
+    s.apply_action(Action::Shoot { weapon: recurve, target: 1 }).unwrap();
     match top(&s) {
         Step::Test { attr, .. } => assert_eq!(attr, 7, "Nix's TN is 7 in the open"),
         other => panic!("expected the Marksmanship test, got {other:?}"),
     }
     force_test(&mut s, level);
     match top(&s) {
-        Step::Armour {
-            model: 1, damage, ..
-        } => Some(damage),
+        Step::Armour { model: 1, damage, .. } => Some(damage),
         _ => None,
     }
 }
@@ -103,25 +84,11 @@ fn out_of_range_targets_cannot_be_shot() {
     let board = board_of(&flat_rows(4, 24));
     let s = game(
         board,
-        &[
-            Place {
-                side: 0,
-                profile: "nix",
-                at: (1, 0),
-            },
-            Place {
-                side: 1,
-                profile: "kaneda",
-                at: (1, 20),
-            },
-        ],
+        &[Place { side: 0, profile: "nix", at: (1, 0) }, Place { side: 1, profile: "kaneda", at: (1, 20) }],
         Some(0),
     );
     // 19" edge to edge is beyond the Recurve's 18".
-    assert!(!s
-        .legal_actions()
-        .iter()
-        .any(|a| matches!(a, Action::Shoot { .. })));
+    assert!(!s.legal_actions().iter().any(|a| matches!(a, Action::Shoot { .. })));
 }
 
 #[test]
@@ -129,31 +96,11 @@ fn a_shooting_blunder_jams_the_weapon() {
     let board = board_of(&flat_rows(4, 12));
     let mut s = game(
         board,
-        &[
-            Place {
-                side: 0,
-                profile: "nix",
-                at: (1, 0),
-            },
-            Place {
-                side: 1,
-                profile: "kaneda",
-                at: (1, 8),
-            },
-        ],
+        &[Place { side: 0, profile: "nix", at: (1, 0) }, Place { side: 1, profile: "kaneda", at: (1, 8) }],
         Some(0),
     );
-    let recurve = s
-        .profile(0)
-        .weapons
-        .iter()
-        .position(|w| w.name == "Recurve")
-        .unwrap() as u8;
-    s.apply_action(Action::Shoot {
-        weapon: recurve,
-        target: 1,
-    })
-    .unwrap();
+    let recurve = s.profile(0).weapons.iter().position(|w| w.name == "Recurve").unwrap() as u8;
+    s.apply_action(Action::Shoot { weapon: recurve, target: 1 }).unwrap();
     force_test(&mut s, TestLevel::Blunder);
     assert!(s.models()[0].is_jammed(recurve));
     assert!(!s
@@ -171,39 +118,15 @@ fn hard_cover_costs_one_marksmanship_and_adds_one_armour() {
     let board = board_of(&rows);
     let mut s = game(
         board,
-        &[
-            Place {
-                side: 0,
-                profile: "nix",
-                at: (1, 0),
-            },
-            Place {
-                side: 1,
-                profile: "kaneda",
-                at: (1, 8),
-            },
-        ],
+        &[Place { side: 0, profile: "nix", at: (1, 0) }, Place { side: 1, profile: "kaneda", at: (1, 8) }],
         Some(0),
     );
-    let recurve = s
-        .profile(0)
-        .weapons
-        .iter()
-        .position(|w| w.name == "Recurve")
-        .unwrap() as u8;
-    s.apply_action(Action::Shoot {
-        weapon: recurve,
-        target: 1,
-    })
-    .unwrap();
-    let Step::Test { attr, .. } = top(&s) else {
-        panic!()
-    };
+    let recurve = s.profile(0).weapons.iter().position(|w| w.name == "Recurve").unwrap() as u8;
+    s.apply_action(Action::Shoot { weapon: recurve, target: 1 }).unwrap();
+    let Step::Test { attr, .. } = top(&s) else { panic!() };
     assert_eq!(attr, 6, "M 7 − 1 for hard cover");
     force_test(&mut s, TestLevel::NailedIt);
-    let Step::Armour { target, .. } = top(&s) else {
-        panic!()
-    };
+    let Step::Armour { target, .. } = top(&s) else { panic!() };
     let t = s.profile(1).toughness + s.profile(1).armour;
     assert_eq!(target, t + 1, "hard cover adds 1 to the armour roll");
 }
@@ -211,118 +134,59 @@ fn hard_cover_costs_one_marksmanship_and_adds_one_armour() {
 #[test]
 fn slethssk_passing_a_climb_at_the_end_of_his_move_only_gets_his_pass_distance() {
     // p.25: Slethssk (4/7) moves 5" and climbs 2". With a Pass he only moves 4".
-    let rows: Vec<String> = (0..3)
-        .map(|_| row(&["0.", "0.", "0.", "0.", "0.", "2.", "2.", "2."], 8))
-        .collect();
+    let rows: Vec<String> =
+        (0..3).map(|_| row(&["0.", "0.", "0.", "0.", "0.", "2.", "2.", "2."], 8)).collect();
     let board = board_of(&rows);
     let mut s = game(
         board,
         &[
-            Place {
-                side: 0,
-                profile: "slethssk",
-                at: (0, 1),
-            },
-            Place {
-                side: 1,
-                profile: "kaneda",
-                at: (7, 2),
-            },
+            Place { side: 0, profile: "slethssk", at: (0, 1) },
+            Place { side: 1, profile: "kaneda", at: (7, 2) },
         ],
         Some(0),
     );
     let dest = cell(&s, 5, 1);
     assert!(
-        s.legal_actions()
-            .contains(&Action::Move { dest, prone: false }),
+        s.legal_actions().contains(&Action::Move { dest, prone: false }),
         "7\" of movement reaches the wall top"
     );
     let before = s.clone();
     s.apply_action(Action::Move { dest, prone: false }).unwrap();
     let seq = s.dynamic().sequence.clone().unwrap();
-    assert_eq!(
-        seq.path.cost(),
-        70,
-        "4\" run, then 1\" across and 2\" up the wall"
-    );
-    assert!(
-        matches!(top(&s), Step::Test { .. }),
-        "the climb needs an Agility test"
-    );
+    assert_eq!(seq.path.cost(), 70, "4\" run, then 1\" across and 2\" up the wall");
+    assert!(matches!(top(&s), Step::Test { .. }), "the climb needs an Agility test");
     force_test(&mut s, TestLevel::Pass);
-    assert_eq!(
-        s.models()[0].cell,
-        cell(&s, 4, 1),
-        "a Pass moves him 4\", to the foot of the wall"
-    );
+    assert_eq!(s.models()[0].cell, cell(&s, 4, 1), "a Pass moves him 4\", to the foot of the wall");
     assert_eq!(s.models()[0].stance, Stance::Standing);
     let mut n = before.clone();
     n.apply_action(Action::Move { dest, prone: false }).unwrap();
     force_test(&mut n, TestLevel::NailedIt);
-    assert_eq!(
-        (n.models()[0].cell, n.models()[0].z),
-        (dest, 2),
-        "Nailed It reaches the top"
-    );
+    assert_eq!((n.models()[0].cell, n.models()[0].z), (dest, 2), "Nailed It reaches the top");
     let mut f = before;
     f.apply_action(Action::Move { dest, prone: false }).unwrap();
     force_test(&mut f, TestLevel::Feat);
-    assert_eq!(
-        f.models()[0].ap,
-        f.profile(0).ap_gain,
-        "a Feat returns the AP spent (1 AP back at the end)"
-    );
+    assert_eq!(f.models()[0].ap, f.profile(0).ap_gain, "a Feat returns the AP spent (1 AP back at the end)");
 }
 
 #[test]
 fn kanedas_multi_obstacle_move_takes_one_test_and_a_fail_stops_at_the_first_obstacle() {
     // p.26: 2" of rubble to leap, then a wall to climb — one test only. (A 1" strip of
     // rubble is a gap of 1" or less, crossed with normal movement, p.28.)
-    let rows: Vec<String> = (0..3)
-        .map(|_| row(&["0.", "0,", "0,", "0.", "2.", "2.", "2.", "2.", "2."], 9))
-        .collect();
+    let rows: Vec<String> =
+        (0..3).map(|_| row(&["0.", "0,", "0,", "0.", "2.", "2.", "2.", "2.", "2."], 9)).collect();
     let board = board_of(&rows);
-    let places = [
-        Place {
-            side: 0,
-            profile: "kaneda",
-            at: (0, 1),
-        },
-        Place {
-            side: 1,
-            profile: "nix",
-            at: (8, 2),
-        },
-    ];
+    let places =
+        [Place { side: 0, profile: "kaneda", at: (0, 1) }, Place { side: 1, profile: "nix", at: (8, 2) }];
     let mut s = game(board, &places, Some(0));
     let dest = cell(&s, 4, 1);
     let before = s.clone();
     s.apply_action(Action::Move { dest, prone: false }).unwrap();
-    let kinds: Vec<StepKind> = s
-        .dynamic()
-        .sequence
-        .as_ref()
-        .unwrap()
-        .path
-        .points
-        .iter()
-        .map(|p| p.kind)
-        .collect();
-    assert!(
-        kinds.contains(&StepKind::Leap) && kinds.contains(&StepKind::Climb),
-        "{kinds:?}"
-    );
+    let kinds: Vec<StepKind> =
+        s.dynamic().sequence.as_ref().unwrap().path.points.iter().map(|p| p.kind).collect();
+    assert!(kinds.contains(&StepKind::Leap) && kinds.contains(&StepKind::Climb), "{kinds:?}");
     force_test(&mut s, TestLevel::Fail);
-    assert_eq!(
-        s.models()[0].cell,
-        cell(&s, 0, 1),
-        "stops at the edge of the rubble"
-    );
-    assert_ne!(
-        s.current_player(),
-        Player::Chance,
-        "no second movement test"
-    );
+    assert_eq!(s.models()[0].cell, cell(&s, 0, 1), "stops at the edge of the rubble");
+    assert_ne!(s.current_player(), Player::Chance, "no second movement test");
     let mut n = before;
     n.apply_action(Action::Move { dest, prone: false }).unwrap();
     force_test(&mut n, TestLevel::NailedIt);
@@ -333,14 +197,7 @@ fn kanedas_multi_obstacle_move_takes_one_test_and_a_fail_stops_at_the_first_obst
 fn leap_board() -> engine::board::Board {
     // Two 4" roofs with a 4" wide gap of open ground between them.
     let rows: Vec<String> = (0..3)
-        .map(|_| {
-            row(
-                &[
-                    "4.", "4.", "4.", "0.", "0.", "0.", "0.", "4.", "4.", "4.", "4.",
-                ],
-                11,
-            )
-        })
+        .map(|_| row(&["4.", "4.", "4.", "0.", "0.", "0.", "0.", "4.", "4.", "4.", "4."], 11))
         .collect();
     board_of(&rows)
 }
@@ -348,28 +205,15 @@ fn leap_board() -> engine::board::Board {
 #[test]
 fn a_leap_across_a_gap_is_dynamic_and_a_pass_that_falls_short_offers_rest_or_fall() {
     // p.27 "Leap 3": Kaneda (4/6) must Nail It to cross; a Pass would leave him in mid-air.
-    let places = [
-        Place {
-            side: 0,
-            profile: "kaneda",
-            at: (1, 1),
-        },
-        Place {
-            side: 1,
-            profile: "nix",
-            at: (10, 2),
-        },
-    ];
+    let places =
+        [Place { side: 0, profile: "kaneda", at: (1, 1) }, Place { side: 1, profile: "nix", at: (10, 2) }];
     let s0 = game(leap_board(), &places, Some(0));
     let dest = cell(&s0, 7, 1);
     let mut s = s0.clone();
     s.apply_action(Action::Move { dest, prone: false }).unwrap();
     let path = s.dynamic().sequence.as_ref().unwrap().path.clone();
     assert_eq!(path.cost(), 60, "1\" to the edge, then a 5\" leap");
-    assert!(
-        path.points.iter().any(|p| !p.rest),
-        "mid-air points cannot be rested on"
-    );
+    assert!(path.points.iter().any(|p| !p.rest), "mid-air points cannot be rested on");
     force_test(&mut s, TestLevel::Pass);
     assert_eq!(top(&s), Step::ChooseMidAir);
     assert_eq!(s.legal_actions(), vec![Action::RestBack, Action::Fall]);
@@ -384,15 +228,11 @@ fn a_leap_across_a_gap_is_dynamic_and_a_pass_that_falls_short_offers_rest_or_fal
     fall.apply_action(Action::Fall).unwrap();
     assert_eq!(fall.models()[0].z, 0);
     match top(&fall) {
-        Step::Armour {
-            model: 0, damage, ..
-        } => assert_eq!(damage, 3, "4\" fall: 4 − 1 damage"),
+        Step::Armour { model: 0, damage, .. } => assert_eq!(damage, 3, "4\" fall: 4 − 1 damage"),
         other => panic!("expected falling damage, got {other:?}"),
     }
     let mut nailed = s0;
-    nailed
-        .apply_action(Action::Move { dest, prone: false })
-        .unwrap();
+    nailed.apply_action(Action::Move { dest, prone: false }).unwrap();
     force_test(&mut nailed, TestLevel::NailedIt);
     assert_eq!(nailed.models()[0].cell, dest);
 }
@@ -400,24 +240,11 @@ fn a_leap_across_a_gap_is_dynamic_and_a_pass_that_falls_short_offers_rest_or_fal
 #[test]
 fn leaps_may_not_span_more_than_three_inches_of_height() {
     // p.27 "Leap 5": Lissz may not leap down onto a point more than 3" lower.
-    let rows: Vec<String> = (0..3)
-        .map(|_| row(&["5.", "5.", "0.", "0.", "0.", "1.", "1."], 7))
-        .collect();
+    let rows: Vec<String> = (0..3).map(|_| row(&["5.", "5.", "0.", "0.", "0.", "1.", "1."], 7)).collect();
     let board = board_of(&rows);
     let s = game(
         board,
-        &[
-            Place {
-                side: 0,
-                profile: "kaneda",
-                at: (1, 1),
-            },
-            Place {
-                side: 1,
-                profile: "nix",
-                at: (6, 2),
-            },
-        ],
+        &[Place { side: 0, profile: "kaneda", at: (1, 1) }, Place { side: 1, profile: "nix", at: (6, 2) }],
         Some(0),
     );
     let occ_path = {
@@ -433,20 +260,13 @@ fn leaps_may_not_span_more_than_three_inches_of_height() {
         let mut prev_z = 5;
         for p in &path.points {
             if p.kind == StepKind::Leap {
-                assert!(
-                    (p.z as i32 - prev_z as i32).abs() <= 3 || !p.rest,
-                    "leap from {prev_z} to {}",
-                    p.z
-                );
+                assert!((p.z as i32 - prev_z as i32).abs() <= 3 || !p.rest, "leap from {prev_z} to {}", p.z);
             }
             if p.rest {
                 prev_z = p.z;
             }
         }
-        assert!(
-            path.points.iter().any(|p| p.kind == StepKind::Climb),
-            "she climbs down instead"
-        );
+        assert!(path.points.iter().any(|p| p.kind == StepKind::Climb), "she climbs down instead");
     }
 }
 
@@ -454,30 +274,12 @@ fn leaps_may_not_span_more_than_three_inches_of_height() {
 fn falling_into_water_does_no_damage() {
     // p.42: models falling into water take no falling damage.
     let rows: Vec<String> = (0..3)
-        .map(|_| {
-            row(
-                &[
-                    "4.", "4.", "4.", "0~", "0~", "0~", "0~", "4.", "4.", "4.", "4.",
-                ],
-                11,
-            )
-        })
+        .map(|_| row(&["4.", "4.", "4.", "0~", "0~", "0~", "0~", "4.", "4.", "4.", "4."], 11))
         .collect();
     let board = board_of(&rows);
     let mut s = game(
         board,
-        &[
-            Place {
-                side: 0,
-                profile: "kaneda",
-                at: (1, 1),
-            },
-            Place {
-                side: 1,
-                profile: "nix",
-                at: (10, 2),
-            },
-        ],
+        &[Place { side: 0, profile: "kaneda", at: (1, 1) }, Place { side: 1, profile: "nix", at: (10, 2) }],
         Some(0),
     );
     let dest = cell(&s, 7, 1);
@@ -491,18 +293,8 @@ fn falling_into_water_does_no_damage() {
 
 #[test]
 fn a_movement_blunder_lets_the_opponent_choose_the_fall_point_and_costs_a_wound() {
-    let places = [
-        Place {
-            side: 0,
-            profile: "kaneda",
-            at: (1, 1),
-        },
-        Place {
-            side: 1,
-            profile: "nix",
-            at: (10, 2),
-        },
-    ];
+    let places =
+        [Place { side: 0, profile: "kaneda", at: (1, 1) }, Place { side: 1, profile: "nix", at: (10, 2) }];
     let mut s = game(leap_board(), &places, Some(0));
     let dest = cell(&s, 7, 1);
     s.apply_action(Action::Move { dest, prone: false }).unwrap();
@@ -514,11 +306,7 @@ fn a_movement_blunder_lets_the_opponent_choose_the_fall_point_and_costs_a_wound(
     let seq = s.dynamic().sequence.clone().unwrap();
     let i = seq.path.points.iter().position(|p| !p.rest).unwrap() as u8;
     s.apply_action(Action::FallPoint(i)).unwrap();
-    assert_eq!(
-        s.models()[0].stance,
-        Stance::Prone,
-        "laid prone at the bottom"
-    );
+    assert_eq!(s.models()[0].stance, Stance::Prone, "laid prone at the bottom");
     force_wounds(&mut s, 0);
     let w = s.profile(0).wounds;
     assert_eq!(s.models()[0].wounds, w - 1, "the blunder's automatic wound");
@@ -530,27 +318,11 @@ fn swimming_is_restricted_to_pass_speed() {
     let board = board_of(&rows);
     let s = game(
         board,
-        &[
-            Place {
-                side: 0,
-                profile: "kaneda",
-                at: (0, 1),
-            },
-            Place {
-                side: 1,
-                profile: "nix",
-                at: (11, 2),
-            },
-        ],
+        &[Place { side: 0, profile: "kaneda", at: (0, 1) }, Place { side: 1, profile: "nix", at: (11, 2) }],
         Some(0),
     );
     let (pass, nailed) = s.profile(0).speed;
-    let reach = |x: u8| {
-        s.legal_actions().contains(&Action::Move {
-            dest: cell(&s, x, 1),
-            prone: false,
-        })
-    };
+    let reach = |x: u8| s.legal_actions().contains(&Action::Move { dest: cell(&s, x, 1), prone: false });
     assert!(reach(pass));
     assert!(!reach(pass + 1), "pass {pass}, nailed {nailed}");
 }
@@ -561,38 +333,14 @@ fn going_prone_costs_an_inch_and_crawling_is_restricted() {
     let board = board_of(&flat_rows(12, 3));
     let s = game(
         board,
-        &[
-            Place {
-                side: 0,
-                profile: "kaneda",
-                at: (0, 1),
-            },
-            Place {
-                side: 1,
-                profile: "nix",
-                at: (11, 2),
-            },
-        ],
+        &[Place { side: 0, profile: "kaneda", at: (0, 1) }, Place { side: 1, profile: "nix", at: (11, 2) }],
         Some(0),
     );
     let (pass, nailed) = s.profile(0).speed;
-    let crawl = |x: u8| {
-        s.legal_actions().contains(&Action::Move {
-            dest: cell(&s, x, 1),
-            prone: true,
-        })
-    };
-    let run = |x: u8| {
-        s.legal_actions().contains(&Action::Move {
-            dest: cell(&s, x, 1),
-            prone: false,
-        })
-    };
+    let crawl = |x: u8| s.legal_actions().contains(&Action::Move { dest: cell(&s, x, 1), prone: true });
+    let run = |x: u8| s.legal_actions().contains(&Action::Move { dest: cell(&s, x, 1), prone: false });
     assert!(crawl(pass - 1) && !crawl(pass));
-    assert!(
-        run(nailed) && !run(nailed + 1),
-        "normal movement goes up to Nailed It speed with no test"
-    );
+    assert!(run(nailed) && !run(nailed + 1), "normal movement goes up to Nailed It speed with no test");
 }
 
 #[test]
@@ -602,33 +350,15 @@ fn enemies_block_movement_and_friends_do_not() {
     rows[1] = rows[1].replace("X.", "0X");
     let board = board_of(&rows);
     let places = [
-        Place {
-            side: 0,
-            profile: "kaneda",
-            at: (0, 0),
-        },
-        Place {
-            side: 0,
-            profile: "hosk",
-            at: (1, 0),
-        },
-        Place {
-            side: 1,
-            profile: "nix",
-            at: (4, 4),
-        },
+        Place { side: 0, profile: "kaneda", at: (0, 0) },
+        Place { side: 0, profile: "hosk", at: (1, 0) },
+        Place { side: 1, profile: "nix", at: (4, 4) },
     ];
     let s = game(board, &places, Some(0));
     let dest_behind_friend = cell(&s, 3, 0);
-    assert!(s.legal_actions().contains(&Action::Move {
-        dest: dest_behind_friend,
-        prone: false
-    }));
+    assert!(s.legal_actions().contains(&Action::Move { dest: dest_behind_friend, prone: false }));
     assert!(
-        !s.legal_actions().contains(&Action::Move {
-            dest: cell(&s, 1, 0),
-            prone: false
-        }),
+        !s.legal_actions().contains(&Action::Move { dest: cell(&s, 1, 0), prone: false }),
         "cannot end on a friend"
     );
 }
@@ -638,33 +368,13 @@ fn models_in_base_contact_with_an_enemy_may_only_fight_or_dodge() {
     let board = board_of(&flat_rows(6, 6));
     let s = game(
         board,
-        &[
-            Place {
-                side: 0,
-                profile: "kaneda",
-                at: (2, 2),
-            },
-            Place {
-                side: 1,
-                profile: "nix",
-                at: (3, 3),
-            },
-        ],
+        &[Place { side: 0, profile: "kaneda", at: (2, 2) }, Place { side: 1, profile: "nix", at: (3, 3) }],
         Some(0),
     );
     for a in s.legal_actions() {
-        assert!(
-            matches!(
-                a,
-                Action::CloseCombat { .. } | Action::Dodge | Action::EndActivation
-            ),
-            "{a:?}"
-        );
+        assert!(matches!(a, Action::CloseCombat { .. } | Action::Dodge | Action::EndActivation), "{a:?}");
     }
-    assert!(s
-        .legal_actions()
-        .iter()
-        .any(|a| matches!(a, Action::CloseCombat { target: 1, .. })));
+    assert!(s.legal_actions().iter().any(|a| matches!(a, Action::CloseCombat { target: 1, .. })));
 }
 
 #[test]
@@ -672,18 +382,7 @@ fn a_charge_gets_plus_one_close_combat_and_strikes_only_on_reaching_the_target()
     let board = board_of(&flat_rows(8, 8));
     let mut s = game(
         board,
-        &[
-            Place {
-                side: 0,
-                profile: "kaneda",
-                at: (0, 0),
-            },
-            Place {
-                side: 1,
-                profile: "nix",
-                at: (4, 0),
-            },
-        ],
+        &[Place { side: 0, profile: "kaneda", at: (0, 0) }, Place { side: 1, profile: "nix", at: (4, 0) }],
         Some(0),
     );
     let charge = *s
@@ -694,32 +393,18 @@ fn a_charge_gets_plus_one_close_combat_and_strikes_only_on_reaching_the_target()
     s.apply_action(charge).unwrap();
     match top(&s) {
         Step::Test { attr, .. } => {
-            let Action::Charge { weapon, .. } = charge else {
-                unreachable!()
-            };
+            let Action::Charge { weapon, .. } = charge else { unreachable!() };
             let sneaky: u8 = s.profile(0).weapons[weapon as usize]
                 .properties
                 .iter()
-                .map(|p| {
-                    if let engine::profile::WeaponProperty::Sneaky(x) = p {
-                        *x
-                    } else {
-                        0
-                    }
-                })
+                .map(|p| if let engine::profile::WeaponProperty::Sneaky(x) = p { *x } else { 0 })
                 .sum();
-            assert_eq!(
-                attr,
-                s.profile(0).cc + 1 + sneaky,
-                "charge bonus (and Sneaky, unopposed)"
-            )
+            assert_eq!(attr, s.profile(0).cc + 1 + sneaky, "charge bonus (and Sneaky, unopposed)")
         }
         other => panic!("expected the close combat test, got {other:?}"),
     }
     force_test(&mut s, TestLevel::NailedIt);
-    let Action::Charge { weapon, .. } = charge else {
-        unreachable!()
-    };
+    let Action::Charge { weapon, .. } = charge else { unreachable!() };
     let damage = s.profile(0).weapons[weapon as usize].damage.1;
     assert!(matches!(top(&s), Step::Armour { model: 1, damage: d, .. } if d == damage));
 }
@@ -731,36 +416,16 @@ fn wounds_apply_at_the_end_of_the_sequence_and_double_wounds_take_a_model_out() 
     let board = board_of(&flat_rows(4, 12));
     let base = game(
         board,
-        &[
-            Place {
-                side: 0,
-                profile: "nix",
-                at: (1, 0),
-            },
-            Place {
-                side: 1,
-                profile: "kaneda",
-                at: (1, 8),
-            },
-        ],
+        &[Place { side: 0, profile: "nix", at: (1, 0) }, Place { side: 1, profile: "kaneda", at: (1, 8) }],
         Some(0),
     );
-    let recurve = base
-        .profile(0)
-        .weapons
-        .iter()
-        .position(|w| w.name == "Recurve")
-        .unwrap() as u8;
+    let recurve = base.profile(0).weapons.iter().position(|w| w.name == "Recurve").unwrap() as u8;
     let shoot = |wounds_left: u8, wounds_dealt: u8| {
         let mut s = base.clone();
         let mut d = s.dynamic().clone();
         d.models[1].wounds = wounds_left;
         s = GameState::from_parts(s.static_data().clone(), d);
-        s.apply_action(Action::Shoot {
-            weapon: recurve,
-            target: 1,
-        })
-        .unwrap();
+        s.apply_action(Action::Shoot { weapon: recurve, target: 1 }).unwrap();
         force_test(&mut s, TestLevel::NailedIt);
         force_wounds(&mut s, wounds_dealt);
         s.models()[1]
@@ -780,18 +445,7 @@ fn any_damage_to_a_down_model_takes_it_out_without_an_armour_roll() {
     let board = board_of(&flat_rows(4, 12));
     let mut s = game(
         board,
-        &[
-            Place {
-                side: 0,
-                profile: "nix",
-                at: (1, 0),
-            },
-            Place {
-                side: 1,
-                profile: "kaneda",
-                at: (1, 8),
-            },
-        ],
+        &[Place { side: 0, profile: "nix", at: (1, 0) }, Place { side: 1, profile: "kaneda", at: (1, 8) }],
         Some(0),
     );
     let mut d = s.dynamic().clone();
@@ -800,17 +454,8 @@ fn any_damage_to_a_down_model_takes_it_out_without_an_armour_roll() {
     d.models[1].stance = Stance::Prone;
     d.models[1].ap = 0;
     s = GameState::from_parts(s.static_data().clone(), d);
-    let recurve = s
-        .profile(0)
-        .weapons
-        .iter()
-        .position(|w| w.name == "Recurve")
-        .unwrap() as u8;
-    s.apply_action(Action::Shoot {
-        weapon: recurve,
-        target: 1,
-    })
-    .unwrap();
+    let recurve = s.profile(0).weapons.iter().position(|w| w.name == "Recurve").unwrap() as u8;
+    s.apply_action(Action::Shoot { weapon: recurve, target: 1 }).unwrap();
     force_test(&mut s, TestLevel::Pass);
     assert_eq!(s.models()[1].health, Health::TakenOut);
 }
@@ -820,18 +465,7 @@ fn a_dodge_pass_allows_one_inch_and_nailed_it_two() {
     let board = board_of(&flat_rows(9, 9));
     let base = game(
         board,
-        &[
-            Place {
-                side: 0,
-                profile: "kaneda",
-                at: (4, 4),
-            },
-            Place {
-                side: 1,
-                profile: "nix",
-                at: (8, 8),
-            },
-        ],
+        &[Place { side: 0, profile: "kaneda", at: (4, 4) }, Place { side: 1, profile: "nix", at: (8, 8) }],
         Some(0),
     );
     let count = |level| {
@@ -841,11 +475,7 @@ fn a_dodge_pass_allows_one_inch_and_nailed_it_two() {
         s.legal_actions().len()
     };
     assert_eq!(count(TestLevel::Pass), 5, "stay, or 1\" orthogonally");
-    assert_eq!(
-        count(TestLevel::NailedIt),
-        13,
-        "stay, the 8 neighbours and 2\" orthogonally"
-    );
+    assert_eq!(count(TestLevel::NailedIt), 13, "stay, the 8 neighbours and 2\" orthogonally");
 }
 
 #[test]
@@ -853,27 +483,11 @@ fn illegal_actions_are_rejected_and_leave_the_state_unchanged() {
     let board = board_of(&flat_rows(6, 6));
     let mut s = game(
         board,
-        &[
-            Place {
-                side: 0,
-                profile: "kaneda",
-                at: (0, 0),
-            },
-            Place {
-                side: 1,
-                profile: "nix",
-                at: (5, 5),
-            },
-        ],
+        &[Place { side: 0, profile: "kaneda", at: (0, 0) }, Place { side: 1, profile: "nix", at: (5, 5) }],
         Some(0),
     );
     let before = s.clone();
-    let err = s
-        .apply_action(Action::Move {
-            dest: cell(&s, 5, 5),
-            prone: false,
-        })
-        .unwrap_err();
+    let err = s.apply_action(Action::Move { dest: cell(&s, 5, 5), prone: false }).unwrap_err();
     assert!(err.to_string().contains("illegal"));
     assert_eq!(s, before);
     assert!(s.apply_action(Action::Chance(0)).is_err());
@@ -886,27 +500,12 @@ fn a_friendly_model_in_the_way_blocks_the_shot() {
     // p.65: you may not shoot through your own models.
     let board = board_of(&flat_rows(3, 12));
     let places = [
-        Place {
-            side: 0,
-            profile: "nix",
-            at: (1, 0),
-        },
-        Place {
-            side: 0,
-            profile: "slethssk",
-            at: (1, 4),
-        },
-        Place {
-            side: 1,
-            profile: "kaneda",
-            at: (1, 9),
-        },
+        Place { side: 0, profile: "nix", at: (1, 0) },
+        Place { side: 0, profile: "slethssk", at: (1, 4) },
+        Place { side: 1, profile: "kaneda", at: (1, 9) },
     ];
     let s = game(board, &places, Some(0));
-    assert!(!s
-        .legal_actions()
-        .iter()
-        .any(|a| matches!(a, Action::Shoot { target: 2, .. })));
+    assert!(!s.legal_actions().iter().any(|a| matches!(a, Action::Shoot { target: 2, .. })));
 }
 
 #[test]
@@ -914,21 +513,9 @@ fn an_enemy_in_the_way_forces_the_nearest_target() {
     // p.65: a target partly obscured by enemy models may not be chosen over the nearest.
     let board = board_of(&flat_rows(3, 12));
     let places = [
-        Place {
-            side: 0,
-            profile: "nix",
-            at: (1, 0),
-        },
-        Place {
-            side: 1,
-            profile: "hosk",
-            at: (1, 4),
-        },
-        Place {
-            side: 1,
-            profile: "kaneda",
-            at: (1, 9),
-        },
+        Place { side: 0, profile: "nix", at: (1, 0) },
+        Place { side: 1, profile: "hosk", at: (1, 4) },
+        Place { side: 1, profile: "kaneda", at: (1, 9) },
     ];
     let s = game(board, &places, Some(0));
     let targets: Vec<u8> = s
@@ -950,18 +537,7 @@ fn a_nailed_dodge_may_make_one_inch_of_dynamic_movement() {
     let board = board_of(&rows);
     let base = game(
         board,
-        &[
-            Place {
-                side: 0,
-                profile: "kaneda",
-                at: (4, 4),
-            },
-            Place {
-                side: 1,
-                profile: "nix",
-                at: (8, 8),
-            },
-        ],
+        &[Place { side: 0, profile: "kaneda", at: (4, 4) }, Place { side: 1, profile: "nix", at: (8, 8) }],
         Some(0),
     );
     let rough = cell(&base, 5, 4);

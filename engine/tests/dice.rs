@@ -3,8 +3,8 @@
 //! worked out by hand in the comments.
 
 use engine::dice::{
-    clamp_attribute, d5_from_d10, evaluate, opposed, OpposedResult, RerollState, TestLevel,
-    TestOutcome, TestRoll, FEAT_SYMBOL,
+    clamp_attribute, d5_from_d10, evaluate, opposed, OpposedResult, RerollState, TestLevel, TestOutcome,
+    TestRoll, FEAT_SYMBOL,
 };
 use engine::odds::{
     all_rolls, armour_target, expected_wounds, level_distribution, opposed_odds, test_outcomes,
@@ -15,10 +15,7 @@ const EPS: f64 = 1e-12;
 
 /// The roll with attribute die `a` and feat die `f` (1 on the feat die is the feat symbol).
 fn roll(a: u8, f: u8) -> TestRoll {
-    TestRoll {
-        attribute_die: a,
-        feat_die: f,
-    }
+    TestRoll { attribute_die: a, feat_die: f }
 }
 
 fn outcome(level: TestLevel, high_die: u8) -> TestOutcome {
@@ -81,18 +78,10 @@ fn table_row_double_over_is_blunder() {
         for face in 2..=10u8 {
             let o = std_eval(i32::from(attr), face, face);
             if face > attr {
-                assert_eq!(
-                    o,
-                    outcome(TestLevel::Blunder, 0),
-                    "attr {attr} double {face}"
-                );
+                assert_eq!(o, outcome(TestLevel::Blunder, 0), "attr {attr} double {face}");
                 assert!(!o.is_success());
             } else {
-                assert_eq!(
-                    o,
-                    outcome(TestLevel::NailedIt, face),
-                    "attr {attr} double {face}"
-                );
+                assert_eq!(o, outcome(TestLevel::NailedIt, face), "attr {attr} double {face}");
             }
         }
     }
@@ -113,10 +102,7 @@ fn feat_symbol_high_die_is_attribute_die_only_if_successful() {
     assert_eq!(std_eval(6, 10, FEAT_SYMBOL), outcome(TestLevel::Feat, 0));
     // 1 on the attribute die with the feat symbol: a feat, not a double.
     assert_eq!(std_eval(6, 1, FEAT_SYMBOL), outcome(TestLevel::Feat, 1));
-    assert_eq!(
-        evaluate(6, roll(1, FEAT_SYMBOL), true),
-        outcome(TestLevel::Feat, 1)
-    );
+    assert_eq!(evaluate(6, roll(1, FEAT_SYMBOL), true), outcome(TestLevel::Feat, 1));
 }
 
 /// A Feat always beats a "Nailed It", whatever the dice (p.16: higher success level wins).
@@ -135,14 +121,8 @@ fn feat_without_numeric_die_beats_any_nailed_it() {
 fn narrative_feats_doubles() {
     assert_eq!(evaluate(6, roll(4, 4), true), outcome(TestLevel::Feat, 4));
     assert_eq!(evaluate(6, roll(6, 6), true), outcome(TestLevel::Feat, 6));
-    assert_eq!(
-        evaluate(6, roll(4, 4), false),
-        outcome(TestLevel::NailedIt, 4)
-    );
-    assert_eq!(
-        evaluate(6, roll(7, 7), true),
-        outcome(TestLevel::Blunder, 0)
-    );
+    assert_eq!(evaluate(6, roll(4, 4), false), outcome(TestLevel::NailedIt, 4));
+    assert_eq!(evaluate(6, roll(7, 7), true), outcome(TestLevel::Blunder, 0));
     // Non-doubles are unaffected by the option.
     for r in all_rolls() {
         if r.attribute_die != r.feat_die {
@@ -210,10 +190,7 @@ fn english_example_true_tie_on_fours() {
     assert_eq!(lissz, outcome(TestLevel::NailedIt, 4));
     assert_eq!(opposed(nix, lissz), OpposedResult::TrueTie);
     // Same at Pass level.
-    assert_eq!(
-        opposed(std_eval(6, 4, 9), std_eval(7, 4, 8)),
-        OpposedResult::TrueTie
-    );
+    assert_eq!(opposed(std_eval(6, 4, 9), std_eval(7, 4, 8)), OpposedResult::TrueTie);
 }
 
 /// French v1.4 example (Narrative Feats standard there): one player's Feat comes from a double
@@ -321,20 +298,12 @@ fn attribute_seven_narrative_levels() {
 #[test]
 fn attribute_seven_grouped_outcomes() {
     let out = test_outcomes(7, false);
-    let p = |level, high| {
-        out.iter()
-            .find(|(o, _)| *o == outcome(level, high))
-            .map_or(0.0, |&(_, p)| p)
-    };
+    let p = |level, high| out.iter().find(|(o, _)| *o == outcome(level, high)).map_or(0.0, |&(_, p)| p);
     assert_close(p(TestLevel::Feat, 0), 0.03, "feat 0");
     for k in 1..=7 {
         assert_close(p(TestLevel::Feat, k), 0.01, "feat k");
         assert_close(p(TestLevel::Pass, k), 0.03, "pass k");
-        assert_close(
-            p(TestLevel::NailedIt, k),
-            2.0 * (f64::from(k) - 1.0) / 100.0,
-            "nailed k",
-        );
+        assert_close(p(TestLevel::NailedIt, k), 2.0 * (f64::from(k) - 1.0) / 100.0, "nailed k");
     }
     assert_close(p(TestLevel::Fail, 0), 0.24, "fail");
     assert_close(p(TestLevel::Blunder, 0), 0.03, "blunder");

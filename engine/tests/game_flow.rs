@@ -28,31 +28,11 @@ fn at_turn_start(places: &[Place]) -> GameState {
 
 fn three_vs_two() -> Vec<Place<'static>> {
     vec![
-        Place {
-            side: 0,
-            profile: "nix",
-            at: (1, 1),
-        },
-        Place {
-            side: 0,
-            profile: "slethssk",
-            at: (3, 1),
-        },
-        Place {
-            side: 0,
-            profile: "artifacter_captain",
-            at: (5, 1),
-        },
-        Place {
-            side: 1,
-            profile: "kaneda",
-            at: (1, 10),
-        },
-        Place {
-            side: 1,
-            profile: "hosk",
-            at: (3, 10),
-        },
+        Place { side: 0, profile: "nix", at: (1, 1) },
+        Place { side: 0, profile: "slethssk", at: (3, 1) },
+        Place { side: 0, profile: "artifacter_captain", at: (5, 1) },
+        Place { side: 1, profile: "kaneda", at: (1, 10) },
+        Place { side: 1, profile: "hosk", at: (3, 10) },
     ]
 }
 
@@ -67,34 +47,16 @@ fn the_initiative_roll_off_is_even_and_its_loser_chooses() {
     let mut s = at_turn_start(&three_vs_two());
     assert_eq!(s.current_player(), Player::Chance);
     let outcomes = s.chance_outcomes();
-    assert_eq!(
-        outcomes,
-        vec![(Action::Chance(0), 0.5), (Action::Chance(1), 0.5)]
-    );
+    assert_eq!(outcomes, vec![(Action::Chance(0), 0.5), (Action::Chance(1), 0.5)]);
     s.apply_action(Action::Chance(1)).unwrap();
-    assert_eq!(
-        s.current_player(),
-        Player::Side(1),
-        "side B rolled lowest and chooses"
-    );
-    assert_eq!(
-        s.legal_actions(),
-        vec![Action::TakeInitiative, Action::GiveInitiative]
-    );
+    assert_eq!(s.current_player(), Player::Side(1), "side B rolled lowest and chooses");
+    assert_eq!(s.legal_actions(), vec![Action::TakeInitiative, Action::GiveInitiative]);
     s.apply_action(Action::GiveInitiative).unwrap();
     assert_eq!(s.dynamic().initiative, 0);
-    assert_eq!(
-        s.current_player(),
-        Player::Side(0),
-        "the side with the initiative activates first"
-    );
+    assert_eq!(s.current_player(), Player::Side(0), "the side with the initiative activates first");
     for (i, m) in s.models().iter().enumerate() {
         let p = s.profile(i as u8);
-        assert_eq!(
-            m.ap,
-            p.ap_gain.min(p.ap_max),
-            "AP granted up to the maximum"
-        );
+        assert_eq!(m.ap, p.ap_gain.min(p.ap_max), "AP granted up to the maximum");
     }
 }
 
@@ -111,15 +73,8 @@ fn activations_alternate_and_pass_tokens_hand_the_turn_over() {
     assert!(s.legal_actions().contains(&Action::PassToken));
     s.apply_action(Action::PassToken).unwrap();
     assert_eq!(s.dynamic().pass_tokens[1], 0);
-    assert_eq!(
-        s.current_player(),
-        Player::Side(0),
-        "the pass token hands activation back"
-    );
-    assert!(
-        !s.legal_actions().contains(&Action::Activate(0)),
-        "one activation per model per turn"
-    );
+    assert_eq!(s.current_player(), Player::Side(0), "the pass token hands activation back");
+    assert!(!s.legal_actions().contains(&Action::Activate(0)), "one activation per model per turn");
 }
 
 #[test]
@@ -129,9 +84,7 @@ fn when_one_side_runs_out_the_other_activates_its_remaining_models() {
     s.apply_action(Action::TakeInitiative).unwrap();
     let mut order = Vec::new();
     while s.turn() == 1 {
-        let Player::Side(side) = s.current_player() else {
-            panic!("no chance in plain activations")
-        };
+        let Player::Side(side) = s.current_player() else { panic!("no chance in plain activations") };
         let pick = s
             .legal_actions()
             .into_iter()
@@ -167,10 +120,7 @@ fn cleanup_loses_unspent_ap_and_the_game_ends_after_the_last_turn() {
         };
         s.apply_action(a).unwrap();
         if matches!(s.dynamic().steps.last(), Some(Step::RollOff)) {
-            assert!(
-                s.models().iter().all(|m| m.ap == 0),
-                "unspent AP are lost in cleanup"
-            );
+            assert!(s.models().iter().all(|m| m.ap == 0), "unspent AP are lost in cleanup");
         }
         guard += 1;
         assert!(guard < 10_000);
@@ -199,10 +149,7 @@ fn same_seed_same_game_and_a_record_replays_to_the_same_final_state() {
     let json = serde_json::to_string(&r1).unwrap();
     let back: GameRecord = serde_json::from_str(&json).unwrap();
     let replayed = back.replay("memory").unwrap();
-    assert_eq!(
-        engine::record::format_hash(replayed.state_hash()),
-        r1.final_hash
-    );
+    assert_eq!(engine::record::format_hash(replayed.state_hash()), r1.final_hash);
     assert_eq!(replayed, end1);
     let (r3, _) = random_record(12);
     assert_ne!(r3.actions, r1.actions, "different seeds play differently");
@@ -278,21 +225,12 @@ fn a_setup_file_poses_a_situation_at_a_decision_node() {
 #[test]
 fn bad_setup_files_name_the_field_and_the_reason() {
     let cases = [
-        (
-            SETUP.replace("\"kaneda\"", "\"nobody\""),
-            "model[1].profile",
-        ),
+        (SETUP.replace("\"kaneda\"", "\"nobody\""), "model[1].profile"),
         (SETUP.replace("[5, 15]", "[5, 5]"), "model[1].at"),
         (SETUP.replace("[5, 15]", "[99, 5]"), "model[1].at"),
         (SETUP.replace("wounds = 2", "wounds = 9"), "model[1].wounds"),
-        (
-            SETUP.replace("activating = 0", "activating = 1"),
-            "activating",
-        ),
-        (
-            SETUP.replace("active = 0", "active = 0\ncolour = 3"),
-            "byte",
-        ),
+        (SETUP.replace("activating = 0", "activating = 1"), "activating"),
+        (SETUP.replace("active = 0", "active = 0\ncolour = 3"), "byte"),
     ];
     for (text, field) in cases {
         let err = match parse_setup(&text, "setup.toml", &configs()) {
@@ -300,9 +238,6 @@ fn bad_setup_files_name_the_field_and_the_reason() {
             Err(e) => e,
         };
         assert_eq!(err.file, "setup.toml");
-        assert!(
-            err.field.starts_with(field),
-            "{err} (expected field {field})"
-        );
+        assert!(err.field.starts_with(field), "{err} (expected field {field})");
     }
 }

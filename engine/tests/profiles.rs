@@ -3,16 +3,12 @@
 
 use engine::crew::{load_crew, parse_crew};
 use engine::data::{configs_dir, DataError};
-use engine::profile::{
-    load_catalog, parse_profiles, Catalog, ModelType, Role, TemplateKind, WeaponProperty,
-};
+use engine::profile::{load_catalog, parse_profiles, Catalog, ModelType, Role, TemplateKind, WeaponProperty};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 fn workspace_configs() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("..")
-        .join("configs")
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join("configs")
 }
 
 fn catalog() -> Catalog {
@@ -74,11 +70,7 @@ fn load_one(name: &str, text: &str) -> Result<Catalog, DataError> {
 fn expect_err(name: &str, text: &str, field_part: &str) -> DataError {
     let e = load_one(name, text).expect_err("malformed data must be rejected");
     assert!(e.file.ends_with(name), "file not named: {e}");
-    assert!(
-        e.field.contains(field_part),
-        "field `{}` should mention `{field_part}`: {e}",
-        e.field
-    );
+    assert!(e.field.contains(field_part), "field `{}` should mention `{field_part}`: {e}", e.field);
     assert!(!e.reason.is_empty());
     let shown = e.to_string();
     assert!(shown.contains(name) && shown.contains(&e.field) && shown.contains(&e.reason));
@@ -89,58 +81,25 @@ fn expect_err(name: &str, text: &str, field_part: &str) -> DataError {
 fn shipped_catalog_loads_with_every_faction_and_role() {
     let cat = catalog();
     for faction in ["Artifacters", "The Firm", "Bondsmen", "Militia"] {
-        let of: Vec<_> = cat
-            .profiles()
-            .iter()
-            .filter(|p| p.faction == faction)
-            .collect();
-        for role in [
-            Role::Leader,
-            Role::Tough,
-            Role::Medic,
-            Role::Mech,
-            Role::Scout,
-        ] {
-            assert!(
-                of.iter().any(|p| p.role == role),
-                "{faction} lacks a {role:?}"
-            );
+        let of: Vec<_> = cat.profiles().iter().filter(|p| p.faction == faction).collect();
+        for role in [Role::Leader, Role::Tough, Role::Medic, Role::Mech, Role::Scout] {
+            assert!(of.iter().any(|p| p.role == role), "{faction} lacks a {role:?}");
         }
         assert!(of.len() >= 7, "{faction} has {} profiles", of.len());
         let templates = of
             .iter()
             .flat_map(|p| p.weapons.iter())
-            .filter(|w| {
-                w.properties
-                    .iter()
-                    .any(|q| matches!(q, WeaponProperty::Template(_)))
-            })
+            .filter(|w| w.properties.iter().any(|q| matches!(q, WeaponProperty::Template(_))))
             .count();
         assert!(templates <= 1, "{faction} has {templates} template weapons");
     }
-    assert!(cat
-        .profiles()
-        .iter()
-        .any(|p| p.faction == "Neutral" && p.model_type == ModelType::Beast));
-    assert!(cat
-        .profiles()
-        .iter()
-        .any(|p| p.faction == "Neutral" && p.model_type != ModelType::Beast));
+    assert!(cat.profiles().iter().any(|p| p.faction == "Neutral" && p.model_type == ModelType::Beast));
+    assert!(cat.profiles().iter().any(|p| p.faction == "Neutral" && p.model_type != ModelType::Beast));
     for p in cat.profiles() {
-        assert!(
-            p.weapons.iter().any(|w| !w.is_ranged()),
-            "{} has no close-combat weapon",
-            p.id
-        );
+        assert!(p.weapons.iter().any(|w| !w.is_ranged()), "{} has no close-combat weapon", p.id);
         assert!((8..=32).contains(&p.points), "{} costs {}", p.id, p.points);
         if p.model_type == ModelType::Beast {
-            assert!(
-                p.weapons
-                    .iter()
-                    .all(|w| w.properties.contains(&WeaponProperty::Natural)),
-                "{}",
-                p.id
-            );
+            assert!(p.weapons.iter().all(|w| w.properties.contains(&WeaponProperty::Natural)), "{}", p.id);
         }
     }
 }
@@ -153,19 +112,11 @@ fn rulebook_stated_values_are_in_the_catalog() {
     assert_eq!(nix.marksmanship, 7, "TN 7 for shooting, RB l.1040");
     assert_eq!(nix.cc, 6, "FR l.1295");
     assert_eq!(nix.ap_gain, 2, "two APs, RB l.1071");
-    let recurve = nix
-        .weapons
-        .iter()
-        .find(|w| w.name == "Recurve")
-        .expect("Recurve");
+    let recurve = nix.weapons.iter().find(|w| w.name == "Recurve").expect("Recurve");
     assert_eq!(recurve.range, Some((12, 18)));
     assert_eq!(recurve.damage, (3, 4));
     assert_eq!(recurve.properties, vec![WeaponProperty::Primitive]);
-    let pick = nix
-        .weapons
-        .iter()
-        .find(|w| w.name == "Hand Pick")
-        .expect("Hand Pick");
+    let pick = nix.weapons.iter().find(|w| w.name == "Hand Pick").expect("Hand Pick");
     assert_eq!(pick.range, None);
     assert_eq!(pick.damage, (2, 2));
     assert_eq!(pick.properties, vec![WeaponProperty::Pierce(1)]);
@@ -173,16 +124,9 @@ fn rulebook_stated_values_are_in_the_catalog() {
 
     let slethssk = cat.get("slethssk").expect("slethssk");
     assert_eq!(slethssk.speed, (4, 7), "RB l.845");
-    let mattock = slethssk
-        .weapons
-        .iter()
-        .find(|w| w.name == "Mattock")
-        .expect("Mattock");
+    let mattock = slethssk.weapons.iter().find(|w| w.name == "Mattock").expect("Mattock");
     assert_eq!(mattock.pierce(), 1, "RB l.376");
-    assert!(
-        slethssk.weapons.iter().any(|w| w.is_ranged()),
-        "Slethssk shoots, RB l.1302"
-    );
+    assert!(slethssk.weapons.iter().any(|w| w.is_ranged()), "Slethssk shoots, RB l.1302");
 
     let lissz = cat.get("lissz").expect("lissz");
     assert_eq!(lissz.cc, 7, "FR l.1277");
@@ -195,14 +139,7 @@ fn rulebook_stated_values_are_in_the_catalog() {
     for id in ["venk", "corian", "juchita", "yuttaraptor", "carnodact"] {
         assert!(cat.get(id).is_some(), "{id}");
     }
-    assert!(
-        cat.get("juchita")
-            .unwrap()
-            .weapons
-            .iter()
-            .any(|w| w.name == "Rifle"),
-        "RB l.1860"
-    );
+    assert!(cat.get("juchita").unwrap().weapons.iter().any(|w| w.name == "Rifle"), "RB l.1860");
 }
 
 #[test]
@@ -224,20 +161,10 @@ fn weapon_properties_round_trip() {
         "template( large )".parse::<WeaponProperty>(),
         Ok(WeaponProperty::Template(TemplateKind::Large))
     );
-    assert_eq!(
-        "Armor(2)".parse::<WeaponProperty>(),
-        Ok(WeaponProperty::Armour(2))
-    );
-    for bad in [
-        "Piercing(1)",
-        "Pierce",
-        "Pierce(0)",
-        "Pierce(x)",
-        "Spray(1)",
-        "Slow(1)",
-        "Template(Huge)",
-        "Stun(2",
-    ] {
+    assert_eq!("Armor(2)".parse::<WeaponProperty>(), Ok(WeaponProperty::Armour(2)));
+    for bad in
+        ["Piercing(1)", "Pierce", "Pierce(0)", "Pierce(x)", "Spray(1)", "Slow(1)", "Template(Huge)", "Stun(2"]
+    {
         assert!(bad.parse::<WeaponProperty>().is_err(), "{bad}");
     }
 }
@@ -254,19 +181,9 @@ fn shipped_crews_load_within_100_points_with_one_leader() {
         assert!((90..=100).contains(&total), "{faction}: {total} points");
         let profiles = crew.profiles(&cat);
         assert_eq!(profiles.len(), crew.models.len());
-        assert!(
-            (4..=6).contains(&profiles.len()),
-            "{faction}: {} models",
-            profiles.len()
-        );
-        assert_eq!(
-            profiles.iter().filter(|p| p.role == Role::Leader).count(),
-            1,
-            "{faction}"
-        );
-        assert!(profiles
-            .iter()
-            .all(|p| p.faction == crew.faction || p.faction == "Neutral"));
+        assert!((4..=6).contains(&profiles.len()), "{faction}: {} models", profiles.len());
+        assert_eq!(profiles.iter().filter(|p| p.role == Role::Leader).count(), 1, "{faction}");
+        assert!(profiles.iter().all(|p| p.faction == crew.faction || p.faction == "Neutral"));
     }
 }
 
@@ -312,83 +229,37 @@ fn bad_property_string_is_reported() {
     assert!(e.reason.contains("Piercing"), "{e}");
     expect_err(
         "template_cc.toml",
-        &GOOD.replace(
-            "damage = \"1/1\"",
-            "damage = \"1/1\"\nproperties = [\"Template(Small)\"]",
-        ),
+        &GOOD.replace("damage = \"1/1\"", "damage = \"1/1\"\nproperties = [\"Template(Small)\"]"),
         "weapon[1].properties[0]",
     );
 }
 
 #[test]
 fn bad_speeds_and_numbers_are_reported() {
-    expect_err(
-        "speed_syntax.toml",
-        &GOOD.replace("speed = \"4/6\"", "speed = \"4-6\""),
-        "speed",
-    );
-    let e = expect_err(
-        "speed_order.toml",
-        &GOOD.replace("speed = \"4/6\"", "speed = \"7/6\""),
-        "speed",
-    );
+    expect_err("speed_syntax.toml", &GOOD.replace("speed = \"4/6\"", "speed = \"4-6\""), "speed");
+    let e = expect_err("speed_order.toml", &GOOD.replace("speed = \"4/6\"", "speed = \"7/6\""), "speed");
     assert!(e.reason.contains("pass speed"), "{e}");
-    expect_err(
-        "ap_order.toml",
-        &GOOD.replace("ap = \"2(3)\"", "ap = \"4(3)\""),
-        "ap",
-    );
-    expect_err(
-        "ap_syntax.toml",
-        &GOOD.replace("ap = \"2(3)\"", "ap = \"2/3\""),
-        "ap",
-    );
+    expect_err("ap_order.toml", &GOOD.replace("ap = \"2(3)\"", "ap = \"4(3)\""), "ap");
+    expect_err("ap_syntax.toml", &GOOD.replace("ap = \"2(3)\"", "ap = \"2/3\""), "ap");
     expect_err("attr_range.toml", &GOOD.replace("cc = 5", "cc = 11"), "cc");
-    expect_err(
-        "attr_zero.toml",
-        &GOOD.replace("toughness = 4", "toughness = 0"),
-        "toughness",
-    );
-    expect_err(
-        "zero_wounds.toml",
-        &GOOD.replace("wounds = 3", "wounds = 0"),
-        "wounds",
-    );
-    expect_err(
-        "wrong_type.toml",
-        &GOOD.replace("wounds = 3", "wounds = \"three\""),
-        "wounds",
-    );
+    expect_err("attr_zero.toml", &GOOD.replace("toughness = 4", "toughness = 0"), "toughness");
+    expect_err("zero_wounds.toml", &GOOD.replace("wounds = 3", "wounds = 0"), "wounds");
+    expect_err("wrong_type.toml", &GOOD.replace("wounds = 3", "wounds = \"three\""), "wounds");
     expect_err(
         "range_order.toml",
         &GOOD.replace("range = \"12/18\"", "range = \"18/12\""),
         "weapon[0].range",
     );
-    expect_err(
-        "damage.toml",
-        &GOOD.replace("damage = \"3/4\"", "damage = \"3\""),
-        "weapon[0].damage",
-    );
-    expect_err(
-        "los.toml",
-        &GOOD.replace("los_template = \"C\"", "los_template = \"F\""),
-        "los_template",
-    );
-    expect_err(
-        "role.toml",
-        &GOOD.replace("role = \"leader\"", "role = \"captain\""),
-        "role",
-    );
+    expect_err("damage.toml", &GOOD.replace("damage = \"3/4\"", "damage = \"3\""), "weapon[0].damage");
+    expect_err("los.toml", &GOOD.replace("los_template = \"C\"", "los_template = \"F\""), "los_template");
+    expect_err("role.toml", &GOOD.replace("role = \"leader\"", "role = \"captain\""), "role");
     expect_err("missing.toml", &GOOD.replace("points = 20\n", ""), "points");
     expect_err("syntax.toml", &GOOD.replace("cc = 5", "cc = = 5"), "(toml)");
 }
 
 #[test]
 fn model_without_close_combat_weapon_is_reported() {
-    let text = GOOD.replace(
-        "[[profile.weapon]]\nname = \"Fists\"\ndamage = \"1/1\"\n",
-        "",
-    );
+    let text = GOOD.replace("[[profile.weapon]]\nname = \"Fists\"\ndamage = \"1/1\"\n", "");
     let e = expect_err("no_cc.toml", &text, "weapon");
     assert!(e.reason.contains("close-combat"), "{e}");
     let none = GOOD.split("[[profile.weapon]]").next().unwrap().to_string();
@@ -426,11 +297,7 @@ fn crew_err(text: &str, field_part: &str) -> DataError {
     let e = load_crew(&path, &cat).expect_err("bad crew must be rejected");
     let _ = std::fs::remove_dir_all(&dir);
     assert!(e.file.ends_with("crew.toml"), "{e}");
-    assert!(
-        e.field.contains(field_part),
-        "field `{}` should mention `{field_part}`: {e}",
-        e.field
-    );
+    assert!(e.field.contains(field_part), "field `{}` should mention `{field_part}`: {e}", e.field);
     e
 }
 
@@ -451,24 +318,15 @@ fn crew_errors_are_reported() {
     assert!(e.reason.contains("The Firm"), "{e}");
     let two = CREW
         .replace("faction = \"Artifacters\"", "faction = \"The Firm\"")
-        .replace(
-            "[\"artifacter_captain\", \"nix\", \"artifacter_delver\"]",
-            "[\"kaneda\", \"boss_griss\"]",
-        );
+        .replace("[\"artifacter_captain\", \"nix\", \"artifacter_delver\"]", "[\"kaneda\", \"boss_griss\"]");
     let e = crew_err(&two, "models");
     assert!(e.reason.contains("2 Leaders"), "{e}");
     crew_err(&CREW.replace("\"artifacter_captain\", ", ""), "models");
     crew_err(&CREW.replace("points = 100", "points = 40"), "points");
-    crew_err(
-        &CREW.replace("points = 100", "points = 100\nsize = 3"),
-        "size",
-    );
+    crew_err(&CREW.replace("points = 100", "points = 100\nsize = 3"), "size");
     crew_err(&CREW.replace("Artifacters", "Artefacters"), "faction");
     crew_err(
-        &CREW.replace(
-            "models = [\"artifacter_captain\", \"nix\", \"artifacter_delver\"]",
-            "models = []",
-        ),
+        &CREW.replace("models = [\"artifacter_captain\", \"nix\", \"artifacter_delver\"]", "models = []"),
         "models",
     );
 }

@@ -15,10 +15,7 @@ fn check_game(state: engine::GameState, seed: u64) -> usize {
     let end = common::random_playout(state, seed, 20_000, |before, after, action| {
         steps += 1;
         let v = violations(after);
-        assert!(
-            v.is_empty(),
-            "seed {seed} after {action} at step {steps}: {v:?}"
-        );
+        assert!(v.is_empty(), "seed {seed} after {action} at step {steps}: {v:?}");
         let mut copy = before.clone();
         copy.apply_action(action).unwrap();
         assert_eq!(&copy, after, "clone-then-apply differs at step {steps}");
@@ -49,36 +46,12 @@ fn random_games_on_a_synthetic_board_keep_the_invariants() {
     for seed in 0..20 {
         let board = common::board(&refs);
         let places = [
-            common::Place {
-                side: 0,
-                profile: "nix",
-                at: (3, 1),
-            },
-            common::Place {
-                side: 0,
-                profile: "slethssk",
-                at: (12, 1),
-            },
-            common::Place {
-                side: 0,
-                profile: "artifacter_captain",
-                at: (20, 2),
-            },
-            common::Place {
-                side: 1,
-                profile: "nix",
-                at: (3, 22),
-            },
-            common::Place {
-                side: 1,
-                profile: "slethssk",
-                at: (12, 22),
-            },
-            common::Place {
-                side: 1,
-                profile: "artifacter_captain",
-                at: (20, 21),
-            },
+            common::Place { side: 0, profile: "nix", at: (3, 1) },
+            common::Place { side: 0, profile: "slethssk", at: (12, 1) },
+            common::Place { side: 0, profile: "artifacter_captain", at: (20, 2) },
+            common::Place { side: 1, profile: "nix", at: (3, 22) },
+            common::Place { side: 1, profile: "slethssk", at: (12, 22) },
+            common::Place { side: 1, profile: "artifacter_captain", at: (20, 21) },
         ];
         let state = common::game(board, &places, None);
         check_game(state, seed);
@@ -127,11 +100,8 @@ fn random_games_on_every_shipped_board_keep_the_invariants() {
     let run = |jobs: &[(String, String, String, u64)]| {
         let mut steps = 0;
         for (i, (b, a, c, seed)) in jobs.iter().enumerate() {
-            let config = GameConfig {
-                board: b.clone(),
-                crews: [a.clone(), c.clone()],
-                ..GameConfig::default()
-            };
+            let config =
+                GameConfig { board: b.clone(), crews: [a.clone(), c.clone()], ..GameConfig::default() };
             let state = new_game(&config).unwrap_or_else(|e| panic!("{b}: {e}"));
             steps += check_game(state, seed * 1000 + i as u64);
         }
@@ -142,10 +112,7 @@ fn random_games_on_every_shipped_board_keep_the_invariants() {
         run(second) + h.join().expect("worker")
     });
     assert!(jobs.len() >= 1000, "{} games", jobs.len());
-    assert!(
-        total > jobs.len() * 50,
-        "games are played out ({total} steps)"
-    );
+    assert!(total > jobs.len() * 50, "games are played out ({total} steps)");
 }
 
 /// Seeds per (board, crew A, crew B) combination.

@@ -77,19 +77,13 @@ fn parse_size(value: &str) -> Result<(u8, u8), String> {
     let w: u32 = w.trim().parse().map_err(|_| bad())?;
     let d: u32 = d.trim().parse().map_err(|_| bad())?;
     if !(1..=255).contains(&w) || !(1..=255).contains(&d) {
-        return Err(format!(
-            "bad size `{value}`: width and depth must each be 1 to 255 inches"
-        ));
+        return Err(format!("bad size `{value}`: width and depth must each be 1 to 255 inches"));
     }
     Ok((w as u8, d as u8))
 }
 
 pub(super) fn parse(text: &str, source: &str) -> Result<Board, BoardError> {
-    let err = |line: usize, reason: String| BoardError {
-        file: source.to_string(),
-        line,
-        reason,
-    };
+    let err = |line: usize, reason: String| BoardError { file: source.to_string(), line, reason };
     let mut name: Option<String> = None;
     let mut size: Option<(u8, u8)> = None;
     let mut cells: Vec<Cell> = Vec::new();
@@ -146,19 +140,12 @@ pub(super) fn parse(text: &str, source: &str) -> Result<Board, BoardError> {
             return Err(err(line_no, "board row before the `name:` header".into()));
         }
         if rows == depth as usize {
-            return Err(err(
-                line_no,
-                format!("too many rows: expected {depth}, this is row {}", rows + 1),
-            ));
+            return Err(err(line_no, format!("too many rows: expected {depth}, this is row {}", rows + 1)));
         }
         let chars: Vec<char> = line.chars().collect();
         if chars.len() != 2 * width as usize {
             let cells_found = chars.len() / 2;
-            let odd = if chars.len() % 2 == 1 {
-                " and a half"
-            } else {
-                ""
-            };
+            let odd = if chars.len() % 2 == 1 { " and a half" } else { "" };
             return Err(err(
                 line_no,
                 format!(
@@ -193,11 +180,7 @@ pub(super) fn parse(text: &str, source: &str) -> Result<Board, BoardError> {
                     ),
                 )
             })?;
-            cells.push(Cell {
-                height,
-                terrain,
-                cover,
-            });
+            cells.push(Cell { height, terrain, cover });
         }
         rows += 1;
     }
@@ -262,14 +245,7 @@ mod tests {
     fn kind_chars_round_trip() {
         for c in ['.', '~', ',', 'X', 's', 'h'] {
             let (terrain, cover) = kind_of(c).unwrap();
-            assert_eq!(
-                kind_char(&Cell {
-                    height: 0,
-                    terrain,
-                    cover
-                }),
-                c
-            );
+            assert_eq!(kind_char(&Cell { height: 0, terrain, cover }), c);
         }
     }
 

@@ -149,11 +149,7 @@ impl GuidelineReport {
             ));
         }
         if !self.death_zones.is_empty() {
-            p.push(format!(
-                "{} death zones, first at {:?}",
-                self.death_zones.len(),
-                self.death_zones[0]
-            ));
+            p.push(format!("{} death zones, first at {:?}", self.death_zones.len(), self.death_zones[0]));
         }
         if !self.edge_sight_lines.is_empty() {
             p.push(format!(
@@ -164,10 +160,7 @@ impl GuidelineReport {
         }
         for (i, g) in self.deployment_ground.iter().enumerate() {
             if *g < MIN_DEPLOYMENT_GROUND {
-                p.push(format!(
-                    "deployment strip {i} is only {:.0}% standable ground",
-                    100.0 * g
-                ));
+                p.push(format!("deployment strip {i} is only {:.0}% standable ground", 100.0 * g));
             }
         }
         for (i, g) in self.corner_ground.iter().enumerate() {
@@ -228,12 +221,7 @@ struct Geometry<'a> {
 impl<'a> Geometry<'a> {
     fn new(b: &'a Board) -> Self {
         let ground = b.cells().iter().map(|c| c.height).min().unwrap_or(0);
-        Geometry {
-            b,
-            ground,
-            w: b.width() as usize,
-            d: b.depth() as usize,
-        }
+        Geometry { b, ground, w: b.width() as usize, d: b.depth() as usize }
     }
 
     fn above(&self, i: usize) -> u8 {
@@ -249,10 +237,7 @@ impl<'a> Geometry<'a> {
     }
 
     fn land(&self, i: usize) -> bool {
-        !matches!(
-            self.b.cells()[i].terrain,
-            Terrain::Impassable | Terrain::Water
-        )
+        !matches!(self.b.cells()[i].terrain, Terrain::Impassable | Terrain::Water)
     }
 
     fn neighbours(&self, i: usize) -> impl Iterator<Item = usize> + '_ {
@@ -268,11 +253,7 @@ impl<'a> Geometry<'a> {
     }
 
     /// Connected components of the cells where `member` holds, grouped by `same`.
-    fn components(
-        &self,
-        member: impl Fn(usize) -> bool,
-        same: impl Fn(usize, usize) -> bool,
-    ) -> Vec<usize> {
+    fn components(&self, member: impl Fn(usize) -> bool, same: impl Fn(usize, usize) -> bool) -> Vec<usize> {
         let mut comp = vec![usize::MAX; self.b.len()];
         let mut next = 0;
         let mut stack = Vec::new();
@@ -298,20 +279,8 @@ impl<'a> Geometry<'a> {
     fn tall_structures(&self) -> Vec<TallStructure> {
         let tall = |i: usize| self.above(i) >= TALL_HEIGHT;
         let comp = self.components(tall, |_, _| true);
-        let count = comp
-            .iter()
-            .filter(|&&c| c != usize::MAX)
-            .max()
-            .map_or(0, |m| m + 1);
-        let mut out = vec![
-            TallStructure {
-                cells: 0,
-                height: 0,
-                centre: (0.0, 0.0),
-                half: 0
-            };
-            count
-        ];
+        let count = comp.iter().filter(|&&c| c != usize::MAX).max().map_or(0, |m| m + 1);
+        let mut out = vec![TallStructure { cells: 0, height: 0, centre: (0.0, 0.0), half: 0 }; count];
         for (i, &c) in comp.iter().enumerate() {
             if c == usize::MAX {
                 continue;
@@ -355,19 +324,14 @@ impl<'a> Geometry<'a> {
                     let lower = cells[a].height.min(cells[j].height);
                     let clear = gap > 0 && surface(j) && {
                         (1..=gap as i32).all(|k| {
-                            let g = (ax as i32 + k * dx) as usize
-                                + (ay as i32 + k * dy) as usize * self.w;
+                            let g = (ax as i32 + k * dx) as usize + (ay as i32 + k * dy) as usize * self.w;
                             cells[g].height + STRUCTURE_HEIGHT <= lower
                         })
                     };
                     if clear && range.contains(&gap) {
                         let key = (comp[a].min(comp[j]), comp[a].max(comp[j]));
                         if seen.insert(key) {
-                            out.push(LeapGap {
-                                from: a as CellIdx,
-                                to: j as CellIdx,
-                                gap,
-                            });
+                            out.push(LeapGap { from: a as CellIdx, to: j as CellIdx, gap });
                         }
                     }
                     break;
@@ -421,10 +385,7 @@ impl<'a> Geometry<'a> {
     fn edge_sight_lines(&self) -> Vec<(CellIdx, CellIdx)> {
         let ends: Vec<usize> = (0..self.b.len())
             .filter(|&i| {
-                self.edges(i) != 0
-                    && !self.near_corner(i)
-                    && !self.structure(i)
-                    && self.standable(i)
+                self.edges(i) != 0 && !self.near_corner(i) && !self.structure(i) && self.standable(i)
             })
             .collect();
         let mut out = Vec::new();
@@ -435,14 +396,8 @@ impl<'a> Geometry<'a> {
                 }
                 let (a16, t16) = (a as CellIdx, t as CellIdx);
                 let cells = self.b.cells();
-                let s = self.b.sight(
-                    a16,
-                    cells[a].height,
-                    self.volume(a),
-                    t16,
-                    cells[t].height,
-                    self.volume(t),
-                );
+                let s =
+                    self.b.sight(a16, cells[a].height, self.volume(a), t16, cells[t].height, self.volume(t));
                 if s.visible {
                     out.push((a16, t16));
                 }
@@ -455,10 +410,8 @@ impl<'a> Geometry<'a> {
         let rows = (DEPLOYMENT_ROWS as usize).min(self.d);
         let frac = |ys: std::ops::Range<usize>| {
             let n = ys.len() * self.w;
-            let land = ys
-                .flat_map(|y| (0..self.w).map(move |x| x + y * self.w))
-                .filter(|&i| self.land(i))
-                .count();
+            let land =
+                ys.flat_map(|y| (0..self.w).map(move |x| x + y * self.w)).filter(|&i| self.land(i)).count();
             land as f32 / n as f32
         };
         [frac(0..rows), frac(self.d - rows..self.d)]
@@ -472,12 +425,7 @@ impl<'a> Geometry<'a> {
                 .filter(|&(x, y)| self.land(x + y * self.w))
                 .count()
         };
-        [
-            count(0, 0),
-            count(self.w - s, 0),
-            count(0, self.d - s),
-            count(self.w - s, self.d - s),
-        ]
+        [count(0, 0), count(self.w - s, 0), count(0, self.d - s), count(self.w - s, self.d - s)]
     }
 
     fn widest_view(&self) -> (CellIdx, f32) {
@@ -494,14 +442,7 @@ impl<'a> Geometry<'a> {
             let clear = targets
                 .iter()
                 .filter(|&&t| {
-                    let s = self.b.sight(
-                        v as CellIdx,
-                        cells[v].height,
-                        c,
-                        t as CellIdx,
-                        cells[t].height,
-                        c,
-                    );
+                    let s = self.b.sight(v as CellIdx, cells[v].height, c, t as CellIdx, cells[t].height, c);
                     s.visible && !s.hard_cover && !s.soft_cover
                 })
                 .count();

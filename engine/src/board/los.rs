@@ -66,13 +66,8 @@ pub enum LosTemplate {
 
 impl LosTemplate {
     /// All templates, smallest first.
-    pub const ALL: [LosTemplate; 5] = [
-        LosTemplate::A,
-        LosTemplate::B,
-        LosTemplate::C,
-        LosTemplate::D,
-        LosTemplate::E,
-    ];
+    pub const ALL: [LosTemplate; 5] =
+        [LosTemplate::A, LosTemplate::B, LosTemplate::C, LosTemplate::D, LosTemplate::E];
 
     /// Height in inches of the template above its base. The rulebook prints the templates but
     /// gives no sizes; these are our reading of 28-32mm miniatures: A 0.75", B 1", C 1.5"
@@ -155,11 +150,7 @@ const TIE_EPS: f64 = 1e-9;
 
 impl Sight {
     fn from_bits(bits: u32) -> Sight {
-        Sight {
-            visible: bits & VISIBLE != 0,
-            hard_cover: bits & HARD != 0,
-            soft_cover: bits & SOFT != 0,
-        }
+        Sight { visible: bits & VISIBLE != 0, hard_cover: bits & HARD != 0, soft_cover: bits & SOFT != 0 }
     }
 }
 
@@ -178,19 +169,13 @@ const UNKNOWN: u32 = u32::MAX;
 impl std::fmt::Debug for LosCache {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let rows = self.rows.iter().filter(|r| r.get().is_some()).count();
-        write!(
-            f,
-            "LosCache {{ {rows} of {} rows started }}",
-            self.rows.len()
-        )
+        write!(f, "LosCache {{ {rows} of {} rows started }}", self.rows.len())
     }
 }
 
 impl LosCache {
     pub(super) fn new(cells: usize) -> LosCache {
-        LosCache {
-            rows: (0..cells * CLASSES).map(|_| OnceLock::new()).collect(),
-        }
+        LosCache { rows: (0..cells * CLASSES).map(|_| OnceLock::new()).collect() }
     }
 
     /// Number of entries computed so far, over all rows.
@@ -198,11 +183,7 @@ impl LosCache {
         self.rows
             .iter()
             .filter_map(|r| r.get())
-            .map(|row| {
-                row.iter()
-                    .filter(|e| e.load(Ordering::Relaxed) != UNKNOWN)
-                    .count()
-            })
+            .map(|row| row.iter().filter(|e| e.load(Ordering::Relaxed) != UNKNOWN).count())
             .sum()
     }
 }
@@ -274,18 +255,11 @@ pub(super) fn for_each_cell_between(
     }
     let (ax, ay) = board.xy(from);
     let (bx, by) = board.xy(to);
-    walk(
-        board,
-        ax as f64 + 0.5,
-        ay as f64 + 0.5,
-        bx as f64 + 0.5,
-        by as f64 + 0.5,
-        |c, t0, t1| {
-            if c != to {
-                f(c, ((t0 + t1) * 0.5) as f32)
-            }
-        },
-    );
+    walk(board, ax as f64 + 0.5, ay as f64 + 0.5, bx as f64 + 0.5, by as f64 + 0.5, |c, t0, t1| {
+        if c != to {
+            f(c, ((t0 + t1) * 0.5) as f32)
+        }
+    });
 }
 
 /// How high a sample must be (inches) for its segment to clear terrain and hard cover
@@ -378,9 +352,7 @@ fn entry(board: &Board, from: CellIdx, eye: Volume, to: CellIdx) -> u32 {
     let eye_z = board.cell(from).height as f64 + eye.height() as f64;
     let lim = target_limits(board, from, eye_z, to);
     let base_z = board.cell(to).height as f64;
-    (0..CLASSES)
-        .map(|c| classify(&lim, base_z, c) << (3 * c))
-        .sum()
+    (0..CLASSES).map(|c| classify(&lim, base_z, c) << (3 * c)).sum()
 }
 
 /// Uncached sight with explicit base heights.
@@ -394,10 +366,7 @@ fn compute(
     target: Volume,
 ) -> Sight {
     if from == to {
-        return Sight {
-            visible: true,
-            ..Sight::default()
-        };
+        return Sight { visible: true, ..Sight::default() };
     }
     let lim = target_limits(board, from, from_z as f64 + eye.height() as f64, to);
     Sight::from_bits(classify(&lim, to_z as f64, target.class()))
@@ -432,12 +401,7 @@ mod tests {
     use crate::board::{Cell, Terrain};
 
     fn board(rows: &[&str]) -> Board {
-        let text = format!(
-            "name: t\nsize: {}x{}\n{}\n",
-            rows[0].len() / 2,
-            rows.len(),
-            rows.join("\n")
-        );
+        let text = format!("name: t\nsize: {}x{}\n{}\n", rows[0].len() / 2, rows.len(), rows.join("\n"));
         Board::parse(&text, "test").unwrap()
     }
 
@@ -475,21 +439,10 @@ mod tests {
             "open",
             20,
             20,
-            vec![
-                Cell {
-                    height: 0,
-                    terrain: Terrain::Open,
-                    cover: Cover::None
-                };
-                400
-            ],
+            vec![Cell { height: 0, terrain: Terrain::Open, cover: Cover::None }; 400],
         );
-        let pts: [(f64, f64, f64, f64); 4] = [
-            (0.5, 0.5, 19.5, 7.5),
-            (10.2, 3.7, 1.1, 18.9),
-            (4.5, 4.5, 4.5, 15.5),
-            (3.3, 9.9, 17.8, 2.2),
-        ];
+        let pts: [(f64, f64, f64, f64); 4] =
+            [(0.5, 0.5, 19.5, 7.5), (10.2, 3.7, 1.1, 18.9), (4.5, 4.5, 4.5, 15.5), (3.3, 9.9, 17.8, 2.2)];
         for (x0, y0, x1, y1) in pts {
             let mut last = (x0.floor() as i32, y0.floor() as i32);
             let mut t_last = 0.0;

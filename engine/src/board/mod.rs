@@ -12,10 +12,9 @@ mod los;
 
 pub use format::BoardError;
 pub use guidelines::{
-    GuidelineReport, LeapGap, TallStructure, CORNER_SQUARE, CORNER_ZONE, DEATH_ZONE_SIDE,
-    DEPLOYMENT_ROWS, MAX_BLOCKING, MAX_VIEW, MIN_BLOCKING, MIN_CORNER_GROUND,
-    MIN_DEPLOYMENT_GROUND, MIN_LONG_LEAPS, MIN_SHORT_LEAPS, MIN_WATER, STRUCTURE_HEIGHT,
-    TALL_HEIGHT,
+    GuidelineReport, LeapGap, TallStructure, CORNER_SQUARE, CORNER_ZONE, DEATH_ZONE_SIDE, DEPLOYMENT_ROWS,
+    MAX_BLOCKING, MAX_VIEW, MIN_BLOCKING, MIN_CORNER_GROUND, MIN_DEPLOYMENT_GROUND, MIN_LONG_LEAPS,
+    MIN_SHORT_LEAPS, MIN_WATER, STRUCTURE_HEIGHT, TALL_HEIGHT,
 };
 pub use los::{LosTemplate, Sight, Volume, BASE_SIGHT_HEIGHT, TEMPLATE_HALF_WIDTH};
 
@@ -162,10 +161,7 @@ impl Board {
 
     /// Column and row of a cell.
     pub fn xy(&self, idx: CellIdx) -> (u8, u8) {
-        (
-            (idx % self.width as CellIdx) as u8,
-            (idx / self.width as CellIdx) as u8,
-        )
+        ((idx % self.width as CellIdx) as u8, (idx / self.width as CellIdx) as u8)
     }
 
     /// The cell at signed coordinates, if on the board.

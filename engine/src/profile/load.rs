@@ -87,13 +87,7 @@ impl Ctx<'_> {
         DataError::new(self.file, field, reason)
     }
 
-    fn int<T: TryFrom<i64>>(
-        &self,
-        field: String,
-        value: i64,
-        lo: i64,
-        hi: i64,
-    ) -> Result<T, DataError> {
+    fn int<T: TryFrom<i64>>(&self, field: String, value: i64, lo: i64, hi: i64) -> Result<T, DataError> {
         if value < lo || value > hi {
             return Err(self.err(field, format!("must be {lo}..={hi}, got {value}")));
         }
@@ -106,8 +100,7 @@ impl Ctx<'_> {
 pub fn parse_profiles(text: &str, file: &str) -> Result<Vec<Profile>, DataError> {
     let ctx = Ctx { file };
     let table = parse_toml_table(text, file)?;
-    let raw =
-        RawFile::deserialize(toml::Value::Table(table)).map_err(|e| serde_error(file, "", &e))?;
+    let raw = RawFile::deserialize(toml::Value::Table(table)).map_err(|e| serde_error(file, "", &e))?;
     let mut seen: HashMap<String, usize> = HashMap::new();
     let mut out = Vec::with_capacity(raw.profile.len());
     for (index, value) in raw.profile.into_iter().enumerate() {
@@ -115,10 +108,7 @@ pub fn parse_profiles(text: &str, file: &str) -> Result<Vec<Profile>, DataError>
         if let Some(first) = seen.insert(profile.id.clone(), index) {
             return Err(ctx.err(
                 format!("profile[{index}].id"),
-                format!(
-                    "duplicate id \"{}\" (already used by profile[{first}] in this file)",
-                    profile.id
-                ),
+                format!("duplicate id \"{}\" (already used by profile[{first}] in this file)", profile.id),
             ));
         }
         out.push(profile);
@@ -130,21 +120,12 @@ pub fn parse_profiles(text: &str, file: &str) -> Result<Vec<Profile>, DataError>
 /// unique across all files.
 pub fn load_catalog(dir: &Path) -> Result<Catalog, DataError> {
     let dir_name = dir.display().to_string();
-    let entries = std::fs::read_dir(dir).map_err(|e| {
-        DataError::new(
-            &dir_name,
-            "(directory)",
-            format!("cannot read profile folder: {e}"),
-        )
-    })?;
+    let entries = std::fs::read_dir(dir)
+        .map_err(|e| DataError::new(&dir_name, "(directory)", format!("cannot read profile folder: {e}")))?;
     let mut files = Vec::new();
     for entry in entries {
         let entry = entry.map_err(|e| {
-            DataError::new(
-                &dir_name,
-                "(directory)",
-                format!("cannot list profile folder: {e}"),
-            )
+            DataError::new(&dir_name, "(directory)", format!("cannot list profile folder: {e}"))
         })?;
         let path = entry.path();
         if path.is_file() && path.extension().is_some_and(|x| x == "toml") {
@@ -152,11 +133,7 @@ pub fn load_catalog(dir: &Path) -> Result<Catalog, DataError> {
         }
     }
     if files.is_empty() {
-        return Err(DataError::new(
-            &dir_name,
-            "(directory)",
-            "no *.toml profile files found",
-        ));
+        return Err(DataError::new(&dir_name, "(directory)", "no *.toml profile files found"));
     }
     files.sort_by(|a, b| a.file_name().cmp(&b.file_name()));
     let mut origin: HashMap<String, String> = HashMap::new();
@@ -169,10 +146,7 @@ pub fn load_catalog(dir: &Path) -> Result<Catalog, DataError> {
                 return Err(DataError::new(
                     &file,
                     format!("profile \"{}\".id", profile.id),
-                    format!(
-                        "duplicate id \"{}\" (already defined in {first})",
-                        profile.id
-                    ),
+                    format!("duplicate id \"{}\" (already defined in {first})", profile.id),
                 ));
             }
             origin.insert(profile.id.clone(), file.clone());
@@ -184,9 +158,7 @@ pub fn load_catalog(dir: &Path) -> Result<Catalog, DataError> {
 
 fn valid_id(id: &str) -> bool {
     !id.is_empty()
-        && id
-            .bytes()
-            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_' || b == b'-')
+        && id.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_' || b == b'-')
 }
 
 fn convert_profile(
@@ -209,10 +181,7 @@ fn convert_profile(
     if !valid_id(&raw.id) {
         return Err(ctx.err(
             f("id"),
-            format!(
-                "\"{}\" is not a valid id: use lowercase letters, digits, '_' or '-'",
-                raw.id
-            ),
+            format!("\"{}\" is not a valid id: use lowercase letters, digits, '_' or '-'", raw.id),
         ));
     }
     if raw.name.trim().is_empty() {
@@ -226,18 +195,11 @@ fn convert_profile(
         other => {
             return Err(ctx.err(
                 f("type"),
-                format!(
-                    "unknown model type \"{other}\"; expected character, troop, cavalry or beast"
-                ),
+                format!("unknown model type \"{other}\"; expected character, troop, cavalry or beast"),
             ))
         }
     };
-    let role = match raw
-        .role
-        .as_deref()
-        .map(|r| r.trim().to_ascii_lowercase())
-        .as_deref()
-    {
+    let role = match raw.role.as_deref().map(|r| r.trim().to_ascii_lowercase()).as_deref() {
         None | Some("none") | Some("") => Role::None,
         Some("leader") => Role::Leader,
         Some("medic") => Role::Medic,
@@ -247,20 +209,13 @@ fn convert_profile(
         Some(other) => {
             return Err(ctx.err(
                 f("role"),
-                format!(
-                    "unknown role \"{other}\"; expected leader, medic, mech, scout, tough or none"
-                ),
+                format!("unknown role \"{other}\"; expected leader, medic, mech, scout, tough or none"),
             ))
         }
     };
     let faction = match raw.faction.as_deref().or(default_faction) {
         Some(name) if !name.trim().is_empty() => name.trim().to_string(),
-        _ => {
-            return Err(ctx.err(
-                f("faction"),
-                "missing: give `faction` here or at the top of the file",
-            ))
-        }
+        _ => return Err(ctx.err(f("faction"), "missing: give `faction` here or at the top of the file")),
     };
     let frequency: u8 = ctx.int(f("frequency"), raw.frequency, 1, 20)?;
     let points: u16 = ctx.int(f("points"), raw.points, 0, 1000)?;
@@ -269,33 +224,22 @@ fn convert_profile(
     if ap_gain == 0 || ap_max > 10 {
         return Err(ctx.err(
             f("ap"),
-            format!(
-                "AP gained must be at least 1 and the maximum at most 10, got \"{}\"",
-                raw.ap
-            ),
+            format!("AP gained must be at least 1 and the maximum at most 10, got \"{}\"", raw.ap),
         ));
     }
     if ap_gain > ap_max {
-        return Err(ctx.err(
-            f("ap"),
-            format!("AP gained each turn ({ap_gain}) is above the maximum held ({ap_max})"),
-        ));
+        return Err(
+            ctx.err(f("ap"), format!("AP gained each turn ({ap_gain}) is above the maximum held ({ap_max})"))
+        );
     }
     let speed = parse_pair(&raw.speed, "4/6").map_err(|r| ctx.err(f("speed"), r))?;
     if speed.0 == 0 || speed.1 > 20 {
-        return Err(ctx.err(
-            f("speed"),
-            format!("speeds must be 1..=20 inches, got \"{}\"", raw.speed),
-        ));
+        return Err(ctx.err(f("speed"), format!("speeds must be 1..=20 inches, got \"{}\"", raw.speed)));
     }
     if speed.0 > speed.1 {
-        return Err(ctx.err(
-            f("speed"),
-            format!(
-                "pass speed {} is above \"Nailed It\" speed {}",
-                speed.0, speed.1
-            ),
-        ));
+        return Err(
+            ctx.err(f("speed"), format!("pass speed {} is above \"Nailed It\" speed {}", speed.0, speed.1))
+        );
     }
     let wounds: u8 = ctx.int(f("wounds"), raw.wounds, 1, 20)?;
     let cc: u8 = ctx.int(f("cc"), raw.cc, 1, 10)?;
@@ -312,10 +256,7 @@ fn convert_profile(
             return Err(ctx.err(f(&format!("skills[{i}]")), "must not be empty"));
         }
         if skills.iter().any(|s| s.eq_ignore_ascii_case(skill)) {
-            return Err(ctx.err(
-                f(&format!("skills[{i}]")),
-                format!("skill \"{skill}\" listed twice"),
-            ));
+            return Err(ctx.err(f(&format!("skills[{i}]")), format!("skill \"{skill}\" listed twice")));
         }
         skills.push(skill.to_string());
     }
@@ -326,10 +267,9 @@ fn convert_profile(
         "D" => LosTemplate::D,
         "E" => LosTemplate::E,
         _ => {
-            return Err(ctx.err(
-                f("los_template"),
-                format!("expected a letter A..E, got \"{}\"", raw.los_template),
-            ))
+            return Err(
+                ctx.err(f("los_template"), format!("expected a letter A..E, got \"{}\"", raw.los_template))
+            )
         }
     };
     let base_mm: u8 = ctx.int(f("base_mm"), raw.base_mm, 10, 255)?;
@@ -338,14 +278,8 @@ fn convert_profile(
     for (i, value) in raw.weapon.into_iter().enumerate() {
         let wlabel = f(&format!("weapon[{i}]"));
         let weapon = convert_weapon(ctx, &wlabel, value)?;
-        if weapons
-            .iter()
-            .any(|w| w.name.eq_ignore_ascii_case(&weapon.name))
-        {
-            return Err(ctx.err(
-                format!("{wlabel}.name"),
-                format!("weapon \"{}\" listed twice", weapon.name),
-            ));
+        if weapons.iter().any(|w| w.name.eq_ignore_ascii_case(&weapon.name)) {
+            return Err(ctx.err(format!("{wlabel}.name"), format!("weapon \"{}\" listed twice", weapon.name)));
         }
         weapons.push(weapon);
     }
@@ -395,34 +329,24 @@ fn convert_weapon(ctx: &Ctx, label: &str, value: toml::Value) -> Result<Weapon, 
         Some(text) => {
             let r = parse_pair(text, "12/18").map_err(|r| ctx.err(f("range"), r))?;
             if r.0 == 0 || r.1 > 60 {
-                return Err(ctx.err(
-                    f("range"),
-                    format!("ranges must be 1..=60 inches, got \"{text}\""),
-                ));
+                return Err(ctx.err(f("range"), format!("ranges must be 1..=60 inches, got \"{text}\"")));
             }
             if r.0 > r.1 {
-                return Err(ctx.err(
-                    f("range"),
-                    format!("pass range {} is above \"Nailed It\" range {}", r.0, r.1),
-                ));
+                return Err(
+                    ctx.err(f("range"), format!("pass range {} is above \"Nailed It\" range {}", r.0, r.1))
+                );
             }
             Some(r)
         }
     };
     let damage = parse_pair(&raw.damage, "3/4").map_err(|r| ctx.err(f("damage"), r))?;
     if damage.1 > 10 {
-        return Err(ctx.err(
-            f("damage"),
-            format!("damage must be 0..=10, got \"{}\"", raw.damage),
-        ));
+        return Err(ctx.err(f("damage"), format!("damage must be 0..=10, got \"{}\"", raw.damage)));
     }
     if damage.0 > damage.1 {
         return Err(ctx.err(
             f("damage"),
-            format!(
-                "standard damage {} is above superior damage {}",
-                damage.0, damage.1
-            ),
+            format!("standard damage {} is above superior damage {}", damage.0, damage.1),
         ));
     }
     let mut properties: Vec<WeaponProperty> = Vec::with_capacity(raw.properties.len());
@@ -440,17 +364,11 @@ fn convert_weapon(ctx: &Ctx, label: &str, value: toml::Value) -> Result<Weapon, 
                 | WeaponProperty::Smoke
         );
         if needs_range && range.is_none() {
-            return Err(ctx.err(
-                &field,
-                format!("{} needs a ranged weapon (give `range`)", p.name()),
-            ));
+            return Err(ctx.err(&field, format!("{} needs a ranged weapon (give `range`)", p.name())));
         }
         let close_only = matches!(p, WeaponProperty::Reach(_) | WeaponProperty::Sneaky(_));
         if close_only && range.is_some() {
-            return Err(ctx.err(
-                &field,
-                format!("{} is for close-combat weapons (remove `range`)", p.name()),
-            ));
+            return Err(ctx.err(&field, format!("{} is for close-combat weapons (remove `range`)", p.name())));
         }
         properties.push(p);
     }
@@ -459,13 +377,9 @@ fn convert_weapon(ctx: &Ctx, label: &str, value: toml::Value) -> Result<Weapon, 
         let field = f(&format!("properties[{i}]"));
         match p {
             WeaponProperty::Deviate(_) | WeaponProperty::Smoke if !has("Template") => {
-                return Err(ctx.err(
-                    field,
-                    format!(
-                        "{} needs a Template(...) property on the same weapon",
-                        p.name()
-                    ),
-                ));
+                return Err(
+                    ctx.err(field, format!("{} needs a Template(...) property on the same weapon", p.name()))
+                );
             }
             WeaponProperty::Choke if !has("Smoke") => {
                 return Err(ctx.err(field, "Choke needs the Smoke property on the same weapon"));
@@ -473,10 +387,5 @@ fn convert_weapon(ctx: &Ctx, label: &str, value: toml::Value) -> Result<Weapon, 
             _ => {}
         }
     }
-    Ok(Weapon {
-        name: raw.name.trim().to_string(),
-        range,
-        damage,
-        properties,
-    })
+    Ok(Weapon { name: raw.name.trim().to_string(), range, damage, properties })
 }

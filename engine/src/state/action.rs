@@ -78,11 +78,9 @@ impl fmt::Display for Action {
             }
             Action::Shoot { weapon, target } => write!(f, "shoot m{target} with w{weapon}"),
             Action::Dodge => write!(f, "dodge"),
-            Action::Charge {
-                target,
-                weapon,
-                dest,
-            } => write!(f, "charge m{target} with w{weapon} via c{dest}"),
+            Action::Charge { target, weapon, dest } => {
+                write!(f, "charge m{target} with w{weapon} via c{dest}")
+            }
             Action::CloseCombat { weapon, target } => {
                 write!(f, "close combat m{target} with w{weapon}")
             }

@@ -16,11 +16,7 @@ type TestTable = Vec<(TestOutcome, f64)>;
 pub fn test_table(attr: u8, narrative_feats: bool) -> &'static [(TestOutcome, f64)] {
     static TABLES: OnceLock<[Vec<TestTable>; 2]> = OnceLock::new();
     let tables = TABLES.get_or_init(|| {
-        let build = |narrative: bool| {
-            (0..=9)
-                .map(|a| odds::test_outcomes(a.max(1), narrative))
-                .collect()
-        };
+        let build = |narrative: bool| (0..=9).map(|a| odds::test_outcomes(a.max(1), narrative)).collect();
         [build(false), build(true)]
     });
     &tables[narrative_feats as usize][attr.clamp(1, 9) as usize]

@@ -54,12 +54,7 @@ pub(super) struct Want {
 }
 
 impl Want {
-    const ALL: Want = Want {
-        moves: true,
-        crawls: true,
-        shots: true,
-        charges: true,
-    };
+    const ALL: Want = Want { moves: true, crawls: true, shots: true, charges: true };
 
     /// Only what is needed to decide whether `action` is legal.
     fn for_action(action: Action) -> Want {
@@ -103,10 +98,7 @@ fn model_actions(state: &GameState, m: ModelId, want: Want, out: &mut Vec<Action
             for t in 0..state.models().len() as ModelId {
                 let tm = &state.models()[t as usize];
                 if tm.side != model.side && tm.is_on_table() && state.in_contact(m, t) {
-                    out.push(Action::CloseCombat {
-                        weapon: wi as u8,
-                        target: t,
-                    });
+                    out.push(Action::CloseCombat { weapon: wi as u8, target: t });
                 }
             }
         }
@@ -125,13 +117,7 @@ fn model_actions(state: &GameState, m: ModelId, want: Want, out: &mut Vec<Action
 
 /// Whether a move to `cell` may end there: free, and not in base contact with an enemy (only
 /// a charge may end in base contact, p.33).
-fn move_may_end(
-    state: &GameState,
-    occ: &MoverOccupancy,
-    m: ModelId,
-    cell: u16,
-    stays: bool,
-) -> bool {
+fn move_may_end(state: &GameState, occ: &MoverOccupancy, m: ModelId, cell: u16, stays: bool) -> bool {
     let side = state.models()[m as usize].side;
     (stays || !occ.occupied(cell))
         && !state.touches_enemy(side, cell, state.board().cell(cell).height, Some(m))
@@ -156,12 +142,8 @@ fn moves_and_charges(state: &GameState, m: ModelId, want: Want, out: &mut Vec<Ac
     }
     movement::reachable(board, &occ, &spec, |r| {
         let stays = r.cell == model.cell && r.cost == 0;
-        if want.moves && !(stays && stance_cost == 0) && move_may_end(state, &occ, m, r.cell, stays)
-        {
-            out.push(Action::Move {
-                dest: r.cell,
-                prone: false,
-            });
+        if want.moves && !(stays && stance_cost == 0) && move_may_end(state, &occ, m, r.cell, stays) {
+            out.push(Action::Move { dest: r.cell, prone: false });
         }
         if stays || occ.occupied(r.cell) {
             return;
@@ -172,11 +154,7 @@ fn moves_and_charges(state: &GameState, m: ModelId, want: Want, out: &mut Vec<Ac
             if cells_touch(state, r.cell, z, tm.cell, tm.z) {
                 for (wi, w) in profile.weapons.iter().enumerate() {
                     if !w.is_ranged() {
-                        out.push(Action::Charge {
-                            target: t,
-                            weapon: wi as u8,
-                            dest: r.cell,
-                        });
+                        out.push(Action::Charge { target: t, weapon: wi as u8, dest: r.cell });
                     }
                 }
             }
@@ -192,10 +170,7 @@ fn crawls(state: &GameState, m: ModelId, out: &mut Vec<Action>) {
     movement::reachable(state.board(), &occ, &spec, |r| {
         let stays = r.cell == model.cell && r.cost == 0;
         if !(stays && stance_cost == 0) && move_may_end(state, &occ, m, r.cell, stays) {
-            out.push(Action::Move {
-                dest: r.cell,
-                prone: true,
-            });
+            out.push(Action::Move { dest: r.cell, prone: true });
         }
     });
 }
@@ -206,12 +181,7 @@ fn crawls(state: &GameState, m: ModelId, out: &mut Vec<Action>) {
 fn shots(state: &GameState, m: ModelId, out: &mut Vec<Action>) {
     let model = state.models()[m as usize];
     let profile = state.profile(m);
-    if !profile
-        .weapons
-        .iter()
-        .enumerate()
-        .any(|(i, w)| w.is_ranged() && !model.is_jammed(i as u8))
-    {
+    if !profile.weapons.iter().enumerate().any(|(i, w)| w.is_ranged() && !model.is_jammed(i as u8)) {
         return;
     }
     let mut nearest = f32::INFINITY;
@@ -249,10 +219,7 @@ fn shots(state: &GameState, m: ModelId, out: &mut Vec<Action>) {
                 continue;
             };
             if !model.is_jammed(wi as u8) && dist <= nailed_range as f32 {
-                out.push(Action::Shoot {
-                    weapon: wi as u8,
-                    target: t,
-                });
+                out.push(Action::Shoot { weapon: wi as u8, target: t });
             }
         }
     }

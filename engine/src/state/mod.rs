@@ -244,10 +244,7 @@ impl GameState {
             Player::Terminal => false,
         };
         if !legal {
-            return Err(IllegalAction {
-                action,
-                node: self.describe_node(),
-            });
+            return Err(IllegalAction { action, node: self.describe_node() });
         }
         steps::apply(self, action);
         self.advance();
@@ -310,11 +307,7 @@ impl GameState {
 
     /// Number of models of `side` that are still conscious.
     pub fn conscious_count(&self, side: Side) -> usize {
-        self.dyn_
-            .models
-            .iter()
-            .filter(|m| m.side == side && m.is_conscious())
-            .count()
+        self.dyn_.models.iter().filter(|m| m.side == side && m.is_conscious()).count()
     }
 
     fn advance(&mut self) {

@@ -64,10 +64,7 @@ impl GameState {
                 }
             }
         });
-        (!blocked).then_some(ModelSight {
-            sight,
-            screened_by_enemy: screened,
-        })
+        (!blocked).then_some(ModelSight { sight, screened_by_enemy: screened })
     }
 
     /// Base contact (p.40): adjacent cells (diagonals included) with bases within 1" of height
@@ -75,10 +72,7 @@ impl GameState {
     pub fn in_contact(&self, a: ModelId, b: ModelId) -> bool {
         let ma = &self.dyn_.models[a as usize];
         let mb = &self.dyn_.models[b as usize];
-        ma.is_on_table()
-            && mb.is_on_table()
-            && a != b
-            && cells_touch(self, ma.cell, ma.z, mb.cell, mb.z)
+        ma.is_on_table() && mb.is_on_table() && a != b && cells_touch(self, ma.cell, ma.z, mb.cell, mb.z)
     }
 
     /// Whether a base at (`cell`, `z`) would touch a conscious enemy of `side`, ignoring `skip`.

@@ -100,16 +100,10 @@ impl Step {
             Step::ChooseAction(m) => format!("choose an action for m{m}"),
             Step::ChooseActivation => "choose a model to activate".into(),
             Step::ChooseInitiative(s) => format!("side {s} takes or gives the initiative"),
-            Step::Test {
-                model,
-                attr,
-                purpose,
-            } => format!("m{model} tests {purpose:?} against {attr}"),
-            Step::Armour {
-                model,
-                damage,
-                target,
-            } => format!("m{model} rolls {damage} armour dice against {target}"),
+            Step::Test { model, attr, purpose } => format!("m{model} tests {purpose:?} against {attr}"),
+            Step::Armour { model, damage, target } => {
+                format!("m{model} rolls {damage} armour dice against {target}")
+            }
             other => format!("{other:?}"),
         }
     }
@@ -245,11 +239,7 @@ pub(super) fn apply(state: &mut GameState, action: Action) {
         (Step::Test { attr, purpose, .. }, Action::Chance(i)) => {
             state.dyn_.chance_events += 1;
             let outcome = test_table(attr, state.stat.variant.narrative_feats)[i as usize].0;
-            let seq = state
-                .dyn_
-                .sequence
-                .as_mut()
-                .expect("test outside a sequence");
+            let seq = state.dyn_.sequence.as_mut().expect("test outside a sequence");
             match purpose {
                 Purpose::Movement => seq.move_test = Some(outcome),
                 Purpose::Attack => seq.attack_test = Some(outcome),
@@ -271,9 +261,7 @@ pub(super) fn apply(state: &mut GameState, action: Action) {
 fn decide(state: &mut GameState, step: Step, action: Action) {
     match (step, action) {
         (Step::ChooseInitiative(s), Action::TakeInitiative) => state.dyn_.initiative = s,
-        (Step::ChooseInitiative(s), Action::GiveInitiative) => {
-            state.dyn_.initiative = other_side(s)
-        }
+        (Step::ChooseInitiative(s), Action::GiveInitiative) => state.dyn_.initiative = other_side(s),
         (Step::ChooseActivation, Action::Activate(m)) => {
             state.dyn_.activating = Some(m);
             state.dyn_.steps.push(Step::ChooseAction(m));
@@ -384,13 +372,8 @@ fn declare(state: &mut GameState, m: ModelId, declared: Action) {
         Action::Move { dest, .. } | Action::Charge { dest, .. } => {
             let prone = matches!(declared, Action::Move { prone: true, .. });
             let (spec, stance_cost) = move_spec(state, m, prone);
-            let path = movement::path_to(
-                state.board(),
-                &MoverOccupancy { state, mover: m },
-                &spec,
-                dest,
-            )
-            .expect("legal destination is reachable");
+            let path = movement::path_to(state.board(), &MoverOccupancy { state, mover: m }, &spec, dest)
+                .expect("legal destination is reachable");
             seq.prone = prone;
             seq.stance_cost = stance_cost;
             seq.started_in_water = state.in_water(&model);
@@ -410,10 +393,7 @@ fn declare(state: &mut GameState, m: ModelId, declared: Action) {
         Action::Shoot { weapon, target } => {
             let w = &profile.weapons[weapon as usize];
             let (pass_range, _) = w.range.expect("ranged weapon");
-            let sight = state
-                .model_sight(m, target)
-                .expect("legal target is visible")
-                .sight;
+            let sight = state.model_sight(m, target).expect("legal target is visible").sight;
             let mut attr = profile.marksmanship as i32;
             if sight.hard_cover {
                 attr -= 1;
@@ -430,20 +410,12 @@ fn declare(state: &mut GameState, m: ModelId, declared: Action) {
             }
             seq.hard_cover = sight.hard_cover;
             push.push(Step::ResolveAttack);
-            push.push(Step::Test {
-                model: m,
-                attr: clamp_attribute(attr),
-                purpose: Purpose::Attack,
-            });
+            push.push(Step::Test { model: m, attr: clamp_attribute(attr), purpose: Purpose::Attack });
         }
         Action::CloseCombat { weapon, target } => {
             let attr = close_combat_attr(state, m, target, weapon, false);
             push.push(Step::ResolveAttack);
-            push.push(Step::Test {
-                model: m,
-                attr,
-                purpose: Purpose::Attack,
-            });
+            push.push(Step::Test { model: m, attr, purpose: Purpose::Attack });
         }
         Action::Dodge => {
             let mut attr = profile.agility as i32;
@@ -451,11 +423,7 @@ fn declare(state: &mut GameState, m: ModelId, declared: Action) {
                 attr -= 1;
             }
             push.push(Step::ResolveDodge);
-            push.push(Step::Test {
-                model: m,
-                attr: clamp_attribute(attr),
-                purpose: Purpose::Dodge,
-            });
+            push.push(Step::Test { model: m, attr: clamp_attribute(attr), purpose: Purpose::Dodge });
         }
         other => unreachable!("not an action declaration: {other:?}"),
     }
@@ -466,13 +434,7 @@ fn declare(state: &mut GameState, m: ModelId, declared: Action) {
 /// Close Combat attribute with the modifiers of p.33: −1 per further standing enemy in base
 /// contact, +1 for a charge not begun in water, −1 when prone, climbing or swimming, and
 /// Sneaky(X) as every close combat is unopposed until reactions exist.
-fn close_combat_attr(
-    state: &GameState,
-    m: ModelId,
-    target: ModelId,
-    weapon: u8,
-    charged: bool,
-) -> u8 {
+fn close_combat_attr(state: &GameState, m: ModelId, target: ModelId, weapon: u8, charged: bool) -> u8 {
     let model = &state.dyn_.models[m as usize];
     let profile = state.profile(m);
     let mut attr = profile.cc as i32;
@@ -543,11 +505,7 @@ fn grant_ap(state: &mut GameState) {
 
 /// Conscious models of `side` that have not activated and hold AP.
 pub(super) fn has_eligible(state: &GameState, side: Side) -> bool {
-    state
-        .dyn_
-        .models
-        .iter()
-        .any(|m| m.side == side && can_activate(m))
+    state.dyn_.models.iter().any(|m| m.side == side && can_activate(m))
 }
 
 /// Whether a model may still be activated this turn.
@@ -579,10 +537,7 @@ fn resolve_move(state: &mut GameState) {
     };
     match test.level {
         TestLevel::Fail => {
-            let first = seq
-                .path
-                .first_dynamic
-                .expect("tested path has a dynamic step");
+            let first = seq.path.first_dynamic.expect("tested path has a dynamic step");
             place_on_path(state, actor, first.checked_sub(1));
         }
         TestLevel::Blunder => {
@@ -743,11 +698,7 @@ fn add_damage(state: &mut GameState, m: ModelId, damage: u8, target: u8) {
     if state.dyn_.models[m as usize].health == Health::Down {
         state.dyn_.models[m as usize].seq_take_out = true;
     } else {
-        state.dyn_.steps.push(Step::Armour {
-            model: m,
-            damage,
-            target,
-        });
+        state.dyn_.steps.push(Step::Armour { model: m, damage, target });
     }
 }
 
@@ -759,17 +710,10 @@ fn charge_strike(state: &mut GameState) {
     let actor = seq.actor;
     let charged = !seq.started_in_water;
     let target_up = state.dyn_.models[target as usize].is_conscious();
-    if target_up
-        && state.in_contact(actor, target)
-        && state.dyn_.models[actor as usize].is_conscious()
-    {
+    if target_up && state.in_contact(actor, target) && state.dyn_.models[actor as usize].is_conscious() {
         let attr = close_combat_attr(state, actor, target, weapon, charged);
         state.dyn_.steps.push(Step::ResolveAttack);
-        state.dyn_.steps.push(Step::Test {
-            model: actor,
-            attr,
-            purpose: Purpose::Attack,
-        });
+        state.dyn_.steps.push(Step::Test { model: actor, attr, purpose: Purpose::Attack });
     }
 }
 
@@ -831,18 +775,12 @@ fn resolve_dodge(state: &mut GameState) {
             add_damage(state, actor, 1, t);
         }
         TestLevel::Fail => {}
-        TestLevel::Pass => state.dyn_.steps.push(Step::ChooseDodgeMove {
-            model: actor,
-            budget: 10,
-        }),
+        TestLevel::Pass => state.dyn_.steps.push(Step::ChooseDodgeMove { model: actor, budget: 10 }),
         TestLevel::NailedIt | TestLevel::Feat => {
             if test.level == TestLevel::Feat {
                 state.dyn_.models[actor as usize].seq_feat_ap += 1;
             }
-            state.dyn_.steps.push(Step::ChooseDodgeMove {
-                model: actor,
-                budget: 20,
-            });
+            state.dyn_.steps.push(Step::ChooseDodgeMove { model: actor, budget: 20 });
         }
     }
 }

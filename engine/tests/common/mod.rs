@@ -24,24 +24,15 @@ pub fn board(rows: &[&str]) -> Board {
 
 /// A flat open board of the given size.
 pub fn flat(width: u8, depth: u8) -> Board {
-    let cells = vec![
-        Cell {
-            height: 0,
-            terrain: Terrain::Open,
-            cover: Cover::None
-        };
-        width as usize * depth as usize
-    ];
+    let cells =
+        vec![Cell { height: 0, terrain: Terrain::Open, cover: Cover::None }; width as usize * depth as usize];
     Board::from_cells("flat", width, depth, cells)
 }
 
 /// A profile from the shipped catalog.
 pub fn profile(id: &str) -> Arc<Profile> {
     let catalog = load_catalog(&engine::data::factions_dir()).expect("catalog loads");
-    catalog
-        .get(id)
-        .unwrap_or_else(|| panic!("no profile {id}"))
-        .clone()
+    catalog.get(id).unwrap_or_else(|| panic!("no profile {id}")).clone()
 }
 
 /// A model placement for [`game`]: side, profile, (x, y).
@@ -72,11 +63,7 @@ pub fn game(board: Board, places: &[Place], active: Option<u8>) -> GameState {
             side: p.side,
             cell,
             z: c.height,
-            stance: if c.terrain == Terrain::Water {
-                Stance::Swimming
-            } else {
-                Stance::Standing
-            },
+            stance: if c.terrain == Terrain::Water { Stance::Swimming } else { Stance::Standing },
             ap: prof.ap_gain,
             wounds: prof.wounds,
             health: Health::Conscious,
@@ -141,12 +128,7 @@ pub fn random_playout(
 /// Apply a chance outcome chosen by a predicate on the index/probability list (tests rig the
 /// dice by picking the outcome they need).
 pub fn force_chance(state: &mut GameState, pick: impl Fn(usize) -> bool) {
-    assert_eq!(
-        state.current_player(),
-        Player::Chance,
-        "expected a chance node at {}",
-        state.describe_node()
-    );
+    assert_eq!(state.current_player(), Player::Chance, "expected a chance node at {}", state.describe_node());
     let n = state.chance_outcomes().len();
     let i = (0..n).find(|&i| pick(i)).expect("a matching outcome");
     state.apply_action(Action::Chance(i as u8)).unwrap();
@@ -154,22 +136,14 @@ pub fn force_chance(state: &mut GameState, pick: impl Fn(usize) -> bool) {
 
 /// At a test chance node, apply the first outcome of the given level.
 pub fn force_test(state: &mut GameState, level: engine::dice::TestLevel) {
-    let table = state
-        .pending_test()
-        .unwrap_or_else(|| panic!("expected a test at {}", state.describe_node()));
-    let i = table
-        .iter()
-        .position(|(o, _)| o.level == level)
-        .expect("level possible");
+    let table =
+        state.pending_test().unwrap_or_else(|| panic!("expected a test at {}", state.describe_node()));
+    let i = table.iter().position(|(o, _)| o.level == level).expect("level possible");
     state.apply_action(Action::Chance(i as u8)).unwrap();
 }
 
 /// At an armour roll, apply the outcome with exactly `wounds` wounds.
 pub fn force_wounds(state: &mut GameState, wounds: u8) {
-    assert!(
-        state.pending_test().is_none(),
-        "expected an armour roll at {}",
-        state.describe_node()
-    );
+    assert!(state.pending_test().is_none(), "expected an armour roll at {}", state.describe_node());
     state.apply_action(Action::Chance(wounds)).unwrap();
 }
