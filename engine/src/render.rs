@@ -2,7 +2,7 @@
 //! and one-line descriptions of actions.
 
 use crate::board::{Cover, Terrain};
-use crate::state::{Action, GameState, Health, ModelId, Player, Stance};
+use crate::state::{Action, CombatKind, GameState, Health, ModelId, Player, Stance};
 use std::fmt::Write;
 
 /// The letter that marks model `m` on the map: side A upper case, side B lower case.
@@ -157,11 +157,59 @@ pub fn describe_action(state: &GameState, action: Action) -> String {
             format!("{} fights {} with {}", who(actor), model_name(state, target), weapon(actor, w))
         }
         Action::EndActivation => format!("{} ends its activation", who(actor)),
+        Action::NoNested => format!("{} nests no action", who(actor)),
+        Action::Nested { kind, target, point } => {
+            format!(
+                "{} nests {} at {}",
+                who(actor),
+                combat(state, actor, kind, Some(target)),
+                path_point(state, point)
+            )
+        }
+        Action::React { model, kind, point } => format!(
+            "{} reacts: {} at {}",
+            model_name(state, model),
+            combat(state, Some(model), kind, actor),
+            path_point(state, point)
+        ),
+        Action::EndReactions => "no more reactions".into(),
+        Action::Firefight { kind, reactor } => {
+            format!("{} starts a firefight: {}", who(actor), combat(state, actor, kind, Some(reactor)))
+        }
+        Action::NoFirefight => "no firefight".into(),
         Action::RestBack => format!("{} stops at the last resting point", who(actor)),
         Action::Fall => format!("{} lets itself fall", who(actor)),
         Action::FallPoint(i) => {
             format!("the opponent makes {} fall from path point {i}", who(actor))
         }
         Action::DodgeMove(c) => format!("dodge move to {}", at(c)),
+    }
+}
+
+/// "shoots Kaneda [a] with Recurve", "dodges", "fights Nix [B] with Machete".
+fn combat(state: &GameState, model: Option<ModelId>, kind: CombatKind, target: Option<ModelId>) -> String {
+    let weapon = |w: u8| {
+        model
+            .and_then(|m| state.profile(m).weapons.get(w as usize).map(|w| w.name.clone()))
+            .unwrap_or_default()
+    };
+    let target = target.map_or_else(|| "?".to_string(), |t| model_name(state, t));
+    match kind {
+        CombatKind::Shoot { weapon: w } => format!("shoots {target} with {}", weapon(w)),
+        CombatKind::Dodge => "dodges".into(),
+        CombatKind::CloseCombat { weapon: w } => format!("fights {target} with {}", weapon(w)),
+    }
+}
+
+/// "the start", or "path point 3 (10,12)".
+fn path_point(state: &GameState, point: u8) -> String {
+    let seq = state.dynamic().sequence.as_ref();
+    match seq.filter(|s| point > 0 && (point as usize) <= s.path.points.len()) {
+        Some(s) => {
+            let p = s.path.points[point as usize - 1];
+            let (x, y) = state.board().xy(p.cell);
+            format!("path point {point} ({x},{y})")
+        }
+        None => "the start".into(),
     }
 }

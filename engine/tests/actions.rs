@@ -47,7 +47,7 @@ fn shooting_example(distance: u8, level: TestLevel) -> Option<u8> {
         Some(0),
     );
     let recurve = s.profile(0).weapons.iter().position(|w| w.name == "Recurve").unwrap() as u8;
-    s.apply_action(Action::Shoot { weapon: recurve, target: 1 }).unwrap();
+    common::declare(&mut s, Action::Shoot { weapon: recurve, target: 1 });
     match top(&s) {
         Step::Test { attr, .. } => assert_eq!(attr, 7, "Nix's TN is 7 in the open"),
         other => panic!("expected the Marksmanship test, got {other:?}"),
@@ -100,7 +100,7 @@ fn a_shooting_blunder_jams_the_weapon() {
         Some(0),
     );
     let recurve = s.profile(0).weapons.iter().position(|w| w.name == "Recurve").unwrap() as u8;
-    s.apply_action(Action::Shoot { weapon: recurve, target: 1 }).unwrap();
+    common::declare(&mut s, Action::Shoot { weapon: recurve, target: 1 });
     force_test(&mut s, TestLevel::Blunder);
     assert!(s.models()[0].is_jammed(recurve));
     assert!(!s
@@ -122,7 +122,7 @@ fn hard_cover_costs_one_marksmanship_and_adds_one_armour() {
         Some(0),
     );
     let recurve = s.profile(0).weapons.iter().position(|w| w.name == "Recurve").unwrap() as u8;
-    s.apply_action(Action::Shoot { weapon: recurve, target: 1 }).unwrap();
+    common::declare(&mut s, Action::Shoot { weapon: recurve, target: 1 });
     let Step::Test { attr, .. } = top(&s) else { panic!() };
     assert_eq!(attr, 6, "M 7 − 1 for hard cover");
     force_test(&mut s, TestLevel::NailedIt);
@@ -151,7 +151,7 @@ fn slethssk_passing_a_climb_at_the_end_of_his_move_only_gets_his_pass_distance()
         "7\" of movement reaches the wall top"
     );
     let before = s.clone();
-    s.apply_action(Action::Move { dest, prone: false }).unwrap();
+    common::declare(&mut s, Action::Move { dest, prone: false });
     let seq = s.dynamic().sequence.clone().unwrap();
     assert_eq!(seq.path.cost(), 70, "4\" run, then 1\" across and 2\" up the wall");
     assert!(matches!(top(&s), Step::Test { .. }), "the climb needs an Agility test");
@@ -159,11 +159,11 @@ fn slethssk_passing_a_climb_at_the_end_of_his_move_only_gets_his_pass_distance()
     assert_eq!(s.models()[0].cell, cell(&s, 4, 1), "a Pass moves him 4\", to the foot of the wall");
     assert_eq!(s.models()[0].stance, Stance::Standing);
     let mut n = before.clone();
-    n.apply_action(Action::Move { dest, prone: false }).unwrap();
+    common::declare(&mut n, Action::Move { dest, prone: false });
     force_test(&mut n, TestLevel::NailedIt);
     assert_eq!((n.models()[0].cell, n.models()[0].z), (dest, 2), "Nailed It reaches the top");
     let mut f = before;
-    f.apply_action(Action::Move { dest, prone: false }).unwrap();
+    common::declare(&mut f, Action::Move { dest, prone: false });
     force_test(&mut f, TestLevel::Feat);
     assert_eq!(f.models()[0].ap, f.profile(0).ap_gain, "a Feat returns the AP spent (1 AP back at the end)");
 }
@@ -180,7 +180,7 @@ fn kanedas_multi_obstacle_move_takes_one_test_and_a_fail_stops_at_the_first_obst
     let mut s = game(board, &places, Some(0));
     let dest = cell(&s, 4, 1);
     let before = s.clone();
-    s.apply_action(Action::Move { dest, prone: false }).unwrap();
+    common::declare(&mut s, Action::Move { dest, prone: false });
     let kinds: Vec<StepKind> =
         s.dynamic().sequence.as_ref().unwrap().path.points.iter().map(|p| p.kind).collect();
     assert!(kinds.contains(&StepKind::Leap) && kinds.contains(&StepKind::Climb), "{kinds:?}");
@@ -188,7 +188,7 @@ fn kanedas_multi_obstacle_move_takes_one_test_and_a_fail_stops_at_the_first_obst
     assert_eq!(s.models()[0].cell, cell(&s, 0, 1), "stops at the edge of the rubble");
     assert_ne!(s.current_player(), Player::Chance, "no second movement test");
     let mut n = before;
-    n.apply_action(Action::Move { dest, prone: false }).unwrap();
+    common::declare(&mut n, Action::Move { dest, prone: false });
     force_test(&mut n, TestLevel::NailedIt);
     assert_eq!(n.models()[0].cell, dest);
     assert_eq!(n.models()[0].z, 2);
@@ -210,7 +210,7 @@ fn a_leap_across_a_gap_is_dynamic_and_a_pass_that_falls_short_offers_rest_or_fal
     let s0 = game(leap_board(), &places, Some(0));
     let dest = cell(&s0, 7, 1);
     let mut s = s0.clone();
-    s.apply_action(Action::Move { dest, prone: false }).unwrap();
+    common::declare(&mut s, Action::Move { dest, prone: false });
     let path = s.dynamic().sequence.as_ref().unwrap().path.clone();
     assert_eq!(path.cost(), 60, "1\" to the edge, then a 5\" leap");
     assert!(path.points.iter().any(|p| !p.rest), "mid-air points cannot be rested on");
@@ -232,7 +232,7 @@ fn a_leap_across_a_gap_is_dynamic_and_a_pass_that_falls_short_offers_rest_or_fal
         other => panic!("expected falling damage, got {other:?}"),
     }
     let mut nailed = s0;
-    nailed.apply_action(Action::Move { dest, prone: false }).unwrap();
+    common::declare(&mut nailed, Action::Move { dest, prone: false });
     force_test(&mut nailed, TestLevel::NailedIt);
     assert_eq!(nailed.models()[0].cell, dest);
 }
@@ -283,7 +283,7 @@ fn falling_into_water_does_no_damage() {
         Some(0),
     );
     let dest = cell(&s, 7, 1);
-    s.apply_action(Action::Move { dest, prone: false }).unwrap();
+    common::declare(&mut s, Action::Move { dest, prone: false });
     force_test(&mut s, TestLevel::Pass);
     s.apply_action(Action::Fall).unwrap();
     assert_eq!(s.models()[0].stance, Stance::Swimming);
@@ -297,7 +297,7 @@ fn a_movement_blunder_lets_the_opponent_choose_the_fall_point_and_costs_a_wound(
         [Place { side: 0, profile: "kaneda", at: (1, 1) }, Place { side: 1, profile: "nix", at: (10, 2) }];
     let mut s = game(leap_board(), &places, Some(0));
     let dest = cell(&s, 7, 1);
-    s.apply_action(Action::Move { dest, prone: false }).unwrap();
+    common::declare(&mut s, Action::Move { dest, prone: false });
     force_test(&mut s, TestLevel::Blunder);
     assert_eq!(s.current_player(), Player::Side(1), "the opponent chooses");
     let choices = s.legal_actions();
@@ -390,7 +390,7 @@ fn a_charge_gets_plus_one_close_combat_and_strikes_only_on_reaching_the_target()
         .iter()
         .find(|a| matches!(a, Action::Charge { target: 1, .. }))
         .expect("charge offered");
-    s.apply_action(charge).unwrap();
+    common::declare(&mut s, charge);
     match top(&s) {
         Step::Test { attr, .. } => {
             let Action::Charge { weapon, .. } = charge else { unreachable!() };
@@ -425,7 +425,7 @@ fn wounds_apply_at_the_end_of_the_sequence_and_double_wounds_take_a_model_out() 
         let mut d = s.dynamic().clone();
         d.models[1].wounds = wounds_left;
         s = GameState::from_parts(s.static_data().clone(), d);
-        s.apply_action(Action::Shoot { weapon: recurve, target: 1 }).unwrap();
+        common::declare(&mut s, Action::Shoot { weapon: recurve, target: 1 });
         force_test(&mut s, TestLevel::NailedIt);
         force_wounds(&mut s, wounds_dealt);
         s.models()[1]
@@ -455,7 +455,7 @@ fn any_damage_to_a_down_model_takes_it_out_without_an_armour_roll() {
     d.models[1].ap = 0;
     s = GameState::from_parts(s.static_data().clone(), d);
     let recurve = s.profile(0).weapons.iter().position(|w| w.name == "Recurve").unwrap() as u8;
-    s.apply_action(Action::Shoot { weapon: recurve, target: 1 }).unwrap();
+    common::declare(&mut s, Action::Shoot { weapon: recurve, target: 1 });
     force_test(&mut s, TestLevel::Pass);
     assert_eq!(s.models()[1].health, Health::TakenOut);
 }
@@ -470,7 +470,7 @@ fn a_dodge_pass_allows_one_inch_and_nailed_it_two() {
     );
     let count = |level| {
         let mut s = base.clone();
-        s.apply_action(Action::Dodge).unwrap();
+        common::declare(&mut s, Action::Dodge);
         force_test(&mut s, level);
         s.legal_actions().len()
     };
@@ -543,7 +543,7 @@ fn a_nailed_dodge_may_make_one_inch_of_dynamic_movement() {
     let rough = cell(&base, 5, 4);
     let options = |level| {
         let mut s = base.clone();
-        s.apply_action(Action::Dodge).unwrap();
+        common::declare(&mut s, Action::Dodge);
         force_test(&mut s, level);
         s.legal_actions()
     };

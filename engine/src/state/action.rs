@@ -5,6 +5,24 @@ use crate::board::CellIdx;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
+/// A combat action used as a reaction, nested action or firefight (p.23): never a charge.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CombatKind {
+    /// Shoot with a ranged weapon.
+    Shoot {
+        /// Weapon index on the profile.
+        weapon: u8,
+    },
+    /// Dodge.
+    Dodge,
+    /// Close combat with a close-combat weapon (needs base contact).
+    CloseCombat {
+        /// Weapon index on the profile.
+        weapon: u8,
+    },
+}
+
 /// One action at a decision or chance node. Actions are small, `Copy` and serialisable so
 /// that game records are plain lists of them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -55,6 +73,37 @@ pub enum Action {
     },
     /// End the active model's activation.
     EndActivation,
+    /// The mover declares no nested action.
+    NoNested,
+    /// The mover nests a shoot or dodge at a point of its path, for one more AP (p.28).
+    Nested {
+        /// Shoot or dodge.
+        kind: CombatKind,
+        /// The shot's target (the mover itself for a dodge).
+        target: ModelId,
+        /// Point of the path: 0 is the start, `k` the path's `k`-th point.
+        point: u8,
+    },
+    /// A model of the reacting side reacts (p.36); damaging reactions target the active model.
+    React {
+        /// The reacting model.
+        model: ModelId,
+        /// Its combat action.
+        kind: CombatKind,
+        /// Point of the active model's path at which it reacts (0 when there is no path).
+        point: u8,
+    },
+    /// The reacting side declares no more reactions.
+    EndReactions,
+    /// The active model answers a reaction to its move with a combat action (p.38).
+    Firefight {
+        /// Its combat action (a shot or close combat targets the reactor).
+        kind: CombatKind,
+        /// The reacting model it answers.
+        reactor: ModelId,
+    },
+    /// The active model declares no firefight.
+    NoFirefight,
     /// Left in mid-air by a Pass: move back to the last legal resting point.
     RestBack,
     /// Left in mid-air by a Pass: fall from here instead.
@@ -85,6 +134,16 @@ impl fmt::Display for Action {
                 write!(f, "close combat m{target} with w{weapon}")
             }
             Action::EndActivation => write!(f, "end activation"),
+            Action::NoNested => write!(f, "no nested action"),
+            Action::Nested { kind, target, point } => {
+                write!(f, "nested {kind:?} at m{target} at point {point}")
+            }
+            Action::React { model, kind, point } => {
+                write!(f, "m{model} reacts with {kind:?} at point {point}")
+            }
+            Action::EndReactions => write!(f, "no more reactions"),
+            Action::Firefight { kind, reactor } => write!(f, "firefight {kind:?} against m{reactor}"),
+            Action::NoFirefight => write!(f, "no firefight"),
             Action::RestBack => write!(f, "rest back"),
             Action::Fall => write!(f, "fall"),
             Action::FallPoint(i) => write!(f, "fall from point {i}"),

@@ -3,7 +3,7 @@
 //! A test's outcomes are grouped by what matters to the rules (success level and highest
 //! successful die, which breaks opposed ties); an armour roll's by the number of wounds.
 
-use crate::dice::TestOutcome;
+use crate::dice::{TestLevel, TestOutcome};
 use crate::odds;
 use std::sync::OnceLock;
 
@@ -17,6 +17,29 @@ pub fn test_table(attr: u8, narrative_feats: bool) -> &'static [(TestOutcome, f6
     static TABLES: OnceLock<[Vec<TestTable>; 2]> = OnceLock::new();
     let tables = TABLES.get_or_init(|| {
         let build = |narrative: bool| (0..=9).map(|a| odds::test_outcomes(a.max(1), narrative)).collect();
+        [build(false), build(true)]
+    });
+    &tables[narrative_feats as usize][attr.clamp(1, 9) as usize]
+}
+
+/// Outcomes of an unopposed test against `attr`, grouped by level only (the highest
+/// successful die only matters in opposed tests); impossible levels are left out.
+pub fn level_table(attr: u8, narrative_feats: bool) -> &'static [(TestOutcome, f64)] {
+    static TABLES: OnceLock<[Vec<TestTable>; 2]> = OnceLock::new();
+    let tables = TABLES.get_or_init(|| {
+        let build = |narrative: bool| {
+            (0..=9)
+                .map(|a| {
+                    let dist = odds::level_distribution(a.max(1), narrative);
+                    TestLevel::ALL
+                        .iter()
+                        .zip(dist)
+                        .filter(|&(_, p)| p > 0.0)
+                        .map(|(&level, p)| (TestOutcome { level, high_die: 0 }, p))
+                        .collect()
+                })
+                .collect()
+        };
         [build(false), build(true)]
     });
     &tables[narrative_feats as usize][attr.clamp(1, 9) as usize]

@@ -1,7 +1,11 @@
 //! Legal-action generation: what the side to move may do at each decision node.
 
+use super::action::CombatKind;
+use super::moving::{move_spec, MoverOccupancy};
+use super::sequence::{actor_pose, pass_budget, shot, RollRole, Sequence};
 use super::sight::cells_touch;
-use super::steps::{can_activate, has_eligible, move_spec, other_side, MoverOccupancy, Step};
+use super::sight::Pose;
+use super::steps::{can_activate, has_eligible, other_side, Step};
 use super::{Action, GameState, ModelId, Stance};
 use crate::movement::{self, MoveSpec, Occupancy, ORTHO};
 
@@ -26,6 +30,18 @@ pub(super) fn generate(state: &GameState, out: &mut Vec<Action>) {
             }
         }
         Step::ChooseAction(m) => model_actions(state, *m, Want::ALL, out),
+        Step::ChooseNested => {
+            out.push(Action::NoNested);
+            nested_options(state, out);
+        }
+        Step::ChooseReaction => {
+            out.push(Action::EndReactions);
+            reaction_options(state, out);
+        }
+        Step::ChooseFirefight => {
+            out.push(Action::NoFirefight);
+            firefight_options(state, out);
+        }
         Step::ChooseMidAir => out.extend([Action::RestBack, Action::Fall]),
         Step::ChooseFallPoint { .. } => {
             let seq = d.sequence.as_ref().expect("sequence");
@@ -251,4 +267,202 @@ fn dodge_moves(state: &GameState, m: ModelId, budget: u16, out: &mut Vec<Action>
         }
         out.push(Action::DodgeMove(r.cell));
     });
+}
+
+/// Whether an optional declaration step (nested action, reaction, firefight) offers anything
+/// besides declining.
+pub(super) fn has_declarations(state: &GameState, step: &Step) -> bool {
+    let d = state.dynamic();
+    let Some(seq) = d.sequence.as_ref() else { return false };
+    let actor = &d.models[seq.actor as usize];
+    let quick_no = match step {
+        Step::ChooseNested | Step::ChooseFirefight => actor.ap == 0,
+        Step::ChooseReaction => !d.models.iter().enumerate().any(|(i, m)| {
+            m.side != actor.side && m.is_conscious() && m.ap > 0 && !seq.has_reacted(i as ModelId)
+        }),
+        _ => true,
+    };
+    if quick_no {
+        return false;
+    }
+    let mut out = Vec::new();
+    match step {
+        Step::ChooseNested => nested_options(state, &mut out),
+        Step::ChooseReaction => reaction_options(state, &mut out),
+        _ => firefight_options(state, &mut out),
+    }
+    !out.is_empty()
+}
+
+/// The points of the active model's action: every point of its path (0 = start), or its
+/// position alone.
+fn action_points(seq: &Sequence) -> std::ops::RangeInclusive<u8> {
+    0..=if seq.has_path() { seq.path.points.len() as u8 } else { 0 }
+}
+
+/// Keeps the first point of each equivalence class, so that reactions and nested actions
+/// offer a handful of points instead of every cell of the path (see docs/rulings.md).
+struct Thinning {
+    seen: Vec<(u8, u8, CombatKind, u8, u8, bool, bool)>,
+}
+
+impl Thinning {
+    fn new() -> Thinning {
+        Thinning { seen: Vec::new() }
+    }
+
+    /// True the first time a (model, target, kind, reach class, attribute, range band, hard
+    /// cover) combination is seen.
+    fn first(&mut self, key: (u8, u8, CombatKind, u8, u8, bool, bool)) -> bool {
+        if self.seen.contains(&key) {
+            false
+        } else {
+            self.seen.push(key);
+            true
+        }
+    }
+}
+
+/// Nested actions (p.28): one shoot or dodge at a point of the move's path, for one more AP.
+fn nested_options(state: &GameState, out: &mut Vec<Action>) {
+    let seq = state.dynamic().sequence.as_ref().expect("sequence");
+    let actor = seq.actor;
+    let model = state.models()[actor as usize];
+    if model.ap == 0 || !matches!(seq.declared, Action::Move { .. }) {
+        return;
+    }
+    let budget = pass_budget(state, seq);
+    let profile = state.profile(actor);
+    let mut thin = Thinning::new();
+    for k in action_points(seq) {
+        let pose = actor_pose(state, seq, k);
+        let class = seq.reach_class(k, budget);
+        if thin.first((actor, actor, CombatKind::Dodge, class, 0, false, false)) {
+            out.push(Action::Nested { kind: CombatKind::Dodge, target: actor, point: k });
+        }
+        if state.touches_enemy(model.side, pose.cell, pose.z, Some(actor)) {
+            continue; // in base contact a model may only fight or dodge
+        }
+        for (wi, w) in profile.weapons.iter().enumerate() {
+            if !w.is_ranged() {
+                continue;
+            }
+            for (t, tm) in state.models().iter().enumerate() {
+                let t = t as ModelId;
+                if tm.side == model.side || !tm.is_on_table() {
+                    continue;
+                }
+                if let Some(roll) = shot(state, actor, pose, wi as u8, t, state.pose(t), RollRole::Nested, k)
+                {
+                    if thin.first((actor, t, roll.kind, class, roll.attr, roll.pass_range, roll.hard_cover)) {
+                        out.push(Action::Nested { kind: roll.kind, target: t, point: k });
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Reactions (p.36): each model of the reacting side with an AP, once per action, with a
+/// combat action at a point of the active model's action where it sees it. Damaging reactions
+/// target the active model; models in base contact with an enemy may only fight or dodge;
+/// against a charge, models other than its target may fight or dodge only if the charge ends
+/// in base contact with them.
+fn reaction_options(state: &GameState, out: &mut Vec<Action>) {
+    let d = state.dynamic();
+    let seq = d.sequence.as_ref().expect("sequence");
+    let actor = seq.actor;
+    let side = d.models[actor as usize].side;
+    let budget = pass_budget(state, seq);
+    let last = *action_points(seq).end();
+    let charge_target = match seq.declared {
+        Action::Charge { target, .. } => Some(target),
+        _ => None,
+    };
+    let poses: Vec<Pose> = action_points(seq).map(|k| actor_pose(state, seq, k)).collect();
+    for (r, rm) in d.models.iter().enumerate() {
+        let r = r as ModelId;
+        if rm.side == side || !rm.is_conscious() || rm.ap == 0 || seq.has_reacted(r) {
+            continue;
+        }
+        let rp = state.pose(r);
+        let engaged = state.enemies_in_contact(r).next().is_some();
+        let profile = state.profile(r);
+        let mut thin = Thinning::new();
+        for k in action_points(seq) {
+            let pose = poses[k as usize];
+            let class = seq.reach_class(k, budget);
+            let contact = super::sight::cells_touch(state, rp.cell, rp.z, pose.cell, pose.z);
+            // A charge lets bystanders fight or dodge only where it ends in contact with them.
+            let may_fight = charge_target.is_none_or(|t| t == r || k == last);
+            if !engaged {
+                for (wi, w) in profile.weapons.iter().enumerate() {
+                    if !w.is_ranged() {
+                        continue;
+                    }
+                    if let Some(roll) = shot(state, r, rp, wi as u8, actor, pose, RollRole::Reaction, k) {
+                        if thin.first((
+                            r,
+                            actor,
+                            roll.kind,
+                            class,
+                            roll.attr,
+                            roll.pass_range,
+                            roll.hard_cover,
+                        )) {
+                            out.push(Action::React { model: r, kind: roll.kind, point: k });
+                        }
+                    }
+                }
+            }
+            let sees = contact || state.sight_between(r, rp, actor, pose).is_some();
+            let dodge_ok =
+                sees && (charge_target.is_none() || (may_fight && (charge_target == Some(r) || contact)));
+            if dodge_ok && thin.first((r, actor, CombatKind::Dodge, class, 0, false, false)) {
+                out.push(Action::React { model: r, kind: CombatKind::Dodge, point: k });
+            }
+            if contact && may_fight {
+                for (wi, w) in profile.weapons.iter().enumerate() {
+                    let kind = CombatKind::CloseCombat { weapon: wi as u8 };
+                    if !w.is_ranged() && thin.first((r, actor, kind, class, 0, false, false)) {
+                        out.push(Action::React { model: r, kind, point: k });
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Firefights (p.38): against a reaction (a shot or close combat) to its move, the active
+/// model may spend an AP on a combat action against that reactor — shoot it, fight it, or
+/// dodge — at the reaction's point. Not after a nested action, and only one per action.
+fn firefight_options(state: &GameState, out: &mut Vec<Action>) {
+    let d = state.dynamic();
+    let seq = d.sequence.as_ref().expect("sequence");
+    let actor = seq.actor;
+    let model = d.models[actor as usize];
+    if model.ap == 0 || !matches!(seq.declared, Action::Move { .. }) || seq.has_nested() {
+        return;
+    }
+    let profile = state.profile(actor);
+    for reaction in seq.rolls.iter().filter(|r| r.role == RollRole::Reaction && r.attacks(actor)) {
+        let r = reaction.model;
+        let pose = actor_pose(state, seq, reaction.point);
+        let rp = state.pose(r);
+        out.push(Action::Firefight { kind: CombatKind::Dodge, reactor: r });
+        let contact = super::sight::cells_touch(state, rp.cell, rp.z, pose.cell, pose.z);
+        let engaged = state.touches_enemy(model.side, pose.cell, pose.z, Some(actor));
+        for (wi, w) in profile.weapons.iter().enumerate() {
+            let weapon = wi as u8;
+            if w.is_ranged() {
+                if !engaged
+                    && shot(state, actor, pose, weapon, r, rp, RollRole::Firefight, reaction.point).is_some()
+                {
+                    out.push(Action::Firefight { kind: CombatKind::Shoot { weapon }, reactor: r });
+                }
+            } else if contact {
+                out.push(Action::Firefight { kind: CombatKind::CloseCombat { weapon }, reactor: r });
+            }
+        }
+    }
 }

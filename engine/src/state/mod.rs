@@ -8,16 +8,21 @@
 
 pub mod action;
 mod chance;
+mod combat;
 mod legal;
 pub mod model;
+mod moving;
 mod observation;
+pub mod sequence;
 mod sight;
 mod steps;
 
 pub use action::Action;
+pub use action::CombatKind;
 pub use model::{Health, ModelId, ModelState, Side, Stance, MAX_SIDES};
 pub use observation::{ModelView, Observation};
-pub use steps::{Purpose, Sequence, Step};
+pub use sequence::{CombatRoll, RollRole, Sequence};
+pub use steps::{Purpose, Step};
 
 use crate::board::Board;
 use crate::profile::Profile;
@@ -212,12 +217,7 @@ impl GameState {
     /// [`chance_outcomes`](Self::chance_outcomes) (outcome `i` is `Action::Chance(i)`); at an
     /// armour roll the outcome index is the number of wounds.
     pub fn pending_test(&self) -> Option<&'static [(crate::dice::TestOutcome, f64)]> {
-        match self.dyn_.steps.last() {
-            Some(Step::Test { attr, .. }) => {
-                Some(chance::test_table(*attr, self.stat.variant.narrative_feats))
-            }
-            _ => None,
-        }
+        steps::pending_test(self)
     }
 
     /// Pick a chance outcome with `rng`, weighted by its exact probability.

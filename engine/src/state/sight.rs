@@ -1,8 +1,24 @@
 //! Sight between models (terrain from the board's cached tables, plus intervening models),
-//! base contact and the targeting rules that depend on them (pp.30, 40, 64).
+//! base contact and the targeting rules that depend on them (pp.30, 40, 64). A model can be
+//! looked at where it stands or at a point of its declared movement path (reactions choose
+//! such a point, p.36), so sight works on [`Pose`]s.
 
-use super::{GameState, ModelId, ModelState, Stance};
-use crate::board::{Sight, Terrain, Volume};
+use super::{GameState, ModelId, ModelState, Side, Stance};
+use crate::board::{CellIdx, Sight, Terrain, Volume};
+use crate::movement::PathPoint;
+
+/// Where a model is (or would be) and what it presents to sight.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Pose {
+    /// Cell its base is over.
+    pub cell: CellIdx,
+    /// Height of its base.
+    pub z: u8,
+    /// Sight volume: its template standing, its base when low.
+    pub volume: Volume,
+    /// Swimming (soft cover, p.40).
+    pub swimming: bool,
+}
 
 /// What a shooter sees of a target, models included.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -24,25 +40,55 @@ impl GameState {
         }
     }
 
-    /// Sight from `viewer` to `target`, or `None` when there is none. Friendly models of the
-    /// viewer in the way block sight; enemy models in the way screen the target; down,
-    /// prone and swimming models never block (only their bases are there).
+    /// A model's pose where it stands.
+    pub fn pose(&self, m: ModelId) -> Pose {
+        let model = &self.dyn_.models[m as usize];
+        Pose {
+            cell: model.cell,
+            z: model.z,
+            volume: self.volume(model),
+            swimming: model.stance == Stance::Swimming,
+        }
+    }
+
+    /// Model `m`'s pose at a point of its movement path, crawling or not.
+    pub fn path_pose(&self, m: ModelId, p: &PathPoint, prone: bool) -> Pose {
+        let cell = self.board().cell(p.cell);
+        let climbing = p.z > cell.height;
+        let swimming = !climbing && cell.terrain == Terrain::Water;
+        let low = prone || climbing || swimming;
+        let template = self.profile(m).los_template;
+        Pose {
+            cell: p.cell,
+            z: p.z,
+            volume: if low { Volume::Base } else { Volume::Standing(template) },
+            swimming,
+        }
+    }
+
+    /// Sight from `viewer` to `target` where they stand, or `None` when there is none.
     pub fn model_sight(&self, viewer: ModelId, target: ModelId) -> Option<ModelSight> {
-        let v = &self.dyn_.models[viewer as usize];
-        let t = &self.dyn_.models[target as usize];
+        self.sight_between(viewer, self.pose(viewer), target, self.pose(target))
+    }
+
+    /// Sight from `viewer` at `vp` to `target` at `tp`. Friendly models of the viewer in the
+    /// way block sight; enemy models in the way screen the target; down, prone and swimming
+    /// models never block (only their bases are there).
+    pub fn sight_between(&self, viewer: ModelId, vp: Pose, target: ModelId, tp: Pose) -> Option<ModelSight> {
         let board = self.board();
-        let mut sight = board.sight(v.cell, v.z, self.volume(v), t.cell, t.z, self.volume(t));
+        let mut sight = board.sight(vp.cell, vp.z, vp.volume, tp.cell, tp.z, tp.volume);
         if !sight.visible {
             return None;
         }
-        if t.stance == Stance::Swimming {
+        if tp.swimming {
             sight.soft_cover = true;
         }
-        let eye = v.z as f32 + eye_height(self, v);
-        let aim = t.z as f32 + eye_height(self, t) * 0.5;
+        let side = self.dyn_.models[viewer as usize].side;
+        let eye = vp.z as f32 + vp.volume.height();
+        let aim = tp.z as f32 + tp.volume.height() * 0.5;
         let mut blocked = false;
         let mut screened = false;
-        board.for_each_cell_between(v.cell, t.cell, |cell, frac| {
+        board.for_each_cell_between(vp.cell, tp.cell, |cell, frac| {
             if blocked {
                 return;
             }
@@ -54,9 +100,9 @@ impl GameState {
                 if !o.is_conscious() || matches!(o.stance, Stance::Prone | Stance::Swimming) {
                     continue;
                 }
-                let top = o.z as f32 + eye_height(self, o);
+                let top = o.z as f32 + self.volume(o).height();
                 if z >= o.z as f32 && z <= top {
-                    if o.side == v.side {
+                    if o.side == side {
                         blocked = true;
                     } else {
                         screened = true;
@@ -65,6 +111,31 @@ impl GameState {
             }
         });
         (!blocked).then_some(ModelSight { sight, screened_by_enemy: screened })
+    }
+
+    /// Whether `shooter` at `sp` may pick `target` at `tp` despite enemy models in the way:
+    /// a screened target must be the nearest visible conscious enemy (p.65).
+    pub(super) fn nearest_rule_allows(
+        &self,
+        shooter: ModelId,
+        sp: Pose,
+        target: ModelId,
+        tp: Pose,
+        screened: bool,
+    ) -> bool {
+        if !screened {
+            return true;
+        }
+        let side = self.dyn_.models[shooter as usize].side;
+        let board = self.board();
+        let dist = board.edge_distance(sp.cell, sp.z, tp.cell, tp.z);
+        !self.dyn_.models.iter().enumerate().any(|(o, om)| {
+            o != target as usize
+                && om.side != side
+                && om.is_conscious()
+                && board.edge_distance(sp.cell, sp.z, om.cell, om.z) < dist
+                && self.model_sight(shooter, o as ModelId).is_some()
+        })
     }
 
     /// Base contact (p.40): adjacent cells (diagonals included) with bases within 1" of height
@@ -76,10 +147,22 @@ impl GameState {
     }
 
     /// Whether a base at (`cell`, `z`) would touch a conscious enemy of `side`, ignoring `skip`.
-    pub fn touches_enemy(&self, side: u8, cell: u16, z: u8, skip: Option<ModelId>) -> bool {
+    pub fn touches_enemy(&self, side: Side, cell: CellIdx, z: u8, skip: Option<ModelId>) -> bool {
+        self.touches_side(|s| s != side, cell, z, skip)
+    }
+
+    /// Whether a base at (`cell`, `z`) would touch a conscious model whose side passes `which`,
+    /// ignoring `skip`.
+    pub(super) fn touches_side(
+        &self,
+        which: impl Fn(Side) -> bool,
+        cell: CellIdx,
+        z: u8,
+        skip: Option<ModelId>,
+    ) -> bool {
         self.dyn_.models.iter().enumerate().any(|(i, o)| {
             Some(i as ModelId) != skip
-                && o.side != side
+                && which(o.side)
                 && o.is_conscious()
                 && cells_touch(self, cell, z, o.cell, o.z)
         })
@@ -108,16 +191,8 @@ impl GameState {
     }
 }
 
-/// Height of a model's sight volume above its base.
-fn eye_height(state: &GameState, m: &ModelState) -> f32 {
-    match state.volume(m) {
-        Volume::Base => 0.25,
-        Volume::Standing(t) => t.height(),
-    }
-}
-
 /// Two bases touch: neighbouring cells and heights within 1".
-pub(super) fn cells_touch(state: &GameState, a: u16, az: u8, b: u16, bz: u8) -> bool {
+pub(super) fn cells_touch(state: &GameState, a: CellIdx, az: u8, b: CellIdx, bz: u8) -> bool {
     let board = state.board();
     let (ax, ay) = board.xy(a);
     let (bx, by) = board.xy(b);

@@ -147,3 +147,23 @@ pub fn force_wounds(state: &mut GameState, wounds: u8) {
     assert!(state.pending_test().is_none(), "expected an armour roll at {}", state.describe_node());
     state.apply_action(Action::Chance(wounds)).unwrap();
 }
+
+/// Decline every optional declaration on top of the stack (nested action, reactions,
+/// firefight), so that a test can go straight to the rolls.
+pub fn decline_declarations(state: &mut GameState) {
+    loop {
+        let decline = match state.dynamic().steps.last() {
+            Some(Step::ChooseNested) => Action::NoNested,
+            Some(Step::ChooseReaction) => Action::EndReactions,
+            Some(Step::ChooseFirefight) => Action::NoFirefight,
+            _ => return,
+        };
+        state.apply_action(decline).unwrap();
+    }
+}
+
+/// Declare an action for the active model and decline every optional declaration after it.
+pub fn declare(state: &mut GameState, action: Action) {
+    state.apply_action(action).unwrap_or_else(|e| panic!("{e}"));
+    decline_declarations(state);
+}

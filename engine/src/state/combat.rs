@@ -1,0 +1,227 @@
+//! Combat rolls of a sequence (Test G-J and Apply, p.39): which rolls are opposed, rolling
+//! them, and applying their results — hits, damage, jams, blunders, feat AP and dodge moves.
+//!
+//! Two rolls are opposed when the active side's and a reactor's combat actions target each
+//! other, or one of them is a dodge against the other (p.36). A dodge by the active model is
+//! compared with every roll attacking it (dodging several shots, p.32); every other roll is
+//! opposed by at most one roll.
+
+use super::action::CombatKind;
+use super::model::{Health, ModelId};
+use super::sequence::{close_combat, close_combat_attr, CombatRoll, RollRole};
+use super::steps::{Purpose, Step};
+use super::{Action, GameState};
+use crate::dice::{opposed, OpposedResult, TestLevel};
+use crate::odds::armour_target;
+use crate::profile::WeaponProperty;
+
+/// Whether an active-side roll `a` and a reaction `r` oppose each other.
+fn opposes(a: &CombatRoll, r: &CombatRoll) -> bool {
+    let dodge = |x: &CombatRoll| matches!(x.kind, CombatKind::Dodge);
+    (a.attacks(r.model) && (r.attacks(a.model) || dodge(r))) || (dodge(a) && r.attacks(a.model))
+}
+
+/// The opposed pairs (active-side roll, reaction) among the rolls that happen: each reaction
+/// is paired with the first active-side roll (main, nested, firefight) it opposes.
+fn pairings(rolls: &[CombatRoll]) -> Vec<(usize, usize)> {
+    let mut active: Vec<usize> =
+        (0..rolls.len()).filter(|&i| rolls[i].role.is_active() && !rolls[i].cancelled).collect();
+    active.sort_by_key(|&i| rolls[i].role);
+    let mut pairs = Vec::new();
+    for (r, roll) in rolls.iter().enumerate() {
+        if roll.role != RollRole::Reaction || roll.cancelled {
+            continue;
+        }
+        if let Some(&a) = active.iter().find(|&&a| opposes(&rolls[a], roll)) {
+            pairs.push((a, r));
+        }
+    }
+    pairs
+}
+
+/// The order rolls are made and applied in: the active side first (main, nested, firefight),
+/// then the reactions in the order they were declared.
+fn roll_order(rolls: &[CombatRoll]) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..rolls.len()).filter(|&i| !rolls[i].cancelled).collect();
+    order.sort_by_key(|&i| (rolls[i].role, i));
+    order
+}
+
+/// A charge's close combat (p.33), once the charger has moved: only if it reached base contact
+/// with its target. Close-combat reactions whose reactor the charger did not reach are off.
+pub(super) fn charge_strike(state: &mut GameState) {
+    let seq = state.dyn_.sequence.as_ref().expect("sequence");
+    let Action::Charge { target, weapon, .. } = seq.declared else {
+        unreachable!("charge strike without a charge")
+    };
+    let actor = seq.actor;
+    let charged = !seq.started_in_water;
+    let point = seq.path.points.len() as u8;
+    let strikes = state.dyn_.models[target as usize].is_conscious() && state.in_contact(actor, target);
+    let roll = strikes.then(|| close_combat(state, actor, weapon, target, RollRole::Main, point, charged));
+    let unreached: Vec<usize> = seq
+        .rolls
+        .iter()
+        .enumerate()
+        .filter(|(_, r)| {
+            !r.cancelled
+                && matches!(r.kind, CombatKind::CloseCombat { .. })
+                && !state.in_contact(r.model, actor)
+        })
+        .map(|(i, _)| i)
+        .collect();
+    for i in unreached {
+        let seq = state.dyn_.sequence.as_mut().expect("sequence");
+        seq.rolls[i].cancelled = true;
+        let m = seq.rolls[i].model;
+        state.dyn_.models[m as usize].ap += 1;
+    }
+    if let Some(roll) = roll {
+        state.dyn_.sequence.as_mut().expect("sequence").rolls.push(roll);
+    }
+}
+
+/// Test G-H (p.39): mark opposed rolls, give unopposed close combat its Sneaky bonus, and push
+/// one test per roll: opposed rolls first, then unopposed ones, active side first.
+pub(super) fn roll_combat(state: &mut GameState) {
+    let seq = state.dyn_.sequence.as_ref().expect("sequence");
+    let pairs = pairings(&seq.rolls);
+    let charge = matches!(seq.declared, Action::Charge { .. }) && !seq.started_in_water;
+    let mut rolls = seq.rolls.clone();
+    for (i, roll) in rolls.iter_mut().enumerate() {
+        roll.opposed = pairs.iter().any(|&(a, r)| a == i || r == i);
+        if let (false, CombatKind::CloseCombat { weapon }, Some(t)) = (roll.opposed, roll.kind, roll.target) {
+            let charged = charge && roll.role == RollRole::Main;
+            roll.attr = close_combat_attr(state, roll.model, t, weapon, charged, true);
+        }
+    }
+    let mut order = roll_order(&rolls);
+    order.sort_by_key(|&i| !rolls[i].opposed);
+    let tests: Vec<Step> = order
+        .iter()
+        .rev()
+        .map(|&i| Step::Test {
+            model: rolls[i].model,
+            attr: rolls[i].attr,
+            purpose: Purpose::Combat(i as u8),
+            opposed: rolls[i].opposed,
+        })
+        .collect();
+    state.dyn_.sequence.as_mut().expect("sequence").rolls = rolls;
+    state.dyn_.steps.extend(tests);
+}
+
+/// Whether roll `i`'s action takes effect: an unopposed success, or a roll that won or tied
+/// its opposed test (a dodge needs to win or tie against at least one of the rolls it faces;
+/// it counts as one dodge however many shots it faced, p.32).
+fn takes_effect(rolls: &[CombatRoll], pairs: &[(usize, usize)], i: usize) -> bool {
+    let Some(mine) = rolls[i].outcome else { return false };
+    let results: Vec<bool> = pairs
+        .iter()
+        .filter_map(|&(a, r)| {
+            let (me, other) = if a == i {
+                (a, r)
+            } else if r == i {
+                (r, a)
+            } else {
+                return None;
+            };
+            let other = rolls[other].outcome?;
+            let res = opposed(rolls[me].outcome?, other);
+            Some(matches!(res, OpposedResult::AWins | OpposedResult::TrueTie))
+        })
+        .collect();
+    if results.is_empty() {
+        mine.is_success()
+    } else if matches!(rolls[i].kind, CombatKind::Dodge) {
+        results.iter().any(|&won| won)
+    } else {
+        results.iter().all(|&won| won)
+    }
+}
+
+/// Test G-J and Apply B-H (p.39): apply every roll — blunders whatever the opposed result,
+/// then hits (armour rolls), feat AP and dodge moves for the rolls that take effect.
+pub(super) fn resolve_combat(state: &mut GameState) {
+    let seq = state.dyn_.sequence.as_ref().expect("sequence");
+    let rolls = seq.rolls.clone();
+    let pairs = pairings(&rolls);
+    let mut hits: Vec<(ModelId, u8, u8)> = Vec::new();
+    let mut dodges: Vec<(ModelId, u8)> = Vec::new();
+    for i in roll_order(&rolls) {
+        let roll = rolls[i];
+        let Some(outcome) = roll.outcome else { continue };
+        let profile = state.stat.profiles[state.dyn_.models[roll.model as usize].profile as usize].clone();
+        if outcome.level == TestLevel::Blunder {
+            match roll.kind {
+                // p.30: the shot misses and the weapon jams.
+                CombatKind::Shoot { weapon } => state.dyn_.models[roll.model as usize].jammed |= 1 << weapon,
+                CombatKind::CloseCombat { weapon }
+                    if profile.weapons[weapon as usize].properties.contains(&WeaponProperty::Natural) =>
+                {
+                    let m = &mut state.dyn_.models[roll.model as usize];
+                    m.seq_wounds = m.seq_wounds.saturating_add(1);
+                }
+                // p.32-33: a blundered dodge or close combat costs 1 damage.
+                _ => hits.push((roll.model, 1, self_armour(state, roll.model))),
+            }
+        }
+        if !takes_effect(&rolls, &pairs, i) {
+            continue;
+        }
+        if outcome.level == TestLevel::Feat {
+            state.dyn_.models[roll.model as usize].seq_feat_ap += 1;
+        }
+        let nailed = outcome.level.is_nailed();
+        match roll.kind {
+            CombatKind::Dodge => dodges.push((roll.model, if nailed { 20 } else { 10 })),
+            CombatKind::Shoot { weapon } | CombatKind::CloseCombat { weapon } => {
+                let w = &profile.weapons[weapon as usize];
+                let ranged = matches!(roll.kind, CombatKind::Shoot { .. });
+                // Close combat, and shots at pass range, deal standard damage on a Pass and
+                // superior on Nailed It; beyond pass range Nailed It deals standard damage and
+                // a Pass misses (p.30).
+                let damage = match (!ranged || roll.pass_range, nailed) {
+                    (true, true) => w.damage.1,
+                    (true, false) | (false, true) => w.damage.0,
+                    (false, false) => 0,
+                };
+                let target = roll.target.expect("attacks have a target");
+                let tp = state.profile(target);
+                let hard = ranged && roll.hard_cover;
+                hits.push((
+                    target,
+                    damage,
+                    armour_target(tp.toughness, tp.armour, w.pierce(), w.sunder(), hard),
+                ));
+            }
+        }
+    }
+    // Dodge moves after every armour roll: the active model's first, then the reactors' (p.39).
+    let actor = state.dyn_.sequence.as_ref().expect("sequence").actor;
+    dodges.sort_by_key(|&(m, _)| m != actor);
+    for &(model, budget) in dodges.iter().rev() {
+        state.dyn_.steps.push(Step::ChooseDodgeMove { model, budget });
+    }
+    for &(m, damage, target) in hits.iter().rev() {
+        add_damage(state, m, damage, target);
+    }
+}
+
+/// Armour-roll target of a model against damage with no weapon properties.
+pub(super) fn self_armour(state: &GameState, m: ModelId) -> u8 {
+    let p = state.profile(m);
+    armour_target(p.toughness, p.armour, 0, 0, false)
+}
+
+/// Damage to a model: an armour roll, or taken out with no roll if it is down (p.42).
+pub(super) fn add_damage(state: &mut GameState, m: ModelId, damage: u8, target: u8) {
+    if damage == 0 {
+        return;
+    }
+    if state.dyn_.models[m as usize].health == Health::Down {
+        state.dyn_.models[m as usize].seq_take_out = true;
+    } else {
+        state.dyn_.steps.push(Step::Armour { model: m, damage, target });
+    }
+}

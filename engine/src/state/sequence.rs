@@ -1,0 +1,433 @@
+//! The action sequence under way (pp.22-39): what the active model declared, its movement
+//! path, and every combat roll of the sequence — its own action, a nested action, a firefight
+//! and the reactions — each with the point of the path where it happens.
+
+use super::action::CombatKind;
+use super::model::{ModelId, Stance};
+use super::moving::{move_spec, MoverOccupancy};
+use super::sight::Pose;
+use super::steps::Step;
+use super::{Action, GameState};
+use crate::dice::{clamp_attribute, TestOutcome};
+use crate::movement::{self, MovePath, ORTHO};
+use crate::profile::WeaponProperty;
+use serde::{Deserialize, Serialize};
+
+/// Who a combat roll belongs to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RollRole {
+    /// The active model's declared action (or a charge's close combat).
+    Main,
+    /// The active model's nested shoot or dodge.
+    Nested,
+    /// The active model's firefight.
+    Firefight,
+    /// A reacting model's reaction.
+    Reaction,
+}
+
+impl RollRole {
+    /// Rolls of the active side.
+    pub fn is_active(self) -> bool {
+        self != RollRole::Reaction
+    }
+}
+
+/// One combat test of the sequence.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct CombatRoll {
+    /// The model rolling.
+    pub model: ModelId,
+    /// Its part in the sequence.
+    pub role: RollRole,
+    /// Shoot, dodge or close combat.
+    pub kind: CombatKind,
+    /// The model a shot or close combat targets.
+    pub target: Option<ModelId>,
+    /// Path point where it happens (0 = start); only reached points happen.
+    pub point: u8,
+    /// Attribute after modifiers.
+    pub attr: u8,
+    /// A shot's target is within the weapon's pass range.
+    pub pass_range: bool,
+    /// A shot's target is in hard cover (+1 armour).
+    pub hard_cover: bool,
+    /// Opposed by another roll of the sequence (set when the rolls are made).
+    pub opposed: bool,
+    /// Cancelled because the mover never reached its point (p.38).
+    pub cancelled: bool,
+    /// The test result, once rolled.
+    pub outcome: Option<TestOutcome>,
+}
+
+impl CombatRoll {
+    /// Whether this roll attacks `m` (a shot or close combat targeting it).
+    pub fn attacks(&self, m: ModelId) -> bool {
+        !matches!(self.kind, CombatKind::Dodge) && self.target == Some(m)
+    }
+}
+
+/// The action sequence under way.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Sequence {
+    /// The active model.
+    pub actor: ModelId,
+    /// The declared action.
+    pub declared: Action,
+    /// Declared movement path (move and charge).
+    pub path: MovePath,
+    /// Crawling prone during the move.
+    pub prone: bool,
+    /// Stance-change cost paid out of the move, tenths of an inch.
+    pub stance_cost: u16,
+    /// Whether the charger started its move in water (no charge bonus).
+    pub started_in_water: bool,
+    /// Movement test result.
+    pub move_test: Option<TestOutcome>,
+    /// Path index where a Pass left the model in mid-air.
+    pub mid_air: Option<u8>,
+    /// Last path point the mover reached (0 = start, `k` = the path's `k`-th point).
+    pub reached: u8,
+    /// Every combat roll of the sequence.
+    pub rolls: Vec<CombatRoll>,
+    /// AP the active model gets back at the end (cancelled nested action or firefight).
+    pub refund: u8,
+}
+
+impl Sequence {
+    fn new(actor: ModelId, declared: Action) -> Sequence {
+        Sequence {
+            actor,
+            declared,
+            path: MovePath::default(),
+            prone: false,
+            stance_cost: 0,
+            started_in_water: false,
+            move_test: None,
+            mid_air: None,
+            reached: 0,
+            rolls: Vec::new(),
+            refund: 0,
+        }
+    }
+
+    /// Whether the declared action has a movement path (move or charge).
+    pub fn has_path(&self) -> bool {
+        matches!(self.declared, Action::Move { .. } | Action::Charge { .. })
+    }
+
+    /// Whether a nested action was declared.
+    pub fn has_nested(&self) -> bool {
+        self.rolls.iter().any(|r| r.role == RollRole::Nested)
+    }
+
+    /// Whether `m` already reacted to this action.
+    pub fn has_reacted(&self, m: ModelId) -> bool {
+        self.rolls.iter().any(|r| r.role == RollRole::Reaction && r.model == m)
+    }
+
+    /// Which part of a path a point is in: 0 before any dynamic movement (always reached),
+    /// 1 within the pass distance (reached on a Pass), 2 in the "Nailed It" portion (reached
+    /// only on Nailed It). Conditional reactions live in classes 1 and 2 (p.38).
+    pub fn reach_class(&self, point: u8, pass_budget: u16) -> u8 {
+        let Some(first) = self.path.first_dynamic else { return 0 };
+        if point == 0 || ((point - 1) as usize) < first {
+            0
+        } else if self.path.points[point as usize - 1].cost <= pass_budget {
+            1
+        } else {
+            2
+        }
+    }
+}
+
+/// Pass budget of the mover, tenths of an inch (pass speed less stance changes).
+pub(super) fn pass_budget(state: &GameState, seq: &Sequence) -> u16 {
+    (state.profile(seq.actor).speed.0 as u16 * ORTHO).saturating_sub(seq.stance_cost)
+}
+
+/// The active model's pose at point `k` of the sequence (its own pose when there is no path).
+pub(super) fn actor_pose(state: &GameState, seq: &Sequence, k: u8) -> Pose {
+    if k == 0 || !seq.has_path() {
+        let mut pose = state.pose(seq.actor);
+        if seq.prone && seq.has_path() {
+            pose.volume = crate::board::Volume::Base;
+        }
+        pose
+    } else {
+        state.path_pose(seq.actor, &seq.path.points[k as usize - 1], seq.prone)
+    }
+}
+
+/// A shot from `shooter` at `sp` on `target` at `tp`, with the ranged modifiers of p.30.
+/// `None` when the shot is not allowed (no sight, out of range, engaged with a friend of the
+/// shooter, or screened by a nearer enemy).
+#[allow(clippy::too_many_arguments)]
+pub(super) fn shot(
+    state: &GameState,
+    shooter: ModelId,
+    sp: Pose,
+    weapon: u8,
+    target: ModelId,
+    tp: Pose,
+    role: RollRole,
+    point: u8,
+) -> Option<CombatRoll> {
+    let profile = state.profile(shooter);
+    let w = profile.weapons.get(weapon as usize)?;
+    let (pass_range, nailed_range) = w.range?;
+    if state.models()[shooter as usize].is_jammed(weapon) {
+        return None;
+    }
+    let seen = state.sight_between(shooter, sp, target, tp)?;
+    let dist = state.board().edge_distance(sp.cell, sp.z, tp.cell, tp.z);
+    if dist > nailed_range as f32 {
+        return None;
+    }
+    // The target may not be in base contact with a friend of the shooter (p.30).
+    let side = state.models()[shooter as usize].side;
+    if state.touches_side(|s| s == side, tp.cell, tp.z, Some(shooter)) {
+        return None;
+    }
+    if !state.nearest_rule_allows(shooter, sp, target, tp, seen.screened_by_enemy) {
+        return None;
+    }
+    let mut attr = profile.marksmanship as i32;
+    attr -= seen.sight.hard_cover as i32 + seen.sight.soft_cover as i32;
+    if sp.swimming || sp.z > state.board().cell(sp.cell).height {
+        attr -= 1; // shooting while swimming or climbing
+    }
+    let in_pass = dist <= pass_range as f32;
+    if in_pass && w.properties.contains(&WeaponProperty::Spray) {
+        attr += 1;
+    }
+    Some(CombatRoll {
+        model: shooter,
+        role,
+        kind: CombatKind::Shoot { weapon },
+        target: Some(target),
+        point,
+        attr: clamp_attribute(attr),
+        pass_range: in_pass,
+        hard_cover: seen.sight.hard_cover,
+        opposed: false,
+        cancelled: false,
+        outcome: None,
+    })
+}
+
+/// Close Combat attribute with the modifiers of p.33: −1 per further standing enemy in base
+/// contact, +1 for a charge not begun in water, −1 when prone, climbing or swimming, and
+/// Sneaky(X) when the roll is not opposed (`sneaky`).
+pub(super) fn close_combat_attr(
+    state: &GameState,
+    m: ModelId,
+    target: ModelId,
+    weapon: u8,
+    charged: bool,
+    sneaky: bool,
+) -> u8 {
+    let model = &state.models()[m as usize];
+    let profile = state.profile(m);
+    let mut attr = profile.cc as i32;
+    let extra = state
+        .enemies_in_contact(m)
+        .filter(|&o| o != target && state.models()[o as usize].stance == Stance::Standing)
+        .count();
+    attr -= extra as i32;
+    attr += charged as i32;
+    if model.stance != Stance::Standing {
+        attr -= 1;
+    }
+    if sneaky {
+        for p in &profile.weapons[weapon as usize].properties {
+            if let WeaponProperty::Sneaky(x) = p {
+                attr += *x as i32;
+            }
+        }
+    }
+    clamp_attribute(attr)
+}
+
+/// A close-combat roll (Sneaky is added later if the roll turns out unopposed).
+pub(super) fn close_combat(
+    state: &GameState,
+    m: ModelId,
+    weapon: u8,
+    target: ModelId,
+    role: RollRole,
+    point: u8,
+    charged: bool,
+) -> CombatRoll {
+    CombatRoll {
+        model: m,
+        role,
+        kind: CombatKind::CloseCombat { weapon },
+        target: Some(target),
+        point,
+        attr: close_combat_attr(state, m, target, weapon, charged, false),
+        pass_range: false,
+        hard_cover: false,
+        opposed: false,
+        cancelled: false,
+        outcome: None,
+    }
+}
+
+/// A dodge roll: Agility, −1 when prone, climbing or swimming (p.33).
+pub(super) fn dodge(state: &GameState, m: ModelId, low: bool, role: RollRole, point: u8) -> CombatRoll {
+    let attr = state.profile(m).agility as i32 - low as i32;
+    CombatRoll {
+        model: m,
+        role,
+        kind: CombatKind::Dodge,
+        target: None,
+        point,
+        attr: clamp_attribute(attr),
+        pass_range: false,
+        hard_cover: false,
+        opposed: false,
+        cancelled: false,
+        outcome: None,
+    }
+}
+
+/// Declare the active model's action (Declare step A-B, p.39): pay its AP, record what it
+/// does, and push the rest of the sequence.
+pub(super) fn declare(state: &mut GameState, m: ModelId, declared: Action) {
+    state.dyn_.models[m as usize].ap -= 1;
+    let mut seq = Sequence::new(m, declared);
+    let model = state.dyn_.models[m as usize];
+    let mut push = vec![Step::EndSequence, Step::ResolveCombat, Step::RollCombat];
+    match declared {
+        Action::Move { dest, .. } | Action::Charge { dest, .. } => {
+            let prone = matches!(declared, Action::Move { prone: true, .. });
+            let (spec, stance_cost) = move_spec(state, m, prone);
+            let path = movement::path_to(state.board(), &MoverOccupancy { state, mover: m }, &spec, dest)
+                .expect("legal destination is reachable");
+            seq.prone = prone;
+            seq.stance_cost = stance_cost;
+            seq.started_in_water = state.in_water(&model);
+            if matches!(declared, Action::Charge { .. }) {
+                push.push(Step::ChargeStrike);
+            }
+            push.extend([Step::CancelUnreached, Step::ResolveMove]);
+            if path.first_dynamic.is_some() {
+                let attr = clamp_attribute(state.profile(m).agility as i32);
+                push.push(Step::Test {
+                    model: m,
+                    attr,
+                    purpose: super::steps::Purpose::Movement,
+                    opposed: false,
+                });
+            }
+            seq.path = path;
+            if matches!(declared, Action::Move { .. }) {
+                push.extend([Step::ChooseFirefight, Step::ChooseReaction, Step::ChooseNested]);
+            } else {
+                push.push(Step::ChooseReaction);
+            }
+        }
+        Action::Shoot { weapon, target } => {
+            let roll = shot(state, m, state.pose(m), weapon, target, state.pose(target), RollRole::Main, 0)
+                .expect("legal shot");
+            seq.rolls.push(roll);
+            push.push(Step::ChooseReaction);
+        }
+        Action::CloseCombat { weapon, target } => {
+            seq.rolls.push(close_combat(state, m, weapon, target, RollRole::Main, 0, false));
+            push.push(Step::ChooseReaction);
+        }
+        Action::Dodge => {
+            seq.rolls.push(dodge(state, m, model.stance != Stance::Standing, RollRole::Main, 0));
+            push.push(Step::ChooseReaction);
+        }
+        other => unreachable!("not an action declaration: {other:?}"),
+    }
+    state.dyn_.sequence = Some(seq);
+    state.dyn_.steps.extend(push);
+}
+
+/// Record a nested action, a reaction or a firefight (validated beforehand) and pay its AP.
+pub(super) fn add_combat(state: &mut GameState, action: Action) {
+    let seq = state.dyn_.sequence.as_ref().expect("sequence");
+    let actor = seq.actor;
+    let roll = match action {
+        Action::Nested { kind, target, point } => {
+            let pose = actor_pose(state, seq, point);
+            match kind {
+                CombatKind::Shoot { weapon } => {
+                    shot(state, actor, pose, weapon, target, state.pose(target), RollRole::Nested, point)
+                        .expect("legal")
+                }
+                _ => dodge(state, actor, pose.volume == crate::board::Volume::Base, RollRole::Nested, point),
+            }
+        }
+        Action::React { model, kind, point } => {
+            let tp = actor_pose(state, seq, point);
+            match kind {
+                CombatKind::Shoot { weapon } => {
+                    shot(state, model, state.pose(model), weapon, actor, tp, RollRole::Reaction, point)
+                        .expect("legal")
+                }
+                CombatKind::Dodge => dodge(
+                    state,
+                    model,
+                    state.models()[model as usize].stance != Stance::Standing,
+                    RollRole::Reaction,
+                    point,
+                ),
+                CombatKind::CloseCombat { weapon } => {
+                    close_combat(state, model, weapon, actor, RollRole::Reaction, point, false)
+                }
+            }
+        }
+        Action::Firefight { kind, reactor } => {
+            let point = seq
+                .rolls
+                .iter()
+                .find(|r| r.role == RollRole::Reaction && r.model == reactor)
+                .expect("reactor")
+                .point;
+            let pose = actor_pose(state, seq, point);
+            match kind {
+                CombatKind::Shoot { weapon } => {
+                    shot(state, actor, pose, weapon, reactor, state.pose(reactor), RollRole::Firefight, point)
+                        .expect("legal")
+                }
+                CombatKind::Dodge => {
+                    dodge(state, actor, pose.volume == crate::board::Volume::Base, RollRole::Firefight, point)
+                }
+                CombatKind::CloseCombat { weapon } => {
+                    close_combat(state, actor, weapon, reactor, RollRole::Firefight, point, false)
+                }
+            }
+        }
+        other => unreachable!("not a combat declaration: {other:?}"),
+    };
+    state.dyn_.models[roll.model as usize].ap -= 1;
+    state.dyn_.sequence.as_mut().expect("sequence").rolls.push(roll);
+}
+
+/// Test step C (p.39): reactions, nested actions and firefights at points the mover never
+/// reached do not happen (a firefight happens at the point of the reaction it answers). A
+/// reactor spends no AP; the active model gets its AP back at the end of the sequence.
+pub(super) fn cancel_unreached(state: &mut GameState) {
+    let seq = state.dyn_.sequence.as_mut().expect("sequence");
+    let reached = seq.reached;
+    let mut refunds = Vec::new();
+    for r in seq.rolls.iter_mut() {
+        if r.role != RollRole::Main && r.point > reached && !r.cancelled {
+            r.cancelled = true;
+            if r.role == RollRole::Reaction {
+                refunds.push(r.model);
+            } else {
+                seq.refund += 1;
+            }
+        }
+    }
+    for m in refunds {
+        state.dyn_.models[m as usize].ap += 1;
+    }
+}
