@@ -244,12 +244,32 @@ fn crew_names() -> Result<Vec<String>, String> {
     Ok(names)
 }
 
+/// How often the interactive parts of the turn came up.
+#[derive(Default)]
+struct ActionCounts {
+    reactions: u64,
+    firefights: u64,
+    nested: u64,
+}
+
+impl ActionCounts {
+    fn count(&mut self, action: Action) {
+        match action {
+            Action::React { .. } => self.reactions += 1,
+            Action::Firefight { .. } => self.firefights += 1,
+            Action::Nested { .. } => self.nested += 1,
+            _ => {}
+        }
+    }
+}
+
 /// Play random games on every board with every crew pairing, checking the invariants (and
 /// that a clone applying the same action stays equal) after every step.
 pub fn fuzz(args: &FuzzArgs) -> Result<(String, bool), String> {
     let boards = board_names()?;
     let crews = crew_names()?;
     let mut steps = 0u64;
+    let mut counts = ActionCounts::default();
     let mut failures: Vec<String> = Vec::new();
     for g in 0..args.games as u64 {
         let seed = args.seed.wrapping_add(g);
@@ -269,6 +289,7 @@ pub fn fuzz(args: &FuzzArgs) -> Result<(String, bool), String> {
                     legal[rng.gen_range(0..legal.len())]
                 }
             };
+            counts.count(action);
             let mut copy = state.clone();
             if let Err(e) = state.apply_action(action) {
                 violations_here.push(e.to_string());
@@ -291,10 +312,25 @@ pub fn fuzz(args: &FuzzArgs) -> Result<(String, bool), String> {
     }
     let ok = failures.is_empty();
     let text = if args.json {
-        json!({"games": args.games, "steps": steps, "violations": failures.len(), "first": failures.first()})
-            .to_string()
+        json!({
+            "games": args.games,
+            "steps": steps,
+            "violations": failures.len(),
+            "first": failures.first(),
+            "reactions": counts.reactions,
+            "firefights": counts.firefights,
+            "nested": counts.nested,
+        })
+        .to_string()
     } else {
-        let mut s = format!("{} games, {steps} steps, {} violations", args.games, failures.len());
+        let mut s = format!(
+            "{} games, {steps} steps, {} violations; {} reactions, {} firefights, {} nested actions",
+            args.games,
+            failures.len(),
+            counts.reactions,
+            counts.firefights,
+            counts.nested
+        );
         for f in failures.iter().take(20) {
             let _ = write!(s, "\n  {f}");
         }

@@ -25,37 +25,72 @@ fn check_game(state: engine::GameState, seed: u64) -> usize {
     steps
 }
 
+/// How often the interactive parts of the turn came up.
+#[derive(Default, Debug)]
+struct Counts {
+    reactions: usize,
+    firefights: usize,
+    nested: usize,
+    opposed: usize,
+}
+
 #[test]
-fn random_games_on_a_synthetic_board_keep_the_invariants() {
-    let rows: Vec<String> = (0..24)
+fn random_close_quarters_games_exercise_reactions_and_keep_the_invariants() {
+    // Two crews a few inches apart around cover, water and a raised block: nearly every action
+    // is in sight of models with AP left, so reactions, firefights and nested actions abound.
+    let rows: Vec<String> = (0..16)
         .map(|y| {
-            (0..24)
+            (0..16)
                 .map(|x| match (x, y) {
-                    (8..=10, 8..=10) => "4.",
-                    (14..=15, 5..=16) => "0~",
-                    (4, 12..=14) => "0h",
-                    (18, 3..=6) => "0s",
-                    (12, 12) => "0,",
-                    (13..=14, 18..=19) => "2.",
+                    (6..=8, 7..=8) => "3.",
+                    (12..=13, 4..=11) => "0~",
+                    (3, 6..=9) => "0h",
+                    (10, 3..=5) => "0s",
+                    (5, 12) => "0,",
                     _ => "0.",
                 })
                 .collect()
         })
         .collect();
     let refs: Vec<&str> = rows.iter().map(String::as_str).collect();
-    for seed in 0..20 {
+    let mut counts = Counts::default();
+    let games = 300;
+    for seed in 0..games {
         let board = common::board(&refs);
         let places = [
-            common::Place { side: 0, profile: "nix", at: (3, 1) },
-            common::Place { side: 0, profile: "slethssk", at: (12, 1) },
-            common::Place { side: 0, profile: "artifacter_captain", at: (20, 2) },
-            common::Place { side: 1, profile: "nix", at: (3, 22) },
-            common::Place { side: 1, profile: "slethssk", at: (12, 22) },
-            common::Place { side: 1, profile: "artifacter_captain", at: (20, 21) },
+            common::Place { side: 0, profile: "nix", at: (2, 3) },
+            common::Place { side: 0, profile: "slethssk", at: (7, 4) },
+            common::Place { side: 0, profile: "artifacter_captain", at: (11, 2) },
+            common::Place { side: 1, profile: "kaneda", at: (2, 12) },
+            common::Place { side: 1, profile: "hosk", at: (7, 11) },
+            common::Place { side: 1, profile: "venk", at: (11, 13) },
         ];
         let state = common::game(board, &places, None);
-        check_game(state, seed);
+        let mut steps = 0;
+        let end = common::random_playout(state, seed, 20_000, |before, after, action| {
+            steps += 1;
+            match action {
+                engine::Action::React { .. } => counts.reactions += 1,
+                engine::Action::Firefight { .. } => counts.firefights += 1,
+                engine::Action::Nested { .. } => counts.nested += 1,
+                _ => {}
+            }
+            if let Some(engine::state::Step::Test { opposed: true, .. }) = before.dynamic().steps.last() {
+                counts.opposed += 1;
+            }
+            let v = violations(after);
+            assert!(v.is_empty(), "seed {seed} after {action} at step {steps}: {v:?}");
+            let mut copy = before.clone();
+            copy.apply_action(action).unwrap();
+            assert_eq!(&copy, after, "clone-then-apply differs at step {steps}");
+        });
+        assert!(end.is_terminal());
     }
+    println!("{games} close-quarters random games: {counts:?}");
+    assert!(counts.reactions > games as usize * 5, "{counts:?}");
+    assert!(counts.firefights > games as usize / 2, "{counts:?}");
+    assert!(counts.nested > games as usize, "{counts:?}");
+    assert!(counts.opposed > games as usize, "{counts:?}");
 }
 
 #[test]

@@ -393,6 +393,10 @@ fn reaction_options(state: &GameState, out: &mut Vec<Action>) {
             let pose = poses[k as usize];
             let class = seq.reach_class(k, budget);
             let contact = super::sight::cells_touch(state, rp.cell, rp.z, pose.cell, pose.z);
+            let sees = contact || state.sight_between(r, rp, actor, pose).is_some();
+            if !sees {
+                continue; // a reactor needs sight of the active model at its point (p.36)
+            }
             // A charge lets bystanders fight or dodge only where it ends in contact with them.
             let may_fight = charge_target.is_none_or(|t| t == r || k == last);
             if !engaged {

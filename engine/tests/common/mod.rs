@@ -167,3 +167,10 @@ pub fn declare(state: &mut GameState, action: Action) {
     state.apply_action(action).unwrap_or_else(|e| panic!("{e}"));
     decline_declarations(state);
 }
+
+/// Decline the nested action if one is offered.
+pub fn decline_nested(state: &mut GameState) {
+    if state.dynamic().steps.last() == Some(&Step::ChooseNested) {
+        state.apply_action(Action::NoNested).unwrap();
+    }
+}

@@ -1,0 +1,390 @@
+//! Reactions, nested actions, firefights and conditional reactions (pp.23, 28, 32, 36-39),
+//! including the six "Reaction" diagrams and the reaction-timing example of p.36.
+
+mod common;
+
+use common::{force_test, force_wounds, game, Place};
+use engine::dice::TestLevel;
+use engine::state::{CombatKind, CombatRoll, RollRole, Step};
+use engine::{Action, GameState, Player};
+
+const KANEDA: u8 = 0;
+const NIX: u8 = 1;
+const SLETHSSK: u8 = 2;
+
+fn open_board(w: usize, d: usize) -> engine::board::Board {
+    let rows: Vec<String> = (0..d).map(|_| "0.".repeat(w)).collect();
+    let refs: Vec<&str> = rows.iter().map(String::as_str).collect();
+    common::board(&refs)
+}
+
+/// Kaneda (side A, active) facing Nix and Slethssk (side B) on an open 16" table.
+fn diagram() -> GameState {
+    let places = [
+        Place { side: 0, profile: "kaneda", at: (2, 2) },
+        Place { side: 1, profile: "nix", at: (2, 9) },
+        Place { side: 1, profile: "slethssk", at: (5, 8) },
+    ];
+    game(open_board(16, 16), &places, Some(KANEDA))
+}
+
+fn top(s: &GameState) -> Step {
+    s.dynamic().steps.last().cloned().expect("not terminal")
+}
+
+fn rolls(s: &GameState) -> Vec<CombatRoll> {
+    s.dynamic().sequence.as_ref().expect("sequence").rolls.clone()
+}
+
+fn roll_of(s: &GameState, m: u8) -> CombatRoll {
+    *rolls(s).iter().find(|r| r.model == m).unwrap_or_else(|| panic!("no roll for m{m}"))
+}
+
+fn weapon(s: &GameState, m: u8, ranged: bool) -> u8 {
+    s.profile(m).weapons.iter().position(|w| w.is_ranged() == ranged).unwrap() as u8
+}
+
+/// The first legal reaction of `m` whose kind matches.
+fn react(s: &mut GameState, m: u8, shoot: bool) -> Action {
+    let a = *s
+        .legal_actions()
+        .iter()
+        .find(|a| matches!(a, Action::React { model, kind, .. } if *model == m && matches!(kind, CombatKind::Shoot { .. }) == shoot && !matches!(kind, CombatKind::CloseCombat { .. })))
+        .unwrap_or_else(|| panic!("no reaction for m{m}: {:?}", s.legal_actions()));
+    s.apply_action(a).unwrap();
+    a
+}
+
+fn end_reactions(s: &mut GameState) {
+    assert_eq!(top(s), Step::ChooseReaction);
+    s.apply_action(Action::EndReactions).unwrap();
+}
+
+fn shoot(s: &GameState, target: u8) -> Action {
+    Action::Shoot { weapon: weapon(s, KANEDA, true), target }
+}
+
+#[test]
+fn reaction_1_a_shot_at_a_moving_model_is_unopposed() {
+    let mut s = diagram();
+    s.apply_action(Action::Move { dest: s.board().idx(8, 2), prone: false }).unwrap();
+    if top(&s) == Step::ChooseNested {
+        s.apply_action(Action::NoNested).unwrap();
+    }
+    assert_eq!(s.current_player(), Player::Side(1), "the reacting player is asked");
+    react(&mut s, NIX, true);
+    end_reactions(&mut s);
+    s.apply_action(Action::NoFirefight).unwrap();
+    assert!(!roll_of(&s, NIX).opposed);
+    assert!(matches!(top(&s), Step::Test { opposed: false, .. }));
+}
+
+#[test]
+fn reaction_2_shots_at_each_other_are_opposed() {
+    let mut s = diagram();
+    s.apply_action(shoot(&s, NIX)).unwrap();
+    react(&mut s, NIX, true);
+    end_reactions(&mut s);
+    assert!(roll_of(&s, KANEDA).opposed && roll_of(&s, NIX).opposed);
+}
+
+#[test]
+fn reaction_3_a_second_reactor_shooting_the_shooter_is_unopposed() {
+    let mut s = diagram();
+    s.apply_action(shoot(&s, NIX)).unwrap();
+    react(&mut s, NIX, true);
+    react(&mut s, SLETHSSK, true);
+    assert!(roll_of(&s, KANEDA).opposed && roll_of(&s, NIX).opposed);
+    assert!(!roll_of(&s, SLETHSSK).opposed);
+}
+
+#[test]
+fn reaction_4_without_the_targets_reaction_both_shots_are_unopposed() {
+    let mut s = diagram();
+    s.apply_action(shoot(&s, NIX)).unwrap();
+    react(&mut s, SLETHSSK, true);
+    end_reactions(&mut s);
+    assert!(!roll_of(&s, KANEDA).opposed && !roll_of(&s, SLETHSSK).opposed);
+}
+
+#[test]
+fn reaction_5_the_targets_dodge_opposes_the_shot_and_the_other_shot_stays_unopposed() {
+    let mut s = diagram();
+    s.apply_action(shoot(&s, NIX)).unwrap();
+    react(&mut s, NIX, false);
+    react(&mut s, SLETHSSK, true);
+    assert_eq!(roll_of(&s, NIX).kind, CombatKind::Dodge);
+    assert!(roll_of(&s, KANEDA).opposed && roll_of(&s, NIX).opposed);
+    assert!(!roll_of(&s, SLETHSSK).opposed);
+}
+
+/// Kaneda moves 6" along row 2; Nix reacts with a shot; Kaneda answers with a firefight.
+fn moving_kaneda_shot_by_nix() -> GameState {
+    let mut s = diagram();
+    s.apply_action(Action::Move { dest: s.board().idx(8, 2), prone: false }).unwrap();
+    s.apply_action(Action::NoNested).unwrap();
+    react(&mut s, NIX, true);
+    end_reactions(&mut s);
+    assert_eq!(top(&s), Step::ChooseFirefight);
+    s
+}
+
+#[test]
+fn reaction_6_a_firefight_dodge_turns_the_unopposed_shot_into_an_opposed_test() {
+    let mut s = moving_kaneda_shot_by_nix();
+    let ap = s.models()[KANEDA as usize].ap;
+    s.apply_action(Action::Firefight { kind: CombatKind::Dodge, reactor: NIX }).unwrap();
+    assert_eq!(s.models()[KANEDA as usize].ap, ap - 1, "a firefight costs an AP");
+    let dodge = *rolls(&s).iter().find(|r| r.role == RollRole::Firefight).unwrap();
+    assert_eq!(dodge.kind, CombatKind::Dodge);
+    assert!(dodge.opposed && roll_of(&s, NIX).opposed, "Nix's Marksmanship against Kaneda's Agility");
+    // Kaneda's dodge wins: Nix's shot fails and Kaneda gets his dodge move.
+    force_test(&mut s, TestLevel::Feat);
+    force_test(&mut s, TestLevel::Pass);
+    assert!(matches!(top(&s), Step::ChooseDodgeMove { model: KANEDA, budget: 20 }), "{:?}", top(&s));
+}
+
+#[test]
+fn only_one_firefight_and_none_after_a_nested_action() {
+    let mut s = moving_kaneda_shot_by_nix();
+    s.apply_action(Action::Firefight { kind: CombatKind::Dodge, reactor: NIX }).unwrap();
+    assert_ne!(top(&s), Step::ChooseFirefight);
+    // With a nested action there is no firefight.
+    let mut s = diagram();
+    s.apply_action(Action::Move { dest: s.board().idx(8, 2), prone: false }).unwrap();
+    let nested = *s
+        .legal_actions()
+        .iter()
+        .find(|a| matches!(a, Action::Nested { kind: CombatKind::Shoot { .. }, .. }))
+        .unwrap();
+    s.apply_action(nested).unwrap();
+    react(&mut s, SLETHSSK, true);
+    end_reactions(&mut s);
+    assert_ne!(top(&s), Step::ChooseFirefight, "no firefight after a nested action");
+}
+
+#[test]
+fn three_reactors_and_one_firefight_only_the_firefight_is_opposed() {
+    let places = [
+        Place { side: 0, profile: "kaneda", at: (2, 2) },
+        Place { side: 1, profile: "nix", at: (2, 9) },
+        Place { side: 1, profile: "slethssk", at: (5, 8) },
+        Place { side: 1, profile: "venk", at: (10, 8) },
+    ];
+    let mut s = game(open_board(16, 16), &places, Some(KANEDA));
+    s.apply_action(Action::Move { dest: s.board().idx(8, 2), prone: false }).unwrap();
+    s.apply_action(Action::NoNested).unwrap();
+    react(&mut s, NIX, true);
+    react(&mut s, SLETHSSK, true);
+    react(&mut s, 3, true);
+    if top(&s) == Step::ChooseReaction {
+        s.apply_action(Action::EndReactions).unwrap();
+    }
+    let firefight =
+        Action::Firefight { kind: CombatKind::Shoot { weapon: weapon(&s, KANEDA, true) }, reactor: SLETHSSK };
+    assert!(s.legal_actions().contains(&firefight), "{:?}", s.legal_actions());
+    s.apply_action(firefight).unwrap();
+    assert!(roll_of(&s, SLETHSSK).opposed);
+    assert!(!roll_of(&s, NIX).opposed && !roll_of(&s, 3).opposed);
+}
+
+#[test]
+fn a_dodge_is_compared_with_every_shot_and_counts_once() {
+    // p.32: Kaneda dodges; Nix and Slethssk both shoot him. Each shot is compared with the one
+    // dodge roll. Here the dodge (Nailed It, high die 5) beats Nix's Pass and loses to
+    // Slethssk's Nailed It with a higher die.
+    let mut s = diagram();
+    s.apply_action(Action::Dodge).unwrap();
+    react(&mut s, NIX, true);
+    react(&mut s, SLETHSSK, true);
+    assert!(roll_of(&s, KANEDA).opposed && roll_of(&s, NIX).opposed && roll_of(&s, SLETHSSK).opposed);
+    // Rolls are made in order: Kaneda's dodge, Nix, Slethssk.
+    let pick = |s: &mut GameState, level: TestLevel, high: u8| {
+        let table = s.pending_test().expect("a test");
+        let i = table.iter().position(|(o, _)| o.level == level && o.high_die == high).expect("outcome");
+        s.apply_action(Action::Chance(i as u8)).unwrap();
+    };
+    pick(&mut s, TestLevel::NailedIt, 5);
+    pick(&mut s, TestLevel::Pass, 7);
+    pick(&mut s, TestLevel::NailedIt, 6);
+    // Slethssk's shot wins: one armour roll for Kaneda, then a single dodge move.
+    match top(&s) {
+        Step::Armour { model: KANEDA, .. } => {}
+        other => panic!("expected Kaneda's armour roll from Slethssk's shot, got {other:?}"),
+    }
+    force_wounds(&mut s, 0);
+    assert!(matches!(top(&s), Step::ChooseDodgeMove { model: KANEDA, .. }));
+    let stay = Action::DodgeMove(s.models()[KANEDA as usize].cell);
+    s.apply_action(stay).unwrap();
+    assert!(
+        !matches!(top(&s), Step::ChooseDodgeMove { .. } | Step::Armour { .. }),
+        "one dodge move, one hit"
+    );
+}
+
+#[test]
+fn a_reaction_in_the_nailed_it_portion_is_cancelled_with_no_ap_spent_when_the_mover_falls_short() {
+    // Kaneda leaps a gap (he must Nail It). Nix reacts at a point beyond his pass distance.
+    let rows: Vec<String> = (0..12)
+        .map(|y| if y == 1 { "4.4.4.0.0.0.0.4.4.4.4.0.".to_string() } else { "0.".repeat(12) })
+        .collect();
+    let refs: Vec<&str> = rows.iter().map(String::as_str).collect();
+    let places =
+        [Place { side: 0, profile: "kaneda", at: (1, 1) }, Place { side: 1, profile: "nix", at: (5, 9) }];
+    let mut s = game(common::board(&refs), &places, Some(KANEDA));
+    s.apply_action(Action::Move { dest: s.board().idx(7, 1), prone: false }).unwrap();
+    if top(&s) == Step::ChooseNested {
+        s.apply_action(Action::NoNested).unwrap();
+    }
+    // Points 5 and 6 (5" and 6" along) are beyond Kaneda's 4" pass distance.
+    let late = *s
+        .legal_actions()
+        .iter()
+        .find(|a| matches!(a, Action::React { model: NIX, kind: CombatKind::Shoot { .. }, point } if *point >= 5))
+        .expect("a reaction in the Nailed It portion");
+    let ap = s.models()[NIX as usize].ap;
+    s.apply_action(late).unwrap();
+    assert_eq!(s.models()[NIX as usize].ap, ap - 1);
+    common::decline_declarations(&mut s);
+    force_test(&mut s, TestLevel::Pass);
+    assert_eq!(top(&s), Step::ChooseMidAir);
+    s.apply_action(Action::RestBack).unwrap();
+    assert!(matches!(top(&s), Step::ChooseAction(KANEDA)), "Nix's shot was never rolled: {:?}", top(&s));
+    assert_eq!(s.models()[NIX as usize].ap, ap, "no AP spent on a cancelled reaction");
+}
+
+#[test]
+fn a_conditional_nested_action_is_refunded_when_the_mover_fails() {
+    let rows: Vec<String> = (0..12)
+        .map(|y| if y == 1 { "4.4.4.0.0.0.0.4.4.4.4.0.".to_string() } else { "0.".repeat(12) })
+        .collect();
+    let refs: Vec<&str> = rows.iter().map(String::as_str).collect();
+    let places =
+        [Place { side: 0, profile: "kaneda", at: (1, 1) }, Place { side: 1, profile: "nix", at: (9, 8) }];
+    let mut s = game(common::board(&refs), &places, Some(KANEDA));
+    let ap = s.models()[KANEDA as usize].ap;
+    s.apply_action(Action::Move { dest: s.board().idx(7, 1), prone: false }).unwrap();
+    let nested = *s
+        .legal_actions()
+        .iter()
+        .find(|a| matches!(a, Action::Nested { kind: CombatKind::Shoot { .. }, point, .. } if *point >= 5))
+        .expect("a nested shot from the Nailed It portion");
+    s.apply_action(nested).unwrap();
+    assert_eq!(s.models()[KANEDA as usize].ap, ap - 2, "the move and the nested shot");
+    common::decline_declarations(&mut s);
+    force_test(&mut s, TestLevel::Fail);
+    assert!(matches!(top(&s), Step::ChooseAction(KANEDA)), "no shot was rolled: {:?}", top(&s));
+    assert_eq!(s.models()[KANEDA as usize].ap, ap - 1, "the nested action's AP comes back");
+}
+
+#[test]
+fn the_reacting_player_picks_the_point_where_the_mover_is_not_in_cover() {
+    // p.36 Reaction Timing: Venk waits for Corian, who moves from A to C; near the end of the
+    // path two crates give Corian hard cover, so Venk reacts at B where the view is clear.
+    let mut rows: Vec<String> = (0..14).map(|_| "0.".repeat(14)).collect();
+    rows[3] = "0.0.0.0.0.0h0h0h0.0.0.0.0.0.".to_string();
+    let refs: Vec<&str> = rows.iter().map(String::as_str).collect();
+    let places =
+        [Place { side: 0, profile: "corian", at: (1, 2) }, Place { side: 1, profile: "venk", at: (6, 10) }];
+    let mut s = game(common::board(&refs), &places, Some(0));
+    s.apply_action(Action::Move { dest: s.board().idx(7, 2), prone: false }).unwrap();
+    common::decline_nested(&mut s);
+    let attrs: Vec<(u8, u8)> = s
+        .legal_actions()
+        .iter()
+        .filter_map(|a| match a {
+            Action::React { model: 1, kind: CombatKind::Shoot { .. }, point } => Some(*point),
+            _ => None,
+        })
+        .map(|point| {
+            let mut t = s.clone();
+            t.apply_action(Action::React { model: 1, kind: CombatKind::Shoot { weapon: 0 }, point }).unwrap();
+            (point, roll_of(&t, 1).attr)
+        })
+        .collect();
+    let venk_m = s.profile(1).marksmanship;
+    assert!(attrs.iter().any(|&(_, a)| a == venk_m), "a clear point: {attrs:?}");
+    assert!(attrs.iter().any(|&(_, a)| a == venk_m - 1), "a point behind the crates: {attrs:?}");
+}
+
+#[test]
+fn a_charge_target_may_fight_back_and_a_bystander_may_only_shoot() {
+    let places = [
+        Place { side: 0, profile: "kaneda", at: (2, 2) },
+        Place { side: 1, profile: "hosk", at: (2, 6) },
+        Place { side: 1, profile: "slethssk", at: (8, 6) },
+    ];
+    let mut s = game(open_board(12, 12), &places, Some(KANEDA));
+    let charge = *s
+        .legal_actions()
+        .iter()
+        .find(|a| matches!(a, Action::Charge { target: 1, dest, .. } if s.board().xy(*dest) == (2, 5)))
+        .expect("charge Hosk from the front");
+    s.apply_action(charge).unwrap();
+    let options = s.legal_actions();
+    assert!(options
+        .iter()
+        .any(|a| matches!(a, Action::React { model: 1, kind: CombatKind::CloseCombat { .. }, .. })));
+    assert!(options
+        .iter()
+        .any(|a| matches!(a, Action::React { model: 2, kind: CombatKind::Shoot { .. }, .. })));
+    assert!(
+        !options.iter().any(|a| matches!(
+            a,
+            Action::React { model: 2, kind: CombatKind::CloseCombat { .. } | CombatKind::Dodge, .. }
+        )),
+        "the bystander is not in the charge's path"
+    );
+    let fight_back = *options
+        .iter()
+        .find(|a| matches!(a, Action::React { model: 1, kind: CombatKind::CloseCombat { .. }, .. }))
+        .unwrap();
+    s.apply_action(fight_back).unwrap();
+    react(&mut s, 2, true);
+    common::decline_declarations(&mut s);
+    // The charger arrives; its close combat is opposed by Hosk's, the bystander's shot is not.
+    assert!(roll_of(&s, KANEDA).opposed && roll_of(&s, 1).opposed);
+    assert!(!roll_of(&s, 2).opposed);
+}
+
+#[test]
+fn in_an_opposed_close_combat_only_the_winner_deals_damage() {
+    let places =
+        [Place { side: 0, profile: "kaneda", at: (2, 2) }, Place { side: 1, profile: "hosk", at: (2, 3) }];
+    let mut s = game(open_board(6, 6), &places, Some(KANEDA));
+    let cc = Action::CloseCombat { weapon: weapon(&s, KANEDA, false), target: 1 };
+    s.apply_action(cc).unwrap();
+    let back = *s
+        .legal_actions()
+        .iter()
+        .find(|a| matches!(a, Action::React { model: 1, kind: CombatKind::CloseCombat { .. }, .. }))
+        .unwrap();
+    s.apply_action(back).unwrap();
+    common::decline_declarations(&mut s);
+    force_test(&mut s, TestLevel::Pass); // Kaneda
+    force_test(&mut s, TestLevel::NailedIt); // Hosk wins
+    match top(&s) {
+        Step::Armour { model: KANEDA, .. } => {}
+        other => panic!("only Hosk hits: {other:?}"),
+    }
+    force_wounds(&mut s, 0);
+    assert!(!matches!(top(&s), Step::Armour { .. }), "Kaneda lost and deals no damage");
+}
+
+#[test]
+fn only_the_inactive_side_reacts_once_per_model_and_never_by_charging() {
+    let mut s = diagram();
+    s.apply_action(shoot(&s, NIX)).unwrap();
+    for a in s.legal_actions() {
+        match a {
+            Action::React { model, .. } => assert!(model == NIX || model == SLETHSSK),
+            Action::EndReactions => {}
+            other => panic!("not a reaction: {other:?}"),
+        }
+    }
+    react(&mut s, NIX, true);
+    assert!(
+        !s.legal_actions().iter().any(|a| matches!(a, Action::React { model: NIX, .. })),
+        "one reaction per model"
+    );
+}
