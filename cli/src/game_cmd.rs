@@ -177,11 +177,7 @@ pub struct LegalArgs {
 
 /// List the legal actions in a set-up situation.
 pub fn legal(args: &LegalArgs) -> Result<String, String> {
-    let state = if args.setup.extension().is_some_and(|e| e == "json") {
-        SavedGame::load(&args.setup).map_err(|e| e.to_string())?
-    } else {
-        load_setup(&args.setup).map_err(|e| e.to_string())?
-    };
+    let state = load_state(&args.setup)?;
     let actions = state.legal_actions();
     let player = match state.current_player() {
         Player::Side(s) => json!(s),
@@ -198,6 +194,66 @@ pub fn legal(args: &LegalArgs) -> Result<String, String> {
         let _ = writeln!(out, "  {}", describe_action(&state, a));
     }
     Ok(out)
+}
+
+/// `tde analyze`.
+#[derive(Args, Debug)]
+pub struct AnalyzeArgs {
+    /// A setup file (TOML) whose pending decision is a reaction choice (see `[declared]` in
+    /// engine/src/setup.rs) or an active-model choice, or a saved state (JSON).
+    pub setup: PathBuf,
+    /// Print one JSON object.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Every legal option at the pending decision with its exact expected outcome over the rest
+/// of the current action sequence.
+pub fn analyze(args: &AnalyzeArgs) -> Result<String, String> {
+    let state = load_state(&args.setup)?;
+    let (side, options) = engine::analysis::analyze(&state).map_err(|e| e.to_string())?;
+    if args.json {
+        let list: Vec<_> = options
+            .iter()
+            .map(|o| {
+                let mut v = serde_json::to_value(o).expect("serialisable");
+                v["text"] = json!(describe_action(&state, o.action));
+                v
+            })
+            .collect();
+        return Ok(json!({"side": side, "node": state.describe_node(), "options": list}).to_string());
+    }
+    let mut out = format!(
+        "{}
+side {} chooses; expected over the rest of the sequence:
+",
+        render(&state),
+        side
+    );
+    let _ =
+        writeln!(out, "{:>7} {:>7} {:>7} {:>7} {:>6}  option", "P(hit)", "P(down)", "dealt", "taken", "AP");
+    for o in &options {
+        let _ = writeln!(
+            out,
+            "{:>7.3} {:>7.3} {:>7.3} {:>7.3} {:>6.2}  {}",
+            o.p_active_hit,
+            o.p_active_down,
+            o.expected_wounds_dealt,
+            o.expected_wounds_taken,
+            o.expected_ap_spent,
+            describe_action(&state, o.action)
+        );
+    }
+    Ok(out)
+}
+
+/// Load a setup file (TOML) or a saved state (JSON).
+fn load_state(path: &std::path::Path) -> Result<GameState, String> {
+    if path.extension().is_some_and(|e| e == "json") {
+        SavedGame::load(path).map_err(|e| e.to_string())
+    } else {
+        load_setup(path).map_err(|e| e.to_string())
+    }
 }
 
 /// `tde fuzz`.

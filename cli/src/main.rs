@@ -26,6 +26,8 @@ enum Command {
     Replay(game_cmd::ReplayArgs),
     /// List the legal actions in a situation posed by a setup file.
     Legal(game_cmd::LegalArgs),
+    /// Exact expected outcome of every option at a set-up decision, over the rest of the sequence.
+    Analyze(game_cmd::AnalyzeArgs),
     /// Play random games checking the engine's invariants after every step.
     Fuzz(game_cmd::FuzzArgs),
     /// Measure clone, legal-action and random-game speed (medians, one thread).
@@ -44,6 +46,7 @@ fn main() -> ExitCode {
         Command::Demo(args) => game_cmd::demo(args),
         Command::Replay(args) => game_cmd::replay(args),
         Command::Legal(args) => game_cmd::legal(args),
+        Command::Analyze(args) => game_cmd::analyze(args),
         Command::Bench(args) => bench_cmd::bench(args),
         Command::Fuzz(args) => match game_cmd::fuzz(args) {
             Ok((text, true)) => Ok(text),

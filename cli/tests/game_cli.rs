@@ -108,3 +108,18 @@ fn bench_prints_its_figures_as_json() {
         assert!(v[key].as_f64().is_some_and(|x| x > 0.0), "{key}: {v}");
     }
 }
+
+#[test]
+fn analyze_values_every_reaction_of_the_shipped_reaction_timing_setup() {
+    let setup = concat!(env!("CARGO_MANIFEST_DIR"), "/../configs/setups/reaction_timing.toml");
+    let v = json(&tde(&["analyze", setup, "--json"]));
+    assert_eq!(v["side"], 1);
+    let options = v["options"].as_array().unwrap();
+    assert!(options.len() > 2);
+    assert!(options.iter().any(|o| o["action"] == "end_reactions" && o["p_active_hit"] == 0.0));
+    assert!(options.iter().any(|o| o["p_active_hit"].as_f64().unwrap() > 0.0));
+    for o in options {
+        let p = o["p_active_hit"].as_f64().unwrap();
+        assert!((0.0..=1.0).contains(&p));
+    }
+}

@@ -1,6 +1,7 @@
 //! The Drowned Earth rules engine: a deterministic, clone-able game state in which every
 //! player choice is a decision node and every die roll a chance node.
 
+pub mod analysis;
 pub mod board;
 pub mod crew;
 pub mod data;

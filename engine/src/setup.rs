@@ -22,6 +22,12 @@
 //! health = "conscious"     # conscious | down (optional)
 //! activated = false        # optional
 //! jammed = [0]             # jammed weapon indices (optional)
+//!
+//! [declared]               # optional: the activating model has declared this action, so
+//! action = "move"          # the reacting side is choosing reactions (move | shoot | charge |
+//! to = [10, 9]             # close_combat | dodge); `to` for move and charge, `target` (a
+//! target = 1               # model index) and `weapon` for shoot, charge and close combat,
+//! weapon = 0               # `prone` for a crawl. A move declines its nested action.
 //! ```
 
 use crate::board::{Board, CellIdx, Terrain};
@@ -29,7 +35,7 @@ use crate::crew::{load_crew, CrewList};
 use crate::data::{configs_dir, DataError};
 use crate::profile::{load_catalog, Catalog, Profile};
 use crate::rules::{self, RuleVariant};
-use crate::state::{DynState, GameState, Health, ModelState, Stance, StaticData, Step, MAX_SIDES};
+use crate::state::{Action, DynState, GameState, Health, ModelState, Stance, StaticData, Step, MAX_SIDES};
 use serde::Deserialize;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -202,6 +208,22 @@ struct RawSetup {
     pass_tokens: Option<[u8; 2]>,
     #[serde(rename = "model")]
     models: Vec<RawModel>,
+    #[serde(default)]
+    declared: Option<RawDeclared>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawDeclared {
+    action: String,
+    #[serde(default)]
+    to: Option<[u8; 2]>,
+    #[serde(default)]
+    target: Option<u8>,
+    #[serde(default)]
+    weapon: u8,
+    #[serde(default)]
+    prone: bool,
 }
 
 #[derive(Deserialize)]
@@ -359,5 +381,45 @@ pub fn parse_setup(text: &str, file: &str, configs: &Path) -> Result<GameState, 
         decisions: 0,
         chance_events: 0,
     };
-    Ok(GameState::from_parts(Arc::new(stat), dyn_))
+    let mut state = GameState::from_parts(Arc::new(stat), dyn_);
+    if let Some(d) = raw.declared {
+        let field = |name: &str| format!("declared.{name}");
+        if raw.activating.is_none() {
+            return Err(err(
+                field("action"),
+                "a declared action needs `activating` (the model that declared it)".into(),
+            ));
+        }
+        let cell = |to: Option<[u8; 2]>| -> Result<CellIdx, DataError> {
+            let [x, y] = to.ok_or_else(|| {
+                err(field("to"), format!("`{}` needs a destination `to = [x, y]`", d.action))
+            })?;
+            if x >= state.board().width() || y >= state.board().depth() {
+                return Err(err(field("to"), format!("({x}, {y}) is off the board")));
+            }
+            Ok(state.board().idx(x, y))
+        };
+        let target = || {
+            d.target
+                .ok_or_else(|| err(field("target"), format!("`{}` needs a `target` model index", d.action)))
+        };
+        let action = match d.action.as_str() {
+            "move" => Action::Move { dest: cell(d.to)?, prone: d.prone },
+            "shoot" => Action::Shoot { weapon: d.weapon, target: target()? },
+            "charge" => Action::Charge { target: target()?, weapon: d.weapon, dest: cell(d.to)? },
+            "close_combat" => Action::CloseCombat { weapon: d.weapon, target: target()? },
+            "dodge" => Action::Dodge,
+            other => {
+                return Err(err(
+                    field("action"),
+                    format!("unknown action `{other}` (move, shoot, charge, close_combat, dodge)"),
+                ))
+            }
+        };
+        state.apply_action(action).map_err(|e| err(field("action"), format!("not legal here: {e}")))?;
+        if state.dynamic().steps.last() == Some(&Step::ChooseNested) {
+            state.apply_action(Action::NoNested).expect("declining a nested action is always legal");
+        }
+    }
+    Ok(state)
 }

@@ -1,0 +1,176 @@
+//! Exact expected outcomes of the options at a decision node, over the rest of the current
+//! action sequence: the first brick of the reaction-timing study.
+//!
+//! For each legal option the state is copied, the option applied, and every chance node is
+//! enumerated with its exact probability until the action sequence ends. Decisions met on the
+//! way are taken by a fixed, documented default: no further reactions, no nested action, no
+//! firefight, resting back rather than falling, the first fall point, and staying put on a
+//! dodge move — so each option is valued on its own.
+
+use crate::state::{Action, GameState, Player, Side, Step};
+use serde::Serialize;
+
+/// Expected results of one option, from the point of view of the side choosing it.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct OptionValue {
+    /// The option.
+    pub action: Action,
+    /// Probability that the active model is hit (takes damage) during the sequence.
+    pub p_active_hit: f64,
+    /// Probability that the active model is down or taken out when the sequence ends.
+    pub p_active_down: f64,
+    /// Expected wounds lost by the other side's models.
+    pub expected_wounds_dealt: f64,
+    /// Expected wounds lost by the choosing side's models.
+    pub expected_wounds_taken: f64,
+    /// Expected AP spent by the choosing side (net of feat AP and refunds).
+    pub expected_ap_spent: f64,
+    /// Expected AP spent by the other side.
+    pub expected_opponent_ap_spent: f64,
+    /// Number of chance outcomes enumerated.
+    pub leaves: u64,
+}
+
+/// Why an analysis could not be made.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum AnalysisError {
+    /// The state is at a chance node or terminal.
+    #[error("no side is choosing here ({0})")]
+    NotADecision(String),
+    /// Enumeration would take too long.
+    #[error("more than {0} outcomes to enumerate")]
+    TooLarge(u64),
+}
+
+/// The most chance outcomes one option may enumerate.
+pub const MAX_LEAVES: u64 = 5_000_000;
+
+/// Value every legal option of the side to move.
+pub fn analyze(state: &GameState) -> Result<(Side, Vec<OptionValue>), AnalysisError> {
+    let Player::Side(side) = state.current_player() else {
+        return Err(AnalysisError::NotADecision(state.describe_node()));
+    };
+    let active = state.dynamic().sequence.as_ref().map(|s| s.actor).or(state.dynamic().activating);
+    let mut out = Vec::new();
+    for action in state.legal_actions() {
+        let mut s = state.clone();
+        s.apply_action(action).expect("legal action applies");
+        let mut acc = Acc::default();
+        let in_sequence = s.dynamic().sequence.is_some();
+        let active = s.dynamic().sequence.as_ref().map(|q| q.actor).or(active);
+        if in_sequence {
+            walk(&s, state, side, active, 1.0, false, &mut acc)?;
+        } else {
+            acc.leaf(state, &s, side, active, 1.0, false);
+        }
+        out.push(OptionValue {
+            action,
+            p_active_hit: acc.hit,
+            p_active_down: acc.down,
+            expected_wounds_dealt: acc.dealt,
+            expected_wounds_taken: acc.taken,
+            expected_ap_spent: acc.ap,
+            expected_opponent_ap_spent: acc.opp_ap,
+            leaves: acc.leaves,
+        });
+    }
+    Ok((side, out))
+}
+
+#[derive(Default)]
+struct Acc {
+    hit: f64,
+    down: f64,
+    dealt: f64,
+    taken: f64,
+    ap: f64,
+    opp_ap: f64,
+    leaves: u64,
+}
+
+impl Acc {
+    #[allow(clippy::too_many_arguments)]
+    fn leaf(
+        &mut self,
+        start: &GameState,
+        end: &GameState,
+        side: Side,
+        active: Option<u8>,
+        p: f64,
+        hit: bool,
+    ) {
+        self.leaves += 1;
+        for (i, (a, b)) in start.models().iter().zip(end.models()).enumerate() {
+            let lost = a.wounds.saturating_sub(b.wounds) as f64;
+            let spent = a.ap as f64 - b.ap as f64;
+            if a.side == side {
+                self.taken += p * lost;
+                self.ap += p * spent;
+            } else {
+                self.dealt += p * lost;
+                self.opp_ap += p * spent;
+            }
+            if Some(i as u8) == active && !b.is_conscious() {
+                self.down += p;
+            }
+        }
+        if hit {
+            self.hit += p;
+        }
+    }
+}
+
+/// Depth-first enumeration until the sequence ends.
+fn walk(
+    s: &GameState,
+    start: &GameState,
+    side: Side,
+    active: Option<u8>,
+    p: f64,
+    hit: bool,
+    acc: &mut Acc,
+) -> Result<(), AnalysisError> {
+    if acc.leaves > MAX_LEAVES {
+        return Err(AnalysisError::TooLarge(MAX_LEAVES));
+    }
+    if s.dynamic().sequence.is_none() || s.is_terminal() {
+        acc.leaf(start, s, side, active, p, hit);
+        return Ok(());
+    }
+    match s.current_player() {
+        Player::Chance => {
+            let armour_on_active = matches!(s.dynamic().steps.last(), Some(Step::Armour { model, .. }) if Some(*model) == active);
+            for (a, q) in s.chance_outcomes() {
+                let mut next = s.clone();
+                next.apply_action(a).expect("chance outcome applies");
+                walk(&next, start, side, active, p * q, hit || armour_on_active, acc)?;
+            }
+            Ok(())
+        }
+        Player::Side(_) => {
+            let mut next = s.clone();
+            next.apply_action(default_decision(s)).expect("default decision is legal");
+            walk(&next, start, side, active, p, hit, acc)
+        }
+        Player::Terminal => {
+            acc.leaf(start, s, side, active, p, hit);
+            Ok(())
+        }
+    }
+}
+
+/// The fixed choice for decisions inside the analysed sequence.
+fn default_decision(s: &GameState) -> Action {
+    let legal = s.legal_actions();
+    let prefer = [Action::EndReactions, Action::NoNested, Action::NoFirefight, Action::RestBack];
+    if let Some(&a) = prefer.iter().find(|a| legal.contains(a)) {
+        return a;
+    }
+    if let Some(Step::ChooseDodgeMove { model, .. }) = s.dynamic().steps.last() {
+        let stay = Action::DodgeMove(s.models()[*model as usize].cell);
+        if legal.contains(&stay) {
+            return stay;
+        }
+    }
+    legal[0]
+}
