@@ -36,7 +36,7 @@ pub(super) fn generate(state: &GameState, out: &mut Vec<Action>) {
         }
         Step::ChooseReaction => {
             out.push(Action::EndReactions);
-            reaction_options(state, out);
+            reaction_options(state, None, false, out);
         }
         Step::ChooseFirefight => {
             out.push(Action::NoFirefight);
@@ -89,6 +89,10 @@ pub(super) fn is_legal(state: &GameState, action: Action) -> bool {
     let mut out = Vec::new();
     match state.dynamic().steps.last() {
         Some(Step::ChooseAction(m)) => model_actions(state, *m, Want::for_action(action), &mut out),
+        Some(Step::ChooseReaction) => match action {
+            Action::React { model, .. } => reaction_options(state, Some(model), false, &mut out),
+            other => return other == Action::EndReactions,
+        },
         Some(_) => generate(state, &mut out),
         None => {}
     }
@@ -275,23 +279,25 @@ pub(super) fn has_declarations(state: &GameState, step: &Step) -> bool {
     let d = state.dynamic();
     let Some(seq) = d.sequence.as_ref() else { return false };
     let actor = &d.models[seq.actor as usize];
-    let quick_no = match step {
-        Step::ChooseNested | Step::ChooseFirefight => actor.ap == 0,
-        Step::ChooseReaction => !d.models.iter().enumerate().any(|(i, m)| {
-            m.side != actor.side && m.is_conscious() && m.ap > 0 && !seq.has_reacted(i as ModelId)
-        }),
-        _ => true,
-    };
-    if quick_no {
+    if actor.ap == 0 && *step != Step::ChooseReaction {
         return false;
     }
-    let mut out = Vec::new();
     match step {
-        Step::ChooseNested => nested_options(state, &mut out),
-        Step::ChooseReaction => reaction_options(state, &mut out),
-        _ => firefight_options(state, &mut out),
+        // Dodging is always possible, so there is something to declare whenever the
+        // conditions of the step hold.
+        Step::ChooseNested => matches!(seq.declared, Action::Move { .. }),
+        Step::ChooseFirefight => {
+            matches!(seq.declared, Action::Move { .. })
+                && !seq.has_nested()
+                && seq.rolls.iter().any(|r| r.role == RollRole::Reaction && r.attacks(seq.actor))
+        }
+        Step::ChooseReaction => {
+            let mut out = Vec::new();
+            reaction_options(state, None, true, &mut out);
+            !out.is_empty()
+        }
+        _ => false,
     }
-    !out.is_empty()
 }
 
 /// The points of the active model's action: every point of its path (0 = start), or its
@@ -368,7 +374,9 @@ fn nested_options(state: &GameState, out: &mut Vec<Action>) {
 /// target the active model; models in base contact with an enemy may only fight or dodge;
 /// against a charge, models other than its target may fight or dodge only if the charge ends
 /// in base contact with them.
-fn reaction_options(state: &GameState, out: &mut Vec<Action>) {
+///
+/// `only` restricts the options to one reacting model; `first` stops at the first option found.
+fn reaction_options(state: &GameState, only: Option<ModelId>, first: bool, out: &mut Vec<Action>) {
     let d = state.dynamic();
     let seq = d.sequence.as_ref().expect("sequence");
     let actor = seq.actor;
@@ -382,7 +390,12 @@ fn reaction_options(state: &GameState, out: &mut Vec<Action>) {
     let poses: Vec<Pose> = action_points(seq).map(|k| actor_pose(state, seq, k)).collect();
     for (r, rm) in d.models.iter().enumerate() {
         let r = r as ModelId;
-        if rm.side == side || !rm.is_conscious() || rm.ap == 0 || seq.has_reacted(r) {
+        if rm.side == side
+            || !rm.is_conscious()
+            || rm.ap == 0
+            || seq.has_reacted(r)
+            || only.is_some_and(|o| o != r)
+        {
             continue;
         }
         let rp = state.pose(r);
@@ -390,6 +403,9 @@ fn reaction_options(state: &GameState, out: &mut Vec<Action>) {
         let profile = state.profile(r);
         let mut thin = Thinning::new();
         for k in action_points(seq) {
+            if first && !out.is_empty() {
+                return;
+            }
             let pose = poses[k as usize];
             let class = seq.reach_class(k, budget);
             let contact = super::sight::cells_touch(state, rp.cell, rp.z, pose.cell, pose.z);

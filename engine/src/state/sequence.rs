@@ -180,7 +180,7 @@ pub(super) fn shot(
     if state.models()[shooter as usize].is_jammed(weapon) {
         return None;
     }
-    let seen = state.sight_between(shooter, sp, target, tp)?;
+    // Cheap checks first: range, then the target's base contacts, then sight.
     let dist = state.board().edge_distance(sp.cell, sp.z, tp.cell, tp.z);
     if dist > nailed_range as f32 {
         return None;
@@ -190,6 +190,7 @@ pub(super) fn shot(
     if state.touches_side(|s| s == side, tp.cell, tp.z, Some(shooter)) {
         return None;
     }
+    let seen = state.sight_between(shooter, sp, target, tp)?;
     if !state.nearest_rule_allows(shooter, sp, target, tp, seen.screened_by_enemy) {
         return None;
     }
