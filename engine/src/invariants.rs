@@ -23,7 +23,7 @@ pub fn violations(state: &GameState) -> Vec<String> {
         if m.is_conscious() != (m.wounds > 0) {
             out.push(format!("m{i} is {:?} with {} wounds", m.health, m.wounds));
         }
-        let accumulating = m.seq_wounds != 0 || m.seq_feat_ap != 0 || m.seq_take_out;
+        let accumulating = m.pending.wounds != 0 || m.pending.feat_ap != 0 || m.pending.take_out;
         if accumulating && state.dynamic().sequence.is_none() {
             out.push(format!("m{i} has sequence accumulators outside a sequence"));
         }
@@ -43,6 +43,9 @@ pub fn violations(state: &GameState) -> Vec<String> {
         }
         if (m.stance == Stance::Climbing) != (m.z > cell.height) {
             out.push(format!("m{i} is {:?} at height {} over a {}\" surface", m.stance, m.z, cell.height));
+        }
+        if m.stance == Stance::Swimming && m.tokens.fire > 0 {
+            out.push(format!("swimming m{i} is on fire"));
         }
         let in_water = cell.terrain == Terrain::Water && m.z == cell.height;
         if (m.stance == Stance::Swimming) != in_water {

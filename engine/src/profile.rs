@@ -283,26 +283,60 @@ impl Weapon {
         self.range.is_some()
     }
 
+    /// The X of the first property that `pick` recognises.
+    fn value(&self, pick: impl Fn(&WeaponProperty) -> Option<u8>) -> Option<u8> {
+        self.properties.iter().find_map(pick)
+    }
+
+    /// Whether the weapon has `property` (for properties without a value).
+    pub fn has(&self, property: WeaponProperty) -> bool {
+        self.properties.contains(&property)
+    }
+
     /// The value X of `Pierce(X)`, 0 if absent.
     pub fn pierce(&self) -> u8 {
-        self.properties
-            .iter()
-            .find_map(|p| match p {
-                WeaponProperty::Pierce(x) => Some(*x),
-                _ => None,
-            })
-            .unwrap_or(0)
+        self.value(|p| if let WeaponProperty::Pierce(x) = p { Some(*x) } else { None }).unwrap_or(0)
     }
 
     /// The value X of `Sunder(X)`, 0 if absent.
     pub fn sunder(&self) -> u8 {
-        self.properties
-            .iter()
-            .find_map(|p| match p {
-                WeaponProperty::Sunder(x) => Some(*x),
-                _ => None,
-            })
-            .unwrap_or(0)
+        self.value(|p| if let WeaponProperty::Sunder(x) = p { Some(*x) } else { None }).unwrap_or(0)
+    }
+
+    /// Uses per game of a `Scarce(X)` weapon.
+    pub fn scarce(&self) -> Option<u8> {
+        self.value(|p| if let WeaponProperty::Scarce(x) = p { Some(*x) } else { None })
+    }
+
+    /// Reach in inches of a `Reach(X)` close-combat weapon.
+    pub fn reach(&self) -> Option<u8> {
+        self.value(|p| if let WeaponProperty::Reach(x) = p { Some(*x) } else { None })
+    }
+
+    /// AP removed by a hit of a `Stun(X)` weapon, 0 if absent.
+    pub fn stun(&self) -> u8 {
+        self.value(|p| if let WeaponProperty::Stun(x) = p { Some(*x) } else { None }).unwrap_or(0)
+    }
+
+    /// Fire tokens placed by a hit of a `Fire(X)` weapon, 0 if absent.
+    pub fn fire(&self) -> u8 {
+        self.value(|p| if let WeaponProperty::Fire(x) = p { Some(*x) } else { None }).unwrap_or(0)
+    }
+
+    /// Speed penalty (pass, nailed it) of a `Slow(X/X)` weapon.
+    pub fn slow(&self) -> Option<(u8, u8)> {
+        self.properties.iter().find_map(|p| {
+            if let WeaponProperty::Slow(a, b) = p {
+                Some((*a, *b))
+            } else {
+                None
+            }
+        })
+    }
+
+    /// The value X of `Armour(X)`, 0 if absent.
+    pub fn armour(&self) -> u8 {
+        self.value(|p| if let WeaponProperty::Armour(x) = p { Some(*x) } else { None }).unwrap_or(0)
     }
 }
 
@@ -351,6 +385,14 @@ pub struct Profile {
     pub base_mm: u8,
     /// Weapons carried; ranged and close-combat.
     pub weapons: Vec<Weapon>,
+}
+
+impl Profile {
+    /// Armour in armour rolls: worn armour plus every carried item's Armour(X) (a shield
+    /// protects whoever carries it, p.53).
+    pub fn total_armour(&self) -> u8 {
+        self.weapons.iter().fold(self.armour, |a, w| a.saturating_add(w.armour()))
+    }
 }
 
 /// All profiles known to a game, by id. Shared behind `Arc`.

@@ -74,10 +74,31 @@ pub fn render_roster(state: &GameState) -> String {
             p.ap_max,
             m.z,
             stance_name(m.stance),
-            if m.jammed != 0 { " (jammed)" } else { "" },
+            tokens_text(m),
         );
     }
     out
+}
+
+/// Tokens and weapon states worth showing next to a model.
+fn tokens_text(m: &crate::state::ModelState) -> String {
+    let mut t = String::new();
+    if m.jammed != 0 {
+        t.push_str(" jammed");
+    }
+    if m.broken != 0 {
+        t.push_str(" broken");
+    }
+    if m.tokens.fire > 0 {
+        t.push_str(&format!(" fire×{}", m.tokens.fire));
+    }
+    if m.tokens.blind {
+        t.push_str(" blind");
+    }
+    if m.tokens.slow != (0, 0) {
+        t.push_str(&format!(" slow-{}/{}", m.tokens.slow.0, m.tokens.slow.1));
+    }
+    t
 }
 
 /// The full text view: turn, node, map and roster.
@@ -131,6 +152,9 @@ pub fn describe_action(state: &GameState, action: Action) -> String {
                 format!("test result: {} (high die {})", o.level.name(), o.high_die)
             } else if let Some(crate::state::Step::Armour { .. }) = d.steps.last() {
                 format!("armour roll: {i} wound(s)")
+            } else if let Some(crate::state::Step::FireRoll { model }) = d.steps.last() {
+                let result = if i == 0 { "saves, one fire token less" } else { "burns for 1 wound" };
+                format!("{} on fire {result}", model_name(state, *model))
             } else {
                 format!("roll-off: side {} rolls lowest", side_letter(i))
             }

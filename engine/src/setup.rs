@@ -155,9 +155,10 @@ fn fresh_model(p: &Profile, profile: u8, side: u8, cell: CellIdx, board: &Board)
         health: Health::Conscious,
         activated: false,
         jammed: 0,
-        seq_wounds: 0,
-        seq_take_out: false,
-        seq_feat_ap: 0,
+        broken: 0,
+        uses: [0; crate::state::model::MAX_WEAPONS],
+        tokens: Default::default(),
+        pending: Default::default(),
     }
 }
 

@@ -127,7 +127,7 @@ fn hard_cover_costs_one_marksmanship_and_adds_one_armour() {
     assert_eq!(attr, 6, "M 7 − 1 for hard cover");
     force_test(&mut s, TestLevel::NailedIt);
     let Step::Armour { target, .. } = top(&s) else { panic!() };
-    let t = s.profile(1).toughness + s.profile(1).armour;
+    let t = s.profile(1).toughness + s.profile(1).total_armour();
     assert_eq!(target, t + 1, "hard cover adds 1 to the armour roll");
 }
 

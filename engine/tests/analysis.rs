@@ -64,7 +64,7 @@ fn a_reaction_shot_is_valued_exactly() {
     // Each damage die wounds Kaneda when it rolls over his armour target. A Pass deals the
     // Recurve's 3, Nailed It and Feat its superior 4 (never enough to take him out).
     let k = state.profile(0);
-    let target = engine::odds::armour_target(k.toughness, k.armour, 0, 0, false);
+    let target = engine::odds::armour_target(k.toughness, k.total_armour(), 0, 0, false);
     let wound = (10 - target) as f64 / 10.0;
     let expected = pass * 3.0 * wound + (nailed + feat) * 4.0 * wound;
     assert!(

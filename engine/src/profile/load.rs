@@ -274,6 +274,16 @@ fn convert_profile(
     };
     let base_mm: u8 = ctx.int(f("base_mm"), raw.base_mm, 10, 255)?;
 
+    if raw.weapon.len() > crate::state::model::MAX_WEAPONS {
+        return Err(ctx.err(
+            f("weapon"),
+            format!(
+                "{} weapons; a profile carries at most {}",
+                raw.weapon.len(),
+                crate::state::model::MAX_WEAPONS
+            ),
+        ));
+    }
     let mut weapons: Vec<Weapon> = Vec::with_capacity(raw.weapon.len());
     for (i, value) in raw.weapon.into_iter().enumerate() {
         let wlabel = f(&format!("weapon[{i}]"));

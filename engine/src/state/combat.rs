@@ -107,6 +107,13 @@ pub(super) fn roll_combat(state: &mut GameState) {
             opposed: rolls[i].opposed,
         })
         .collect();
+    // A Scarce weapon's use counts when its roll is made (p.53).
+    for &i in &order {
+        if let CombatKind::Shoot { weapon } | CombatKind::CloseCombat { weapon } = rolls[i].kind {
+            let m = &mut state.dyn_.models[rolls[i].model as usize];
+            m.uses[weapon as usize] = m.uses[weapon as usize].saturating_add(1);
+        }
+    }
     state.dyn_.sequence.as_mut().expect("sequence").rolls = rolls;
     state.dyn_.steps.extend(tests);
 }
@@ -154,13 +161,21 @@ pub(super) fn resolve_combat(state: &mut GameState) {
         let profile = state.stat.profiles[state.dyn_.models[roll.model as usize].profile as usize].clone();
         if outcome.level == TestLevel::Blunder {
             match roll.kind {
-                // p.30: the shot misses and the weapon jams.
-                CombatKind::Shoot { weapon } => state.dyn_.models[roll.model as usize].jammed |= 1 << weapon,
+                // p.30: the shot misses and the weapon jams; a Finite weapon is lost for the
+                // game instead (p.53).
+                CombatKind::Shoot { weapon } => {
+                    let m = &mut state.dyn_.models[roll.model as usize];
+                    if profile.weapons[weapon as usize].has(WeaponProperty::Finite) {
+                        m.broken |= 1 << weapon;
+                    } else {
+                        m.jammed |= 1 << weapon;
+                    }
+                }
                 CombatKind::CloseCombat { weapon }
                     if profile.weapons[weapon as usize].properties.contains(&WeaponProperty::Natural) =>
                 {
                     let m = &mut state.dyn_.models[roll.model as usize];
-                    m.seq_wounds = m.seq_wounds.saturating_add(1);
+                    m.pending.wounds = m.pending.wounds.saturating_add(1);
                 }
                 // p.32-33: a blundered dodge or close combat costs 1 damage.
                 _ => hits.push((roll.model, 1, self_armour(state, roll.model))),
@@ -170,7 +185,7 @@ pub(super) fn resolve_combat(state: &mut GameState) {
             continue;
         }
         if outcome.level == TestLevel::Feat {
-            state.dyn_.models[roll.model as usize].seq_feat_ap += 1;
+            state.dyn_.models[roll.model as usize].pending.feat_ap += 1;
         }
         let nailed = outcome.level.is_nailed();
         match roll.kind {
@@ -187,13 +202,17 @@ pub(super) fn resolve_combat(state: &mut GameState) {
                     (false, false) => 0,
                 };
                 let target = roll.target.expect("attacks have a target");
+                if damage == 0 {
+                    continue; // a miss
+                }
                 let tp = state.profile(target);
                 let hard = ranged && roll.hard_cover;
                 hits.push((
                     target,
                     damage,
-                    armour_target(tp.toughness, tp.armour, w.pierce(), w.sunder(), hard),
+                    armour_target(tp.toughness, tp.total_armour(), w.pierce(), w.sunder(), hard),
                 ));
+                on_hit(state, target, w);
             }
         }
     }
@@ -208,10 +227,26 @@ pub(super) fn resolve_combat(state: &mut GameState) {
     }
 }
 
+/// The token and AP effects of a hit by weapon `w` on `target` (p.53), applied with the
+/// sequence's other effects at its end.
+fn on_hit(state: &mut GameState, target: ModelId, w: &crate::profile::Weapon) {
+    let swimming = state.dyn_.models[target as usize].stance == super::model::Stance::Swimming;
+    let p = &mut state.dyn_.models[target as usize].pending;
+    p.knockdown |= w.has(WeaponProperty::Knockdown);
+    p.blind |= w.has(WeaponProperty::Blind);
+    p.stun = p.stun.saturating_add(w.stun());
+    if !swimming {
+        p.fire = p.fire.saturating_add(w.fire()); // swimming models take no fire tokens (p.40)
+    }
+    if let Some((a, b)) = w.slow() {
+        p.slow = (p.slow.0.max(a), p.slow.1.max(b));
+    }
+}
+
 /// Armour-roll target of a model against damage with no weapon properties.
 pub(super) fn self_armour(state: &GameState, m: ModelId) -> u8 {
     let p = state.profile(m);
-    armour_target(p.toughness, p.armour, 0, 0, false)
+    armour_target(p.toughness, p.total_armour(), 0, 0, false)
 }
 
 /// Damage to a model: an armour roll, or taken out with no roll if it is down (p.42).
@@ -220,7 +255,7 @@ pub(super) fn add_damage(state: &mut GameState, m: ModelId, damage: u8, target: 
         return;
     }
     if state.dyn_.models[m as usize].health == Health::Down {
-        state.dyn_.models[m as usize].seq_take_out = true;
+        state.dyn_.models[m as usize].pending.take_out = true;
     } else {
         state.dyn_.steps.push(Step::Armour { model: m, damage, target });
     }

@@ -14,7 +14,7 @@ pub(super) fn generate(state: &GameState, out: &mut Vec<Action>) {
     let d = state.dynamic();
     let Some(step) = d.steps.last() else { return };
     match step {
-        Step::RollOff | Step::Test { .. } | Step::Armour { .. } => {
+        Step::RollOff | Step::Test { .. } | Step::Armour { .. } | Step::FireRoll { .. } => {
             let n = state.chance_outcomes().len();
             out.extend((0..n).map(|i| Action::Chance(i as u8)));
         }
@@ -201,7 +201,7 @@ fn crawls(state: &GameState, m: ModelId, out: &mut Vec<Action>) {
 fn shots(state: &GameState, m: ModelId, out: &mut Vec<Action>) {
     let model = state.models()[m as usize];
     let profile = state.profile(m);
-    if !profile.weapons.iter().enumerate().any(|(i, w)| w.is_ranged() && !model.is_jammed(i as u8)) {
+    if !profile.weapons.iter().enumerate().any(|(i, w)| w.is_ranged() && model.can_use(i as u8, w.scarce())) {
         return;
     }
     let mut nearest = f32::INFINITY;

@@ -61,14 +61,62 @@ pub struct ModelState {
     pub health: Health,
     /// Whether it has had its activation this turn.
     pub activated: bool,
-    /// Bit i set: weapon i is jammed.
+    /// Bit i set: weapon i is jammed (a Mech can repair it).
     pub jammed: u8,
-    /// Wounds received in the current action sequence, applied all at once at its end.
-    pub seq_wounds: u8,
-    /// Damage was dealt to it while down in this sequence: it will be taken out.
-    pub seq_take_out: bool,
-    /// AP earned by feats in the current sequence, granted at its end.
-    pub seq_feat_ap: u8,
+    /// Bit i set: weapon i is broken for the rest of the game (Finite, or a blundered repair).
+    pub broken: u8,
+    /// Times each weapon was used, for Scarce(X).
+    pub uses: [u8; MAX_WEAPONS],
+    /// Tokens and persistent effects on the model.
+    pub tokens: Tokens,
+    /// What the current action sequence will do to the model when it ends.
+    pub pending: Pending,
+}
+
+/// Most weapons a profile may carry (jams and uses are tracked per weapon).
+pub const MAX_WEAPONS: usize = 8;
+
+/// Tokens and persistent effects on a model (p.53, and "Model Stances", p.40).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Tokens {
+    /// Fire tokens: an armour roll each cleanup, one wound on a failure, one token fewer on a
+    /// success; all lost on entering water.
+    pub fire: u8,
+    /// Blinded: −2 Marksmanship, Close Combat and Agility until the start of the cleanup.
+    pub blind: bool,
+    /// Speed penalty (pass, nailed it) from Slow(X/X).
+    pub slow: (u8, u8),
+    /// Activations of the model that end before the slow wears off.
+    pub slow_activations: u8,
+}
+
+/// Effects a model receives during an action sequence, all applied at its end (p.39 Apply
+/// G-J), so that "taken out" sees every wound of the sequence.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Pending {
+    /// Wounds received.
+    pub wounds: u8,
+    /// Damaged while down: it will be taken out.
+    pub take_out: bool,
+    /// AP earned by feats.
+    pub feat_ap: u8,
+    /// AP removed by Stun(X).
+    pub stun: u8,
+    /// Fire tokens received.
+    pub fire: u8,
+    /// Blinded.
+    pub blind: bool,
+    /// Knocked prone.
+    pub knockdown: bool,
+    /// Slowed (pass, nailed it).
+    pub slow: (u8, u8),
+}
+
+impl Pending {
+    /// Nothing pending.
+    pub fn is_empty(&self) -> bool {
+        *self == Pending::default()
+    }
 }
 
 impl ModelState {
@@ -90,5 +138,16 @@ impl ModelState {
     /// Whether weapon `i` is jammed.
     pub fn is_jammed(&self, i: u8) -> bool {
         self.jammed & (1 << i) != 0
+    }
+
+    /// Whether weapon `i` is broken for the game.
+    pub fn is_broken(&self, i: u8) -> bool {
+        self.broken & (1 << i) != 0
+    }
+
+    /// Whether weapon `i` (whose Scarce limit, if any, is `scarce`) may be used now: not
+    /// jammed, not broken, and not used up.
+    pub fn can_use(&self, i: u8, scarce: Option<u8>) -> bool {
+        !self.is_jammed(i) && !self.is_broken(i) && scarce.is_none_or(|x| self.uses[i as usize] < x)
     }
 }

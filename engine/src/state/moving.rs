@@ -15,6 +15,9 @@ use crate::movement::{MoveSpec, Occupancy, ORTHO};
 pub(super) fn move_spec(state: &GameState, m: ModelId, prone: bool) -> (MoveSpec, u16) {
     let model = &state.dyn_.models[m as usize];
     let (pass, nailed) = state.profile(m).speed;
+    // Slow(X/X) takes X off both speeds (p.53).
+    let (pass, nailed) =
+        (pass.saturating_sub(model.tokens.slow.0), nailed.saturating_sub(model.tokens.slow.1));
     let was_prone = model.stance == Stance::Prone;
     let stance_cost = if prone != was_prone { ORTHO } else { 0 };
     let spec = MoveSpec {
@@ -103,7 +106,7 @@ pub(super) fn resolve_move(state: &mut GameState) {
         }
         TestLevel::NailedIt | TestLevel::Feat => {
             if test.level == TestLevel::Feat {
-                state.dyn_.models[actor as usize].seq_feat_ap += 1;
+                state.dyn_.models[actor as usize].pending.feat_ap += 1;
             }
             reach(state, last);
             place_on_path(state, actor, last);
@@ -159,7 +162,11 @@ pub(super) fn settle_stance(state: &mut GameState, m: ModelId, prone: bool) {
     } else {
         Stance::Standing
     };
-    state.dyn_.models[m as usize].stance = stance;
+    let model = &mut state.dyn_.models[m as usize];
+    model.stance = stance;
+    if stance == Stance::Swimming {
+        model.tokens.fire = 0; // entering water puts out every fire (p.40)
+    }
 }
 
 /// A fall from (`cell`, `z`) (p.42): land below, never in base contact with an enemy; falling
@@ -191,7 +198,7 @@ pub(super) fn fall(state: &mut GameState, m: ModelId, cell: CellIdx, z: u8, blun
         model.cell = landing;
         model.z = surface;
         if blunder {
-            model.seq_wounds = model.seq_wounds.saturating_add(1);
+            model.pending.wounds = model.pending.wounds.saturating_add(1);
         }
     }
     settle_stance(state, m, blunder);

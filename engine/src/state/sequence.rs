@@ -144,7 +144,8 @@ impl Sequence {
 
 /// Pass budget of the mover, tenths of an inch (pass speed less stance changes).
 pub(super) fn pass_budget(state: &GameState, seq: &Sequence) -> u16 {
-    (state.profile(seq.actor).speed.0 as u16 * ORTHO).saturating_sub(seq.stance_cost)
+    let slow = state.models()[seq.actor as usize].tokens.slow.0;
+    (state.profile(seq.actor).speed.0.saturating_sub(slow) as u16 * ORTHO).saturating_sub(seq.stance_cost)
 }
 
 /// The active model's pose at point `k` of the sequence (its own pose when there is no path).
@@ -157,6 +158,15 @@ pub(super) fn actor_pose(state: &GameState, seq: &Sequence, k: u8) -> Pose {
         pose
     } else {
         state.path_pose(seq.actor, &seq.path.points[k as usize - 1], seq.prone)
+    }
+}
+
+/// Blinded models are at −2 Marksmanship, Close Combat and Agility (Blind, p.53).
+pub(super) fn blind_penalty(state: &GameState, m: ModelId) -> i32 {
+    if state.models()[m as usize].tokens.blind {
+        2
+    } else {
+        0
     }
 }
 
@@ -177,7 +187,7 @@ pub(super) fn shot(
     let profile = state.profile(shooter);
     let w = profile.weapons.get(weapon as usize)?;
     let (pass_range, nailed_range) = w.range?;
-    if state.models()[shooter as usize].is_jammed(weapon) {
+    if !state.models()[shooter as usize].can_use(weapon, w.scarce()) {
         return None;
     }
     // Cheap checks first: range, then the target's base contacts, then sight.
@@ -194,7 +204,7 @@ pub(super) fn shot(
     if !state.nearest_rule_allows(shooter, sp, target, tp, seen.screened_by_enemy) {
         return None;
     }
-    let mut attr = profile.marksmanship as i32;
+    let mut attr = profile.marksmanship as i32 - blind_penalty(state, shooter);
     attr -= seen.sight.hard_cover as i32 + seen.sight.soft_cover as i32;
     if sp.swimming || sp.z > state.board().cell(sp.cell).height {
         attr -= 1; // shooting while swimming or climbing
@@ -231,7 +241,7 @@ pub(super) fn close_combat_attr(
 ) -> u8 {
     let model = &state.models()[m as usize];
     let profile = state.profile(m);
-    let mut attr = profile.cc as i32;
+    let mut attr = profile.cc as i32 - blind_penalty(state, m);
     let extra = state
         .enemies_in_contact(m)
         .filter(|&o| o != target && state.models()[o as usize].stance == Stance::Standing)
@@ -278,7 +288,7 @@ pub(super) fn close_combat(
 
 /// A dodge roll: Agility, −1 when prone, climbing or swimming (p.33).
 pub(super) fn dodge(state: &GameState, m: ModelId, low: bool, role: RollRole, point: u8) -> CombatRoll {
-    let attr = state.profile(m).agility as i32 - low as i32;
+    let attr = state.profile(m).agility as i32 - low as i32 - blind_penalty(state, m);
     CombatRoll {
         model: m,
         role,
@@ -315,7 +325,7 @@ pub(super) fn declare(state: &mut GameState, m: ModelId, declared: Action) {
             }
             push.extend([Step::CancelUnreached, Step::ResolveMove]);
             if path.first_dynamic.is_some() {
-                let attr = clamp_attribute(state.profile(m).agility as i32);
+                let attr = clamp_attribute(state.profile(m).agility as i32 - blind_penalty(state, m));
                 push.push(Step::Test {
                     model: m,
                     attr,

@@ -12,11 +12,12 @@
 use super::chance::{level_table, test_table, wound_table};
 use super::combat::{charge_strike, resolve_combat, roll_combat};
 use super::legal;
-use super::model::{Health, ModelId, Side, Stance};
+use super::model::{Health, ModelId, ModelState, Side, Stance};
 use super::moving::{fall, place_on_path, reach, resolve_move, settle_stance};
 use super::sequence::{add_combat, cancel_unreached, declare};
 use super::{Action, GameState, Player};
 use crate::dice::TestOutcome;
+use crate::profile::Profile;
 use serde::{Deserialize, Serialize};
 
 /// What a test decides.
@@ -103,8 +104,16 @@ pub enum Step {
     },
     /// Automatic: apply wounds, health changes, feat AP and refunds, then continue.
     EndSequence,
-    /// Automatic: cleanup phase, then the next turn or the end of the game.
+    /// Automatic: cleanup phase: blind tokens and unspent AP go, fires burn.
     Cleanup,
+    /// Chance: the cleanup armour roll of a model on fire; outcome 0 saves (one fire token
+    /// less), 1 fails (one wound).
+    FireRoll {
+        /// The burning model.
+        model: ModelId,
+    },
+    /// Automatic: end of the cleanup, then the next turn or the end of the game.
+    EndTurn,
 }
 
 impl Step {
@@ -130,6 +139,7 @@ impl Step {
         matches!(
             self,
             Step::RollOff
+                | Step::FireRoll { .. }
                 | Step::Test { .. }
                 | Step::Armour { .. }
                 | Step::ChooseInitiative(_)
@@ -149,7 +159,7 @@ pub(super) fn player_of(state: &GameState, step: &Step) -> Player {
     let d = &state.dyn_;
     let actor_side = || d.models[d.sequence.as_ref().expect("sequence").actor as usize].side;
     match step {
-        Step::RollOff | Step::Test { .. } | Step::Armour { .. } => Player::Chance,
+        Step::RollOff | Step::Test { .. } | Step::Armour { .. } | Step::FireRoll { .. } => Player::Chance,
         Step::ChooseInitiative(s) => Player::Side(*s),
         Step::ChooseActivation => Player::Side(d.active),
         Step::ChooseAction(m) | Step::ChooseDodgeMove { model: m, .. } => {
@@ -181,6 +191,10 @@ pub(super) fn chance_outcomes(state: &GameState) -> Vec<(Action, f64)> {
     }
     match state.dyn_.steps.last() {
         Some(Step::RollOff) => vec![(Action::Chance(0), 0.5), (Action::Chance(1), 0.5)],
+        Some(Step::FireRoll { model }) => {
+            let save = fire_save_chance(state, *model);
+            vec![(Action::Chance(0), save), (Action::Chance(1), 1.0 - save)]
+        }
         Some(Step::Armour { damage, target, .. }) => wound_table(*damage, *target)
             .iter()
             .enumerate()
@@ -245,10 +259,21 @@ pub(super) fn apply(state: &mut GameState, action: Action) {
             state.dyn_.chance_events += 1;
             state.dyn_.steps.push(Step::ChooseInitiative(i));
         }
+        (Step::FireRoll { model }, Action::Chance(outcome)) => {
+            state.dyn_.chance_events += 1;
+            let stat = state.stat.clone();
+            let m = &mut state.dyn_.models[model as usize];
+            if outcome == 0 {
+                m.tokens.fire -= 1;
+            } else {
+                m.pending.wounds = 1;
+                apply_pending(m, &stat.profiles[m.profile as usize], false);
+            }
+        }
         (Step::Armour { model, .. }, Action::Chance(w)) => {
             state.dyn_.chance_events += 1;
             let m = &mut state.dyn_.models[model as usize];
-            m.seq_wounds = m.seq_wounds.saturating_add(w);
+            m.pending.wounds = m.pending.wounds.saturating_add(w);
         }
         (step, action) => {
             state.dyn_.decisions += 1;
@@ -323,6 +348,7 @@ fn run_auto(state: &mut GameState, step: Step) {
         Step::ResolveCombat => resolve_combat(state),
         Step::EndSequence => end_sequence(state),
         Step::Cleanup => cleanup(state),
+        Step::EndTurn => end_turn(state),
         other => unreachable!("{other:?} is not automatic"),
     }
 }
@@ -377,7 +403,15 @@ pub(super) fn other_side(side: Side) -> Side {
 fn end_activation(state: &mut GameState) {
     let d = &mut state.dyn_;
     if let Some(m) = d.activating.take() {
-        d.models[m as usize].activated = true;
+        let model = &mut d.models[m as usize];
+        model.activated = true;
+        // Slow lasts until the end of the model's next activation (p.53).
+        if model.tokens.slow_activations > 0 {
+            model.tokens.slow_activations -= 1;
+            if model.tokens.slow_activations == 0 {
+                model.tokens.slow = (0, 0);
+            }
+        }
     }
     d.active = other_side(d.active);
     d.steps.push(Step::ChooseActivation);
@@ -394,36 +428,16 @@ fn end_sequence(state: &mut GameState) {
         let m = &mut d.models[seq.actor as usize];
         m.ap = m.ap.saturating_add(seq.refund).min(stat.profiles[m.profile as usize].ap_max);
     }
-    for m in d.models.iter_mut() {
-        let p = &stat.profiles[m.profile as usize];
-        if m.seq_feat_ap > 0 && m.is_conscious() {
-            m.ap = m.ap.saturating_add(m.seq_feat_ap).min(p.ap_max);
-        }
-        if m.seq_take_out || m.seq_wounds > 0 {
-            if m.health == Health::Down || m.seq_wounds as u16 >= 2 * m.wounds as u16 {
-                m.health = Health::TakenOut;
-                m.wounds = 0;
-                m.ap = 0;
-            } else {
-                m.wounds -= m.seq_wounds.min(m.wounds);
-                if m.wounds == 0 {
-                    m.health = Health::Down;
-                    m.ap = 0;
-                    if m.stance == Stance::Standing {
-                        m.stance = Stance::Prone;
-                    }
-                }
-            }
-        }
-        m.seq_wounds = 0;
-        m.seq_take_out = false;
-        m.seq_feat_ap = 0;
+    let activating = d.activating;
+    for (i, m) in d.models.iter_mut().enumerate() {
+        apply_pending(m, &stat.profiles[m.profile as usize], activating == Some(i as ModelId));
     }
     let actor = seq.map(|s| s.actor);
-    if (0..stat.sides).any(|s| !d.models.iter().any(|m| m.side == s && m.is_conscious())) {
+    if game_over(state) {
         finish(state);
         return;
     }
+    let d = &mut state.dyn_;
     match actor {
         Some(a) if d.models[a as usize].is_conscious() && d.models[a as usize].ap > 0 => {
             d.steps.push(Step::ChooseAction(a));
@@ -432,13 +446,71 @@ fn end_sequence(state: &mut GameState) {
     }
 }
 
-/// Cleanup phase (p.21): unspent AP lost, pass tokens returned, next turn or game end.
+/// A side has no conscious model left.
+fn game_over(state: &GameState) -> bool {
+    (0..state.stat.sides).any(|s| !state.dyn_.models.iter().any(|m| m.side == s && m.is_conscious()))
+}
+
+/// Apply G-J (p.39) for one model: feat AP, then token effects and Stun, then every wound at
+/// once and the health state. `activating` tells whether the model is in its own activation
+/// (a slow then lasts through its next one too).
+fn apply_pending(m: &mut ModelState, p: &Profile, activating: bool) {
+    let pending = std::mem::take(&mut m.pending);
+    if pending.feat_ap > 0 && m.is_conscious() {
+        m.ap = m.ap.saturating_add(pending.feat_ap).min(p.ap_max);
+    }
+    m.ap = m.ap.saturating_sub(pending.stun);
+    m.tokens.fire = m.tokens.fire.saturating_add(pending.fire);
+    m.tokens.blind |= pending.blind;
+    if pending.slow != (0, 0) {
+        m.tokens.slow = (m.tokens.slow.0.max(pending.slow.0), m.tokens.slow.1.max(pending.slow.1));
+        m.tokens.slow_activations = if activating { 2 } else { 1 };
+    }
+    if pending.knockdown && m.stance == Stance::Standing {
+        m.stance = Stance::Prone;
+    }
+    if pending.take_out || pending.wounds > 0 {
+        if m.health == Health::Down || pending.wounds as u16 >= 2 * m.wounds as u16 {
+            m.health = Health::TakenOut;
+            m.wounds = 0;
+            m.ap = 0;
+        } else {
+            m.wounds -= pending.wounds.min(m.wounds);
+            if m.wounds == 0 {
+                m.health = Health::Down;
+                m.ap = 0;
+                if m.stance == Stance::Standing {
+                    m.stance = Stance::Prone;
+                }
+            }
+        }
+    }
+}
+
+/// Cleanup phase (p.21): blind tokens go at its start (p.53), unspent AP are lost, then each
+/// model on fire makes its armour roll.
 fn cleanup(state: &mut GameState) {
     let d = &mut state.dyn_;
     for m in d.models.iter_mut() {
+        m.tokens.blind = false;
         m.ap = 0;
         m.activated = false;
     }
+    d.steps.push(Step::EndTurn);
+    for (i, m) in d.models.iter().enumerate().rev() {
+        if m.tokens.fire > 0 && m.is_on_table() {
+            d.steps.push(Step::FireRoll { model: i as ModelId });
+        }
+    }
+}
+
+/// The end of the cleanup: pass tokens returned, then the next turn or the end of the game.
+fn end_turn(state: &mut GameState) {
+    if game_over(state) {
+        finish(state);
+        return;
+    }
+    let d = &mut state.dyn_;
     d.pass_tokens = [0; super::MAX_SIDES];
     if d.turn >= state.stat.max_turns {
         finish(state);
@@ -446,6 +518,12 @@ fn cleanup(state: &mut GameState) {
         d.turn += 1;
         d.steps.push(Step::StartTurn);
     }
+}
+
+/// Probability that a model on fire saves its cleanup armour roll (one die, p.53).
+pub(super) fn fire_save_chance(state: &GameState, m: ModelId) -> f64 {
+    let p = state.profile(m);
+    crate::odds::armour_target(p.toughness, p.total_armour(), 0, 0, false) as f64 / 10.0
 }
 
 fn finish(state: &mut GameState) {

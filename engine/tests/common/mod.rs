@@ -45,10 +45,26 @@ pub struct Place<'a> {
 /// A game on `board` with the given models, at `ChooseAction` for model `active` (or at the
 /// activation choice of side 0 when `None`). Models get their profile's AP.
 pub fn game(board: Board, places: &[Place], active: Option<u8>) -> GameState {
+    let custom: Vec<(u8, Arc<Profile>, (u8, u8))> =
+        places.iter().map(|p| (p.side, profile(p.profile), p.at)).collect();
+    game_with(board, &custom, active)
+}
+
+/// A profile from the catalog, changed by `edit` (tests give models the weapons they need).
+pub fn custom(id: &str, edit: impl FnOnce(&mut Profile)) -> Arc<Profile> {
+    let mut p = (*profile(id)).clone();
+    p.id = format!("{id}_test");
+    edit(&mut p);
+    Arc::new(p)
+}
+
+/// Like [`game`], with explicit profiles: (side, profile, (x, y)).
+pub fn game_with(board: Board, places: &[(u8, Arc<Profile>, (u8, u8))], active: Option<u8>) -> GameState {
     let mut profiles: Vec<Arc<Profile>> = Vec::new();
     let mut models = Vec::new();
-    for p in places {
-        let prof = profile(p.profile);
+    for &(side, ref prof, at) in places {
+        let p = Place { side, profile: "", at };
+        let prof = prof.clone();
         let idx = match profiles.iter().position(|q| q.id == prof.id) {
             Some(i) => i,
             None => {
@@ -69,9 +85,10 @@ pub fn game(board: Board, places: &[Place], active: Option<u8>) -> GameState {
             health: Health::Conscious,
             activated: false,
             jammed: 0,
-            seq_wounds: 0,
-            seq_take_out: false,
-            seq_feat_ap: 0,
+            broken: 0,
+            uses: [0; engine::state::model::MAX_WEAPONS],
+            tokens: Default::default(),
+            pending: Default::default(),
         });
     }
     let side = active.map_or(0, |m| models[m as usize].side);
