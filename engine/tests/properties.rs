@@ -295,3 +295,24 @@ fn a_natural_weapon_blunder_costs_a_wound_not_damage() {
         assert_ne!(s.current_player(), Player::Terminal);
     }
 }
+
+#[test]
+fn reach_strikes_without_base_contact_and_the_target_cannot_fight_back_without_reach() {
+    for (reach, offered) in [(Some(2), true), (None, false)] {
+        let props: Vec<WeaponProperty> = reach.map(WeaponProperty::Reach).into_iter().collect();
+        let mut s = duel(armed(&[], &props), hosk(), 2);
+        let cc = Action::CloseCombat { weapon: 1, target: TARGET };
+        assert_eq!(s.legal_actions().contains(&cc), offered, "reach {reach:?}");
+        if offered {
+            s.apply_action(cc).unwrap();
+            let options = s.legal_actions();
+            assert!(!options.iter().any(|a| matches!(
+                a,
+                Action::React { kind: engine::state::CombatKind::CloseCombat { .. }, .. }
+            )));
+            assert!(options
+                .iter()
+                .any(|a| matches!(a, Action::React { kind: engine::state::CombatKind::Dodge, .. })));
+        }
+    }
+}

@@ -8,7 +8,7 @@
 
 use super::action::CombatKind;
 use super::model::{Health, ModelId};
-use super::sequence::{close_combat, close_combat_attr, CombatRoll, RollRole};
+use super::sequence::{close_combat, close_combat_attr, reaches, CombatRoll, RollRole};
 use super::steps::{Purpose, Step};
 use super::{Action, GameState};
 use crate::dice::{opposed, OpposedResult, TestLevel};
@@ -63,10 +63,12 @@ pub(super) fn charge_strike(state: &mut GameState) {
         .rolls
         .iter()
         .enumerate()
-        .filter(|(_, r)| {
-            !r.cancelled
-                && matches!(r.kind, CombatKind::CloseCombat { .. })
-                && !state.in_contact(r.model, actor)
+        .filter(|(_, r)| match r.kind {
+            CombatKind::CloseCombat { weapon } => {
+                !r.cancelled
+                    && !reaches(state, r.model, state.pose(r.model), weapon, actor, state.pose(actor))
+            }
+            _ => false,
         })
         .map(|(i, _)| i)
         .collect();

@@ -2,12 +2,11 @@
 
 use super::action::CombatKind;
 use super::moving::{move_spec, MoverOccupancy};
-use super::sequence::{actor_pose, pass_budget, shot, RollRole, Sequence};
-use super::sight::cells_touch;
+use super::sequence::{actor_pose, pass_budget, reaches, shot, RollRole, Sequence};
 use super::sight::Pose;
 use super::steps::{can_activate, has_eligible, other_side, Step};
 use super::{Action, GameState, ModelId, Stance};
-use crate::movement::{self, MoveSpec, Occupancy, ORTHO};
+use crate::movement::{self, MoveSpec, Occupancy, PathPoint, StepKind, ORTHO};
 
 /// Fill `out` with the actions available at the current node, sorted and without duplicates.
 pub(super) fn generate(state: &GameState, out: &mut Vec<Action>) {
@@ -109,19 +108,23 @@ fn model_actions(state: &GameState, m: ModelId, want: Want, out: &mut Vec<Action
     }
     let profile = state.profile(m);
     out.push(Action::Dodge);
-    let in_contact = state.enemies_in_contact(m).next().is_some();
-    if in_contact {
-        for (wi, w) in profile.weapons.iter().enumerate() {
-            if w.is_ranged() {
-                continue;
-            }
-            for t in 0..state.models().len() as ModelId {
-                let tm = &state.models()[t as usize];
-                if tm.side != model.side && tm.is_on_table() && state.in_contact(m, t) {
-                    out.push(Action::CloseCombat { weapon: wi as u8, target: t });
-                }
+    // Close combat: enemies in base contact, or within a Reach(X) weapon's reach (p.53).
+    let pose = state.pose(m);
+    for (wi, w) in profile.weapons.iter().enumerate() {
+        if w.is_ranged() || !model.can_use(wi as u8, w.scarce()) {
+            continue;
+        }
+        for (t, tm) in state.models().iter().enumerate() {
+            let t = t as ModelId;
+            if tm.side != model.side
+                && tm.is_on_table()
+                && reaches(state, m, pose, wi as u8, t, state.pose(t))
+            {
+                out.push(Action::CloseCombat { weapon: wi as u8, target: t });
             }
         }
+    }
+    if state.enemies_in_contact(m).next().is_some() {
         return;
     }
     if want.moves || want.charges {
@@ -168,14 +171,22 @@ fn moves_and_charges(state: &GameState, m: ModelId, want: Want, out: &mut Vec<Ac
         if stays || occ.occupied(r.cell) {
             return;
         }
-        let z = board.cell(r.cell).height;
+        let dest = PathPoint {
+            cell: r.cell,
+            z: board.cell(r.cell).height,
+            cost: r.cost,
+            rest: true,
+            kind: StepKind::Normal,
+        };
+        let dest_pose = state.path_pose(m, &dest, false);
         for &t in &targets[..n_targets] {
-            let tm = &state.models()[t as usize];
-            if cells_touch(state, r.cell, z, tm.cell, tm.z) {
-                for (wi, w) in profile.weapons.iter().enumerate() {
-                    if !w.is_ranged() {
-                        out.push(Action::Charge { target: t, weapon: wi as u8, dest: r.cell });
-                    }
+            let tp = state.pose(t);
+            for (wi, w) in profile.weapons.iter().enumerate() {
+                if !w.is_ranged()
+                    && model.can_use(wi as u8, w.scarce())
+                    && reaches(state, m, dest_pose, wi as u8, t, tp)
+                {
+                    out.push(Action::Charge { target: t, weapon: wi as u8, dest: r.cell });
                 }
             }
         }
@@ -441,10 +452,14 @@ fn reaction_options(state: &GameState, only: Option<ModelId>, first: bool, out: 
             if dodge_ok && thin.first((r, actor, CombatKind::Dodge, class, 0, false, false)) {
                 out.push(Action::React { model: r, kind: CombatKind::Dodge, point: k });
             }
-            if contact && may_fight {
+            if may_fight {
                 for (wi, w) in profile.weapons.iter().enumerate() {
                     let kind = CombatKind::CloseCombat { weapon: wi as u8 };
-                    if !w.is_ranged() && thin.first((r, actor, kind, class, 0, false, false)) {
+                    if !w.is_ranged()
+                        && rm.can_use(wi as u8, w.scarce())
+                        && reaches(state, r, rp, wi as u8, actor, pose)
+                        && thin.first((r, actor, kind, class, 0, false, false))
+                    {
                         out.push(Action::React { model: r, kind, point: k });
                     }
                 }
@@ -470,7 +485,6 @@ fn firefight_options(state: &GameState, out: &mut Vec<Action>) {
         let pose = actor_pose(state, seq, reaction.point);
         let rp = state.pose(r);
         out.push(Action::Firefight { kind: CombatKind::Dodge, reactor: r });
-        let contact = super::sight::cells_touch(state, rp.cell, rp.z, pose.cell, pose.z);
         let engaged = state.touches_enemy(model.side, pose.cell, pose.z, Some(actor));
         for (wi, w) in profile.weapons.iter().enumerate() {
             let weapon = wi as u8;
@@ -480,7 +494,7 @@ fn firefight_options(state: &GameState, out: &mut Vec<Action>) {
                 {
                     out.push(Action::Firefight { kind: CombatKind::Shoot { weapon }, reactor: r });
                 }
-            } else if contact {
+            } else if model.can_use(weapon, w.scarce()) && reaches(state, actor, pose, weapon, r, rp) {
                 out.push(Action::Firefight { kind: CombatKind::CloseCombat { weapon }, reactor: r });
             }
         }

@@ -261,6 +261,24 @@ pub(super) fn close_combat_attr(
     clamp_attribute(attr)
 }
 
+/// Whether `attacker` at `ap` can strike `target` at `tp` with close-combat weapon `weapon`:
+/// in base contact, or within the weapon's Reach(X) and in sight (p.53).
+pub(super) fn reaches(
+    state: &GameState,
+    attacker: ModelId,
+    ap: Pose,
+    weapon: u8,
+    target: ModelId,
+    tp: Pose,
+) -> bool {
+    if super::sight::cells_touch(state, ap.cell, ap.z, tp.cell, tp.z) {
+        return true;
+    }
+    let Some(x) = state.profile(attacker).weapons[weapon as usize].reach() else { return false };
+    state.board().edge_distance(ap.cell, ap.z, tp.cell, tp.z) <= x as f32
+        && state.sight_between(attacker, ap, target, tp).is_some()
+}
+
 /// A close-combat roll (Sneaky is added later if the roll turns out unopposed).
 pub(super) fn close_combat(
     state: &GameState,
