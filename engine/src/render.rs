@@ -180,6 +180,12 @@ pub fn describe_action(state: &GameState, action: Action) -> String {
         Action::CloseCombat { weapon: w, target } => {
             format!("{} fights {} with {}", who(actor), model_name(state, target), weapon(actor, w))
         }
+        Action::Interact { kind: crate::state::InteractKind::FirstAid, target } => {
+            format!("{} gives first aid to {}", who(actor), model_name(state, target))
+        }
+        Action::Interact { kind: crate::state::InteractKind::Repair { weapon: w }, target } => {
+            format!("{} repairs {}'s {}", who(actor), model_name(state, target), weapon(Some(target), w))
+        }
         Action::EndActivation => format!("{} ends its activation", who(actor)),
         Action::NoNested => format!("{} nests no action", who(actor)),
         Action::Nested { kind, target, point } => {

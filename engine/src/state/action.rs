@@ -23,6 +23,19 @@ pub enum CombatKind {
     },
 }
 
+/// What an Interact action does (p.38): role abilities now, scenario objectives later.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum InteractKind {
+    /// Medic's First Aid (p.46).
+    FirstAid,
+    /// Mech's Repair of a jammed weapon (p.47); anyone may repair a Primitive weapon.
+    Repair {
+        /// Index of the jammed weapon on its owner's profile.
+        weapon: u8,
+    },
+}
+
 /// One action at a decision or chance node. Actions are small, `Copy` and serialisable so
 /// that game records are plain lists of them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -69,6 +82,13 @@ pub enum Action {
         /// Close-combat weapon index.
         weapon: u8,
         /// Target model.
+        target: ModelId,
+    },
+    /// Interact action on a model in base contact (or itself).
+    Interact {
+        /// What it does.
+        kind: InteractKind,
+        /// The model healed or whose weapon is repaired.
         target: ModelId,
     },
     /// End the active model's activation.
@@ -133,6 +153,7 @@ impl fmt::Display for Action {
             Action::CloseCombat { weapon, target } => {
                 write!(f, "close combat m{target} with w{weapon}")
             }
+            Action::Interact { kind, target } => write!(f, "interact {kind:?} on m{target}"),
             Action::EndActivation => write!(f, "end activation"),
             Action::NoNested => write!(f, "no nested action"),
             Action::Nested { kind, target, point } => {

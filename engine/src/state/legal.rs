@@ -1,5 +1,6 @@
 //! Legal-action generation: what the side to move may do at each decision node.
 
+use super::abilities::interact_options;
 use super::action::CombatKind;
 use super::moving::{move_spec, MoverOccupancy};
 use super::sequence::{actor_pose, pass_budget, reaches, shot, RollRole, Sequence};
@@ -66,10 +67,12 @@ pub(super) struct Want {
     pub shots: bool,
     /// Charges.
     pub charges: bool,
+    /// Interact actions.
+    pub interacts: bool,
 }
 
 impl Want {
-    const ALL: Want = Want { moves: true, crawls: true, shots: true, charges: true };
+    const ALL: Want = Want { moves: true, crawls: true, shots: true, charges: true, interacts: true };
 
     /// Only what is needed to decide whether `action` is legal.
     fn for_action(action: Action) -> Want {
@@ -78,6 +81,7 @@ impl Want {
             crawls: matches!(action, Action::Move { prone: true, .. }),
             shots: matches!(action, Action::Shoot { .. }),
             charges: matches!(action, Action::Charge { .. }),
+            interacts: matches!(action, Action::Interact { .. }),
         }
     }
 }
@@ -126,6 +130,9 @@ fn model_actions(state: &GameState, m: ModelId, want: Want, out: &mut Vec<Action
     }
     if state.enemies_in_contact(m).next().is_some() {
         return;
+    }
+    if want.interacts {
+        interact_options(state, m, out);
     }
     if want.moves || want.charges {
         moves_and_charges(state, m, want, out);
@@ -298,7 +305,7 @@ pub(super) fn has_declarations(state: &GameState, step: &Step) -> bool {
         // conditions of the step hold.
         Step::ChooseNested => matches!(seq.declared, Action::Move { .. }),
         Step::ChooseFirefight => {
-            matches!(seq.declared, Action::Move { .. })
+            matches!(seq.declared, Action::Move { .. } | Action::Interact { .. })
                 && !seq.has_nested()
                 && seq.rolls.iter().any(|r| r.role == RollRole::Reaction && r.attacks(seq.actor))
         }
@@ -476,7 +483,10 @@ fn firefight_options(state: &GameState, out: &mut Vec<Action>) {
     let seq = d.sequence.as_ref().expect("sequence");
     let actor = seq.actor;
     let model = d.models[actor as usize];
-    if model.ap == 0 || !matches!(seq.declared, Action::Move { .. }) || seq.has_nested() {
+    if model.ap == 0
+        || !matches!(seq.declared, Action::Move { .. } | Action::Interact { .. })
+        || seq.has_nested()
+    {
         return;
     }
     let profile = state.profile(actor);

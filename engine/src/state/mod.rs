@@ -6,6 +6,7 @@
 //! (a die roll with exact outcome probabilities) or, when the stack is empty, terminal.
 //! Cloning copies only the dynamic part.
 
+mod abilities;
 pub mod action;
 mod chance;
 mod combat;
@@ -18,7 +19,7 @@ mod sight;
 mod steps;
 
 pub use action::Action;
-pub use action::CombatKind;
+pub use action::{CombatKind, InteractKind};
 pub use model::{Health, ModelId, ModelState, Side, Stance, MAX_SIDES};
 pub use observation::{ModelView, Observation};
 pub use sequence::{CombatRoll, RollRole, Sequence};

@@ -110,6 +110,8 @@ pub struct Pending {
     pub knockdown: bool,
     /// Slowed (pass, nailed it).
     pub slow: (u8, u8),
+    /// Wounds healed by First Aid.
+    pub heal: u8,
 }
 
 impl Pending {

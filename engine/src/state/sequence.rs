@@ -85,6 +85,8 @@ pub struct Sequence {
     pub started_in_water: bool,
     /// Movement test result.
     pub move_test: Option<TestOutcome>,
+    /// Interact test result (First Aid, Repair).
+    pub interact_test: Option<TestOutcome>,
     /// Path index where a Pass left the model in mid-air.
     pub mid_air: Option<u8>,
     /// Last path point the mover reached (0 = start, `k` = the path's `k`-th point).
@@ -105,6 +107,7 @@ impl Sequence {
             stance_cost: 0,
             started_in_water: false,
             move_test: None,
+            interact_test: None,
             mid_air: None,
             reached: 0,
             rolls: Vec::new(),
@@ -371,6 +374,20 @@ pub(super) fn declare(state: &mut GameState, m: ModelId, declared: Action) {
         Action::Dodge => {
             seq.rolls.push(dodge(state, m, model.stance != Stance::Standing, RollRole::Main, 0));
             push.push(Step::ChooseReaction);
+        }
+        Action::Interact { .. } => {
+            // The Intelligence test is made after the combat rolls; its results apply with
+            // the sequence's other effects (p.39).
+            let attr = clamp_attribute(state.profile(m).intelligence as i32);
+            push = vec![
+                Step::EndSequence,
+                Step::ResolveCombat,
+                Step::ResolveInteract,
+                Step::Test { model: m, attr, purpose: super::steps::Purpose::Interact, opposed: false },
+                Step::RollCombat,
+                Step::ChooseFirefight,
+                Step::ChooseReaction,
+            ];
         }
         other => unreachable!("not an action declaration: {other:?}"),
     }

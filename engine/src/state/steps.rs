@@ -9,6 +9,7 @@
 //! the sequence (apply). Wounds, feat AP and health changes wait in the models' sequence
 //! accumulators until [`Step::EndSequence`] applies them all at once.
 
+use super::abilities::resolve_interact;
 use super::chance::{level_table, test_table, wound_table};
 use super::combat::{charge_strike, resolve_combat, roll_combat};
 use super::legal;
@@ -28,6 +29,8 @@ pub enum Purpose {
     Movement,
     /// Combat roll `i` of the sequence.
     Combat(u8),
+    /// The active model's Interact test (Intelligence).
+    Interact,
 }
 
 /// One pending step of the procedure.
@@ -95,6 +98,8 @@ pub enum Step {
     RollCombat,
     /// Automatic: apply the combat results (armour rolls, jams, feat AP, dodge moves).
     ResolveCombat,
+    /// Automatic: apply the active model's Interact test (First Aid, Repair).
+    ResolveInteract,
     /// Decision for the dodger: where its dodge move ends.
     ChooseDodgeMove {
         /// The dodging model.
@@ -250,6 +255,7 @@ pub(super) fn apply(state: &mut GameState, action: Action) {
         match purpose {
             Purpose::Movement => seq.move_test = Some(outcome),
             Purpose::Combat(r) => seq.rolls[r as usize].outcome = Some(outcome),
+            Purpose::Interact => seq.interact_test = Some(outcome),
         }
         return;
     }
@@ -346,6 +352,7 @@ fn run_auto(state: &mut GameState, step: Step) {
         Step::ChargeStrike => charge_strike(state),
         Step::RollCombat => roll_combat(state),
         Step::ResolveCombat => resolve_combat(state),
+        Step::ResolveInteract => resolve_interact(state),
         Step::EndSequence => end_sequence(state),
         Step::Cleanup => cleanup(state),
         Step::EndTurn => end_turn(state),
@@ -456,6 +463,11 @@ fn game_over(state: &GameState) -> bool {
 /// (a slow then lasts through its next one too).
 fn apply_pending(m: &mut ModelState, p: &Profile, activating: bool) {
     let pending = std::mem::take(&mut m.pending);
+    // First Aid: never above the starting wounds; a down model healed comes back (p.46).
+    if pending.heal > 0 && m.is_on_table() {
+        m.wounds = (m.wounds + pending.heal).min(p.wounds);
+        m.health = Health::Conscious;
+    }
     if pending.feat_ap > 0 && m.is_conscious() {
         m.ap = m.ap.saturating_add(pending.feat_ap).min(p.ap_max);
     }

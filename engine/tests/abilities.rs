@@ -1,0 +1,160 @@
+//! Role abilities through the Interact action (pp.46-47): First Aid and Repair.
+
+mod common;
+
+use common::{force_test, game, Place};
+use engine::dice::TestLevel;
+use engine::state::{Health, InteractKind, Step};
+use engine::{Action, GameState};
+
+fn open_board() -> engine::board::Board {
+    let rows: Vec<String> = (0..12).map(|_| "0.".repeat(12)).collect();
+    let refs: Vec<&str> = rows.iter().map(String::as_str).collect();
+    common::board(&refs)
+}
+
+const MEDIC: u8 = 0;
+const PATIENT: u8 = 1;
+
+/// The Artifacter medic next to a wounded Slethssk, far from Kaneda.
+fn clinic(wounds: u8, down: bool) -> GameState {
+    let places = [
+        Place { side: 0, profile: "artifacter_medic", at: (2, 2) },
+        Place { side: 0, profile: "slethssk", at: (3, 2) },
+        Place { side: 1, profile: "kaneda", at: (10, 11) },
+    ];
+    let s = game(open_board(), &places, Some(MEDIC));
+    let mut d = s.dynamic().clone();
+    d.models[PATIENT as usize].wounds = wounds;
+    if down {
+        d.models[PATIENT as usize].health = Health::Down;
+        d.models[PATIENT as usize].ap = 0;
+        d.models[PATIENT as usize].stance = engine::state::Stance::Prone;
+    }
+    GameState::from_parts(s.static_data().clone(), d)
+}
+
+fn first_aid(s: &mut GameState, level: TestLevel) {
+    common::declare(s, Action::Interact { kind: InteractKind::FirstAid, target: PATIENT });
+    force_test(s, level);
+}
+
+#[test]
+fn first_aid_heals_one_on_a_pass_and_two_on_nailed_it_never_above_starting_wounds() {
+    let max = common::profile("slethssk").wounds;
+    for (level, start, expected) in [
+        (TestLevel::Pass, 2, 3),
+        (TestLevel::NailedIt, 2, 4),
+        (TestLevel::NailedIt, max - 1, max),
+        (TestLevel::Fail, 2, 2),
+        (TestLevel::Blunder, 2, 1),
+    ] {
+        let mut s = clinic(start, false);
+        first_aid(&mut s, level);
+        assert_eq!(s.models()[PATIENT as usize].wounds, expected, "{level:?} from {start}");
+    }
+}
+
+#[test]
+fn a_down_model_healed_comes_back() {
+    let mut s = clinic(0, true);
+    assert!(s.legal_actions().contains(&Action::Interact { kind: InteractKind::FirstAid, target: PATIENT }));
+    first_aid(&mut s, TestLevel::Pass);
+    let p = s.models()[PATIENT as usize];
+    assert_eq!((p.health, p.wounds), (Health::Conscious, 1));
+}
+
+#[test]
+fn first_aid_needs_a_medic_in_base_contact_and_a_wounded_friend() {
+    let s = clinic(s_max(), false);
+    assert!(!s.legal_actions().iter().any(|a| matches!(a, Action::Interact { .. })), "nobody is wounded");
+    // Out of base contact.
+    let places = [
+        Place { side: 0, profile: "artifacter_medic", at: (2, 2) },
+        Place { side: 0, profile: "slethssk", at: (6, 2) },
+        Place { side: 1, profile: "kaneda", at: (10, 11) },
+    ];
+    let mut s = game(open_board(), &places, Some(MEDIC));
+    let mut d = s.dynamic().clone();
+    d.models[PATIENT as usize].wounds = 1;
+    s = GameState::from_parts(s.static_data().clone(), d);
+    assert!(!s.legal_actions().iter().any(|a| matches!(a, Action::Interact { .. })));
+}
+
+fn s_max() -> u8 {
+    common::profile("slethssk").wounds
+}
+
+#[test]
+fn a_primitive_weapon_can_be_repaired_by_its_owner_and_a_blunder_breaks_it() {
+    // p.47 and Primitive (p.53): Nix, no Mech, clears the jam of her Recurve herself.
+    let places =
+        [Place { side: 0, profile: "nix", at: (2, 2) }, Place { side: 1, profile: "kaneda", at: (10, 11) }];
+    let s = game(open_board(), &places, Some(0));
+    let recurve = s.profile(0).weapons.iter().position(|w| w.name == "Recurve").unwrap() as u8;
+    let mut d = s.dynamic().clone();
+    d.models[0].jammed = 1 << recurve;
+    let s = GameState::from_parts(s.static_data().clone(), d);
+    let repair = Action::Interact { kind: InteractKind::Repair { weapon: recurve }, target: 0 };
+    assert!(s.legal_actions().contains(&repair));
+    let mut ok = s.clone();
+    common::declare(&mut ok, repair);
+    force_test(&mut ok, TestLevel::Pass);
+    assert!(!ok.models()[0].is_jammed(recurve));
+    let mut broken = s;
+    common::declare(&mut broken, repair);
+    force_test(&mut broken, TestLevel::Blunder);
+    assert!(broken.models()[0].is_broken(recurve) && !broken.models()[0].is_jammed(recurve));
+    assert!(!broken
+        .legal_actions()
+        .iter()
+        .any(|a| matches!(a, Action::Shoot { weapon, .. } if *weapon == recurve)));
+}
+
+#[test]
+fn only_a_mech_repairs_other_weapons() {
+    let places = [
+        Place { side: 0, profile: "artifacter_tinker", at: (2, 2) },
+        Place { side: 0, profile: "artifacter_captain", at: (3, 2) },
+        Place { side: 1, profile: "kaneda", at: (10, 11) },
+    ];
+    let s = game(open_board(), &places, Some(0));
+    let gun = s.profile(1).weapons.iter().position(|w| w.is_ranged()).unwrap() as u8;
+    assert!(!s.profile(1).weapons[gun as usize].has(engine::profile::WeaponProperty::Primitive));
+    let mut d = s.dynamic().clone();
+    d.models[1].jammed = 1 << gun;
+    let s = GameState::from_parts(s.static_data().clone(), d);
+    assert!(s
+        .legal_actions()
+        .contains(&Action::Interact { kind: InteractKind::Repair { weapon: gun }, target: 1 }));
+    // The captain (no Mech) cannot repair his own non-Primitive gun.
+    let mut d = s.dynamic().clone();
+    d.activating = Some(1);
+    d.steps = vec![Step::ChooseActivation, Step::ChooseAction(1)];
+    let s = GameState::from_parts(s.static_data().clone(), d);
+    assert!(!s.legal_actions().iter().any(|a| matches!(a, Action::Interact { .. })));
+}
+
+#[test]
+fn a_reaction_to_an_interact_action_can_be_answered_with_a_firefight() {
+    let places = [
+        Place { side: 0, profile: "artifacter_medic", at: (2, 2) },
+        Place { side: 0, profile: "slethssk", at: (3, 2) },
+        Place { side: 1, profile: "kaneda", at: (2, 8) },
+    ];
+    let s = game(open_board(), &places, Some(MEDIC));
+    let mut d = s.dynamic().clone();
+    d.models[PATIENT as usize].wounds = 2;
+    let mut s = GameState::from_parts(s.static_data().clone(), d);
+    s.apply_action(Action::Interact { kind: InteractKind::FirstAid, target: PATIENT }).unwrap();
+    let shot = *s
+        .legal_actions()
+        .iter()
+        .find(|a| matches!(a, Action::React { model: 2, kind: engine::state::CombatKind::Shoot { .. }, .. }))
+        .expect("Kaneda may shoot the medic");
+    s.apply_action(shot).unwrap();
+    if s.dynamic().steps.last() == Some(&Step::ChooseReaction) {
+        s.apply_action(Action::EndReactions).unwrap();
+    }
+    assert_eq!(s.dynamic().steps.last(), Some(&Step::ChooseFirefight));
+}
