@@ -207,6 +207,13 @@ pub fn describe_action(state: &GameState, action: Action) -> String {
             format!("{} starts a firefight: {}", who(actor), combat(state, actor, kind, Some(reactor)))
         }
         Action::NoFirefight => "no firefight".into(),
+        Action::Command { donor, recipient } => format!(
+            "{} orders an AP from {} to {}",
+            who(actor),
+            model_name(state, donor),
+            model_name(state, recipient)
+        ),
+        Action::NoCommand => "no command order".into(),
         Action::RestBack => format!("{} stops at the last resting point", who(actor)),
         Action::Fall => format!("{} lets itself fall", who(actor)),
         Action::FallPoint(i) => {

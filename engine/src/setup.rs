@@ -154,6 +154,7 @@ fn fresh_model(p: &Profile, profile: u8, side: u8, cell: CellIdx, board: &Board)
         wounds: p.wounds,
         health: Health::Conscious,
         activated: false,
+        commanded: false,
         jammed: 0,
         broken: 0,
         uses: [0; crate::state::model::MAX_WEAPONS],

@@ -158,3 +158,77 @@ fn a_reaction_to_an_interact_action_can_be_answered_with_a_firefight() {
     }
     assert_eq!(s.dynamic().steps.last(), Some(&Step::ChooseFirefight));
 }
+
+/// Kaneda (The Firm's leader) with Hosk and the Sawbones beside him; a Bondsman far away.
+fn command_post() -> GameState {
+    let places = [
+        Place { side: 0, profile: "kaneda", at: (2, 2) },
+        Place { side: 0, profile: "hosk", at: (4, 2) },
+        Place { side: 0, profile: "firm_sawbones", at: (2, 4) },
+        Place { side: 1, profile: "venk", at: (10, 11) },
+    ];
+    game(open_board(), &places, Some(0))
+}
+
+const HOSK: u8 = 1;
+const SAWBONES: u8 = 2;
+
+/// Kaneda dodges (any action will do) and declares an order from Hosk to the Sawbones.
+fn order(s: &mut GameState) {
+    s.apply_action(Action::Dodge).unwrap();
+    assert_eq!(s.dynamic().steps.last(), Some(&Step::ChooseCommand), "the leader is offered command orders");
+    s.apply_action(Action::Command { donor: HOSK, recipient: SAWBONES }).unwrap();
+    common::decline_declarations(s);
+    force_test(s, TestLevel::Fail); // the dodge
+}
+
+#[test]
+fn a_command_order_moves_ap_and_a_success_allows_another() {
+    let mut s = command_post();
+    let (hosk, saw) = (s.models()[HOSK as usize].ap, s.models()[SAWBONES as usize].ap);
+    order(&mut s);
+    assert!(
+        matches!(s.dynamic().steps.last(), Some(Step::Test { .. })),
+        "the Intelligence test comes at the end"
+    );
+    force_test(&mut s, TestLevel::Pass);
+    assert_eq!(s.models()[HOSK as usize].ap, hosk - 1);
+    assert_eq!(s.models()[SAWBONES as usize].ap, (saw + 1).min(s.profile(SAWBONES).ap_max));
+    // The chain goes on after a success: Sawbones gives back, and a failure ends the orders.
+    assert_eq!(s.dynamic().steps.last(), Some(&Step::ChooseCommand));
+    s.apply_action(Action::Command { donor: SAWBONES, recipient: HOSK }).unwrap();
+    force_test(&mut s, TestLevel::Fail);
+    assert!(s.models()[0].commanded, "no more orders this turn after a failure");
+    assert_ne!(s.dynamic().steps.last(), Some(&Step::ChooseCommand));
+    // Kaneda's next action offers no order.
+    s.apply_action(Action::Dodge).unwrap();
+    assert_ne!(s.dynamic().steps.last(), Some(&Step::ChooseCommand));
+}
+
+#[test]
+fn nailed_it_moves_two_ap_within_the_recipients_maximum_and_a_blunder_costs_the_donor_one() {
+    let mut s = command_post();
+    let hosk = s.models()[HOSK as usize].ap;
+    order(&mut s);
+    force_test(&mut s, TestLevel::NailedIt);
+    let max = s.profile(SAWBONES).ap_max;
+    assert_eq!(s.models()[SAWBONES as usize].ap, max, "AP over the maximum are discarded");
+    assert_eq!(s.models()[HOSK as usize].ap, hosk - 2);
+    let mut b = command_post();
+    order(&mut b);
+    force_test(&mut b, TestLevel::Blunder);
+    assert_eq!(b.models()[HOSK as usize].ap, hosk - 1, "the donor discards an AP");
+    assert!(b.models()[0].commanded);
+}
+
+#[test]
+fn a_leader_whose_action_ends_without_orders_may_order_later_in_the_turn() {
+    let mut s = command_post();
+    s.apply_action(Action::Dodge).unwrap();
+    s.apply_action(Action::NoCommand).unwrap();
+    common::decline_declarations(&mut s);
+    force_test(&mut s, TestLevel::Fail);
+    assert!(!s.models()[0].commanded);
+    s.apply_action(Action::Dodge).unwrap();
+    assert_eq!(s.dynamic().steps.last(), Some(&Step::ChooseCommand));
+}

@@ -124,6 +124,15 @@ pub enum Action {
     },
     /// The active model declares no firefight.
     NoFirefight,
+    /// A leader's command order (p.46): move AP from the donor to the recipient.
+    Command {
+        /// The model giving AP.
+        donor: ModelId,
+        /// The model receiving them.
+        recipient: ModelId,
+    },
+    /// No (further) command order.
+    NoCommand,
     /// Left in mid-air by a Pass: move back to the last legal resting point.
     RestBack,
     /// Left in mid-air by a Pass: fall from here instead.
@@ -165,6 +174,8 @@ impl fmt::Display for Action {
             Action::EndReactions => write!(f, "no more reactions"),
             Action::Firefight { kind, reactor } => write!(f, "firefight {kind:?} against m{reactor}"),
             Action::NoFirefight => write!(f, "no firefight"),
+            Action::Command { donor, recipient } => write!(f, "command order m{donor} -> m{recipient}"),
+            Action::NoCommand => write!(f, "no command order"),
             Action::RestBack => write!(f, "rest back"),
             Action::Fall => write!(f, "fall"),
             Action::FallPoint(i) => write!(f, "fall from point {i}"),

@@ -2,6 +2,7 @@
 
 use super::abilities::interact_options;
 use super::action::CombatKind;
+use super::command::{command_options, may_command};
 use super::moving::{move_spec, MoverOccupancy};
 use super::sequence::{actor_pose, pass_budget, reaches, shot, RollRole, Sequence};
 use super::sight::Pose;
@@ -41,6 +42,10 @@ pub(super) fn generate(state: &GameState, out: &mut Vec<Action>) {
         Step::ChooseFirefight => {
             out.push(Action::NoFirefight);
             firefight_options(state, out);
+        }
+        Step::ChooseCommand => {
+            out.push(Action::NoCommand);
+            command_options(state, out);
         }
         Step::ChooseMidAir => out.extend([Action::RestBack, Action::Fall]),
         Step::ChooseFallPoint { .. } => {
@@ -297,7 +302,7 @@ pub(super) fn has_declarations(state: &GameState, step: &Step) -> bool {
     let d = state.dynamic();
     let Some(seq) = d.sequence.as_ref() else { return false };
     let actor = &d.models[seq.actor as usize];
-    if actor.ap == 0 && *step != Step::ChooseReaction {
+    if actor.ap == 0 && matches!(step, Step::ChooseNested | Step::ChooseFirefight) {
         return false;
     }
     match step {
@@ -312,6 +317,14 @@ pub(super) fn has_declarations(state: &GameState, step: &Step) -> bool {
         Step::ChooseReaction => {
             let mut out = Vec::new();
             reaction_options(state, None, true, &mut out);
+            !out.is_empty()
+        }
+        Step::ChooseCommand => {
+            if !may_command(state, seq) {
+                return false;
+            }
+            let mut out = Vec::new();
+            command_options(state, &mut out);
             !out.is_empty()
         }
         _ => false,

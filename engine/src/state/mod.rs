@@ -10,6 +10,7 @@ mod abilities;
 pub mod action;
 mod chance;
 mod combat;
+mod command;
 mod legal;
 pub mod model;
 mod moving;

@@ -63,6 +63,8 @@ pub struct ModelState {
     pub activated: bool,
     /// Bit i set: weapon i is jammed (a Mech can repair it).
     pub jammed: u8,
+    /// A leader that has made (or failed) its command orders for this turn (p.46).
+    pub commanded: bool,
     /// Bit i set: weapon i is broken for the rest of the game (Finite, or a blundered repair).
     pub broken: u8,
     /// Times each weapon was used, for Scarce(X).

@@ -95,6 +95,12 @@ pub struct Sequence {
     pub rolls: Vec<CombatRoll>,
     /// AP the active model gets back at the end (cancelled nested action or firefight).
     pub refund: u8,
+    /// The command order declared and not yet made: (donor, recipient).
+    pub command: Option<(ModelId, ModelId)>,
+    /// Command test result of the order being made.
+    pub command_test: Option<TestOutcome>,
+    /// Whether any command order was declared during this action.
+    pub commanded: bool,
 }
 
 impl Sequence {
@@ -112,6 +118,9 @@ impl Sequence {
             reached: 0,
             rolls: Vec::new(),
             refund: 0,
+            command: None,
+            command_test: None,
+            commanded: false,
         }
     }
 
@@ -391,6 +400,12 @@ pub(super) fn declare(state: &mut GameState, m: ModelId, declared: Action) {
         }
         other => unreachable!("not an action declaration: {other:?}"),
     }
+    // A leader may declare command orders before the reactions (Declare C) and make them
+    // once the action's other results are in (Apply D-F).
+    push.insert(1, Step::CommandOrder);
+    let reaction =
+        push.iter().position(|s| *s == Step::ChooseReaction).expect("every action can be reacted to");
+    push.insert(reaction + 1, Step::ChooseCommand);
     state.dyn_.sequence = Some(seq);
     state.dyn_.steps.extend(push);
 }

@@ -12,6 +12,7 @@
 use super::abilities::resolve_interact;
 use super::chance::{level_table, test_table, wound_table};
 use super::combat::{charge_strike, resolve_combat, roll_combat};
+use super::command::{command_order, declare_order, resolve_command};
 use super::legal;
 use super::model::{Health, ModelId, ModelState, Side, Stance};
 use super::moving::{fall, place_on_path, reach, resolve_move, settle_stance};
@@ -31,6 +32,8 @@ pub enum Purpose {
     Combat(u8),
     /// The active model's Interact test (Intelligence).
     Interact,
+    /// A leader's Command test (Intelligence).
+    Command,
 }
 
 /// One pending step of the procedure.
@@ -100,6 +103,12 @@ pub enum Step {
     ResolveCombat,
     /// Automatic: apply the active model's Interact test (First Aid, Repair).
     ResolveInteract,
+    /// Decision for a leader: declare a command order, or none (skipped when it cannot).
+    ChooseCommand,
+    /// Automatic: make the declared command order's test, if any (Apply D).
+    CommandOrder,
+    /// Automatic: apply the command test and offer the next order (Apply E-F).
+    ResolveCommand,
     /// Decision for the dodger: where its dodge move ends.
     ChooseDodgeMove {
         /// The dodging model.
@@ -152,6 +161,7 @@ impl Step {
                 | Step::ChooseNested
                 | Step::ChooseReaction
                 | Step::ChooseFirefight
+                | Step::ChooseCommand
                 | Step::ChooseMidAir
                 | Step::ChooseFallPoint { .. }
                 | Step::ChooseDodgeMove { .. }
@@ -170,7 +180,9 @@ pub(super) fn player_of(state: &GameState, step: &Step) -> Player {
         Step::ChooseAction(m) | Step::ChooseDodgeMove { model: m, .. } => {
             Player::Side(d.models[*m as usize].side)
         }
-        Step::ChooseNested | Step::ChooseFirefight | Step::ChooseMidAir => Player::Side(actor_side()),
+        Step::ChooseNested | Step::ChooseFirefight | Step::ChooseCommand | Step::ChooseMidAir => {
+            Player::Side(actor_side())
+        }
         Step::ChooseReaction => Player::Side(other_side(actor_side())),
         Step::ChooseFallPoint { chooser } => Player::Side(*chooser),
         // Automatic steps never rest on top of the stack after `advance`.
@@ -228,7 +240,7 @@ pub(super) fn advance(state: &mut GameState) {
                 state.dyn_.steps.push(Step::Cleanup);
             }
             // Optional declarations with nothing to declare are skipped.
-            Step::ChooseNested | Step::ChooseReaction | Step::ChooseFirefight => {
+            Step::ChooseNested | Step::ChooseReaction | Step::ChooseFirefight | Step::ChooseCommand => {
                 if legal::has_declarations(state, &step) {
                     return;
                 }
@@ -256,6 +268,7 @@ pub(super) fn apply(state: &mut GameState, action: Action) {
             Purpose::Movement => seq.move_test = Some(outcome),
             Purpose::Combat(r) => seq.rolls[r as usize].outcome = Some(outcome),
             Purpose::Interact => seq.interact_test = Some(outcome),
+            Purpose::Command => seq.command_test = Some(outcome),
         }
         return;
     }
@@ -305,7 +318,8 @@ fn decide(state: &mut GameState, step: Step, action: Action) {
         (Step::ChooseAction(_), Action::EndActivation) => end_activation(state),
         (Step::ChooseAction(m), declared) => declare(state, m, declared),
         (Step::ChooseNested, Action::NoNested) | (Step::ChooseFirefight, Action::NoFirefight) => {}
-        (Step::ChooseReaction, Action::EndReactions) => {}
+        (Step::ChooseReaction, Action::EndReactions) | (Step::ChooseCommand, Action::NoCommand) => {}
+        (Step::ChooseCommand, Action::Command { donor, recipient }) => declare_order(state, donor, recipient),
         (Step::ChooseNested, nested @ Action::Nested { .. }) => add_combat(state, nested),
         (Step::ChooseFirefight, firefight @ Action::Firefight { .. }) => add_combat(state, firefight),
         (Step::ChooseReaction, reaction @ Action::React { .. }) => {
@@ -353,6 +367,8 @@ fn run_auto(state: &mut GameState, step: Step) {
         Step::RollCombat => roll_combat(state),
         Step::ResolveCombat => resolve_combat(state),
         Step::ResolveInteract => resolve_interact(state),
+        Step::CommandOrder => command_order(state),
+        Step::ResolveCommand => resolve_command(state),
         Step::EndSequence => end_sequence(state),
         Step::Cleanup => cleanup(state),
         Step::EndTurn => end_turn(state),
@@ -507,6 +523,7 @@ fn cleanup(state: &mut GameState) {
         m.tokens.blind = false;
         m.ap = 0;
         m.activated = false;
+        m.commanded = false;
     }
     d.steps.push(Step::EndTurn);
     for (i, m) in d.models.iter().enumerate().rev() {

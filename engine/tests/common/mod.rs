@@ -84,6 +84,7 @@ pub fn game_with(board: Board, places: &[(u8, Arc<Profile>, (u8, u8))], active: 
             wounds: prof.wounds,
             health: Health::Conscious,
             activated: false,
+            commanded: false,
             jammed: 0,
             broken: 0,
             uses: [0; engine::state::model::MAX_WEAPONS],
@@ -173,6 +174,7 @@ pub fn decline_declarations(state: &mut GameState) {
             Some(Step::ChooseNested) => Action::NoNested,
             Some(Step::ChooseReaction) => Action::EndReactions,
             Some(Step::ChooseFirefight) => Action::NoFirefight,
+            Some(Step::ChooseCommand) => Action::NoCommand,
             _ => return,
         };
         state.apply_action(decline).unwrap();
