@@ -7,6 +7,7 @@ use engine::invariants::violations;
 use engine::record::{format_hash, GameRecord, SavedGame};
 use engine::render::{describe_action, render};
 use engine::setup::{load_setup, new_game, GameConfig, DEFAULT_BOARD, DEFAULT_CREWS};
+use engine::stats::EventCounts;
 use engine::{Action, GameState, Player};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -300,32 +301,13 @@ fn crew_names() -> Result<Vec<String>, String> {
     Ok(names)
 }
 
-/// How often the interactive parts of the turn came up.
-#[derive(Default)]
-struct ActionCounts {
-    reactions: u64,
-    firefights: u64,
-    nested: u64,
-}
-
-impl ActionCounts {
-    fn count(&mut self, action: Action) {
-        match action {
-            Action::React { .. } => self.reactions += 1,
-            Action::Firefight { .. } => self.firefights += 1,
-            Action::Nested { .. } => self.nested += 1,
-            _ => {}
-        }
-    }
-}
-
 /// Play random games on every board with every crew pairing, checking the invariants (and
 /// that a clone applying the same action stays equal) after every step.
 pub fn fuzz(args: &FuzzArgs) -> Result<(String, bool), String> {
     let boards = board_names()?;
     let crews = crew_names()?;
     let mut steps = 0u64;
-    let mut counts = ActionCounts::default();
+    let mut counts = EventCounts::default();
     let mut failures: Vec<String> = Vec::new();
     for g in 0..args.games as u64 {
         let seed = args.seed.wrapping_add(g);
@@ -345,12 +327,12 @@ pub fn fuzz(args: &FuzzArgs) -> Result<(String, bool), String> {
                     legal[rng.gen_range(0..legal.len())]
                 }
             };
-            counts.count(action);
             let mut copy = state.clone();
             if let Err(e) = state.apply_action(action) {
                 violations_here.push(e.to_string());
                 break;
             }
+            counts.count(action, &copy, &state);
             copy.apply_action(action).map_err(|e| e.to_string())?;
             if copy != state {
                 violations_here.push(format!("clone-then-apply differs after {action}"));
@@ -373,20 +355,12 @@ pub fn fuzz(args: &FuzzArgs) -> Result<(String, bool), String> {
             "steps": steps,
             "violations": failures.len(),
             "first": failures.first(),
-            "reactions": counts.reactions,
-            "firefights": counts.firefights,
-            "nested": counts.nested,
+            "counts": counts,
         })
         .to_string()
     } else {
-        let mut s = format!(
-            "{} games, {steps} steps, {} violations; {} reactions, {} firefights, {} nested actions",
-            args.games,
-            failures.len(),
-            counts.reactions,
-            counts.firefights,
-            counts.nested
-        );
+        let mut s = format!("{} games, {steps} steps, {} violations", args.games, failures.len());
+        let _ = write!(s, "\n{}", serde_json::to_string_pretty(&counts).expect("counts serialise"));
         for f in failures.iter().take(20) {
             let _ = write!(s, "\n  {f}");
         }

@@ -15,5 +15,6 @@ pub mod render;
 pub mod rules;
 pub mod setup;
 pub mod state;
+pub mod stats;
 
 pub use state::{Action, GameState, IllegalAction, Player};

@@ -232,3 +232,24 @@ fn a_leader_whose_action_ends_without_orders_may_order_later_in_the_turn() {
     s.apply_action(Action::Dodge).unwrap();
     assert_eq!(s.dynamic().steps.last(), Some(&Step::ChooseCommand));
 }
+
+#[test]
+fn beasts_never_go_prone_crawl_or_interact() {
+    let places = [
+        Place { side: 0, profile: "yuttaraptor", at: (2, 2) },
+        Place { side: 0, profile: "artifacter_medic", at: (3, 2) },
+        Place { side: 1, profile: "kaneda", at: (10, 11) },
+    ];
+    let s = game(open_board(), &places, Some(0));
+    let mut d = s.dynamic().clone();
+    d.models[0].wounds -= 1;
+    let s = GameState::from_parts(s.static_data().clone(), d);
+    assert!(!s.legal_actions().iter().any(|a| matches!(a, Action::Move { prone: true, .. })), "no crawling");
+    assert!(!s.legal_actions().iter().any(|a| matches!(a, Action::Interact { .. })));
+    // The medic may not give it first aid either.
+    let mut d = s.dynamic().clone();
+    d.activating = Some(1);
+    d.steps = vec![Step::ChooseActivation, Step::ChooseAction(1)];
+    let s = GameState::from_parts(s.static_data().clone(), d);
+    assert!(!s.legal_actions().iter().any(|a| matches!(a, Action::Interact { target: 0, .. })));
+}

@@ -7,6 +7,7 @@ mod common;
 
 use engine::invariants::violations;
 use engine::setup::{new_game, GameConfig};
+use engine::stats::EventCounts;
 
 fn check_game(state: engine::GameState, seed: u64) -> usize {
     let mut steps = 0;
@@ -25,19 +26,12 @@ fn check_game(state: engine::GameState, seed: u64) -> usize {
     steps
 }
 
-/// How often the interactive parts of the turn came up.
-#[derive(Default, Debug)]
-struct Counts {
-    reactions: usize,
-    firefights: usize,
-    nested: usize,
-    opposed: usize,
-}
-
 #[test]
-fn random_close_quarters_games_exercise_reactions_and_keep_the_invariants() {
-    // Two crews a few inches apart around cover, water and a raised block: nearly every action
-    // is in sight of models with AP left, so reactions, firefights and nested actions abound.
+fn random_close_quarters_games_exercise_every_feature_and_keep_the_invariants() {
+    // Two mixed crews a few inches apart around cover, water and a raised block: nearly every
+    // action is in sight of models with AP left, and between them the crews carry a leader,
+    // medic and mech each, and weapons with Blind, Finite, Fire, Slow, Stun, Knockdown, Reach,
+    // Scarce, Primitive, Spray, Sneaky, Pierce, Sunder and Armour.
     let rows: Vec<String> = (0..16)
         .map(|y| {
             (0..16)
@@ -53,31 +47,27 @@ fn random_close_quarters_games_exercise_reactions_and_keep_the_invariants() {
         })
         .collect();
     let refs: Vec<&str> = rows.iter().map(String::as_str).collect();
-    let mut counts = Counts::default();
-    let games = 300;
+    let mut counts = EventCounts::default();
+    let games = 400;
     for seed in 0..games {
         let board = common::board(&refs);
         let places = [
+            common::Place { side: 0, profile: "artifacter_captain", at: (11, 2) },
+            common::Place { side: 0, profile: "artifacter_medic", at: (4, 3) },
+            common::Place { side: 0, profile: "artifacter_tinker", at: (8, 3) },
             common::Place { side: 0, profile: "nix", at: (2, 3) },
             common::Place { side: 0, profile: "slethssk", at: (7, 4) },
-            common::Place { side: 0, profile: "artifacter_captain", at: (11, 2) },
-            common::Place { side: 1, profile: "kaneda", at: (2, 12) },
-            common::Place { side: 1, profile: "hosk", at: (7, 11) },
-            common::Place { side: 1, profile: "venk", at: (11, 13) },
+            common::Place { side: 1, profile: "bondmaster", at: (2, 12) },
+            common::Place { side: 1, profile: "bondsman_catcher", at: (7, 11) },
+            common::Place { side: 1, profile: "bondsman_rigger", at: (11, 13) },
+            common::Place { side: 1, profile: "militia_engineer", at: (9, 12) },
+            common::Place { side: 1, profile: "militia_bulwark", at: (4, 12) },
         ];
         let state = common::game(board, &places, None);
         let mut steps = 0;
-        let end = common::random_playout(state, seed, 20_000, |before, after, action| {
+        let end = common::random_playout(state, seed, 50_000, |before, after, action| {
             steps += 1;
-            match action {
-                engine::Action::React { .. } => counts.reactions += 1,
-                engine::Action::Firefight { .. } => counts.firefights += 1,
-                engine::Action::Nested { .. } => counts.nested += 1,
-                _ => {}
-            }
-            if let Some(engine::state::Step::Test { opposed: true, .. }) = before.dynamic().steps.last() {
-                counts.opposed += 1;
-            }
+            counts.count(action, before, after);
             let v = violations(after);
             assert!(v.is_empty(), "seed {seed} after {action} at step {steps}: {v:?}");
             let mut copy = before.clone();
@@ -86,11 +76,23 @@ fn random_close_quarters_games_exercise_reactions_and_keep_the_invariants() {
         });
         assert!(end.is_terminal());
     }
-    println!("{games} close-quarters random games: {counts:?}");
-    assert!(counts.reactions > games as usize * 5, "{counts:?}");
-    assert!(counts.firefights > games as usize / 2, "{counts:?}");
-    assert!(counts.nested > games as usize, "{counts:?}");
-    assert!(counts.opposed > games as usize, "{counts:?}");
+    println!("{games} close-quarters random games: {counts:#?}");
+    let g = games as u64;
+    assert!(counts.reactions > g * 5 && counts.firefights > g / 4 && counts.nested > g, "{counts:?}");
+    assert!(counts.opposed_tests > g && counts.command_orders > g, "{counts:?}");
+    for (name, n) in [
+        ("first aid", counts.first_aid),
+        ("repairs", counts.repairs),
+        ("fire", counts.fire_tokens),
+        ("blind", counts.blinded),
+        ("slow", counts.slowed),
+        ("knockdown", counts.knocked_down),
+        ("stun", counts.stunned),
+        ("jams", counts.jams),
+        ("healed", counts.healed),
+    ] {
+        assert!(n > 0, "{name} never happened: {counts:?}");
+    }
 }
 
 #[test]
@@ -151,4 +153,4 @@ fn random_games_on_every_shipped_board_keep_the_invariants() {
 }
 
 /// Seeds per (board, crew A, crew B) combination.
-const GAMES_PER_PAIRING: u64 = 16;
+const GAMES_PER_PAIRING: u64 = 10;

@@ -201,12 +201,9 @@ pub(super) fn resolve_combat(state: &mut GameState) {
                 let damage = match (!ranged || roll.pass_range, nailed) {
                     (true, true) => w.damage.1,
                     (true, false) | (false, true) => w.damage.0,
-                    (false, false) => 0,
+                    (false, false) => continue, // a Pass beyond pass range misses
                 };
                 let target = roll.target.expect("attacks have a target");
-                if damage == 0 {
-                    continue; // a miss
-                }
                 let tp = state.profile(target);
                 let hard = ranged && roll.hard_cover;
                 hits.push((

@@ -142,7 +142,9 @@ fn model_actions(state: &GameState, m: ModelId, want: Want, out: &mut Vec<Action
     if want.moves || want.charges {
         moves_and_charges(state, m, want, out);
     }
-    if want.crawls && !matches!(model.stance, Stance::Swimming | Stance::Climbing) {
+    // Beasts never go prone or crawl voluntarily (p.61).
+    let beast = profile.model_type == crate::profile::ModelType::Beast;
+    if want.crawls && !beast && !matches!(model.stance, Stance::Swimming | Stance::Climbing) {
         crawls(state, m, out);
     }
     if want.shots {
@@ -218,50 +220,21 @@ fn crawls(state: &GameState, m: ModelId, out: &mut Vec<Action>) {
     });
 }
 
-/// Shoot actions (p.30): a ranged weapon that is not jammed, an enemy in sight and within
-/// "Nailed It" range that is not in base contact with a friend of the shooter; a target
-/// screened by an enemy model may be shot only if it is the nearest visible enemy (p.65).
+/// Shoot actions (p.30): every ranged weapon and enemy target that [`shot`] allows — a usable
+/// weapon, sight, range, a target not engaged with a friend of the shooter, and the nearest-
+/// target rule when enemies screen it.
 fn shots(state: &GameState, m: ModelId, out: &mut Vec<Action>) {
-    let model = state.models()[m as usize];
-    let profile = state.profile(m);
-    if !profile.weapons.iter().enumerate().any(|(i, w)| w.is_ranged() && model.can_use(i as u8, w.scarce())) {
-        return;
-    }
-    let mut nearest = f32::INFINITY;
-    let mut candidates: [(ModelId, f32, bool); 32] = [(0, 0.0, false); 32];
-    let mut n = 0;
-    for t in 0..state.models().len() as ModelId {
-        let tm = state.models()[t as usize];
-        if tm.side == model.side || !tm.is_on_table() || n == candidates.len() {
+    let pose = state.pose(m);
+    for (wi, w) in state.profile(m).weapons.iter().enumerate() {
+        if !w.is_ranged() {
             continue;
         }
-        let Some(sight) = state.model_sight(m, t) else {
-            continue;
-        };
-        let dist = state.distance(m, t);
-        if tm.is_conscious() {
-            nearest = nearest.min(dist);
-        }
-        let engaged_with_friend = state.models().iter().enumerate().any(|(f, fm)| {
-            fm.side == model.side
-                && fm.is_conscious()
-                && f as ModelId != m
-                && state.in_contact(f as ModelId, t)
-        });
-        if !engaged_with_friend {
-            candidates[n] = (t, dist, sight.screened_by_enemy);
-            n += 1;
-        }
-    }
-    for &(t, dist, screened) in &candidates[..n] {
-        if screened && dist > nearest {
-            continue;
-        }
-        for (wi, w) in profile.weapons.iter().enumerate() {
-            let Some((_, nailed_range)) = w.range else {
+        for t in 0..state.models().len() as ModelId {
+            let tm = &state.models()[t as usize];
+            if tm.side == state.models()[m as usize].side || !tm.is_on_table() {
                 continue;
-            };
-            if !model.is_jammed(wi as u8) && dist <= nailed_range as f32 {
+            }
+            if shot(state, m, pose, wi as u8, t, state.pose(t), RollRole::Main, 0).is_some() {
                 out.push(Action::Shoot { weapon: wi as u8, target: t });
             }
         }
