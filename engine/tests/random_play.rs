@@ -77,7 +77,7 @@ fn random_close_quarters_games_exercise_every_feature_and_keep_the_invariants() 
         assert!(end.is_terminal());
     }
     println!("{games} close-quarters random games: {counts:#?}");
-    let g = games as u64;
+    let g = games;
     assert!(counts.reactions > g * 5 && counts.firefights > g / 4 && counts.nested > g, "{counts:?}");
     assert!(counts.opposed_tests > g && counts.command_orders > g, "{counts:?}");
     for (name, n) in [
