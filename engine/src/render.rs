@@ -169,6 +169,7 @@ pub fn describe_action(state: &GameState, action: Action) -> String {
         Action::Shoot { weapon: w, target } => {
             format!("{} shoots {} with {}", who(actor), model_name(state, target), weapon(actor, w))
         }
+        Action::Reveal { target } => format!("{} tries to reveal {}", who(actor), model_name(state, target)),
         Action::Dodge => format!("{} dodges", who(actor)),
         Action::Charge { target, weapon: w, dest } => format!(
             "{} charges {} with {} to {}",
@@ -234,6 +235,7 @@ fn combat(state: &GameState, model: Option<ModelId>, kind: CombatKind, target: O
     match kind {
         CombatKind::Shoot { weapon: w } => format!("shoots {target} with {}", weapon(w)),
         CombatKind::Dodge => "dodges".into(),
+        CombatKind::Reveal => format!("tries to reveal {target}"),
         CombatKind::CloseCombat { weapon: w } => format!("fights {target} with {}", weapon(w)),
     }
 }

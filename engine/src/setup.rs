@@ -22,6 +22,9 @@
 //! health = "conscious"     # conscious | down (optional)
 //! activated = false        # optional
 //! jammed = [0]             # jammed weapon indices (optional)
+//! stealth = true           # tokens (optional): stealth (default: the Stealth skill), fire
+//! fire = 1                 # tokens, blinded
+//! blind = false
 //!
 //! [declared]               # optional: the activating model has declared this action, so
 //! action = "move"          # the reacting side is choosing reactions (move | shoot | charge |
@@ -144,6 +147,11 @@ fn profile_index(profiles: &mut Vec<Arc<Profile>>, p: Arc<Profile>) -> usize {
 
 fn fresh_model(p: &Profile, profile: u8, side: u8, cell: CellIdx, board: &Board) -> ModelState {
     let c = board.cell(cell);
+    // A model with the Stealth skill deploys with its stealth token (docs/rulings.md).
+    let tokens = crate::state::model::Tokens {
+        stealth: p.skills.iter().any(|s| s == "Stealth"),
+        ..Default::default()
+    };
     ModelState {
         profile,
         side,
@@ -158,7 +166,7 @@ fn fresh_model(p: &Profile, profile: u8, side: u8, cell: CellIdx, board: &Board)
         jammed: 0,
         broken: 0,
         uses: [0; crate::state::model::MAX_WEAPONS],
-        tokens: Default::default(),
+        tokens,
         pending: Default::default(),
     }
 }
@@ -248,6 +256,12 @@ struct RawModel {
     activated: bool,
     #[serde(default)]
     jammed: Vec<u8>,
+    #[serde(default)]
+    stealth: Option<bool>,
+    #[serde(default)]
+    fire: u8,
+    #[serde(default)]
+    blind: bool,
 }
 
 /// Read a setup file (see the module docs) into a game at a decision node.
@@ -340,6 +354,14 @@ pub fn parse_setup(text: &str, file: &str, configs: &Path) -> Result<GameState, 
             return Err(err(f("stance"), "a model is swimming exactly when its base is in water".into()));
         }
         m.activated = rm.activated;
+        if let Some(stealth) = rm.stealth {
+            m.tokens.stealth = stealth;
+        }
+        if rm.fire > 0 && m.stance == Stance::Swimming {
+            return Err(err(f("fire"), "a swimming model cannot be on fire".into()));
+        }
+        m.tokens.fire = rm.fire;
+        m.tokens.blind = rm.blind;
         for &w in &rm.jammed {
             if w as usize >= p.weapons.len() || !p.weapons[w as usize].is_ranged() {
                 return Err(err(f("jammed"), format!("{} has no ranged weapon {w}", p.id)));

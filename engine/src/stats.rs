@@ -38,6 +38,8 @@ pub struct EventCounts {
     pub weapons_lost: u64,
     /// Models healed.
     pub healed: u64,
+    /// Stealthed models revealed.
+    pub revealed: u64,
 }
 
 impl EventCounts {
@@ -62,6 +64,7 @@ impl EventCounts {
             self.jams += (b.jammed & !a.jammed).count_ones() as u64;
             self.weapons_lost += (b.broken & !a.broken).count_ones() as u64;
             self.healed += (b.wounds > a.wounds && b.is_on_table()) as u64;
+            self.revealed += (a.tokens.stealth && !b.tokens.stealth) as u64;
             // Knockdown and Stun wait in the model's pending effects until the sequence ends.
             let applied = !a.pending.is_empty() && b.pending.is_empty();
             self.knocked_down += (applied && a.pending.knockdown) as u64;

@@ -316,3 +316,13 @@ fn reach_strikes_without_base_contact_and_the_target_cannot_fight_back_without_r
         }
     }
 }
+
+#[test]
+fn camouflage_costs_the_shooter_one_marksmanship() {
+    let camo = custom("hosk", |p| p.skills.push("Camouflage".into()));
+    let mut plain = duel(armed(&[], &[]), hosk(), 6);
+    let mut hidden = duel(armed(&[], &[]), camo, 6);
+    common::declare(&mut plain, Action::Shoot { weapon: 0, target: TARGET });
+    common::declare(&mut hidden, Action::Shoot { weapon: 0, target: TARGET });
+    assert_eq!(attr_of_test(&hidden), attr_of_test(&plain) - 1);
+}

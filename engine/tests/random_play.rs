@@ -62,8 +62,12 @@ fn random_close_quarters_games_exercise_every_feature_and_keep_the_invariants() 
             common::Place { side: 1, profile: "bondsman_rigger", at: (11, 13) },
             common::Place { side: 1, profile: "militia_engineer", at: (9, 12) },
             common::Place { side: 1, profile: "militia_bulwark", at: (4, 12) },
+            common::Place { side: 1, profile: "venk", at: (13, 14) },
         ];
         let state = common::game(board, &places, None);
+        let mut d = state.dynamic().clone();
+        d.models[10].tokens.stealth = true; // Venk starts stealthed
+        let state = engine::GameState::from_parts(state.static_data().clone(), d);
         let mut steps = 0;
         let end = common::random_playout(state, seed, 50_000, |before, after, action| {
             steps += 1;
@@ -90,6 +94,7 @@ fn random_close_quarters_games_exercise_every_feature_and_keep_the_invariants() 
         ("stun", counts.stunned),
         ("jams", counts.jams),
         ("healed", counts.healed),
+        ("revealed", counts.revealed),
     ] {
         assert!(n > 0, "{name} never happened: {counts:?}");
     }

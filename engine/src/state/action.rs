@@ -21,6 +21,8 @@ pub enum CombatKind {
         /// Weapon index on the profile.
         weapon: u8,
     },
+    /// The Reveal shoot action against a stealthed model (p.49): Intelligence, 8/14, no damage.
+    Reveal,
 }
 
 /// What an Interact action does (p.38): role abilities now, scenario objectives later.
@@ -64,6 +66,11 @@ pub enum Action {
         /// Index of the weapon on the profile.
         weapon: u8,
         /// Target model.
+        target: ModelId,
+    },
+    /// Reveal action against a stealthed enemy (p.49).
+    Reveal {
+        /// The stealthed model.
         target: ModelId,
     },
     /// Dodge action.
@@ -155,6 +162,7 @@ impl fmt::Display for Action {
                 write!(f, "move to c{dest}{}", if *prone { " prone" } else { "" })
             }
             Action::Shoot { weapon, target } => write!(f, "shoot m{target} with w{weapon}"),
+            Action::Reveal { target } => write!(f, "reveal m{target}"),
             Action::Dodge => write!(f, "dodge"),
             Action::Charge { target, weapon, dest } => {
                 write!(f, "charge m{target} with w{weapon} via c{dest}")

@@ -90,8 +90,13 @@ pub(super) fn roll_combat(state: &mut GameState) {
     let pairs = pairings(&seq.rolls);
     let charge = matches!(seq.declared, Action::Charge { .. }) && !seq.started_in_water;
     let mut rolls = seq.rolls.clone();
+    let stealthed_attacker = seq.stealthed_attacker;
     for (i, roll) in rolls.iter_mut().enumerate() {
         roll.opposed = pairs.iter().any(|&(a, r)| a == i || r == i);
+        // Opposed reactions against a stealthed model that initiated combat are at −2 (p.49).
+        if stealthed_attacker && roll.opposed && roll.role == RollRole::Reaction {
+            roll.attr = crate::dice::clamp_attribute(roll.attr as i32 - 2);
+        }
         if let (false, CombatKind::CloseCombat { weapon }, Some(t)) = (roll.opposed, roll.kind, roll.target) {
             let charged = charge && roll.role == RollRole::Main;
             roll.attr = close_combat_attr(state, roll.model, t, weapon, charged, true);
@@ -179,6 +184,8 @@ pub(super) fn resolve_combat(state: &mut GameState) {
                     let m = &mut state.dyn_.models[roll.model as usize];
                     m.pending.wounds = m.pending.wounds.saturating_add(1);
                 }
+                // A blundered reveal simply fails (p.49).
+                CombatKind::Reveal => {}
                 // p.32-33: a blundered dodge or close combat costs 1 damage.
                 _ => hits.push((roll.model, 1, self_armour(state, roll.model))),
             }
@@ -192,6 +199,13 @@ pub(super) fn resolve_combat(state: &mut GameState) {
         let nailed = outcome.level.is_nailed();
         match roll.kind {
             CombatKind::Dodge => dodges.push((roll.model, if nailed { 20 } else { 10 })),
+            // A Pass reveals within 8", Nailed It within 14" (p.49).
+            CombatKind::Reveal => {
+                if nailed || roll.pass_range {
+                    let target = roll.target.expect("a reveal has a target");
+                    state.dyn_.models[target as usize].pending.reveal = true;
+                }
+            }
             CombatKind::Shoot { weapon } | CombatKind::CloseCombat { weapon } => {
                 let w = &profile.weapons[weapon as usize];
                 let ranged = matches!(roll.kind, CombatKind::Shoot { .. });

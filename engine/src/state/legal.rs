@@ -4,7 +4,7 @@ use super::abilities::interact_options;
 use super::action::CombatKind;
 use super::command::{command_options, may_command};
 use super::moving::{move_spec, MoverOccupancy};
-use super::sequence::{actor_pose, pass_budget, reaches, shot, RollRole, Sequence};
+use super::sequence::{actor_pose, pass_budget, reaches, reveal, shot, RollRole, Sequence};
 use super::sight::Pose;
 use super::steps::{can_activate, has_eligible, other_side, Step};
 use super::{Action, GameState, ModelId, Stance};
@@ -84,7 +84,7 @@ impl Want {
         Want {
             moves: matches!(action, Action::Move { prone: false, .. }),
             crawls: matches!(action, Action::Move { prone: true, .. }),
-            shots: matches!(action, Action::Shoot { .. }),
+            shots: matches!(action, Action::Shoot { .. } | Action::Reveal { .. }),
             charges: matches!(action, Action::Charge { .. }),
             interacts: matches!(action, Action::Interact { .. }),
         }
@@ -171,7 +171,8 @@ fn moves_and_charges(state: &GameState, m: ModelId, want: Want, out: &mut Vec<Ac
     let mut n_targets = 0;
     if want.charges {
         for (t, tm) in state.models().iter().enumerate() {
-            if tm.side != model.side && tm.is_conscious() && n_targets < targets.len() {
+            // A stealthed model may not be charged (p.48).
+            if tm.side != model.side && tm.is_conscious() && !tm.tokens.stealth && n_targets < targets.len() {
                 targets[n_targets] = t as ModelId;
                 n_targets += 1;
             }
@@ -237,6 +238,16 @@ fn shots(state: &GameState, m: ModelId, out: &mut Vec<Action>) {
             if shot(state, m, pose, wi as u8, t, state.pose(t), RollRole::Main, 0).is_some() {
                 out.push(Action::Shoot { weapon: wi as u8, target: t });
             }
+        }
+    }
+    // The Reveal shoot action needs no weapon (p.49).
+    for t in 0..state.models().len() as ModelId {
+        let tm = &state.models()[t as usize];
+        if tm.side != state.models()[m as usize].side
+            && tm.is_conscious()
+            && reveal(state, m, pose, t, state.pose(t), RollRole::Main, 0).is_some()
+        {
+            out.push(Action::Reveal { target: t });
         }
     }
 }
@@ -413,6 +424,14 @@ fn reaction_options(state: &GameState, only: Option<ModelId>, first: bool, out: 
             let pose = poses[k as usize];
             let class = seq.reach_class(k, budget);
             let contact = super::sight::cells_touch(state, rp.cell, rp.z, pose.cell, pose.z);
+            // A stealthed active model can be revealed by a model that would see it (p.49).
+            if !engaged {
+                if let Some(roll) = reveal(state, r, rp, actor, pose, RollRole::Reaction, k) {
+                    if thin.first((r, actor, roll.kind, class, roll.attr, roll.pass_range, roll.hard_cover)) {
+                        out.push(Action::React { model: r, kind: CombatKind::Reveal, point: k });
+                    }
+                }
+            }
             let sees = contact || state.sight_between(r, rp, actor, pose).is_some();
             if !sees {
                 continue; // a reactor needs sight of the active model at its point (p.36)
@@ -439,9 +458,7 @@ fn reaction_options(state: &GameState, only: Option<ModelId>, first: bool, out: 
                     }
                 }
             }
-            let sees = contact || state.sight_between(r, rp, actor, pose).is_some();
-            let dodge_ok =
-                sees && (charge_target.is_none() || (may_fight && (charge_target == Some(r) || contact)));
+            let dodge_ok = charge_target.is_none() || (may_fight && (charge_target == Some(r) || contact));
             if dodge_ok && thin.first((r, actor, CombatKind::Dodge, class, 0, false, false)) {
                 out.push(Action::React { model: r, kind: CombatKind::Dodge, point: k });
             }

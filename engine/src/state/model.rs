@@ -90,6 +90,8 @@ pub struct Tokens {
     pub slow: (u8, u8),
     /// Activations of the model that end before the slow wears off.
     pub slow_activations: u8,
+    /// Stealthed (p.48): no sight to it, not shot, charged or contacted, moved through.
+    pub stealth: bool,
 }
 
 /// Effects a model receives during an action sequence, all applied at its end (p.39 Apply
@@ -114,6 +116,8 @@ pub struct Pending {
     pub slow: (u8, u8),
     /// Wounds healed by First Aid.
     pub heal: u8,
+    /// Loses its stealth token (it declared a non-move action, was revealed, or caught fire).
+    pub reveal: bool,
 }
 
 impl Pending {

@@ -41,7 +41,8 @@ impl Occupancy for MoverOccupancy<'_> {
     fn for_each_blocked(&self, mut f: impl FnMut(CellIdx)) {
         let side = self.state.dyn_.models[self.mover as usize].side;
         for o in &self.state.dyn_.models {
-            if o.side != side && o.is_conscious() {
+            // Stealthed models are moved through (p.48).
+            if o.side != side && o.is_conscious() && !o.tokens.stealth {
                 f(o.cell);
             }
         }
@@ -56,7 +57,10 @@ impl Occupancy for MoverOccupancy<'_> {
         };
         mix(self.mover as u64);
         for m in &self.state.dyn_.models {
-            mix(m.cell as u64 | (m.side as u64) << 16 | (m.health as u64) << 24);
+            mix(m.cell as u64
+                | (m.side as u64) << 16
+                | (m.health as u64) << 24
+                | (m.tokens.stealth as u64) << 32);
         }
         h
     }

@@ -101,6 +101,9 @@ pub struct Sequence {
     pub command_test: Option<TestOutcome>,
     /// Whether any command order was declared during this action.
     pub commanded: bool,
+    /// The active model was stealthed when it initiated combat: opposed reactions against it
+    /// are at −2 (p.49).
+    pub stealthed_attacker: bool,
 }
 
 impl Sequence {
@@ -121,6 +124,7 @@ impl Sequence {
             command: None,
             command_test: None,
             commanded: false,
+            stealthed_attacker: false,
         }
     }
 
@@ -225,6 +229,10 @@ pub(super) fn shot(
     if in_pass && w.properties.contains(&WeaponProperty::Spray) {
         attr += 1;
     }
+    // Shooting a model with the Camouflage skill is at −1 Marksmanship (p.14).
+    if state.profile(target).skills.iter().any(|s| s == "Camouflage") {
+        attr -= 1;
+    }
     Some(CombatRoll {
         model: shooter,
         role,
@@ -233,6 +241,52 @@ pub(super) fn shot(
         point,
         attr: clamp_attribute(attr),
         pass_range: in_pass,
+        hard_cover: seen.sight.hard_cover,
+        opposed: false,
+        cancelled: false,
+        outcome: None,
+    })
+}
+
+/// Range bands of the Reveal profile (p.49): 8/14, damage 0/0.
+pub const REVEAL_RANGE: (u8, u8) = (8, 14);
+
+/// A Reveal (p.49) by `revealer` at `rp` on the stealthed `target` at `tp`: like a shot (sight
+/// as if the target were not stealthed, range, cover modifiers, not engaged with a friend) but
+/// testing Intelligence with the Reveal profile. `None` when not allowed.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn reveal(
+    state: &GameState,
+    revealer: ModelId,
+    rp: Pose,
+    target: ModelId,
+    tp: Pose,
+    role: RollRole,
+    point: u8,
+) -> Option<CombatRoll> {
+    if !state.models()[target as usize].tokens.stealth {
+        return None;
+    }
+    let dist = state.board().edge_distance(rp.cell, rp.z, tp.cell, tp.z);
+    if dist > REVEAL_RANGE.1 as f32 {
+        return None;
+    }
+    let side = state.models()[revealer as usize].side;
+    if state.touches_side(|s| s == side, tp.cell, tp.z, Some(revealer)) {
+        return None;
+    }
+    let seen = state.sight_ignoring_stealth(revealer, rp, target, tp)?;
+    let attr = state.profile(revealer).intelligence as i32
+        - seen.sight.hard_cover as i32
+        - seen.sight.soft_cover as i32;
+    Some(CombatRoll {
+        model: revealer,
+        role,
+        kind: CombatKind::Reveal,
+        target: Some(target),
+        point,
+        attr: clamp_attribute(attr),
+        pass_range: dist <= REVEAL_RANGE.0 as f32,
         hard_cover: seen.sight.hard_cover,
         opposed: false,
         cancelled: false,
@@ -340,6 +394,8 @@ pub(super) fn declare(state: &mut GameState, m: ModelId, declared: Action) {
     state.dyn_.models[m as usize].ap -= 1;
     let mut seq = Sequence::new(m, declared);
     let model = state.dyn_.models[m as usize];
+    seq.stealthed_attacker = model.tokens.stealth
+        && matches!(declared, Action::Shoot { .. } | Action::CloseCombat { .. } | Action::Charge { .. });
     let mut push = vec![Step::EndSequence, Step::ResolveCombat, Step::RollCombat];
     match declared {
         Action::Move { dest, .. } | Action::Charge { dest, .. } => {
@@ -378,6 +434,12 @@ pub(super) fn declare(state: &mut GameState, m: ModelId, declared: Action) {
         }
         Action::CloseCombat { weapon, target } => {
             seq.rolls.push(close_combat(state, m, weapon, target, RollRole::Main, 0, false));
+            push.push(Step::ChooseReaction);
+        }
+        Action::Reveal { target } => {
+            let roll = reveal(state, m, state.pose(m), target, state.pose(target), RollRole::Main, 0)
+                .expect("legal reveal");
+            seq.rolls.push(roll);
             push.push(Step::ChooseReaction);
         }
         Action::Dodge => {
@@ -442,6 +504,10 @@ pub(super) fn add_combat(state: &mut GameState, action: Action) {
                 CombatKind::CloseCombat { weapon } => {
                     close_combat(state, model, weapon, actor, RollRole::Reaction, point, false)
                 }
+                CombatKind::Reveal => {
+                    reveal(state, model, state.pose(model), actor, tp, RollRole::Reaction, point)
+                        .expect("legal")
+                }
             }
         }
         Action::Firefight { kind, reactor } => {
@@ -463,6 +529,7 @@ pub(super) fn add_combat(state: &mut GameState, action: Action) {
                 CombatKind::CloseCombat { weapon } => {
                     close_combat(state, actor, weapon, reactor, RollRole::Firefight, point, false)
                 }
+                CombatKind::Reveal => unreachable!("a firefight is never a reveal"),
             }
         }
         other => unreachable!("not a combat declaration: {other:?}"),

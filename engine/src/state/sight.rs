@@ -71,10 +71,40 @@ impl GameState {
         self.sight_between(viewer, self.pose(viewer), target, self.pose(target))
     }
 
-    /// Sight from `viewer` at `vp` to `target` at `tp`. Friendly models of the viewer in the
-    /// way block sight; enemy models in the way screen the target; down, prone and swimming
-    /// models never block (only their bases are there).
+    /// Sight from `viewer` at `vp` to `target` at `tp`. No sight can be drawn to a stealthed
+    /// model (p.48), except to the active model of an action sequence in which it initiated
+    /// combat, which may be reacted to (p.49).
     pub fn sight_between(&self, viewer: ModelId, vp: Pose, target: ModelId, tp: Pose) -> Option<ModelSight> {
+        if self.dyn_.models[target as usize].tokens.stealth && !self.stealthed_in_combat(target) {
+            return None;
+        }
+        self.sight_ignoring_stealth(viewer, vp, target, tp)
+    }
+
+    /// Whether `m` is the active model of a sequence in which it initiated combat.
+    fn stealthed_in_combat(&self, m: ModelId) -> bool {
+        self.dyn_.sequence.as_ref().is_some_and(|s| {
+            s.actor == m
+                && matches!(
+                    s.declared,
+                    super::Action::Shoot { .. }
+                        | super::Action::CloseCombat { .. }
+                        | super::Action::Charge { .. }
+                )
+        })
+    }
+
+    /// Sight as if no model were stealthed (a Reveal needs sight "if it was not in stealth",
+    /// p.49). Friendly models of the viewer in the way block sight; enemy models in the way
+    /// screen the target; down, prone and swimming models never block (only their bases are
+    /// there).
+    pub fn sight_ignoring_stealth(
+        &self,
+        viewer: ModelId,
+        vp: Pose,
+        target: ModelId,
+        tp: Pose,
+    ) -> Option<ModelSight> {
         let board = self.board();
         let mut sight = board.sight(vp.cell, vp.z, vp.volume, tp.cell, tp.z, tp.volume);
         if !sight.visible {

@@ -451,6 +451,16 @@ fn end_sequence(state: &mut GameState) {
         let m = &mut d.models[seq.actor as usize];
         m.ap = m.ap.saturating_add(seq.refund).min(stat.profiles[m.profile as usize].ap_max);
     }
+    // A stealthed model that declared anything but a move is revealed at the end of the
+    // sequence (p.48): the active model's action, nested action or firefight, or a reaction.
+    if let Some(seq) = &seq {
+        if !matches!(seq.declared, Action::Move { .. }) {
+            d.models[seq.actor as usize].pending.reveal = true;
+        }
+        for r in seq.rolls.iter().filter(|r| !r.cancelled) {
+            d.models[r.model as usize].pending.reveal = true;
+        }
+    }
     let activating = d.activating;
     for (i, m) in d.models.iter_mut().enumerate() {
         apply_pending(m, &stat.profiles[m.profile as usize], activating == Some(i as ModelId));
@@ -489,6 +499,10 @@ fn apply_pending(m: &mut ModelState, p: &Profile, activating: bool) {
     }
     m.ap = m.ap.saturating_sub(pending.stun);
     m.tokens.fire = m.tokens.fire.saturating_add(pending.fire);
+    // Revealed, or set on fire: the stealth token goes (p.49).
+    if pending.reveal || pending.fire > 0 {
+        m.tokens.stealth = false;
+    }
     m.tokens.blind |= pending.blind;
     if pending.slow != (0, 0) {
         m.tokens.slow = (m.tokens.slow.0.max(pending.slow.0), m.tokens.slow.1.max(pending.slow.1));
