@@ -170,6 +170,9 @@ pub fn describe_action(state: &GameState, action: Action) -> String {
             format!("{} shoots {} with {}", who(actor), model_name(state, target), weapon(actor, w))
         }
         Action::Reveal { target } => format!("{} tries to reveal {}", who(actor), model_name(state, target)),
+        Action::Template { weapon: w, at: c } => {
+            format!("{} fires {} at {}", who(actor), weapon(actor, w), at(c))
+        }
         Action::Dodge => format!("{} dodges", who(actor)),
         Action::Charge { target, weapon: w, dest } => format!(
             "{} charges {} with {} to {}",
@@ -236,6 +239,7 @@ fn combat(state: &GameState, model: Option<ModelId>, kind: CombatKind, target: O
         CombatKind::Shoot { weapon: w } => format!("shoots {target} with {}", weapon(w)),
         CombatKind::Dodge => "dodges".into(),
         CombatKind::Reveal => format!("tries to reveal {target}"),
+        CombatKind::Template { weapon: w } => format!("fires {}", weapon(w)),
         CombatKind::CloseCombat { weapon: w } => format!("fights {target} with {}", weapon(w)),
     }
 }

@@ -402,6 +402,7 @@ pub fn parse_setup(text: &str, file: &str, configs: &Path) -> Result<GameState, 
         activating: raw.activating,
         sequence: None,
         steps,
+        clouds: Vec::new(),
         decisions: 0,
         chance_events: 0,
     };

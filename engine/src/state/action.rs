@@ -23,6 +23,11 @@ pub enum CombatKind {
     },
     /// The Reveal shoot action against a stealthed model (p.49): Intelligence, 8/14, no damage.
     Reveal,
+    /// A template weapon's hit roll (never opposed, p.51).
+    Template {
+        /// Weapon index on the profile.
+        weapon: u8,
+    },
 }
 
 /// What an Interact action does (p.38): role abilities now, scenario objectives later.
@@ -67,6 +72,13 @@ pub enum Action {
         weapon: u8,
         /// Target model.
         target: ModelId,
+    },
+    /// Shoot action with a template weapon, placing the template at a cell (p.51).
+    Template {
+        /// Index of the template weapon.
+        weapon: u8,
+        /// Centre (small, large) or aiming point (teardrop) of the template.
+        at: CellIdx,
     },
     /// Reveal action against a stealthed enemy (p.49).
     Reveal {
@@ -163,6 +175,7 @@ impl fmt::Display for Action {
             }
             Action::Shoot { weapon, target } => write!(f, "shoot m{target} with w{weapon}"),
             Action::Reveal { target } => write!(f, "reveal m{target}"),
+            Action::Template { weapon, at } => write!(f, "template w{weapon} at c{at}"),
             Action::Dodge => write!(f, "dodge"),
             Action::Charge { target, weapon, dest } => {
                 write!(f, "charge m{target} with w{weapon} via c{dest}")

@@ -10,7 +10,8 @@ use super::action::CombatKind;
 use super::model::{Health, ModelId};
 use super::sequence::{close_combat, close_combat_attr, reaches, CombatRoll, RollRole};
 use super::steps::{Purpose, Step};
-use super::{Action, GameState};
+use super::{template, Action, GameState};
+use crate::board::CellIdx;
 use crate::dice::{opposed, OpposedResult, TestLevel};
 use crate::odds::armour_target;
 use crate::profile::WeaponProperty;
@@ -55,7 +56,10 @@ pub(super) fn charge_strike(state: &mut GameState) {
         unreachable!("charge strike without a charge")
     };
     let actor = seq.actor;
-    let charged = !seq.started_in_water;
+    // No charge bonus from water, nor through smoke (p.33, p.53).
+    let through_smoke = !state.dyn_.clouds.is_empty()
+        && seq.path.points.iter().any(|p| template::smoke_between(state, p.cell, p.cell));
+    let charged = !seq.started_in_water && !through_smoke;
     let point = seq.path.points.len() as u8;
     let strikes = state.dyn_.models[target as usize].is_conscious() && state.in_contact(actor, target);
     let roll = strikes.then(|| close_combat(state, actor, weapon, target, RollRole::Main, point, charged));
@@ -88,7 +92,9 @@ pub(super) fn charge_strike(state: &mut GameState) {
 pub(super) fn roll_combat(state: &mut GameState) {
     let seq = state.dyn_.sequence.as_ref().expect("sequence");
     let pairs = pairings(&seq.rolls);
-    let charge = matches!(seq.declared, Action::Charge { .. }) && !seq.started_in_water;
+    let through_smoke = !state.dyn_.clouds.is_empty()
+        && seq.path.points.iter().any(|p| template::smoke_between(state, p.cell, p.cell));
+    let charge = matches!(seq.declared, Action::Charge { .. }) && !seq.started_in_water && !through_smoke;
     let mut rolls = seq.rolls.clone();
     let stealthed_attacker = seq.stealthed_attacker;
     for (i, roll) in rolls.iter_mut().enumerate() {
@@ -170,7 +176,7 @@ pub(super) fn resolve_combat(state: &mut GameState) {
             match roll.kind {
                 // p.30: the shot misses and the weapon jams; a Finite weapon is lost for the
                 // game instead (p.53).
-                CombatKind::Shoot { weapon } => {
+                CombatKind::Shoot { weapon } | CombatKind::Template { weapon } => {
                     let m = &mut state.dyn_.models[roll.model as usize];
                     if profile.weapons[weapon as usize].has(WeaponProperty::Finite) {
                         m.broken |= 1 << weapon;
@@ -190,6 +196,10 @@ pub(super) fn resolve_combat(state: &mut GameState) {
                 _ => hits.push((roll.model, 1, self_armour(state, roll.model))),
             }
         }
+        if let CombatKind::Template { weapon } = roll.kind {
+            scatter_or_land(state, weapon, outcome.level);
+            continue;
+        }
         if !takes_effect(&rolls, &pairs, i) {
             continue;
         }
@@ -199,6 +209,9 @@ pub(super) fn resolve_combat(state: &mut GameState) {
         let nailed = outcome.level.is_nailed();
         match roll.kind {
             CombatKind::Dodge => dodges.push((roll.model, if nailed { 20 } else { 10 })),
+            // Deviate (p.53): Nailed It lands on target, a Pass scatters X", a Fail D10";
+            // without Deviate a Pass lands and a Fail misses.
+            CombatKind::Template { .. } => {}
             // A Pass reveals within 8", Nailed It within 14" (p.49).
             CombatKind::Reveal => {
                 if nailed || roll.pass_range {
@@ -229,6 +242,16 @@ pub(super) fn resolve_combat(state: &mut GameState) {
             }
         }
     }
+    // A template's hits are worked out after the dodge moves, which may take models out from
+    // under it (p.32, p.39 J), and after its scatter.
+    let seq = state.dyn_.sequence.as_ref().expect("sequence");
+    let scatter = state.dyn_.steps.last().cloned().filter(|s| matches!(s, Step::Scatter { .. }));
+    if scatter.is_some() {
+        state.dyn_.steps.pop();
+    }
+    if seq.template.is_some() {
+        state.dyn_.steps.push(Step::TemplateHits);
+    }
     // Dodge moves after every armour roll: the active model's first, then the reactors' (p.39).
     let actor = state.dyn_.sequence.as_ref().expect("sequence").actor;
     dodges.sort_by_key(|&(m, _)| m != actor);
@@ -238,6 +261,97 @@ pub(super) fn resolve_combat(state: &mut GameState) {
     for &(m, damage, target) in hits.iter().rev() {
         add_damage(state, m, damage, target);
     }
+    if let Some(scatter) = scatter {
+        state.dyn_.steps.push(scatter);
+    }
+}
+
+/// Where a template lands after its hit roll (p.53 Deviate): on target, scattered (a chance
+/// node pushed for the caller to keep on top), or nowhere.
+fn scatter_or_land(state: &mut GameState, weapon: u8, level: TestLevel) {
+    let seq = state.dyn_.sequence.as_mut().expect("sequence");
+    let deviate = {
+        let firer = seq.actor;
+        let profile = &state.stat.profiles[state.dyn_.models[firer as usize].profile as usize];
+        template::deviate_of(&profile.weapons[weapon as usize])
+    };
+    let seq = state.dyn_.sequence.as_mut().expect("sequence");
+    match (level, deviate) {
+        (TestLevel::NailedIt | TestLevel::Feat, _) => {
+            if let Some(t) = seq.template.as_mut() {
+                t.nailed = true;
+            }
+        }
+        (TestLevel::Pass, None) => {}
+        (TestLevel::Pass, Some(x)) => state.dyn_.steps.push(Step::Scatter { distance: Some(x) }),
+        (TestLevel::Fail, Some(_)) => state.dyn_.steps.push(Step::Scatter { distance: None }),
+        _ => seq.template = None, // a miss (or a blunder: jammed)
+    }
+}
+
+/// The landing cells of a scatter with their probabilities, in cell order: ten equally likely
+/// directions, and a D10" distance when `distance` is `None`.
+pub(super) fn scatter_outcomes(state: &GameState, distance: Option<u8>) -> Vec<(CellIdx, f64)> {
+    let at = state.dyn_.sequence.as_ref().and_then(|s| s.template).expect("a placed template").at;
+    let distances: Vec<u8> = match distance {
+        Some(x) => vec![x],
+        None => (1..=10).collect(),
+    };
+    let p = 1.0 / (10 * distances.len()) as f64;
+    let mut out: Vec<(CellIdx, f64)> = Vec::new();
+    for face in 1..=10 {
+        for &d in &distances {
+            let c = template::scatter(state, at, face, d);
+            match out.iter_mut().find(|(cell, _)| *cell == c) {
+                Some((_, q)) => *q += p,
+                None => out.push((c, p)),
+            }
+        }
+    }
+    out.sort_by_key(|&(c, _)| c);
+    out
+}
+
+/// Apply J (p.39) for a template: every model under it, visible from its point of origin,
+/// suffers the weapon's damage and properties (hard cover from the origin adds 1 armour);
+/// smoke leaves a cloud; a stealthed model is only hurt if the firer passes an Intelligence
+/// roll (p.51), and is then revealed.
+pub(super) fn template_hits(state: &mut GameState) {
+    let seq = state.dyn_.sequence.as_ref().expect("sequence");
+    let Some(shot) = seq.template else { return };
+    let profile = state.profile(shot.firer).clone();
+    let w = profile.weapons[shot.weapon as usize].clone();
+    let kind = template::template_of(&w).expect("a template weapon");
+    if w.has(WeaponProperty::Smoke) {
+        state.dyn_.clouds.push(template::Cloud {
+            centre: shot.at,
+            large: kind == crate::profile::TemplateKind::Large,
+            noxious: w.has(WeaponProperty::Choke),
+        });
+    }
+    if !template::damages(&w) {
+        return;
+    }
+    let origin = state.dyn_.models[shot.firer as usize].cell;
+    let under = template::models_under(state, kind, origin, shot.at);
+    for &(m, hard) in under.iter().rev() {
+        if state.dyn_.models[m as usize].tokens.stealth {
+            state.dyn_.steps.push(Step::TemplateStealth { model: m, hard });
+        } else {
+            template_damage(state, m, hard);
+        }
+    }
+}
+
+/// One model's share of a template's damage and properties.
+pub(super) fn template_damage(state: &mut GameState, m: ModelId, hard: bool) {
+    let shot = state.dyn_.sequence.as_ref().and_then(|s| s.template).expect("a placed template");
+    let w = state.profile(shot.firer).weapons[shot.weapon as usize].clone();
+    let damage = if shot.nailed && shot.pass_range { w.damage.1 } else { w.damage.0 };
+    let tp = state.profile(m);
+    let target = armour_target(tp.toughness, tp.total_armour(), w.pierce(), w.sunder(), hard);
+    on_hit(state, m, &w);
+    add_damage(state, m, damage, target);
 }
 
 /// The token and AP effects of a hit by weapon `w` on `target` (p.53), applied with the

@@ -15,7 +15,12 @@ pub(super) fn generate(state: &GameState, out: &mut Vec<Action>) {
     let d = state.dynamic();
     let Some(step) = d.steps.last() else { return };
     match step {
-        Step::RollOff | Step::Test { .. } | Step::Armour { .. } | Step::FireRoll { .. } => {
+        Step::RollOff
+        | Step::Test { .. }
+        | Step::Armour { .. }
+        | Step::FireRoll { .. }
+        | Step::Scatter { .. }
+        | Step::TemplateStealth { .. } => {
             let n = state.chance_outcomes().len();
             out.extend((0..n).map(|i| Action::Chance(i as u8)));
         }
@@ -84,7 +89,7 @@ impl Want {
         Want {
             moves: matches!(action, Action::Move { prone: false, .. }),
             crawls: matches!(action, Action::Move { prone: true, .. }),
-            shots: matches!(action, Action::Shoot { .. } | Action::Reveal { .. }),
+            shots: matches!(action, Action::Shoot { .. } | Action::Reveal { .. } | Action::Template { .. }),
             charges: matches!(action, Action::Charge { .. }),
             interacts: matches!(action, Action::Interact { .. }),
         }
@@ -238,6 +243,16 @@ fn shots(state: &GameState, m: ModelId, out: &mut Vec<Action>) {
             if shot(state, m, pose, wi as u8, t, state.pose(t), RollRole::Main, 0).is_some() {
                 out.push(Action::Shoot { weapon: wi as u8, target: t });
             }
+        }
+    }
+    // Template weapons are placed at a small set of candidate points (p.51).
+    let model = &state.models()[m as usize];
+    let mut cells = Vec::new();
+    for (wi, w) in state.profile(m).weapons.iter().enumerate() {
+        if w.is_ranged() && super::template::template_of(w).is_some() && model.can_use(wi as u8, w.scarce()) {
+            cells.clear();
+            super::template::placements(state, m, wi as u8, &mut cells);
+            out.extend(cells.iter().map(|&at| Action::Template { weapon: wi as u8, at }));
         }
     }
     // The Reveal shoot action needs no weapon (p.49).

@@ -18,6 +18,7 @@ mod observation;
 pub mod sequence;
 mod sight;
 mod steps;
+pub mod template;
 
 pub use action::Action;
 pub use action::{CombatKind, InteractKind};
@@ -79,6 +80,9 @@ pub struct DynState {
     pub sequence: Option<Sequence>,
     /// Pending procedure steps; the last one is the current node.
     pub steps: Vec<Step>,
+    /// Smoke templates on the table until the cleanup.
+    #[serde(default)]
+    pub clouds: Vec<template::Cloud>,
     /// Number of decisions taken so far.
     pub decisions: u32,
     /// Number of chance events resolved so far.
@@ -136,6 +140,7 @@ impl GameState {
                 activating: None,
                 sequence: None,
                 steps: vec![Step::StartTurn],
+                clouds: Vec::new(),
                 decisions: 0,
                 chance_events: 0,
             },

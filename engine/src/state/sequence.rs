@@ -101,6 +101,8 @@ pub struct Sequence {
     pub command_test: Option<TestOutcome>,
     /// Whether any command order was declared during this action.
     pub commanded: bool,
+    /// The template shot being resolved, once placed.
+    pub template: Option<super::template::TemplateShot>,
     /// The active model was stealthed when it initiated combat: opposed reactions against it
     /// are at −2 (p.49).
     pub stealthed_attacker: bool,
@@ -125,6 +127,7 @@ impl Sequence {
             command_test: None,
             commanded: false,
             stealthed_attacker: false,
+            template: None,
         }
     }
 
@@ -203,6 +206,9 @@ pub(super) fn shot(
     let profile = state.profile(shooter);
     let w = profile.weapons.get(weapon as usize)?;
     let (pass_range, nailed_range) = w.range?;
+    if super::template::template_of(w).is_some() {
+        return None; // template weapons are placed, not aimed at a model (p.51)
+    }
     if !state.models()[shooter as usize].can_use(weapon, w.scarce()) {
         return None;
     }
@@ -228,6 +234,10 @@ pub(super) fn shot(
     let in_pass = dist <= pass_range as f32;
     if in_pass && w.properties.contains(&WeaponProperty::Spray) {
         attr += 1;
+    }
+    // A target in or behind smoke is at −2 (Smoke, p.53).
+    if super::template::smoke_between(state, sp.cell, tp.cell) {
+        attr -= 2;
     }
     // Shooting a model with the Camouflage skill is at −1 Marksmanship (p.14).
     if state.profile(target).skills.iter().any(|s| s == "Camouflage") {
@@ -391,7 +401,7 @@ pub(super) fn dodge(state: &GameState, m: ModelId, low: bool, role: RollRole, po
 /// Declare the active model's action (Declare step A-B, p.39): pay its AP, record what it
 /// does, and push the rest of the sequence.
 pub(super) fn declare(state: &mut GameState, m: ModelId, declared: Action) {
-    state.dyn_.models[m as usize].ap -= 1;
+    spend_ap(state, m);
     let mut seq = Sequence::new(m, declared);
     let model = state.dyn_.models[m as usize];
     seq.stealthed_attacker = model.tokens.stealth
@@ -436,6 +446,47 @@ pub(super) fn declare(state: &mut GameState, m: ModelId, declared: Action) {
             seq.rolls.push(close_combat(state, m, weapon, target, RollRole::Main, 0, false));
             push.push(Step::ChooseReaction);
         }
+        Action::Template { weapon, at } => {
+            let profile = state.profile(m);
+            let w = &profile.weapons[weapon as usize];
+            let (pass, _) = w.range.expect("template weapons have a range");
+            let pass_range =
+                state.board().edge_distance(model.cell, model.z, at, state.board().cell(at).height)
+                    <= pass as f32;
+            let kind = super::template::template_of(w).expect("a template weapon");
+            if kind == crate::profile::TemplateKind::Teardrop {
+                // No hit roll: the teardrop is placed touching the firer (p.52).
+                seq.template = Some(super::template::TemplateShot {
+                    firer: m,
+                    weapon,
+                    at,
+                    pass_range: true,
+                    nailed: false,
+                });
+            } else {
+                // Cover modifiers are ignored (p.52).
+                let mut attr = profile.marksmanship as i32 - blind_penalty(state, m);
+                if pass_range && w.has(WeaponProperty::Spray) {
+                    attr += 1;
+                }
+                seq.rolls.push(CombatRoll {
+                    model: m,
+                    role: RollRole::Main,
+                    kind: CombatKind::Template { weapon },
+                    target: None,
+                    point: 0,
+                    attr: clamp_attribute(attr),
+                    pass_range,
+                    hard_cover: false,
+                    opposed: false,
+                    cancelled: false,
+                    outcome: None,
+                });
+                seq.template =
+                    Some(super::template::TemplateShot { firer: m, weapon, at, pass_range, nailed: false });
+            }
+            push.push(Step::ChooseReaction);
+        }
         Action::Reveal { target } => {
             let roll = reveal(state, m, state.pose(m), target, state.pose(target), RollRole::Main, 0)
                 .expect("legal reveal");
@@ -470,6 +521,16 @@ pub(super) fn declare(state: &mut GameState, m: ModelId, declared: Action) {
     push.insert(reaction + 1, Step::ChooseCommand);
     state.dyn_.sequence = Some(seq);
     state.dyn_.steps.extend(push);
+}
+
+/// Spend an AP for an action; under noxious smoke that costs a wound (Choke, p.53).
+fn spend_ap(state: &mut GameState, m: ModelId) {
+    let noxious = super::template::under_noxious_smoke(state, state.dyn_.models[m as usize].cell);
+    let model = &mut state.dyn_.models[m as usize];
+    model.ap -= 1;
+    if noxious {
+        model.pending.wounds = model.pending.wounds.saturating_add(1);
+    }
 }
 
 /// Record a nested action, a reaction or a firefight (validated beforehand) and pay its AP.
@@ -508,6 +569,7 @@ pub(super) fn add_combat(state: &mut GameState, action: Action) {
                     reveal(state, model, state.pose(model), actor, tp, RollRole::Reaction, point)
                         .expect("legal")
                 }
+                CombatKind::Template { .. } => unreachable!("template weapons are not used in reactions"),
             }
         }
         Action::Firefight { kind, reactor } => {
@@ -529,12 +591,14 @@ pub(super) fn add_combat(state: &mut GameState, action: Action) {
                 CombatKind::CloseCombat { weapon } => {
                     close_combat(state, actor, weapon, reactor, RollRole::Firefight, point, false)
                 }
-                CombatKind::Reveal => unreachable!("a firefight is never a reveal"),
+                CombatKind::Reveal | CombatKind::Template { .. } => {
+                    unreachable!("a firefight is never a reveal or a template")
+                }
             }
         }
         other => unreachable!("not a combat declaration: {other:?}"),
     };
-    state.dyn_.models[roll.model as usize].ap -= 1;
+    spend_ap(state, roll.model);
     state.dyn_.sequence.as_mut().expect("sequence").rolls.push(roll);
 }
 

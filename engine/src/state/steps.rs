@@ -11,7 +11,9 @@
 
 use super::abilities::resolve_interact;
 use super::chance::{level_table, test_table, wound_table};
-use super::combat::{charge_strike, resolve_combat, roll_combat};
+use super::combat::{
+    charge_strike, resolve_combat, roll_combat, scatter_outcomes, template_damage, template_hits,
+};
 use super::command::{command_order, declare_order, resolve_command};
 use super::legal;
 use super::model::{Health, ModelId, ModelState, Side, Stance};
@@ -103,6 +105,22 @@ pub enum Step {
     ResolveCombat,
     /// Automatic: apply the active model's Interact test (First Aid, Repair).
     ResolveInteract,
+    /// Chance: where a template scatters (outcomes are the distinct landing cells, in cell
+    /// order); `distance` is Deviate's X, or a D10 when `None`.
+    Scatter {
+        /// Scatter distance in inches, or `None` for a D10.
+        distance: Option<u8>,
+    },
+    /// Automatic: the hits of the sequence's template, after the dodge moves.
+    TemplateHits,
+    /// Chance: the firer's Intelligence roll to hurt a stealthed model under a template;
+    /// outcome 0 succeeds, 1 fails.
+    TemplateStealth {
+        /// The stealthed model.
+        model: ModelId,
+        /// It is in hard cover from the template's origin.
+        hard: bool,
+    },
     /// Decision for a leader: declare a command order, or none (skipped when it cannot).
     ChooseCommand,
     /// Automatic: make the declared command order's test, if any (Apply D).
@@ -154,6 +172,8 @@ impl Step {
             self,
             Step::RollOff
                 | Step::FireRoll { .. }
+                | Step::Scatter { .. }
+                | Step::TemplateStealth { .. }
                 | Step::Test { .. }
                 | Step::Armour { .. }
                 | Step::ChooseInitiative(_)
@@ -174,7 +194,12 @@ pub(super) fn player_of(state: &GameState, step: &Step) -> Player {
     let d = &state.dyn_;
     let actor_side = || d.models[d.sequence.as_ref().expect("sequence").actor as usize].side;
     match step {
-        Step::RollOff | Step::Test { .. } | Step::Armour { .. } | Step::FireRoll { .. } => Player::Chance,
+        Step::RollOff
+        | Step::Test { .. }
+        | Step::Armour { .. }
+        | Step::FireRoll { .. }
+        | Step::Scatter { .. }
+        | Step::TemplateStealth { .. } => Player::Chance,
         Step::ChooseInitiative(s) => Player::Side(*s),
         Step::ChooseActivation => Player::Side(d.active),
         Step::ChooseAction(m) | Step::ChooseDodgeMove { model: m, .. } => {
@@ -208,6 +233,16 @@ pub(super) fn chance_outcomes(state: &GameState) -> Vec<(Action, f64)> {
     }
     match state.dyn_.steps.last() {
         Some(Step::RollOff) => vec![(Action::Chance(0), 0.5), (Action::Chance(1), 0.5)],
+        Some(Step::Scatter { distance }) => scatter_outcomes(state, *distance)
+            .iter()
+            .enumerate()
+            .map(|(i, &(_, p))| (Action::Chance(i as u8), p))
+            .collect(),
+        Some(Step::TemplateStealth { .. }) => {
+            let firer = state.dyn_.sequence.as_ref().expect("sequence").actor;
+            let p = crate::dice::clamp_attribute(state.profile(firer).intelligence as i32) as f64 / 10.0;
+            vec![(Action::Chance(0), p), (Action::Chance(1), 1.0 - p)]
+        }
         Some(Step::FireRoll { model }) => {
             let save = fire_save_chance(state, *model);
             vec![(Action::Chance(0), save), (Action::Chance(1), 1.0 - save)]
@@ -277,6 +312,20 @@ pub(super) fn apply(state: &mut GameState, action: Action) {
         (Step::RollOff, Action::Chance(i)) => {
             state.dyn_.chance_events += 1;
             state.dyn_.steps.push(Step::ChooseInitiative(i));
+        }
+        (Step::Scatter { distance }, Action::Chance(i)) => {
+            state.dyn_.chance_events += 1;
+            let landing = scatter_outcomes(state, distance)[i as usize].0;
+            if let Some(t) = state.dyn_.sequence.as_mut().and_then(|s| s.template.as_mut()) {
+                t.at = landing;
+            }
+        }
+        (Step::TemplateStealth { model, hard }, Action::Chance(outcome)) => {
+            state.dyn_.chance_events += 1;
+            if outcome == 0 {
+                template_damage(state, model, hard);
+                state.dyn_.models[model as usize].pending.reveal = true;
+            }
         }
         (Step::FireRoll { model }, Action::Chance(outcome)) => {
             state.dyn_.chance_events += 1;
@@ -367,6 +416,7 @@ fn run_auto(state: &mut GameState, step: Step) {
         Step::RollCombat => roll_combat(state),
         Step::ResolveCombat => resolve_combat(state),
         Step::ResolveInteract => resolve_interact(state),
+        Step::TemplateHits => template_hits(state),
         Step::CommandOrder => command_order(state),
         Step::ResolveCommand => resolve_command(state),
         Step::EndSequence => end_sequence(state),
@@ -539,6 +589,7 @@ fn cleanup(state: &mut GameState) {
         m.activated = false;
         m.commanded = false;
     }
+    d.clouds.clear(); // smoke templates go in the cleanup (p.53)
     d.steps.push(Step::EndTurn);
     for (i, m) in d.models.iter().enumerate().rev() {
         if m.tokens.fire > 0 && m.is_on_table() {

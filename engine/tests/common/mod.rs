@@ -113,6 +113,7 @@ pub fn game_with(board: Board, places: &[(u8, Arc<Profile>, (u8, u8))], active: 
         activating: active,
         sequence: None,
         steps,
+        clouds: Vec::new(),
         decisions: 0,
         chance_events: 0,
     };

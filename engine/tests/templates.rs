@@ -1,0 +1,198 @@
+//! Template weapons (pp.51-53): placement, hits under the template, never opposed, dodging out,
+//! Deviate and scatter, the teardrop, smoke and noxious smoke, stealthed models.
+
+mod common;
+
+use common::{custom, force_test, force_wounds, game_with};
+use engine::dice::TestLevel;
+use engine::profile::{Profile, TemplateKind, Weapon, WeaponProperty};
+use engine::state::Step;
+use engine::{Action, GameState, Player};
+use std::sync::Arc;
+
+fn open_board() -> engine::board::Board {
+    let rows: Vec<String> = (0..16).map(|_| "0.".repeat(12)).collect();
+    let refs: Vec<&str> = rows.iter().map(String::as_str).collect();
+    common::board(&refs)
+}
+
+/// Kaneda with a single template weapon (8/14, 2/3) with the given properties.
+fn bomber(props: Vec<WeaponProperty>) -> Arc<Profile> {
+    custom("kaneda", |p| {
+        p.weapons = vec![
+            Weapon { name: "Test Bomb".into(), range: Some((8, 14)), damage: (2, 3), properties: props },
+            Weapon { name: "Fists".into(), range: None, damage: (1, 1), properties: vec![] },
+        ];
+    })
+}
+
+fn small(extra: &[WeaponProperty]) -> Vec<WeaponProperty> {
+    let mut v = vec![WeaponProperty::Template(TemplateKind::Small)];
+    v.extend_from_slice(extra);
+    v
+}
+
+/// The bomber at (5,1); Hosk at (5,8) with Venk beside him at (6,8); a friend of the bomber
+/// (Slethssk) at (9,8).
+fn field(props: Vec<WeaponProperty>) -> GameState {
+    let places = [
+        (0, bomber(props), (5, 1)),
+        (1, common::profile("hosk"), (5, 8)),
+        (1, common::profile("venk"), (6, 8)),
+        (0, common::profile("slethssk"), (9, 8)),
+    ];
+    game_with(open_board(), &places, Some(0))
+}
+
+fn top(s: &GameState) -> Option<Step> {
+    s.dynamic().steps.last().cloned()
+}
+
+#[test]
+fn a_small_template_hits_every_model_under_it_and_is_never_opposed() {
+    let mut s = field(small(&[]));
+    let at = s.board().idx(5, 8);
+    let fire = Action::Template { weapon: 0, at };
+    assert!(s.legal_actions().contains(&fire), "{:?}", s.legal_actions());
+    assert!(
+        !s.legal_actions().iter().any(|a| matches!(a, Action::Shoot { .. })),
+        "a template is placed, not aimed"
+    );
+    s.apply_action(fire).unwrap();
+    // Hosk may react with a dodge; it is not opposed with the template roll.
+    let dodge = Action::React { model: 1, kind: engine::state::CombatKind::Dodge, point: 0 };
+    assert!(s.legal_actions().contains(&dodge));
+    s.apply_action(dodge).unwrap();
+    common::decline_declarations(&mut s);
+    assert!(s.dynamic().sequence.as_ref().unwrap().rolls.iter().all(|r| !r.opposed));
+    force_test(&mut s, TestLevel::NailedIt); // the template lands
+    force_test(&mut s, TestLevel::Fail); // Hosk's dodge fails
+                                         // Hosk and Venk are both under the 3" template: two armour rolls.
+    let mut hit = Vec::new();
+    while let Some(Step::Armour { model, damage, .. }) = top(&s) {
+        hit.push((model, damage));
+        force_wounds(&mut s, 0);
+    }
+    hit.sort();
+    assert_eq!(hit, vec![(1, 3), (2, 3)], "Nailed It at pass range: superior damage to both");
+}
+
+#[test]
+fn a_dodge_that_leaves_the_template_avoids_it() {
+    let mut s = field(small(&[]));
+    s.apply_action(Action::Template { weapon: 0, at: s.board().idx(5, 8) }).unwrap();
+    s.apply_action(Action::React { model: 1, kind: engine::state::CombatKind::Dodge, point: 0 }).unwrap();
+    common::decline_declarations(&mut s);
+    force_test(&mut s, TestLevel::NailedIt);
+    force_test(&mut s, TestLevel::NailedIt); // Hosk dodges 2"
+    assert!(matches!(top(&s), Some(Step::ChooseDodgeMove { model: 1, .. })));
+    // Out from under the template: 2" straight back.
+    s.apply_action(Action::DodgeMove(s.board().idx(5, 10))).unwrap();
+    let mut hit = Vec::new();
+    while let Some(Step::Armour { model, .. }) = top(&s) {
+        hit.push(model);
+        force_wounds(&mut s, 0);
+    }
+    assert_eq!(hit, vec![2], "only Venk is still under it");
+}
+
+#[test]
+fn a_damaging_template_may_not_cover_a_friend() {
+    let s = field(small(&[]));
+    let near_friend = Action::Template { weapon: 0, at: s.board().idx(9, 8) };
+    assert!(!s.legal_actions().contains(&near_friend));
+}
+
+#[test]
+fn deviate_scatters_on_a_pass_and_lands_on_nailed_it() {
+    let mut pass = field(small(&[WeaponProperty::Deviate(3)]));
+    pass.apply_action(Action::Template { weapon: 0, at: pass.board().idx(5, 8) }).unwrap();
+    common::decline_declarations(&mut pass);
+    let mut nailed = pass.clone();
+    force_test(&mut pass, TestLevel::Pass);
+    assert!(matches!(top(&pass), Some(Step::Scatter { distance: Some(3) })));
+    let outcomes = pass.chance_outcomes();
+    let total: f64 = outcomes.iter().map(|(_, p)| p).sum();
+    assert!((total - 1.0).abs() < 1e-12 && outcomes.len() > 1);
+    force_test(&mut nailed, TestLevel::NailedIt);
+    assert!(!matches!(top(&nailed), Some(Step::Scatter { .. })));
+    // Without Deviate a Fail misses altogether.
+    let mut miss = field(small(&[]));
+    miss.apply_action(Action::Template { weapon: 0, at: miss.board().idx(5, 8) }).unwrap();
+    common::decline_declarations(&mut miss);
+    force_test(&mut miss, TestLevel::Fail);
+    assert!(matches!(top(&miss), Some(Step::ChooseAction(0))), "{:?}", top(&miss));
+}
+
+#[test]
+fn a_teardrop_needs_no_hit_roll() {
+    let places =
+        [(0, bomber(vec![WeaponProperty::Template(TemplateKind::Teardrop)])), (1, common::profile("hosk"))];
+    let mut s = game_with(
+        open_board(),
+        &[(0, places[0].1.clone(), (5, 1)), (1, places[1].1.clone(), (5, 5))],
+        Some(0),
+    );
+    let at = s.board().idx(5, 5);
+    s.apply_action(Action::Template { weapon: 0, at }).unwrap();
+    common::decline_declarations(&mut s);
+    assert!(matches!(top(&s), Some(Step::Armour { model: 1, damage: 2, .. })), "{:?}", top(&s));
+}
+
+#[test]
+fn smoke_costs_two_marksmanship_to_shots_through_it_until_the_cleanup() {
+    let mut s = field(small(&[WeaponProperty::Smoke]));
+    s.apply_action(Action::Template { weapon: 0, at: s.board().idx(5, 8) }).unwrap();
+    common::decline_declarations(&mut s);
+    force_test(&mut s, TestLevel::NailedIt);
+    assert_eq!(s.dynamic().clouds.len(), 1);
+    assert!(engine::state::template::smoke_between(&s, s.board().idx(5, 1), s.board().idx(5, 8)));
+    assert!(!engine::state::template::smoke_between(&s, s.board().idx(0, 1), s.board().idx(0, 14)));
+}
+
+#[test]
+fn spending_an_ap_under_noxious_smoke_costs_a_wound() {
+    let mut s = field(small(&[WeaponProperty::Smoke, WeaponProperty::Choke]));
+    s.apply_action(Action::Template { weapon: 0, at: s.board().idx(5, 8) }).unwrap();
+    common::decline_declarations(&mut s);
+    force_test(&mut s, TestLevel::NailedIt);
+    assert!(s.dynamic().clouds[0].noxious);
+    while let Some(Step::Armour { .. }) = top(&s) {
+        force_wounds(&mut s, 0);
+    }
+    // Hosk, under the cloud, acts: one wound.
+    s.apply_action(Action::EndActivation).unwrap();
+    let wounds = s.models()[1].wounds;
+    s.apply_action(Action::Activate(1)).unwrap();
+    common::declare(&mut s, Action::Dodge);
+    force_test(&mut s, TestLevel::Fail);
+    assert_eq!(s.models()[1].wounds, wounds - 1);
+    assert_ne!(s.current_player(), Player::Terminal);
+}
+
+#[test]
+fn a_stealthed_model_under_a_template_is_hurt_only_on_the_firers_intelligence_roll() {
+    let mut s = field(small(&[]));
+    let mut d = s.dynamic().clone();
+    d.models[2].tokens.stealth = true; // Venk
+    s = GameState::from_parts(s.static_data().clone(), d);
+    s.apply_action(Action::Template { weapon: 0, at: s.board().idx(5, 8) }).unwrap();
+    common::decline_declarations(&mut s);
+    force_test(&mut s, TestLevel::Pass);
+    // Hosk's armour roll first (he is not stealthed), then the Intelligence roll for Venk.
+    let mut saw_stealth_roll = false;
+    for _ in 0..6 {
+        match top(&s) {
+            Some(Step::Armour { .. }) => force_wounds(&mut s, 0),
+            Some(Step::TemplateStealth { model: 2, .. }) => {
+                saw_stealth_roll = true;
+                let i = s.profile(0).intelligence as f64 / 10.0;
+                assert_eq!(s.chance_outcomes()[0].1, i);
+                s.apply_action(Action::Chance(0)).unwrap();
+            }
+            _ => break,
+        }
+    }
+    assert!(saw_stealth_roll);
+    assert!(!s.models()[2].tokens.stealth, "damaged, so revealed");
+}
