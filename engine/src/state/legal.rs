@@ -183,6 +183,8 @@ fn moves_and_charges(state: &GameState, m: ModelId, want: Want, out: &mut Vec<Ac
             }
         }
     }
+    // Cells reach(X)" plus one away, rounded up to whole cells, bound every close combat.
+    let max_reach = profile.weapons.iter().filter_map(|w| w.reach()).max().unwrap_or(0) as i32 + 2;
     movement::reachable(board, &occ, &spec, |r| {
         let stays = r.cell == model.cell && r.cost == 0;
         if want.moves && !(stays && stance_cost == 0) && move_may_end(state, &occ, m, r.cell, stays) {
@@ -199,7 +201,13 @@ fn moves_and_charges(state: &GameState, m: ModelId, want: Want, out: &mut Vec<Ac
             kind: StepKind::Normal,
         };
         let dest_pose = state.path_pose(m, &dest, false);
+        let (dx, dy) = board.xy(r.cell);
         for &t in &targets[..n_targets] {
+            // Cheap test first: a target beyond base contact and every reach is skipped.
+            let (tx, ty) = board.xy(state.models()[t as usize].cell);
+            if (dx as i32 - tx as i32).abs().max((dy as i32 - ty as i32).abs()) > max_reach {
+                continue;
+            }
             let tp = state.pose(t);
             for (wi, w) in profile.weapons.iter().enumerate() {
                 if !w.is_ranged()
