@@ -4,7 +4,7 @@
 //! For each legal option the state is copied, the option applied, and every chance node is
 //! enumerated with its exact probability until the action sequence ends. Decisions met on the
 //! way are taken by a fixed, documented default: no further reactions, no nested action, no
-//! firefight, resting back rather than falling, the first fall point, and staying put on a
+//! firefight, no command order, no card, resting back rather than falling, the first fall point, and staying put on a
 //! dodge move — so each option is valued on its own.
 
 use crate::state::{Action, GameState, Player, Side, Step};
@@ -162,7 +162,14 @@ fn walk(
 /// The fixed choice for decisions inside the analysed sequence.
 fn default_decision(s: &GameState) -> Action {
     let legal = s.legal_actions();
-    let prefer = [Action::EndReactions, Action::NoNested, Action::NoFirefight, Action::RestBack];
+    let prefer = [
+        Action::EndReactions,
+        Action::NoNested,
+        Action::NoFirefight,
+        Action::NoCommand,
+        Action::NoCard,
+        Action::RestBack,
+    ];
     if let Some(&a) = prefer.iter().find(|a| legal.contains(a)) {
         return a;
     }

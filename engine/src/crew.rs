@@ -35,6 +35,9 @@ pub struct CrewList {
     pub points: u16,
     /// Profile ids of the models, in file order; repeats allowed.
     pub models: Vec<String>,
+    /// Ids of its leader ability card and effect cards (checked by
+    /// [`crate::cards::check_crew_cards`]).
+    pub cards: Vec<String>,
 }
 
 impl CrewList {
@@ -56,6 +59,8 @@ struct RawCrew {
     faction: String,
     points: i64,
     models: Vec<String>,
+    #[serde(default)]
+    cards: Vec<String>,
 }
 
 /// Reads and checks a crew file against `catalog`.
@@ -132,5 +137,5 @@ pub fn parse_crew(text: &str, file: &str, catalog: &Catalog) -> Result<CrewList,
             ))
         }
     }
-    Ok(CrewList { name: raw.name.trim().to_string(), faction, points, models: raw.models })
+    Ok(CrewList { name: raw.name.trim().to_string(), faction, points, models: raw.models, cards: raw.cards })
 }

@@ -3,6 +3,7 @@
 
 pub mod analysis;
 pub mod board;
+pub mod cards;
 pub mod crew;
 pub mod data;
 pub mod dice;

@@ -33,6 +33,9 @@ pub struct SavedGame {
     pub max_turns: u8,
     /// Number of sides.
     pub sides: u8,
+    /// Each side's cards.
+    #[serde(default)]
+    pub cards: Vec<Vec<crate::cards::Card>>,
     /// The dynamic state.
     pub state: DynState,
 }
@@ -88,6 +91,7 @@ impl SavedGame {
             variant: stat.variant,
             max_turns: stat.max_turns,
             sides: stat.sides,
+            cards: stat.cards.iter().map(|side| side.iter().map(|c| (**c).clone()).collect()).collect(),
             state: state.dynamic().clone(),
         }
     }
@@ -117,6 +121,7 @@ impl SavedGame {
             variant: self.variant,
             max_turns: self.max_turns,
             sides: self.sides,
+            cards: self.cards.iter().map(|side| side.iter().cloned().map(Arc::new).collect()).collect(),
         };
         Ok(GameState::from_parts(Arc::new(stat), self.state.clone()))
     }

@@ -218,6 +218,13 @@ pub fn describe_action(state: &GameState, action: Action) -> String {
             model_name(state, recipient)
         ),
         Action::NoCommand => "no command order".into(),
+        Action::PlayCard { card, target } => {
+            let side = state.models()[target as usize].side as usize;
+            let cards = state.static_data().cards.get(side);
+            let name = cards.and_then(|c| c.get(card as usize)).map_or("?", |c| c.name.as_str());
+            format!("plays {name} on {}", model_name(state, target))
+        }
+        Action::NoCard => "plays no card".into(),
         Action::RestBack => format!("{} stops at the last resting point", who(actor)),
         Action::Fall => format!("{} lets itself fall", who(actor)),
         Action::FallPoint(i) => {

@@ -114,6 +114,17 @@ pub fn new_game(config: &GameConfig) -> Result<GameState, DataError> {
         .iter()
         .map(|c| load_crew(&resolve(&config.configs, "crews", c, "toml"), &catalog))
         .collect::<Result<_, _>>()?;
+    let card_dir = config.configs.join("cards");
+    let card_catalog =
+        if card_dir.is_dir() { crate::cards::load_cards(&card_dir)? } else { Default::default() };
+    let cards: Vec<Vec<Arc<crate::cards::Card>>> = crews
+        .iter()
+        .zip(&config.crews)
+        .map(|(crew, name)| {
+            let file = resolve(&config.configs, "crews", name, "toml").display().to_string();
+            crate::cards::check_crew_cards(&file, crew, &card_catalog)
+        })
+        .collect::<Result<_, _>>()?;
     let mut profiles: Vec<Arc<Profile>> = Vec::new();
     let mut models = Vec::new();
     for (side, crew) in crews.iter().enumerate() {
@@ -131,7 +142,7 @@ pub fn new_game(config: &GameConfig) -> Result<GameState, DataError> {
             models.push(fresh_model(&profiles[pidx], pidx as u8, side as u8, cell, &board));
         }
     }
-    let stat = StaticData { board, profiles, variant, max_turns: config.max_turns, sides: 2 };
+    let stat = StaticData { board, profiles, variant, max_turns: config.max_turns, sides: 2, cards };
     Ok(GameState::new(stat, models))
 }
 
@@ -389,6 +400,7 @@ pub fn parse_setup(text: &str, file: &str, configs: &Path) -> Result<GameState, 
         variant,
         max_turns: raw.max_turns.unwrap_or(DEFAULT_MAX_TURNS),
         sides: 2,
+        cards: Vec::new(),
     };
     let turn = raw.turn.unwrap_or(1);
     let mut pass_tokens = [0; MAX_SIDES];
@@ -403,6 +415,7 @@ pub fn parse_setup(text: &str, file: &str, configs: &Path) -> Result<GameState, 
         sequence: None,
         steps,
         clouds: Vec::new(),
+        cards_used: [0; MAX_SIDES],
         decisions: 0,
         chance_events: 0,
     };

@@ -152,6 +152,15 @@ pub enum Action {
     },
     /// No (further) command order.
     NoCommand,
+    /// Play one of the side's cards (index in its crew's card list) on a model.
+    PlayCard {
+        /// Index of the card.
+        card: u8,
+        /// The model it is played on.
+        target: ModelId,
+    },
+    /// Play no card now.
+    NoCard,
     /// Left in mid-air by a Pass: move back to the last legal resting point.
     RestBack,
     /// Left in mid-air by a Pass: fall from here instead.
@@ -197,6 +206,8 @@ impl fmt::Display for Action {
             Action::NoFirefight => write!(f, "no firefight"),
             Action::Command { donor, recipient } => write!(f, "command order m{donor} -> m{recipient}"),
             Action::NoCommand => write!(f, "no command order"),
+            Action::PlayCard { card, target } => write!(f, "play card {card} on m{target}"),
+            Action::NoCard => write!(f, "no card"),
             Action::RestBack => write!(f, "rest back"),
             Action::Fall => write!(f, "fall"),
             Action::FallPoint(i) => write!(f, "fall from point {i}"),

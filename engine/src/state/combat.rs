@@ -118,6 +118,7 @@ pub(super) fn roll_combat(state: &mut GameState) {
             attr: rolls[i].attr,
             purpose: Purpose::Combat(i as u8),
             opposed: rolls[i].opposed,
+            rerolled: false,
         })
         .collect();
     // A Scarce weapon's use counts when its roll is made (p.53).

@@ -74,7 +74,13 @@ pub(super) fn command_order(state: &mut GameState) {
     let attr = clamp_attribute(state.profile(leader).intelligence as i32);
     state.dyn_.steps.push(Step::CommandOrder);
     state.dyn_.steps.push(Step::ResolveCommand);
-    state.dyn_.steps.push(Step::Test { model: leader, attr, purpose: Purpose::Command, opposed: false });
+    state.dyn_.steps.push(Step::Test {
+        model: leader,
+        attr,
+        purpose: Purpose::Command,
+        opposed: false,
+        rerolled: false,
+    });
 }
 
 /// Apply E-F (p.39): move the AP, then offer the next order on a success. A blunder discards

@@ -52,6 +52,10 @@ pub(super) fn generate(state: &GameState, out: &mut Vec<Action>) {
             out.push(Action::NoCommand);
             command_options(state, out);
         }
+        Step::ChooseCard { .. } => {
+            out.push(Action::NoCard);
+            card_options(state, out);
+        }
         Step::ChooseMidAir => out.extend([Action::RestBack, Action::Fall]),
         Step::ChooseFallPoint { .. } => {
             let seq = d.sequence.as_ref().expect("sequence");
@@ -306,6 +310,11 @@ fn dodge_moves(state: &GameState, m: ModelId, budget: u16, out: &mut Vec<Action>
 /// Whether an optional declaration step (nested action, reaction, firefight) offers anything
 /// besides declining.
 pub(super) fn has_declarations(state: &GameState, step: &Step) -> bool {
+    if let Step::ChooseCard { .. } = step {
+        let mut out = Vec::new();
+        card_options(state, &mut out);
+        return !out.is_empty();
+    }
     let d = state.dynamic();
     let Some(seq) = d.sequence.as_ref() else { return false };
     let actor = &d.models[seq.actor as usize];
@@ -532,6 +541,29 @@ fn firefight_options(state: &GameState, out: &mut Vec<Action>) {
                 }
             } else if model.can_use(weapon, w.scarce()) && reaches(state, actor, pose, weapon, r, rp) {
                 out.push(Action::Firefight { kind: CombatKind::CloseCombat { weapon }, reactor: r });
+            }
+        }
+    }
+}
+
+/// Cards the side may play now (p.74): unused cards of the step's timing; a start-of-turn AP
+/// for one of its conscious models, a re-roll for the model that just tested.
+fn card_options(state: &GameState, out: &mut Vec<Action>) {
+    let d = state.dynamic();
+    let Some(Step::ChooseCard { side, timing, test }) = d.steps.last() else { return };
+    let Some(cards) = state.static_data().cards.get(*side as usize) else { return };
+    for (i, card) in cards.iter().enumerate() {
+        if card.timing != *timing || d.cards_used[*side as usize] & (1 << i) != 0 {
+            continue;
+        }
+        match test {
+            Some((model, ..)) => out.push(Action::PlayCard { card: i as u8, target: *model }),
+            None => {
+                for (m, model) in d.models.iter().enumerate() {
+                    if model.side == *side && model.is_conscious() {
+                        out.push(Action::PlayCard { card: i as u8, target: m as ModelId });
+                    }
+                }
             }
         }
     }

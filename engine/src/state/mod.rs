@@ -59,6 +59,8 @@ pub struct StaticData {
     pub max_turns: u8,
     /// Number of sides in play.
     pub sides: u8,
+    /// Each side's leader ability and effect cards.
+    pub cards: Vec<Vec<Arc<crate::cards::Card>>>,
 }
 
 /// The changing part of a game: everything a clone copies and a save file stores.
@@ -83,6 +85,9 @@ pub struct DynState {
     /// Smoke templates on the table until the cleanup.
     #[serde(default)]
     pub clouds: Vec<template::Cloud>,
+    /// Bit i set: side's card i has been played (effect cards are one use only).
+    #[serde(default)]
+    pub cards_used: [u16; MAX_SIDES],
     /// Number of decisions taken so far.
     pub decisions: u32,
     /// Number of chance events resolved so far.
@@ -141,6 +146,7 @@ impl GameState {
                 sequence: None,
                 steps: vec![Step::StartTurn],
                 clouds: Vec::new(),
+                cards_used: [0; MAX_SIDES],
                 decisions: 0,
                 chance_events: 0,
             },

@@ -427,6 +427,7 @@ pub(super) fn declare(state: &mut GameState, m: ModelId, declared: Action) {
                     attr,
                     purpose: super::steps::Purpose::Movement,
                     opposed: false,
+                    rerolled: false,
                 });
             }
             seq.path = path;
@@ -505,7 +506,13 @@ pub(super) fn declare(state: &mut GameState, m: ModelId, declared: Action) {
                 Step::EndSequence,
                 Step::ResolveCombat,
                 Step::ResolveInteract,
-                Step::Test { model: m, attr, purpose: super::steps::Purpose::Interact, opposed: false },
+                Step::Test {
+                    model: m,
+                    attr,
+                    purpose: super::steps::Purpose::Interact,
+                    opposed: false,
+                    rerolled: false,
+                },
                 Step::RollCombat,
                 Step::ChooseFirefight,
                 Step::ChooseReaction,

@@ -76,6 +76,18 @@ pub enum Step {
         /// Opposed tests need the highest successful die for ties; unopposed ones only the
         /// level, so their outcomes are grouped by level.
         opposed: bool,
+        /// This roll is a re-roll, which may never be re-rolled (p.9).
+        rerolled: bool,
+    },
+    /// Decision for a side: play one of its cards now (see [`crate::cards::Timing`]), or not.
+    /// After a test, the test is described so that a re-roll can repeat it.
+    ChooseCard {
+        /// The side that may play.
+        side: Side,
+        /// When this is.
+        timing: crate::cards::Timing,
+        /// The test just rolled (for a re-roll): model, attribute, purpose, opposed.
+        test: Option<(ModelId, u8, Purpose, bool)>,
     },
     /// Chance: an armour roll, outcome = number of wounds.
     Armour {
@@ -182,6 +194,7 @@ impl Step {
                 | Step::ChooseReaction
                 | Step::ChooseFirefight
                 | Step::ChooseCommand
+                | Step::ChooseCard { .. }
                 | Step::ChooseMidAir
                 | Step::ChooseFallPoint { .. }
                 | Step::ChooseDodgeMove { .. }
@@ -210,6 +223,7 @@ pub(super) fn player_of(state: &GameState, step: &Step) -> Player {
         }
         Step::ChooseReaction => Player::Side(other_side(actor_side())),
         Step::ChooseFallPoint { chooser } => Player::Side(*chooser),
+        Step::ChooseCard { side, .. } => Player::Side(*side),
         // Automatic steps never rest on top of the stack after `advance`.
         _ => Player::Terminal,
     }
@@ -275,7 +289,11 @@ pub(super) fn advance(state: &mut GameState) {
                 state.dyn_.steps.push(Step::Cleanup);
             }
             // Optional declarations with nothing to declare are skipped.
-            Step::ChooseNested | Step::ChooseReaction | Step::ChooseFirefight | Step::ChooseCommand => {
+            Step::ChooseNested
+            | Step::ChooseReaction
+            | Step::ChooseFirefight
+            | Step::ChooseCommand
+            | Step::ChooseCard { .. } => {
                 if legal::has_declarations(state, &step) {
                     return;
                 }
@@ -294,10 +312,20 @@ pub(super) fn advance(state: &mut GameState) {
 pub(super) fn apply(state: &mut GameState, action: Action) {
     if let (Some(table), Action::Chance(i)) = (pending_test(state), action) {
         let outcome = table[i as usize].0;
-        let Some(Step::Test { purpose, .. }) = state.dyn_.steps.pop() else {
+        let Some(Step::Test { model, attr, purpose, opposed, rerolled }) = state.dyn_.steps.pop() else {
             unreachable!("a test is on top")
         };
         state.dyn_.chance_events += 1;
+        // A side holding a re-roll card may re-roll its model's test — never a re-roll, a
+        // Feat or a Blunder (p.9).
+        if (crate::dice::RerollState { rerolled }).may_reroll(outcome) {
+            let side = state.dyn_.models[model as usize].side;
+            state.dyn_.steps.push(Step::ChooseCard {
+                side,
+                timing: crate::cards::Timing::AfterTest,
+                test: Some((model, attr, purpose, opposed)),
+            });
+        }
         let seq = state.dyn_.sequence.as_mut().expect("test outside a sequence");
         match purpose {
             Purpose::Movement => seq.move_test = Some(outcome),
@@ -368,6 +396,10 @@ fn decide(state: &mut GameState, step: Step, action: Action) {
         (Step::ChooseAction(m), declared) => declare(state, m, declared),
         (Step::ChooseNested, Action::NoNested) | (Step::ChooseFirefight, Action::NoFirefight) => {}
         (Step::ChooseReaction, Action::EndReactions) | (Step::ChooseCommand, Action::NoCommand) => {}
+        (Step::ChooseCard { .. }, Action::NoCard) => {}
+        (Step::ChooseCard { side, test, .. }, Action::PlayCard { card, target }) => {
+            play_card(state, side, card, target, test)
+        }
         (Step::ChooseCommand, Action::Command { donor, recipient }) => declare_order(state, donor, recipient),
         (Step::ChooseNested, nested @ Action::Nested { .. }) => add_combat(state, nested),
         (Step::ChooseFirefight, firefight @ Action::Firefight { .. }) => add_combat(state, firefight),
@@ -456,6 +488,10 @@ fn grant_ap(state: &mut GameState) {
     }
     d.active = d.initiative;
     d.steps.push(Step::ChooseActivation);
+    // Start-of-turn cards: the side without the initiative is asked first.
+    for side in [d.initiative, other_side(d.initiative)] {
+        d.steps.push(Step::ChooseCard { side, timing: crate::cards::Timing::StartOfTurn, test: None });
+    }
 }
 
 /// Conscious models of `side` that have not activated and hold AP.
@@ -526,6 +562,30 @@ fn end_sequence(state: &mut GameState) {
             d.steps.push(Step::ChooseAction(a));
         }
         _ => end_activation(state),
+    }
+}
+
+/// Play card `card` of `side` (validated): a start-of-turn AP for `target`, or a re-roll of the
+/// test just made.
+fn play_card(
+    state: &mut GameState,
+    side: Side,
+    card: u8,
+    target: ModelId,
+    test: Option<(ModelId, u8, Purpose, bool)>,
+) {
+    state.dyn_.cards_used[side as usize] |= 1 << card;
+    let c = state.stat.cards[side as usize][card as usize].clone();
+    match c.effect {
+        crate::cards::Effect::GainAp => {
+            let max = state.profile(target).ap_max;
+            let m = &mut state.dyn_.models[target as usize];
+            m.ap = m.ap.saturating_add(c.amount).min(max);
+        }
+        crate::cards::Effect::Reroll => {
+            let (model, attr, purpose, opposed) = test.expect("a re-roll follows a test");
+            state.dyn_.steps.push(Step::Test { model, attr, purpose, opposed, rerolled: true });
+        }
     }
 }
 

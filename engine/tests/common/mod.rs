@@ -103,6 +103,7 @@ pub fn game_with(board: Board, places: &[(u8, Arc<Profile>, (u8, u8))], active: 
         variant: RuleVariant::default(),
         max_turns: 6,
         sides: 2,
+        cards: Vec::new(),
     };
     let dyn_ = DynState {
         models,
@@ -114,6 +115,7 @@ pub fn game_with(board: Board, places: &[(u8, Arc<Profile>, (u8, u8))], active: 
         sequence: None,
         steps,
         clouds: Vec::new(),
+        cards_used: [0; MAX_SIDES],
         decisions: 0,
         chance_events: 0,
     };
