@@ -110,7 +110,7 @@ fn deviate_scatters_on_a_pass_and_lands_on_nailed_it() {
     common::decline_declarations(&mut pass);
     let mut nailed = pass.clone();
     force_test(&mut pass, TestLevel::Pass);
-    assert!(matches!(top(&pass), Some(Step::Scatter { distance: Some(3) })));
+    assert!(matches!(top(&pass), Some(Step::Scatter { distance: Some(3), .. })));
     let outcomes = pass.chance_outcomes();
     let total: f64 = outcomes.iter().map(|(_, p)| p).sum();
     assert!((total - 1.0).abs() < 1e-12 && outcomes.len() > 1);
@@ -195,4 +195,26 @@ fn a_stealthed_model_under_a_template_is_hurt_only_on_the_firers_intelligence_ro
     }
     assert!(saw_stealth_roll);
     assert!(!s.models()[2].tokens.stealth, "damaged, so revealed");
+}
+
+#[test]
+fn a_template_reaction_is_placed_over_the_active_model_where_it_reacts() {
+    // Kaneda (plain) runs past the bomber, who reacts with a small template at one point of
+    // the run; the template is never opposed and hits Kaneda where he was.
+    let places = [(0, common::profile("kaneda"), (2, 2)), (1, bomber(small(&[])), (5, 12))];
+    let mut s = game_with(open_board(), &places, Some(0));
+    s.apply_action(Action::Move { dest: s.board().idx(2, 8), prone: false }).unwrap();
+    common::decline_nested(&mut s);
+    let react = *s
+        .legal_actions()
+        .iter()
+        .find(|a| {
+            matches!(a, Action::React { model: 1, kind: engine::state::CombatKind::Template { .. }, .. })
+        })
+        .expect("a template reaction");
+    s.apply_action(react).unwrap();
+    common::decline_declarations(&mut s);
+    assert!(s.dynamic().sequence.as_ref().unwrap().rolls.iter().all(|r| !r.opposed));
+    force_test(&mut s, TestLevel::NailedIt);
+    assert!(matches!(top(&s), Some(Step::Armour { model: 0, .. })), "{:?}", top(&s));
 }

@@ -198,7 +198,7 @@ pub(super) fn resolve_combat(state: &mut GameState) {
             }
         }
         if let CombatKind::Template { weapon } = roll.kind {
-            scatter_or_land(state, weapon, outcome.level);
+            scatter_or_land(state, i as u8, weapon, outcome.level);
             continue;
         }
         if !takes_effect(&rolls, &pairs, i) {
@@ -243,14 +243,14 @@ pub(super) fn resolve_combat(state: &mut GameState) {
             }
         }
     }
-    // A template's hits are worked out after the dodge moves, which may take models out from
-    // under it (p.32, p.39 J), and after its scatter.
-    let seq = state.dyn_.sequence.as_ref().expect("sequence");
-    let scatter = state.dyn_.steps.last().cloned().filter(|s| matches!(s, Step::Scatter { .. }));
-    if scatter.is_some() {
+    // Templates' hits are worked out after the dodge moves, which may take models out from
+    // under them (p.32, p.39 J), and after their scatter (kept on top of the stack).
+    let mut scatters = Vec::new();
+    while let Some(step @ Step::Scatter { .. }) = state.dyn_.steps.last().cloned() {
         state.dyn_.steps.pop();
+        scatters.push(step);
     }
-    if seq.template.is_some() {
+    if !state.dyn_.sequence.as_ref().expect("sequence").templates.is_empty() {
         state.dyn_.steps.push(Step::TemplateHits);
     }
     // Dodge moves after every armour roll: the active model's first, then the reactors' (p.39).
@@ -262,38 +262,43 @@ pub(super) fn resolve_combat(state: &mut GameState) {
     for &(m, damage, target) in hits.iter().rev() {
         add_damage(state, m, damage, target);
     }
-    if let Some(scatter) = scatter {
-        state.dyn_.steps.push(scatter);
-    }
+    state.dyn_.steps.extend(scatters.into_iter().rev());
 }
 
-/// Where a template lands after its hit roll (p.53 Deviate): on target, scattered (a chance
-/// node pushed for the caller to keep on top), or nowhere.
-fn scatter_or_land(state: &mut GameState, weapon: u8, level: TestLevel) {
-    let seq = state.dyn_.sequence.as_mut().expect("sequence");
+/// Where a template lands after its hit roll `roll` (p.53 Deviate): on target, scattered (a
+/// chance node, pushed), or nowhere.
+fn scatter_or_land(state: &mut GameState, roll: u8, weapon: u8, level: TestLevel) {
+    let seq = state.dyn_.sequence.as_ref().expect("sequence");
+    let Some(t) = seq.templates.iter().position(|t| t.roll == Some(roll)) else { return };
+    let firer = seq.templates[t].firer;
     let deviate = {
-        let firer = seq.actor;
         let profile = &state.stat.profiles[state.dyn_.models[firer as usize].profile as usize];
         template::deviate_of(&profile.weapons[weapon as usize])
     };
     let seq = state.dyn_.sequence.as_mut().expect("sequence");
+    let shot = &mut seq.templates[t];
     match (level, deviate) {
         (TestLevel::NailedIt | TestLevel::Feat, _) => {
-            if let Some(t) = seq.template.as_mut() {
-                t.nailed = true;
-            }
+            shot.nailed = true;
+            shot.landed = true;
         }
-        (TestLevel::Pass, None) => {}
-        (TestLevel::Pass, Some(x)) => state.dyn_.steps.push(Step::Scatter { distance: Some(x) }),
-        (TestLevel::Fail, Some(_)) => state.dyn_.steps.push(Step::Scatter { distance: None }),
-        _ => seq.template = None, // a miss (or a blunder: jammed)
+        (TestLevel::Pass, None) => shot.landed = true,
+        (TestLevel::Pass, Some(x)) => {
+            shot.landed = true;
+            state.dyn_.steps.push(Step::Scatter { template: t as u8, distance: Some(x) });
+        }
+        (TestLevel::Fail, Some(_)) => {
+            shot.landed = true;
+            state.dyn_.steps.push(Step::Scatter { template: t as u8, distance: None });
+        }
+        _ => {} // a miss (or a blunder: jammed)
     }
 }
 
 /// The landing cells of a scatter with their probabilities, in cell order: ten equally likely
 /// directions, and a D10" distance when `distance` is `None`.
-pub(super) fn scatter_outcomes(state: &GameState, distance: Option<u8>) -> Vec<(CellIdx, f64)> {
-    let at = state.dyn_.sequence.as_ref().and_then(|s| s.template).expect("a placed template").at;
+pub(super) fn scatter_outcomes(state: &GameState, template: u8, distance: Option<u8>) -> Vec<(CellIdx, f64)> {
+    let at = state.dyn_.sequence.as_ref().expect("sequence").templates[template as usize].at;
     let distances: Vec<u8> = match distance {
         Some(x) => vec![x],
         None => (1..=10).collect(),
@@ -313,40 +318,47 @@ pub(super) fn scatter_outcomes(state: &GameState, distance: Option<u8>) -> Vec<(
     out
 }
 
-/// Apply J (p.39) for a template: every model under it, visible from its point of origin,
-/// suffers the weapon's damage and properties (hard cover from the origin adds 1 armour);
-/// smoke leaves a cloud; a stealthed model is only hurt if the firer passes an Intelligence
-/// roll (p.51), and is then revealed.
+/// Apply J (p.39) for the templates: every model under a landed template, visible from its
+/// point of origin, suffers the weapon's damage and properties (hard cover from the origin adds
+/// 1 armour); smoke leaves a cloud; a stealthed model is only hurt if the firer passes an
+/// Intelligence roll (p.51), and is then revealed.
 pub(super) fn template_hits(state: &mut GameState) {
     let seq = state.dyn_.sequence.as_ref().expect("sequence");
-    let Some(shot) = seq.template else { return };
-    let profile = state.profile(shot.firer).clone();
-    let w = profile.weapons[shot.weapon as usize].clone();
-    let kind = template::template_of(&w).expect("a template weapon");
-    if w.has(WeaponProperty::Smoke) {
-        state.dyn_.clouds.push(template::Cloud {
-            centre: shot.at,
-            large: kind == crate::profile::TemplateKind::Large,
-            noxious: w.has(WeaponProperty::Choke),
-        });
-    }
-    if !template::damages(&w) {
-        return;
-    }
-    let origin = state.dyn_.models[shot.firer as usize].cell;
-    let under = template::models_under(state, kind, origin, shot.at);
-    for &(m, hard) in under.iter().rev() {
-        if state.dyn_.models[m as usize].tokens.stealth {
-            state.dyn_.steps.push(Step::TemplateStealth { model: m, hard });
-        } else {
-            template_damage(state, m, hard);
+    let shots: Vec<(usize, template::TemplateShot)> = seq
+        .templates
+        .iter()
+        .copied()
+        .enumerate()
+        .filter(|(_, t)| t.landed && !t.roll.is_some_and(|r| seq.rolls[r as usize].cancelled))
+        .collect();
+    for (t, shot) in shots.into_iter().rev() {
+        let w = state.profile(shot.firer).weapons[shot.weapon as usize].clone();
+        let kind = template::template_of(&w).expect("a template weapon");
+        if w.has(WeaponProperty::Smoke) {
+            state.dyn_.clouds.push(template::Cloud {
+                centre: shot.at,
+                large: kind == crate::profile::TemplateKind::Large,
+                noxious: w.has(WeaponProperty::Choke),
+            });
+        }
+        if !template::damages(&w) {
+            continue;
+        }
+        let origin = state.dyn_.models[shot.firer as usize].cell;
+        let under = template::models_under(state, kind, origin, shot.at, shot.mover_at);
+        for &(m, hard) in under.iter().rev() {
+            if state.dyn_.models[m as usize].tokens.stealth {
+                state.dyn_.steps.push(Step::TemplateStealth { template: t as u8, model: m, hard });
+            } else {
+                template_damage(state, t as u8, m, hard);
+            }
         }
     }
 }
 
-/// One model's share of a template's damage and properties.
-pub(super) fn template_damage(state: &mut GameState, m: ModelId, hard: bool) {
-    let shot = state.dyn_.sequence.as_ref().and_then(|s| s.template).expect("a placed template");
+/// One model's share of template `t`'s damage and properties.
+pub(super) fn template_damage(state: &mut GameState, t: u8, m: ModelId, hard: bool) {
+    let shot = state.dyn_.sequence.as_ref().expect("sequence").templates[t as usize];
     let w = state.profile(shot.firer).weapons[shot.weapon as usize].clone();
     let damage = if shot.nailed && shot.pass_range { w.damage.1 } else { w.damage.0 };
     let tp = state.profile(m);
@@ -354,7 +366,6 @@ pub(super) fn template_damage(state: &mut GameState, m: ModelId, hard: bool) {
     on_hit(state, m, &w);
     add_damage(state, m, damage, target);
 }
-
 /// The token and AP effects of a hit by weapon `w` on `target` (p.53), applied with the
 /// sequence's other effects at its end.
 fn on_hit(state: &mut GameState, target: ModelId, w: &crate::profile::Weapon) {

@@ -471,6 +471,18 @@ fn reaction_options(state: &GameState, only: Option<ModelId>, first: bool, out: 
             // A charge lets bystanders fight or dodge only where it ends in contact with them.
             let may_fight = charge_target.is_none_or(|t| t == r || k == last);
             if !engaged {
+                // A template reaction is placed over the active model where it reacts (p.51).
+                for (wi, w) in profile.weapons.iter().enumerate() {
+                    let kind = CombatKind::Template { weapon: wi as u8 };
+                    if w.is_ranged()
+                        && super::template::template_of(w).is_some()
+                        && rm.can_use(wi as u8, w.scarce())
+                        && super::template::placement_ok(state, r, wi as u8, pose.cell)
+                        && thin.first((r, actor, kind, class, 0, false, false))
+                    {
+                        out.push(Action::React { model: r, kind, point: k });
+                    }
+                }
                 for (wi, w) in profile.weapons.iter().enumerate() {
                     if !w.is_ranged() {
                         continue;

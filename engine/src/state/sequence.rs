@@ -101,8 +101,8 @@ pub struct Sequence {
     pub command_test: Option<TestOutcome>,
     /// Whether any command order was declared during this action.
     pub commanded: bool,
-    /// The template shot being resolved, once placed.
-    pub template: Option<super::template::TemplateShot>,
+    /// The sequence's template shots (the active model's and reactions').
+    pub templates: Vec<super::template::TemplateShot>,
     /// The active model was stealthed when it initiated combat: opposed reactions against it
     /// are at −2 (p.49).
     pub stealthed_attacker: bool,
@@ -127,7 +127,7 @@ impl Sequence {
             command_test: None,
             commanded: false,
             stealthed_attacker: false,
-            template: None,
+            templates: Vec::new(),
         }
     }
 
@@ -448,44 +448,28 @@ pub(super) fn declare(state: &mut GameState, m: ModelId, declared: Action) {
             push.push(Step::ChooseReaction);
         }
         Action::Template { weapon, at } => {
-            let profile = state.profile(m);
-            let w = &profile.weapons[weapon as usize];
-            let (pass, _) = w.range.expect("template weapons have a range");
-            let pass_range =
-                state.board().edge_distance(model.cell, model.z, at, state.board().cell(at).height)
-                    <= pass as f32;
-            let kind = super::template::template_of(w).expect("a template weapon");
-            if kind == crate::profile::TemplateKind::Teardrop {
-                // No hit roll: the teardrop is placed touching the firer (p.52).
-                seq.template = Some(super::template::TemplateShot {
-                    firer: m,
-                    weapon,
-                    at,
-                    pass_range: true,
-                    nailed: false,
-                });
-            } else {
-                // Cover modifiers are ignored (p.52).
-                let mut attr = profile.marksmanship as i32 - blind_penalty(state, m);
-                if pass_range && w.has(WeaponProperty::Spray) {
-                    attr += 1;
-                }
-                seq.rolls.push(CombatRoll {
-                    model: m,
-                    role: RollRole::Main,
-                    kind: CombatKind::Template { weapon },
-                    target: None,
-                    point: 0,
-                    attr: clamp_attribute(attr),
-                    pass_range,
-                    hard_cover: false,
-                    opposed: false,
-                    cancelled: false,
-                    outcome: None,
-                });
-                seq.template =
-                    Some(super::template::TemplateShot { firer: m, weapon, at, pass_range, nailed: false });
+            let teardrop = super::template::template_of(&state.profile(m).weapons[weapon as usize])
+                == Some(crate::profile::TemplateKind::Teardrop);
+            let mut shot = super::template::TemplateShot {
+                roll: None,
+                landed: true,
+                mover_at: None,
+                firer: m,
+                weapon,
+                at,
+                pass_range: true,
+                nailed: false,
+            };
+            // A teardrop needs no hit roll: it is placed touching the firer (p.52).
+            if !teardrop {
+                let mut roll = template_roll(state, m, weapon, at, 0);
+                roll.role = RollRole::Main;
+                shot.roll = Some(seq.rolls.len() as u8);
+                shot.landed = false;
+                shot.pass_range = roll.pass_range;
+                seq.rolls.push(roll);
             }
+            seq.templates.push(shot);
             push.push(Step::ChooseReaction);
         }
         Action::Reveal { target } => {
@@ -528,6 +512,38 @@ pub(super) fn declare(state: &mut GameState, m: ModelId, declared: Action) {
     push.insert(reaction + 1, Step::ChooseCommand);
     state.dyn_.sequence = Some(seq);
     state.dyn_.steps.extend(push);
+}
+
+/// The hit roll of a small or large template placed at `at` (cover modifiers ignored, p.52).
+pub(super) fn template_roll(
+    state: &GameState,
+    m: ModelId,
+    weapon: u8,
+    at: crate::board::CellIdx,
+    point: u8,
+) -> CombatRoll {
+    let model = &state.models()[m as usize];
+    let w = &state.profile(m).weapons[weapon as usize];
+    let (pass, _) = w.range.expect("template weapons have a range");
+    let pass_range =
+        state.board().edge_distance(model.cell, model.z, at, state.board().cell(at).height) <= pass as f32;
+    let mut attr = state.profile(m).marksmanship as i32 - blind_penalty(state, m);
+    if pass_range && w.has(WeaponProperty::Spray) {
+        attr += 1;
+    }
+    CombatRoll {
+        model: m,
+        role: RollRole::Reaction,
+        kind: CombatKind::Template { weapon },
+        target: None,
+        point,
+        attr: clamp_attribute(attr),
+        pass_range,
+        hard_cover: false,
+        opposed: false,
+        cancelled: false,
+        outcome: None,
+    }
 }
 
 /// Spend an AP for an action; under noxious smoke that costs a wound (Choke, p.53).
@@ -576,7 +592,24 @@ pub(super) fn add_combat(state: &mut GameState, action: Action) {
                     reveal(state, model, state.pose(model), actor, tp, RollRole::Reaction, point)
                         .expect("legal")
                 }
-                CombatKind::Template { .. } => unreachable!("template weapons are not used in reactions"),
+                CombatKind::Template { weapon } => {
+                    let roll = template_roll(state, model, weapon, tp.cell, point);
+                    let shot = super::template::TemplateShot {
+                        roll: Some(seq.rolls.len() as u8),
+                        landed: false,
+                        mover_at: Some((actor, tp.cell, tp.z)),
+                        firer: model,
+                        weapon,
+                        at: tp.cell,
+                        pass_range: roll.pass_range,
+                        nailed: false,
+                    };
+                    spend_ap(state, model);
+                    let seq = state.dyn_.sequence.as_mut().expect("sequence");
+                    seq.rolls.push(roll);
+                    seq.templates.push(shot);
+                    return;
+                }
             }
         }
         Action::Firefight { kind, reactor } => {

@@ -120,6 +120,8 @@ pub enum Step {
     /// Chance: where a template scatters (outcomes are the distinct landing cells, in cell
     /// order); `distance` is Deviate's X, or a D10 when `None`.
     Scatter {
+        /// Index of the template in the sequence.
+        template: u8,
         /// Scatter distance in inches, or `None` for a D10.
         distance: Option<u8>,
     },
@@ -128,6 +130,8 @@ pub enum Step {
     /// Chance: the firer's Intelligence roll to hurt a stealthed model under a template;
     /// outcome 0 succeeds, 1 fails.
     TemplateStealth {
+        /// Index of the template in the sequence.
+        template: u8,
         /// The stealthed model.
         model: ModelId,
         /// It is in hard cover from the template's origin.
@@ -247,13 +251,13 @@ pub(super) fn chance_outcomes(state: &GameState) -> Vec<(Action, f64)> {
     }
     match state.dyn_.steps.last() {
         Some(Step::RollOff) => vec![(Action::Chance(0), 0.5), (Action::Chance(1), 0.5)],
-        Some(Step::Scatter { distance }) => scatter_outcomes(state, *distance)
+        Some(Step::Scatter { template, distance }) => scatter_outcomes(state, *template, *distance)
             .iter()
             .enumerate()
             .map(|(i, &(_, p))| (Action::Chance(i as u8), p))
             .collect(),
-        Some(Step::TemplateStealth { .. }) => {
-            let firer = state.dyn_.sequence.as_ref().expect("sequence").actor;
+        Some(Step::TemplateStealth { template, .. }) => {
+            let firer = state.dyn_.sequence.as_ref().expect("sequence").templates[*template as usize].firer;
             let p = crate::dice::clamp_attribute(state.profile(firer).intelligence as i32) as f64 / 10.0;
             vec![(Action::Chance(0), p), (Action::Chance(1), 1.0 - p)]
         }
@@ -341,17 +345,15 @@ pub(super) fn apply(state: &mut GameState, action: Action) {
             state.dyn_.chance_events += 1;
             state.dyn_.steps.push(Step::ChooseInitiative(i));
         }
-        (Step::Scatter { distance }, Action::Chance(i)) => {
+        (Step::Scatter { template, distance }, Action::Chance(i)) => {
             state.dyn_.chance_events += 1;
-            let landing = scatter_outcomes(state, distance)[i as usize].0;
-            if let Some(t) = state.dyn_.sequence.as_mut().and_then(|s| s.template.as_mut()) {
-                t.at = landing;
-            }
+            let landing = scatter_outcomes(state, template, distance)[i as usize].0;
+            state.dyn_.sequence.as_mut().expect("sequence").templates[template as usize].at = landing;
         }
-        (Step::TemplateStealth { model, hard }, Action::Chance(outcome)) => {
+        (Step::TemplateStealth { template, model, hard }, Action::Chance(outcome)) => {
             state.dyn_.chance_events += 1;
             if outcome == 0 {
-                template_damage(state, model, hard);
+                template_damage(state, template, model, hard);
                 state.dyn_.models[model as usize].pending.reveal = true;
             }
         }

@@ -44,6 +44,13 @@ impl Cloud {
 /// A template shot of the sequence being resolved.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct TemplateShot {
+    /// The combat roll that places it (`None` for a teardrop, which needs no roll).
+    pub roll: Option<u8>,
+    /// Whether it landed (a teardrop always does; a miss does not).
+    pub landed: bool,
+    /// For a reaction, where the active model was when it fired: the active model is under
+    /// the template if it was there.
+    pub mover_at: Option<(ModelId, CellIdx, u8)>,
     /// The firing model.
     pub firer: ModelId,
     /// The weapon fired.
@@ -106,12 +113,14 @@ pub fn covers(state: &GameState, kind: TemplateKind, origin: CellIdx, at: CellId
 }
 
 /// Models under a template, with whether each is partly hidden from its point of origin
-/// (hard cover, +1 armour); models not visible from it at all are not hit (p.51).
+/// (hard cover, +1 armour); models not visible from it at all are not hit (p.51). `mover_at`
+/// puts one model at another cell and height (the active model at a reaction's point).
 pub fn models_under(
     state: &GameState,
     kind: TemplateKind,
     origin: CellIdx,
     at: CellIdx,
+    mover_at: Option<(ModelId, CellIdx, u8)>,
 ) -> Vec<(ModelId, bool)> {
     let board = state.board();
     let source = if kind == TemplateKind::Teardrop { origin } else { at };
@@ -120,10 +129,16 @@ pub fn models_under(
         .models()
         .iter()
         .enumerate()
-        .filter(|(_, m)| m.is_on_table() && covers(state, kind, origin, at, m.cell))
         .filter_map(|(i, m)| {
-            let sight = board.sight(source, sz, Volume::Base, m.cell, m.z, state.volume(m));
-            (sight.visible || m.cell == source).then_some((i as ModelId, sight.hard_cover))
+            let (cell, z) = match mover_at {
+                Some((mover, c, z)) if mover == i as ModelId => (c, z),
+                _ => (m.cell, m.z),
+            };
+            if !m.is_on_table() || !covers(state, kind, origin, at, cell) {
+                return None;
+            }
+            let sight = board.sight(source, sz, Volume::Base, cell, z, state.volume(m));
+            (sight.visible || cell == source).then_some((i as ModelId, sight.hard_cover))
         })
         .collect()
 }
@@ -162,6 +177,21 @@ pub fn placements(state: &GameState, firer: ModelId, weapon: u8, out: &mut Vec<C
             out.push(at);
         }
     }
+}
+
+/// Whether `firer` may place weapon `weapon`'s template at `at` (sight of the point, range,
+/// and the restrictions of a damaging template).
+pub fn placement_ok(state: &GameState, firer: ModelId, weapon: u8, at: CellIdx) -> bool {
+    let w = &state.profile(firer).weapons[weapon as usize];
+    let (Some(kind), Some((_, nailed_range))) = (template_of(w), w.range) else { return false };
+    let fm = state.models()[firer as usize];
+    let board = state.board();
+    let reach = if kind == TemplateKind::Teardrop { TEARDROP_LENGTH } else { nailed_range as f32 };
+    if at == fm.cell || board.edge_distance(fm.cell, fm.z, at, board.cell(at).height) > reach {
+        return false;
+    }
+    let seen = board.sight(fm.cell, fm.z, state.volume(&fm), at, board.cell(at).height, Volume::Base).visible;
+    seen && (!damages(w) || placement_allowed(state, firer, kind, at))
 }
 
 /// Placement restrictions of a damaging template (p.51): no friendly model under it, no combat
