@@ -271,41 +271,12 @@ pub struct FuzzArgs {
     pub json: bool,
 }
 
-/// Every shipped board, sorted by name.
-fn board_names() -> Result<Vec<String>, String> {
-    let dir = engine::data::configs_dir().join("boards");
-    let mut names: Vec<String> = std::fs::read_dir(&dir)
-        .map_err(|e| format!("{}: {e}", dir.display()))?
-        .filter_map(|e| {
-            let p = e.ok()?.path();
-            let stem = p.file_stem()?.to_string_lossy().into_owned();
-            (p.extension()? == "board").then_some(stem)
-        })
-        .collect();
-    names.sort();
-    Ok(names)
-}
-
-/// Every shipped crew, sorted by name.
-fn crew_names() -> Result<Vec<String>, String> {
-    let dir = engine::data::crews_dir();
-    let mut names: Vec<String> = std::fs::read_dir(&dir)
-        .map_err(|e| format!("{}: {e}", dir.display()))?
-        .filter_map(|e| {
-            let p = e.ok()?.path();
-            let stem = p.file_stem()?.to_string_lossy().into_owned();
-            (p.extension()? == "toml").then_some(stem)
-        })
-        .collect();
-    names.sort();
-    Ok(names)
-}
-
 /// Play random games on every board with every crew pairing, checking the invariants (and
 /// that a clone applying the same action stays equal) after every step.
 pub fn fuzz(args: &FuzzArgs) -> Result<(String, bool), String> {
-    let boards = board_names()?;
-    let crews = crew_names()?;
+    let configs = engine::data::configs_dir();
+    let boards = engine::data::file_names(&configs.join("boards"), "board").map_err(|e| e.to_string())?;
+    let crews = engine::data::file_names(&configs.join("crews"), "toml").map_err(|e| e.to_string())?;
     let mut steps = 0u64;
     let mut counts = EventCounts::default();
     let mut failures: Vec<String> = Vec::new();

@@ -37,6 +37,21 @@ pub fn crews_dir() -> PathBuf {
     configs_dir().join("crews")
 }
 
+/// The names (file stems) of the files in `dir` ending in `.ext`, sorted: the boards, crews or
+/// rule variants a user can name.
+pub fn file_names(dir: &Path, ext: &str) -> Result<Vec<String>, DataError> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .map_err(|e| DataError::new(dir.display().to_string(), "(folder)", e.to_string()))?
+        .filter_map(|e| {
+            let p = e.ok()?.path();
+            let stem = p.file_stem()?.to_string_lossy().into_owned();
+            (p.extension()? == ext).then_some(stem)
+        })
+        .collect();
+    names.sort();
+    Ok(names)
+}
+
 /// Loads every profile file in [`factions_dir`] into a catalog.
 pub fn default_catalog() -> Result<Catalog, DataError> {
     load_catalog(&factions_dir())

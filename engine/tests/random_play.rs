@@ -102,29 +102,10 @@ fn random_close_quarters_games_exercise_every_feature_and_keep_the_invariants() 
 
 #[test]
 fn random_games_on_every_shipped_board_keep_the_invariants() {
-    let dir = engine::data::configs_dir().join("boards");
-    let mut boards: Vec<String> = std::fs::read_dir(&dir)
-        .expect("configs/boards exists")
-        .filter_map(|e| {
-            let p = e.ok()?.path();
-            let stem = p.file_stem()?.to_string_lossy().into_owned();
-            (p.extension()? == "board").then_some(stem)
-        })
-        .collect();
-    boards.sort();
+    let configs = engine::data::configs_dir();
+    let boards = engine::data::file_names(&configs.join("boards"), "board").expect("configs/boards exists");
     assert!(boards.len() >= 3, "at least three boards ship");
-    let crews: Vec<String> = {
-        let mut c: Vec<String> = std::fs::read_dir(engine::data::crews_dir())
-            .expect("configs/crews exists")
-            .filter_map(|e| {
-                let p = e.ok()?.path();
-                let stem = p.file_stem()?.to_string_lossy().into_owned();
-                (p.extension()? == "toml").then_some(stem)
-            })
-            .collect();
-        c.sort();
-        c
-    };
+    let crews = engine::data::file_names(&configs.join("crews"), "toml").expect("configs/crews exists");
     // Every board with every pairing of shipped crews, both ways round, several seeds each:
     // about a thousand games, split over two threads.
     let mut jobs = Vec::new();

@@ -15,12 +15,7 @@ pub(super) fn generate(state: &GameState, out: &mut Vec<Action>) {
     let d = state.dynamic();
     let Some(step) = d.steps.last() else { return };
     match step {
-        Step::RollOff
-        | Step::Test { .. }
-        | Step::Armour { .. }
-        | Step::FireRoll { .. }
-        | Step::Scatter { .. }
-        | Step::TemplateStealth { .. } => {
+        s if s.is_chance() => {
             let n = state.chance_outcomes().len();
             out.extend((0..n).map(|i| Action::Chance(i as u8)));
         }

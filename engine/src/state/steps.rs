@@ -182,8 +182,8 @@ impl Step {
         }
     }
 
-    /// Steps that wait for a decision or a die roll (the others run on their own).
-    fn waits(&self) -> bool {
+    /// Chance nodes: die rolls.
+    pub fn is_chance(&self) -> bool {
         matches!(
             self,
             Step::RollOff
@@ -192,17 +192,25 @@ impl Step {
                 | Step::TemplateStealth { .. }
                 | Step::Test { .. }
                 | Step::Armour { .. }
-                | Step::ChooseInitiative(_)
-                | Step::ChooseAction(_)
-                | Step::ChooseNested
-                | Step::ChooseReaction
-                | Step::ChooseFirefight
-                | Step::ChooseCommand
-                | Step::ChooseCard { .. }
-                | Step::ChooseMidAir
-                | Step::ChooseFallPoint { .. }
-                | Step::ChooseDodgeMove { .. }
         )
+    }
+
+    /// Steps that wait for a decision or a die roll (the others run on their own).
+    fn waits(&self) -> bool {
+        self.is_chance()
+            || matches!(
+                self,
+                Step::ChooseInitiative(_)
+                    | Step::ChooseAction(_)
+                    | Step::ChooseNested
+                    | Step::ChooseReaction
+                    | Step::ChooseFirefight
+                    | Step::ChooseCommand
+                    | Step::ChooseCard { .. }
+                    | Step::ChooseMidAir
+                    | Step::ChooseFallPoint { .. }
+                    | Step::ChooseDodgeMove { .. }
+            )
     }
 }
 
@@ -211,12 +219,7 @@ pub(super) fn player_of(state: &GameState, step: &Step) -> Player {
     let d = &state.dyn_;
     let actor_side = || d.models[d.sequence.as_ref().expect("sequence").actor as usize].side;
     match step {
-        Step::RollOff
-        | Step::Test { .. }
-        | Step::Armour { .. }
-        | Step::FireRoll { .. }
-        | Step::Scatter { .. }
-        | Step::TemplateStealth { .. } => Player::Chance,
+        s if s.is_chance() => Player::Chance,
         Step::ChooseInitiative(s) => Player::Side(*s),
         Step::ChooseActivation => Player::Side(d.active),
         Step::ChooseAction(m) | Step::ChooseDodgeMove { model: m, .. } => {
