@@ -2,8 +2,10 @@
 //! chance nodes are resolved by the game driver ([`play`]) with its own seeded dice, so that a
 //! game is reproducible from its seeds.
 
+mod greedy;
 mod random;
 
+pub use greedy::GreedyAgent;
 pub use random::RandomAgent;
 
 use engine::record::GameRecord;
@@ -23,7 +25,8 @@ pub trait Agent: Send {
 pub fn make_agent(spec: &str, seed: u64) -> Result<Box<dyn Agent>, String> {
     match spec {
         "random" => Ok(Box::new(RandomAgent::new(seed))),
-        other => Err(format!("unknown agent `{other}` (available: random)")),
+        "greedy" => Ok(Box::new(GreedyAgent::new(seed))),
+        other => Err(format!("unknown agent `{other}` (available: random, greedy)")),
     }
 }
 

@@ -65,7 +65,7 @@ pub struct DemoArgs {
     #[arg(long)]
     pub record: Option<PathBuf>,
     /// The two agents, side A then side B.
-    #[arg(long, value_delimiter = ',', default_values_t = ["random".to_string(), "random".to_string()])]
+    #[arg(long, value_delimiter = ',', default_values_t = ["greedy".to_string(), "greedy".to_string()])]
     pub agents: Vec<String>,
     #[command(flatten)]
     pub game: GameOptions,
