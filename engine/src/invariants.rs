@@ -20,6 +20,19 @@ pub fn violations(state: &GameState) -> Vec<String> {
         if m.wounds > p.wounds {
             out.push(format!("m{i} has {} wounds, above its starting {}", m.wounds, p.wounds));
         }
+        let cavalry = p.model_type == crate::profile::ModelType::Cavalry;
+        if !cavalry && m.mount_wounds != 0 {
+            out.push(format!("m{i} is not cavalry but has {} mount wounds", m.mount_wounds));
+        }
+        if cavalry && m.is_on_table() && (m.mount_wounds == 0 || m.wounds == 0 || !m.is_conscious()) {
+            out.push(format!(
+                "cavalry m{i} should have separated (rider {}, mount {})",
+                m.wounds, m.mount_wounds
+            ));
+        }
+        if cavalry && m.stance == Stance::Prone {
+            out.push(format!("cavalry m{i} is prone"));
+        }
         if m.is_conscious() != (m.wounds > 0) {
             out.push(format!("m{i} is {:?} with {} wounds", m.health, m.wounds));
         }

@@ -385,6 +385,11 @@ pub struct Profile {
     pub base_mm: u8,
     /// Weapons carried; ranged and close-combat.
     pub weapons: Vec<Weapon>,
+    /// For a cavalry model: the rider's and the mount's profile ids (p.58). The cavalry
+    /// card's own wounds, toughness and armour are the rider's; the mount's come from its
+    /// profile. When the two separate, these are the models they become.
+    #[serde(default)]
+    pub cavalry: Option<(String, String)>,
 }
 
 impl Profile {

@@ -225,6 +225,8 @@ pub fn describe_action(state: &GameState, action: Action) -> String {
             format!("plays {name} on {}", model_name(state, target))
         }
         Action::NoCard => "plays no card".into(),
+        Action::AllocateRider => "the damage goes to the rider".into(),
+        Action::AllocateMount => "the damage goes to the mount".into(),
         Action::RestBack => format!("{} stops at the last resting point", who(actor)),
         Action::Fall => format!("{} lets itself fall", who(actor)),
         Action::FallPoint(i) => {

@@ -131,7 +131,8 @@ pub fn new_game(config: &GameConfig) -> Result<GameState, DataError> {
         let n = crew.models.len();
         for (i, id) in crew.models.iter().enumerate() {
             let profile = catalog.get(id).expect("crew ids checked by load_crew").clone();
-            let pidx = profile_index(&mut profiles, profile);
+            let pidx = profile_index(&mut profiles, profile.clone());
+            add_cavalry_parts(&mut profiles, &profile, &catalog);
             let cell = deployment_cell(&board, side as u8, i, n, &models).ok_or_else(|| {
                 DataError::new(
                     board.name(),
@@ -139,11 +140,28 @@ pub fn new_game(config: &GameConfig) -> Result<GameState, DataError> {
                     format!("no free ground cell to deploy {id} for side {side}"),
                 )
             })?;
-            models.push(fresh_model(&profiles[pidx], pidx as u8, side as u8, cell, &board));
+            let mut m = fresh_model(&profiles[pidx], pidx as u8, side as u8, cell, &board);
+            m.mount_wounds = mount_wounds(&profiles[pidx], &catalog);
+            models.push(m);
         }
     }
     let stat = StaticData { board, profiles, variant, max_turns: config.max_turns, sides: 2, cards };
     Ok(GameState::new(stat, models))
+}
+
+/// A cavalry model's rider and mount profiles join the game's profiles, for when they separate.
+fn add_cavalry_parts(profiles: &mut Vec<Arc<Profile>>, p: &Profile, catalog: &Catalog) {
+    if let Some((rider, mount)) = &p.cavalry {
+        for id in [rider, mount] {
+            let part = catalog.get(id).expect("the loader checks riders and mounts").clone();
+            profile_index(profiles, part);
+        }
+    }
+}
+
+/// A cavalry model's mount's starting wounds (0 for other models).
+fn mount_wounds(p: &Profile, catalog: &Catalog) -> u8 {
+    p.cavalry.as_ref().and_then(|(_, mount)| catalog.get(mount)).map_or(0, |m| m.wounds)
 }
 
 fn profile_index(profiles: &mut Vec<Arc<Profile>>, p: Arc<Profile>) -> usize {
@@ -171,6 +189,7 @@ fn fresh_model(p: &Profile, profile: u8, side: u8, cell: CellIdx, board: &Board)
         stance: if c.terrain == Terrain::Water { Stance::Swimming } else { Stance::Standing },
         ap: 0,
         wounds: p.wounds,
+        mount_wounds: 0,
         health: Health::Conscious,
         activated: false,
         commanded: false,
@@ -321,7 +340,9 @@ pub fn parse_setup(text: &str, file: &str, configs: &Path) -> Result<GameState, 
             return Err(err(f("at"), format!("({x}, {y}) is already taken by model[{j}]")));
         }
         let pidx = profile_index(&mut profiles, p.clone());
+        add_cavalry_parts(&mut profiles, &p, &catalog);
         let mut m = fresh_model(&p, pidx as u8, rm.side, cell, &board);
+        m.mount_wounds = mount_wounds(&p, &catalog);
         m.ap = rm.ap.unwrap_or(p.ap_gain.min(p.ap_max));
         if m.ap > p.ap_max {
             return Err(err(f("ap"), format!("{} AP is above the maximum of {}", m.ap, p.ap_max)));

@@ -40,6 +40,8 @@ pub struct EventCounts {
     pub healed: u64,
     /// Stealthed models revealed.
     pub revealed: u64,
+    /// Cavalry models separated into rider and mount.
+    pub separations: u64,
 }
 
 impl EventCounts {
@@ -57,6 +59,13 @@ impl EventCounts {
         if let Some(crate::state::Step::Test { opposed: true, .. }) = before.dynamic().steps.last() {
             self.opposed_tests += 1;
         }
+        let kind = |s: &GameState, i: usize| s.profile(i as u8).model_type;
+        self.separations += (0..before.models().len())
+            .filter(|&i| {
+                kind(before, i) == crate::profile::ModelType::Cavalry
+                    && kind(after, i) != crate::profile::ModelType::Cavalry
+            })
+            .count() as u64;
         for (a, b) in before.models().iter().zip(after.models()) {
             self.fire_tokens += b.tokens.fire.saturating_sub(a.tokens.fire) as u64;
             self.blinded += (b.tokens.blind && !a.tokens.blind) as u64;

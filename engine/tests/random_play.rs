@@ -57,6 +57,7 @@ fn random_close_quarters_games_exercise_every_feature_and_keep_the_invariants() 
             common::Place { side: 0, profile: "artifacter_tinker", at: (8, 3) },
             common::Place { side: 0, profile: "nix", at: (2, 3) },
             common::Place { side: 0, profile: "slethssk", at: (7, 4) },
+            common::Place { side: 0, profile: "cavalry_nix", at: (14, 2) },
             common::Place { side: 1, profile: "bondmaster", at: (2, 12) },
             common::Place { side: 1, profile: "bondsman_catcher", at: (7, 11) },
             common::Place { side: 1, profile: "bondsman_rigger", at: (11, 13) },
@@ -66,7 +67,7 @@ fn random_close_quarters_games_exercise_every_feature_and_keep_the_invariants() 
         ];
         let state = common::game(board, &places, None);
         let mut d = state.dynamic().clone();
-        d.models[10].tokens.stealth = true; // Venk starts stealthed
+        d.models[11].tokens.stealth = true; // Venk starts stealthed
         let state = engine::GameState::from_parts(state.static_data().clone(), d);
         let mut steps = 0;
         let end = common::random_playout(state, seed, 50_000, |before, after, action| {
@@ -95,6 +96,7 @@ fn random_close_quarters_games_exercise_every_feature_and_keep_the_invariants() 
         ("jams", counts.jams),
         ("healed", counts.healed),
         ("revealed", counts.revealed),
+        ("cavalry separations", counts.separations),
     ] {
         assert!(n > 0, "{name} never happened: {counts:?}");
     }

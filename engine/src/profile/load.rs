@@ -60,6 +60,10 @@ struct RawProfile {
     base_mm: i64,
     #[serde(default)]
     weapon: Vec<toml::Value>,
+    #[serde(default)]
+    rider: Option<String>,
+    #[serde(default)]
+    mount: Option<String>,
 }
 
 fn one() -> i64 {
@@ -153,7 +157,35 @@ pub fn load_catalog(dir: &Path) -> Result<Catalog, DataError> {
             all.push(profile);
         }
     }
-    Ok(Catalog::new(all))
+    let catalog = Catalog::new(all);
+    // Riders and mounts must exist: a rider that is not cavalry, a mount that is a beast.
+    for p in catalog.profiles() {
+        let Some((rider, mount)) = &p.cavalry else { continue };
+        let file = origin.get(&p.id).cloned().unwrap_or_default();
+        let field = format!("profile \"{}\".rider", p.id);
+        match catalog.get(rider) {
+            Some(r) if r.model_type != ModelType::Cavalry => {}
+            _ => {
+                return Err(DataError::new(
+                    &file,
+                    field,
+                    format!("rider \"{rider}\" is not a non-cavalry profile"),
+                ))
+            }
+        }
+        match catalog.get(mount) {
+            Some(m) if m.model_type == ModelType::Beast => {}
+            _ => {
+                let field = format!("profile \"{}\".mount", p.id);
+                return Err(DataError::new(
+                    &file,
+                    field,
+                    format!("mount \"{mount}\" is not a beast profile"),
+                ));
+            }
+        }
+    }
+    Ok(catalog)
 }
 
 fn valid_id(id: &str) -> bool {
@@ -274,6 +306,17 @@ fn convert_profile(
     };
     let base_mm: u8 = ctx.int(f("base_mm"), raw.base_mm, 10, 255)?;
 
+    // A cavalry card names its rider's and mount's profiles (p.58); no other card does.
+    let cavalry = match (model_type == ModelType::Cavalry, raw.rider.clone(), raw.mount.clone()) {
+        (true, Some(r), Some(m)) => Some((r, m)),
+        (true, _, _) => {
+            return Err(ctx.err(f("rider"), "a cavalry profile needs `rider` and `mount` profile ids"))
+        }
+        (false, None, None) => None,
+        (false, _, _) => {
+            return Err(ctx.err(f("rider"), "only cavalry profiles have a `rider` and a `mount`"))
+        }
+    };
     if raw.weapon.len() > crate::state::model::MAX_WEAPONS {
         return Err(ctx.err(
             f("weapon"),
@@ -322,6 +365,7 @@ fn convert_profile(
         los_template,
         base_mm,
         weapons,
+        cavalry,
     })
 }
 

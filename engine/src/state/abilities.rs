@@ -36,7 +36,8 @@ pub(super) fn can_interact(state: &GameState, actor: ModelId, kind: InteractKind
 
 /// Every Interact action of `actor` (beasts never interact, p.61).
 pub(super) fn interact_options(state: &GameState, actor: ModelId, out: &mut Vec<Action>) {
-    if state.profile(actor).model_type == ModelType::Beast {
+    // Beasts (p.61) and cavalry models (p.61) never interact.
+    if matches!(state.profile(actor).model_type, ModelType::Beast | ModelType::Cavalry) {
         return;
     }
     for (t, tm) in state.models().iter().enumerate() {

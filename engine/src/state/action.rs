@@ -161,6 +161,10 @@ pub enum Action {
     },
     /// Play no card now.
     NoCard,
+    /// Damage to a cavalry model goes to its rider.
+    AllocateRider,
+    /// Damage to a cavalry model goes to its mount.
+    AllocateMount,
     /// Left in mid-air by a Pass: move back to the last legal resting point.
     RestBack,
     /// Left in mid-air by a Pass: fall from here instead.
@@ -208,6 +212,8 @@ impl fmt::Display for Action {
             Action::NoCommand => write!(f, "no command order"),
             Action::PlayCard { card, target } => write!(f, "play card {card} on m{target}"),
             Action::NoCard => write!(f, "no card"),
+            Action::AllocateRider => write!(f, "damage the rider"),
+            Action::AllocateMount => write!(f, "damage the mount"),
             Action::RestBack => write!(f, "rest back"),
             Action::Fall => write!(f, "fall"),
             Action::FallPoint(i) => write!(f, "fall from point {i}"),

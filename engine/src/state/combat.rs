@@ -7,6 +7,7 @@
 //! opposed by at most one roll.
 
 use super::action::CombatKind;
+use super::cavalry::Part;
 use super::model::{Health, ModelId};
 use super::sequence::{close_combat, close_combat_attr, reaches, CombatRoll, RollRole};
 use super::steps::{Purpose, Step};
@@ -168,6 +169,7 @@ pub(super) fn resolve_combat(state: &mut GameState) {
     let rolls = seq.rolls.clone();
     let pairs = pairings(&rolls);
     let mut hits: Vec<(ModelId, u8, u8)> = Vec::new();
+    let mut cavalry_hits: Vec<(ModelId, u8, crate::profile::Weapon, bool, Option<u8>)> = Vec::new();
     let mut dodges: Vec<(ModelId, u8)> = Vec::new();
     for i in roll_order(&rolls) {
         let roll = rolls[i];
@@ -188,8 +190,13 @@ pub(super) fn resolve_combat(state: &mut GameState) {
                 CombatKind::CloseCombat { weapon }
                     if profile.weapons[weapon as usize].properties.contains(&WeaponProperty::Natural) =>
                 {
-                    let m = &mut state.dyn_.models[roll.model as usize];
-                    m.pending.wounds = m.pending.wounds.saturating_add(1);
+                    let cavalry = super::cavalry::is_cavalry(state, roll.model);
+                    let p = &mut state.dyn_.models[roll.model as usize].pending;
+                    if cavalry {
+                        p.mount_wounds = p.mount_wounds.saturating_add(1);
+                    } else {
+                        p.wounds = p.wounds.saturating_add(1);
+                    }
                 }
                 // A blundered reveal simply fails (p.49).
                 CombatKind::Reveal => {}
@@ -232,8 +239,15 @@ pub(super) fn resolve_combat(state: &mut GameState) {
                     (false, false) => continue, // a Pass beyond pass range misses
                 };
                 let target = roll.target.expect("attacks have a target");
-                let tp = state.profile(target);
                 let hard = ranged && roll.hard_cover;
+                if super::cavalry::is_cavalry(state, target) {
+                    // A Pass hurts the mount; Nailed It lets the attacker choose (p.58).
+                    let chooser = nailed.then(|| state.dyn_.models[roll.model as usize].side);
+                    cavalry_hits.push((target, damage, w.clone(), hard, chooser));
+                    on_hit(state, target, w);
+                    continue;
+                }
+                let tp = state.profile(target);
                 hits.push((
                     target,
                     damage,
@@ -261,6 +275,9 @@ pub(super) fn resolve_combat(state: &mut GameState) {
     }
     for &(m, damage, target) in hits.iter().rev() {
         add_damage(state, m, damage, target);
+    }
+    for (m, damage, w, hard, chooser) in cavalry_hits.into_iter().rev() {
+        super::cavalry::allocate_hit(state, m, damage, &w, hard, chooser);
     }
     state.dyn_.steps.extend(scatters.into_iter().rev());
 }
@@ -361,9 +378,15 @@ pub(super) fn template_damage(state: &mut GameState, t: u8, m: ModelId, hard: bo
     let shot = state.dyn_.sequence.as_ref().expect("sequence").templates[t as usize];
     let w = state.profile(shot.firer).weapons[shot.weapon as usize].clone();
     let damage = if shot.nailed && shot.pass_range { w.damage.1 } else { w.damage.0 };
+    on_hit(state, m, &w);
+    if super::cavalry::is_cavalry(state, m) {
+        // The template's owner chooses rider or mount (p.58).
+        let owner = state.dyn_.models[shot.firer as usize].side;
+        super::cavalry::allocate_hit(state, m, damage, &w, hard, Some(owner));
+        return;
+    }
     let tp = state.profile(m);
     let target = armour_target(tp.toughness, tp.total_armour(), w.pierce(), w.sunder(), hard);
-    on_hit(state, m, &w);
     add_damage(state, m, damage, target);
 }
 /// The token and AP effects of a hit by weapon `w` on `target` (p.53), applied with the
@@ -382,20 +405,28 @@ fn on_hit(state: &mut GameState, target: ModelId, w: &crate::profile::Weapon) {
     }
 }
 
-/// Armour-roll target of a model against damage with no weapon properties.
+/// Armour-roll target of a model against damage with no weapon properties (a cavalry model's
+/// mount's, which takes such damage).
 pub(super) fn self_armour(state: &GameState, m: ModelId) -> u8 {
-    let p = state.profile(m);
-    armour_target(p.toughness, p.total_armour(), 0, 0, false)
+    let part = if super::cavalry::is_cavalry(state, m) { Part::Mount } else { Part::Rider };
+    super::cavalry::part_armour(state, m, part, None, false)
 }
 
-/// Damage to a model: an armour roll, or taken out with no roll if it is down (p.42).
+/// Damage to a model that nobody allocates: a cavalry model's goes to its mount (falls,
+/// blunders, p.58); an armour roll, or taken out with no roll if the model is down (p.42).
 pub(super) fn add_damage(state: &mut GameState, m: ModelId, damage: u8, target: u8) {
+    let part = if super::cavalry::is_cavalry(state, m) { Part::Mount } else { Part::Rider };
+    add_damage_to(state, m, part, damage, target);
+}
+
+/// Damage to one part of a model (`Part::Rider` for any model that is not cavalry).
+pub(super) fn add_damage_to(state: &mut GameState, m: ModelId, part: Part, damage: u8, target: u8) {
     if damage == 0 {
         return;
     }
     if state.dyn_.models[m as usize].health == Health::Down {
         state.dyn_.models[m as usize].pending.take_out = true;
     } else {
-        state.dyn_.steps.push(Step::Armour { model: m, damage, target });
+        state.dyn_.steps.push(Step::Armour { model: m, damage, target, mount: part == Part::Mount });
     }
 }

@@ -51,6 +51,7 @@ pub(super) fn generate(state: &GameState, out: &mut Vec<Action>) {
             out.push(Action::NoCard);
             card_options(state, out);
         }
+        Step::ChooseAllocation { .. } => out.extend([Action::AllocateRider, Action::AllocateMount]),
         Step::ChooseMidAir => out.extend([Action::RestBack, Action::Fall]),
         Step::ChooseFallPoint { .. } => {
             let seq = d.sequence.as_ref().expect("sequence");
@@ -146,8 +147,9 @@ fn model_actions(state: &GameState, m: ModelId, want: Want, out: &mut Vec<Action
     if want.moves || want.charges {
         moves_and_charges(state, m, want, out);
     }
-    // Beasts never go prone or crawl voluntarily (p.61).
-    let beast = profile.model_type == crate::profile::ModelType::Beast;
+    // Beasts never go prone or crawl voluntarily, cavalry never prone at all (p.61).
+    let beast =
+        matches!(profile.model_type, crate::profile::ModelType::Beast | crate::profile::ModelType::Cavalry);
     if want.crawls && !beast && !matches!(model.stance, Stance::Swimming | Stance::Climbing) {
         crawls(state, m, out);
     }

@@ -8,6 +8,7 @@
 
 mod abilities;
 pub mod action;
+mod cavalry;
 mod chance;
 mod combat;
 mod command;
@@ -22,6 +23,7 @@ pub mod template;
 
 pub use action::Action;
 pub use action::{CombatKind, InteractKind};
+pub use cavalry::Part;
 pub use model::{Health, ModelId, ModelState, Side, Stance, MAX_SIDES};
 pub use observation::{ModelView, Observation};
 pub use sequence::{CombatRoll, RollRole, Sequence};

@@ -55,8 +55,10 @@ pub struct ModelState {
     pub stance: Stance,
     /// Action points held.
     pub ap: u8,
-    /// Wounds remaining.
+    /// Wounds remaining (a cavalry model's rider's).
     pub wounds: u8,
+    /// A cavalry model's mount's wounds remaining; 0 for other models.
+    pub mount_wounds: u8,
     /// Health state.
     pub health: Health,
     /// Whether it has had its activation this turn.
@@ -98,8 +100,10 @@ pub struct Tokens {
 /// G-J), so that "taken out" sees every wound of the sequence.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Pending {
-    /// Wounds received.
+    /// Wounds received (by a cavalry model's rider).
     pub wounds: u8,
+    /// Wounds received by a cavalry model's mount.
+    pub mount_wounds: u8,
     /// Damaged while down: it will be taken out.
     pub take_out: bool,
     /// AP earned by feats.

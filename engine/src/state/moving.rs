@@ -157,6 +157,8 @@ pub(super) fn place_on_path(state: &mut GameState, m: ModelId, idx: Option<usize
 pub(super) fn settle_stance(state: &mut GameState, m: ModelId, prone: bool) {
     let model = state.dyn_.models[m as usize];
     let cell = *state.board().cell(model.cell);
+    // Cavalry models are never prone (p.61).
+    let prone = prone && state.profile(m).model_type != crate::profile::ModelType::Cavalry;
     let stance = if model.z > cell.height {
         Stance::Climbing
     } else if cell.terrain == Terrain::Water {
@@ -202,7 +204,12 @@ pub(super) fn fall(state: &mut GameState, m: ModelId, cell: CellIdx, z: u8, blun
         model.cell = landing;
         model.z = surface;
         if blunder {
-            model.pending.wounds = model.pending.wounds.saturating_add(1);
+            // A blundered movement test hurts a cavalry model's mount (p.58).
+            if model.mount_wounds > 0 {
+                model.pending.mount_wounds = model.pending.mount_wounds.saturating_add(1);
+            } else {
+                model.pending.wounds = model.pending.wounds.saturating_add(1);
+            }
         }
     }
     settle_stance(state, m, blunder);

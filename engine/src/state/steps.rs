@@ -97,6 +97,22 @@ pub enum Step {
         damage: u8,
         /// Each die at or under this saves.
         target: u8,
+        /// The wounds go to a cavalry model's mount.
+        mount: bool,
+    },
+    /// Decision for the attacker: whether damage to a cavalry model goes to the rider or the
+    /// mount (Nailed It or a template, p.58).
+    ChooseAllocation {
+        /// The cavalry model.
+        model: ModelId,
+        /// The damage.
+        damage: u8,
+        /// Armour-roll target of the rider.
+        rider: u8,
+        /// Armour-roll target of the mount.
+        mount: u8,
+        /// The side choosing.
+        chooser: Side,
     },
     /// Automatic: how far the movement test lets the mover go.
     ResolveMove,
@@ -175,7 +191,7 @@ impl Step {
             Step::ChooseReaction => "the reacting side may react".into(),
             Step::ChooseFirefight => "the mover may start a firefight".into(),
             Step::Test { model, attr, purpose, .. } => format!("m{model} tests {purpose:?} against {attr}"),
-            Step::Armour { model, damage, target } => {
+            Step::Armour { model, damage, target, .. } => {
                 format!("m{model} rolls {damage} armour dice against {target}")
             }
             other => format!("{other:?}"),
@@ -207,6 +223,7 @@ impl Step {
                     | Step::ChooseFirefight
                     | Step::ChooseCommand
                     | Step::ChooseCard { .. }
+                    | Step::ChooseAllocation { .. }
                     | Step::ChooseMidAir
                     | Step::ChooseFallPoint { .. }
                     | Step::ChooseDodgeMove { .. }
@@ -231,6 +248,7 @@ pub(super) fn player_of(state: &GameState, step: &Step) -> Player {
         Step::ChooseReaction => Player::Side(other_side(actor_side())),
         Step::ChooseFallPoint { chooser } => Player::Side(*chooser),
         Step::ChooseCard { side, .. } => Player::Side(*side),
+        Step::ChooseAllocation { chooser, .. } => Player::Side(*chooser),
         // Automatic steps never rest on top of the stack after `advance`.
         _ => Player::Terminal,
     }
@@ -366,15 +384,22 @@ pub(super) fn apply(state: &mut GameState, action: Action) {
             let m = &mut state.dyn_.models[model as usize];
             if outcome == 0 {
                 m.tokens.fire -= 1;
+            } else if stat.profiles[m.profile as usize].model_type == crate::profile::ModelType::Cavalry {
+                // The burning wound goes to the rider (docs/rulings.md).
+                super::cavalry::separate(state, model, 1, 0);
             } else {
                 m.pending.wounds = 1;
                 apply_pending(m, &stat.profiles[m.profile as usize], false);
             }
         }
-        (Step::Armour { model, .. }, Action::Chance(w)) => {
+        (Step::Armour { model, mount, .. }, Action::Chance(w)) => {
             state.dyn_.chance_events += 1;
-            let m = &mut state.dyn_.models[model as usize];
-            m.pending.wounds = m.pending.wounds.saturating_add(w);
+            let p = &mut state.dyn_.models[model as usize].pending;
+            if mount {
+                p.mount_wounds = p.mount_wounds.saturating_add(w);
+            } else {
+                p.wounds = p.wounds.saturating_add(w);
+            }
         }
         (step, action) => {
             state.dyn_.decisions += 1;
@@ -402,6 +427,11 @@ fn decide(state: &mut GameState, step: Step, action: Action) {
         (Step::ChooseNested, Action::NoNested) | (Step::ChooseFirefight, Action::NoFirefight) => {}
         (Step::ChooseReaction, Action::EndReactions) | (Step::ChooseCommand, Action::NoCommand) => {}
         (Step::ChooseCard { .. }, Action::NoCard) => {}
+        (Step::ChooseAllocation { model, damage, rider, mount, .. }, allocation) => {
+            let to_mount = allocation == Action::AllocateMount;
+            let target = if to_mount { mount } else { rider };
+            state.dyn_.steps.push(Step::Armour { model, damage, target, mount: to_mount });
+        }
         (Step::ChooseCard { side, test, .. }, Action::PlayCard { card, target }) => {
             play_card(state, side, card, target, test)
         }
@@ -552,9 +582,24 @@ fn end_sequence(state: &mut GameState) {
             d.models[r.model as usize].pending.reveal = true;
         }
     }
+    // A cavalry model's wounds go to its rider and mount, which separate at 0 (p.61).
+    let mut cavalry = Vec::new();
+    for (i, m) in d.models.iter_mut().enumerate() {
+        if stat.profiles[m.profile as usize].model_type == crate::profile::ModelType::Cavalry
+            && m.is_on_table()
+        {
+            cavalry.push((i as ModelId, m.pending.wounds, m.pending.mount_wounds));
+            m.pending.wounds = 0;
+            m.pending.mount_wounds = 0;
+            m.pending.take_out = false;
+        }
+    }
     let activating = d.activating;
     for (i, m) in d.models.iter_mut().enumerate() {
         apply_pending(m, &stat.profiles[m.profile as usize], activating == Some(i as ModelId));
+    }
+    for (m, rider, mount) in cavalry {
+        super::cavalry::separate(state, m, rider, mount);
     }
     let actor = seq.map(|s| s.actor);
     if game_over(state) {
@@ -623,7 +668,9 @@ fn apply_pending(m: &mut ModelState, p: &Profile, activating: bool) {
         m.tokens.slow = (m.tokens.slow.0.max(pending.slow.0), m.tokens.slow.1.max(pending.slow.1));
         m.tokens.slow_activations = if activating { 2 } else { 1 };
     }
-    if pending.knockdown && m.stance == Stance::Standing {
+    // Cavalry models are never prone (p.61).
+    if pending.knockdown && m.stance == Stance::Standing && p.model_type != crate::profile::ModelType::Cavalry
+    {
         m.stance = Stance::Prone;
     }
     if pending.take_out || pending.wounds > 0 {

@@ -65,6 +65,19 @@ pub fn game_with(board: Board, places: &[(u8, Arc<Profile>, (u8, u8))], active: 
     for &(side, ref prof, at) in places {
         let p = Place { side, profile: "", at };
         let prof = prof.clone();
+        // A cavalry model's rider and mount join the profiles, for when they separate.
+        let mut mount_wounds = 0;
+        if let Some((rider, mount)) = &prof.cavalry {
+            for id in [rider, mount] {
+                let part = profile(id);
+                if id == mount {
+                    mount_wounds = part.wounds;
+                }
+                if !profiles.iter().any(|q| q.id == part.id) {
+                    profiles.push(part);
+                }
+            }
+        }
         let idx = match profiles.iter().position(|q| q.id == prof.id) {
             Some(i) => i,
             None => {
@@ -82,6 +95,7 @@ pub fn game_with(board: Board, places: &[(u8, Arc<Profile>, (u8, u8))], active: 
             stance: if c.terrain == Terrain::Water { Stance::Swimming } else { Stance::Standing },
             ap: prof.ap_gain,
             wounds: prof.wounds,
+            mount_wounds,
             health: Health::Conscious,
             activated: false,
             commanded: false,

@@ -1,0 +1,178 @@
+//! Cavalry models (pp.58-61): rider and mount tracked separately, damage allocated between
+//! them, and the two separating when either is reduced to 0 wounds.
+//!
+//! A cavalry model's own wounds, toughness and armour are its rider's; its `mount_wounds` and
+//! the mount profile's toughness and armour are the mount's. Damage from a Pass goes to the
+//! mount; from Nailed It (or a template) the attacker chooses (a decision node); falls and
+//! blunders hurt the mount. Dismounting and remounting are not implemented yet.
+
+use super::model::{Health, ModelId, Stance};
+use super::steps::Step;
+use super::GameState;
+use crate::board::{CellIdx, Terrain};
+use crate::odds::armour_target;
+use crate::profile::{ModelType, Weapon};
+use serde::{Deserialize, Serialize};
+
+/// Which part of a cavalry model damage goes to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Part {
+    /// The rider (or any model that is not cavalry).
+    Rider,
+    /// The mount.
+    Mount,
+}
+
+/// Whether model `m` is cavalry.
+pub(super) fn is_cavalry(state: &GameState, m: ModelId) -> bool {
+    state.profile(m).model_type == ModelType::Cavalry
+}
+
+/// Index of the profile with this id among the game's profiles.
+fn profile_index(state: &GameState, id: &str) -> u8 {
+    state
+        .stat
+        .profiles
+        .iter()
+        .position(|p| p.id == id)
+        .expect("cavalry riders and mounts are loaded with the game") as u8
+}
+
+/// Armour-roll target of `part` of model `m` against weapon `w` (`None`: no weapon).
+pub(super) fn part_armour(state: &GameState, m: ModelId, part: Part, w: Option<&Weapon>, hard: bool) -> u8 {
+    let p = state.profile(m);
+    let (pierce, sunder) = w.map_or((0, 0), |w| (w.pierce(), w.sunder()));
+    match (part, &p.cavalry) {
+        (Part::Mount, Some((_, mount))) => {
+            let mp = &state.stat.profiles[profile_index(state, mount) as usize];
+            armour_target(mp.toughness, mp.total_armour(), pierce, sunder, hard)
+        }
+        _ => armour_target(p.toughness, p.total_armour(), pierce, sunder, hard),
+    }
+}
+
+/// Damage to a cavalry model from an attack: the mount's on a Pass, the attacker's choice on
+/// Nailed It or with a template (p.58).
+pub(super) fn allocate_hit(
+    state: &mut GameState,
+    m: ModelId,
+    damage: u8,
+    w: &Weapon,
+    hard: bool,
+    chooser: Option<u8>,
+) {
+    match chooser {
+        None => {
+            let target = part_armour(state, m, Part::Mount, Some(w), hard);
+            super::combat::add_damage_to(state, m, Part::Mount, damage, target);
+        }
+        Some(side) => {
+            let rider = part_armour(state, m, Part::Rider, Some(w), hard);
+            let mount = part_armour(state, m, Part::Mount, Some(w), hard);
+            state.dyn_.steps.push(Step::ChooseAllocation { model: m, damage, rider, mount, chooser: side });
+        }
+    }
+}
+
+/// The health of one part after `pending` wounds: taken out by wounds at least double its
+/// current wounds in one sequence (p.42), down at 0.
+fn part_after(wounds: &mut u8, pending: u8) -> Health {
+    if pending == 0 {
+        return if *wounds > 0 { Health::Conscious } else { Health::Down };
+    }
+    if pending as u16 >= 2 * *wounds as u16 {
+        *wounds = 0;
+        Health::TakenOut
+    } else {
+        *wounds -= pending.min(*wounds);
+        if *wounds == 0 {
+            Health::Down
+        } else {
+            Health::Conscious
+        }
+    }
+}
+
+/// After a sequence, separate every cavalry model whose rider or mount is at 0 wounds (p.61):
+/// the cavalry model becomes the mount or the rider, and the other, if still on the table, is
+/// placed in base contact with it. The conscious one keeps the AP and tokens.
+pub(super) fn separate(state: &mut GameState, m: ModelId, rider_wounds: u8, mount_wounds: u8) {
+    let cav = state.dyn_.models[m as usize];
+    let (rider_id, mount_id) = state.profile(m).cavalry.clone().expect("a cavalry model");
+    let (mut rw, mut mw) = (cav.wounds, cav.mount_wounds);
+    let rider_h = part_after(&mut rw, rider_wounds);
+    let mount_h = part_after(&mut mw, mount_wounds);
+    if rider_h == Health::Conscious && mount_h == Health::Conscious {
+        let model = &mut state.dyn_.models[m as usize];
+        model.wounds = rw;
+        model.mount_wounds = mw;
+        return;
+    }
+    let part = |profile: u8, wounds: u8, health: Health, keep: bool| {
+        let mut p = cav;
+        p.profile = profile;
+        p.wounds = wounds;
+        p.mount_wounds = 0;
+        p.health = health;
+        if !keep {
+            p.ap = 0;
+            p.tokens = Default::default();
+        }
+        if health != Health::Conscious {
+            p.ap = 0;
+            if p.stance == Stance::Standing {
+                p.stance = Stance::Prone;
+            }
+        }
+        p
+    };
+    let rider = part(profile_index(state, &rider_id), rw, rider_h, rider_h == Health::Conscious);
+    let mount = part(
+        profile_index(state, &mount_id),
+        mw,
+        mount_h,
+        rider_h != Health::Conscious && mount_h == Health::Conscious,
+    );
+    // The mount takes the cavalry model's place unless it is taken out; then the rider does.
+    let (stays, other) = if mount_h == Health::TakenOut { (rider, None) } else { (mount, Some(rider)) };
+    state.dyn_.models[m as usize] = stays;
+    if let Some(mut other) = other.filter(|o| o.health != Health::TakenOut) {
+        other.activated = true;
+        if let Some(cell) = free_cell_near(state, cav.cell) {
+            other.cell = cell;
+            other.z = state.board().cell(cell).height;
+            other.stance = if state.board().cell(cell).terrain == Terrain::Water {
+                other.tokens.fire = 0; // water puts fire out (p.40)
+                Stance::Swimming
+            } else if other.health == Health::Conscious {
+                Stance::Standing
+            } else {
+                Stance::Prone
+            };
+            state.dyn_.models.push(other);
+        }
+    }
+}
+
+/// The nearest free, passable cell to `cell` (not `cell` itself), in rings.
+fn free_cell_near(state: &GameState, cell: CellIdx) -> Option<CellIdx> {
+    let board = state.board();
+    let (x, y) = board.xy(cell);
+    for r in 1..=3i32 {
+        for dy in -r..=r {
+            for dx in -r..=r {
+                if dx.abs().max(dy.abs()) != r {
+                    continue;
+                }
+                let Some(c) = board.checked_idx(x as i32 + dx, y as i32 + dy) else { continue };
+                let free = board.cell(c).terrain != Terrain::Impassable
+                    && !state.models().iter().any(|o| o.cell == c && o.is_on_table());
+                if free {
+                    return Some(c);
+                }
+            }
+        }
+    }
+    None
+}

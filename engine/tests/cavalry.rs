@@ -1,0 +1,108 @@
+//! Cavalry models (pp.58-61): rider and mount wounded separately, damage allocation, the two
+//! separating at 0 wounds, and the cavalry restrictions.
+
+mod common;
+
+use common::{force_test, force_wounds, game, Place};
+use engine::dice::TestLevel;
+use engine::state::{Health, Step};
+use engine::{Action, GameState};
+
+fn open_board() -> engine::board::Board {
+    let rows: Vec<String> = (0..16).map(|_| "0.".repeat(10)).collect();
+    let refs: Vec<&str> = rows.iter().map(String::as_str).collect();
+    common::board(&refs)
+}
+
+const KANEDA: u8 = 0;
+const CAVALRY: u8 = 1;
+
+/// Kaneda shoots at Cavalry Nix 6" away.
+fn target_practice() -> GameState {
+    let places = [
+        Place { side: 0, profile: "kaneda", at: (4, 1) },
+        Place { side: 1, profile: "cavalry_nix", at: (4, 8) },
+    ];
+    game(open_board(), &places, Some(KANEDA))
+}
+
+fn shoot(s: &mut GameState, level: TestLevel) {
+    let gun = s.profile(KANEDA).weapons.iter().position(|w| w.is_ranged()).unwrap() as u8;
+    common::declare(s, Action::Shoot { weapon: gun, target: CAVALRY });
+    force_test(s, level);
+}
+
+#[test]
+fn a_cavalry_model_tracks_rider_and_mount_wounds() {
+    let s = target_practice();
+    let m = s.models()[CAVALRY as usize];
+    assert_eq!(
+        (m.wounds, m.mount_wounds),
+        (common::profile("nix").wounds, common::profile("yuttaraptor").wounds)
+    );
+}
+
+#[test]
+fn a_pass_hurts_the_mount_and_nailed_it_lets_the_shooter_choose() {
+    let mut s = target_practice();
+    shoot(&mut s, TestLevel::Pass);
+    assert!(matches!(s.dynamic().steps.last(), Some(Step::Armour { model: CAVALRY, mount: true, .. })));
+    let mut n = target_practice();
+    shoot(&mut n, TestLevel::NailedIt);
+    assert!(matches!(
+        n.dynamic().steps.last(),
+        Some(Step::ChooseAllocation { model: CAVALRY, chooser: 0, .. })
+    ));
+    assert_eq!(n.legal_actions(), vec![Action::AllocateRider, Action::AllocateMount]);
+    n.apply_action(Action::AllocateRider).unwrap();
+    assert!(matches!(n.dynamic().steps.last(), Some(Step::Armour { model: CAVALRY, mount: false, .. })));
+    let rider = n.models()[CAVALRY as usize].wounds;
+    force_wounds(&mut n, 1);
+    assert_eq!(n.models()[CAVALRY as usize].wounds, rider - 1);
+}
+
+#[test]
+fn a_rider_brought_down_separates_from_the_mount() {
+    // p.61: the rider, down, is placed in base contact; the mount replaces the cavalry model.
+    let mut s = target_practice();
+    let mut d = s.dynamic().clone();
+    d.models[CAVALRY as usize].wounds = 1;
+    s = GameState::from_parts(s.static_data().clone(), d);
+    shoot(&mut s, TestLevel::NailedIt);
+    s.apply_action(Action::AllocateRider).unwrap();
+    force_wounds(&mut s, 1);
+    assert_eq!(s.models().len(), 3, "the rider joins the table");
+    let mount = s.models()[CAVALRY as usize];
+    assert_eq!(s.profile(CAVALRY).id, "yuttaraptor");
+    assert_eq!(mount.health, Health::Conscious);
+    let rider = s.models()[2];
+    assert_eq!(s.profile(2).id, "nix");
+    assert_eq!(rider.health, Health::Down);
+    assert!(s.in_contact(CAVALRY, 2), "placed in base contact");
+}
+
+#[test]
+fn a_mount_taken_out_leaves_the_rider_in_its_place() {
+    let mut s = target_practice();
+    let mut d = s.dynamic().clone();
+    d.models[CAVALRY as usize].mount_wounds = 1;
+    s = GameState::from_parts(s.static_data().clone(), d);
+    shoot(&mut s, TestLevel::Pass);
+    force_wounds(&mut s, 2); // double the mount's wounds: taken out
+    assert_eq!(s.models().len(), 2);
+    assert_eq!(s.profile(CAVALRY).id, "nix");
+    assert_eq!(s.models()[CAVALRY as usize].health, Health::Conscious);
+}
+
+#[test]
+fn cavalry_never_crawl_nor_interact() {
+    let places = [
+        Place { side: 1, profile: "cavalry_nix", at: (4, 8) },
+        Place { side: 0, profile: "kaneda", at: (4, 1) },
+    ];
+    let s = game(open_board(), &places, Some(0));
+    assert!(!s
+        .legal_actions()
+        .iter()
+        .any(|a| matches!(a, Action::Move { prone: true, .. } | Action::Interact { .. })));
+}
