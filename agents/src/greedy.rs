@@ -6,7 +6,8 @@
 //!   exact expected wounds of the roll's damage at its modified attribute, using the engine's
 //!   odds — close enough for a baseline, without enumerating opposed rolls;
 //! - moves score how much closer they bring the model to the nearest enemy, so it advances;
-//! - ending an activation, declining, passing and dodging score zero.
+//! - dodging costs an AP for little and scores slightly below nothing;
+//! - ending an activation, declining and passing score zero.
 //!
 //! It is not the scripted player of the arena: it neither seeks cover nor plays objectives.
 
@@ -71,6 +72,11 @@ fn roll_value(state: &GameState, roll: &CombatRoll) -> f64 {
 /// How good an action looks one step ahead.
 fn score(state: &GameState, action: Action) -> f64 {
     match action {
+        // A dodge costs an AP for a small chance of a little movement: not worth it here.
+        Action::Dodge
+        | Action::Nested { kind: CombatKind::Dodge, .. }
+        | Action::React { kind: CombatKind::Dodge, .. }
+        | Action::Firefight { kind: CombatKind::Dodge, .. } => -0.01,
         Action::Shoot { .. }
         | Action::CloseCombat { .. }
         | Action::Charge { .. }

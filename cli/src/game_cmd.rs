@@ -89,9 +89,7 @@ pub fn demo(args: &DemoArgs) -> Result<String, String> {
     let mut before = state.clone();
     let summary = play(state, &mut agents, args.seed, Some(&mut record), |after, action| {
         if !args.json {
-            if !matches!(action, Action::Chance(_)) || before.pending_test().is_some() {
-                let _ = writeln!(log, "  {}", describe_action(&before, action));
-            }
+            let _ = writeln!(log, "  {}", describe_action(&before, action));
             if after.turn() != last_turn {
                 last_turn = after.turn();
                 let _ = writeln!(log, "\n== Turn {last_turn} ==");

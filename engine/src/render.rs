@@ -149,9 +149,19 @@ pub fn describe_action(state: &GameState, action: Action) -> String {
         Action::Chance(i) => {
             if let Some(table) = state.pending_test() {
                 let o = table[i as usize].0;
-                format!("test result: {} (high die {})", o.level.name(), o.high_die)
-            } else if let Some(crate::state::Step::Armour { .. }) = d.steps.last() {
-                format!("armour roll: {i} wound(s)")
+                let what = match d.steps.last() {
+                    Some(crate::state::Step::Test { model, purpose, .. }) => {
+                        format!("{} {} test", model_name(state, *model), test_name(state, *purpose))
+                    }
+                    _ => "test".to_string(),
+                };
+                if o.high_die > 0 {
+                    format!("{what}: {} (high die {})", o.level.name(), o.high_die)
+                } else {
+                    format!("{what}: {}", o.level.name())
+                }
+            } else if let Some(crate::state::Step::Armour { model, .. }) = d.steps.last() {
+                format!("{} armour roll: {i} wound(s)", model_name(state, *model))
             } else if let Some(crate::state::Step::FireRoll { model }) = d.steps.last() {
                 let result = if i == 0 { "saves, one fire token less" } else { "burns for 1 wound" };
                 format!("{} on fire {result}", model_name(state, *model))
@@ -164,7 +174,7 @@ pub fn describe_action(state: &GameState, action: Action) -> String {
         Action::Activate(m) => format!("activates {}", model_name(state, m)),
         Action::PassToken => format!("side {} discards a pass token", side_letter(d.active)),
         Action::Move { dest, prone } => {
-            format!("{} {} to {}", who(actor), if prone { "crawls" } else { "moves" }, at(dest))
+            format!("{} {} towards {}", who(actor), if prone { "crawls" } else { "moves" }, at(dest))
         }
         Action::Shoot { weapon: w, target } => {
             format!("{} shoots {} with {}", who(actor), model_name(state, target), weapon(actor, w))
@@ -233,6 +243,26 @@ pub fn describe_action(state: &GameState, action: Action) -> String {
             format!("the opponent makes {} fall from path point {i}", who(actor))
         }
         Action::DodgeMove(c) => format!("dodge move to {}", at(c)),
+    }
+}
+
+/// What a test is for, in words.
+fn test_name(state: &GameState, purpose: crate::state::Purpose) -> &'static str {
+    use crate::state::Purpose;
+    match purpose {
+        Purpose::Movement => "movement",
+        Purpose::Interact => "interact",
+        Purpose::Command => "command",
+        Purpose::Combat(i) => {
+            match state.dynamic().sequence.as_ref().and_then(|s| s.rolls.get(i as usize)).map(|r| r.kind) {
+                Some(CombatKind::Shoot { .. }) => "shooting",
+                Some(CombatKind::CloseCombat { .. }) => "close combat",
+                Some(CombatKind::Dodge) => "dodge",
+                Some(CombatKind::Reveal) => "reveal",
+                Some(CombatKind::Template { .. }) => "template",
+                None => "combat",
+            }
+        }
     }
 }
 
