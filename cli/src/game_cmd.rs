@@ -8,7 +8,7 @@ use engine::record::{format_hash, GameRecord, SavedGame};
 use engine::render::{describe_action, render};
 use engine::setup::{load_setup, new_game, GameConfig, DEFAULT_BOARD, DEFAULT_CREWS};
 use engine::stats::EventCounts;
-use engine::{Action, GameState, Player};
+use engine::{GameState, Player};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde_json::json;
