@@ -176,6 +176,12 @@ pub fn describe_action(state: &GameState, action: Action) -> String {
         Action::Move { dest, prone } => {
             format!("{} {} towards {}", who(actor), if prone { "crawls" } else { "moves" }, at(dest))
         }
+        Action::Dismount { dest, at_end } => format!(
+            "{} dismounts {} and the mount goes on to {}",
+            who(actor),
+            if at_end { "at the end of the move" } else { "at once" },
+            at(dest)
+        ),
         Action::Shoot { weapon: w, target } => {
             format!("{} shoots {} with {}", who(actor), model_name(state, target), weapon(actor, w))
         }

@@ -106,3 +106,55 @@ fn cavalry_never_crawl_nor_interact() {
         .iter()
         .any(|a| matches!(a, Action::Move { prone: true, .. } | Action::Interact { .. })));
 }
+
+/// Cavalry Nix active on an open table, Kaneda watching from across it.
+fn riding() -> GameState {
+    let places = [
+        Place { side: 0, profile: "cavalry_nix", at: (4, 2) },
+        Place { side: 1, profile: "kaneda", at: (4, 12) },
+    ];
+    game(open_board(), &places, Some(0))
+}
+
+#[test]
+fn dismounting_moves_at_minus_two_and_the_rider_continues_the_activation() {
+    let s = riding();
+    let (_, nailed) = s.profile(0).speed;
+    let board = s.static_data().board.clone();
+    let dest = |d: u8| board.idx(4, 2 + d);
+    assert!(s.legal_actions().contains(&Action::Dismount { dest: dest(nailed - 2), at_end: true }));
+    assert!(!s.legal_actions().contains(&Action::Dismount { dest: dest(nailed - 1), at_end: true }), "−2/−2");
+    let mut s = s;
+    let ap = s.models()[0].ap;
+    common::declare(&mut s, Action::Dismount { dest: dest(3), at_end: true });
+    assert_eq!(s.models().len(), 3);
+    assert_eq!(s.profile(0).id, "yuttaraptor");
+    assert_eq!(s.models()[0].cell, dest(3), "the mount reaches the destination");
+    assert!(s.models()[0].activated);
+    assert_eq!(s.profile(2).id, "nix");
+    assert!(s.in_contact(0, 2), "the rider is placed beside the separation point");
+    assert_eq!(s.dynamic().activating, Some(2));
+    assert_eq!(s.models()[2].ap, ap - 1);
+    assert!(matches!(s.dynamic().steps.last(), Some(Step::ChooseAction(2))));
+}
+
+#[test]
+fn after_the_separation_point_only_the_mount_is_hurt() {
+    // p.61 example: Kaneda reacts after the separation point; even Nailed It hurts the mount.
+    let mut s = riding();
+    s.apply_action(Action::Dismount { dest: s.board().idx(7, 2), at_end: false }).unwrap();
+    let late = *s
+        .legal_actions()
+        .iter()
+        .find(|a| matches!(a, Action::React { model: 1, kind: engine::state::CombatKind::Shoot { .. }, point } if *point >= 1))
+        .expect("Kaneda shoots along the path");
+    s.apply_action(late).unwrap();
+    common::decline_declarations(&mut s);
+    force_test(&mut s, TestLevel::NailedIt);
+    assert!(
+        matches!(s.dynamic().steps.last(), Some(Step::Armour { model: 0, mount: true, .. })),
+        "{:?}",
+        s.dynamic().steps.last()
+    );
+    assert!(!s.legal_actions().iter().any(|a| matches!(a, Action::Firefight { .. })));
+}

@@ -66,6 +66,14 @@ pub enum Action {
         /// Crawl prone (true) or move standing (false).
         prone: bool,
     },
+    /// A cavalry model's move during which the rider dismounts (p.58), at −2/−2 speed; the
+    /// rider separates at the start or at the end of the path and continues the activation.
+    Dismount {
+        /// Destination cell of the mount.
+        dest: CellIdx,
+        /// Separate at the end of the path (true) or at its start (false).
+        at_end: bool,
+    },
     /// Shoot action with a ranged weapon at an enemy model.
     Shoot {
         /// Index of the weapon on the profile.
@@ -185,6 +193,13 @@ impl fmt::Display for Action {
             Action::PassToken => write!(f, "pass token"),
             Action::Move { dest, prone } => {
                 write!(f, "move to c{dest}{}", if *prone { " prone" } else { "" })
+            }
+            Action::Dismount { dest, at_end } => {
+                write!(
+                    f,
+                    "dismount {} and move to c{dest}",
+                    if *at_end { "at the end" } else { "at the start" }
+                )
             }
             Action::Shoot { weapon, target } => write!(f, "shoot m{target} with w{weapon}"),
             Action::Reveal { target } => write!(f, "reveal m{target}"),

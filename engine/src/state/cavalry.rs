@@ -176,3 +176,46 @@ fn free_cell_near(state: &GameState, cell: CellIdx) -> Option<CellIdx> {
     }
     None
 }
+
+/// Apply A (p.58, 39): a dismounting cavalry model that reached its separation point becomes
+/// its mount where it stands; the rider is placed in base contact with the separation point
+/// and continues the activation with the AP and tokens; the mount counts as activated. Damage
+/// already allocated to rider and mount stays with each.
+pub(super) fn dismount(state: &mut GameState) {
+    let seq = state.dyn_.sequence.as_ref().expect("sequence");
+    let m = seq.actor;
+    let k = seq.separation.expect("a dismount");
+    if seq.reached < k || !is_cavalry(state, m) {
+        return;
+    }
+    let at = if k == 0 { seq.origin } else { seq.path.points[k as usize - 1].cell };
+    let cav = state.dyn_.models[m as usize];
+    let (rider_id, mount_id) = state.profile(m).cavalry.clone().expect("a cavalry model");
+    let mut rider = cav;
+    rider.profile = profile_index(state, &rider_id);
+    rider.mount_wounds = 0;
+    rider.pending.mount_wounds = 0;
+    let mut mount = cav;
+    mount.profile = profile_index(state, &mount_id);
+    mount.wounds = cav.mount_wounds;
+    mount.mount_wounds = 0;
+    mount.ap = 0;
+    mount.activated = true;
+    mount.tokens = Default::default();
+    mount.pending = Default::default();
+    mount.pending.wounds = cav.pending.mount_wounds;
+    let Some(cell) = free_cell_near(state, at).or_else(|| free_cell_near(state, cav.cell)) else { return };
+    rider.cell = cell;
+    rider.z = state.board().cell(cell).height;
+    rider.stance = if state.board().cell(cell).terrain == Terrain::Water {
+        rider.tokens.fire = 0;
+        Stance::Swimming
+    } else {
+        Stance::Standing
+    };
+    state.dyn_.models[m as usize] = mount;
+    state.dyn_.models.push(rider);
+    let r = (state.dyn_.models.len() - 1) as ModelId;
+    state.dyn_.activating = Some(r);
+    state.dyn_.sequence.as_mut().expect("sequence").actor = r;
+}

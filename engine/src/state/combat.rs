@@ -242,7 +242,10 @@ pub(super) fn resolve_combat(state: &mut GameState) {
                 let hard = ranged && roll.hard_cover;
                 if super::cavalry::is_cavalry(state, target) {
                     // A Pass hurts the mount; Nailed It lets the attacker choose (p.58).
-                    let chooser = nailed.then(|| state.dyn_.models[roll.model as usize].side);
+                    let seq = state.dyn_.sequence.as_ref().expect("sequence");
+                    let after_separation = seq.separation.is_some_and(|k| roll.point > k);
+                    let chooser =
+                        (nailed && !after_separation).then(|| state.dyn_.models[roll.model as usize].side);
                     cavalry_hits.push((target, damage, w.clone(), hard, chooser));
                     on_hit(state, target, w);
                     continue;

@@ -87,7 +87,7 @@ impl Want {
     /// Only what is needed to decide whether `action` is legal.
     fn for_action(action: Action) -> Want {
         Want {
-            moves: matches!(action, Action::Move { prone: false, .. }),
+            moves: matches!(action, Action::Move { prone: false, .. } | Action::Dismount { .. }),
             crawls: matches!(action, Action::Move { prone: true, .. }),
             shots: matches!(action, Action::Shoot { .. } | Action::Reveal { .. } | Action::Template { .. }),
             charges: matches!(action, Action::Charge { .. }),
@@ -146,6 +146,9 @@ fn model_actions(state: &GameState, m: ModelId, want: Want, out: &mut Vec<Action
     }
     if want.moves || want.charges {
         moves_and_charges(state, m, want, out);
+    }
+    if want.moves && profile.model_type == crate::profile::ModelType::Cavalry {
+        dismounts(state, m, out);
     }
     // Beasts never go prone or crawl voluntarily, cavalry never prone at all (p.61).
     let beast =
@@ -576,4 +579,21 @@ fn card_options(state: &GameState, out: &mut Vec<Action>) {
             }
         }
     }
+}
+
+/// Dismounting moves of a cavalry model (p.58): standing moves at −2/−2, the rider separating
+/// at the start or at the end of the path (the separation points offered, docs/rulings.md).
+fn dismounts(state: &GameState, m: ModelId, out: &mut Vec<Action>) {
+    let model = state.models()[m as usize];
+    let occ = MoverOccupancy { state, mover: m };
+    let (spec, _) = super::sequence::dismount_spec(state, m);
+    movement::reachable(state.board(), &occ, &spec, |r| {
+        let stays = r.cell == model.cell && r.cost == 0;
+        if move_may_end(state, &occ, m, r.cell, stays) {
+            out.push(Action::Dismount { dest: r.cell, at_end: true });
+            if !stays {
+                out.push(Action::Dismount { dest: r.cell, at_end: false });
+            }
+        }
+    });
 }

@@ -101,6 +101,10 @@ pub struct Sequence {
     pub command_test: Option<TestOutcome>,
     /// Whether any command order was declared during this action.
     pub commanded: bool,
+    /// A dismount's separation point (0 = the start of the path).
+    pub separation: Option<u8>,
+    /// Where the active model started.
+    pub origin: crate::board::CellIdx,
     /// The sequence's template shots (the active model's and reactions').
     pub templates: Vec<super::template::TemplateShot>,
     /// The active model was stealthed when it initiated combat: opposed reactions against it
@@ -128,12 +132,14 @@ impl Sequence {
             commanded: false,
             stealthed_attacker: false,
             templates: Vec::new(),
+            separation: None,
+            origin: 0,
         }
     }
 
     /// Whether the declared action has a movement path (move or charge).
     pub fn has_path(&self) -> bool {
-        matches!(self.declared, Action::Move { .. } | Action::Charge { .. })
+        matches!(self.declared, Action::Move { .. } | Action::Charge { .. } | Action::Dismount { .. })
     }
 
     /// Whether a nested action was declared.
@@ -149,7 +155,15 @@ impl Sequence {
     /// Which part of a path a point is in: 0 before any dynamic movement (always reached),
     /// 1 within the pass distance (reached on a Pass), 2 in the "Nailed It" portion (reached
     /// only on Nailed It). Conditional reactions live in classes 1 and 2 (p.38).
+    /// During a dismount, points after the separation point form classes of their own (3-5):
+    /// only the mount can be hurt there (p.58).
     pub fn reach_class(&self, point: u8, pass_budget: u16) -> u8 {
+        let after_separation = if self.separation.is_some_and(|k| point > k) { 3 } else { 0 };
+        after_separation + self.reach_only(point, pass_budget)
+    }
+
+    /// The reach class alone (0-2), without the dismount's separation.
+    fn reach_only(&self, point: u8, pass_budget: u16) -> u8 {
         let Some(first) = self.path.first_dynamic else { return 0 };
         if point == 0 || ((point - 1) as usize) < first {
             0
@@ -159,6 +173,14 @@ impl Sequence {
             2
         }
     }
+}
+
+/// Movement rules of a dismounting cavalry model: a standing move at −2/−2 (p.58).
+pub(super) fn dismount_spec(state: &GameState, m: ModelId) -> (movement::MoveSpec, u16) {
+    let (mut spec, stance_cost) = move_spec(state, m, false);
+    spec.budget_free = spec.budget_free.saturating_sub(2 * ORTHO);
+    spec.budget_restricted = spec.budget_restricted.saturating_sub(2 * ORTHO);
+    (spec, stance_cost + 2 * ORTHO)
 }
 
 /// Pass budget of the mover, tenths of an inch (pass speed less stance changes).
@@ -406,8 +428,25 @@ pub(super) fn declare(state: &mut GameState, m: ModelId, declared: Action) {
     let model = state.dyn_.models[m as usize];
     seq.stealthed_attacker = model.tokens.stealth
         && matches!(declared, Action::Shoot { .. } | Action::CloseCombat { .. } | Action::Charge { .. });
+    seq.origin = model.cell;
     let mut push = vec![Step::EndSequence, Step::ResolveCombat, Step::RollCombat];
     match declared {
+        Action::Dismount { dest, at_end } => {
+            let (spec, stance_cost) = dismount_spec(state, m);
+            let path = movement::path_to(state.board(), &MoverOccupancy { state, mover: m }, &spec, dest)
+                .expect("legal destination is reachable");
+            seq.stance_cost = stance_cost;
+            seq.separation = Some(if at_end { path.points.len() as u8 } else { 0 });
+            push.extend([Step::CancelUnreached, Step::ResolveMove]);
+            if path.first_dynamic.is_some() {
+                let attr = clamp_attribute(state.profile(m).agility as i32 - blind_penalty(state, m));
+                let purpose = super::steps::Purpose::Movement;
+                push.push(Step::Test { model: m, attr, purpose, opposed: false, rerolled: false });
+            }
+            seq.path = path;
+            // No nested action or firefight during a dismount (p.58).
+            push.push(Step::ChooseReaction);
+        }
         Action::Move { dest, .. } | Action::Charge { dest, .. } => {
             let prone = matches!(declared, Action::Move { prone: true, .. });
             let (spec, stance_cost) = move_spec(state, m, prone);
@@ -510,6 +549,9 @@ pub(super) fn declare(state: &mut GameState, m: ModelId, declared: Action) {
     let reaction =
         push.iter().position(|s| *s == Step::ChooseReaction).expect("every action can be reacted to");
     push.insert(reaction + 1, Step::ChooseCommand);
+    if matches!(declared, Action::Dismount { .. }) {
+        push.insert(1, Step::Dismount); // after the tests and command orders (Apply A)
+    }
     state.dyn_.sequence = Some(seq);
     state.dyn_.steps.extend(push);
 }
