@@ -61,6 +61,7 @@ pub fn render_roster(state: &GameState) -> String {
             Health::Conscious => "healthy",
             Health::Down => "down",
             Health::TakenOut => "taken out",
+            Health::Remounted => "remounted",
         };
         let _ = writeln!(
             out,
@@ -182,6 +183,7 @@ pub fn describe_action(state: &GameState, action: Action) -> String {
             if at_end { "at the end of the move" } else { "at once" },
             at(dest)
         ),
+        Action::Remount { dest } => format!("{} remounts from {}", who(actor), at(dest)),
         Action::Shoot { weapon: w, target } => {
             format!("{} shoots {} with {}", who(actor), model_name(state, target), weapon(actor, w))
         }

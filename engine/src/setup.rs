@@ -127,26 +127,39 @@ pub fn new_game(config: &GameConfig) -> Result<GameState, DataError> {
         .collect::<Result<_, _>>()?;
     let mut profiles: Vec<Arc<Profile>> = Vec::new();
     let mut models = Vec::new();
-    for (side, crew) in crews.iter().enumerate() {
-        let n = crew.models.len();
-        for (i, id) in crew.models.iter().enumerate() {
-            let profile = catalog.get(id).expect("crew ids checked by load_crew").clone();
-            let pidx = profile_index(&mut profiles, profile.clone());
-            add_cavalry_parts(&mut profiles, &profile, &catalog);
-            let cell = deployment_cell(&board, side as u8, i, n, &models).ok_or_else(|| {
-                DataError::new(
-                    board.name(),
-                    "deployment",
-                    format!("no free ground cell to deploy {id} for side {side}"),
-                )
-            })?;
-            let mut m = fresh_model(&profiles[pidx], pidx as u8, side as u8, cell, &board);
-            m.mount_wounds = mount_wounds(&profiles[pidx], &catalog);
-            models.push(m);
+    // Models with special deployment rules such as Infiltrate are set aside and deployed after
+    // the others (p.20, step 5); the scenarios give them their own zones.
+    for infiltrators in [false, true] {
+        for (side, crew) in crews.iter().enumerate() {
+            let n = crew.models.len();
+            for (i, id) in crew.models.iter().enumerate() {
+                let profile = catalog.get(id).expect("crew ids checked by load_crew").clone();
+                if infiltrates(&profile) != infiltrators {
+                    continue;
+                }
+                let pidx = profile_index(&mut profiles, profile.clone());
+                add_cavalry_parts(&mut profiles, &profile, &catalog);
+                let cell = deployment_cell(&board, side as u8, i, n, &models).ok_or_else(|| {
+                    DataError::new(
+                        board.name(),
+                        "deployment",
+                        format!("no free ground cell to deploy {id} for side {side}"),
+                    )
+                })?;
+                let mut m = fresh_model(&profiles[pidx], pidx as u8, side as u8, cell, &board);
+                m.mount_wounds = mount_wounds(&profiles[pidx], &catalog);
+                models.push(m);
+            }
         }
     }
     let stat = StaticData { board, profiles, variant, max_turns: config.max_turns, sides: 2, cards };
     Ok(GameState::new(stat, models))
+}
+
+/// Whether a model deploys by Infiltrate (the Scout's ability, p.47): the hook the scenarios'
+/// infiltration tables use.
+pub fn infiltrates(p: &Profile) -> bool {
+    p.role == crate::profile::Role::Scout
 }
 
 /// A cavalry model's rider and mount profiles join the game's profiles, for when they separate.
@@ -193,6 +206,7 @@ fn fresh_model(p: &Profile, profile: u8, side: u8, cell: CellIdx, board: &Board)
         health: Health::Conscious,
         activated: false,
         commanded: false,
+        partner: None,
         jammed: 0,
         broken: 0,
         uses: [0; crate::state::model::MAX_WEAPONS],
@@ -361,7 +375,7 @@ pub fn parse_setup(text: &str, file: &str, configs: &Path) -> Result<GameState, 
             m.z = z;
         }
         m.health = rm.health.unwrap_or(Health::Conscious);
-        if m.health == Health::TakenOut {
+        if matches!(m.health, Health::TakenOut | Health::Remounted) {
             return Err(err(f("health"), "taken-out models are not on the table; leave them out".into()));
         }
         if m.health == Health::Down || m.wounds == 0 {

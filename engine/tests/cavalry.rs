@@ -158,3 +158,32 @@ fn after_the_separation_point_only_the_mount_is_hurt() {
     );
     assert!(!s.legal_actions().iter().any(|a| matches!(a, Action::Firefight { .. })));
 }
+
+#[test]
+fn a_dismounted_rider_remounts_its_mount_and_the_cavalry_model_carries_on() {
+    let mut s = riding();
+    let board = s.static_data().board.clone();
+    // Cavalry Nix (3 AP after the grant) dismounts in place, then remounts.
+    let mut d = s.dynamic().clone();
+    d.models[0].ap = 3;
+    s = GameState::from_parts(s.static_data().clone(), d);
+    common::declare(&mut s, Action::Dismount { dest: board.idx(4, 2), at_end: true });
+    assert_eq!(s.dynamic().activating, Some(2), "the rider continues");
+    let mut d = s.dynamic().clone();
+    d.models[0].wounds -= 1; // the mount was hurt while they were apart
+    s = GameState::from_parts(s.static_data().clone(), d);
+    let remount =
+        *s.legal_actions().iter().find(|a| matches!(a, Action::Remount { .. })).expect("remount offered");
+    common::declare(&mut s, remount);
+    assert_eq!(s.profile(0).id, "cavalry_nix");
+    let cav = s.models()[0];
+    assert_eq!(
+        (cav.wounds, cav.mount_wounds),
+        (common::profile("nix").wounds, common::profile("yuttaraptor").wounds - 1)
+    );
+    assert_eq!(cav.ap, 1, "the rider's AP carry over: 3 − dismount − remount");
+    assert_eq!(s.models()[2].health, Health::Remounted);
+    assert!(!s.models()[2].is_on_table());
+    assert_eq!(s.outcome().vp, [0, 0, 0], "a remounted rider is no casualty");
+    assert!(matches!(s.dynamic().steps.last(), Some(Step::ChooseAction(0))));
+}

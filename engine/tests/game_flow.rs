@@ -241,3 +241,13 @@ fn bad_setup_files_name_the_field_and_the_reason() {
         assert!(err.field.starts_with(field), "{err} (expected field {field})");
     }
 }
+
+#[test]
+fn infiltrating_scouts_are_set_aside_and_deployed_after_the_others() {
+    // p.20 step 5 and p.47: models with Infiltrate deploy last.
+    let s = engine::setup::new_game(&engine::setup::GameConfig::default()).unwrap();
+    let scouts: Vec<bool> =
+        (0..s.models().len() as u8).map(|m| engine::setup::infiltrates(s.profile(m))).collect();
+    let first_scout = scouts.iter().position(|&x| x).expect("the starter crews have scouts");
+    assert!(scouts[first_scout..].iter().all(|&x| x), "{scouts:?}");
+}

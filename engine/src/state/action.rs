@@ -74,6 +74,12 @@ pub enum Action {
         /// Separate at the end of the path (true) or at its start (false).
         at_end: bool,
     },
+    /// A dismounted rider's move back into base contact with its mount, at −1/−1, remounting
+    /// (p.60); the action ends there.
+    Remount {
+        /// Destination cell, in base contact with the mount.
+        dest: CellIdx,
+    },
     /// Shoot action with a ranged weapon at an enemy model.
     Shoot {
         /// Index of the weapon on the profile.
@@ -201,6 +207,7 @@ impl fmt::Display for Action {
                     if *at_end { "at the end" } else { "at the start" }
                 )
             }
+            Action::Remount { dest } => write!(f, "remount from c{dest}"),
             Action::Shoot { weapon, target } => write!(f, "shoot m{target} with w{weapon}"),
             Action::Reveal { target } => write!(f, "reveal m{target}"),
             Action::Template { weapon, at } => write!(f, "template w{weapon} at c{at}"),

@@ -138,6 +138,7 @@ pub(super) fn separate(state: &mut GameState, m: ModelId, rider_wounds: u8, moun
     let (stays, other) = if mount_h == Health::TakenOut { (rider, None) } else { (mount, Some(rider)) };
     state.dyn_.models[m as usize] = stays;
     if let Some(mut other) = other.filter(|o| o.health != Health::TakenOut) {
+        other.partner = Some(m);
         other.activated = true;
         if let Some(cell) = free_cell_near(state, cav.cell) {
             other.cell = cell;
@@ -151,6 +152,8 @@ pub(super) fn separate(state: &mut GameState, m: ModelId, rider_wounds: u8, moun
                 Stance::Prone
             };
             state.dyn_.models.push(other);
+            let partner = (state.dyn_.models.len() - 1) as ModelId;
+            state.dyn_.models[m as usize].partner = Some(partner);
         }
     }
 }
@@ -214,8 +217,55 @@ pub(super) fn dismount(state: &mut GameState) {
         Stance::Standing
     };
     state.dyn_.models[m as usize] = mount;
+    rider.partner = Some(m);
     state.dyn_.models.push(rider);
     let r = (state.dyn_.models.len() - 1) as ModelId;
+    state.dyn_.models[m as usize].partner = Some(r);
     state.dyn_.activating = Some(r);
     state.dyn_.sequence.as_mut().expect("sequence").actor = r;
+}
+
+/// Apply L (p.60): a remounting rider that reached base contact with its mount rejoins it. The
+/// cavalry model takes the mount's place with both wound totals; the mount's AP are discarded,
+/// the rider's carried over; tokens of both join it; it continues the activation.
+pub(super) fn remount(state: &mut GameState) {
+    let seq = state.dyn_.sequence.as_ref().expect("sequence");
+    let r = seq.actor;
+    let rider = state.dyn_.models[r as usize];
+    let Some(m) = rider.partner else { return };
+    let mount = state.dyn_.models[m as usize];
+    let reached = seq.reached as usize == seq.path.points.len();
+    if !reached || !rider.is_conscious() || !mount.is_conscious() || !state.in_contact(r, m) {
+        return;
+    }
+    let (rider_id, mount_id) = (state.profile(r).id.clone(), state.profile(m).id.clone());
+    let Some(cavalry) =
+        state.stat.profiles.iter().position(|p| p.cavalry == Some((rider_id.clone(), mount_id.clone())))
+    else {
+        return;
+    };
+    let mut cav = mount;
+    cav.profile = cavalry as u8;
+    cav.wounds = rider.wounds;
+    cav.mount_wounds = mount.wounds;
+    cav.ap = rider.ap;
+    cav.activated = rider.activated;
+    cav.partner = None;
+    cav.stance = if mount.stance == Stance::Prone { Stance::Standing } else { mount.stance };
+    cav.tokens.fire = rider.tokens.fire.saturating_add(mount.tokens.fire);
+    cav.tokens.blind |= rider.tokens.blind;
+    cav.tokens.slow =
+        (cav.tokens.slow.0.max(rider.tokens.slow.0), cav.tokens.slow.1.max(rider.tokens.slow.1));
+    cav.tokens.stealth = false;
+    cav.pending = rider.pending;
+    cav.pending.mount_wounds = mount.pending.wounds;
+    let mut gone = rider;
+    gone.health = Health::Remounted;
+    gone.ap = 0;
+    gone.partner = None;
+    gone.pending = Default::default();
+    state.dyn_.models[m as usize] = cav;
+    state.dyn_.models[r as usize] = gone;
+    state.dyn_.activating = Some(m);
+    state.dyn_.sequence.as_mut().expect("sequence").actor = m;
 }

@@ -87,7 +87,10 @@ impl Want {
     /// Only what is needed to decide whether `action` is legal.
     fn for_action(action: Action) -> Want {
         Want {
-            moves: matches!(action, Action::Move { prone: false, .. } | Action::Dismount { .. }),
+            moves: matches!(
+                action,
+                Action::Move { prone: false, .. } | Action::Dismount { .. } | Action::Remount { .. }
+            ),
             crawls: matches!(action, Action::Move { prone: true, .. }),
             shots: matches!(action, Action::Shoot { .. } | Action::Reveal { .. } | Action::Template { .. }),
             charges: matches!(action, Action::Charge { .. }),
@@ -149,6 +152,9 @@ fn model_actions(state: &GameState, m: ModelId, want: Want, out: &mut Vec<Action
     }
     if want.moves && profile.model_type == crate::profile::ModelType::Cavalry {
         dismounts(state, m, out);
+    }
+    if want.moves {
+        remounts(state, m, out);
     }
     // Beasts never go prone or crawl voluntarily, cavalry never prone at all (p.61).
     let beast =
@@ -594,6 +600,28 @@ fn dismounts(state: &GameState, m: ModelId, out: &mut Vec<Action>) {
             if !stays {
                 out.push(Action::Dismount { dest: r.cell, at_end: false });
             }
+        }
+    });
+}
+
+/// Remounting moves of a dismounted rider (p.60): a standing move at −1/−1 ending in base
+/// contact with its conscious mount.
+fn remounts(state: &GameState, m: ModelId, out: &mut Vec<Action>) {
+    let model = state.models()[m as usize];
+    let Some(mount) = model.partner else { return };
+    let mm = state.models()[mount as usize];
+    if !mm.is_conscious() || state.profile(m).model_type == crate::profile::ModelType::Beast {
+        return;
+    }
+    let occ = MoverOccupancy { state, mover: m };
+    let (spec, _) = super::sequence::speed_penalty_spec(state, m, 1);
+    let board = state.board();
+    movement::reachable(board, &occ, &spec, |r| {
+        let stays = r.cell == model.cell && r.cost == 0;
+        let z = board.cell(r.cell).height;
+        let touches_mount = super::sight::cells_touch(state, r.cell, z, mm.cell, mm.z);
+        if touches_mount && (stays || !occ.occupied(r.cell)) {
+            out.push(Action::Remount { dest: r.cell });
         }
     });
 }

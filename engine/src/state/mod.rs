@@ -287,7 +287,7 @@ impl GameState {
     pub fn outcome(&self) -> Outcome {
         let mut vp = [0i32; MAX_SIDES];
         for m in &self.dyn_.models {
-            if !m.is_conscious() {
+            if !m.is_conscious() && m.health != Health::Remounted {
                 let points = self.stat.profiles[m.profile as usize].points as i32;
                 for (side, v) in vp.iter_mut().enumerate().take(self.stat.sides as usize) {
                     if side as u8 != m.side {

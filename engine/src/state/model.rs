@@ -38,6 +38,8 @@ pub enum Health {
     Down,
     /// Removed from the game.
     TakenOut,
+    /// A rider that remounted: it is part of its cavalry model again, not a casualty (p.60).
+    Remounted,
 }
 
 /// One model on the table.
@@ -67,6 +69,9 @@ pub struct ModelState {
     pub jammed: u8,
     /// A leader that has made (or failed) its command orders for this turn (p.46).
     pub commanded: bool,
+    /// The other half of a separated cavalry model (rider or mount), for remounting.
+    #[serde(default)]
+    pub partner: Option<ModelId>,
     /// Bit i set: weapon i is broken for the rest of the game (Finite, or a blundered repair).
     pub broken: u8,
     /// Times each weapon was used, for Scarce(X).
@@ -139,7 +144,7 @@ impl ModelState {
 
     /// Still on the table (conscious or down).
     pub fn is_on_table(&self) -> bool {
-        self.health != Health::TakenOut
+        !matches!(self.health, Health::TakenOut | Health::Remounted)
     }
 
     /// Sight is drawn to and from the base only (p.40).

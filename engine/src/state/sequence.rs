@@ -139,7 +139,10 @@ impl Sequence {
 
     /// Whether the declared action has a movement path (move or charge).
     pub fn has_path(&self) -> bool {
-        matches!(self.declared, Action::Move { .. } | Action::Charge { .. } | Action::Dismount { .. })
+        matches!(
+            self.declared,
+            Action::Move { .. } | Action::Charge { .. } | Action::Dismount { .. } | Action::Remount { .. }
+        )
     }
 
     /// Whether a nested action was declared.
@@ -177,10 +180,15 @@ impl Sequence {
 
 /// Movement rules of a dismounting cavalry model: a standing move at −2/−2 (p.58).
 pub(super) fn dismount_spec(state: &GameState, m: ModelId) -> (movement::MoveSpec, u16) {
+    speed_penalty_spec(state, m, 2)
+}
+
+/// A standing move with `penalty` inches off both speeds (−2/−2 to dismount, −1/−1 to remount).
+pub(super) fn speed_penalty_spec(state: &GameState, m: ModelId, penalty: u16) -> (movement::MoveSpec, u16) {
     let (mut spec, stance_cost) = move_spec(state, m, false);
-    spec.budget_free = spec.budget_free.saturating_sub(2 * ORTHO);
-    spec.budget_restricted = spec.budget_restricted.saturating_sub(2 * ORTHO);
-    (spec, stance_cost + 2 * ORTHO)
+    spec.budget_free = spec.budget_free.saturating_sub(penalty * ORTHO);
+    spec.budget_restricted = spec.budget_restricted.saturating_sub(penalty * ORTHO);
+    (spec, stance_cost + penalty * ORTHO)
 }
 
 /// Pass budget of the mover, tenths of an inch (pass speed less stance changes).
@@ -431,6 +439,20 @@ pub(super) fn declare(state: &mut GameState, m: ModelId, declared: Action) {
     seq.origin = model.cell;
     let mut push = vec![Step::EndSequence, Step::ResolveCombat, Step::RollCombat];
     match declared {
+        Action::Remount { dest } => {
+            let (spec, stance_cost) = speed_penalty_spec(state, m, 1);
+            let path = movement::path_to(state.board(), &MoverOccupancy { state, mover: m }, &spec, dest)
+                .expect("legal destination is reachable");
+            seq.stance_cost = stance_cost;
+            push.extend([Step::CancelUnreached, Step::ResolveMove]);
+            if path.first_dynamic.is_some() {
+                let attr = clamp_attribute(state.profile(m).agility as i32 - blind_penalty(state, m));
+                let purpose = super::steps::Purpose::Movement;
+                push.push(Step::Test { model: m, attr, purpose, opposed: false, rerolled: false });
+            }
+            seq.path = path;
+            push.push(Step::ChooseReaction);
+        }
         Action::Dismount { dest, at_end } => {
             let (spec, stance_cost) = dismount_spec(state, m);
             let path = movement::path_to(state.board(), &MoverOccupancy { state, mover: m }, &spec, dest)
@@ -551,6 +573,9 @@ pub(super) fn declare(state: &mut GameState, m: ModelId, declared: Action) {
     push.insert(reaction + 1, Step::ChooseCommand);
     if matches!(declared, Action::Dismount { .. }) {
         push.insert(1, Step::Dismount); // after the tests and command orders (Apply A)
+    }
+    if matches!(declared, Action::Remount { .. }) {
+        push.insert(1, Step::Remount); // Apply L: the cavalry model is back
     }
     state.dyn_.sequence = Some(seq);
     state.dyn_.steps.extend(push);

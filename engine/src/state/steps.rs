@@ -134,6 +134,8 @@ pub enum Step {
     /// Automatic: a dismounting cavalry model that reached its separation point becomes its
     /// mount, and its rider is placed beside it and continues the activation (p.58).
     Dismount,
+    /// Automatic: a rider that reached its mount rejoins it as the cavalry model (p.60).
+    Remount,
     /// Automatic: apply the active model's Interact test (First Aid, Repair).
     ResolveInteract,
     /// Chance: where a template scatters (outcomes are the distinct landing cells, in cell
@@ -488,6 +490,7 @@ fn run_auto(state: &mut GameState, step: Step) {
         Step::ResolveInteract => resolve_interact(state),
         Step::TemplateHits => template_hits(state),
         Step::Dismount => super::cavalry::dismount(state),
+        Step::Remount => super::cavalry::remount(state),
         Step::CommandOrder => command_order(state),
         Step::ResolveCommand => resolve_command(state),
         Step::EndSequence => end_sequence(state),
@@ -579,7 +582,7 @@ fn end_sequence(state: &mut GameState) {
     // A stealthed model that declared anything but a move is revealed at the end of the
     // sequence (p.48): the active model's action, nested action or firefight, or a reaction.
     if let Some(seq) = &seq {
-        if !matches!(seq.declared, Action::Move { .. } | Action::Dismount { .. }) {
+        if !matches!(seq.declared, Action::Move { .. } | Action::Dismount { .. } | Action::Remount { .. }) {
             d.models[seq.actor as usize].pending.reveal = true;
         }
         for r in seq.rolls.iter().filter(|r| !r.cancelled) {

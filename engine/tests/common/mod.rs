@@ -99,6 +99,7 @@ pub fn game_with(board: Board, places: &[(u8, Arc<Profile>, (u8, u8))], active: 
             health: Health::Conscious,
             activated: false,
             commanded: false,
+            partner: None,
             jammed: 0,
             broken: 0,
             uses: [0; engine::state::model::MAX_WEAPONS],
