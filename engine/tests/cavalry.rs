@@ -127,6 +127,10 @@ fn dismounting_moves_at_minus_two_and_the_rider_continues_the_activation() {
     let mut s = s;
     let ap = s.models()[0].ap;
     common::declare(&mut s, Action::Dismount { dest: dest(3), at_end: true });
+    assert_eq!(s.dynamic().steps.last(), Some(&Step::ChooseContinuer { rider: 2, mount: 0 }));
+    assert_eq!(s.legal_actions(), vec![Action::Activate(0), Action::Activate(2)]);
+    let mut mount_goes_on = s.clone();
+    s.apply_action(Action::Activate(2)).unwrap();
     assert_eq!(s.models().len(), 3);
     assert_eq!(s.profile(0).id, "yuttaraptor");
     assert_eq!(s.models()[0].cell, dest(3), "the mount reaches the destination");
@@ -136,6 +140,11 @@ fn dismounting_moves_at_minus_two_and_the_rider_continues_the_activation() {
     assert_eq!(s.dynamic().activating, Some(2));
     assert_eq!(s.models()[2].ap, ap - 1);
     assert!(matches!(s.dynamic().steps.last(), Some(Step::ChooseAction(2))));
+    // Or the mount carries on, and the rider counts as activated.
+    mount_goes_on.apply_action(Action::Activate(0)).unwrap();
+    assert_eq!(mount_goes_on.dynamic().activating, Some(0));
+    assert!(mount_goes_on.models()[2].activated && !mount_goes_on.models()[0].activated);
+    assert!(matches!(mount_goes_on.dynamic().steps.last(), Some(Step::ChooseAction(0))));
 }
 
 #[test]
@@ -168,6 +177,7 @@ fn a_dismounted_rider_remounts_its_mount_and_the_cavalry_model_carries_on() {
     d.models[0].ap = 3;
     s = GameState::from_parts(s.static_data().clone(), d);
     common::declare(&mut s, Action::Dismount { dest: board.idx(4, 2), at_end: true });
+    s.apply_action(Action::Activate(2)).unwrap();
     assert_eq!(s.dynamic().activating, Some(2), "the rider continues");
     let mut d = s.dynamic().clone();
     d.models[0].wounds -= 1; // the mount was hurt while they were apart

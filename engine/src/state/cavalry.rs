@@ -182,8 +182,8 @@ fn free_cell_near(state: &GameState, cell: CellIdx) -> Option<CellIdx> {
 
 /// Apply A (p.58, 39): a dismounting cavalry model that reached its separation point becomes
 /// its mount where it stands; the rider is placed in base contact with the separation point
-/// and continues the activation with the AP and tokens; the mount counts as activated. Damage
-/// already allocated to rider and mount stays with each.
+/// with the tokens; the owner then chooses which of the two continues the activation with the
+/// AP. Damage already allocated to rider and mount stays with each.
 pub(super) fn dismount(state: &mut GameState) {
     let seq = state.dyn_.sequence.as_ref().expect("sequence");
     let m = seq.actor;
@@ -221,8 +221,24 @@ pub(super) fn dismount(state: &mut GameState) {
     state.dyn_.models.push(rider);
     let r = (state.dyn_.models.len() - 1) as ModelId;
     state.dyn_.models[m as usize].partner = Some(r);
-    state.dyn_.activating = Some(r);
-    state.dyn_.sequence.as_mut().expect("sequence").actor = r;
+    continue_with(state, r, m, r);
+    // The owner says which of the two carries on (p.58).
+    state.dyn_.steps.push(Step::ChooseContinuer { rider: r, mount: m });
+}
+
+/// After a dismount, `chosen` (rider or mount) continues the activation with the AP; the
+/// other counts as activated for the turn.
+pub(super) fn continue_with(state: &mut GameState, rider: ModelId, mount: ModelId, chosen: ModelId) {
+    let other = if chosen == rider { mount } else { rider };
+    let ap = state.dyn_.models[rider as usize].ap + state.dyn_.models[mount as usize].ap;
+    let cap = state.profile(chosen).ap_max;
+    let d = &mut state.dyn_;
+    d.models[other as usize].ap = 0;
+    d.models[other as usize].activated = true;
+    d.models[chosen as usize].ap = ap.min(cap);
+    d.models[chosen as usize].activated = false;
+    d.activating = Some(chosen);
+    d.sequence.as_mut().expect("sequence").actor = chosen;
 }
 
 /// Apply L (p.60): a remounting rider that reached base contact with its mount rejoins it. The

@@ -52,6 +52,9 @@ pub(super) fn generate(state: &GameState, out: &mut Vec<Action>) {
             card_options(state, out);
         }
         Step::ChooseAllocation { .. } => out.extend([Action::AllocateRider, Action::AllocateMount]),
+        Step::ChooseContinuer { rider, mount } => {
+            out.extend([Action::Activate(*rider), Action::Activate(*mount)])
+        }
         Step::ChooseMidAir => out.extend([Action::RestBack, Action::Fall]),
         Step::ChooseFallPoint { .. } => {
             let seq = d.sequence.as_ref().expect("sequence");

@@ -136,6 +136,14 @@ pub enum Step {
     Dismount,
     /// Automatic: a rider that reached its mount rejoins it as the cavalry model (p.60).
     Remount,
+    /// Decision for a dismounting side: which of rider and mount continues the activation
+    /// (`Activate` one of them, p.58); the other counts as activated.
+    ChooseContinuer {
+        /// The rider.
+        rider: ModelId,
+        /// The mount.
+        mount: ModelId,
+    },
     /// Automatic: apply the active model's Interact test (First Aid, Repair).
     ResolveInteract,
     /// Chance: where a template scatters (outcomes are the distinct landing cells, in cell
@@ -229,6 +237,7 @@ impl Step {
                     | Step::ChooseCommand
                     | Step::ChooseCard { .. }
                     | Step::ChooseAllocation { .. }
+                    | Step::ChooseContinuer { .. }
                     | Step::ChooseMidAir
                     | Step::ChooseFallPoint { .. }
                     | Step::ChooseDodgeMove { .. }
@@ -254,6 +263,7 @@ pub(super) fn player_of(state: &GameState, step: &Step) -> Player {
         Step::ChooseFallPoint { chooser } => Player::Side(*chooser),
         Step::ChooseCard { side, .. } => Player::Side(*side),
         Step::ChooseAllocation { chooser, .. } => Player::Side(*chooser),
+        Step::ChooseContinuer { rider, .. } => Player::Side(d.models[*rider as usize].side),
         // Automatic steps never rest on top of the stack after `advance`.
         _ => Player::Terminal,
     }
@@ -432,6 +442,9 @@ fn decide(state: &mut GameState, step: Step, action: Action) {
         (Step::ChooseNested, Action::NoNested) | (Step::ChooseFirefight, Action::NoFirefight) => {}
         (Step::ChooseReaction, Action::EndReactions) | (Step::ChooseCommand, Action::NoCommand) => {}
         (Step::ChooseCard { .. }, Action::NoCard) => {}
+        (Step::ChooseContinuer { rider, mount }, Action::Activate(chosen)) => {
+            super::cavalry::continue_with(state, rider, mount, chosen)
+        }
         (Step::ChooseAllocation { model, damage, rider, mount, .. }, allocation) => {
             let to_mount = allocation == Action::AllocateMount;
             let target = if to_mount { mount } else { rider };
