@@ -2,6 +2,7 @@
 //! its own module, returns the text to print, and `main` only parses, dispatches and prints.
 
 mod bench_cmd;
+mod crew_cmd;
 mod game_cmd;
 mod rules_cmd;
 
@@ -32,6 +33,11 @@ enum Command {
     Fuzz(game_cmd::FuzzArgs),
     /// Measure clone, legal-action and random-game speed (medians, one thread).
     Bench(bench_cmd::BenchArgs),
+    /// Crew lists: `tde crew check FILE` gives the points and every rule a crew breaks.
+    Crew {
+        #[command(subcommand)]
+        cmd: crew_cmd::CrewCommand,
+    },
     /// Exact odds of attribute tests, opposed tests and armour rolls.
     Rules {
         #[command(subcommand)]
@@ -48,6 +54,14 @@ fn main() -> ExitCode {
         Command::Legal(args) => game_cmd::legal(args),
         Command::Analyze(args) => game_cmd::analyze(args),
         Command::Bench(args) => bench_cmd::bench(args),
+        Command::Crew { cmd } => match crew_cmd::run(cmd) {
+            Ok((text, true)) => Ok(text),
+            Ok((text, false)) => {
+                let _ = writeln!(std::io::stdout(), "{text}");
+                return ExitCode::from(1);
+            }
+            Err(e) => Err(e),
+        },
         Command::Fuzz(args) => match game_cmd::fuzz(args) {
             Ok((text, true)) => Ok(text),
             Ok((text, false)) => {

@@ -123,3 +123,25 @@ fn analyze_values_every_reaction_of_the_shipped_reaction_timing_setup() {
         assert!((0.0..=1.0).contains(&p));
     }
 }
+
+#[test]
+fn crew_check_gives_the_verdict_and_fails_on_an_illegal_crew() {
+    let legal = concat!(env!("CARGO_MANIFEST_DIR"), "/../configs/crews/militia_100.toml");
+    let v = json(&tde(&["crew", "check", legal, "--json"]));
+    assert_eq!(v["legal"], true);
+    let bad = temp("bad_crew.toml");
+    std::fs::write(
+        &bad,
+        "name = \"x\"\nfaction = \"Militia\"\npoints = 100\nmodels = [\"militia_ranger\"]\n",
+    )
+    .unwrap();
+    let out = tde(&["crew", "check", bad.to_str().unwrap(), "--json"]);
+    assert!(!out.status.success());
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["legal"], false);
+    assert!(v["violations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|x| x["rule"].as_str().unwrap().contains("no Leader")));
+}
