@@ -187,7 +187,9 @@ fn profile_index(profiles: &mut Vec<Arc<Profile>>, p: Arc<Profile>) -> usize {
     }
 }
 
-fn fresh_model(p: &Profile, profile: u8, side: u8, cell: CellIdx, board: &Board) -> ModelState {
+/// A model as deployed: on `cell`'s surface (swimming in water), unhurt, no AP yet, with its
+/// stealth token if it has the Stealth skill.
+pub fn fresh_model(p: &Profile, profile: u8, side: u8, cell: CellIdx, board: &Board) -> ModelState {
     let c = board.cell(cell);
     // A model with the Stealth skill deploys with its stealth token (docs/rulings.md).
     let tokens = crate::state::model::Tokens {

@@ -178,6 +178,26 @@ impl Sequence {
     }
 }
 
+/// The declared path of a move, charge, dismount or remount to `dest`, pushing the steps every
+/// path shares: the movement test if it needs one, moving, and cancelling what was not reached.
+fn declare_path(
+    state: &GameState,
+    m: ModelId,
+    spec: &movement::MoveSpec,
+    dest: crate::board::CellIdx,
+    push: &mut Vec<Step>,
+) -> MovePath {
+    let path = movement::path_to(state.board(), &MoverOccupancy { state, mover: m }, spec, dest)
+        .expect("legal destination is reachable");
+    push.extend([Step::CancelUnreached, Step::ResolveMove]);
+    if path.first_dynamic.is_some() {
+        let attr = clamp_attribute(state.profile(m).agility as i32 - blind_penalty(state, m));
+        let purpose = super::steps::Purpose::Movement;
+        push.push(Step::Test { model: m, attr, purpose, opposed: false, rerolled: false });
+    }
+    path
+}
+
 /// Movement rules of a dismounting cavalry model: a standing move at −2/−2 (p.58).
 pub(super) fn dismount_spec(state: &GameState, m: ModelId) -> (movement::MoveSpec, u16) {
     speed_penalty_spec(state, m, 2)
@@ -441,57 +461,28 @@ pub(super) fn declare(state: &mut GameState, m: ModelId, declared: Action) {
     match declared {
         Action::Remount { dest } => {
             let (spec, stance_cost) = speed_penalty_spec(state, m, 1);
-            let path = movement::path_to(state.board(), &MoverOccupancy { state, mover: m }, &spec, dest)
-                .expect("legal destination is reachable");
             seq.stance_cost = stance_cost;
-            push.extend([Step::CancelUnreached, Step::ResolveMove]);
-            if path.first_dynamic.is_some() {
-                let attr = clamp_attribute(state.profile(m).agility as i32 - blind_penalty(state, m));
-                let purpose = super::steps::Purpose::Movement;
-                push.push(Step::Test { model: m, attr, purpose, opposed: false, rerolled: false });
-            }
-            seq.path = path;
+            seq.path = declare_path(state, m, &spec, dest, &mut push);
             push.push(Step::ChooseReaction);
         }
         Action::Dismount { dest, at_end } => {
             let (spec, stance_cost) = dismount_spec(state, m);
-            let path = movement::path_to(state.board(), &MoverOccupancy { state, mover: m }, &spec, dest)
-                .expect("legal destination is reachable");
             seq.stance_cost = stance_cost;
-            seq.separation = Some(if at_end { path.points.len() as u8 } else { 0 });
-            push.extend([Step::CancelUnreached, Step::ResolveMove]);
-            if path.first_dynamic.is_some() {
-                let attr = clamp_attribute(state.profile(m).agility as i32 - blind_penalty(state, m));
-                let purpose = super::steps::Purpose::Movement;
-                push.push(Step::Test { model: m, attr, purpose, opposed: false, rerolled: false });
-            }
-            seq.path = path;
+            seq.path = declare_path(state, m, &spec, dest, &mut push);
+            seq.separation = Some(if at_end { seq.path.points.len() as u8 } else { 0 });
             // No nested action or firefight during a dismount (p.58).
             push.push(Step::ChooseReaction);
         }
         Action::Move { dest, .. } | Action::Charge { dest, .. } => {
             let prone = matches!(declared, Action::Move { prone: true, .. });
             let (spec, stance_cost) = move_spec(state, m, prone);
-            let path = movement::path_to(state.board(), &MoverOccupancy { state, mover: m }, &spec, dest)
-                .expect("legal destination is reachable");
             seq.prone = prone;
             seq.stance_cost = stance_cost;
             seq.started_in_water = state.in_water(&model);
             if matches!(declared, Action::Charge { .. }) {
                 push.push(Step::ChargeStrike);
             }
-            push.extend([Step::CancelUnreached, Step::ResolveMove]);
-            if path.first_dynamic.is_some() {
-                let attr = clamp_attribute(state.profile(m).agility as i32 - blind_penalty(state, m));
-                push.push(Step::Test {
-                    model: m,
-                    attr,
-                    purpose: super::steps::Purpose::Movement,
-                    opposed: false,
-                    rerolled: false,
-                });
-            }
-            seq.path = path;
+            seq.path = declare_path(state, m, &spec, dest, &mut push);
             if matches!(declared, Action::Move { .. }) {
                 push.extend([Step::ChooseFirefight, Step::ChooseReaction, Step::ChooseNested]);
             } else {

@@ -5,7 +5,7 @@
 use engine::board::{Board, Cell, Cover, Terrain};
 use engine::profile::{load_catalog, Profile};
 use engine::rules::RuleVariant;
-use engine::state::{DynState, GameState, Health, ModelState, Stance, StaticData, Step, MAX_SIDES};
+use engine::state::{DynState, GameState, StaticData, Step, MAX_SIDES};
 use engine::{Action, Player};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -86,26 +86,11 @@ pub fn game_with(board: Board, places: &[(u8, Arc<Profile>, (u8, u8))], active: 
             }
         };
         let cell = board.idx(p.at.0, p.at.1);
-        let c = *board.cell(cell);
-        models.push(ModelState {
-            profile: idx as u8,
-            side: p.side,
-            cell,
-            z: c.height,
-            stance: if c.terrain == Terrain::Water { Stance::Swimming } else { Stance::Standing },
-            ap: prof.ap_gain,
-            wounds: prof.wounds,
-            mount_wounds,
-            health: Health::Conscious,
-            activated: false,
-            commanded: false,
-            partner: None,
-            jammed: 0,
-            broken: 0,
-            uses: [0; engine::state::model::MAX_WEAPONS],
-            tokens: Default::default(),
-            pending: Default::default(),
-        });
+        let mut m = engine::setup::fresh_model(&prof, idx as u8, p.side, cell, &board);
+        m.ap = prof.ap_gain;
+        m.mount_wounds = mount_wounds;
+        m.tokens = Default::default(); // tests give stealth explicitly
+        models.push(m);
     }
     let side = active.map_or(0, |m| models[m as usize].side);
     let mut steps = vec![Step::ChooseActivation];
