@@ -6,6 +6,7 @@ use clap::Args;
 use engine::invariants::violations;
 use engine::record::{format_hash, GameRecord, SavedGame};
 use engine::render::{describe_action, render};
+use engine::scenario::Scenario;
 use engine::setup::{load_setup, new_game, GameConfig, DEFAULT_BOARD, DEFAULT_CREWS};
 use engine::stats::EventCounts;
 use engine::{GameState, Player};
@@ -27,18 +28,33 @@ pub struct GameOptions {
     /// Rule variant in configs/rules/ (standard or narrative).
     #[arg(long, default_value = "standard")]
     pub rules: String,
+    /// Scenario: a name from `tde scenarios`, 1-5, `random` (a D5 from the seed) or
+    /// `skirmish` (no scenario).
+    #[arg(long, default_value = "random")]
+    pub scenario: String,
 }
 
 impl GameOptions {
-    fn config(&self) -> Result<GameConfig, String> {
+    /// The game to build; `seed` rolls the D5 of `--scenario random`.
+    pub fn config(&self, seed: u64) -> Result<GameConfig, String> {
         let [a, b] = two("--crews", &self.crews)?;
         Ok(GameConfig {
             board: self.board.clone(),
             crews: [a, b],
             rules: self.rules.clone(),
+            scenario: pick_scenario(&self.scenario, seed)?,
             ..GameConfig::default()
         })
     }
+}
+
+/// A scenario by name, or `random`: the D5 table (p.76) rolled with `seed`.
+pub fn pick_scenario(name: &str, seed: u64) -> Result<Scenario, String> {
+    if name.eq_ignore_ascii_case("random") {
+        let roll = ChaCha8Rng::seed_from_u64(seed ^ 0x5ce7_a210).gen_range(1..=5);
+        return Ok(Scenario::from_d5(roll));
+    }
+    Scenario::parse(name).map_err(|e| format!("--scenario: {e}"))
 }
 
 /// Exactly two comma-separated values of option `name`.
@@ -73,7 +89,8 @@ pub struct DemoArgs {
 
 /// Play one game between two built-in agents and show it.
 pub fn demo(args: &DemoArgs) -> Result<String, String> {
-    let state = new_game(&args.game.config()?).map_err(|e| e.to_string())?;
+    let config = args.game.config(args.seed)?;
+    let state = new_game(&config).map_err(|e| e.to_string())?;
     let [agent_a, agent_b] = two("--agents", &args.agents)?;
     let mut agents = vec![
         make_agent(&agent_a, args.seed.wrapping_mul(2))?,
@@ -112,6 +129,7 @@ pub fn demo(args: &DemoArgs) -> Result<String, String> {
             "final_hash": format_hash(end.state_hash()),
             "vp": [outcome.vp[0], outcome.vp[1]],
             "board": end.board().name(),
+            "scenario": config.scenario.name(),
             "agents": [args.agents[0].clone(), args.agents[1].clone()],
             "seed": args.seed,
         });
@@ -120,7 +138,8 @@ pub fn demo(args: &DemoArgs) -> Result<String, String> {
     let _ = writeln!(log, "\n{}", render(end));
     let _ = write!(
         log,
-        "Result: {} · VP A {} B {} · {} turns · {} decisions · {} chance events · final hash {}",
+        "{} · Result: {} · VP A {} B {} · {} turns · {} decisions · {} chance events · final hash {}",
+        config.scenario.title(),
         if winner == "draw" { "draw".to_string() } else { format!("side {winner} wins") },
         outcome.vp[0],
         outcome.vp[1],
@@ -267,6 +286,10 @@ pub struct FuzzArgs {
     /// Print one JSON object.
     #[arg(long)]
     pub json: bool,
+    /// Scenario of every game (see `tde scenarios`); by default each game draws one of the
+    /// five scenarios or the skirmish.
+    #[arg(long)]
+    pub scenario: Option<String>,
 }
 
 /// Play random games on every board with every crew pairing, checking the invariants (and
@@ -284,7 +307,13 @@ pub fn fuzz(args: &FuzzArgs) -> Result<(String, bool), String> {
         let board = boards[rng.gen_range(0..boards.len())].clone();
         let a = crews[rng.gen_range(0..crews.len())].clone();
         let b = crews[rng.gen_range(0..crews.len())].clone();
-        let config = GameConfig { board: board.clone(), crews: [a, b], ..GameConfig::default() };
+        let scenario = match &args.scenario {
+            Some(name) => pick_scenario(name, seed)?,
+            None => {
+                [Scenario::Skirmish].into_iter().chain(Scenario::ALL).nth(rng.gen_range(0..6)).expect("six")
+            }
+        };
+        let config = GameConfig { board: board.clone(), crews: [a, b], scenario, ..GameConfig::default() };
         let mut state = new_game(&config).map_err(|e| e.to_string())?;
         let mut violations_here = violations(&state);
         let mut n = 0;
@@ -314,7 +343,7 @@ pub fn fuzz(args: &FuzzArgs) -> Result<(String, bool), String> {
         }
         steps += n;
         for v in violations_here {
-            failures.push(format!("game {g} (seed {seed}, board {board}): {v}"));
+            failures.push(format!("game {g} (seed {seed}, board {board}, {}): {v}", scenario.name()));
         }
     }
     let ok = failures.is_empty();

@@ -33,14 +33,15 @@ pub fn violations(state: &GameState) -> Vec<String> {
         if cavalry && m.stance == Stance::Prone {
             out.push(format!("cavalry m{i} is prone"));
         }
-        if m.health != Health::Remounted && m.is_conscious() != (m.wounds > 0) {
+        let off_table = matches!(m.health, Health::Remounted | Health::Reserve | Health::LeftTable);
+        if !off_table && m.is_conscious() != (m.wounds > 0) {
             out.push(format!("m{i} is {:?} with {} wounds", m.health, m.wounds));
         }
         let accumulating = m.pending.wounds != 0 || m.pending.feat_ap != 0 || m.pending.take_out;
         if accumulating && state.dynamic().sequence.is_none() {
             out.push(format!("m{i} has sequence accumulators outside a sequence"));
         }
-        if matches!(m.health, Health::TakenOut | Health::Remounted) {
+        if !m.is_on_table() {
             continue;
         }
         if m.cell as usize >= board.len() {

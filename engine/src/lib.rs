@@ -14,6 +14,7 @@ pub mod profile;
 pub mod record;
 pub mod render;
 pub mod rules;
+pub mod scenario;
 pub mod setup;
 pub mod state;
 pub mod stats;

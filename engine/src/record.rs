@@ -36,6 +36,9 @@ pub struct SavedGame {
     /// Each side's cards.
     #[serde(default)]
     pub cards: Vec<Vec<crate::cards::Card>>,
+    /// The scenario.
+    #[serde(default)]
+    pub scenario: crate::scenario::Scenario,
     /// The dynamic state.
     pub state: DynState,
 }
@@ -92,6 +95,7 @@ impl SavedGame {
             max_turns: stat.max_turns,
             sides: stat.sides,
             cards: stat.cards.iter().map(|side| side.iter().map(|c| (**c).clone()).collect()).collect(),
+            scenario: stat.scenario,
             state: state.dynamic().clone(),
         }
     }
@@ -122,6 +126,7 @@ impl SavedGame {
             max_turns: self.max_turns,
             sides: self.sides,
             cards: self.cards.iter().map(|side| side.iter().cloned().map(Arc::new).collect()).collect(),
+            scenario: self.scenario,
         };
         Ok(GameState::from_parts(Arc::new(stat), self.state.clone()))
     }

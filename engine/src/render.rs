@@ -62,6 +62,8 @@ pub fn render_roster(state: &GameState) -> String {
             Health::Down => "down",
             Health::TakenOut => "taken out",
             Health::Remounted => "remounted",
+            Health::Reserve => "not deployed",
+            Health::LeftTable => "left the table",
         };
         let _ = writeln!(
             out,
@@ -166,6 +168,8 @@ pub fn describe_action(state: &GameState, action: Action) -> String {
             } else if let Some(crate::state::Step::FireRoll { model }) = d.steps.last() {
                 let result = if i == 0 { "saves, one fire token less" } else { "burns for 1 wound" };
                 format!("{} on fire {result}", model_name(state, *model))
+            } else if let Some(step @ crate::state::Step::Scenario(_)) = d.steps.last() {
+                crate::scenario::describe_chance(state, step, i)
             } else {
                 format!("roll-off: side {} rolls lowest", side_letter(i))
             }
@@ -207,6 +211,15 @@ pub fn describe_action(state: &GameState, action: Action) -> String {
         }
         Action::Interact { kind: crate::state::InteractKind::Repair { weapon: w }, target } => {
             format!("{} repairs {}'s {}", who(actor), model_name(state, target), weapon(Some(target), w))
+        }
+        Action::Interact { kind: crate::state::InteractKind::Marker { marker }, .. } => {
+            format!("{} interacts with marker {marker}", who(actor))
+        }
+        Action::Interact { kind: crate::state::InteractKind::Give { marker }, target } => {
+            format!("{} passes prize {marker} to {}", who(actor), model_name(state, target))
+        }
+        Action::Interact { kind: crate::state::InteractKind::Take { marker }, target } => {
+            format!("{} takes prize {marker} from {}", who(actor), model_name(state, target))
         }
         Action::EndActivation => format!("{} ends its activation", who(actor)),
         Action::NoNested => format!("{} nests no action", who(actor)),
@@ -251,6 +264,20 @@ pub fn describe_action(state: &GameState, action: Action) -> String {
             format!("the opponent makes {} fall from path point {i}", who(actor))
         }
         Action::DodgeMove(c) => format!("dodge move to {}", at(c)),
+        Action::PlayerA(s) => format!("side {} is player A", side_letter(s)),
+        Action::Grudge { holder, target } => {
+            format!("{} swears a grudge against {}", model_name(state, holder), model_name(state, target))
+        }
+        Action::Nominate(m) => format!("nominates {}", model_name(state, m)),
+        Action::Zone(z) => crate::scenario::describe_zone_choice(state, z),
+        Action::Deploy(c) => match d.steps.last() {
+            Some(crate::state::Step::Scenario(crate::scenario::ScenarioStep::Deploy { model, .. })) => {
+                format!("{} deploys at {}", model_name(state, *model), at(c))
+            }
+            _ => format!("marker placed at {}", at(c)),
+        },
+        Action::Reserve => "the model waits to arrive later".into(),
+        Action::LeaveTable => format!("{} leaves the table", who(actor)),
     }
 }
 
@@ -261,6 +288,7 @@ fn test_name(state: &GameState, purpose: crate::state::Purpose) -> &'static str 
         Purpose::Movement => "movement",
         Purpose::Interact => "interact",
         Purpose::Command => "command",
+        Purpose::Infiltrate => "infiltration",
         Purpose::Combat(i) => {
             match state.dynamic().sequence.as_ref().and_then(|s| s.rolls.get(i as usize)).map(|r| r.kind) {
                 Some(CombatKind::Shoot { .. }) => "shooting",

@@ -38,6 +38,7 @@ use crate::crew::{load_crew, CrewList};
 use crate::data::{configs_dir, DataError};
 use crate::profile::{load_catalog, Catalog, Profile};
 use crate::rules::{self, RuleVariant};
+use crate::scenario::Scenario;
 use crate::state::{Action, DynState, GameState, Health, ModelState, Stance, StaticData, Step, MAX_SIDES};
 use serde::Deserialize;
 use std::path::{Path, PathBuf};
@@ -65,6 +66,8 @@ pub struct GameConfig {
     pub rules: String,
     /// Number of turns.
     pub max_turns: u8,
+    /// The scenario (the default skirmish deploys automatically).
+    pub scenario: Scenario,
 }
 
 impl Default for GameConfig {
@@ -75,6 +78,7 @@ impl Default for GameConfig {
             crews: DEFAULT_CREWS.map(String::from),
             rules: "standard".to_string(),
             max_turns: DEFAULT_MAX_TURNS,
+            scenario: Scenario::Skirmish,
         }
     }
 }
@@ -103,8 +107,10 @@ fn load_rules(configs: &Path, name: &str) -> Result<RuleVariant, DataError> {
     })
 }
 
-/// Build a game with both crews deployed along the long edges: side A within
-/// [`DEPLOYMENT_DEPTH`]" of row 0, side B of the last row, spread evenly at ground level.
+/// Build a game. A skirmish has both crews deployed along the long edges: side A within
+/// [`DEPLOYMENT_DEPTH`]" of row 0, side B of the last row, spread evenly at ground level. In a
+/// scenario every model starts off the table and the game opens with the scenario's set-up
+/// and deployment decisions.
 pub fn new_game(config: &GameConfig) -> Result<GameState, DataError> {
     let catalog = load_catalog(&config.configs.join("factions"))?;
     let board = Arc::new(load_board(&config.configs, &config.board)?);
@@ -139,6 +145,13 @@ pub fn new_game(config: &GameConfig) -> Result<GameState, DataError> {
                 }
                 let pidx = profile_index(&mut profiles, profile.clone());
                 add_cavalry_parts(&mut profiles, &profile, &catalog);
+                if config.scenario != Scenario::Skirmish {
+                    let mut m = fresh_model(&profiles[pidx], pidx as u8, side as u8, 0, &board);
+                    m.health = Health::Reserve;
+                    m.mount_wounds = mount_wounds(&profiles[pidx], &catalog);
+                    models.push(m);
+                    continue;
+                }
                 let cell = deployment_cell(&board, side as u8, i, n, &models).ok_or_else(|| {
                     DataError::new(
                         board.name(),
@@ -152,8 +165,52 @@ pub fn new_game(config: &GameConfig) -> Result<GameState, DataError> {
             }
         }
     }
-    let stat = StaticData { board, profiles, variant, max_turns: config.max_turns, sides: 2, cards };
+    let stat = StaticData {
+        board,
+        profiles,
+        variant,
+        max_turns: config.max_turns,
+        sides: 2,
+        cards,
+        scenario: config.scenario,
+    };
+    let crew_files =
+        config.crews.clone().map(|c| resolve(&config.configs, "crews", &c, "toml").display().to_string());
+    check_scenario_crews(&stat, &models, &crew_files)?;
     Ok(GameState::new(stat, models))
+}
+
+/// The crews can play the scenario: no mounted leader in Assassinate (p.78); a character to
+/// nominate in Grudge Match and Couriers; at most 32 models (the scenario's model masks).
+fn check_scenario_crews(
+    stat: &StaticData,
+    models: &[ModelState],
+    files: &[String; 2],
+) -> Result<(), DataError> {
+    use crate::profile::{ModelType, Role};
+    if models.len() > 32 {
+        return Err(DataError::new(&files[0], "models", "a game holds at most 32 models".to_string()));
+    }
+    for (side, file) in files.iter().enumerate() {
+        let profiles =
+            || models.iter().filter(|m| m.side == side as u8).map(|m| &stat.profiles[m.profile as usize]);
+        let name = stat.scenario.title();
+        if stat.scenario == Scenario::Assassinate
+            && profiles().any(|p| p.role == Role::Leader && p.model_type == ModelType::Cavalry)
+        {
+            return Err(DataError::new(
+                file,
+                "models",
+                format!("{name}: mounted leaders may not be used (p.78)"),
+            ));
+        }
+        if matches!(stat.scenario, Scenario::GrudgeMatch | Scenario::Couriers)
+            && !profiles().any(|p| p.model_type == ModelType::Character)
+        {
+            return Err(DataError::new(file, "models", format!("{name} needs a character to nominate")));
+        }
+    }
+    Ok(())
 }
 
 /// Whether a model deploys by Infiltrate (the Scout's ability, p.47): the hook the scenarios'
@@ -214,6 +271,7 @@ pub fn fresh_model(p: &Profile, profile: u8, side: u8, cell: CellIdx, board: &Bo
         uses: [0; crate::state::model::MAX_WEAPONS],
         tokens,
         pending: Default::default(),
+        ap_adjust: 0,
     }
 }
 
@@ -438,6 +496,7 @@ pub fn parse_setup(text: &str, file: &str, configs: &Path) -> Result<GameState, 
         max_turns: raw.max_turns.unwrap_or(DEFAULT_MAX_TURNS),
         sides: 2,
         cards: Vec::new(),
+        scenario: Scenario::Skirmish,
     };
     let turn = raw.turn.unwrap_or(1);
     let mut pass_tokens = [0; MAX_SIDES];
@@ -453,6 +512,7 @@ pub fn parse_setup(text: &str, file: &str, configs: &Path) -> Result<GameState, 
         steps,
         clouds: Vec::new(),
         cards_used: [0; MAX_SIDES],
+        scenario: Default::default(),
         decisions: 0,
         chance_events: 0,
     };

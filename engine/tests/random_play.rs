@@ -1,4 +1,5 @@
-//! Random play over every shipped board and a synthetic one, checking the invariants after
+//! Random play of every scenario with every shipped crew, on every shipped board and a
+//! synthetic one, checking the invariants after
 //! every step: no panic, AP and wounds in range, no two models in one place, chance
 //! probabilities summing to 1, a legal action at every decision node, and clone-then-apply
 //! equal to apply on the original.
@@ -6,10 +7,12 @@
 mod common;
 
 use engine::invariants::violations;
+use engine::scenario::Scenario;
 use engine::setup::{new_game, GameConfig};
 use engine::stats::EventCounts;
 
-fn check_game(state: engine::GameState, seed: u64) -> usize {
+/// Play `state` out at random checking every step; the number of steps and the final state.
+fn check_game(state: engine::GameState, seed: u64) -> (usize, engine::GameState) {
     let mut steps = 0;
     let v = violations(&state);
     assert!(v.is_empty(), "initial state: {v:?}");
@@ -23,7 +26,7 @@ fn check_game(state: engine::GameState, seed: u64) -> usize {
         assert_eq!(copy.state_hash(), after.state_hash());
     });
     assert!(end.is_terminal(), "game {seed} did not end in 20000 steps");
-    steps
+    (steps, end)
 }
 
 #[test]
@@ -103,42 +106,53 @@ fn random_close_quarters_games_exercise_every_feature_and_keep_the_invariants() 
 }
 
 #[test]
-fn random_games_on_every_shipped_board_keep_the_invariants() {
+fn random_games_of_every_scenario_with_every_shipped_crew_keep_the_invariants() {
     let configs = engine::data::configs_dir();
     let boards = engine::data::file_names(&configs.join("boards"), "board").expect("configs/boards exists");
     assert!(boards.len() >= 3, "at least three boards ship");
     let crews = engine::data::file_names(&configs.join("crews"), "toml").expect("configs/crews exists");
-    // Every board with every pairing of shipped crews, both ways round, several seeds each:
-    // about a thousand games, split over two threads.
+    // Every scenario (and the skirmish) with every shipped crew as side A, each against a
+    // rotating opponent on a rotating board, several seeds each: about a thousand games, split
+    // over two threads. Every crew also plays side B, and every board is used.
+    let scenarios: Vec<Scenario> = std::iter::once(Scenario::Skirmish).chain(Scenario::ALL).collect();
     let mut jobs = Vec::new();
-    for b in &boards {
-        for a in &crews {
-            for c in &crews {
-                for seed in 0..GAMES_PER_PAIRING {
-                    jobs.push((b.clone(), a.clone(), c.clone(), seed));
-                }
+    for (si, &scenario) in scenarios.iter().enumerate() {
+        for (ai, a) in crews.iter().enumerate() {
+            for seed in 0..GAMES_PER_CREW {
+                let k = ai + si + seed as usize;
+                let b = crews[(k * 7 + 1) % crews.len()].clone();
+                let board = boards[k % boards.len()].clone();
+                jobs.push((scenario, board, a.clone(), b, seed));
             }
         }
     }
     let half = jobs.len() / 2;
     let (first, second) = jobs.split_at(half);
-    let run = |jobs: &[(String, String, String, u64)]| {
+    let run = |jobs: &[(Scenario, String, String, String, u64)]| {
         let mut steps = 0;
-        for (i, (b, a, c, seed)) in jobs.iter().enumerate() {
-            let config =
-                GameConfig { board: b.clone(), crews: [a.clone(), c.clone()], ..GameConfig::default() };
-            let state = new_game(&config).unwrap_or_else(|e| panic!("{b}: {e}"));
-            steps += check_game(state, seed * 1000 + i as u64);
+        let mut vp_games = 0;
+        for (i, (scenario, board, a, b, seed)) in jobs.iter().enumerate() {
+            let config = GameConfig {
+                board: board.clone(),
+                crews: [a.clone(), b.clone()],
+                scenario: *scenario,
+                ..GameConfig::default()
+            };
+            let state = new_game(&config).unwrap_or_else(|e| panic!("{board} {a} {b}: {e}"));
+            let (n, end) = check_game(state, seed * 1000 + i as u64);
+            steps += n;
+            vp_games += usize::from(end.outcome().vp[..2].iter().any(|&v| v != 0));
         }
-        steps
+        (steps, vp_games)
     };
-    let total = std::thread::scope(|s| {
+    let ((s1, v1), (s2, v2)) = std::thread::scope(|s| {
         let h = s.spawn(|| run(first));
-        run(second) + h.join().expect("worker")
+        (run(second), h.join().expect("worker"))
     });
     assert!(jobs.len() >= 1000, "{} games", jobs.len());
-    assert!(total > jobs.len() * 50, "games are played out ({total} steps)");
+    assert!(s1 + s2 > jobs.len() * 50, "games are played out ({} steps)", s1 + s2);
+    assert!(v1 + v2 > jobs.len() / 10, "victory points are scored ({} games)", v1 + v2);
 }
 
-/// Seeds per (board, crew A, crew B) combination.
-const GAMES_PER_PAIRING: u64 = 10;
+/// Seeds per (scenario, crew) combination.
+const GAMES_PER_CREW: u64 = 10;

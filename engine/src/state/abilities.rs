@@ -19,6 +19,7 @@ pub(super) fn can_interact(state: &GameState, actor: ModelId, kind: InteractKind
         return false;
     }
     match kind {
+        InteractKind::Marker { .. } | InteractKind::Give { .. } | InteractKind::Take { .. } => false,
         // Not beasts, not cavalry (p.58, p.61); only a model below its starting wounds.
         InteractKind::FirstAid => {
             a.role == Role::Medic
@@ -40,6 +41,7 @@ pub(super) fn interact_options(state: &GameState, actor: ModelId, out: &mut Vec<
     if matches!(state.profile(actor).model_type, ModelType::Beast | ModelType::Cavalry) {
         return;
     }
+    crate::scenario::markers::interact_options(state, actor, out);
     for (t, tm) in state.models().iter().enumerate() {
         let t = t as ModelId;
         if tm.side != state.models()[actor as usize].side {
@@ -66,6 +68,10 @@ pub(super) fn resolve_interact(state: &mut GameState) {
         unreachable!("interact test without interact")
     };
     let actor = seq.actor;
+    if crate::scenario::markers::is_marker_kind(kind) {
+        crate::scenario::markers::resolve(state, actor, kind, target);
+        return;
+    }
     let level = seq.interact_test.expect("interact test rolled").level;
     if level == TestLevel::Feat {
         state.dyn_.models[actor as usize].pending.feat_ap += 1;
@@ -80,6 +86,9 @@ pub(super) fn resolve_interact(state: &mut GameState) {
             t.broken |= 1 << weapon;
         }
         (InteractKind::Repair { weapon }, l) if l.is_success() => t.jammed &= !(1 << weapon),
+        (InteractKind::Marker { .. } | InteractKind::Give { .. } | InteractKind::Take { .. }, _) => {
+            unreachable!("handled above")
+        }
         _ => {}
     }
 }

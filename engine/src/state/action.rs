@@ -1,6 +1,6 @@
 //! Everything a player (or chance) can do at a node of the game.
 
-use super::model::ModelId;
+use super::model::{ModelId, Side};
 use crate::board::CellIdx;
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -40,6 +40,22 @@ pub enum InteractKind {
     Repair {
         /// Index of the jammed weapon on its owner's profile.
         weapon: u8,
+    },
+    /// A scenario marker the model touches: take control of an objective, look at a numbered
+    /// marker, or pick up a dropped prize or marker (the target is the model itself).
+    Marker {
+        /// Index of the marker.
+        marker: u8,
+    },
+    /// Pass the prize it carries to the target, a friend in base contact (Couriers).
+    Give {
+        /// Index of the prize.
+        marker: u8,
+    },
+    /// Take the prize a friend in base contact (the target) carries (Couriers).
+    Take {
+        /// Index of the prize.
+        marker: u8,
     },
 }
 
@@ -187,6 +203,25 @@ pub enum Action {
     FallPoint(u8),
     /// Dodge move destination (the model's own cell to stay put).
     DodgeMove(CellIdx),
+    /// Scenario set-up: the side that will be player A.
+    PlayerA(Side),
+    /// Grudge Match: the grudge holder (own character) and target (enemy character).
+    Grudge {
+        /// The side's own character.
+        holder: ModelId,
+        /// The enemy character.
+        target: ModelId,
+    },
+    /// Nominate a model (a courier, a member of the first deployment group).
+    Nominate(ModelId),
+    /// Choose a board edge or corner (see `scenario::zones` for the numbering).
+    Zone(u8),
+    /// Place the model or marker being deployed on a cell.
+    Deploy(CellIdx),
+    /// Keep the model being deployed off the table for now (it arrives on a later turn).
+    Reserve,
+    /// Leave the battlefield by the enemy deployment edge (Couriers).
+    LeaveTable,
 }
 
 impl fmt::Display for Action {
@@ -240,6 +275,13 @@ impl fmt::Display for Action {
             Action::Fall => write!(f, "fall"),
             Action::FallPoint(i) => write!(f, "fall from point {i}"),
             Action::DodgeMove(c) => write!(f, "dodge move to c{c}"),
+            Action::PlayerA(s) => write!(f, "side {s} is player A"),
+            Action::Grudge { holder, target } => write!(f, "grudge of m{holder} against m{target}"),
+            Action::Nominate(m) => write!(f, "nominate m{m}"),
+            Action::Zone(z) => write!(f, "choose zone {z}"),
+            Action::Deploy(c) => write!(f, "deploy at c{c}"),
+            Action::Reserve => write!(f, "deploy later"),
+            Action::LeaveTable => write!(f, "leave the table"),
         }
     }
 }

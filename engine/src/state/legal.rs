@@ -62,6 +62,7 @@ pub(super) fn generate(state: &GameState, out: &mut Vec<Action>) {
             out.extend((first..seq.path.points.len()).map(|i| Action::FallPoint(i as u8)));
         }
         Step::ChooseDodgeMove { model, budget } => dodge_moves(state, *model, *budget as u16, out),
+        Step::Scenario(s) => crate::scenario::legal(state, s, out),
         _ => {}
     }
     out.sort_unstable();
@@ -92,7 +93,10 @@ impl Want {
         Want {
             moves: matches!(
                 action,
-                Action::Move { prone: false, .. } | Action::Dismount { .. } | Action::Remount { .. }
+                Action::Move { prone: false, .. }
+                    | Action::Dismount { .. }
+                    | Action::Remount { .. }
+                    | Action::LeaveTable
             ),
             crawls: matches!(action, Action::Move { prone: true, .. }),
             shots: matches!(action, Action::Shoot { .. } | Action::Reveal { .. } | Action::Template { .. }),
@@ -158,6 +162,9 @@ fn model_actions(state: &GameState, m: ModelId, want: Want, out: &mut Vec<Action
     }
     if want.moves {
         remounts(state, m, out);
+        if crate::scenario::couriers::may_leave(state, m) {
+            out.push(Action::LeaveTable);
+        }
     }
     // Beasts never go prone or crawl voluntarily, cavalry never prone at all (p.61).
     let beast =

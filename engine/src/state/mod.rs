@@ -25,7 +25,7 @@ pub use action::Action;
 pub use action::{CombatKind, InteractKind};
 pub use cavalry::Part;
 pub use model::{Health, ModelId, ModelState, Side, Stance, MAX_SIDES};
-pub use observation::{ModelView, Observation};
+pub use observation::{ModelView, Observation, ScenarioView};
 pub use sequence::{CombatRoll, RollRole, Sequence};
 pub use steps::{Purpose, Step};
 
@@ -63,6 +63,8 @@ pub struct StaticData {
     pub sides: u8,
     /// Each side's leader ability and effect cards.
     pub cards: Vec<Vec<Arc<crate::cards::Card>>>,
+    /// The scenario played.
+    pub scenario: crate::scenario::Scenario,
 }
 
 /// The changing part of a game: everything a clone copies and a save file stores.
@@ -90,6 +92,9 @@ pub struct DynState {
     /// Bit i set: side's card i has been played (effect cards are one use only).
     #[serde(default)]
     pub cards_used: [u16; MAX_SIDES],
+    /// The scenario's roles, zones, markers, secrets and victory points.
+    #[serde(default)]
+    pub scenario: crate::scenario::ScenarioState,
     /// Number of decisions taken so far.
     pub decisions: u32,
     /// Number of chance events resolved so far.
@@ -99,8 +104,8 @@ pub struct DynState {
 /// A complete game position.
 #[derive(Clone, Debug)]
 pub struct GameState {
-    stat: Arc<StaticData>,
-    dyn_: DynState,
+    pub(crate) stat: Arc<StaticData>,
+    pub(crate) dyn_: DynState,
 }
 
 impl PartialEq for GameState {
@@ -110,6 +115,7 @@ impl PartialEq for GameState {
                 || (self.stat.profiles == other.stat.profiles
                     && self.stat.variant == other.stat.variant
                     && self.stat.max_turns == other.stat.max_turns
+                    && self.stat.scenario == other.stat.scenario
                     && self.stat.board.cells() == other.stat.board.cells()))
     }
 }
@@ -133,9 +139,19 @@ pub struct Outcome {
     pub winner: Option<Side>,
 }
 
+impl Outcome {
+    /// `side`'s victory-point margin over its opponent (negative when behind): the target for
+    /// training and the figure reports average.
+    pub fn margin(&self, side: Side) -> i32 {
+        self.vp[side as usize] - self.vp[1 - side.min(1) as usize]
+    }
+}
+
 impl GameState {
     /// A game at the start of `turn` 1's initiative phase with models already deployed.
     pub fn new(stat: StaticData, models: Vec<ModelState>) -> GameState {
+        let scenario = crate::scenario::initial_state(&stat, &models);
+        let steps = crate::scenario::initial_steps(stat.scenario);
         let mut s = GameState {
             stat: Arc::new(stat),
             dyn_: DynState {
@@ -146,9 +162,10 @@ impl GameState {
                 pass_tokens: [0; MAX_SIDES],
                 activating: None,
                 sequence: None,
-                steps: vec![Step::StartTurn],
+                steps,
                 clouds: Vec::new(),
                 cards_used: [0; MAX_SIDES],
+                scenario,
                 decisions: 0,
                 chance_events: 0,
             },
@@ -281,12 +298,17 @@ impl GameState {
         r
     }
 
-    /// Victory points and winner as the game stands (final once terminal). Until the scenarios
-    /// land, a game is a skirmish: each side scores the points value of enemy models that are
-    /// down or taken out.
+    /// Victory points and winner as the game stands (final once terminal): the scenario's
+    /// victory points, or in a skirmish the points value of the enemy models down or taken out.
     pub fn outcome(&self) -> Outcome {
         let mut vp = [0i32; MAX_SIDES];
-        for m in &self.dyn_.models {
+        if self.stat.scenario != crate::scenario::Scenario::Skirmish {
+            for (v, &s) in vp.iter_mut().zip(&self.dyn_.scenario.vp) {
+                *v = s as i32;
+            }
+        }
+        for m in self.dyn_.models.iter().filter(|_| self.stat.scenario == crate::scenario::Scenario::Skirmish)
+        {
             if !m.is_conscious() && m.health != Health::Remounted {
                 let points = self.stat.profiles[m.profile as usize].points as i32;
                 for (side, v) in vp.iter_mut().enumerate().take(self.stat.sides as usize) {
@@ -336,7 +358,7 @@ impl GameState {
 
 /// FNV-1a, 64-bit: a tiny, fixed hash function so that state hashes are reproducible.
 #[derive(Clone, Copy)]
-struct Fnv64(u64);
+pub(crate) struct Fnv64(u64);
 
 impl Default for Fnv64 {
     fn default() -> Self {

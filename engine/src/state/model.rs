@@ -40,6 +40,10 @@ pub enum Health {
     TakenOut,
     /// A rider that remounted: it is part of its cavalry model again, not a casualty (p.60).
     Remounted,
+    /// Not on the table yet: waiting to deploy, or to arrive later (scenario infiltration).
+    Reserve,
+    /// Left the battlefield by the enemy deployment edge (Couriers); takes no further part.
+    LeftTable,
 }
 
 /// One model on the table.
@@ -80,6 +84,10 @@ pub struct ModelState {
     pub tokens: Tokens,
     /// What the current action sequence will do to the model when it ends.
     pub pending: Pending,
+    /// AP added to (or, negative, removed from) its next AP grant: a scenario's infiltration
+    /// Feat (+1) or Blunder (−1).
+    #[serde(default)]
+    pub ap_adjust: i8,
 }
 
 /// Most weapons a profile may carry (jams and uses are tracked per weapon).
@@ -144,7 +152,12 @@ impl ModelState {
 
     /// Still on the table (conscious or down).
     pub fn is_on_table(&self) -> bool {
-        !matches!(self.health, Health::TakenOut | Health::Remounted)
+        matches!(self.health, Health::Conscious | Health::Down)
+    }
+
+    /// Down or taken out: "Unconscious" in the scenarios' words (p.42).
+    pub fn is_unconscious(&self) -> bool {
+        matches!(self.health, Health::Down | Health::TakenOut)
     }
 
     /// Sight is drawn to and from the base only (p.40).

@@ -1,6 +1,5 @@
-//! What a player sees. TDE's core game has no hidden information, so an observation is the
-//! public state from one side's point of view; scenarios with secrets (grudges, scavenger
-//! markers) will hide them here.
+//! What a player sees: the public state from one side's point of view, with the scenario's
+//! secrets (the enemy's grudge, marker numbers it has not seen) left out.
 
 use super::{GameState, Health, Player, Side, Stance};
 use serde::Serialize;
@@ -55,6 +54,27 @@ pub struct Observation {
     pub node: String,
     /// Every model still on the table.
     pub models: Vec<ModelView>,
+    /// The scenario as the observer knows it.
+    pub scenario: ScenarioView,
+}
+
+/// The scenario part of an observation.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ScenarioView {
+    /// Scenario name.
+    pub name: &'static str,
+    /// The side that is player A.
+    pub player_a: Side,
+    /// Victory points so far, sides A and B.
+    pub vp: [i16; 2],
+    /// Markers with their number where the observer knows it.
+    pub markers: Vec<crate::scenario::Marker>,
+    /// Grudges the observer knows: its own, and the enemy's once announced.
+    pub grudges: [Option<crate::scenario::Grudge>; 2],
+    /// Couriers.
+    pub couriers: [Option<u8>; 2],
+    /// Numbers sought (public).
+    pub sought: [Option<u8>; 2],
 }
 
 impl GameState {
@@ -62,6 +82,8 @@ impl GameState {
     pub fn observation(&self, observer: Side) -> Observation {
         let board = self.board();
         let d = self.dynamic();
+        let mut sc = d.scenario.clone();
+        crate::scenario::hidden::mask(&mut sc, observer);
         Observation {
             observer,
             turn: d.turn,
@@ -94,6 +116,15 @@ impl GameState {
                     }
                 })
                 .collect(),
+            scenario: ScenarioView {
+                name: self.static_data().scenario.name(),
+                player_a: sc.player_a,
+                vp: [sc.vp[0], sc.vp[1]],
+                markers: sc.markers,
+                grudges: [sc.grudges[0], sc.grudges[1]],
+                couriers: [sc.couriers[0], sc.couriers[1]],
+                sought: [sc.sought[0], sc.sought[1]],
+            },
         }
     }
 }

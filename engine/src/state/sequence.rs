@@ -534,6 +534,17 @@ pub(super) fn declare(state: &mut GameState, m: ModelId, declared: Action) {
             seq.rolls.push(dodge(state, m, model.stance != Stance::Standing, RollRole::Main, 0));
             push.push(Step::ChooseReaction);
         }
+        Action::Interact { kind, .. } if crate::scenario::markers::is_marker_kind(kind) => {
+            // Scenario interactions need no test (p.81); they apply after the combat rolls.
+            push = vec![
+                Step::EndSequence,
+                Step::ResolveCombat,
+                Step::ResolveInteract,
+                Step::RollCombat,
+                Step::ChooseFirefight,
+                Step::ChooseReaction,
+            ];
+        }
         Action::Interact { .. } => {
             // The Intelligence test is made after the combat rolls; its results apply with
             // the sequence's other effects (p.39).

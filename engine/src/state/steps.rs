@@ -36,6 +36,8 @@ pub enum Purpose {
     Interact,
     /// A leader's Command test (Intelligence).
     Command,
+    /// A set-aside infiltrator's deployment test (Intelligence, the scenario's table).
+    Infiltrate,
 }
 
 /// One pending step of the procedure.
@@ -191,6 +193,8 @@ pub enum Step {
     },
     /// Automatic: end of the cleanup, then the next turn or the end of the game.
     EndTurn,
+    /// A scenario's set-up, deployment or objective step.
+    Scenario(crate::scenario::ScenarioStep),
 }
 
 impl Step {
@@ -213,6 +217,9 @@ impl Step {
 
     /// Chance nodes: die rolls.
     pub fn is_chance(&self) -> bool {
+        if let Step::Scenario(s) = self {
+            return s.is_chance();
+        }
         matches!(
             self,
             Step::RollOff
@@ -226,6 +233,9 @@ impl Step {
 
     /// Steps that wait for a decision or a die roll (the others run on their own).
     fn waits(&self) -> bool {
+        if let Step::Scenario(s) = self {
+            return s.waits();
+        }
         self.is_chance()
             || matches!(
                 self,
@@ -264,6 +274,7 @@ pub(super) fn player_of(state: &GameState, step: &Step) -> Player {
         Step::ChooseCard { side, .. } => Player::Side(*side),
         Step::ChooseAllocation { chooser, .. } => Player::Side(*chooser),
         Step::ChooseContinuer { rider, .. } => Player::Side(d.models[*rider as usize].side),
+        Step::Scenario(s) => crate::scenario::player_of(state, s),
         // Automatic steps never rest on top of the stack after `advance`.
         _ => Player::Terminal,
     }
@@ -301,6 +312,7 @@ pub(super) fn chance_outcomes(state: &GameState) -> Vec<(Action, f64)> {
             let save = fire_save_chance(state, *model);
             vec![(Action::Chance(0), save), (Action::Chance(1), 1.0 - save)]
         }
+        Some(Step::Scenario(s)) => crate::scenario::chance_outcomes(state, s),
         Some(Step::Armour { damage, target, .. }) => wound_table(*damage, *target)
             .iter()
             .enumerate()
@@ -366,12 +378,17 @@ pub(super) fn apply(state: &mut GameState, action: Action) {
                 test: Some((model, attr, purpose, opposed)),
             });
         }
+        if purpose == Purpose::Infiltrate {
+            state.dyn_.scenario.infiltration = Some(outcome);
+            return;
+        }
         let seq = state.dyn_.sequence.as_mut().expect("test outside a sequence");
         match purpose {
             Purpose::Movement => seq.move_test = Some(outcome),
             Purpose::Combat(r) => seq.rolls[r as usize].outcome = Some(outcome),
             Purpose::Interact => seq.interact_test = Some(outcome),
             Purpose::Command => seq.command_test = Some(outcome),
+            Purpose::Infiltrate => unreachable!("handled above"),
         }
         return;
     }
@@ -406,6 +423,11 @@ pub(super) fn apply(state: &mut GameState, action: Action) {
                 m.pending.wounds = 1;
                 apply_pending(m, &stat.profiles[m.profile as usize], false);
             }
+            crate::scenario::after_health_changes(state, None);
+        }
+        (Step::Scenario(s), Action::Chance(i)) => {
+            state.dyn_.chance_events += 1;
+            crate::scenario::chance(state, s, i);
         }
         (Step::Armour { model, mount, .. }, Action::Chance(w)) => {
             state.dyn_.chance_events += 1;
@@ -438,6 +460,11 @@ fn decide(state: &mut GameState, step: Step, action: Action) {
             d.steps.push(Step::ChooseActivation);
         }
         (Step::ChooseAction(_), Action::EndActivation) => end_activation(state),
+        (Step::ChooseAction(m), Action::LeaveTable) => {
+            crate::scenario::couriers::leave_table(state, m);
+            end_activation(state);
+        }
+        (Step::Scenario(s), action) => crate::scenario::decide(state, s, action),
         (Step::ChooseAction(m), declared) => declare(state, m, declared),
         (Step::ChooseNested, Action::NoNested) | (Step::ChooseFirefight, Action::NoFirefight) => {}
         (Step::ChooseReaction, Action::EndReactions) | (Step::ChooseCommand, Action::NoCommand) => {}
@@ -509,6 +536,7 @@ fn run_auto(state: &mut GameState, step: Step) {
         Step::EndSequence => end_sequence(state),
         Step::Cleanup => cleanup(state),
         Step::EndTurn => end_turn(state),
+        Step::Scenario(s) => crate::scenario::run(state, s),
         other => unreachable!("{other:?} is not automatic"),
     }
 }
@@ -526,19 +554,32 @@ fn start_turn(state: &mut GameState) {
         d.pass_tokens[1] = (a - b) as u8;
     }
     d.steps.push(Step::GrantAp);
-    d.steps.push(Step::RollOff);
+    // A scenario's first turn has no roll-off: player B takes the first activation.
+    let scenario = state.stat.scenario != crate::scenario::Scenario::Skirmish;
+    if !(scenario && d.turn == 1) {
+        d.steps.push(Step::RollOff);
+    }
+    let extra = crate::scenario::initiative_phase_steps(state);
+    state.dyn_.steps.extend(extra);
 }
 
 /// Initiative phase, last bullet: each conscious model gets its AP (up to its maximum); the
 /// side with the initiative is the first active player.
 fn grant_ap(state: &mut GameState) {
+    if crate::scenario::ends_at_ap_grant(state) {
+        finish(state);
+        return;
+    }
     let stat = state.stat.clone();
     let d = &mut state.dyn_;
     for m in d.models.iter_mut() {
         m.activated = false;
         if m.is_conscious() {
             let p = &stat.profiles[m.profile as usize];
-            m.ap = m.ap.saturating_add(p.ap_gain).min(p.ap_max);
+            // A scenario's infiltration Feat or Blunder changes the first grant (p.78).
+            let ap = (m.ap as i16 + p.ap_gain as i16 + m.ap_adjust as i16).clamp(0, p.ap_max as i16);
+            m.ap = ap as u8;
+            m.ap_adjust = 0;
         }
     }
     d.active = d.initiative;
@@ -621,7 +662,7 @@ fn end_sequence(state: &mut GameState) {
     for (m, rider, mount) in cavalry {
         super::cavalry::separate(state, m, rider, mount);
     }
-    let actor = seq.map(|s| s.actor);
+    let actor = seq.as_ref().map(|s| s.actor);
     if game_over(state) {
         finish(state);
         return;
@@ -633,6 +674,8 @@ fn end_sequence(state: &mut GameState) {
         }
         _ => end_activation(state),
     }
+    // Scored events and dropped markers come first (their steps go on top).
+    crate::scenario::after_health_changes(state, seq.as_ref());
 }
 
 /// Play card `card` of `side` (validated): a start-of-turn AP for `target`, or a re-roll of the
@@ -659,9 +702,11 @@ fn play_card(
     }
 }
 
-/// A side has no conscious model left.
+/// A skirmish ends at once when a side has no conscious model left; scenarios have their
+/// own end conditions.
 fn game_over(state: &GameState) -> bool {
-    (0..state.stat.sides).any(|s| !state.dyn_.models.iter().any(|m| m.side == s && m.is_conscious()))
+    state.stat.scenario == crate::scenario::Scenario::Skirmish
+        && (0..state.stat.sides).any(|s| !state.dyn_.models.iter().any(|m| m.side == s && m.is_conscious()))
 }
 
 /// Apply G-J (p.39) for one model: feat AP, then token effects and Stun, then every wound at
@@ -736,6 +781,10 @@ fn end_turn(state: &mut GameState) {
         finish(state);
         return;
     }
+    if crate::scenario::end_of_turn(state) {
+        finish(state);
+        return;
+    }
     let d = &mut state.dyn_;
     d.pass_tokens = [0; super::MAX_SIDES];
     if d.turn >= state.stat.max_turns {
@@ -753,6 +802,7 @@ pub(super) fn fire_save_chance(state: &GameState, m: ModelId) -> f64 {
 }
 
 fn finish(state: &mut GameState) {
+    crate::scenario::final_scoring(state);
     let d = &mut state.dyn_;
     d.steps.clear();
     d.activating = None;

@@ -104,6 +104,7 @@ pub fn game_with(board: Board, places: &[(u8, Arc<Profile>, (u8, u8))], active: 
         max_turns: 6,
         sides: 2,
         cards: Vec::new(),
+        scenario: engine::scenario::Scenario::Skirmish,
     };
     let dyn_ = DynState {
         models,
@@ -116,6 +117,7 @@ pub fn game_with(board: Board, places: &[(u8, Arc<Profile>, (u8, u8))], active: 
         steps,
         clouds: Vec::new(),
         cards_used: [0; MAX_SIDES],
+        scenario: Default::default(),
         decisions: 0,
         chance_events: 0,
     };

@@ -1,0 +1,112 @@
+//! Attack and Defend, scenario 3 (p.81): a central objective and one per side, placed 4–8" from the
+//! side's edge at least 8" from any other marker; edge deployment at least 6" from objectives
+//! and enemies; an infiltration table (a Blunder arrives on turn 2); objectives are taken by
+//! an Interact action and stay controlled until the enemy takes them; on turns 2, 4 and 6
+//! each side scores 1 VP for its own or the central objective, 3 for the enemy's.
+
+use super::deployment::{alternate_infiltrators, clear_of_markers, clear_of_models, crew_size, repeat};
+use super::deployment::{Placement, ZoneKind};
+use super::zones::{edge_distance, in_band, in_half, in_strip, opposite_edge};
+use super::{score, MarkerKind, ScenarioStep};
+use crate::board::CellIdx;
+use crate::dice::TestLevel;
+use crate::setup::DEPLOYMENT_DEPTH;
+use crate::state::{GameState, Health, Side};
+
+/// The objective marker deployment zone: this far (inclusive) to this far (exclusive) from a
+/// side's edge, in inches (the two 4" bands of the scenario map).
+pub(crate) const OBJECTIVE_BAND: (u8, u8) = (4, 8);
+/// Markers are placed at least this far apart.
+pub(crate) const MARKER_SPACING: f32 = 8.0;
+/// Every model deploys at least this far from objectives and enemy models.
+pub(crate) const DEPLOY_CLEARANCE: f32 = 6.0;
+/// The turns whose cleanup scores the objectives.
+pub(crate) const SCORING_TURNS: [u8; 3] = [2, 4, 6];
+
+/// Marker `1 + s` is side s's objective; marker 0 is central.
+pub(crate) fn objective_of(side: Side) -> u8 {
+    1 + side
+}
+
+/// Set-up and deployment in the order of p.81. Player B chooses its edge before the markers
+/// are placed, since they go in zones measured from the edges (docs/rulings.md).
+pub(super) fn plan(state: &GameState) -> Vec<ScenarioStep> {
+    let a = state.dynamic().scenario.player_a;
+    let b = 1 - a;
+    let mut steps = vec![
+        ScenarioStep::ChooseZone { side: b, zone: ZoneKind::Edge },
+        ScenarioStep::PlaceMarker { side: a, marker: objective_of(a) },
+        ScenarioStep::PlaceMarker { side: b, marker: objective_of(b) },
+    ];
+    steps.extend(repeat(
+        ScenarioStep::DeployNext { side: b, placement: Placement::Crew },
+        crew_size(state, b),
+    ));
+    steps.extend(repeat(
+        ScenarioStep::DeployNext { side: a, placement: Placement::Crew },
+        crew_size(state, a),
+    ));
+    steps.extend(alternate_infiltrators(state, b));
+    steps
+}
+
+/// A side's objective goes in its objective band, at least 8" from any other marker.
+pub(super) fn marker_allowed(state: &GameState, side: Side, _marker: u8, cell: CellIdx) -> bool {
+    let edge = state.dynamic().scenario.zones[side as usize][0];
+    in_band(state.board(), cell, edge, OBJECTIVE_BAND.0, OBJECTIVE_BAND.1)
+        && clear_of_markers(state, cell, MARKER_SPACING, false)
+}
+
+/// The crew (and a failed infiltrator) within 4" of its edge; Pass: its half outside the
+/// objective band; "Nailed It": its half or either objective band; a late arrival on the
+/// board edge of its deployment zone.
+pub(super) fn zone(state: &GameState, side: Side, placement: Placement, cell: CellIdx) -> bool {
+    let board = state.board();
+    let edge = state.dynamic().scenario.zones[side as usize][0];
+    let (from, to) = OBJECTIVE_BAND;
+    match placement {
+        Placement::Infiltrator(Some(TestLevel::Pass)) => {
+            in_half(board, cell, edge) && !in_band(board, cell, edge, from, to)
+        }
+        Placement::Infiltrator(Some(TestLevel::NailedIt | TestLevel::Feat)) => {
+            in_half(board, cell, edge) || in_band(board, cell, opposite_edge(edge), from, to)
+        }
+        Placement::Arrival { .. } => edge_distance(board, cell, edge) == 0,
+        _ => in_strip(board, cell, edge, DEPLOYMENT_DEPTH),
+    }
+}
+
+/// "All Models must deploy at least 6" away from an objective or an enemy Model."
+pub(super) fn spacing(state: &GameState, side: Side, cell: CellIdx) -> bool {
+    clear_of_markers(state, cell, DEPLOY_CLEARANCE, false)
+        && clear_of_models(state, cell, DEPLOY_CLEARANCE, false, |m| state.models()[m as usize].side != side)
+}
+
+/// The cleanup of turns 2, 4 and 6: 1 VP per own or central objective controlled, 3 per
+/// enemy objective.
+pub(super) fn score_control(state: &mut GameState, turn: u8) {
+    if !SCORING_TURNS.contains(&turn) {
+        return;
+    }
+    let markers = state.dynamic().scenario.markers.clone();
+    for mk in markers {
+        let Some(side) = mk.controller else { continue };
+        let vp = match mk.kind {
+            MarkerKind::Objective(owner) if owner != side => 3,
+            _ => 1,
+        };
+        score(state, side, vp);
+    }
+}
+
+/// "The end of any Turn where all members of one or more Crews are Unconscious" (a model yet
+/// to arrive is not unconscious).
+pub(super) fn game_ends(state: &GameState) -> bool {
+    (0..2).any(|s| {
+        state
+            .models()
+            .iter()
+            .filter(|m| m.side == s)
+            .all(|m| m.is_unconscious() || m.health == Health::Remounted)
+    })
+}

@@ -1,0 +1,116 @@
+//! Couriers, scenario 4 (p.82): each side nominates a character as courier carrying its prize; edge
+//! deployment, an infiltration table whose "Nailed It" may arrive on any board edge at a later
+//! turn, couriers deployed last; models may leave by the enemy deployment edge; prizes are
+//! passed, taken, dropped and picked up. 4 VP for carrying your prize off the enemy edge, 4
+//! for carrying the enemy prize off it, 1 per other character leaving, 2 for holding the enemy
+//! prize at the end. The game ends after turn 4 (or 5) once a prize has left the table.
+
+use super::deployment::{alternate_infiltrators, crew_size, repeat, Placement, ZoneKind};
+use super::zones::{edge_distance, in_half, in_strip, on_board_edge};
+use super::{is_character, score, MarkerKind, ScenarioStep};
+use crate::board::CellIdx;
+use crate::setup::DEPLOYMENT_DEPTH;
+use crate::state::{Action, GameState, Health, ModelId, Side, Stance};
+
+/// Deployment in the order of p.82. Player A chooses the deployment edges, as in the other
+/// edge scenarios (docs/rulings.md).
+pub(super) fn plan(state: &GameState) -> Vec<ScenarioStep> {
+    let a = state.dynamic().scenario.player_a;
+    let b = 1 - a;
+    let mut steps = vec![
+        ScenarioStep::ChooseZone { side: a, zone: ZoneKind::Edge },
+        ScenarioStep::ChooseCourier(a),
+        ScenarioStep::ChooseCourier(b),
+    ];
+    steps.extend(repeat(
+        ScenarioStep::DeployNext { side: a, placement: Placement::Crew },
+        crew_size(state, a),
+    ));
+    steps.extend(repeat(
+        ScenarioStep::DeployNext { side: b, placement: Placement::Crew },
+        crew_size(state, b),
+    ));
+    steps.extend(alternate_infiltrators(state, a));
+    steps.push(ScenarioStep::DeployNext { side: b, placement: Placement::Courier });
+    steps.push(ScenarioStep::DeployNext { side: a, placement: Placement::Courier });
+    steps
+}
+
+/// The side's characters (never cavalry or beasts).
+pub(super) fn courier_options(state: &GameState, side: Side, out: &mut Vec<Action>) {
+    out.extend(
+        (0..state.models().len() as ModelId)
+            .filter(|&m| state.models()[m as usize].side == side && is_character(state, m))
+            .map(Action::Nominate),
+    );
+}
+
+/// The courier takes its side's prize (marker `side`) and deploys last, not as an infiltrator.
+pub(super) fn nominate(state: &mut GameState, side: Side, m: ModelId) {
+    let sc = &mut state.dyn_.scenario;
+    sc.couriers[side as usize] = Some(m);
+    sc.markers[side as usize].holder = Some(m);
+    sc.set_aside &= !(1 << m);
+}
+
+/// The crew, courier and failed infiltrators within 4" of their edge; Pass and "Nailed It"
+/// anywhere on their half; a late arrival on any board edge.
+pub(super) fn zone(state: &GameState, side: Side, placement: Placement, cell: CellIdx) -> bool {
+    let board = state.board();
+    let edge = state.dynamic().scenario.zones[side as usize][0];
+    match placement {
+        Placement::Infiltrator(Some(level)) if level.is_success() => in_half(board, cell, edge),
+        Placement::Arrival { .. } => on_board_edge(board, cell),
+        _ => in_strip(board, cell, edge, DEPLOYMENT_DEPTH),
+    }
+}
+
+/// Whether `m` may leave the table now: it stands (or lies, or swims) on the enemy
+/// deployment edge; leaving costs one AP (docs/rulings.md).
+pub(crate) fn may_leave(state: &GameState, m: ModelId) -> bool {
+    if state.static_data().scenario != super::Scenario::Couriers {
+        return false;
+    }
+    let model = &state.models()[m as usize];
+    let enemy_edge = state.dynamic().scenario.zones[1 - model.side as usize][0];
+    model.is_conscious()
+        && model.stance != Stance::Climbing
+        && edge_distance(state.board(), model.cell, enemy_edge) == 0
+}
+
+/// `m` leaves the battlefield and scores: 4 VP for a prize it carries (its own side's or the
+/// enemy's), otherwise 1 VP if it is a character.
+pub(crate) fn leave_table(state: &mut GameState, m: ModelId) {
+    let side = state.models()[m as usize].side;
+    let model = &mut state.dyn_.models[m as usize];
+    model.health = Health::LeftTable;
+    model.ap = 0;
+    let mut carried = false;
+    for mk in state.dyn_.scenario.markers.iter_mut() {
+        if mk.holder == Some(m) && !mk.off_table {
+            mk.off_table = true;
+            carried = true;
+        }
+    }
+    if carried {
+        score(state, side, 4);
+    } else if is_character(state, m) {
+        score(state, side, 1);
+    }
+}
+
+/// "At the end of Turn 4, or 5 if any prize has been moved off the table; otherwise at the
+/// end of Turn 6": from turn 4, the game ends once a prize has left (docs/rulings.md).
+pub(super) fn game_ends(state: &GameState, turn: u8) -> bool {
+    turn >= 4 && state.dynamic().scenario.markers.iter().any(|m| m.off_table)
+}
+
+/// 2 VP for holding the enemy prize at the end of the game.
+pub(super) fn final_scoring(state: &mut GameState) {
+    for side in 0..2u8 {
+        let holds = super::markers::carried_by(state, side).any(|(_, k)| k == MarkerKind::Prize(1 - side));
+        if holds {
+            score(state, side, 2);
+        }
+    }
+}

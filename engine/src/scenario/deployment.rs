@@ -1,0 +1,380 @@
+//! Deployment shared by the scenarios: choosing edges and corners, placing markers, placing
+//! each model as a decision, infiltration tests and late arrivals (pp.76–85).
+//!
+//! Each scenario module says which cells a placement allows ([`zone`]) and how far from
+//! leaders, enemies and markers it must stay ([`spacing`]). When no cell satisfies both (a
+//! crowded zone on a busy board), the distance rule is dropped, then the zone: a model is
+//! always placed somewhere (docs/rulings.md).
+
+use super::zones::{self, corners_adjacent, edge_between, is_long_edge, opposite_corner, opposite_edge};
+use super::{Scenario, ScenarioStep};
+use crate::board::{CellIdx, Terrain};
+use crate::dice::TestLevel;
+use crate::state::{Action, GameState, Health, ModelId, Side, Stance, Step};
+use serde::{Deserialize, Serialize};
+
+/// What a [`ScenarioStep::ChooseZone`] decides.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ZoneKind {
+    /// The side's deployment edge (the enemy gets the opposite one).
+    Edge,
+    /// The side's leader corner (the enemy leader gets the opposite one; Assassinate).
+    LeaderCorner,
+    /// The side's crew corner (the enemy crew gets the last one; Assassinate).
+    CrewCorner,
+    /// The side's first corner (its second is the diagonal one; Scavenger Hunt).
+    FirstCorner,
+}
+
+/// Where a model being deployed may go.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Placement {
+    /// The leader in its own corner (Assassinate).
+    Leader,
+    /// The side's regular deployment zone (its first group's corner in Scavenger Hunt).
+    Crew,
+    /// The second group's corner (Scavenger Hunt).
+    SecondGroup,
+    /// The courier, last, in the regular zone (Couriers).
+    Courier,
+    /// A set-aside infiltrator, after its Intelligence test where the scenario has a table.
+    Infiltrator(Option<TestLevel>),
+    /// A late arrival on a board edge at the start of a turn; `optional` lets it wait longer.
+    Arrival {
+        /// It may wait for a later turn instead.
+        optional: bool,
+    },
+}
+
+/// The choices at a [`ScenarioStep::ChooseZone`].
+pub(crate) fn zone_options(state: &GameState, side: Side, zone: ZoneKind, out: &mut Vec<Action>) {
+    let board = state.board();
+    let sc = &state.dynamic().scenario;
+    let other = 1 - side;
+    match zone {
+        ZoneKind::Edge => out.extend((0..zones::EDGES).filter(|&e| is_long_edge(board, e)).map(Action::Zone)),
+        ZoneKind::LeaderCorner => out.extend((0..4).map(Action::Zone)),
+        ZoneKind::CrewCorner => {
+            let (own_leader, enemy_leader) = (sc.zones[side as usize][1], sc.zones[other as usize][1]);
+            let free: Vec<u8> = (0..4).filter(|&c| c != own_leader && c != enemy_leader).collect();
+            // On a 3'x4' board each player's two corners are joined by a long edge (p.76).
+            let joined = |crew: u8| {
+                let enemy_crew = free.iter().copied().find(|&c| c != crew).unwrap_or(crew);
+                is_long_edge(board, edge_between(own_leader, crew))
+                    && is_long_edge(board, edge_between(enemy_leader, enemy_crew))
+            };
+            let good: Vec<u8> = free.iter().copied().filter(|&c| joined(c)).collect();
+            out.extend(if good.is_empty() { free } else { good }.into_iter().map(Action::Zone));
+        }
+        ZoneKind::FirstCorner => {
+            let placed = sc.zones[other as usize][0];
+            let first = side == sc.player_a;
+            out.extend((0..4).filter(|&c| first || corners_adjacent(c, placed)).map(Action::Zone));
+        }
+    }
+}
+
+/// Record a zone choice and the zones it fixes for the opponent.
+pub(crate) fn choose_zone(state: &mut GameState, side: Side, zone: ZoneKind, z: u8) {
+    let sc = &mut state.dyn_.scenario;
+    let (s, o) = (side as usize, 1 - side as usize);
+    match zone {
+        ZoneKind::Edge => {
+            sc.zones[s][0] = z;
+            sc.zones[o][0] = opposite_edge(z);
+        }
+        ZoneKind::LeaderCorner => {
+            sc.zones[s][1] = z;
+            sc.zones[o][1] = opposite_corner(z);
+        }
+        ZoneKind::CrewCorner => {
+            sc.zones[s][0] = z;
+            let (l1, l2) = (sc.zones[s][1], sc.zones[o][1]);
+            sc.zones[o][0] = (0..4).find(|&c| c != z && c != l1 && c != l2).expect("four corners");
+        }
+        ZoneKind::FirstCorner => {
+            sc.zones[s][0] = z;
+            sc.zones[s][1] = opposite_corner(z);
+        }
+    }
+}
+
+/// Cells where `side` may place marker `marker`.
+pub(crate) fn marker_cells(state: &GameState, side: Side, marker: u8, out: &mut Vec<Action>) {
+    let board = state.board();
+    let allowed = |cell: CellIdx| match state.static_data().scenario {
+        Scenario::AttackAndDefend => super::attack_and_defend::marker_allowed(state, side, marker, cell),
+        Scenario::ScavengerHunt => super::scavenger_hunt::marker_allowed(state, marker, cell),
+        _ => true,
+    };
+    let cells = || (0..board.len() as CellIdx).filter(|&c| zones::is_ground(board, c));
+    out.extend(cells().filter(|&c| allowed(c)).map(Action::Deploy));
+    if out.is_empty() {
+        out.extend(cells().map(Action::Deploy));
+    }
+}
+
+/// How strictly a placement's rules are applied (see the module docs).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Strictness {
+    /// The zone and the distance rules.
+    Full,
+    /// The zone only.
+    ZoneOnly,
+    /// Anywhere at ground level.
+    Anywhere,
+}
+
+/// The cells `model` may deploy on for `placement` (and `Reserve` where it may wait).
+pub(crate) fn deploy_options(state: &GameState, model: ModelId, placement: Placement, out: &mut Vec<Action>) {
+    let side = state.models()[model as usize].side;
+    for strictness in [Strictness::Full, Strictness::ZoneOnly, Strictness::Anywhere] {
+        for cell in 0..state.board().len() as CellIdx {
+            if !free_ground(state, side, cell) {
+                continue;
+            }
+            let ok = match strictness {
+                Strictness::Full => {
+                    zone(state, side, placement, cell) && spacing(state, side, placement, cell)
+                }
+                Strictness::ZoneOnly => zone(state, side, placement, cell),
+                Strictness::Anywhere => true,
+            };
+            if ok {
+                out.push(Action::Deploy(cell));
+            }
+        }
+        if !out.is_empty() {
+            break;
+        }
+    }
+    if may_wait(state, placement) {
+        out.push(Action::Reserve);
+    }
+}
+
+/// Whether a model may stay off the table for now instead (Couriers' "Nailed It").
+fn may_wait(state: &GameState, placement: Placement) -> bool {
+    match placement {
+        Placement::Arrival { optional } => optional,
+        Placement::Infiltrator(Some(level)) => {
+            state.static_data().scenario == Scenario::Couriers && level >= TestLevel::NailedIt
+        }
+        _ => false,
+    }
+}
+
+/// Open ground at ground level, empty, not touching an enemy model.
+fn free_ground(state: &GameState, side: Side, cell: CellIdx) -> bool {
+    let board = state.board();
+    zones::is_ground(board, cell)
+        && !state.models().iter().any(|m| m.is_on_table() && m.cell == cell)
+        && !state.touches_enemy(side, cell, board.cell(cell).height, None)
+}
+
+/// Whether `cell` is in the zone `placement` names for `side`.
+fn zone(state: &GameState, side: Side, placement: Placement, cell: CellIdx) -> bool {
+    match state.static_data().scenario {
+        Scenario::Assassinate => super::assassinate::zone(state, side, placement, cell),
+        Scenario::GrudgeMatch => super::grudge_match::zone(state, side, placement, cell),
+        Scenario::AttackAndDefend => super::attack_and_defend::zone(state, side, placement, cell),
+        Scenario::Couriers => super::couriers::zone(state, side, placement, cell),
+        Scenario::ScavengerHunt => super::scavenger_hunt::zone(state, side, placement, cell),
+        Scenario::Skirmish => true,
+    }
+}
+
+/// Whether `cell` keeps the distances the scenario demands of `placement`.
+fn spacing(state: &GameState, side: Side, placement: Placement, cell: CellIdx) -> bool {
+    match state.static_data().scenario {
+        Scenario::Assassinate => super::assassinate::spacing(state, placement, cell),
+        Scenario::AttackAndDefend => super::attack_and_defend::spacing(state, side, cell),
+        Scenario::ScavengerHunt => super::scavenger_hunt::spacing(state, side, placement, cell),
+        _ => true,
+    }
+}
+
+/// Whether `cell` is at least (`strict`: more than) `inches` from every on-table model
+/// passing `which`.
+pub(crate) fn clear_of_models(
+    state: &GameState,
+    cell: CellIdx,
+    inches: f32,
+    strict: bool,
+    which: impl Fn(ModelId) -> bool,
+) -> bool {
+    let board = state.board();
+    state
+        .models()
+        .iter()
+        .enumerate()
+        .filter(|(i, m)| m.is_on_table() && which(*i as ModelId))
+        .all(|(_, m)| beyond(zones::distance(board, cell, m.cell), inches, strict))
+}
+
+fn beyond(d: f32, inches: f32, strict: bool) -> bool {
+    if strict {
+        d > inches
+    } else {
+        d >= inches
+    }
+}
+
+/// Whether `cell` is at least (`strict`: more than) `inches` from every marker on the table.
+pub(crate) fn clear_of_markers(state: &GameState, cell: CellIdx, inches: f32, strict: bool) -> bool {
+    let board = state.board();
+    let markers = &state.dynamic().scenario.markers;
+    markers
+        .iter()
+        .filter(|m| m.is_loose())
+        .all(|m| beyond(zones::distance(board, cell, m.cell), inches, strict))
+}
+
+/// Place `model` (or keep it waiting).
+pub(crate) fn deploy(state: &mut GameState, model: ModelId, _placement: Placement, action: Action) {
+    let bit = 1u32 << model;
+    match action {
+        Action::Deploy(cell) => {
+            let board = state.board();
+            let c = *board.cell(cell);
+            let m = &mut state.dyn_.models[model as usize];
+            m.cell = cell;
+            m.z = c.height;
+            m.stance = if c.terrain == Terrain::Water { Stance::Swimming } else { Stance::Standing };
+            m.health = Health::Conscious;
+            state.dyn_.scenario.arrivals &= !bit;
+        }
+        Action::Reserve => state.dyn_.scenario.arrivals |= bit,
+        other => unreachable!("validated deployment action {other:?}"),
+    }
+}
+
+/// Queue the deployment of the side's next model for `placement`, if it has one left.
+pub(crate) fn deploy_next(state: &mut GameState, side: Side, placement: Placement) {
+    let sc = &state.dynamic().scenario;
+    let scenario = state.static_data().scenario;
+    let waiting = |i: usize| {
+        let m = &state.models()[i];
+        m.side == side && m.health == Health::Reserve && sc.set_aside & (1 << i) == 0
+    };
+    let leader = super::leader_of(state, side).map(|l| l as usize);
+    let courier = sc.couriers[side as usize].map(|c| c as usize);
+    let n = state.models().len();
+    let model = match placement {
+        Placement::Leader => leader.filter(|&l| state.models()[l].health == Health::Reserve),
+        Placement::Courier => courier.filter(|&c| state.models()[c].health == Health::Reserve),
+        Placement::Crew => (0..n).find(|&i| {
+            waiting(i)
+                && !(scenario == Scenario::Assassinate && Some(i) == leader)
+                && Some(i) != courier
+                && (scenario != Scenario::ScavengerHunt || sc.group & (1 << i) != 0)
+        }),
+        Placement::SecondGroup => (0..n).find(|&i| waiting(i) && sc.group & (1 << i) == 0),
+        Placement::Infiltrator(_) | Placement::Arrival { .. } => None,
+    };
+    if let Some(m) = model {
+        state.dyn_.steps.push(Step::Scenario(ScenarioStep::Deploy { model: m as ModelId, placement }));
+    }
+}
+
+/// The side's next set-aside infiltrator: an Intelligence test where the scenario has an
+/// infiltration table, otherwise straight to its placement.
+pub(crate) fn infiltrate(state: &mut GameState, side: Side) {
+    let sc = &state.dynamic().scenario;
+    let Some(m) = state.models().iter().enumerate().position(|(i, m)| {
+        m.side == side
+            && m.health == Health::Reserve
+            && sc.set_aside & (1 << i) != 0
+            && sc.arrivals & (1 << i) == 0
+    }) else {
+        return;
+    };
+    let m = m as ModelId;
+    // Taken off the set-aside list so that the next Infiltrate finds the next one.
+    state.dyn_.scenario.set_aside &= !(1 << m);
+    let tested = matches!(
+        state.static_data().scenario,
+        Scenario::Assassinate | Scenario::AttackAndDefend | Scenario::Couriers
+    );
+    if tested {
+        let attr = crate::dice::clamp_attribute(state.profile(m).intelligence as i32);
+        state.dyn_.steps.push(Step::Scenario(ScenarioStep::InfiltrationResult(m)));
+        state.dyn_.steps.push(Step::Test {
+            model: m,
+            attr,
+            purpose: crate::state::Purpose::Infiltrate,
+            opposed: false,
+            rerolled: false,
+        });
+    } else {
+        state
+            .dyn_
+            .steps
+            .push(Step::Scenario(ScenarioStep::Deploy { model: m, placement: Placement::Infiltrator(None) }));
+    }
+}
+
+/// Apply the infiltration table to the test just made: a Feat adds 1 AP on the first turn;
+/// a Blunder removes 1 AP (Attack and Defend: the model arrives on turn 2 instead).
+pub(crate) fn infiltration_result(state: &mut GameState, m: ModelId) {
+    let level = state.dyn_.scenario.infiltration.take().expect("infiltration test rolled").level;
+    let scenario = state.static_data().scenario;
+    match level {
+        TestLevel::Feat => state.dyn_.models[m as usize].ap_adjust += 1,
+        TestLevel::Blunder if scenario == Scenario::AttackAndDefend => {
+            state.dyn_.scenario.arrivals |= 1 << m;
+            return;
+        }
+        TestLevel::Blunder => state.dyn_.models[m as usize].ap_adjust -= 1,
+        _ => {}
+    }
+    let step = ScenarioStep::Deploy { model: m, placement: Placement::Infiltrator(Some(level)) };
+    state.dyn_.steps.push(Step::Scenario(step));
+}
+
+/// Late arrivals at the start of the initiative phase, in model order: Attack and Defend's
+/// blundered infiltrators on turn 2, Couriers' waiting infiltrators on any later turn.
+pub(crate) fn arrival_steps(state: &GameState) -> Vec<ScenarioStep> {
+    let d = state.dynamic();
+    let optional = match state.static_data().scenario {
+        Scenario::AttackAndDefend if d.turn == 2 => false,
+        Scenario::Couriers if d.turn >= 2 => true,
+        _ => return Vec::new(),
+    };
+    d.models
+        .iter()
+        .enumerate()
+        .filter(|(i, m)| m.health == Health::Reserve && d.scenario.arrivals & (1 << i) != 0)
+        .map(|(i, _)| ScenarioStep::Deploy {
+            model: i as ModelId,
+            placement: Placement::Arrival { optional },
+        })
+        .collect()
+}
+
+/// `count` copies of a step, for "deploy each model in turn" plans.
+pub(crate) fn repeat(step: ScenarioStep, count: usize) -> impl Iterator<Item = ScenarioStep> {
+    std::iter::repeat_n(step, count)
+}
+
+/// Number of models `side` has.
+pub(crate) fn crew_size(state: &GameState, side: Side) -> usize {
+    state.models().iter().filter(|m| m.side == side).count()
+}
+
+/// Set-aside infiltrators of each side, alternating from `first`: one Infiltrate step per
+/// possible model (a step with nobody left does nothing).
+pub(crate) fn alternate_infiltrators(state: &GameState, first: Side) -> Vec<ScenarioStep> {
+    let count = |s: Side| {
+        state
+            .models()
+            .iter()
+            .enumerate()
+            .filter(|(i, m)| m.side == s && state.dynamic().scenario.set_aside & (1 << i) != 0)
+            .count()
+    };
+    let rounds = count(0).max(count(1));
+    (0..rounds).flat_map(|_| [ScenarioStep::Infiltrate(first), ScenarioStep::Infiltrate(1 - first)]).collect()
+}

@@ -1,0 +1,108 @@
+//! Grudge Match, scenario 2 (p.80): each side secretly names a grudge holder among its characters and a
+//! grudge target among the enemy's; edge deployment, infiltrators anywhere in their half; a
+//! grudge completed by the holder scores 6/5 VP (first/second), by anyone else 3/2; a holder
+//! still conscious at the end scores 2. A completed grudge is announced (it becomes public).
+
+use super::deployment::{alternate_infiltrators, crew_size, repeat, Placement, ZoneKind};
+use super::zones::{in_half, in_strip};
+use super::{is_character, leader_of, score, ScenarioStep};
+use crate::board::CellIdx;
+use crate::setup::DEPLOYMENT_DEPTH;
+use crate::state::{Action, GameState, Health, ModelId, Sequence, Side};
+
+/// Deployment in the order of p.80.
+pub(super) fn plan(state: &GameState) -> Vec<ScenarioStep> {
+    let a = state.dynamic().scenario.player_a;
+    let b = 1 - a;
+    let mut steps = vec![ScenarioStep::ChooseZone { side: a, zone: ZoneKind::Edge }];
+    steps.extend(repeat(
+        ScenarioStep::DeployNext { side: a, placement: Placement::Crew },
+        crew_size(state, a),
+    ));
+    steps.extend(repeat(
+        ScenarioStep::DeployNext { side: b, placement: Placement::Crew },
+        crew_size(state, b),
+    ));
+    steps.extend(alternate_infiltrators(state, a));
+    steps
+}
+
+/// The crew within 4" of its edge; infiltrators anywhere on their own half.
+pub(super) fn zone(state: &GameState, side: Side, placement: Placement, cell: CellIdx) -> bool {
+    let edge = state.dynamic().scenario.zones[side as usize][0];
+    match placement {
+        Placement::Infiltrator(_) => in_half(state.board(), cell, edge),
+        _ => in_strip(state.board(), cell, edge, DEPLOYMENT_DEPTH),
+    }
+}
+
+/// Every (holder, target) pair: one of the side's characters and one of the enemy's.
+pub(super) fn grudge_options(state: &GameState, side: Side, out: &mut Vec<Action>) {
+    let chars = |s: Side| {
+        (0..state.models().len() as ModelId)
+            .filter(move |&m| state.models()[m as usize].side == s && is_character(state, m))
+    };
+    for holder in chars(side) {
+        out.extend(chars(1 - side).map(|target| Action::Grudge { holder, target }));
+    }
+}
+
+/// Whether the holder took part in the sequence's attacks on the target (it made a roll
+/// against it, or fired a template; docs/rulings.md).
+fn holder_struck(seq: &Sequence, holder: ModelId, target: ModelId) -> bool {
+    seq.rolls.iter().any(|r| !r.cancelled && r.model == holder && r.target == Some(target))
+        || seq.templates.iter().any(|t| t.firer == holder)
+}
+
+/// Complete the grudges whose targets were just taken out and score them.
+pub(super) fn score_grudges(state: &mut GameState, seq: Option<&Sequence>) {
+    let mut completed = Vec::new();
+    for side in 0..2u8 {
+        let Some(g) = state.dynamic().scenario.grudges[side as usize] else { continue };
+        if !g.complete && state.models()[g.target as usize].health == Health::TakenOut {
+            completed.push((side, seq.is_some_and(|q| holder_struck(q, g.holder, g.target))));
+        }
+    }
+    let first = !state.dynamic().scenario.first_scored;
+    for (side, by_holder) in completed {
+        let vp = match (by_holder, first) {
+            (true, true) => 6,
+            (true, false) => 5,
+            (false, true) => 3,
+            (false, false) => 2,
+        };
+        let g = state.dyn_.scenario.grudges[side as usize].as_mut().expect("grudge");
+        g.complete = true;
+        g.revealed = true; // "the scoring player MUST announce this"
+        state.dyn_.scenario.first_scored = true;
+        score(state, side, vp);
+    }
+}
+
+/// Checked at the end of every cleanup from turn 4: both grudges complete; one complete
+/// against the enemy leader; or one side has lost (unconscious) both its grudge holder and
+/// the enemy's grudge target (docs/rulings.md).
+pub(super) fn game_ends(state: &GameState, turn: u8) -> bool {
+    if turn < 4 {
+        return false;
+    }
+    let sc = &state.dynamic().scenario;
+    let g = |s: usize| sc.grudges[s].expect("grudges are chosen before the game");
+    let lost = |m: ModelId| state.models()[m as usize].is_unconscious();
+    let both = g(0).complete && g(1).complete;
+    let leader = (0..2).any(|s| g(s).complete && Some(g(s).target) == leader_of(state, 1 - s as Side));
+    let wiped = (0..2).any(|s| lost(g(s).holder) && lost(g(1 - s).target));
+    both || leader || wiped
+}
+
+/// 2 VP for a grudge holder still conscious at the end; every grudge is revealed.
+pub(super) fn final_scoring(state: &mut GameState) {
+    for side in 0..2u8 {
+        let Some(g) = state.dyn_.scenario.grudges[side as usize].as_mut() else { continue };
+        g.revealed = true;
+        let holder = g.holder;
+        if state.models()[holder as usize].is_conscious() {
+            score(state, side, 2);
+        }
+    }
+}

@@ -1,0 +1,172 @@
+//! Objective markers and prizes: Interact actions on them (control, look, pick up), passing
+//! and taking a prize between friends, and dropping whatever an unconscious model carried
+//! (pp.81–85).
+
+use super::zones;
+use super::{MarkerKind, Scenario, ScenarioStep};
+use crate::board::Terrain;
+use crate::profile::ModelType;
+use crate::state::{Action, GameState, InteractKind, ModelId, Step};
+
+/// Whether `m` is in base contact with marker `i` lying on the table.
+pub(crate) fn touches_marker(state: &GameState, m: ModelId, i: usize) -> bool {
+    let mk = &state.dynamic().scenario.markers[i];
+    let model = &state.models()[m as usize];
+    let board = state.board();
+    mk.is_loose()
+        && model.is_on_table()
+        && zones::touches(board, model.cell, mk.cell)
+        && model.z <= board.cell(mk.cell).height + 1
+}
+
+/// Beasts and cavalry never carry objectives (they never interact, p.61).
+pub(crate) fn can_carry(state: &GameState, m: ModelId) -> bool {
+    !matches!(state.profile(m).model_type, ModelType::Beast | ModelType::Cavalry)
+}
+
+/// Whether `m` carries a prize (Couriers: one at most).
+fn carries_prize(state: &GameState, m: ModelId) -> bool {
+    state.dynamic().scenario.markers.iter().any(|mk| mk.holder == Some(m) && !mk.off_table)
+}
+
+/// The scenario Interact actions open to `actor` (already known to be able to interact).
+pub(crate) fn interact_options(state: &GameState, actor: ModelId, out: &mut Vec<Action>) {
+    let sc = &state.dynamic().scenario;
+    let side = state.models()[actor as usize].side;
+    let scenario = state.static_data().scenario;
+    let on_self = |kind| Action::Interact { kind, target: actor };
+    for (i, mk) in sc.markers.iter().enumerate() {
+        let marker = i as u8;
+        if touches_marker(state, actor, i) {
+            let useful = match scenario {
+                // Take control of an objective the side does not control yet (p.81).
+                Scenario::AttackAndDefend => mk.controller != Some(side),
+                // Pick up a dropped prize when carrying none (p.82).
+                Scenario::Couriers => !carries_prize(state, actor),
+                // Look at a marker whose number the side does not know or seeks; pick up a
+                // dropped (revealed) one (p.84).
+                Scenario::ScavengerHunt => {
+                    mk.known == 0b11 || !mk.known_to(side) || mk.number == sc.sought[side as usize]
+                }
+                _ => false,
+            };
+            if useful {
+                out.push(on_self(InteractKind::Marker { marker }));
+            }
+        }
+        if scenario != Scenario::Couriers || mk.off_table {
+            continue;
+        }
+        // Pass the prize to, or take it from, a friend in base contact (p.82).
+        for (f, fm) in state.models().iter().enumerate() {
+            let f = f as ModelId;
+            if f == actor || fm.side != side || !fm.is_conscious() || !state.in_contact(actor, f) {
+                continue;
+            }
+            if mk.holder == Some(actor) && can_carry(state, f) && !carries_prize(state, f) {
+                out.push(Action::Interact { kind: InteractKind::Give { marker }, target: f });
+            }
+            if mk.holder == Some(f) && !carries_prize(state, actor) {
+                out.push(Action::Interact { kind: InteractKind::Take { marker }, target: f });
+            }
+        }
+    }
+}
+
+/// Whether an Interact kind is a scenario one (no Intelligence test).
+pub(crate) fn is_marker_kind(kind: InteractKind) -> bool {
+    matches!(kind, InteractKind::Marker { .. } | InteractKind::Give { .. } | InteractKind::Take { .. })
+}
+
+/// Apply a scenario Interact action of `actor`.
+pub(crate) fn resolve(state: &mut GameState, actor: ModelId, kind: InteractKind, target: ModelId) {
+    let side = state.models()[actor as usize].side;
+    let scenario = state.static_data().scenario;
+    match kind {
+        InteractKind::Marker { marker } => {
+            let mk = &mut state.dyn_.scenario.markers[marker as usize];
+            match scenario {
+                Scenario::AttackAndDefend => mk.controller = Some(side),
+                Scenario::ScavengerHunt if mk.known != 0b11 => {
+                    state.dyn_.steps.push(Step::Scenario(ScenarioStep::ResolveLook { model: actor, marker }));
+                    if mk.number.is_none() {
+                        state.dyn_.steps.push(Step::Scenario(ScenarioStep::DrawNumber { marker }));
+                    }
+                }
+                _ => mk.holder = Some(actor),
+            }
+        }
+        InteractKind::Give { marker } => state.dyn_.scenario.markers[marker as usize].holder = Some(target),
+        InteractKind::Take { marker } => state.dyn_.scenario.markers[marker as usize].holder = Some(actor),
+        other => unreachable!("{other:?} is not a marker interaction"),
+    }
+}
+
+/// Numbers 1–6 not yet under any marker that has been looked at.
+pub(crate) fn undrawn_numbers(state: &GameState) -> Vec<u8> {
+    let markers = &state.dynamic().scenario.markers;
+    (1..=6).filter(|&n| !markers.iter().any(|m| m.number == Some(n))).collect()
+}
+
+/// Carriers that went unconscious drop what they carried; the enemy places each marker in
+/// base contact with them (a decision). In Scavenger Hunt the enemy scores 1 VP per carrier
+/// put down (p.84).
+pub(crate) fn drop_from_unconscious(state: &mut GameState) {
+    let mut carriers: u32 = 0;
+    for i in 0..state.dyn_.scenario.markers.len() {
+        let mk = state.dyn_.scenario.markers[i];
+        let Some(h) = mk.holder.filter(|_| !mk.off_table) else { continue };
+        let model = state.dyn_.models[h as usize];
+        if !model.is_unconscious() {
+            continue;
+        }
+        let chooser = 1 - model.side;
+        let m = &mut state.dyn_.scenario.markers[i];
+        m.holder = None;
+        m.cell = model.cell;
+        m.placed = false;
+        carriers |= 1 << h;
+        state.dyn_.steps.push(Step::Scenario(ScenarioStep::DropMarker {
+            marker: i as u8,
+            chooser,
+            carrier: h,
+        }));
+    }
+    if state.static_data().scenario == Scenario::ScavengerHunt {
+        for h in 0..32 {
+            if carriers & (1 << h) != 0 {
+                let enemy = 1 - state.dyn_.models[h as usize].side;
+                super::score(state, enemy, 1);
+            }
+        }
+    }
+}
+
+/// Cells in base contact with the unconscious carrier where its marker may be placed.
+pub(crate) fn drop_cells(state: &GameState, carrier: ModelId, out: &mut Vec<Action>) {
+    let board = state.board();
+    let at = state.models()[carrier as usize].cell;
+    let (x, y) = board.xy(at);
+    for dy in -1..=1 {
+        for dx in -1..=1 {
+            let Some(c) = board.checked_idx(x as i32 + dx, y as i32 + dy) else { continue };
+            if c != at && board.cell(c).terrain != Terrain::Impassable {
+                out.push(Action::Deploy(c));
+            }
+        }
+    }
+    if out.is_empty() {
+        out.push(Action::Deploy(at));
+    }
+}
+
+/// The markers carried by models of `side`.
+pub(crate) fn carried_by(
+    state: &GameState,
+    side: crate::state::Side,
+) -> impl Iterator<Item = (usize, MarkerKind)> + '_ {
+    state.dynamic().scenario.markers.iter().enumerate().filter_map(move |(i, mk)| {
+        let h = mk.holder.filter(|_| !mk.off_table)?;
+        (state.models()[h as usize].side == side).then_some((i, mk.kind))
+    })
+}
