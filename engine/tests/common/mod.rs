@@ -198,3 +198,45 @@ pub fn decline_nested(state: &mut GameState) {
         state.apply_action(Action::NoNested).unwrap();
     }
 }
+
+/// A scenario game from the shipped configs, at its first set-up node.
+pub fn scenario_game(scenario: engine::scenario::Scenario, board: &str, crews: [&str; 2]) -> GameState {
+    let config = engine::setup::GameConfig {
+        board: board.to_string(),
+        crews: crews.map(String::from),
+        scenario,
+        ..Default::default()
+    };
+    engine::setup::new_game(&config).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// Whether the scenario's set-up is still under way (a scenario step is pending, or the
+/// first turn has not reached its first activation).
+pub fn in_setup(state: &GameState) -> bool {
+    state.dynamic().steps.iter().any(|s| matches!(s, Step::Scenario(_) | Step::RollOff))
+}
+
+/// Play the rest of the set-up with seeded random choices and dice, calling `check` before
+/// every action; stops at the first activation of turn 1.
+pub fn finish_setup(state: &mut GameState, seed: u64, mut check: impl FnMut(&GameState)) {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    while in_setup(state) {
+        check(state);
+        let action = match state.current_player() {
+            Player::Chance => state.sample_chance(&mut rng).unwrap(),
+            Player::Side(_) => {
+                let legal = state.legal_actions();
+                legal[rng.gen_range(0..legal.len())]
+            }
+            Player::Terminal => panic!("terminal during set-up"),
+        };
+        state.apply_action(action).unwrap_or_else(|e| panic!("{e}"));
+    }
+}
+
+/// The state with its dynamic part changed by `edit` (automatic steps then run).
+pub fn edited(state: &GameState, edit: impl FnOnce(&mut DynState)) -> GameState {
+    let mut d = state.dynamic().clone();
+    edit(&mut d);
+    GameState::from_parts(state.static_data().clone(), d)
+}
