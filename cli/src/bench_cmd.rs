@@ -1,8 +1,10 @@
-//! `tde bench`: engine speed on the default board with two 100-point crews, on one core.
-//! Every figure is the median of several timed batches.
+//! `tde bench`: engine speed on the default board with two 100-point crews, on one core:
+//! clone, legal actions, and complete random games of the skirmish and of each scenario
+//! (set-up and deployment included). Every figure is the median of several timed batches.
 
 use crate::game_cmd::random_steps;
 use clap::Args;
+use engine::scenario::Scenario;
 use engine::setup::{new_game, GameConfig};
 use engine::{GameState, Player};
 use rand::{Rng, SeedableRng};
@@ -91,35 +93,55 @@ pub fn bench(args: &BenchArgs) -> Result<String, String> {
         legal_us.push(t.elapsed().as_secs_f64() * 1e6 / n as f64);
     }
 
-    let mut games_per_s = Vec::new();
-    let mut steps_per_game = Vec::new();
-    let mut rng = ChaCha8Rng::seed_from_u64(7);
-    for _ in 0..batches {
-        let t = Instant::now();
-        let mut steps = 0;
-        for _ in 0..args.games {
-            steps += random_game(start.clone(), &mut rng, &mut buf);
-        }
-        games_per_s.push(args.games as f64 / t.elapsed().as_secs_f64());
-        steps_per_game.push(steps as f64 / args.games as f64);
+    let (gps, spg) = game_speed(&start, args.games, batches, &mut buf);
+    let mut scenarios = Vec::new();
+    for scenario in Scenario::ALL {
+        let config = GameConfig { scenario, ..GameConfig::default() };
+        let start = new_game(&config).map_err(|e| e.to_string())?;
+        let (g, s) = game_speed(&start, args.games, batches, &mut buf);
+        scenarios.push((scenario, g, s));
     }
     let clone_ns = median(clone_ns);
     let legal_us = median(legal_us);
-    let gps = median(games_per_s);
-    let spg = median(steps_per_game);
     Ok(if args.json {
+        let per: Vec<_> = scenarios
+            .iter()
+            .map(|(s, g, n)| json!({"scenario": s.name(), "games_per_s": g, "steps_per_game": n}))
+            .collect();
         json!({
             "clone_ns": clone_ns,
             "legal_actions_us": legal_us,
             "legal_actions_count": n_legal,
             "random_games_per_s": gps,
             "steps_per_game": spg,
+            "scenarios": per,
             "batches": batches,
         })
         .to_string()
     } else {
-        format!(
-            "medians of {batches} batches, one thread:\n  clone               {clone_ns:>10.1} ns\n  legal actions       {legal_us:>10.2} µs ({n_legal} actions at an activation decision)\n  random games        {gps:>10.1} games/s ({spg:.0} steps/game)"
-        )
+        let mut out = format!(
+            "medians of {batches} batches, one thread:\n  clone               {clone_ns:>10.1} ns\n  legal actions       {legal_us:>10.2} µs ({n_legal} actions at an activation decision)\n  random games        {gps:>10.1} games/s ({spg:.0} steps/game), skirmish"
+        );
+        for (s, g, n) in &scenarios {
+            out.push_str(&format!("\n  {:<19} {g:>10.1} games/s ({n:.0} steps/game)", s.name()));
+        }
+        out
     })
+}
+
+/// Median games per second and steps per game of random games from `start`.
+fn game_speed(start: &GameState, games: u32, batches: u32, buf: &mut Vec<engine::Action>) -> (f64, f64) {
+    let mut games_per_s = Vec::new();
+    let mut steps_per_game = Vec::new();
+    let mut rng = ChaCha8Rng::seed_from_u64(7);
+    for _ in 0..batches {
+        let t = Instant::now();
+        let mut steps = 0;
+        for _ in 0..games {
+            steps += random_game(start.clone(), &mut rng, buf);
+        }
+        games_per_s.push(games as f64 / t.elapsed().as_secs_f64());
+        steps_per_game.push(steps as f64 / games as f64);
+    }
+    (median(games_per_s), median(steps_per_game))
 }

@@ -5,6 +5,7 @@ mod bench_cmd;
 mod crew_cmd;
 mod game_cmd;
 mod rules_cmd;
+mod scenarios_cmd;
 
 use clap::{Parser, Subcommand};
 use std::io::Write;
@@ -31,8 +32,10 @@ enum Command {
     Analyze(game_cmd::AnalyzeArgs),
     /// Play random games checking the engine's invariants after every step.
     Fuzz(game_cmd::FuzzArgs),
-    /// Measure clone, legal-action and random-game speed (medians, one thread).
+    /// Measure clone, legal-action and random-game speed per scenario (medians, one thread).
     Bench(bench_cmd::BenchArgs),
+    /// List the five scenarios, one line each.
+    Scenarios(scenarios_cmd::ScenariosArgs),
     /// Crew lists: `tde crew check FILE` gives the points and every rule a crew breaks.
     Crew {
         #[command(subcommand)]
@@ -54,6 +57,7 @@ fn main() -> ExitCode {
         Command::Legal(args) => game_cmd::legal(args),
         Command::Analyze(args) => game_cmd::analyze(args),
         Command::Bench(args) => bench_cmd::bench(args),
+        Command::Scenarios(args) => Ok(scenarios_cmd::scenarios(args)),
         Command::Crew { cmd } => match crew_cmd::run(cmd) {
             Ok((text, true)) => Ok(text),
             Ok((text, false)) => {
