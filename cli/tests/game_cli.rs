@@ -107,6 +107,9 @@ fn bench_prints_its_figures_as_json() {
     for key in ["clone_ns", "legal_actions_us", "random_games_per_s"] {
         assert!(v[key].as_f64().is_some_and(|x| x > 0.0), "{key}: {v}");
     }
+    let per = v["scenarios"].as_array().expect("per-scenario figures");
+    assert_eq!(per.len(), 5);
+    assert!(per.iter().all(|s| s["games_per_s"].as_f64().is_some_and(|x| x > 0.0)), "{v}");
 }
 
 #[test]
@@ -144,4 +147,57 @@ fn crew_check_gives_the_verdict_and_fails_on_an_illegal_crew() {
         .unwrap()
         .iter()
         .any(|x| x["rule"].as_str().unwrap().contains("no Leader")));
+}
+
+#[test]
+fn scenarios_lists_the_five_in_d5_order() {
+    let list = json(&tde(&["scenarios", "--json"]));
+    let names: Vec<&str> =
+        list["scenarios"].as_array().unwrap().iter().map(|s| s["name"].as_str().unwrap()).collect();
+    assert_eq!(names, ["assassinate", "grudge_match", "attack_and_defend", "couriers", "scavenger_hunt"]);
+    let text = String::from_utf8_lossy(&tde(&["scenarios"]).stdout).to_string();
+    assert_eq!(text.lines().filter(|l| l.contains(" p.")).count(), 6, "{text}");
+}
+
+#[test]
+fn demo_plays_every_scenario_by_name_or_number_and_replays_it() {
+    for (arg, name) in [
+        ("assassinate", "assassinate"),
+        ("2", "grudge_match"),
+        ("attack_and_defend", "attack_and_defend"),
+        ("Couriers", "couriers"),
+        ("scavenger hunt", "scavenger_hunt"),
+    ] {
+        let path = temp(&format!("{name}.json"));
+        let out = json(&tde(&[
+            "demo",
+            "--scenario",
+            arg,
+            "--agents",
+            "random,random",
+            "--seed",
+            "3",
+            "--json",
+            "--record",
+            path.to_str().unwrap(),
+        ]));
+        assert_eq!(out["scenario"], name);
+        assert!(out["vp"].as_array().unwrap().len() == 2);
+        let replay = json(&tde(&["replay", path.to_str().unwrap(), "--json"]));
+        assert_eq!(replay["final_hash"], out["final_hash"], "{name}");
+    }
+    let crews = ["--crews", "militia_150,bondsmen_150", "--scenario", "random", "--json", "--seed", "8"];
+    let out = json(&tde(&[&["demo", "--agents", "random,random"][..], &crews[..]].concat()));
+    assert!(out["scenario"].is_string());
+}
+
+#[test]
+fn an_unknown_scenario_is_a_clear_error() {
+    let out = tde(&["demo", "--scenario", "capture_the_flag"]);
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("--scenario") && err.contains("capture_the_flag") && err.contains("assassinate"),
+        "{err}"
+    );
 }
