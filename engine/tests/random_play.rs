@@ -7,9 +7,12 @@
 mod common;
 
 use engine::invariants::violations;
+use engine::record::SavedGame;
 use engine::scenario::Scenario;
 use engine::setup::{new_game, GameConfig};
 use engine::stats::EventCounts;
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
 
 /// Play `state` out at random checking every step; the number of steps and the final state.
 fn check_game(state: engine::GameState, seed: u64) -> (usize, engine::GameState) {
@@ -24,8 +27,33 @@ fn check_game(state: engine::GameState, seed: u64) -> (usize, engine::GameState)
         copy.apply_action(action).unwrap();
         assert_eq!(&copy, after, "clone-then-apply differs at step {steps}");
         assert_eq!(copy.state_hash(), after.state_hash());
+        // Every so often: a saved game round-trips, and a world determinized for a side has
+        // the same information state and (when that side is to act) the same legal actions.
+        if steps % 97 == 0 {
+            let saved = SavedGame::capture(after);
+            let text = serde_json::to_string(&saved).unwrap();
+            let back: SavedGame = serde_json::from_str(&text).unwrap();
+            assert_eq!(&back.restore("round trip").unwrap(), after, "save round trip at step {steps}");
+            for side in 0..2 {
+                let mut rng = ChaCha8Rng::seed_from_u64(steps as u64);
+                let world = after.determinize(side, &mut rng);
+                assert_eq!(world.information_state_key(side), after.information_state_key(side));
+                if after.current_player() == engine::Player::Side(side) {
+                    assert_eq!(
+                        world.legal_actions(),
+                        after.legal_actions(),
+                        "{side} can tell the worlds apart"
+                    );
+                }
+            }
+        }
     });
     assert!(end.is_terminal(), "game {seed} did not end in 20000 steps");
+    let r = end.returns();
+    assert!(r.iter().all(|x| (-1.0..=1.0).contains(x)) && r[0] + r[1] == 0.0, "returns {r:?}");
+    let o = end.outcome();
+    assert_eq!(o.margin(0), -o.margin(1));
+    assert_eq!(r[0] > 0.0, o.margin(0) > 0, "the winner has the higher VP");
     (steps, end)
 }
 
