@@ -31,7 +31,7 @@ impl GreedyAgent {
     }
 }
 
-impl Agent for GreedyAgent {
+impl Agent<GameState> for GreedyAgent {
     fn name(&self) -> String {
         "greedy".to_string()
     }

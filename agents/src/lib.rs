@@ -1,32 +1,58 @@
-//! Players for the TDE engine. Every agent picks one of the legal actions at a decision node;
-//! chance nodes are resolved by the game driver ([`play`]) with its own seeded dice, so that a
-//! game is reproducible from its seeds.
+//! Players for any game behind the [`Game`] interface, and the TDE-specific ones.
+//!
+//! Every agent picks one of the legal actions at a decision node; chance nodes are resolved by
+//! the game driver ([`play`], [`play_game`]) with its own seeded dice, so that a game is
+//! reproducible from its seeds.
 
+pub mod game;
 mod greedy;
+pub mod mcts;
 mod random;
+pub mod tde;
 
+pub use game::{Game, Turn};
 pub use greedy::GreedyAgent;
+pub use mcts::{Evaluator, MctsAgent, MctsConfig, NeutralEvaluator};
 pub use random::RandomAgent;
 
 use engine::record::GameRecord;
-use engine::{Action, GameState, Player};
+use engine::{Action, GameState};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
+use std::sync::Arc;
 
-/// A player: chooses an action for the side to move.
-pub trait Agent: Send {
-    /// Short name with parameters, e.g. `random`.
+/// A player: chooses an action for the player to move.
+pub trait Agent<G: Game>: Send {
+    /// Name with parameters, e.g. `random` or `mcts:iters=400,c=1.4,depth=20,threads=1`.
     fn name(&self) -> String;
     /// Choose one of `state.legal_actions()`; called only at decision nodes.
-    fn select_action(&mut self, state: &GameState) -> Action;
+    fn select_action(&mut self, state: &G) -> G::Action;
 }
 
-/// Build an agent from its name, seeded.
-pub fn make_agent(spec: &str, seed: u64) -> Result<Box<dyn Agent>, String> {
-    match spec {
-        "random" => Ok(Box::new(RandomAgent::new(seed))),
-        "greedy" => Ok(Box::new(GreedyAgent::new(seed))),
-        other => Err(format!("unknown agent `{other}` (available: random, greedy)")),
+/// The agent names [`make_agent`] knows.
+pub const AGENT_NAMES: [&str; 3] = ["random", "greedy", "mcts"];
+
+/// Build a TDE agent from its spec, seeded: `random`, `greedy`, or `mcts[:k=v,...]` (see
+/// [`MctsConfig::parse`]).
+pub fn make_agent(spec: &str, seed: u64) -> Result<Box<dyn Agent<GameState>>, String> {
+    let (name, params) = spec.split_once(':').unwrap_or((spec, ""));
+    let no_params = || {
+        if params.is_empty() {
+            Ok(())
+        } else {
+            Err(format!("agent `{name}` takes no parameters, got `{params}`"))
+        }
+    };
+    match name {
+        "random" => {
+            no_params().map(|_| Box::new(RandomAgent::<Action>::new(seed)) as Box<dyn Agent<GameState>>)
+        }
+        "greedy" => no_params().map(|_| Box::new(GreedyAgent::new(seed)) as Box<dyn Agent<GameState>>),
+        "mcts" => {
+            let config = MctsConfig::parse(params)?;
+            Ok(Box::new(MctsAgent::new(config, Arc::new(tde::MaterialEvaluator), seed)))
+        }
+        other => Err(format!("unknown agent `{other}` (available: {})", AGENT_NAMES.join(", "))),
     }
 }
 
@@ -41,29 +67,41 @@ pub struct GameSummary {
     pub chance_events: u32,
 }
 
-/// Play `state` to the end. `agents[s]` plays side `s`; dice come from `dice_seed`. Each
-/// applied action is appended to `record` when given, and `observe` sees every state after
-/// each step.
+/// Play any game to the end: `agents[p]` plays player `p`, dice come from `dice_seed`, and
+/// `observe` sees every state after each step with the action that led to it.
+pub fn play_game<G: Game>(
+    mut state: G,
+    agents: &mut [Box<dyn Agent<G>>],
+    dice_seed: u64,
+    mut observe: impl FnMut(&G, G::Action),
+) -> G {
+    let mut dice = ChaCha8Rng::seed_from_u64(dice_seed);
+    loop {
+        let action = match state.turn() {
+            Turn::Terminal => return state,
+            Turn::Chance => state.sample_chance(&mut dice).expect("chance node has outcomes"),
+            Turn::Player(p) => agents[p].select_action(&state),
+        };
+        state.apply(action).unwrap_or_else(|e| panic!("agent chose an illegal action: {e}"));
+        observe(&state, action);
+    }
+}
+
+/// Play a TDE game to the end (see [`play_game`]), appending each action to `record` when
+/// given.
 pub fn play(
-    mut state: GameState,
-    agents: &mut [Box<dyn Agent>],
+    state: GameState,
+    agents: &mut [Box<dyn Agent<GameState>>],
     dice_seed: u64,
     mut record: Option<&mut GameRecord>,
     mut observe: impl FnMut(&GameState, Action),
 ) -> GameSummary {
-    let mut dice = ChaCha8Rng::seed_from_u64(dice_seed);
-    loop {
-        let action = match state.current_player() {
-            Player::Terminal => break,
-            Player::Chance => state.sample_chance(&mut dice).expect("chance node has outcomes"),
-            Player::Side(s) => agents[s as usize].select_action(&state),
-        };
-        state.apply_action(action).unwrap_or_else(|e| panic!("agent chose an illegal action: {e}"));
+    let state = play_game(state, agents, dice_seed, |s, a| {
         if let Some(r) = record.as_deref_mut() {
-            r.actions.push(action);
+            r.actions.push(a);
         }
-        observe(&state, action);
-    }
+        observe(s, a);
+    });
     if let Some(r) = record {
         r.final_hash = engine::record::format_hash(state.state_hash());
     }

@@ -1,0 +1,80 @@
+//! The small game interface the agents, the training loop and the arena depend on, in the
+//! spirit of OpenSpiel: decision, chance and terminal nodes, legal actions, apply, chance
+//! outcomes with exact probabilities, returns, observation, information state and
+//! determinization. The TDE engine implements it ([`crate::tde`]); any other game can, and the
+//! test suite proves it with a tiny one.
+
+use std::fmt::Debug;
+use std::hash::Hash;
+
+/// Who acts at a node.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Turn {
+    /// Player `p` (0-based) must choose one of the legal actions.
+    Player(usize),
+    /// A die roll: pick an outcome of [`Game::chance_outcomes`].
+    Chance,
+    /// The game is over; [`Game::returns`] is final.
+    Terminal,
+}
+
+/// A game as the agents see it.
+pub trait Game: Clone + Send + Sync + 'static {
+    /// An action at a decision node, or an outcome at a chance node.
+    type Action: Copy + Eq + Ord + Hash + Debug + Send + Sync + 'static;
+
+    /// Number of players.
+    fn num_players(&self) -> usize;
+
+    /// Who acts now.
+    fn turn(&self) -> Turn;
+
+    /// The legal actions at a decision node (or the outcomes at a chance node), into `out`
+    /// (cleared first); empty when terminal.
+    fn legal_actions_into(&self, out: &mut Vec<Self::Action>);
+
+    /// Apply an action; an illegal one is refused with a reason and changes nothing.
+    fn apply(&mut self, action: Self::Action) -> Result<(), String>;
+
+    /// The outcomes of a chance node with their probabilities (summing to 1).
+    fn chance_outcomes(&self) -> Vec<(Self::Action, f64)>;
+
+    /// Each player's return, in [-1, 1]; final once terminal.
+    fn returns(&self) -> Vec<f64>;
+
+    /// What `player` sees now, in words (for logs and debugging).
+    fn observation(&self, player: usize) -> String;
+
+    /// A key equal for all states `player` cannot tell apart.
+    fn information_state_key(&self, player: usize) -> u64;
+
+    /// A full state drawn from `player`'s information state: what `player` cannot see is
+    /// sampled consistently with what it has seen. Search plans on these, never on the truth.
+    fn determinize(&self, player: usize, rng: &mut dyn rand::RngCore) -> Self;
+
+    /// The legal actions as a new vector.
+    fn legal_actions(&self) -> Vec<Self::Action> {
+        let mut out = Vec::new();
+        self.legal_actions_into(&mut out);
+        out
+    }
+
+    /// Whether the game is over.
+    fn is_terminal(&self) -> bool {
+        self.turn() == Turn::Terminal
+    }
+
+    /// Pick a chance outcome with `rng`, weighted by its probability.
+    fn sample_chance(&self, rng: &mut dyn rand::RngCore) -> Option<Self::Action> {
+        use rand::Rng;
+        let outcomes = self.chance_outcomes();
+        let mut x: f64 = rng.gen();
+        for &(a, p) in &outcomes {
+            if x < p {
+                return Some(a);
+            }
+            x -= p;
+        }
+        outcomes.last().map(|&(a, _)| a)
+    }
+}

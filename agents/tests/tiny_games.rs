@@ -1,0 +1,244 @@
+//! Two tiny games implement the same [`Game`] trait as TDE, proving the agents depend on the
+//! interface only: MCTS solves a subtraction game with a chance node, and never reads a
+//! hidden coin it is not allowed to see.
+
+use agents::{play_game, Agent, Game, MctsAgent, MctsConfig, NeutralEvaluator, RandomAgent, Turn};
+use rand::{Rng, RngCore};
+use std::sync::Arc;
+
+/// Nim with one pile whose size is rolled first (5 to 8, uniformly); players alternately take
+/// 1, 2 or 3; whoever takes the last counter wins. The player to move wins exactly when the
+/// pile is not a multiple of 4, by leaving a multiple of 4.
+#[derive(Clone, Debug, PartialEq)]
+struct ChancyNim {
+    pile: Option<u8>,
+    to_move: usize,
+    winner: Option<usize>,
+}
+
+impl ChancyNim {
+    fn new() -> ChancyNim {
+        ChancyNim { pile: None, to_move: 0, winner: None }
+    }
+
+    fn at(pile: u8, to_move: usize) -> ChancyNim {
+        ChancyNim { pile: Some(pile), to_move, winner: None }
+    }
+}
+
+impl Game for ChancyNim {
+    type Action = u8;
+
+    fn num_players(&self) -> usize {
+        2
+    }
+
+    fn turn(&self) -> Turn {
+        match (self.pile, self.winner) {
+            (_, Some(_)) => Turn::Terminal,
+            (None, _) => Turn::Chance,
+            (Some(_), None) => Turn::Player(self.to_move),
+        }
+    }
+
+    fn legal_actions_into(&self, out: &mut Vec<u8>) {
+        out.clear();
+        match self.turn() {
+            Turn::Chance => out.extend(5..=8),
+            Turn::Player(_) => out.extend(1..=3.min(self.pile.unwrap())),
+            Turn::Terminal => {}
+        }
+    }
+
+    fn apply(&mut self, a: u8) -> Result<(), String> {
+        if !self.legal_actions().contains(&a) {
+            return Err(format!("illegal {a}"));
+        }
+        match self.pile {
+            None => self.pile = Some(a),
+            Some(p) => {
+                self.pile = Some(p - a);
+                if p == a {
+                    self.winner = Some(self.to_move);
+                }
+                self.to_move = 1 - self.to_move;
+            }
+        }
+        Ok(())
+    }
+
+    fn chance_outcomes(&self) -> Vec<(u8, f64)> {
+        if self.turn() == Turn::Chance {
+            (5..=8).map(|n| (n, 0.25)).collect()
+        } else {
+            Vec::new()
+        }
+    }
+
+    fn returns(&self) -> Vec<f64> {
+        match self.winner {
+            Some(w) => (0..2).map(|p| if p == w { 1.0 } else { -1.0 }).collect(),
+            None => vec![0.0, 0.0],
+        }
+    }
+
+    fn observation(&self, _player: usize) -> String {
+        format!("{self:?}")
+    }
+
+    fn information_state_key(&self, _player: usize) -> u64 {
+        self.pile.map_or(99, u64::from) * 2 + self.to_move as u64
+    }
+
+    fn determinize(&self, _player: usize, _rng: &mut dyn RngCore) -> ChancyNim {
+        self.clone()
+    }
+}
+
+fn mcts<G: Game>(iters: u32, seed: u64) -> MctsAgent<G> {
+    let config = MctsConfig { iterations: iters, rollout_depth: 1000, ..MctsConfig::default() };
+    MctsAgent::new(config, Arc::new(NeutralEvaluator), seed)
+}
+
+#[test]
+fn mcts_finds_the_winning_move_in_every_winning_nim_position() {
+    for pile in 1..=8u8 {
+        if pile % 4 == 0 {
+            continue;
+        }
+        for to_move in 0..2 {
+            let state = ChancyNim::at(pile, to_move);
+            let mut agent = mcts(3000, pile as u64);
+            assert_eq!(agent.select_action(&state), pile % 4, "pile {pile}: leave a multiple of 4");
+        }
+    }
+}
+
+#[test]
+fn mcts_wins_every_winnable_nim_game_against_random_play() {
+    // After the roll (5, 6, 7: a win for the first player; 8: a loss against perfect play),
+    // MCTS as the first player must win whenever the pile is not a multiple of 4.
+    let mut won = 0;
+    let mut winnable = 0;
+    for seed in 0..40 {
+        let mut agents: Vec<Box<dyn Agent<ChancyNim>>> =
+            vec![Box::new(mcts(800, seed)), Box::new(RandomAgent::<u8>::new(seed))];
+        let mut first_pile = None;
+        let end = play_game(ChancyNim::new(), &mut agents, seed, |s, _| {
+            first_pile.get_or_insert(s.pile.unwrap());
+        });
+        if first_pile.unwrap() % 4 != 0 {
+            winnable += 1;
+            won += usize::from(end.winner == Some(0));
+        }
+    }
+    assert!(winnable > 20);
+    assert_eq!(won, winnable, "MCTS lost a won game");
+}
+
+/// A hidden coin (heads with probability 0.7) that player 1 sees and player 0 does not;
+/// player 0 then calls it and wins on a correct call.
+#[derive(Clone, Debug, PartialEq)]
+struct HiddenCoin {
+    coin: Option<bool>,
+    call: Option<bool>,
+}
+
+impl Game for HiddenCoin {
+    type Action = bool;
+
+    fn num_players(&self) -> usize {
+        2
+    }
+
+    fn turn(&self) -> Turn {
+        match (self.coin, self.call) {
+            (None, _) => Turn::Chance,
+            (Some(_), None) => Turn::Player(0),
+            _ => Turn::Terminal,
+        }
+    }
+
+    fn legal_actions_into(&self, out: &mut Vec<bool>) {
+        out.clear();
+        if self.turn() != Turn::Terminal {
+            out.extend([false, true]);
+        }
+    }
+
+    fn apply(&mut self, a: bool) -> Result<(), String> {
+        match self.turn() {
+            Turn::Chance => self.coin = Some(a),
+            Turn::Player(_) => self.call = Some(a),
+            Turn::Terminal => return Err("over".into()),
+        }
+        Ok(())
+    }
+
+    fn chance_outcomes(&self) -> Vec<(bool, f64)> {
+        vec![(false, 0.3), (true, 0.7)]
+    }
+
+    fn returns(&self) -> Vec<f64> {
+        match (self.coin, self.call) {
+            (Some(c), Some(g)) if c == g => vec![1.0, -1.0],
+            (Some(_), Some(_)) => vec![-1.0, 1.0],
+            _ => vec![0.0, 0.0],
+        }
+    }
+
+    fn observation(&self, player: usize) -> String {
+        if player == 1 {
+            format!("{self:?}")
+        } else {
+            format!("call {:?}", self.call)
+        }
+    }
+
+    fn information_state_key(&self, player: usize) -> u64 {
+        let coin = if player == 1 { self.coin.map_or(2, u64::from) } else { 3 };
+        coin * 3 + self.call.map_or(2, u64::from)
+    }
+
+    fn determinize(&self, player: usize, rng: &mut dyn RngCore) -> HiddenCoin {
+        if player == 1 || self.coin.is_none() {
+            return self.clone();
+        }
+        HiddenCoin { coin: Some(rng.gen_bool(0.7)), call: self.call }
+    }
+}
+
+#[test]
+fn mcts_never_reads_the_hidden_coin() {
+    // Whatever the coin really is, an honest search calls the likelier side, heads; a search
+    // that peeked would call tails whenever the coin is tails.
+    for seed in 0..10 {
+        for coin in [false, true] {
+            let state = HiddenCoin { coin: Some(coin), call: None };
+            assert!(mcts::<HiddenCoin>(400, seed).select_action(&state), "seed {seed}, coin {coin}");
+        }
+    }
+}
+
+#[test]
+fn root_parallel_search_sums_the_trees_and_stays_reproducible() {
+    let state = ChancyNim::at(7, 0);
+    let config = MctsConfig { iterations: 2000, rollout_depth: 1000, threads: 2, ..MctsConfig::default() };
+    let mut a = MctsAgent::new(config.clone(), Arc::new(NeutralEvaluator), 5);
+    let mut b = MctsAgent::new(config, Arc::new(NeutralEvaluator), 5);
+    let va = a.search(&state);
+    assert_eq!(va, b.search(&state), "same seed, same counts");
+    assert_eq!(va.values().sum::<u32>(), 2000);
+    assert_eq!(va.iter().max_by_key(|(_, &n)| n).map(|(&m, _)| m), Some(3));
+}
+
+#[test]
+fn mcts_parameters_are_parsed_and_bad_ones_named() {
+    let c = MctsConfig::parse("iters=800,c=1.2,depth=5,threads=2").unwrap();
+    assert_eq!((c.iterations, c.c, c.rollout_depth, c.threads), (800, 1.2, 5, 2));
+    assert_eq!(MctsConfig::parse("ms=50").unwrap().millis, Some(50));
+    assert!(MctsConfig::parse("iters=0").unwrap_err().contains("iters"));
+    assert!(MctsConfig::parse("speed=3").unwrap_err().contains("speed"));
+    assert!(MctsConfig::parse("c").unwrap_err().contains("key=value"));
+    assert_eq!(MctsConfig::parse(&c.spec()["mcts:".len()..]).unwrap(), c);
+}
