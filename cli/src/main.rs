@@ -1,6 +1,7 @@
 //! `tde`: command-line front end of The Drowned Earth AI framework. Each subcommand lives in
 //! its own module, returns the text to print, and `main` only parses, dispatches and prints.
 
+mod arena_cmd;
 mod bench_cmd;
 mod crew_cmd;
 mod game_cmd;
@@ -34,6 +35,8 @@ enum Command {
     Fuzz(game_cmd::FuzzArgs),
     /// Measure clone, legal-action and random-game speed per scenario (medians, one thread).
     Bench(bench_cmd::BenchArgs),
+    /// Round robin between agents on every scenario with sides swapped: ratings and a report.
+    Arena(arena_cmd::ArenaArgs),
     /// List the five scenarios, one line each.
     Scenarios(scenarios_cmd::ScenariosArgs),
     /// Crew lists: `tde crew check FILE` gives the points and every rule a crew breaks.
@@ -58,6 +61,7 @@ fn main() -> ExitCode {
         Command::Analyze(args) => game_cmd::analyze(args),
         Command::Bench(args) => bench_cmd::bench(args),
         Command::Scenarios(args) => Ok(scenarios_cmd::scenarios(args)),
+        Command::Arena(args) => arena_cmd::arena(args),
         Command::Crew { cmd } => match crew_cmd::run(cmd) {
             Ok((text, true)) => Ok(text),
             Ok((text, false)) => {

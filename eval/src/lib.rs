@@ -1,1 +1,17 @@
-//! placeholder
+//! Evaluation of agents: the arena (`tde arena`), a round robin in which every pair of agents
+//! meets on every scenario with the sides swapped, and its statistics.
+//!
+//! The arena core ([`arena`], [`results`], [`stats`], [`ratings`], [`report`]) works with any
+//! two-player game behind [`agents::Game`] and any [`agents::Agent`]; only [`tde_match`] knows
+//! The Drowned Earth, through the [`arena::MatchMaker`] trait.
+
+pub mod arena;
+pub mod ratings;
+pub mod report;
+pub mod results;
+pub mod stats;
+pub mod tde_match;
+
+pub use arena::{run, ArenaOptions, ArenaSettings, MatchMaker};
+pub use results::{GameResult, Results};
+pub use tde_match::TdeMatch;

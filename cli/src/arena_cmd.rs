@@ -1,0 +1,80 @@
+//! `tde arena`: a round robin between agents on the scenarios, with ratings and a report
+//! (see the `eval` crate).
+
+use clap::Args;
+use eval::arena::{split_agent_list, ArenaOptions, ArenaSettings};
+use eval::TdeMatch;
+use std::io::IsTerminal;
+use std::path::PathBuf;
+
+/// `tde arena`.
+#[derive(Args, Debug)]
+pub struct ArenaArgs {
+    /// The agents, comma-separated specs as `tde demo --agents` takes them (`random`,
+    /// `greedy`, `mcts:iters=400,c=1.4`: an mcts spec keeps its `key=value` parameters). Enter
+    /// a spec twice with a `#tag` suffix: `random,random#2`.
+    #[arg(long, required = true)]
+    pub agents: Vec<String>,
+    /// Scenarios: `all` (the five) or a comma-separated list of names or numbers 1-5
+    /// (`skirmish` too).
+    #[arg(long, value_delimiter = ',', default_value = "all")]
+    pub scenarios: Vec<String>,
+    /// Games per pair and scenario, half with each agent on side A (rounded up to even).
+    #[arg(long, default_value_t = 10)]
+    pub games: u32,
+    /// Seed of the whole arena: the same seed gives the same results.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Worker threads (default: every core).
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Output folder: arena.json, games.jsonl, results.json and report.md. Run again with the
+    /// same folder and settings to resume an interrupted arena.
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// Also write every game's record (replayable by `tde replay`) under OUT/records/.
+    #[arg(long)]
+    pub records: bool,
+    /// Print the results as JSON (the content of results.json) instead of the summary.
+    #[arg(long)]
+    pub json: bool,
+    /// Board name in configs/boards/ or a path to a .board file.
+    #[arg(long, default_value = engine::setup::DEFAULT_BOARD)]
+    pub board: String,
+    /// Two crews, side A then side B: names in configs/crews/ or paths.
+    #[arg(long, value_delimiter = ',', default_values_t = engine::setup::DEFAULT_CREWS.map(String::from))]
+    pub crews: Vec<String>,
+    /// Rule variant in configs/rules/ (standard or narrative).
+    #[arg(long, default_value = "standard")]
+    pub rules: String,
+}
+
+/// Run the arena and format its results.
+pub fn arena(args: &ArenaArgs) -> Result<String, String> {
+    let [a, b] = args.crews.as_slice() else {
+        return Err(format!("--crews takes exactly two values (side A, side B), got {}", args.crews.len()));
+    };
+    let maker = TdeMatch::new(&args.board, [a, b], &args.rules)?;
+    let agents: Vec<String> = args.agents.iter().flat_map(|list| split_agent_list(list)).collect();
+    let settings = ArenaSettings::new(&maker, &agents, &args.scenarios, args.games, args.seed)?;
+    let threads = match args.threads {
+        Some(0) => return Err("--threads must be at least 1".into()),
+        Some(n) => n,
+        None => std::thread::available_parallelism().map_or(1, |n| n.get()),
+    };
+    let options = ArenaOptions {
+        threads,
+        out: args.out.clone(),
+        records: args.records,
+        progress: std::io::stderr().is_terminal() && std::env::var_os("CI").is_none(),
+    };
+    let results = eval::run(&maker, &settings, &options)?;
+    if args.json {
+        return Ok(serde_json::to_string_pretty(&results).expect("results serialise"));
+    }
+    let mut text = eval::report::summary(&results);
+    if let Some(dir) = &args.out {
+        text.push_str(&format!("\n\nreport: {}", dir.join("report.md").display()));
+    }
+    Ok(text)
+}

@@ -1,0 +1,114 @@
+//! End-to-end tests of `tde arena`, run as a user would.
+
+use serde_json::Value;
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+fn tde(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_tde")).args(args).env("CI", "true").output().expect("tde runs")
+}
+
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("tde-arena-cli-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+fn stderr(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+#[test]
+fn arena_writes_results_and_a_report_and_resumes_from_its_folder() {
+    let dir = temp_dir("run");
+    let out = dir.to_str().unwrap();
+    let args = [
+        "arena",
+        "--agents",
+        "random,greedy",
+        "--scenarios",
+        "couriers,2",
+        "--games",
+        "2",
+        "--seed",
+        "3",
+        "--threads",
+        "2",
+        "--out",
+        out,
+        "--records",
+        "--json",
+    ];
+    let first = tde(&args);
+    assert!(first.status.success(), "{}", stderr(&first));
+    let results: Value = serde_json::from_slice(&first.stdout).expect("one JSON object");
+    let pair = &results["pairs"][0];
+    assert_eq!((pair["a"].as_str(), pair["b"].as_str()), (Some("random"), Some("greedy")));
+    let counts: Vec<u64> = ["wins_a", "wins_b", "draws"].iter().map(|k| pair[k].as_u64().unwrap()).collect();
+    assert_eq!(counts.iter().sum::<u64>(), 4);
+    assert_eq!(results["ratings"].as_array().unwrap().len(), 2);
+    for r in results["ratings"].as_array().unwrap() {
+        let (x, ci) = (r["rating"].as_f64().unwrap(), &r["ci95"]);
+        assert!(r["agent"].is_string());
+        assert!(ci[0].as_f64().unwrap() <= x && x <= ci[1].as_f64().unwrap(), "{r}");
+    }
+    assert_eq!(results["settings"]["scenarios"], serde_json::json!(["couriers", "grudge_match"]));
+    let saved: Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("results.json")).unwrap()).unwrap();
+    assert_eq!(saved["ratings"], results["ratings"]);
+    assert!(std::fs::read_to_string(dir.join("report.md")).unwrap().contains("| `random` | `greedy` |"));
+
+    // Every record replays.
+    let records: Vec<PathBuf> =
+        std::fs::read_dir(dir.join("records")).unwrap().map(|e| e.unwrap().path()).collect();
+    assert_eq!(records.len(), 4);
+    let replay = tde(&["replay", records[0].to_str().unwrap()]);
+    assert!(replay.status.success(), "{}", stderr(&replay));
+
+    // Run again on the same folder: nothing to play, the same results.
+    let again = tde(&args);
+    let again: Value = serde_json::from_slice(&again.stdout).unwrap();
+    assert_eq!(again["pairs"], results["pairs"]);
+    assert_eq!(again["timing"]["run"]["played"], 0);
+    assert_eq!(again["timing"]["run"]["resumed"], 4);
+
+    // The summary for a person.
+    let text = tde(&[
+        "arena",
+        "--agents",
+        "random,random#2",
+        "--scenarios",
+        "couriers",
+        "--games",
+        "2",
+        "--seed",
+        "3",
+    ]);
+    assert!(text.status.success(), "{}", stderr(&text));
+    let text = String::from_utf8_lossy(&text.stdout);
+    assert!(text.contains("rating") && text.contains("random#2"), "{text}");
+
+    // Another seed on the same folder is refused.
+    let mut other = args;
+    other[8] = "4";
+    let refused = tde(&other);
+    assert!(!refused.status.success());
+    assert!(stderr(&refused).contains("--seed"), "{}", stderr(&refused));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn arena_names_the_option_at_fault() {
+    let cases: [(&[&str], &str); 5] = [
+        (&["--agents", "random,nobody"], "--agents: unknown agent `nobody`"),
+        (&["--agents", "random,greedy", "--scenarios", "atlantis"], "--scenarios"),
+        (&["--agents", "random,greedy", "--games", "0"], "--games"),
+        (&["--agents", "random,greedy", "--threads", "0"], "--threads"),
+        (&["--agents", "random,greedy", "--crews", "artifacters_100"], "--crews"),
+    ];
+    for (args, message) in cases {
+        let out = tde(&[&["arena"], args].concat());
+        assert!(!out.status.success(), "{args:?} succeeded");
+        assert!(stderr(&out).contains(message), "{args:?}: {}", stderr(&out));
+    }
+}

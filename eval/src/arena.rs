@@ -1,0 +1,548 @@
+//! The round robin: every pair of agents meets on every scenario, `games` times, half with
+//! each agent on the first side, in parallel, with resumable output.
+//!
+//! - **Games.** For each pair `(a, b)` (`a` listed first), each scenario and each index
+//!   `0..games`, one game. Games `2r` and `2r + 1` share their seeds and swap the sides: in the
+//!   even one `a` plays the first side. An odd `games` is rounded up to even.
+//! - **Seeds.** Each round `r`'s seeds are hashed from (`seed`, `a`, `b`, scenario, `r`): the
+//!   dice, and one seed per agent. A game's result therefore depends on the settings alone,
+//!   not on which thread plays it or when, nor on the other pairs and scenarios.
+//! - **Output folder** (optional): `arena.json` (the settings), `games.jsonl` (one line per
+//!   finished game, flushed as soon as it ends), `results.json` and `report.md` (written
+//!   atomically at the end), and with `records` one game record per game under `records/`.
+//! - **Resume.** Started again on the same folder with the same settings, the arena reads
+//!   `games.jsonl` (dropping a truncated last line) and plays only the games not there; with
+//!   other settings it refuses and names the first option that differs. Records are written
+//!   only for the games a run plays.
+//! - **Time per move** is the wall time of each `select_action`, summed per agent.
+
+use crate::results::{round_robin, summarize, GameResult, Results, RunInfo};
+use agents::{Agent, Game, Turn};
+use indicatif::{ProgressBar, ProgressStyle};
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
+use std::collections::{BTreeMap, BTreeSet};
+use std::fs::OpenOptions;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+/// What the arena needs from a game: its scenarios, fresh games, agents from their specs, and
+/// how to read a finished game. Implemented for TDE in [`crate::tde_match`].
+pub trait MatchMaker<G: Game>: Sync {
+    /// The scenarios `--scenarios all` stands for.
+    fn scenarios(&self) -> Vec<String>;
+    /// The canonical name of a scenario typed by the user, or why it is unknown.
+    fn scenario(&self, name: &str) -> Result<String, String>;
+    /// A new game of `scenario` (a canonical name), before any decision.
+    fn new_game(&self, scenario: &str) -> Result<G, String>;
+    /// An agent from its spec, seeded.
+    fn make_agent(&self, spec: &str, seed: u64) -> Result<Box<dyn Agent<G>>, String>;
+    /// `player`'s margin in a finished game (e.g. victory points ahead).
+    fn margin(&self, state: &G, player: usize) -> f64;
+    /// A finished game's length, e.g. in decisions.
+    fn length(&self, state: &G) -> u32;
+    /// A game record as JSON: the initial state, every action (chance outcomes included) and
+    /// the final state; `description` says who played and with which seeds.
+    fn record(&self, initial: &G, actions: &[G::Action], last: &G, description: &str) -> String;
+    /// The game options that make games differ (board, crews...), stored with the settings
+    /// and compared on resume; each key names its command-line option.
+    fn options(&self) -> BTreeMap<String, String>;
+}
+
+/// Version of `arena.json` and `games.jsonl`.
+pub const FORMAT: u32 = 1;
+
+/// Everything that decides an arena's games (`arena.json`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ArenaSettings {
+    /// Format version, [`FORMAT`].
+    pub format: u32,
+    /// The agents by name: an agent spec, optionally suffixed `#tag` to enter the same spec
+    /// twice (`random#2` plays as `random`).
+    pub agents: Vec<String>,
+    /// The scenarios, canonical names.
+    pub scenarios: Vec<String>,
+    /// Games per pair and scenario (even).
+    pub games: u32,
+    /// The arena's seed.
+    pub seed: u64,
+    /// The game options of [`MatchMaker::options`].
+    pub options: BTreeMap<String, String>,
+}
+
+impl ArenaSettings {
+    /// Check and normalise the settings: at least two distinct agents whose specs build,
+    /// scenarios known to `maker` (`all` for every one), `games` > 0 (rounded up to even).
+    pub fn new<G: Game>(
+        maker: &impl MatchMaker<G>,
+        agents: &[String],
+        scenarios: &[String],
+        games: u32,
+        seed: u64,
+    ) -> Result<ArenaSettings, String> {
+        if agents.len() < 2 {
+            return Err(format!("--agents needs at least two agents, got {}", agents.len()));
+        }
+        let mut seen = BTreeSet::new();
+        for name in agents {
+            if !seen.insert(name) {
+                return Err(format!(
+                    "--agents: `{name}` is listed twice; enter a spec twice with a suffix, e.g. `{name}#2`"
+                ));
+            }
+            maker.make_agent(agent_spec(name), 0).map_err(|e| format!("--agents: {e}"))?;
+        }
+        let mut names = Vec::new();
+        for s in scenarios {
+            if s.eq_ignore_ascii_case("all") {
+                names.extend(maker.scenarios());
+            } else {
+                names.push(maker.scenario(s).map_err(|e| format!("--scenarios: {e}"))?);
+            }
+        }
+        let mut seen = BTreeSet::new();
+        names.retain(|s| seen.insert(s.clone()));
+        if names.is_empty() {
+            return Err("--scenarios names no scenario".into());
+        }
+        if games == 0 {
+            return Err("--games must be at least 1".into());
+        }
+        Ok(ArenaSettings {
+            format: FORMAT,
+            agents: agents.to_vec(),
+            scenarios: names,
+            games: games.div_ceil(2) * 2,
+            seed,
+            options: maker.options(),
+        })
+    }
+
+    /// Games in the whole round robin.
+    pub fn total_games(&self) -> usize {
+        round_robin(self.agents.len()).len() * self.scenarios.len() * self.games as usize
+    }
+
+    /// The first setting in which `self` differs from `other`, with both values.
+    fn difference(&self, other: &ArenaSettings) -> Option<(String, String, String)> {
+        let fields = |s: &ArenaSettings| {
+            let mut f = vec![
+                ("format".to_string(), s.format.to_string()),
+                ("agents".to_string(), s.agents.join(",")),
+                ("scenarios".to_string(), s.scenarios.join(",")),
+                ("games".to_string(), s.games.to_string()),
+                ("seed".to_string(), s.seed.to_string()),
+            ];
+            f.extend(s.options.iter().map(|(k, v)| (k.clone(), v.clone())));
+            f
+        };
+        let (mine, theirs) = (fields(self), fields(other));
+        let value = |list: &[(String, String)], key: &String| {
+            list.iter().find(|(k, _)| k == key).map_or("(none)".to_string(), |(_, v)| v.clone())
+        };
+        mine.iter()
+            .chain(&theirs)
+            .map(|(k, _)| k)
+            .find(|k| value(&mine, k) != value(&theirs, k))
+            .map(|k| (k.clone(), value(&mine, k), value(&theirs, k)))
+    }
+}
+
+/// How to run an arena (none of this changes its results).
+#[derive(Clone, Debug)]
+pub struct ArenaOptions {
+    /// Worker threads (at least 1).
+    pub threads: usize,
+    /// Output folder; nothing is written without one.
+    pub out: Option<PathBuf>,
+    /// Write each game's record under `out/records/`.
+    pub records: bool,
+    /// Show a progress bar with an ETA on standard error.
+    pub progress: bool,
+}
+
+/// The spec part of an agent name: `random#2` → `random`.
+pub fn agent_spec(name: &str) -> &str {
+    name.split_once('#').map_or(name, |(spec, _)| spec)
+}
+
+/// Split a comma-separated agent list, keeping each spec's parameters with it: a piece of
+/// the form `key=value` continues the spec before it, so
+/// `random,mcts:iters=400,c=1.4,greedy` gives `random`, `mcts:iters=400,c=1.4`, `greedy`.
+pub fn split_agent_list(list: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for piece in list.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+        match out.last_mut() {
+            Some(last) if piece.contains('=') && !piece.contains(':') && last.contains(':') => {
+                last.push(',');
+                last.push_str(piece);
+            }
+            _ => out.push(piece.to_string()),
+        }
+    }
+    out
+}
+
+/// One game to play: a pair, a scenario and an index, as indices into the settings.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+struct Job {
+    a: usize,
+    b: usize,
+    scenario: usize,
+    index: u32,
+}
+
+/// SplitMix64's finaliser: a well-mixed 64-bit function of `x`.
+fn mix(mut x: u64) -> u64 {
+    x = x.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    x ^ (x >> 31)
+}
+
+/// The seed of a round: a hash (FNV-1a, then mixed) of the arena's seed, the two agents'
+/// names, the scenario and the round, stable across platforms and versions.
+fn round_seed(seed: u64, a: &str, b: &str, scenario: &str, round: u32) -> u64 {
+    let mut h = 0xcbf2_9ce4_8422_2325u64 ^ mix(seed);
+    for part in [a.as_bytes(), b"\x00", b.as_bytes(), b"\x00", scenario.as_bytes(), b"\x00"] {
+        for &byte in part {
+            h = (h ^ byte as u64).wrapping_mul(0x0000_0100_0000_01b3);
+        }
+    }
+    mix(h ^ mix(round as u64))
+}
+
+/// Play one game of the arena; with `records`, its game record (JSON) comes back too.
+fn play<G: Game>(
+    maker: &impl MatchMaker<G>,
+    settings: &ArenaSettings,
+    job: Job,
+    records: bool,
+) -> Result<(GameResult, Option<String>), String> {
+    let (a, b) = (&settings.agents[job.a], &settings.agents[job.b]);
+    let scenario = &settings.scenarios[job.scenario];
+    let round = job.index / 2;
+    let a_first = job.index.is_multiple_of(2);
+    let seed = round_seed(settings.seed, a, b, scenario, round);
+    let mut state = maker.new_game(scenario)?;
+    if state.num_players() != 2 {
+        return Err(format!("the arena plays two-player games; this one has {}", state.num_players()));
+    }
+    let initial = records.then(|| state.clone());
+    let mut agents =
+        [maker.make_agent(agent_spec(a), mix(seed ^ 1))?, maker.make_agent(agent_spec(b), mix(seed ^ 2))?];
+    let mut dice = ChaCha8Rng::seed_from_u64(mix(seed ^ 3));
+    let mut moves = [0u32; 2];
+    let mut think = [Duration::ZERO; 2];
+    let mut actions = Vec::new();
+    loop {
+        let action = match state.turn() {
+            Turn::Terminal => break,
+            Turn::Chance => state.sample_chance(&mut dice).ok_or("a chance node has no outcome")?,
+            Turn::Player(p) => {
+                // Agent 0 is `a`, who plays player 0 when `a_first`.
+                let who = usize::from((p == 0) != a_first);
+                let start = Instant::now();
+                let action = agents[who].select_action(&state);
+                think[who] += start.elapsed();
+                moves[who] += 1;
+                action
+            }
+        };
+        state.apply(action).map_err(|e| format!("{scenario} game {} of {a} vs {b}: {e}", job.index))?;
+        if records {
+            actions.push(action);
+        }
+    }
+    let player_a = usize::from(!a_first);
+    let returns = state.returns();
+    let score_a = match returns[player_a].total_cmp(&returns[1 - player_a]) {
+        std::cmp::Ordering::Greater => 1.0,
+        std::cmp::Ordering::Equal => 0.5,
+        std::cmp::Ordering::Less => 0.0,
+    };
+    let record = initial.map(|initial| {
+        let (first, second) = if a_first { (a, b) } else { (b, a) };
+        let description = format!(
+            "arena seed {} {scenario} game {}: {first} (side A) vs {second} (side B)",
+            settings.seed, job.index
+        );
+        maker.record(&initial, &actions, &state, &description)
+    });
+    let result = GameResult {
+        a: a.clone(),
+        b: b.clone(),
+        scenario: scenario.clone(),
+        index: job.index,
+        a_first,
+        score_a,
+        margin_a: maker.margin(&state, player_a),
+        length: maker.length(&state),
+        moves,
+        think_s: think.map(|t| t.as_secs_f64()),
+    };
+    Ok((result, record))
+}
+
+/// Run the arena: resume from `options.out` when it holds an earlier run of the same
+/// settings, play the missing games in parallel, and write the results there.
+pub fn run<G: Game>(
+    maker: &impl MatchMaker<G>,
+    settings: &ArenaSettings,
+    options: &ArenaOptions,
+) -> Result<Results, String> {
+    let start = Instant::now();
+    if options.threads == 0 {
+        return Err("--threads must be at least 1".into());
+    }
+    if options.records && options.out.is_none() {
+        return Err("--records needs --out".into());
+    }
+    let mut done = match &options.out {
+        Some(dir) => open_folder(dir, settings)?,
+        None => Vec::new(),
+    };
+    let finished: BTreeSet<(&str, &str, &str, u32)> =
+        done.iter().map(|g| (g.a.as_str(), g.b.as_str(), g.scenario.as_str(), g.index)).collect();
+    let mut jobs = Vec::new();
+    for (a, b) in round_robin(settings.agents.len()) {
+        for (scenario, name) in settings.scenarios.iter().enumerate() {
+            for index in 0..settings.games {
+                let key = (settings.agents[a].as_str(), settings.agents[b].as_str(), name.as_str(), index);
+                if !finished.contains(&key) {
+                    jobs.push(Job { a, b, scenario, index });
+                }
+            }
+        }
+    }
+    // Interleave pairs and scenarios, so that the ETA soon reflects the whole mix.
+    jobs.sort_by_key(|j| (j.index, j.scenario, j.a, j.b));
+    let resumed = done.len();
+
+    let log = match &options.out {
+        Some(dir) => Some(Mutex::new(
+            OpenOptions::new()
+                .append(true)
+                .create(true)
+                .open(dir.join("games.jsonl"))
+                .map_err(io_error(dir))?,
+        )),
+        None => None,
+    };
+    let records_dir = options.out.as_ref().filter(|_| options.records).map(|d| d.join("records"));
+    if let Some(dir) = &records_dir {
+        std::fs::create_dir_all(dir).map_err(io_error(dir))?;
+    }
+    let bar = progress_bar(settings.total_games(), resumed, options.progress);
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(options.threads)
+        .build()
+        .map_err(|e| format!("--threads: {e}"))?;
+    let played: Vec<GameResult> = pool.install(|| {
+        jobs.par_iter()
+            .map(|&job| {
+                let (result, record) = play(maker, settings, job, records_dir.is_some())?;
+                if let (Some(dir), Some(record)) = (&records_dir, record) {
+                    let name = format!(
+                        "{}--{}--{}--{:04}.json",
+                        file_safe(&result.a),
+                        file_safe(&result.b),
+                        result.scenario,
+                        result.index
+                    );
+                    write_atomic(&dir.join(name), record.as_bytes())?;
+                }
+                if let Some(log) = &log {
+                    let mut line = serde_json::to_string(&result).expect("game results serialise");
+                    line.push('\n');
+                    let mut file = log.lock().expect("no thread panicked while writing");
+                    file.write_all(line.as_bytes()).and_then(|_| file.flush()).map_err(|e| {
+                        format!("{}: {e}", options.out.as_deref().unwrap_or(Path::new(".")).display())
+                    })?;
+                }
+                bar.inc(1);
+                Ok(result)
+            })
+            .collect::<Result<Vec<_>, String>>()
+    })?;
+    bar.finish_and_clear();
+
+    let played_count = played.len();
+    done.extend(played);
+    let run = RunInfo {
+        played: played_count,
+        resumed,
+        threads: options.threads,
+        wall_s: start.elapsed().as_secs_f64(),
+    };
+    let results = summarize(settings, &done, run)?;
+    if let Some(dir) = &options.out {
+        let json = serde_json::to_string_pretty(&results).expect("results serialise");
+        write_atomic(&dir.join("results.json"), json.as_bytes())?;
+        write_atomic(&dir.join("report.md"), crate::report::markdown(&results).as_bytes())?;
+    }
+    Ok(results)
+}
+
+/// A progress bar over `total` games, `done` of them already played; hidden unless `show`.
+fn progress_bar(total: usize, done: usize, show: bool) -> ProgressBar {
+    if !show {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::new(total as u64);
+    bar.set_style(
+        ProgressStyle::with_template(
+            "{elapsed_precise} [{wide_bar}] {pos}/{len} games, {per_sec}, ETA {eta}",
+        )
+        .expect("a valid template")
+        .progress_chars("=> "),
+    );
+    bar.set_position(done as u64);
+    bar.reset_eta();
+    bar
+}
+
+/// Turn an I/O error on `path` into a message naming it.
+fn io_error(path: &Path) -> impl Fn(std::io::Error) -> String + '_ {
+    move |e| format!("{}: {e}", path.display())
+}
+
+/// Write `bytes` to `path` through a temporary file and a rename, so that readers never see
+/// a half-written file.
+fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), String> {
+    let tmp = path.with_extension(format!("tmp{}", std::process::id()));
+    std::fs::write(&tmp, bytes).map_err(io_error(&tmp))?;
+    std::fs::rename(&tmp, path).map_err(io_error(path))
+}
+
+/// A name usable in a file name: anything but letters, digits, `-` and `_` becomes `_`.
+fn file_safe(name: &str) -> String {
+    name.chars().map(|c| if c.is_ascii_alphanumeric() || c == '-' || c == '_' { c } else { '_' }).collect()
+}
+
+/// Prepare the output folder: check or write `arena.json`, and read back the games of an
+/// earlier run from `games.jsonl`, cutting off a truncated last line.
+fn open_folder(dir: &Path, settings: &ArenaSettings) -> Result<Vec<GameResult>, String> {
+    std::fs::create_dir_all(dir).map_err(io_error(dir))?;
+    let settings_path = dir.join("arena.json");
+    let log_path = dir.join("games.jsonl");
+    if settings_path.exists() {
+        let text = std::fs::read_to_string(&settings_path).map_err(io_error(&settings_path))?;
+        let old: ArenaSettings =
+            serde_json::from_str(&text).map_err(|e| format!("{}: {e}", settings_path.display()))?;
+        if let Some((field, was, now)) = old.difference(settings) {
+            return Err(format!(
+                "{} holds an arena with --{field} {was}, but this one has --{field} {now}: resume it with \
+                 the same settings or choose another --out",
+                settings_path.display()
+            ));
+        }
+    } else {
+        if log_path.exists() {
+            return Err(format!(
+                "{} exists without {}: choose another --out",
+                log_path.display(),
+                settings_path.display()
+            ));
+        }
+        let json = serde_json::to_string_pretty(settings).expect("settings serialise");
+        write_atomic(&settings_path, json.as_bytes())?;
+    }
+    if !log_path.exists() {
+        return Ok(Vec::new());
+    }
+    let bytes = std::fs::read(&log_path).map_err(io_error(&log_path))?;
+    let complete = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+    if complete < bytes.len() {
+        // The last game was being written when the run stopped: play it again.
+        let file = OpenOptions::new().write(true).open(&log_path).map_err(io_error(&log_path))?;
+        file.set_len(complete as u64).map_err(io_error(&log_path))?;
+    }
+    let text = std::str::from_utf8(&bytes[..complete]).map_err(|e| format!("{}: {e}", log_path.display()))?;
+    let mut games: Vec<GameResult> = Vec::new();
+    let mut keys = BTreeSet::new();
+    for (n, line) in text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()) {
+        let at = || format!("{} line {}", log_path.display(), n + 1);
+        let g: GameResult = serde_json::from_str(line).map_err(|e| format!("{}: {e}", at()))?;
+        let position = |name: &str| settings.agents.iter().position(|x| x == name);
+        let known = matches!((position(&g.a), position(&g.b)), (Some(a), Some(b)) if a < b)
+            && settings.scenarios.contains(&g.scenario)
+            && g.index < settings.games;
+        if !known {
+            return Err(format!("{}: the game is not part of this arena", at()));
+        }
+        if !keys.insert((g.a.clone(), g.b.clone(), g.scenario.clone(), g.index)) {
+            return Err(format!("{}: the game appears twice", at()));
+        }
+        games.push(g);
+    }
+    Ok(games)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn agent_lists_keep_mcts_parameters_together() {
+        assert_eq!(
+            split_agent_list("random, mcts:iters=400,c=1.4,greedy,mcts:iters=9#b,random#2"),
+            ["random", "mcts:iters=400,c=1.4", "greedy", "mcts:iters=9#b", "random#2"]
+        );
+        assert_eq!(split_agent_list("a=1,random"), ["a=1", "random"]);
+        assert_eq!(agent_spec("random#2"), "random");
+        assert_eq!(agent_spec("mcts:iters=4,c=2#fast"), "mcts:iters=4,c=2");
+        assert_eq!(agent_spec("greedy"), "greedy");
+    }
+
+    #[test]
+    fn round_seeds_depend_on_every_part_and_are_stable() {
+        let base = round_seed(1, "random", "greedy", "couriers", 0);
+        assert_eq!(base, round_seed(1, "random", "greedy", "couriers", 0));
+        for other in [
+            round_seed(2, "random", "greedy", "couriers", 0),
+            round_seed(1, "greedy", "random", "couriers", 0),
+            round_seed(1, "random", "greedy", "assassinate", 0),
+            round_seed(1, "random", "greedy", "couriers", 1),
+            round_seed(1, "randomg", "reedy", "couriers", 0),
+        ] {
+            assert_ne!(base, other);
+        }
+        // FNV-1a and SplitMix64 are fixed functions: this value must never change, or resumed
+        // arenas would mix games from two seedings.
+        assert_eq!(mix(0), 0xe220_a839_7b1d_cdaf);
+    }
+
+    #[test]
+    fn the_first_differing_setting_is_named() {
+        let settings = ArenaSettings {
+            format: FORMAT,
+            agents: vec!["random".into(), "greedy".into()],
+            scenarios: vec!["couriers".into()],
+            games: 2,
+            seed: 1,
+            options: BTreeMap::from([("board".to_string(), "sunken_plaza".to_string())]),
+        };
+        assert_eq!(settings.difference(&settings), None);
+        let mut other = settings.clone();
+        other.seed = 2;
+        other.options.insert("board".into(), "ruins".into());
+        assert_eq!(settings.difference(&other), Some(("seed".into(), "1".into(), "2".into())));
+        other.seed = 1;
+        assert_eq!(
+            settings.difference(&other),
+            Some(("board".into(), "sunken_plaza".into(), "ruins".into()))
+        );
+        other.options.clear();
+        other.options.insert("crews".into(), "x,y".into());
+        assert_eq!(
+            settings.difference(&other),
+            Some(("board".into(), "sunken_plaza".into(), "(none)".into()))
+        );
+        assert_eq!(settings.total_games(), 2);
+    }
+}

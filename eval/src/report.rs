@@ -1,0 +1,199 @@
+//! The arena's results as text: a Markdown report (`report.md`) and a short summary for the
+//! terminal.
+
+use crate::results::Results;
+use std::fmt::Write;
+
+/// `x` as a percentage with one decimal.
+fn pct(x: f64) -> String {
+    format!("{:.1}%", 100.0 * x)
+}
+
+/// An interval of proportions as percentages.
+fn pct_ci(ci: [f64; 2]) -> String {
+    format!("{:.1}–{:.1}%", 100.0 * ci[0], 100.0 * ci[1])
+}
+
+/// The full Markdown report: settings, ratings, pairs, scenarios, time per move and how the
+/// statistics were computed.
+pub fn markdown(r: &Results) -> String {
+    let s = &r.settings;
+    let mut out = String::from("# Arena report\n\n");
+    let options: Vec<String> = s.options.iter().map(|(k, v)| format!("{k} `{v}`")).collect();
+    let _ = writeln!(
+        out,
+        "{} agents, {} scenarios ({}), {} games per pair and scenario with sides swapped, seed {}; {}. \
+         {} games in all.\n",
+        s.agents.len(),
+        s.scenarios.len(),
+        s.scenarios.join(", "),
+        s.games,
+        s.seed,
+        options.join(", "),
+        r.games
+    );
+
+    out.push_str(
+        "## Ratings\n\n| rank | agent | rating | 95% CI | score | W–D–L | mean margin | mean length |\n",
+    );
+    out.push_str("| ---: | --- | ---: | --- | ---: | --- | ---: | ---: |\n");
+    for (rank, rating) in r.ratings.iter().enumerate() {
+        let a = r.agents.iter().find(|a| a.agent == rating.agent).expect("every rated agent has totals");
+        let _ = writeln!(
+            out,
+            "| {} | `{}` | {:.0} | {:.0} to {:.0} | {} ({}) | {}–{}–{} | {:+.2} | {:.1} |",
+            rank + 1,
+            rating.agent,
+            rating.rating,
+            rating.ci95[0],
+            rating.ci95[1],
+            pct(a.score),
+            pct_ci(a.score_ci95),
+            a.wins,
+            a.draws,
+            a.losses,
+            a.mean_margin,
+            a.mean_length
+        );
+    }
+
+    out.push_str("\n## Pairs\n\nWins, draws and losses from the first agent's side; the score counts a draw as half a win.\n\n");
+    out.push_str("| a | b | games | W–D–L (a) | score a | 95% CI | win a 95% CI | draw 95% CI | win b 95% CI | mean margin a | mean length |\n");
+    out.push_str("| --- | --- | ---: | --- | ---: | --- | --- | --- | --- | ---: | ---: |\n");
+    for p in &r.pairs {
+        let _ = writeln!(
+            out,
+            "| `{}` | `{}` | {} | {}–{}–{} | {} | {} | {} | {} | {} | {:+.2} | {:.1} |",
+            p.a,
+            p.b,
+            p.games,
+            p.wins_a,
+            p.draws,
+            p.wins_b,
+            pct(p.score_a),
+            pct_ci(p.score_a_ci95),
+            pct_ci(p.win_a_ci95),
+            pct_ci(p.draw_ci95),
+            pct_ci(p.win_b_ci95),
+            p.mean_margin_a,
+            p.mean_length
+        );
+    }
+
+    out.push_str(
+        "\n## Scenarios\n\nThe first side's score, whoever played it, shows a first-player edge.\n\n",
+    );
+    let _ = write!(
+        out,
+        "| scenario | games | first side score | 95% CI | draws | mean length | mean abs margin |"
+    );
+    for a in &s.agents {
+        let _ = write!(out, " `{a}` |");
+    }
+    out.push_str("\n| --- | ---: | ---: | --- | ---: | ---: | ---: |");
+    out.push_str(&" ---: |".repeat(s.agents.len()));
+    out.push('\n');
+    for sc in &r.scenarios {
+        let _ = write!(
+            out,
+            "| {} | {} | {} | {} | {} | {:.1} | {:.2} |",
+            sc.scenario,
+            sc.games,
+            pct(sc.first_side_score),
+            pct_ci(sc.first_side_ci95),
+            sc.draws,
+            sc.mean_length,
+            sc.mean_abs_margin
+        );
+        for a in &sc.scores {
+            let _ = write!(out, " {} |", pct(a.score));
+        }
+        out.push('\n');
+    }
+
+    out.push_str("\n### Pairs by scenario (W–D–L from the first agent's side, mean margin)\n\n| a | b |");
+    for sc in &s.scenarios {
+        let _ = write!(out, " {sc} |");
+    }
+    out.push_str("\n| --- | --- |");
+    out.push_str(&" --- |".repeat(s.scenarios.len()));
+    out.push('\n');
+    for p in &r.pairs {
+        let _ = write!(out, "| `{}` | `{}` |", p.a, p.b);
+        for x in &p.by_scenario {
+            let _ = write!(out, " {}–{}–{} ({:+.1}) |", x.wins_a, x.draws, x.wins_b, x.mean_margin_a);
+        }
+        out.push('\n');
+    }
+
+    out.push_str(
+        "\n## Time per move\n\nWall time of each decision, over every game; it varies from run to run.\n\n",
+    );
+    out.push_str("| agent | moves | ms per move |\n| --- | ---: | ---: |\n");
+    for t in &r.timing.agents {
+        let _ = writeln!(out, "| `{}` | {} | {:.3} |", t.agent, t.moves, t.ms_per_move);
+    }
+    let run = &r.timing.run;
+    let _ = writeln!(
+        out,
+        "\nThis run played {} games ({} resumed from an earlier run) on {} threads in {:.1} s.",
+        run.played, run.resumed, run.threads, run.wall_s
+    );
+
+    out.push_str(
+        "\n## Method\n\n\
+         - Score intervals are 95% Wilson score intervals, counting a draw as half a win.\n\
+         - Ratings are Bradley–Terry strengths fitted by maximum likelihood (MM algorithm) with \
+         draws as half wins and one virtual draw added to every pair, on an Elo-like scale \
+         (400·log10 of the strength; 400 points mean 10:1 odds) anchored at mean 0. Their 95% \
+         intervals are ±1.96 standard errors from the Fisher information at the fit.\n\
+         - Games 2r and 2r+1 of a pair and scenario share their seeds with the sides swapped.\n",
+    );
+    out
+}
+
+/// A short summary for the terminal: ratings and pairs.
+pub fn summary(r: &Results) -> String {
+    let mut out = format!(
+        "{} games: {} pairs × {} scenarios × {} games\n\n{:>4}  {:<28} {:>7}  {:>15}  {:>7}  {:>10}\n",
+        r.games,
+        r.pairs.len(),
+        r.settings.scenarios.len(),
+        r.settings.games,
+        "rank",
+        "agent",
+        "rating",
+        "95% CI",
+        "score",
+        "ms/move"
+    );
+    for (rank, rating) in r.ratings.iter().enumerate() {
+        let score = r.agents.iter().find(|a| a.agent == rating.agent).map_or(0.5, |a| a.score);
+        let ms = r.timing.agents.iter().find(|t| t.agent == rating.agent).map_or(0.0, |t| t.ms_per_move);
+        let _ = writeln!(
+            out,
+            "{:>4}  {:<28} {:>7.0}  {:>15}  {:>7}  {:>10.3}",
+            rank + 1,
+            rating.agent,
+            rating.rating,
+            format!("{:.0} to {:.0}", rating.ci95[0], rating.ci95[1]),
+            pct(score),
+            ms
+        );
+    }
+    let _ =
+        writeln!(out, "\n{:<28} {:<28} {:>13}  {:>7}  {:>13}", "a", "b", "W-D-L (a)", "score a", "95% CI");
+    for p in &r.pairs {
+        let _ = writeln!(
+            out,
+            "{:<28} {:<28} {:>13}  {:>7}  {:>13}",
+            p.a,
+            p.b,
+            format!("{}-{}-{}", p.wins_a, p.draws, p.wins_b),
+            pct(p.score_a),
+            pct_ci(p.score_a_ci95)
+        );
+    }
+    out.truncate(out.trim_end().len());
+    out
+}

@@ -1,0 +1,518 @@
+//! What an arena produced: one [`GameResult`] per game, and the tables [`summarize`] draws
+//! from them (the content of `results.json`).
+//!
+//! Everything in [`Results`] but [`Results::timing`] depends only on the arena's settings, so
+//! the same seed gives the same tables; the timings are wall-clock measurements.
+
+use crate::arena::ArenaSettings;
+use crate::ratings::{bradley_terry, PairResult, PRIOR_DRAWS};
+use crate::stats::{mean, wilson, Wdl, Z95};
+use serde::{Deserialize, Serialize};
+
+/// One finished game, as stored in `games.jsonl`. Agent `a` is the one listed first in
+/// `--agents` of the pair.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct GameResult {
+    /// The first agent of the pair.
+    pub a: String,
+    /// The second agent of the pair.
+    pub b: String,
+    /// The scenario.
+    pub scenario: String,
+    /// Index of the game within its pair and scenario (0-based).
+    pub index: u32,
+    /// Whether `a` played the first side (player 0).
+    pub a_first: bool,
+    /// `a`'s score: 1 win, ½ draw, 0 loss.
+    pub score_a: f64,
+    /// `a`'s margin at the end (victory points ahead; negative when behind).
+    pub margin_a: f64,
+    /// Game length in decisions.
+    pub length: u32,
+    /// Decisions taken by `a` and by `b`.
+    pub moves: [u32; 2],
+    /// Seconds `a` and `b` spent choosing their actions.
+    pub think_s: [f64; 2],
+}
+
+/// A fitted rating, by agent.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct RatingRow {
+    /// The agent.
+    pub agent: String,
+    /// Bradley–Terry rating on the Elo-like scale, mean 0 (see [`crate::ratings`]).
+    pub rating: f64,
+    /// Its 95% confidence interval.
+    pub ci95: [f64; 2],
+}
+
+/// One agent's totals over all its games.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct AgentRow {
+    /// The agent.
+    pub agent: String,
+    /// Games played.
+    pub games: u32,
+    /// Games won.
+    pub wins: u32,
+    /// Games drawn.
+    pub draws: u32,
+    /// Games lost.
+    pub losses: u32,
+    /// Mean score (draws count ½).
+    pub score: f64,
+    /// 95% Wilson interval of the score.
+    pub score_ci95: [f64; 2],
+    /// Mean margin from this agent's side.
+    pub mean_margin: f64,
+    /// Mean game length in decisions.
+    pub mean_length: f64,
+}
+
+/// The games of one pair on one scenario.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct PairScenarioRow {
+    /// The scenario.
+    pub scenario: String,
+    /// Games won by `a`.
+    pub wins_a: u32,
+    /// Games won by `b`.
+    pub wins_b: u32,
+    /// Games drawn.
+    pub draws: u32,
+    /// Mean margin from `a`'s side.
+    pub mean_margin_a: f64,
+}
+
+/// All the games of one pair.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct PairRow {
+    /// The first agent.
+    pub a: String,
+    /// The second agent.
+    pub b: String,
+    /// Games played.
+    pub games: u32,
+    /// Games won by `a`.
+    pub wins_a: u32,
+    /// Games won by `b`.
+    pub wins_b: u32,
+    /// Games drawn.
+    pub draws: u32,
+    /// `a`'s mean score (draws count ½).
+    pub score_a: f64,
+    /// 95% Wilson interval of `a`'s score.
+    pub score_a_ci95: [f64; 2],
+    /// 95% Wilson interval of `a`'s win rate.
+    pub win_a_ci95: [f64; 2],
+    /// 95% Wilson interval of the draw rate.
+    pub draw_ci95: [f64; 2],
+    /// 95% Wilson interval of `b`'s win rate.
+    pub win_b_ci95: [f64; 2],
+    /// Mean margin from `a`'s side.
+    pub mean_margin_a: f64,
+    /// Mean game length in decisions.
+    pub mean_length: f64,
+    /// The same by scenario, in the arena's scenario order.
+    pub by_scenario: Vec<PairScenarioRow>,
+}
+
+/// An agent's score on one scenario.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct AgentScore {
+    /// The agent.
+    pub agent: String,
+    /// Mean score over its games on the scenario.
+    pub score: f64,
+}
+
+/// All the games of one scenario.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ScenarioRow {
+    /// The scenario.
+    pub scenario: String,
+    /// Games played.
+    pub games: u32,
+    /// Mean score of the first side (player 0), whoever played it: the first-player edge.
+    pub first_side_score: f64,
+    /// 95% Wilson interval of the first side's score.
+    pub first_side_ci95: [f64; 2],
+    /// Games drawn.
+    pub draws: u32,
+    /// Mean game length in decisions.
+    pub mean_length: f64,
+    /// Mean absolute margin.
+    pub mean_abs_margin: f64,
+    /// Each agent's mean score on the scenario, in `--agents` order.
+    pub scores: Vec<AgentScore>,
+}
+
+/// One agent's thinking time.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct AgentTiming {
+    /// The agent.
+    pub agent: String,
+    /// Decisions taken.
+    pub moves: u64,
+    /// Mean wall time of a decision, in milliseconds.
+    pub ms_per_move: f64,
+}
+
+/// How the last run went (not part of the reproducible results).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
+pub struct RunInfo {
+    /// Games played by this run.
+    pub played: usize,
+    /// Games read back from an earlier, interrupted run.
+    pub resumed: usize,
+    /// Worker threads.
+    pub threads: usize,
+    /// Wall time of this run in seconds.
+    pub wall_s: f64,
+}
+
+/// Wall-clock figures: they differ from run to run.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Timing {
+    /// Time per move by agent, over every game (resumed ones included).
+    pub agents: Vec<AgentTiming>,
+    /// This run.
+    pub run: RunInfo,
+}
+
+/// The content of `results.json`.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Results {
+    /// The arena's settings.
+    pub settings: ArenaSettings,
+    /// Games played in all.
+    pub games: usize,
+    /// Ratings, best first.
+    pub ratings: Vec<RatingRow>,
+    /// Totals by agent, in `--agents` order.
+    pub agents: Vec<AgentRow>,
+    /// Each pair in round-robin order (`a` listed before `b` in `--agents`).
+    pub pairs: Vec<PairRow>,
+    /// Each scenario in the arena's order.
+    pub scenarios: Vec<ScenarioRow>,
+    /// Time per move and run figures (vary between runs).
+    pub timing: Timing,
+}
+
+/// The pairs of a round robin among `agents` agents, as index pairs `(i, j)` with `i < j`.
+pub fn round_robin(agents: usize) -> Vec<(usize, usize)> {
+    (0..agents).flat_map(|i| (i + 1..agents).map(move |j| (i, j))).collect()
+}
+
+/// A game seen from one agent's side: (agent index, score, margin, length).
+fn sides(game: &GameResult, a: usize, b: usize) -> [(usize, f64, f64, u32); 2] {
+    [(a, game.score_a, game.margin_a, game.length), (b, 1.0 - game.score_a, -game.margin_a, game.length)]
+}
+
+/// Draw the tables from every game of an arena. The games may come in any order: they are
+/// sorted first, so that the sums (and so the results) do not depend on it.
+pub fn summarize(settings: &ArenaSettings, games: &[GameResult], run: RunInfo) -> Result<Results, String> {
+    let agent_index = |name: &str| {
+        settings.agents.iter().position(|a| a == name).ok_or_else(|| format!("unknown agent `{name}`"))
+    };
+    let scenario_index = |name: &str| {
+        settings.scenarios.iter().position(|s| s == name).ok_or_else(|| format!("unknown scenario `{name}`"))
+    };
+    let mut keyed = Vec::with_capacity(games.len());
+    for g in games {
+        let (a, b) = (agent_index(&g.a)?, agent_index(&g.b)?);
+        keyed.push(((a, b, scenario_index(&g.scenario)?, g.index), g));
+    }
+    keyed.sort_by_key(|(key, _)| *key);
+
+    let k = settings.agents.len();
+    let pair_list = round_robin(k);
+    let mut by_agent: Vec<Vec<(f64, f64, u32)>> = vec![Vec::new(); k];
+    let mut by_agent_scenario: Vec<Vec<Vec<f64>>> = vec![vec![Vec::new(); settings.scenarios.len()]; k];
+    let mut think = vec![(0u64, 0.0f64); k];
+    for &((a, b, s, _), g) in &keyed {
+        for (agent, score, margin, length) in sides(g, a, b) {
+            by_agent[agent].push((score, margin, length));
+            by_agent_scenario[agent][s].push(score);
+        }
+        for (i, agent) in [a, b].into_iter().enumerate() {
+            think[agent].0 += g.moves[i] as u64;
+            think[agent].1 += g.think_s[i];
+        }
+    }
+
+    let agents: Vec<AgentRow> = settings
+        .agents
+        .iter()
+        .zip(&by_agent)
+        .map(|(name, list)| {
+            let mut wdl = Wdl::default();
+            list.iter().for_each(|&(s, _, _)| wdl.add(s));
+            AgentRow {
+                agent: name.clone(),
+                games: wdl.games(),
+                wins: wdl.wins,
+                draws: wdl.draws,
+                losses: wdl.losses,
+                score: wdl.score(),
+                score_ci95: wdl.score_ci95(),
+                mean_margin: mean(list.iter().map(|x| x.1)),
+                mean_length: mean(list.iter().map(|x| x.2 as f64)),
+            }
+        })
+        .collect();
+
+    let mut pairs = Vec::new();
+    let mut pair_results = Vec::new();
+    for &(a, b) in &pair_list {
+        let mine: Vec<&GameResult> =
+            keyed.iter().filter(|((ka, kb, _, _), _)| (*ka, *kb) == (a, b)).map(|(_, g)| *g).collect();
+        let mut wdl = Wdl::default();
+        mine.iter().for_each(|g| wdl.add(g.score_a));
+        let by_scenario = settings
+            .scenarios
+            .iter()
+            .map(|s| {
+                let here: Vec<&&GameResult> = mine.iter().filter(|g| &g.scenario == s).collect();
+                let mut t = Wdl::default();
+                here.iter().for_each(|g| t.add(g.score_a));
+                PairScenarioRow {
+                    scenario: s.clone(),
+                    wins_a: t.wins,
+                    wins_b: t.losses,
+                    draws: t.draws,
+                    mean_margin_a: mean(here.iter().map(|g| g.margin_a)),
+                }
+            })
+            .collect();
+        let n = wdl.games() as f64;
+        pairs.push(PairRow {
+            a: settings.agents[a].clone(),
+            b: settings.agents[b].clone(),
+            games: wdl.games(),
+            wins_a: wdl.wins,
+            wins_b: wdl.losses,
+            draws: wdl.draws,
+            score_a: wdl.score(),
+            score_a_ci95: wdl.score_ci95(),
+            win_a_ci95: wilson(wdl.wins as f64, n, Z95),
+            draw_ci95: wilson(wdl.draws as f64, n, Z95),
+            win_b_ci95: wilson(wdl.losses as f64, n, Z95),
+            mean_margin_a: mean(mine.iter().map(|g| g.margin_a)),
+            mean_length: mean(mine.iter().map(|g| g.length as f64)),
+            by_scenario,
+        });
+        pair_results.push(PairResult { a, b, record: wdl });
+    }
+
+    let fitted = bradley_terry(k, &pair_results, PRIOR_DRAWS)?;
+    let mut ratings: Vec<RatingRow> = settings
+        .agents
+        .iter()
+        .zip(fitted)
+        .map(|(agent, r)| RatingRow { agent: agent.clone(), rating: r.rating, ci95: r.ci95 })
+        .collect();
+    ratings.sort_by(|x, y| y.rating.total_cmp(&x.rating));
+
+    let scenarios = settings
+        .scenarios
+        .iter()
+        .enumerate()
+        .map(|(s, name)| {
+            let here: Vec<&GameResult> =
+                keyed.iter().filter(|((_, _, ks, _), _)| *ks == s).map(|(_, g)| *g).collect();
+            let mut first = Wdl::default();
+            here.iter().for_each(|g| first.add(if g.a_first { g.score_a } else { 1.0 - g.score_a }));
+            ScenarioRow {
+                scenario: name.clone(),
+                games: first.games(),
+                first_side_score: first.score(),
+                first_side_ci95: first.score_ci95(),
+                draws: first.draws,
+                mean_length: mean(here.iter().map(|g| g.length as f64)),
+                mean_abs_margin: mean(here.iter().map(|g| g.margin_a.abs())),
+                scores: settings
+                    .agents
+                    .iter()
+                    .zip(&by_agent_scenario)
+                    .map(|(agent, per)| AgentScore {
+                        agent: agent.clone(),
+                        score: if per[s].is_empty() { 0.5 } else { mean(per[s].iter().copied()) },
+                    })
+                    .collect(),
+            }
+        })
+        .collect();
+
+    let timing = Timing {
+        agents: settings
+            .agents
+            .iter()
+            .zip(&think)
+            .map(|(agent, &(moves, secs))| AgentTiming {
+                agent: agent.clone(),
+                moves,
+                ms_per_move: if moves == 0 { 0.0 } else { 1000.0 * secs / moves as f64 },
+            })
+            .collect(),
+        run,
+    };
+    Ok(Results { settings: settings.clone(), games: games.len(), ratings, agents, pairs, scenarios, timing })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::arena::FORMAT;
+    use crate::ratings::PairResult;
+    use std::collections::BTreeMap;
+
+    fn close(a: f64, b: f64) -> bool {
+        (a - b).abs() < 1e-9
+    }
+
+    /// A game of pair `(a, b)`.
+    fn game(
+        (a, b): (&str, &str),
+        scenario: &str,
+        index: u32,
+        a_first: bool,
+        score_a: f64,
+        margin_a: f64,
+        length: u32,
+    ) -> GameResult {
+        GameResult {
+            a: a.into(),
+            b: b.into(),
+            scenario: scenario.into(),
+            index,
+            a_first,
+            score_a,
+            margin_a,
+            length,
+            moves: [5, 5],
+            think_s: [0.01, 0.02],
+        }
+    }
+
+    /// Three agents; A–B: a win and a draw, A–C: three wins and a draw, B–C: a win and a draw.
+    fn table() -> (ArenaSettings, Vec<GameResult>) {
+        let settings = ArenaSettings {
+            format: FORMAT,
+            agents: vec!["A".into(), "B".into(), "C".into()],
+            scenarios: vec!["s1".into(), "s2".into()],
+            games: 2,
+            seed: 0,
+            options: BTreeMap::new(),
+        };
+        let games = vec![
+            game(("A", "B"), "s1", 0, true, 1.0, 3.0, 10),
+            game(("A", "B"), "s2", 1, false, 0.5, 0.0, 20),
+            game(("A", "C"), "s1", 0, true, 1.0, 2.0, 10),
+            game(("A", "C"), "s1", 1, false, 1.0, 4.0, 30),
+            game(("A", "C"), "s2", 0, true, 1.0, 1.0, 10),
+            game(("A", "C"), "s2", 1, false, 0.5, 0.0, 10),
+            game(("B", "C"), "s1", 0, true, 1.0, 5.0, 20),
+            game(("B", "C"), "s1", 1, false, 0.5, 0.0, 40),
+        ];
+        (settings, games)
+    }
+
+    #[test]
+    fn a_small_table_gives_the_hand_computed_statistics() {
+        let (settings, games) = table();
+        let r = summarize(&settings, &games, RunInfo::default()).unwrap();
+        assert_eq!(r.games, 8);
+
+        let ab = &r.pairs[0];
+        assert_eq!(
+            (ab.a.as_str(), ab.b.as_str(), ab.games, ab.wins_a, ab.draws, ab.wins_b),
+            ("A", "B", 2, 1, 1, 0)
+        );
+        assert_eq!(ab.score_a, 0.75);
+        assert_eq!(ab.score_a_ci95, wilson(1.5, 2.0, Z95));
+        assert_eq!(ab.win_a_ci95, wilson(1.0, 2.0, Z95));
+        assert_eq!(ab.draw_ci95, wilson(1.0, 2.0, Z95));
+        assert_eq!(ab.win_b_ci95, [0.0, wilson(0.0, 2.0, Z95)[1]]);
+        assert!(close(ab.mean_margin_a, 1.5) && close(ab.mean_length, 15.0));
+        assert_eq!(
+            (ab.by_scenario[0].wins_a, ab.by_scenario[0].draws, ab.by_scenario[0].mean_margin_a),
+            (1, 0, 3.0)
+        );
+        assert_eq!(
+            (ab.by_scenario[1].wins_a, ab.by_scenario[1].draws, ab.by_scenario[1].mean_margin_a),
+            (0, 1, 0.0)
+        );
+        let ac = &r.pairs[1];
+        assert_eq!((ac.wins_a, ac.draws, ac.wins_b, ac.score_a), (3, 1, 0, 0.875));
+        assert!(close(ac.mean_margin_a, 1.75) && close(ac.mean_length, 15.0));
+        let bc = &r.pairs[2];
+        assert_eq!((bc.a.as_str(), bc.wins_a, bc.draws, bc.wins_b), ("B", 1, 1, 0));
+        assert!(close(bc.mean_margin_a, 2.5) && close(bc.mean_length, 30.0));
+
+        let totals: Vec<_> = r.agents.iter().map(|a| (a.games, a.wins, a.draws, a.losses)).collect();
+        assert_eq!(totals, [(6, 4, 2, 0), (4, 1, 2, 1), (6, 0, 2, 4)]);
+        let expect = [(5.0 / 6.0, 10.0 / 6.0, 15.0), (0.5, 0.5, 22.5), (1.0 / 6.0, -2.0, 20.0)];
+        for (a, (score, margin, length)) in r.agents.iter().zip(expect) {
+            assert!(
+                close(a.score, score) && close(a.mean_margin, margin) && close(a.mean_length, length),
+                "{a:?}"
+            );
+        }
+        assert_eq!(r.agents[2].score_ci95, wilson(1.0, 6.0, Z95));
+
+        // With the prior's virtual draw the pairs score 2/3, 4/5 and 2/3 over 3, 5 and 3
+        // games: strengths 4 : 2 : 1, ratings ±400·log10 2 around B (see `ratings`).
+        let step = 400.0 * 2f64.log10();
+        let names: Vec<&str> = r.ratings.iter().map(|x| x.agent.as_str()).collect();
+        assert_eq!(names, ["A", "B", "C"]);
+        for (row, want) in r.ratings.iter().zip([step, 0.0, -step]) {
+            assert!((row.rating - want).abs() < 1e-6, "{row:?}");
+        }
+        let direct = bradley_terry(
+            3,
+            &[
+                PairResult { a: 0, b: 1, record: Wdl { wins: 1, draws: 1, losses: 0 } },
+                PairResult { a: 0, b: 2, record: Wdl { wins: 3, draws: 1, losses: 0 } },
+                PairResult { a: 1, b: 2, record: Wdl { wins: 1, draws: 1, losses: 0 } },
+            ],
+            PRIOR_DRAWS,
+        )
+        .unwrap();
+        for (row, fit) in r.ratings.iter().zip(&direct) {
+            assert_eq!(row.ci95, fit.ci95);
+        }
+
+        let s1 = &r.scenarios[0];
+        assert_eq!((s1.games, s1.draws), (5, 1));
+        assert!(
+            close(s1.first_side_score, 0.7) && close(s1.mean_length, 22.0) && close(s1.mean_abs_margin, 2.8)
+        );
+        let s1_scores: Vec<f64> = s1.scores.iter().map(|a| a.score).collect();
+        assert_eq!(s1_scores, [1.0, 0.5, 0.125]);
+        let s2 = &r.scenarios[1];
+        assert_eq!((s2.games, s2.draws), (3, 2));
+        assert!(close(s2.first_side_score, 2.0 / 3.0) && close(s2.mean_abs_margin, 1.0 / 3.0));
+        assert!(
+            close(s2.scores[0].score, 2.0 / 3.0)
+                && close(s2.scores[1].score, 0.5)
+                && close(s2.scores[2].score, 0.25)
+        );
+
+        // A thinks 10 ms in each of its 6 games of 5 moves; B 20 ms as b and 10 as a; C 20 ms.
+        let ms: Vec<(u64, f64)> = r.timing.agents.iter().map(|t| (t.moves, t.ms_per_move)).collect();
+        for ((moves, ms), (want_moves, want_ms)) in ms.into_iter().zip([(30, 2.0), (20, 3.0), (30, 4.0)]) {
+            assert!(moves == want_moves && close(ms, want_ms), "{moves} {ms}");
+        }
+    }
+
+    #[test]
+    fn the_order_of_the_games_does_not_matter() {
+        let (settings, mut games) = table();
+        let forward = summarize(&settings, &games, RunInfo::default()).unwrap();
+        games.reverse();
+        assert_eq!(summarize(&settings, &games, RunInfo::default()).unwrap(), forward);
+        games.push(game(("A", "Z"), "s1", 0, true, 1.0, 0.0, 1));
+        assert!(summarize(&settings, &games, RunInfo::default()).unwrap_err().contains("`Z`"));
+    }
+}
