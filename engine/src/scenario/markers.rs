@@ -44,9 +44,9 @@ pub(crate) fn interact_options(state: &GameState, actor: ModelId, out: &mut Vec<
                 // Pick up a dropped prize when carrying none (p.82).
                 Scenario::Couriers => !carries_prize(state, actor),
                 // Look at a marker whose number the side does not know or seeks; pick up a
-                // dropped (revealed) one (p.84).
+                // dropped (shown) one (p.84).
                 Scenario::ScavengerHunt => {
-                    mk.known == 0b11 || !mk.known_to(side) || mk.number == sc.sought[side as usize]
+                    mk.shown || !mk.known_to(side) || mk.number == sc.sought[side as usize]
                 }
                 _ => false,
             };
@@ -87,7 +87,7 @@ pub(crate) fn resolve(state: &mut GameState, actor: ModelId, kind: InteractKind,
             let mk = &mut state.dyn_.scenario.markers[marker as usize];
             match scenario {
                 Scenario::AttackAndDefend => mk.controller = Some(side),
-                Scenario::ScavengerHunt if mk.known != 0b11 => {
+                Scenario::ScavengerHunt if !mk.shown => {
                     state.dyn_.steps.push(Step::Scenario(ScenarioStep::ResolveLook { model: actor, marker }));
                     if mk.number.is_none() {
                         state.dyn_.steps.push(Step::Scenario(ScenarioStep::DrawNumber { marker }));

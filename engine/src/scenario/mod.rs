@@ -180,6 +180,9 @@ pub struct Marker {
     pub known: u8,
     /// Bit n set: everyone knows the number is not n (a side looked for n and put it back).
     pub not: u8,
+    /// Shown to both players (found, then carried or dropped): anyone may pick it up.
+    #[serde(default)]
+    pub shown: bool,
     /// Carried off the table (Couriers).
     pub off_table: bool,
 }
@@ -196,6 +199,7 @@ impl Marker {
             number: None,
             known: 0,
             not: 0,
+            shown: false,
             off_table: false,
         }
     }

@@ -108,12 +108,19 @@ pub(super) fn sought_candidates(state: &GameState, side: Side) -> Vec<u8> {
 }
 
 /// At the start of the initiative phase each side that seeks nothing (the first turn, or it
-/// found its number) rolls a number to seek, player A first.
+/// found its number) rolls a number to seek, player A first. A side that came to hold the
+/// number it seeks another way (it picked up the dropped marker, special rules 4 and 6) has
+/// found it too.
 pub(super) fn sought_steps(state: &GameState) -> Vec<ScenarioStep> {
     let sc = &state.dynamic().scenario;
+    let found = |s: Side| {
+        sc.sought[s as usize].is_none_or(|n| {
+            super::markers::carried_by(state, s).any(|(i, _)| sc.markers[i].number == Some(n))
+        })
+    };
     [sc.player_a, 1 - sc.player_a]
         .into_iter()
-        .filter(|&s| sc.sought[s as usize].is_none() && !sought_candidates(state, s).is_empty())
+        .filter(|&s| found(s) && !sought_candidates(state, s).is_empty())
         .map(ScenarioStep::RollSought)
         .collect()
 }
@@ -129,6 +136,7 @@ pub(super) fn resolve_look(state: &mut GameState, model: ModelId, marker: u8) {
     if mk.number.is_some() && mk.number == sought {
         mk.holder = Some(model);
         mk.known = 0b11;
+        mk.shown = true;
         sc.sought[side as usize] = None;
     } else if let Some(n) = sought {
         mk.not |= 1 << n;

@@ -44,8 +44,11 @@ pub enum Purpose {
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Step {
-    /// Automatic: initiative phase bookkeeping (pass tokens), then the roll-off.
+    /// Automatic: the initiative phase: the scenario's start-of-phase steps (late arrivals,
+    /// numbers sought), pass tokens, then the roll-off.
     StartTurn,
+    /// Automatic: the side with fewer conscious models gets the difference in pass tokens.
+    PassTokens,
     /// Chance: the initiative roll-off; outcome 0 = side A rolled lowest, 1 = side B (ties
     /// are re-rolled, so each has probability 1/2).
     RollOff,
@@ -521,6 +524,7 @@ fn decide(state: &mut GameState, step: Step, action: Action) {
 fn run_auto(state: &mut GameState, step: Step) {
     match step {
         Step::StartTurn => start_turn(state),
+        Step::PassTokens => pass_tokens(state),
         Step::GrantAp => grant_ap(state),
         Step::ResolveMove => resolve_move(state),
         Step::CancelUnreached => cancel_unreached(state),
@@ -541,9 +545,24 @@ fn run_auto(state: &mut GameState, step: Step) {
     }
 }
 
-/// Initiative phase, first bullet (p.21): the side with fewer conscious models gets the
-/// difference in pass tokens. Then the roll-off.
+/// Initiative phase (p.21): the scenario's steps at its beginning (models arriving, numbers
+/// sought), then pass tokens, the roll-off and the AP grant.
 fn start_turn(state: &mut GameState) {
+    let d = &mut state.dyn_;
+    d.steps.push(Step::GrantAp);
+    // A scenario's first turn has no roll-off: player B takes the first activation.
+    let scenario = state.stat.scenario != crate::scenario::Scenario::Skirmish;
+    if !(scenario && d.turn == 1) {
+        d.steps.push(Step::RollOff);
+    }
+    d.steps.push(Step::PassTokens);
+    let extra = crate::scenario::initiative_phase_steps(state);
+    state.dyn_.steps.extend(extra);
+}
+
+/// Initiative phase, first bullet (p.21): the side with fewer conscious models gets the
+/// difference in pass tokens.
+fn pass_tokens(state: &mut GameState) {
     let a = state.conscious_count(0) as i32;
     let b = state.conscious_count(1) as i32;
     let d = &mut state.dyn_;
@@ -553,14 +572,6 @@ fn start_turn(state: &mut GameState) {
     } else if b < a {
         d.pass_tokens[1] = (a - b) as u8;
     }
-    d.steps.push(Step::GrantAp);
-    // A scenario's first turn has no roll-off: player B takes the first activation.
-    let scenario = state.stat.scenario != crate::scenario::Scenario::Skirmish;
-    if !(scenario && d.turn == 1) {
-        d.steps.push(Step::RollOff);
-    }
-    let extra = crate::scenario::initiative_phase_steps(state);
-    state.dyn_.steps.extend(extra);
 }
 
 /// Initiative phase, last bullet: each conscious model gets its AP (up to its maximum); the
