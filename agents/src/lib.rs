@@ -8,12 +8,14 @@ pub mod game;
 mod greedy;
 pub mod mcts;
 mod random;
+mod scripted;
 pub mod tde;
 
 pub use game::{Game, Turn};
 pub use greedy::GreedyAgent;
 pub use mcts::{Evaluator, MctsAgent, MctsConfig, NeutralEvaluator};
 pub use random::RandomAgent;
+pub use scripted::ScriptedAgent;
 
 use engine::record::GameRecord;
 use engine::{Action, GameState};
@@ -30,10 +32,10 @@ pub trait Agent<G: Game>: Send {
 }
 
 /// The agent names [`make_agent`] knows.
-pub const AGENT_NAMES: [&str; 3] = ["random", "greedy", "mcts"];
+pub const AGENT_NAMES: [&str; 4] = ["random", "greedy", "scripted", "mcts"];
 
-/// Build a TDE agent from its spec, seeded: `random`, `greedy`, or `mcts[:k=v,...]` (see
-/// [`MctsConfig::parse`]).
+/// Build a TDE agent from its spec, seeded: `random`, `greedy`, `scripted`, or
+/// `mcts[:k=v,...]` (see [`MctsConfig::parse`]).
 pub fn make_agent(spec: &str, seed: u64) -> Result<Box<dyn Agent<GameState>>, String> {
     let (name, params) = spec.split_once(':').unwrap_or((spec, ""));
     let no_params = || {
@@ -48,6 +50,7 @@ pub fn make_agent(spec: &str, seed: u64) -> Result<Box<dyn Agent<GameState>>, St
             no_params().map(|_| Box::new(RandomAgent::<Action>::new(seed)) as Box<dyn Agent<GameState>>)
         }
         "greedy" => no_params().map(|_| Box::new(GreedyAgent::new(seed)) as Box<dyn Agent<GameState>>),
+        "scripted" => no_params().map(|_| Box::new(ScriptedAgent::new(seed)) as Box<dyn Agent<GameState>>),
         "mcts" => {
             let config = MctsConfig::parse(params)?;
             Ok(Box::new(MctsAgent::new(config, Arc::new(tde::MaterialEvaluator), seed)))

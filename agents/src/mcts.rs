@@ -8,9 +8,10 @@
 //! - **Chance nodes** are sampled with their exact probabilities; each outcome has its child.
 //! - **Selection** is UCT (`c` weighs exploration) with each node's value taken from the
 //!   point of view of the player who chose the edge into it.
-//! - **Leaf evaluation** is pluggable ([`Evaluator`]): a rollout by a policy for up to
-//!   `rollout_depth` decisions, then the evaluator's estimate (or the returns when the game
-//!   has ended). The learned value function plugs in here later.
+//! - **Leaf evaluation** is pluggable: a rollout for up to `rollout_depth` decisions by a
+//!   policy ([`RolloutPolicy`]: uniform random by default, or any agent, such as the scripted
+//!   TDE player), then the [`Evaluator`]'s estimate (or the returns when the game has ended).
+//!   The learned value function plugs in here later.
 //! - **Budget**: iterations, or milliseconds (`ms`), per decision. Decisions with one legal
 //!   action are taken without search.
 //! - **Root parallelism**: `threads` independent trees, each with its own seed and share of
@@ -39,6 +40,9 @@ impl<G: Game> Evaluator<G> for NeutralEvaluator {
         vec![0.0; state.num_players()]
     }
 }
+
+/// Builds the rollout player of one search tree from a seed (each tree gets its own).
+pub type RolloutPolicy<G> = Arc<dyn Fn(u64) -> Box<dyn Agent<G>> + Send + Sync>;
 
 /// MCTS settings, parsed from `mcts:iters=800,c=1.2,...`.
 #[derive(Clone, Debug, PartialEq)]
@@ -129,13 +133,23 @@ impl<A> Node<A> {
 pub struct MctsAgent<G: Game> {
     config: MctsConfig,
     evaluator: Arc<dyn Evaluator<G>>,
+    rollout: Option<RolloutPolicy<G>>,
+    name: String,
     rng: ChaCha8Rng,
 }
 
 impl<G: Game> MctsAgent<G> {
-    /// An MCTS agent with its settings, leaf evaluator and seed.
+    /// An MCTS agent with its settings, leaf evaluator and seed; rollouts play at random.
     pub fn new(config: MctsConfig, evaluator: Arc<dyn Evaluator<G>>, seed: u64) -> MctsAgent<G> {
-        MctsAgent { config, evaluator, rng: ChaCha8Rng::seed_from_u64(seed) }
+        let name = config.spec();
+        MctsAgent { config, evaluator, rollout: None, name, rng: ChaCha8Rng::seed_from_u64(seed) }
+    }
+
+    /// Roll out with `policy` instead of random play; `label` names it in the agent's name.
+    pub fn with_rollout(mut self, policy: RolloutPolicy<G>, label: &str) -> MctsAgent<G> {
+        self.rollout = Some(policy);
+        self.name = format!("{},rollout={label}", self.config.spec());
+        self
     }
 
     /// Root visit counts per action after searching from `state` (for the player to act).
@@ -146,7 +160,8 @@ impl<G: Game> MctsAgent<G> {
         let deadline = self.config.millis.map(|ms| Instant::now() + Duration::from_millis(ms));
         let per_thread = self.config.iterations.div_ceil(threads as u32);
         let run = |seed: u64| {
-            let mut tree = Tree::new(state, me, seed, &self.config, self.evaluator.as_ref());
+            let policy = self.rollout.as_ref().map(|make| make(seed ^ 0x9e37_79b9_7f4a_7c15));
+            let mut tree = Tree::new(state, me, seed, &self.config, self.evaluator.as_ref(), policy);
             let mut done = 0u32;
             while deadline.map_or(done < per_thread, |d| done == 0 || Instant::now() < d) {
                 tree.iterate();
@@ -168,7 +183,7 @@ impl<G: Game> MctsAgent<G> {
 
 impl<G: Game> Agent<G> for MctsAgent<G> {
     fn name(&self) -> String {
-        self.config.spec()
+        self.name.clone()
     }
 
     fn select_action(&mut self, state: &G) -> G::Action {
@@ -199,6 +214,7 @@ struct Tree<'a, G: Game> {
     rng: ChaCha8Rng,
     config: &'a MctsConfig,
     evaluator: &'a dyn Evaluator<G>,
+    policy: Option<Box<dyn Agent<G>>>,
     legal: Vec<G::Action>,
     path: Vec<(u32, usize)>,
 }
@@ -210,6 +226,7 @@ impl<'a, G: Game> Tree<'a, G> {
         seed: u64,
         config: &'a MctsConfig,
         evaluator: &'a dyn Evaluator<G>,
+        policy: Option<Box<dyn Agent<G>>>,
     ) -> Self {
         Tree {
             root,
@@ -218,6 +235,7 @@ impl<'a, G: Game> Tree<'a, G> {
             rng: ChaCha8Rng::seed_from_u64(seed),
             config,
             evaluator,
+            policy,
             legal: Vec::new(),
             path: Vec::new(),
         }
@@ -306,8 +324,8 @@ impl<'a, G: Game> Tree<'a, G> {
         c
     }
 
-    /// Roll out at random for up to `rollout_depth` decisions, then the returns or the
-    /// evaluator's estimate.
+    /// Roll out (at random, or with the rollout policy) for up to `rollout_depth` decisions,
+    /// then the returns or the evaluator's estimate.
     fn leaf_value(&mut self, mut state: G) -> Vec<f64> {
         let mut decisions = 0;
         loop {
@@ -321,8 +339,13 @@ impl<'a, G: Game> Tree<'a, G> {
                     if decisions >= self.config.rollout_depth {
                         return self.evaluator.evaluate(&state);
                     }
-                    state.legal_actions_into(&mut self.legal);
-                    let a = self.legal[self.rng.gen_range(0..self.legal.len())];
+                    let a = match self.policy.as_mut() {
+                        Some(policy) => policy.select_action(&state),
+                        None => {
+                            state.legal_actions_into(&mut self.legal);
+                            self.legal[self.rng.gen_range(0..self.legal.len())]
+                        }
+                    };
                     state.apply(a).expect("legal action applies");
                     decisions += 1;
                 }

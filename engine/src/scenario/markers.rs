@@ -16,7 +16,7 @@ pub(crate) fn touches_marker(state: &GameState, m: ModelId, i: usize) -> bool {
     mk.is_loose()
         && model.is_on_table()
         && zones::touches(board, model.cell, mk.cell)
-        && model.z <= board.cell(mk.cell).height + 1
+        && model.z.abs_diff(board.cell(mk.cell).height) <= 1
 }
 
 /// Beasts and cavalry never carry objectives (they never interact, p.61).
@@ -145,12 +145,14 @@ pub(crate) fn drop_from_unconscious(state: &mut GameState) {
 /// Cells in base contact with the unconscious carrier where its marker may be placed.
 pub(crate) fn drop_cells(state: &GameState, carrier: ModelId, out: &mut Vec<Action>) {
     let board = state.board();
-    let at = state.models()[carrier as usize].cell;
+    let model = &state.models()[carrier as usize];
+    let at = model.cell;
     let (x, y) = board.xy(at);
     for dy in -1..=1 {
         for dx in -1..=1 {
             let Some(c) = board.checked_idx(x as i32 + dx, y as i32 + dy) else { continue };
-            if c != at && board.cell(c).terrain != Terrain::Impassable {
+            let cell = board.cell(c);
+            if c != at && cell.terrain != Terrain::Impassable && cell.height.abs_diff(model.z) <= 1 {
                 out.push(Action::Deploy(c));
             }
         }

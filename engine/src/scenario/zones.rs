@@ -95,9 +95,17 @@ pub fn on_board_edge(board: &Board, cell: CellIdx) -> bool {
     (0..EDGES).any(|e| edge_distance(board, cell, e) == 0)
 }
 
-/// The cell at the centre of the board.
+/// The cell at the centre of the board, or the nearest ground cell when the centre is not
+/// ground (a statue, water): where a central marker lies (docs/rulings.md).
 pub fn centre(board: &Board) -> CellIdx {
-    board.idx(board.width() / 2, board.depth() / 2)
+    let middle = board.idx(board.width() / 2, board.depth() / 2);
+    (0..board.len() as CellIdx)
+        .filter(|&c| is_ground(board, c))
+        .min_by(|&a, &b| {
+            let (da, db) = (board.centre_distance(middle, 0, a, 0), board.centre_distance(middle, 0, b, 0));
+            da.total_cmp(&db).then(a.cmp(&b))
+        })
+        .unwrap_or(middle)
 }
 
 /// Distance in inches between two cells at ground level, base edge to base edge.
