@@ -344,11 +344,21 @@ fn check_node(s: &GameState, seen: &mut Seen) {
                 MarkerKind::Objective(side),
                 "each player places its own objective"
             );
-            // The central objective is already in the centre of the board.
+            // The central objective is already in the centre of the board, or on the ground
+            // cell nearest to it when the centre is a statue or water (docs/rulings.md).
             let centre = s.dynamic().scenario.markers[0];
             assert_eq!(centre.kind, MarkerKind::Central);
             assert!(centre.placed);
-            assert_eq!(b.xy(centre.cell), (b.width() / 2, b.depth() / 2));
+            let (mx, my) = (b.width() as f32 / 2.0, b.depth() as f32 / 2.0);
+            let ground = |c: CellIdx| b.cell(c).terrain == Terrain::Open && b.cell(c).height <= 1;
+            let off = |c: CellIdx| {
+                let (x, y) = b.xy(c);
+                ((x as f32 - mx.floor()).powi(2) + (y as f32 - my.floor()).powi(2)).sqrt()
+            };
+            assert!(ground(centre.cell), "the central objective lies on ground");
+            let nearest =
+                (0..b.len() as CellIdx).filter(|&c| ground(c)).map(off).fold(f32::INFINITY, f32::min);
+            assert_eq!(off(centre.cell), nearest, "no ground cell is nearer the centre");
             let expected = expected_marker_cells(s, side);
             assert!(!expected.is_empty(), "room for the objective");
             assert_eq!(offered_cells(s), expected, "objective cells for side {side}");
