@@ -800,10 +800,11 @@ fn a_downed_courier_drops_its_prize_where_the_enemy_chooses_and_an_enemy_picks_i
         .filter(|&d| d != (0, 0))
         .filter_map(|(dx, dy)| b.checked_idx(x as i32 + dx, y as i32 + dy))
         .filter(|&c| b.cell(c).terrain != Terrain::Impassable)
+        .filter(|&c| b.cell(c).height.abs_diff(t.models()[CAPTAIN as usize].z) <= 1)
         .collect();
     let (cells, wait) = offer(&t);
     assert!(!wait);
-    assert_eq!(cells, around, "anywhere in base contact with the carrier");
+    assert_eq!(cells, around, "anywhere in base contact with the carrier (within 1\" of height)");
     let prize = t.dynamic().scenario.markers[0];
     assert_eq!(prize.holder, None, "the captain no longer holds it");
     // Drop it beside Hosk, away from the captain's friends.
