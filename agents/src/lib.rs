@@ -13,7 +13,7 @@ pub mod tde;
 
 pub use game::{Game, Turn};
 pub use greedy::GreedyAgent;
-pub use mcts::{Evaluator, MctsAgent, MctsConfig, NeutralEvaluator};
+pub use mcts::{Evaluator, MctsAgent, MctsConfig, NeutralEvaluator, Ranker};
 pub use random::RandomAgent;
 pub use scripted::ScriptedAgent;
 
@@ -35,7 +35,8 @@ pub trait Agent<G: Game>: Send {
 pub const AGENT_NAMES: [&str; 4] = ["random", "greedy", "scripted", "mcts"];
 
 /// Build a TDE agent from its spec, seeded: `random`, `greedy`, `scripted`, or
-/// `mcts[:k=v,...]` (see [`MctsConfig::parse`]).
+/// `mcts[:k=v,...]` (see [`MctsConfig::parse`], plus `rollout=random|greedy|scripted`, the
+/// rollout player, random by default).
 pub fn make_agent(spec: &str, seed: u64) -> Result<Box<dyn Agent<GameState>>, String> {
     let (name, params) = spec.split_once(':').unwrap_or((spec, ""));
     let no_params = || {
@@ -52,11 +53,48 @@ pub fn make_agent(spec: &str, seed: u64) -> Result<Box<dyn Agent<GameState>>, St
         "greedy" => no_params().map(|_| Box::new(GreedyAgent::new(seed)) as Box<dyn Agent<GameState>>),
         "scripted" => no_params().map(|_| Box::new(ScriptedAgent::new(seed)) as Box<dyn Agent<GameState>>),
         "mcts" => {
-            let config = MctsConfig::parse(params)?;
-            Ok(Box::new(MctsAgent::new(config, Arc::new(tde::MaterialEvaluator), seed)))
+            let mut rollout = "random";
+            let rest: Vec<&str> = params
+                .split(',')
+                .filter(|p| match p.strip_prefix("rollout=") {
+                    Some(r) => {
+                        rollout = r;
+                        false
+                    }
+                    None => true,
+                })
+                .collect();
+            let config = MctsConfig::parse(&rest.join(","))?;
+            // The scripted player ranks the candidates searched at every decision.
+            let agent = MctsAgent::new(config, Arc::new(tde::MaterialEvaluator), seed)
+                .with_ranker(Arc::new(|s| Box::new(ScriptedAgent::new(s))), "scripted");
+            let policy: mcts::RolloutPolicy<GameState> = match rollout {
+                "random" => return Ok(Box::new(agent)),
+                "greedy" => Arc::new(|s| Box::new(GreedyAgent::new(s))),
+                "scripted" => Arc::new(|s| Box::new(ScriptedAgent::new(s))),
+                other => return Err(format!("mcts rollout `{other}` is not random, greedy or scripted")),
+            };
+            Ok(Box::new(agent.with_rollout(policy, rollout)))
         }
         other => Err(format!("unknown agent `{other}` (available: {})", AGENT_NAMES.join(", "))),
     }
+}
+
+/// Split a comma-separated agent list, keeping each spec's parameters with it: a piece of
+/// the form `key=value` continues the spec before it, so
+/// `random,mcts:iters=400,c=1.4,greedy` gives `random`, `mcts:iters=400,c=1.4`, `greedy`.
+pub fn split_agent_list(list: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for piece in list.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+        match out.last_mut() {
+            Some(last) if piece.contains('=') && !piece.contains(':') && last.contains(':') => {
+                last.push(',');
+                last.push_str(piece);
+            }
+            _ => out.push(piece.to_string()),
+        }
+    }
+    out
 }
 
 /// What one game produced.

@@ -12,6 +12,10 @@
 //!   policy ([`RolloutPolicy`]: uniform random by default, or any agent, such as the scripted
 //!   TDE player), then the [`Evaluator`]'s estimate (or the returns when the game has ended).
 //!   The learned value function plugs in here later.
+//! - **Candidates**: an optional [`Ranker`] (the scripted TDE player, later a learned policy)
+//!   orders the legal actions; search then considers only the `width` best at each decision
+//!   and selects by PUCT with priors halving by rank. Without one, every legal action
+//!   competes under plain UCT.
 //! - **Budget**: iterations, or milliseconds (`ms`), per decision. Decisions with one legal
 //!   action are taken without search.
 //! - **Root parallelism**: `threads` independent trees, each with its own seed and share of
@@ -41,6 +45,15 @@ impl<G: Game> Evaluator<G> for NeutralEvaluator {
     }
 }
 
+/// Orders legal actions best first, so that search can look at the best few.
+pub trait Ranker<G: Game>: Send {
+    /// Reorder `legal` (the legal actions at a decision of `state`), best first.
+    fn rank(&mut self, state: &G, legal: &mut Vec<G::Action>);
+}
+
+/// Builds the ranker of one search tree from a seed.
+pub type RankerFactory<G> = Arc<dyn Fn(u64) -> Box<dyn Ranker<G>> + Send + Sync>;
+
 /// Builds the rollout player of one search tree from a seed (each tree gets its own).
 pub type RolloutPolicy<G> = Arc<dyn Fn(u64) -> Box<dyn Agent<G>> + Send + Sync>;
 
@@ -57,16 +70,19 @@ pub struct MctsConfig {
     pub rollout_depth: u32,
     /// Independent trees searched in parallel.
     pub threads: usize,
+    /// With a ranker, the number of best-ranked actions searched at each decision.
+    pub width: usize,
 }
 
 impl Default for MctsConfig {
     fn default() -> Self {
-        MctsConfig { iterations: 400, millis: None, c: 1.4, rollout_depth: 20, threads: 1 }
+        MctsConfig { iterations: 400, millis: None, c: 1.4, rollout_depth: 20, threads: 1, width: 5 }
     }
 }
 
 impl MctsConfig {
-    /// Parse `key=value` pairs (`iters`, `ms`, `c`, `depth`, `threads`) separated by commas;
+    /// Parse `key=value` pairs (`iters`, `ms`, `c`, `depth`, `threads`, `width`) separated by
+    /// commas;
     /// an empty string gives the defaults.
     pub fn parse(params: &str) -> Result<MctsConfig, String> {
         let mut cfg = MctsConfig::default();
@@ -95,7 +111,12 @@ impl MctsConfig {
                     cfg.threads =
                         v.parse().ok().filter(|&n| n > 0).ok_or_else(|| bad("a positive integer"))?
                 }
-                _ => return Err(format!("unknown mcts parameter `{k}` (iters, ms, c, depth, threads)")),
+                "width" => {
+                    cfg.width = v.parse().ok().filter(|&n| n > 0).ok_or_else(|| bad("a positive integer"))?
+                }
+                _ => {
+                    return Err(format!("unknown mcts parameter `{k}` (iters, ms, c, depth, threads, width)"))
+                }
             }
         }
         Ok(cfg)
@@ -107,7 +128,10 @@ impl MctsConfig {
             Some(ms) => format!("ms={ms}"),
             None => format!("iters={}", self.iterations),
         };
-        format!("mcts:{budget},c={},depth={},threads={}", self.c, self.rollout_depth, self.threads)
+        format!(
+            "mcts:{budget},c={},depth={},threads={},width={}",
+            self.c, self.rollout_depth, self.threads, self.width
+        )
     }
 }
 
@@ -134,6 +158,7 @@ pub struct MctsAgent<G: Game> {
     config: MctsConfig,
     evaluator: Arc<dyn Evaluator<G>>,
     rollout: Option<RolloutPolicy<G>>,
+    ranker: Option<RankerFactory<G>>,
     name: String,
     rng: ChaCha8Rng,
 }
@@ -142,13 +167,27 @@ impl<G: Game> MctsAgent<G> {
     /// An MCTS agent with its settings, leaf evaluator and seed; rollouts play at random.
     pub fn new(config: MctsConfig, evaluator: Arc<dyn Evaluator<G>>, seed: u64) -> MctsAgent<G> {
         let name = config.spec();
-        MctsAgent { config, evaluator, rollout: None, name, rng: ChaCha8Rng::seed_from_u64(seed) }
+        MctsAgent {
+            config,
+            evaluator,
+            rollout: None,
+            ranker: None,
+            name,
+            rng: ChaCha8Rng::seed_from_u64(seed),
+        }
     }
 
     /// Roll out with `policy` instead of random play; `label` names it in the agent's name.
     pub fn with_rollout(mut self, policy: RolloutPolicy<G>, label: &str) -> MctsAgent<G> {
         self.rollout = Some(policy);
-        self.name = format!("{},rollout={label}", self.config.spec());
+        self.name = format!("{},rollout={label}", self.name);
+        self
+    }
+
+    /// Search only the `width` best actions by `ranker`; `label` names it.
+    pub fn with_ranker(mut self, ranker: RankerFactory<G>, label: &str) -> MctsAgent<G> {
+        self.ranker = Some(ranker);
+        self.name = format!("{},rank={label}", self.name);
         self
     }
 
@@ -161,7 +200,9 @@ impl<G: Game> MctsAgent<G> {
         let per_thread = self.config.iterations.div_ceil(threads as u32);
         let run = |seed: u64| {
             let policy = self.rollout.as_ref().map(|make| make(seed ^ 0x9e37_79b9_7f4a_7c15));
+            let ranker = self.ranker.as_ref().map(|make| make(seed ^ 0x2545_f491_4f6c_dd1d));
             let mut tree = Tree::new(state, me, seed, &self.config, self.evaluator.as_ref(), policy);
+            tree.ranker = ranker;
             let mut done = 0u32;
             while deadline.map_or(done < per_thread, |d| done == 0 || Instant::now() < d) {
                 tree.iterate();
@@ -215,6 +256,7 @@ struct Tree<'a, G: Game> {
     config: &'a MctsConfig,
     evaluator: &'a dyn Evaluator<G>,
     policy: Option<Box<dyn Agent<G>>>,
+    ranker: Option<Box<dyn Ranker<G>>>,
     legal: Vec<G::Action>,
     path: Vec<(u32, usize)>,
 }
@@ -236,6 +278,7 @@ impl<'a, G: Game> Tree<'a, G> {
             config,
             evaluator,
             policy,
+            ranker: None,
             legal: Vec::new(),
             path: Vec::new(),
         }
@@ -264,6 +307,12 @@ impl<'a, G: Game> Tree<'a, G> {
                 }
                 Turn::Player(p) => {
                     state.legal_actions_into(&mut self.legal);
+                    if let Some(ranker) = self.ranker.as_mut() {
+                        if self.legal.len() > self.config.width {
+                            ranker.rank(&state, &mut self.legal);
+                            self.legal.truncate(self.config.width);
+                        }
+                    }
                     let (a, expanded) = self.select(node);
                     state.apply(a).expect("legal action applies");
                     node = self.child(node, a);
@@ -287,6 +336,9 @@ impl<'a, G: Game> Tree<'a, G> {
     /// Choose among the legal actions at `node`: an untried one first (expanding the tree),
     /// otherwise the best by UCT over the children available now.
     fn select(&mut self, node: u32) -> (G::Action, bool) {
+        if self.ranker.is_some() {
+            return self.select_ranked(node);
+        }
         let legal = std::mem::take(&mut self.legal);
         let mut untried = Vec::new();
         for &a in &legal {
@@ -311,6 +363,39 @@ impl<'a, G: Game> Tree<'a, G> {
         };
         self.legal = legal;
         choice
+    }
+
+    /// PUCT over the ranked candidates: each action's prior halves with its rank, so that with
+    /// little evidence search keeps the ranker's choice and departs from it only when the
+    /// rollouts say so. An unvisited action counts as a draw.
+    fn select_ranked(&mut self, node: u32) -> (G::Action, bool) {
+        let legal = std::mem::take(&mut self.legal);
+        let norm: f64 = (0..legal.len()).map(|i| 0.5f64.powi(i as i32)).sum();
+        let mut total = 1.0;
+        for &a in &legal {
+            if let Some(&c) = self.nodes[node as usize].children.get(&a) {
+                let child = &mut self.nodes[c as usize];
+                child.available += 1;
+                total += child.visits as f64;
+            }
+        }
+        let mut best = (legal[0], f64::NEG_INFINITY, true);
+        for (i, &a) in legal.iter().enumerate() {
+            let prior = 0.5f64.powi(i as i32) / norm;
+            let (q, n, new) = match self.nodes[node as usize].children.get(&a) {
+                Some(&c) => {
+                    let child = &self.nodes[c as usize];
+                    (child.value / child.visits.max(1) as f64, child.visits as f64, child.visits == 0)
+                }
+                None => (0.0, 0.0, true),
+            };
+            let score = q + self.config.c * prior * total.sqrt() / (1.0 + n);
+            if score > best.1 {
+                best = (a, score, new);
+            }
+        }
+        self.legal = legal;
+        (best.0, best.2)
     }
 
     /// The child of `node` along `a`, created if new.

@@ -1,8 +1,9 @@
 //! `tde arena`: a round robin between agents on the scenarios, with ratings and a report
 //! (see the `eval` crate).
 
+use agents::split_agent_list;
 use clap::Args;
-use eval::arena::{split_agent_list, ArenaOptions, ArenaSettings};
+use eval::arena::{ArenaOptions, ArenaSettings};
 use eval::TdeMatch;
 use std::io::IsTerminal;
 use std::path::PathBuf;

@@ -1,7 +1,7 @@
 //! `tde demo`, `tde replay`, `tde legal` and `tde fuzz`: playing, re-simulating, inspecting
 //! and stress-testing games.
 
-use agents::{make_agent, play};
+use agents::{make_agent, play, split_agent_list};
 use clap::Args;
 use engine::invariants::violations;
 use engine::record::{format_hash, GameRecord, SavedGame};
@@ -91,7 +91,8 @@ pub struct DemoArgs {
 pub fn demo(args: &DemoArgs) -> Result<String, String> {
     let config = args.game.config(args.seed)?;
     let state = new_game(&config).map_err(|e| e.to_string())?;
-    let [agent_a, agent_b] = two("--agents", &args.agents)?;
+    let specs = split_agent_list(&args.agents.join(","));
+    let [agent_a, agent_b] = two("--agents", &specs)?;
     let mut agents = vec![
         make_agent(&agent_a, args.seed.wrapping_mul(2))?,
         make_agent(&agent_b, args.seed.wrapping_mul(2) + 1)?,
@@ -130,7 +131,7 @@ pub fn demo(args: &DemoArgs) -> Result<String, String> {
             "vp": [outcome.vp[0], outcome.vp[1]],
             "board": end.board().name(),
             "scenario": config.scenario.name(),
-            "agents": [args.agents[0].clone(), args.agents[1].clone()],
+            "agents": [agent_a, agent_b],
             "seed": args.seed,
         });
         return Ok(obj.to_string());

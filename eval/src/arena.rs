@@ -170,23 +170,6 @@ pub fn agent_spec(name: &str) -> &str {
     name.split_once('#').map_or(name, |(spec, _)| spec)
 }
 
-/// Split a comma-separated agent list, keeping each spec's parameters with it: a piece of
-/// the form `key=value` continues the spec before it, so
-/// `random,mcts:iters=400,c=1.4,greedy` gives `random`, `mcts:iters=400,c=1.4`, `greedy`.
-pub fn split_agent_list(list: &str) -> Vec<String> {
-    let mut out: Vec<String> = Vec::new();
-    for piece in list.split(',').map(str::trim).filter(|p| !p.is_empty()) {
-        match out.last_mut() {
-            Some(last) if piece.contains('=') && !piece.contains(':') && last.contains(':') => {
-                last.push(',');
-                last.push_str(piece);
-            }
-            _ => out.push(piece.to_string()),
-        }
-    }
-    out
-}
-
 /// One game to play: a pair, a scenario and an index, as indices into the settings.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 struct Job {
@@ -488,12 +471,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn agent_lists_keep_mcts_parameters_together() {
-        assert_eq!(
-            split_agent_list("random, mcts:iters=400,c=1.4,greedy,mcts:iters=9#b,random#2"),
-            ["random", "mcts:iters=400,c=1.4", "greedy", "mcts:iters=9#b", "random#2"]
-        );
-        assert_eq!(split_agent_list("a=1,random"), ["a=1", "random"]);
+    fn agent_names_carry_a_spec_and_an_optional_suffix() {
         assert_eq!(agent_spec("random#2"), "random");
         assert_eq!(agent_spec("mcts:iters=4,c=2#fast"), "mcts:iters=4,c=2");
         assert_eq!(agent_spec("greedy"), "greedy");

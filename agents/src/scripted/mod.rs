@@ -125,6 +125,29 @@ impl ScriptedAgent {
     }
 }
 
+impl crate::mcts::Ranker<GameState> for ScriptedAgent {
+    /// The legal actions by the scripted player's scores, best first (search looks at the
+    /// best few only).
+    fn rank(&mut self, state: &GameState, legal: &mut Vec<Action>) {
+        let Player::Side(side) = state.current_player() else { return };
+        if legal.len() < 2 {
+            return;
+        }
+        self.buf.clear();
+        self.buf.extend_from_slice(legal);
+        self.score(state, side);
+        let mut order: Vec<(f64, Action)> = self
+            .buf
+            .iter()
+            .enumerate()
+            .map(|(i, &a)| (self.scores.get(i).copied().filter(|s| !s.is_nan()).unwrap_or(act::NEVER), a))
+            .collect();
+        order.sort_by(|x, y| y.0.total_cmp(&x.0).then(x.1.cmp(&y.1)));
+        legal.clear();
+        legal.extend(order.into_iter().map(|(_, a)| a));
+    }
+}
+
 impl Agent<GameState> for ScriptedAgent {
     fn name(&self) -> String {
         "scripted".to_string()
