@@ -53,19 +53,7 @@ pub fn make_agent(spec: &str, seed: u64) -> Result<Box<dyn Agent<GameState>>, St
         "greedy" => no_params().map(|_| Box::new(GreedyAgent::new(seed)) as Box<dyn Agent<GameState>>),
         "scripted" => no_params().map(|_| Box::new(ScriptedAgent::new(seed)) as Box<dyn Agent<GameState>>),
         "mcts" => {
-            let mut rollout = "random";
-            let rest: Vec<&str> = params
-                .split(',')
-                .filter(|p| match p.strip_prefix("rollout=") {
-                    Some(r) => {
-                        rollout = r;
-                        false
-                    }
-                    None => true,
-                })
-                .collect();
-            let config = MctsConfig::parse(&rest.join(","))?;
-            // The scripted player ranks the candidates searched at every decision.
+            let (config, rollout) = parse_mcts(params)?;
             let agent = MctsAgent::new(config, Arc::new(tde::MaterialEvaluator), seed)
                 .with_ranker(Arc::new(|s| Box::new(ScriptedAgent::new(s))), "scripted");
             let policy: mcts::RolloutPolicy<GameState> = match rollout {
@@ -95,6 +83,23 @@ pub fn split_agent_list(list: &str) -> Vec<String> {
         }
     }
     out
+}
+
+/// Parse the parameters of an `mcts:` spec: the search settings and the rollout player's
+/// name (`rollout=random|greedy|scripted`, random by default).
+pub fn parse_mcts(params: &str) -> Result<(MctsConfig, &str), String> {
+    let mut rollout = "random";
+    let rest: Vec<&str> = params
+        .split(',')
+        .filter(|p| match p.strip_prefix("rollout=") {
+            Some(r) => {
+                rollout = r;
+                false
+            }
+            None => true,
+        })
+        .collect();
+    Ok((MctsConfig::parse(&rest.join(","))?, rollout))
 }
 
 /// What one game produced.

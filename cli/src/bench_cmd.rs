@@ -25,6 +25,9 @@ pub struct BenchArgs {
     /// Number of timed batches (the median is reported).
     #[arg(long, default_value_t = 5)]
     pub batches: u32,
+    /// MCTS agent timed at the first activation of each scenario (one thread).
+    #[arg(long, default_value = "mcts:iters=200,depth=30,rollout=scripted,width=4,threads=1")]
+    pub mcts: String,
 }
 
 fn median(mut xs: Vec<f64>) -> f64 {
@@ -34,8 +37,13 @@ fn median(mut xs: Vec<f64>) -> f64 {
 
 /// A state at an activation decision (a model's action choice) early in a game.
 fn activation_decision(seed: u64) -> Result<GameState, String> {
+    first_activation(GameConfig::default(), seed)
+}
+
+/// The first model-action decision of a game of `config`, after random set-up choices.
+fn first_activation(config: GameConfig, seed: u64) -> Result<GameState, String> {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    let mut state = new_game(&GameConfig::default()).map_err(|e| e.to_string())?;
+    let mut state = new_game(&config).map_err(|e| e.to_string())?;
     loop {
         if let Some(engine::state::Step::ChooseAction(_)) = state.dynamic().steps.last() {
             return Ok(state);
@@ -99,14 +107,17 @@ pub fn bench(args: &BenchArgs) -> Result<String, String> {
         let config = GameConfig { scenario, ..GameConfig::default() };
         let start = new_game(&config).map_err(|e| e.to_string())?;
         let (g, s) = game_speed(&start, args.games, batches, &mut buf);
-        scenarios.push((scenario, g, s));
+        let at = first_activation(config, 3)?;
+        scenarios.push((scenario, g, s, mcts_speed(&args.mcts, &at, batches)?));
     }
     let clone_ns = median(clone_ns);
     let legal_us = median(legal_us);
     Ok(if args.json {
         let per: Vec<_> = scenarios
             .iter()
-            .map(|(s, g, n)| json!({"scenario": s.name(), "games_per_s": g, "steps_per_game": n}))
+            .map(|(s, g, n, it)| {
+                json!({"scenario": s.name(), "games_per_s": g, "steps_per_game": n, "mcts_iterations_per_s": it})
+            })
             .collect();
         json!({
             "clone_ns": clone_ns,
@@ -115,6 +126,7 @@ pub fn bench(args: &BenchArgs) -> Result<String, String> {
             "random_games_per_s": gps,
             "steps_per_game": spg,
             "scenarios": per,
+            "mcts": args.mcts,
             "batches": batches,
         })
         .to_string()
@@ -122,11 +134,36 @@ pub fn bench(args: &BenchArgs) -> Result<String, String> {
         let mut out = format!(
             "medians of {batches} batches, one thread:\n  clone               {clone_ns:>10.1} ns\n  legal actions       {legal_us:>10.2} µs ({n_legal} actions at an activation decision)\n  random games        {gps:>10.1} games/s ({spg:.0} steps/game), skirmish"
         );
-        for (s, g, n) in &scenarios {
-            out.push_str(&format!("\n  {:<19} {g:>10.1} games/s ({n:.0} steps/game)", s.name()));
+        for (s, g, n, it) in &scenarios {
+            out.push_str(&format!(
+                "\n  {:<19} {g:>10.1} games/s ({n:.0} steps/game), {it:>7.0} MCTS iterations/s at its first activation",
+                s.name()
+            ));
         }
+        out.push_str(&format!("\n  (MCTS agent: {})", args.mcts));
         out
     })
+}
+
+/// Median MCTS iterations per second of `spec` searching the decision `at`.
+fn mcts_speed(spec: &str, at: &GameState, batches: u32) -> Result<f64, String> {
+    let (name, params) = spec.split_once(':').unwrap_or((spec, ""));
+    if name != "mcts" {
+        return Err(format!("--mcts: `{spec}` is not an mcts agent"));
+    }
+    let config = agents::parse_mcts(params)?.0;
+    if config.millis.is_some() {
+        return Err(format!("--mcts: `{spec}` needs an iteration budget (iters=), not ms="));
+    }
+    let iterations = config.iterations;
+    let mut rates = Vec::new();
+    for b in 0..batches {
+        let mut agent = agents::make_agent(spec, b as u64)?;
+        let t = Instant::now();
+        black_box(agent.select_action(at));
+        rates.push(iterations as f64 / t.elapsed().as_secs_f64());
+    }
+    Ok(median(rates))
 }
 
 /// Median games per second and steps per game of random games from `start`.

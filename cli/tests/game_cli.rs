@@ -103,13 +103,15 @@ fn fuzz_reports_games_steps_and_no_violations() {
 
 #[test]
 fn bench_prints_its_figures_as_json() {
-    let v = json(&tde(&["bench", "--json", "--games", "2", "--batches", "1"]));
+    let v =
+        json(&tde(&["bench", "--json", "--games", "2", "--batches", "1", "--mcts", "mcts:iters=20,depth=5"]));
     for key in ["clone_ns", "legal_actions_us", "random_games_per_s"] {
         assert!(v[key].as_f64().is_some_and(|x| x > 0.0), "{key}: {v}");
     }
     let per = v["scenarios"].as_array().expect("per-scenario figures");
     assert_eq!(per.len(), 5);
     assert!(per.iter().all(|s| s["games_per_s"].as_f64().is_some_and(|x| x > 0.0)), "{v}");
+    assert!(per.iter().all(|s| s["mcts_iterations_per_s"].as_f64().is_some_and(|x| x > 0.0)), "{v}");
 }
 
 #[test]
