@@ -124,3 +124,17 @@ fn the_arena_mcts_takes_the_winning_attack_too() {
     let choice = agent.select_action(&state);
     assert!(strikes(choice, victim), "chose {choice}");
 }
+
+#[test]
+fn mcts_plays_whole_scenario_games_with_legal_actions_only() {
+    // `play` panics on an illegal action; small budgets keep this quick.
+    for (i, scenario) in [Scenario::Couriers, Scenario::ScavengerHunt].into_iter().enumerate() {
+        let config = GameConfig { scenario, ..GameConfig::default() };
+        let mut players = vec![
+            make_agent("mcts:iters=8,depth=4,rollout=scripted,threads=2", i as u64).unwrap(),
+            make_agent("mcts:iters=8,depth=4", 10 + i as u64).unwrap(),
+        ];
+        let end = agents::play(new_game(&config).unwrap(), &mut players, i as u64, None, |_, _| {}).state;
+        assert!(end.is_terminal());
+    }
+}
