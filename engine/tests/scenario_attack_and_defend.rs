@@ -8,6 +8,10 @@
 
 mod common;
 
+use common::geometry::{
+    chebyshev, edge_of, free, ground, in_strip, no_cards, opposite, own_half, player_a, to_edge, top,
+};
+
 use common::{decline_declarations, edited, finish_setup, force_test, in_setup, scenario_game};
 use engine::board::{Board, CellIdx, Terrain};
 use engine::dice::TestLevel;
@@ -30,23 +34,6 @@ const INFILTRATION_BOARD: &str = "mangrove_ruins";
 // Geometry from the rulebook: 1" cells, edges 0 = row 0, 1 = last row, 2 = column 0,
 // 3 = last column.
 
-/// Inches from `cell` to board edge `edge` (0 for a cell touching it).
-fn to_edge(b: &Board, cell: CellIdx, edge: u8) -> i32 {
-    let (x, y) = b.xy(cell);
-    let (x, y) = (x as i32, y as i32);
-    match edge {
-        0 => y,
-        1 => b.depth() as i32 - 1 - y,
-        2 => x,
-        3 => b.width() as i32 - 1 - x,
-        _ => unreachable!(),
-    }
-}
-
-fn opposite(edge: u8) -> u8 {
-    [1, 0, 3, 2][edge as usize]
-}
-
 /// Base edge to base edge between two 1" bases standing on the two cells (p.9).
 fn gap(b: &Board, a: CellIdx, c: CellIdx) -> f32 {
     let (ax, ay) = b.xy(a);
@@ -57,43 +44,9 @@ fn gap(b: &Board, a: CellIdx, c: CellIdx) -> f32 {
     ((dx * dx + dy * dy + dz * dz).sqrt() - 1.0).max(0.0)
 }
 
-/// "Models must deploy at ground level" (p.76): open ground, not on top of terrain.
-fn ground(b: &Board, c: CellIdx) -> bool {
-    let cell = b.cell(c);
-    cell.terrain == Terrain::Open && cell.height <= 1
-}
-
-fn chebyshev(b: &Board, a: CellIdx, c: CellIdx) -> i32 {
-    let (ax, ay) = b.xy(a);
-    let (cx, cy) = b.xy(c);
-    (ax as i32 - cx as i32).abs().max((ay as i32 - cy as i32).abs())
-}
-
-/// Closer to the own edge than to the opposite one.
-fn own_half(b: &Board, c: CellIdx, edge: u8) -> bool {
-    to_edge(b, c, edge) < to_edge(b, c, opposite(edge))
-}
-
 /// The objective marker deployment zone: 4" to 8" from the edge (a 1" marker wholly inside).
 fn in_objective_band(b: &Board, c: CellIdx, edge: u8) -> bool {
     (4..=7).contains(&to_edge(b, c, edge))
-}
-
-/// The regular deployment zone: within 4" of the edge.
-fn in_strip(b: &Board, c: CellIdx, edge: u8) -> bool {
-    to_edge(b, c, edge) < 4
-}
-
-fn edge_of(s: &GameState, side: Side) -> u8 {
-    s.dynamic().scenario.zones[side as usize][0]
-}
-
-fn player_a(s: &GameState) -> Side {
-    s.dynamic().scenario.player_a
-}
-
-fn top(s: &GameState) -> Step {
-    s.dynamic().steps.last().cloned().expect("not terminal")
 }
 
 fn offered_cells(s: &GameState) -> BTreeSet<CellIdx> {
@@ -104,19 +57,6 @@ fn offered_cells(s: &GameState) -> BTreeSet<CellIdx> {
             other => panic!("only cells are offered here, got {other:?} at {}", s.describe_node()),
         })
         .collect()
-}
-
-/// A cell a model may be put on at all: ground, empty, not touching a conscious enemy.
-fn free(s: &GameState, side: Side, c: CellIdx) -> bool {
-    let b = s.board();
-    ground(b, c)
-        && !s.models().iter().any(|m| m.is_on_table() && m.cell == c)
-        && !s.models().iter().any(|m| {
-            m.side != side
-                && m.is_conscious()
-                && chebyshev(b, m.cell, c) == 1
-                && (m.z as i32 - b.cell(c).height as i32).abs() <= 1
-        })
 }
 
 /// "All Models must deploy at least 6" away from an objective or an enemy Model."
@@ -205,13 +145,6 @@ fn play_until(s: &mut GameState, seed: u64, fixed_roles: bool, stop: impl Fn(&Ga
 
 fn at_infiltration_test(model: ModelId) -> impl Fn(&GameState) -> bool {
     move |s| matches!(top(s), Step::Test { model: m, purpose: Purpose::Infiltrate, .. } if m == model)
-}
-
-/// Decline a re-roll card offered after a test.
-fn no_cards(s: &mut GameState) {
-    while matches!(s.dynamic().steps.last(), Some(Step::ChooseCard { .. })) {
-        s.apply_action(Action::NoCard).unwrap();
-    }
 }
 
 /// A game after a seeded set-up with fixed roles: side 0 is player A on the last row, side 1

@@ -8,6 +8,10 @@
 
 mod common;
 
+use common::geometry::{
+    chebyshev, edge_of, free, ground, in_strip, no_cards, own_half, player_a, to_edge, top,
+};
+
 use common::{decline_declarations, edited, finish_setup, force_test, force_wounds, in_setup, scenario_game};
 use engine::board::{Board, CellIdx, Terrain};
 use engine::dice::TestLevel;
@@ -36,57 +40,8 @@ const RANGER: ModelId = 8;
 // Geometry from the rulebook: 1" cells, edges 0 = row 0, 1 = last row, 2 = column 0,
 // 3 = last column.
 
-/// Inches from `cell` to board edge `edge` (0 for a cell touching it).
-fn to_edge(b: &Board, cell: CellIdx, edge: u8) -> i32 {
-    let (x, y) = b.xy(cell);
-    let (x, y) = (x as i32, y as i32);
-    match edge {
-        0 => y,
-        1 => b.depth() as i32 - 1 - y,
-        2 => x,
-        3 => b.width() as i32 - 1 - x,
-        _ => unreachable!(),
-    }
-}
-
-fn opposite(edge: u8) -> u8 {
-    [1, 0, 3, 2][edge as usize]
-}
-
-fn chebyshev(b: &Board, a: CellIdx, c: CellIdx) -> i32 {
-    let (ax, ay) = b.xy(a);
-    let (cx, cy) = b.xy(c);
-    (ax as i32 - cx as i32).abs().max((ay as i32 - cy as i32).abs())
-}
-
-/// "Models must deploy at ground level" (p.76): open ground, not on top of terrain.
-fn ground(b: &Board, c: CellIdx) -> bool {
-    let cell = b.cell(c);
-    cell.terrain == Terrain::Open && cell.height <= 1
-}
-
-fn own_half(b: &Board, c: CellIdx, edge: u8) -> bool {
-    to_edge(b, c, edge) < to_edge(b, c, opposite(edge))
-}
-
-fn in_strip(b: &Board, c: CellIdx, edge: u8) -> bool {
-    to_edge(b, c, edge) < 4
-}
-
 fn on_any_edge(b: &Board, c: CellIdx) -> bool {
     (0..4).any(|e| to_edge(b, c, e) == 0)
-}
-
-fn edge_of(s: &GameState, side: Side) -> u8 {
-    s.dynamic().scenario.zones[side as usize][0]
-}
-
-fn player_a(s: &GameState) -> Side {
-    s.dynamic().scenario.player_a
-}
-
-fn top(s: &GameState) -> Step {
-    s.dynamic().steps.last().cloned().expect("not terminal")
 }
 
 fn is_scout(s: &GameState, m: ModelId) -> bool {
@@ -111,19 +66,6 @@ fn offer(s: &GameState) -> (BTreeSet<CellIdx>, bool) {
         }
     }
     (cells, wait)
-}
-
-/// A cell a model may be put on at all: ground, empty, not touching a conscious enemy.
-fn free(s: &GameState, side: Side, c: CellIdx) -> bool {
-    let b = s.board();
-    ground(b, c)
-        && !s.models().iter().any(|m| m.is_on_table() && m.cell == c)
-        && !s.models().iter().any(|m| {
-            m.side != side
-                && m.is_conscious()
-                && chebyshev(b, m.cell, c) == 1
-                && (m.z as i32 - b.cell(c).height as i32).abs() <= 1
-        })
 }
 
 /// The zone a placement allows in Couriers (there is no distance rule).
@@ -184,12 +126,6 @@ fn play_until(s: &mut GameState, seed: u64, fixed: bool, stop: impl Fn(&GameStat
             (Player::Terminal, _) => panic!("terminal in set-up"),
         };
         s.apply_action(action).unwrap();
-    }
-}
-
-fn no_cards(s: &mut GameState) {
-    while matches!(s.dynamic().steps.last(), Some(Step::ChooseCard { .. })) {
-        s.apply_action(Action::NoCard).unwrap();
     }
 }
 

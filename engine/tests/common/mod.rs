@@ -2,6 +2,8 @@
 //! built on them, and a seeded random-play driver.
 #![allow(dead_code)]
 
+pub mod geometry;
+
 use engine::board::{Board, Cell, Cover, Terrain};
 use engine::profile::{load_catalog, Profile};
 use engine::rules::RuleVariant;
