@@ -154,8 +154,10 @@ pub fn markdown(r: &Results) -> String {
 
 /// A short summary for the terminal: ratings and pairs.
 pub fn summary(r: &Results) -> String {
+    // Columns as wide as the longest agent name (long MCTS specs included).
+    let w = r.ratings.iter().map(|x| x.agent.chars().count()).max().unwrap_or(0).max(5);
     let mut out = format!(
-        "{} games: {} pairs × {} scenarios × {} games\n\n{:>4}  {:<28} {:>7}  {:>15}  {:>7}  {:>10}\n",
+        "{} games: {} pairs × {} scenarios × {} games\n\n{:>4}  {:<w$} {:>7}  {:>15}  {:>7}  {:>10}\n",
         r.games,
         r.pairs.len(),
         r.settings.scenarios.len(),
@@ -172,7 +174,7 @@ pub fn summary(r: &Results) -> String {
         let ms = r.timing.agents.iter().find(|t| t.agent == rating.agent).map_or(0.0, |t| t.ms_per_move);
         let _ = writeln!(
             out,
-            "{:>4}  {:<28} {:>7.0}  {:>15}  {:>7}  {:>10.3}",
+            "{:>4}  {:<w$} {:>7.0}  {:>15}  {:>7}  {:>10.3}",
             rank + 1,
             rating.agent,
             rating.rating,
@@ -182,11 +184,11 @@ pub fn summary(r: &Results) -> String {
         );
     }
     let _ =
-        writeln!(out, "\n{:<28} {:<28} {:>13}  {:>7}  {:>13}", "a", "b", "W-D-L (a)", "score a", "95% CI");
+        writeln!(out, "\n{:<w$} {:<w$} {:>13}  {:>7}  {:>13}", "a", "b", "W-D-L (a)", "score a", "95% CI");
     for p in &r.pairs {
         let _ = writeln!(
             out,
-            "{:<28} {:<28} {:>13}  {:>7}  {:>13}",
+            "{:<w$} {:<w$} {:>13}  {:>7}  {:>13}",
             p.a,
             p.b,
             format!("{}-{}-{}", p.wins_a, p.draws, p.wins_b),
