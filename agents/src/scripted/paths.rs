@@ -6,52 +6,9 @@
 
 use super::estimate::single;
 use engine::board::CellIdx;
-use engine::movement::{path_to, MoveSpec, Occupancy, ORTHO};
-use engine::state::{ModelId, Stance};
+use engine::movement::{path_to, MoveSpec, ORTHO};
+use engine::state::{ModelId, MoverOccupancy, Stance};
 use engine::GameState;
-
-/// The engine's movement occupancy for one mover: conscious, unstealthed enemies block;
-/// any other model on the table occupies its cell. The key is the engine's, so that searches
-/// are shared with legal-move generation.
-struct Occ<'a> {
-    state: &'a GameState,
-    mover: ModelId,
-}
-
-impl Occupancy for Occ<'_> {
-    fn for_each_blocked(&self, mut f: impl FnMut(CellIdx)) {
-        let side = self.state.models()[self.mover as usize].side;
-        for o in self.state.models() {
-            if o.side != side && o.is_conscious() && !o.tokens.stealth {
-                f(o.cell);
-            }
-        }
-    }
-
-    fn occupied(&self, cell: CellIdx) -> bool {
-        self.state
-            .models()
-            .iter()
-            .enumerate()
-            .any(|(i, o)| i != self.mover as usize && o.cell == cell && o.is_on_table())
-    }
-
-    fn key(&self) -> u64 {
-        let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-        let mut mix = |v: u64| {
-            h ^= v;
-            h = h.wrapping_mul(0x0100_0000_01b3);
-        };
-        mix(self.mover as u64);
-        for m in self.state.models() {
-            mix(m.cell as u64
-                | (m.side as u64) << 16
-                | (m.health as u64) << 24
-                | (m.tokens.stealth as u64) << 32);
-        }
-        h
-    }
-}
 
 /// The outcome of a standing move (or a charge's move) to `dest`.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -77,7 +34,7 @@ pub(super) fn landing(state: &GameState, m: ModelId, dest: CellIdx) -> Option<La
         budget_free: (nailed as u16 * ORTHO).saturating_sub(stance_cost),
         budget_restricted: (pass as u16 * ORTHO).saturating_sub(stance_cost),
     };
-    let path = path_to(state.board(), &Occ { state, mover: m }, &spec, dest)?;
+    let path = path_to(state.board(), &MoverOccupancy { state, mover: m }, &spec, dest)?;
     let first = path.first_dynamic?;
     let blind = if model.tokens.blind { 2 } else { 0 };
     let eff =

@@ -25,8 +25,10 @@ pub use action::Action;
 pub use action::{CombatKind, InteractKind};
 pub use cavalry::Part;
 pub use model::{Health, ModelId, ModelState, Side, Stance, MAX_SIDES};
+pub use moving::MoverOccupancy;
 pub use observation::{ModelView, Observation, ScenarioView};
 pub use sequence::{CombatRoll, RollRole, Sequence};
+pub use sight::Pose;
 pub use steps::{Purpose, Step};
 
 use crate::board::Board;

@@ -32,8 +32,10 @@ pub(super) fn move_spec(state: &GameState, m: ModelId, prone: bool) -> (MoveSpec
 
 /// Movement occupancy for one mover: conscious enemies block; any other model on the table
 /// occupies its cell.
-pub(super) struct MoverOccupancy<'a> {
+pub struct MoverOccupancy<'a> {
+    /// The game.
     pub state: &'a GameState,
+    /// The moving model.
     pub mover: ModelId,
 }
 
