@@ -3,7 +3,7 @@
 //! out the enemy leader, 3 for an enemy leader down at the end, 2 for holding the central
 //! treasure; the game ends after turn 4 or 5 if a leader has been taken out.
 
-use super::deployment::{alternate_infiltrators, clear_of_models, crew_size, repeat, Placement, ZoneKind};
+use super::deployment::{alternate_infiltrators, clear_of_models, deploy_crew, Placement, ZoneKind};
 use super::zones::{edge_between, in_corner, in_strip};
 use super::{leader_of, score, ScenarioStep};
 use crate::board::CellIdx;
@@ -27,14 +27,8 @@ pub(super) fn plan(state: &GameState) -> Vec<ScenarioStep> {
         ScenarioStep::DeployNext { side: b, placement: Placement::Leader },
         ScenarioStep::ChooseZone { side: b, zone: ZoneKind::CrewCorner },
     ];
-    steps.extend(repeat(
-        ScenarioStep::DeployNext { side: b, placement: Placement::Crew },
-        crew_size(state, b),
-    ));
-    steps.extend(repeat(
-        ScenarioStep::DeployNext { side: a, placement: Placement::Crew },
-        crew_size(state, a),
-    ));
+    steps.extend(deploy_crew(state, b, Placement::Crew));
+    steps.extend(deploy_crew(state, a, Placement::Crew));
     // "Finally, starting with Player B ..."
     steps.extend(alternate_infiltrators(state, b));
     steps

@@ -4,7 +4,7 @@
 //! an Interact action and stay controlled until the enemy takes them; on turns 2, 4 and 6
 //! each side scores 1 VP for its own or the central objective, 3 for the enemy's.
 
-use super::deployment::{alternate_infiltrators, clear_of_markers, clear_of_models, crew_size, repeat};
+use super::deployment::{alternate_infiltrators, clear_of_markers, clear_of_models, deploy_crew};
 use super::deployment::{Placement, ZoneKind};
 use super::zones::{edge_distance, in_band, in_half, in_strip, opposite_edge};
 use super::{score, MarkerKind, ScenarioStep};
@@ -38,14 +38,8 @@ pub(super) fn plan(state: &GameState) -> Vec<ScenarioStep> {
         ScenarioStep::PlaceMarker { side: a, marker: objective_of(a) },
         ScenarioStep::PlaceMarker { side: b, marker: objective_of(b) },
     ];
-    steps.extend(repeat(
-        ScenarioStep::DeployNext { side: b, placement: Placement::Crew },
-        crew_size(state, b),
-    ));
-    steps.extend(repeat(
-        ScenarioStep::DeployNext { side: a, placement: Placement::Crew },
-        crew_size(state, a),
-    ));
+    steps.extend(deploy_crew(state, b, Placement::Crew));
+    steps.extend(deploy_crew(state, a, Placement::Crew));
     steps.extend(alternate_infiltrators(state, b));
     steps
 }

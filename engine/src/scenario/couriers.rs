@@ -5,7 +5,7 @@
 //! for carrying the enemy prize off it, 1 per other character leaving, 2 for holding the enemy
 //! prize at the end. The game ends after turn 4 (or 5) once a prize has left the table.
 
-use super::deployment::{alternate_infiltrators, crew_size, repeat, Placement, ZoneKind};
+use super::deployment::{alternate_infiltrators, deploy_crew, Placement, ZoneKind};
 use super::zones::{edge_distance, in_half, in_strip, on_board_edge};
 use super::{is_character, score, MarkerKind, ScenarioStep};
 use crate::board::CellIdx;
@@ -22,14 +22,8 @@ pub(super) fn plan(state: &GameState) -> Vec<ScenarioStep> {
         ScenarioStep::ChooseCourier(a),
         ScenarioStep::ChooseCourier(b),
     ];
-    steps.extend(repeat(
-        ScenarioStep::DeployNext { side: a, placement: Placement::Crew },
-        crew_size(state, a),
-    ));
-    steps.extend(repeat(
-        ScenarioStep::DeployNext { side: b, placement: Placement::Crew },
-        crew_size(state, b),
-    ));
+    steps.extend(deploy_crew(state, a, Placement::Crew));
+    steps.extend(deploy_crew(state, b, Placement::Crew));
     steps.extend(alternate_infiltrators(state, a));
     steps.push(ScenarioStep::DeployNext { side: b, placement: Placement::Courier });
     steps.push(ScenarioStep::DeployNext { side: a, placement: Placement::Courier });

@@ -354,14 +354,15 @@ pub(crate) fn arrival_steps(state: &GameState) -> Vec<ScenarioStep> {
         .collect()
 }
 
-/// `count` copies of a step, for "deploy each model in turn" plans.
-pub(crate) fn repeat(step: ScenarioStep, count: usize) -> impl Iterator<Item = ScenarioStep> {
-    std::iter::repeat_n(step, count)
-}
-
-/// Number of models `side` has.
-pub(crate) fn crew_size(state: &GameState, side: Side) -> usize {
-    state.models().iter().filter(|m| m.side == side).count()
+/// One "deploy the next model" step per model of `side` (a step that finds nobody left for
+/// `placement` does nothing): how a plan says "`side` deploys its crew".
+pub(crate) fn deploy_crew(
+    state: &GameState,
+    side: Side,
+    placement: Placement,
+) -> impl Iterator<Item = ScenarioStep> {
+    let size = state.models().iter().filter(|m| m.side == side).count();
+    std::iter::repeat_n(ScenarioStep::DeployNext { side, placement }, size)
 }
 
 /// Set-aside infiltrators of each side, alternating from `first`: one Infiltrate step per

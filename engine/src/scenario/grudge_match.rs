@@ -3,7 +3,7 @@
 //! grudge completed by the holder scores 6/5 VP (first/second), by anyone else 3/2; a holder
 //! still conscious at the end scores 2. A completed grudge is announced (it becomes public).
 
-use super::deployment::{alternate_infiltrators, crew_size, repeat, Placement, ZoneKind};
+use super::deployment::{alternate_infiltrators, deploy_crew, Placement, ZoneKind};
 use super::zones::{in_half, in_strip};
 use super::{is_character, leader_of, score, ScenarioStep};
 use crate::board::CellIdx;
@@ -15,14 +15,8 @@ pub(super) fn plan(state: &GameState) -> Vec<ScenarioStep> {
     let a = state.dynamic().scenario.player_a;
     let b = 1 - a;
     let mut steps = vec![ScenarioStep::ChooseZone { side: a, zone: ZoneKind::Edge }];
-    steps.extend(repeat(
-        ScenarioStep::DeployNext { side: a, placement: Placement::Crew },
-        crew_size(state, a),
-    ));
-    steps.extend(repeat(
-        ScenarioStep::DeployNext { side: b, placement: Placement::Crew },
-        crew_size(state, b),
-    ));
+    steps.extend(deploy_crew(state, a, Placement::Crew));
+    steps.extend(deploy_crew(state, b, Placement::Crew));
     steps.extend(alternate_infiltrators(state, a));
     steps
 }

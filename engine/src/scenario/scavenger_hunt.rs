@@ -8,7 +8,7 @@
 //! time anyone looks at it, from the numbers not drawn yet: the same odds as numbers fixed at
 //! set-up, and a state never holds a number nobody has seen.
 
-use super::deployment::{clear_of_markers, clear_of_models, crew_size, repeat, Placement, ZoneKind};
+use super::deployment::{clear_of_markers, clear_of_models, deploy_crew, Placement, ZoneKind};
 use super::zones::{edge_distance, in_corner, EDGES};
 use super::{score, ScenarioStep};
 use crate::board::CellIdx;
@@ -36,15 +36,15 @@ pub(super) fn plan(state: &GameState) -> Vec<ScenarioStep> {
     for side in [a, b] {
         // The first group is the larger half when the crew is odd (docs/rulings.md).
         let first_group = deployable(state, side).div_ceil(2);
-        steps.extend(repeat(ScenarioStep::ChooseGroup(side), first_group));
+        steps.extend(std::iter::repeat_n(ScenarioStep::ChooseGroup(side), first_group));
         steps.push(ScenarioStep::ChooseZone { side, zone: ZoneKind::FirstCorner });
-        steps.extend(repeat(ScenarioStep::DeployNext { side, placement: Placement::Crew }, first_group));
+        steps.extend(std::iter::repeat_n(
+            ScenarioStep::DeployNext { side, placement: Placement::Crew },
+            first_group,
+        ));
     }
     for side in [a, b] {
-        steps.extend(repeat(
-            ScenarioStep::DeployNext { side, placement: Placement::SecondGroup },
-            crew_size(state, side),
-        ));
+        steps.extend(deploy_crew(state, side, Placement::SecondGroup));
     }
     steps.extend(super::deployment::alternate_infiltrators(state, a));
     steps
