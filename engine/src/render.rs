@@ -248,6 +248,7 @@ pub fn describe_action(state: &GameState, action: Action) -> String {
             model_name(state, donor),
             model_name(state, recipient)
         ),
+        Action::CommandAp(n) => format!("the order moves {n} AP"),
         Action::NoCommand => "no command order".into(),
         Action::PlayCard { card, target } => {
             let side = state.models()[target as usize].side as usize;

@@ -205,16 +205,41 @@ fn a_command_order_moves_ap_and_a_success_allows_another() {
     assert_ne!(s.dynamic().steps.last(), Some(&Step::ChooseCommand));
 }
 
+/// p.46: "\"Nailed It\":- Move 1 or 2 AP from the Donor to the Recipient Model." and "Feat:-
+/// Counts as a \"Nailed It\" result". The leader's side chooses after the roll; AP over the
+/// recipient's maximum are discarded (p.12), so moving one keeps the other on the donor.
 #[test]
-fn nailed_it_moves_two_ap_within_the_recipients_maximum_and_a_blunder_costs_the_donor_one() {
-    let mut s = command_post();
-    let hosk = s.models()[HOSK as usize].ap;
-    order(&mut s);
-    force_test(&mut s, TestLevel::NailedIt);
-    let max = s.profile(SAWBONES).ap_max;
-    assert_eq!(s.models()[SAWBONES as usize].ap, max, "AP over the maximum are discarded");
-    assert_eq!(s.models()[HOSK as usize].ap, hosk - 2);
+fn nailed_it_lets_the_leader_move_one_or_two_ap_and_a_blunder_costs_the_donor_one() {
+    for (level, n) in [(TestLevel::NailedIt, 1u8), (TestLevel::NailedIt, 2), (TestLevel::Feat, 1)] {
+        let mut s = command_post();
+        let (hosk, saw) = (s.models()[HOSK as usize].ap, s.models()[SAWBONES as usize].ap);
+        assert!(hosk >= 2, "Hosk has two AP to give");
+        order(&mut s);
+        force_test(&mut s, level);
+        assert_eq!(
+            s.dynamic().steps.last(),
+            Some(&Step::ChooseCommandAp { donor: HOSK, recipient: SAWBONES }),
+            "{level:?}: the leader chooses how many AP move"
+        );
+        assert_eq!(s.current_player(), engine::Player::Side(0));
+        assert_eq!(s.legal_actions(), vec![Action::CommandAp(1), Action::CommandAp(2)]);
+        s.apply_action(Action::CommandAp(n)).unwrap();
+        let max = s.profile(SAWBONES).ap_max;
+        assert_eq!(s.models()[HOSK as usize].ap, hosk - n, "the donor keeps what is not moved");
+        assert_eq!(s.models()[SAWBONES as usize].ap, (saw + n).min(max), "AP over the maximum are discarded");
+        assert_eq!(s.dynamic().steps.last(), Some(&Step::ChooseCommand), "a success allows another order");
+    }
+    // With one AP to give there is nothing to choose.
+    let mut one = command_post();
+    let mut d = one.dynamic().clone();
+    d.models[HOSK as usize].ap = 1;
+    one = GameState::from_parts(one.static_data().clone(), d);
+    order(&mut one);
+    force_test(&mut one, TestLevel::NailedIt);
+    assert_eq!(one.models()[HOSK as usize].ap, 0);
+    assert_eq!(one.dynamic().steps.last(), Some(&Step::ChooseCommand));
     let mut b = command_post();
+    let hosk = b.models()[HOSK as usize].ap;
     order(&mut b);
     force_test(&mut b, TestLevel::Blunder);
     assert_eq!(b.models()[HOSK as usize].ap, hosk - 1, "the donor discards an AP");

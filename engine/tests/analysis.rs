@@ -1,5 +1,7 @@
 //! `analysis::analyze` against values computed by hand from the dice odds.
 
+mod common;
+
 use engine::analysis::analyze;
 use engine::odds::level_distribution;
 use engine::setup::parse_setup;
@@ -74,4 +76,77 @@ fn a_reaction_shot_is_valued_exactly() {
     );
     // One AP for the reaction, one back on a Feat.
     assert!((shot.expected_ap_spent - (1.0 - feat)).abs() < 1e-12);
+}
+
+/// Kaneda armed with one weapon (and fists), on `board`, facing Hosk.
+fn armed_kaneda(weapon: engine::profile::Weapon) -> std::sync::Arc<engine::profile::Profile> {
+    common::custom("kaneda", |p| {
+        p.weapons = vec![
+            weapon,
+            engine::profile::Weapon { name: "Fists".into(), range: None, damage: (1, 1), properties: vec![] },
+        ];
+    })
+}
+
+/// A template shot is a Shoot Action (p.51), so a Feat gives its AP back (p.30): the analysis
+/// of the shot counts that AP exactly.
+#[test]
+fn a_template_shot_is_valued_with_its_feat_ap() {
+    use engine::profile::{TemplateKind, Weapon, WeaponProperty};
+    let bomb = Weapon {
+        name: "Test Bomb".into(),
+        range: Some((8, 14)),
+        damage: (2, 3),
+        properties: vec![WeaponProperty::Template(TemplateKind::Small)],
+    };
+    let places = [(0, armed_kaneda(bomb), (5, 1)), (1, common::profile("hosk"), (5, 8))];
+    let state = common::game_with(common::flat(12, 16), &places, Some(0));
+    let (side, options) = analyze(&state).unwrap();
+    assert_eq!(side, 0);
+    let fire =
+        options.iter().find(|o| matches!(o.action, Action::Template { .. })).expect("the template shot");
+    let [_, _, pass, nailed, feat] = level_distribution(state.profile(0).marksmanship as i32, false);
+    assert!((fire.expected_ap_spent - (1.0 - feat)).abs() < 1e-12, "{}", fire.expected_ap_spent);
+    // Hosk (5 wounds) is under it on a hit at pass range: 2 damage on a Pass, 3 from Nailed It.
+    let h = state.profile(1);
+    let wound = (10 - engine::odds::armour_target(h.toughness, h.total_armour(), 0, 0, false)) as f64 / 10.0;
+    let expected = pass * 2.0 * wound + (nailed + feat) * 3.0 * wound;
+    assert!(
+        (fire.expected_wounds_dealt - expected).abs() < 1e-9,
+        "{} vs {expected}",
+        fire.expected_wounds_dealt
+    );
+}
+
+/// Reach (p.53): the target may fight back "but [...] will be unable to cause Damage unless they
+/// too have Reach". Fighting back harmlessly can only hurt the attacker through its own
+/// Blunder (1 damage to itself, p.32).
+#[test]
+fn a_harmless_fight_back_against_a_reach_blow_is_valued_exactly() {
+    use engine::profile::{Weapon, WeaponProperty};
+    let pike = Weapon {
+        name: "Pike".into(),
+        range: None,
+        damage: (2, 3),
+        properties: vec![WeaponProperty::Reach(2)],
+    };
+    let places = [(0, armed_kaneda(pike), (3, 1)), (1, common::profile("hosk"), (3, 4))];
+    let mut state = common::game_with(common::flat(8, 12), &places, Some(0));
+    state.apply_action(Action::CloseCombat { weapon: 0, target: 1 }).unwrap();
+    while state.dynamic().steps.last() == Some(&engine::state::Step::ChooseCommand) {
+        state.apply_action(Action::NoCommand).unwrap();
+    }
+    let (side, options) = analyze(&state).unwrap();
+    assert_eq!(side, 1);
+    let fight = options
+        .iter()
+        .find(|o| matches!(o.action, Action::React { kind: CombatKind::CloseCombat { .. }, .. }))
+        .expect("Hosk may fight back");
+    let blunder = level_distribution(state.profile(0).cc as i32, false)[0];
+    let k = state.profile(0);
+    let wound = (10 - engine::odds::armour_target(k.toughness, k.total_armour(), 0, 0, false)) as f64 / 10.0;
+    assert!((fight.p_active_hit - blunder).abs() < 1e-12, "{} vs {blunder}", fight.p_active_hit);
+    assert!((fight.expected_wounds_dealt - blunder * wound).abs() < 1e-12);
+    let none = options.iter().find(|o| o.action == Action::EndReactions).unwrap();
+    assert!(fight.expected_wounds_taken < none.expected_wounds_taken, "fighting back can stop the blow");
 }

@@ -33,8 +33,8 @@ fn every_stored_playthrough_replays_to_its_recorded_final_state() {
 #[test]
 fn the_assassinate_playthrough_ends_early_on_a_leader_taken_out() {
     // Side A's greedy agent took the enemy leader out first (6 VP); the game ended after
-    // turn 5, before the sixth, as the scenario's end condition says.
+    // turn 4, at the scenario's first end-of-turn check, before the sixth turn.
     let (_, end) = playthrough("assassinate");
     assert_eq!(end.outcome().vp[..2], [6, 0]);
-    assert_eq!(end.turn(), 5);
+    assert_eq!(end.turn(), 4);
 }

@@ -296,25 +296,121 @@ fn a_natural_weapon_blunder_costs_a_wound_not_damage() {
     }
 }
 
+fn is_close_combat_reaction(a: &Action) -> bool {
+    matches!(a, Action::React { kind: engine::state::CombatKind::CloseCombat { .. }, .. })
+}
+
+fn cc_rolls(s: &GameState) -> Vec<engine::state::CombatRoll> {
+    let seq = s.dynamic().sequence.as_ref().expect("sequence");
+    seq.rolls
+        .iter()
+        .filter(|r| matches!(r.kind, engine::state::CombatKind::CloseCombat { .. }))
+        .copied()
+        .collect()
+}
+
+/// p.53 Reach(X): "Target an Enemy Model in LoS up to X\" away [...] The Enemy Model may react
+/// as normal, but if they react with a CC Action they will be unable to cause Damage unless
+/// they too have Reach or a similar ability."
 #[test]
-fn reach_strikes_without_base_contact_and_the_target_cannot_fight_back_without_reach() {
+fn a_reach_blow_strikes_from_afar_and_its_target_may_fight_back_harmlessly() {
     for (reach, offered) in [(Some(2), true), (None, false)] {
         let props: Vec<WeaponProperty> = reach.map(WeaponProperty::Reach).into_iter().collect();
-        let mut s = duel(armed(&[], &props), hosk(), 2);
+        let s = duel(armed(&[], &props), hosk(), 2);
         let cc = Action::CloseCombat { weapon: 1, target: TARGET };
         assert_eq!(s.legal_actions().contains(&cc), offered, "reach {reach:?}");
-        if offered {
-            s.apply_action(cc).unwrap();
-            let options = s.legal_actions();
-            assert!(!options.iter().any(|a| matches!(
-                a,
-                Action::React { kind: engine::state::CombatKind::CloseCombat { .. }, .. }
-            )));
-            assert!(options
-                .iter()
-                .any(|a| matches!(a, Action::React { kind: engine::state::CombatKind::Dodge, .. })));
+    }
+    // Hosk wins the opposed test from beyond his reach: Kaneda's blow is stopped, and Hosk
+    // deals no damage; Kaneda winning hurts Hosk as usual.
+    for (kaneda, hosk_level, hosk_hurt) in
+        [(TestLevel::Pass, TestLevel::NailedIt, false), (TestLevel::NailedIt, TestLevel::Pass, true)]
+    {
+        let mut s = duel(armed(&[], &[WeaponProperty::Reach(2)]), hosk(), 2);
+        s.apply_action(Action::CloseCombat { weapon: 1, target: TARGET }).unwrap();
+        let options = s.legal_actions();
+        assert!(options
+            .iter()
+            .any(|a| matches!(a, Action::React { kind: engine::state::CombatKind::Dodge, .. })));
+        let fight_back =
+            *options.iter().find(|a| is_close_combat_reaction(a)).expect("the target may fight back");
+        s.apply_action(fight_back).unwrap();
+        common::decline_declarations(&mut s);
+        assert!(cc_rolls(&s).iter().all(|r| r.opposed), "opposed as usual");
+        force_test(&mut s, kaneda);
+        force_test(&mut s, hosk_level);
+        assert!(
+            !matches!(top(&s), Some(Step::Armour { model: SHOOTER, .. })),
+            "without Reach of his own Hosk cannot cause damage"
+        );
+        assert_eq!(matches!(top(&s), Some(Step::Armour { model: TARGET, .. })), hosk_hurt);
+    }
+}
+
+#[test]
+fn a_target_with_reach_of_its_own_fights_back_with_damage() {
+    let long_hosk = custom("hosk", |p| {
+        for w in p.weapons.iter_mut().filter(|w| !w.is_ranged()) {
+            w.properties.push(WeaponProperty::Reach(2));
+        }
+    });
+    let mut s = duel(armed(&[], &[WeaponProperty::Reach(2)]), long_hosk, 2);
+    s.apply_action(Action::CloseCombat { weapon: 1, target: TARGET }).unwrap();
+    let fight_back = *s.legal_actions().iter().find(|a| is_close_combat_reaction(a)).unwrap();
+    s.apply_action(fight_back).unwrap();
+    common::decline_declarations(&mut s);
+    force_test(&mut s, TestLevel::Pass);
+    force_test(&mut s, TestLevel::NailedIt);
+    assert!(matches!(top(&s), Some(Step::Armour { model: SHOOTER, .. })), "Hosk's reach hurts Kaneda");
+}
+
+/// p.53 Reach(X): "[...] or in the case of a Charge, from this Model's Destination Point."
+#[test]
+fn a_reach_charge_strikes_from_its_destination_point() {
+    let mut s = duel(armed(&[], &[WeaponProperty::Reach(2)]), hosk(), 8);
+    let hosk_cell = s.models()[TARGET as usize].cell;
+    let (hx, hy) = s.board().xy(hosk_cell);
+    // A destination 2" short of Hosk's base: within Reach, not in base contact.
+    let dest = s.board().idx(hx, hy - 3);
+    let charge = Action::Charge { target: TARGET, weapon: 1, dest };
+    assert!(s.legal_actions().contains(&charge), "a charge ending within Reach is offered");
+    s.apply_action(charge).unwrap();
+    // Hosk may fight back where the charge ends, though he cannot reach the charger.
+    let last = s
+        .legal_actions()
+        .iter()
+        .filter_map(|a| match a {
+            Action::React { model: TARGET, kind: engine::state::CombatKind::CloseCombat { .. }, point } => {
+                Some(*point)
+            }
+            _ => None,
+        })
+        .max()
+        .expect("Hosk may fight back against the Reach charge");
+    s.apply_action(Action::React {
+        model: TARGET,
+        kind: engine::state::CombatKind::CloseCombat { weapon: 1 },
+        point: last,
+    })
+    .unwrap();
+    common::decline_declarations(&mut s);
+    while s
+        .dynamic()
+        .sequence
+        .as_ref()
+        .is_some_and(|q| q.rolls.iter().all(|r| r.role != engine::state::RollRole::Main))
+    {
+        match top(&s) {
+            Some(Step::Test { .. }) => force_test(&mut s, TestLevel::Pass),
+            other => panic!("the charge never struck: {other:?}"),
         }
     }
+    assert!(!s.models()[SHOOTER as usize].cell.eq(&hosk_cell));
+    let rolls = cc_rolls(&s);
+    assert!(
+        rolls.iter().any(|r| r.model == SHOOTER && r.role == engine::state::RollRole::Main),
+        "the charger strikes"
+    );
+    assert!(rolls.iter().any(|r| r.model == TARGET && !r.cancelled), "the fight-back stays");
 }
 
 #[test]

@@ -388,3 +388,77 @@ fn only_the_inactive_side_reacts_once_per_model_and_never_by_charging() {
         "one reaction per model"
     );
 }
+
+/// Whether the mover at path point `k` (0 = its start) touches the model standing on `cell`,
+/// on a flat board: their 1" cells are neighbours.
+fn mover_touches(s: &GameState, k: u8, cell: u16) -> bool {
+    let seq = s.dynamic().sequence.as_ref().expect("sequence");
+    let at = if k == 0 { s.models()[seq.actor as usize].cell } else { seq.path.points[k as usize - 1].cell };
+    let ((ax, ay), (bx, by)) = (s.board().xy(at), s.board().xy(cell));
+    (ax as i32 - bx as i32).abs().max((ay as i32 - by as i32).abs()) <= 1
+}
+
+/// p.40: "Models which are in Base to Base Contact with an enemy Model may only perform a CC
+/// or Dodge Action." A reactor may not shoot at a point of the mover's path where the mover
+/// touches it, but may shoot where it does not; it may fight or dodge where it touches.
+#[test]
+fn no_shot_is_offered_where_the_mover_passes_in_base_contact_with_the_reactor() {
+    // Crates give Kaneda hard cover from Nix until he comes round them, into base contact, so
+    // the first clear point of his path touches Nix.
+    let mut rows: Vec<String> = (0..12).map(|_| "0.".repeat(12)).collect();
+    rows[3] = "0.0.0h0h0.0.0.0.0.0.0.0.".to_string();
+    let refs: Vec<&str> = rows.iter().map(String::as_str).collect();
+    let places =
+        [Place { side: 0, profile: "kaneda", at: (1, 2) }, Place { side: 1, profile: "nix", at: (5, 3) }];
+    let mut s = game(common::board(&refs), &places, Some(KANEDA));
+    s.apply_action(Action::Move { dest: s.board().idx(7, 2), prone: false }).unwrap();
+    common::decline_nested(&mut s);
+    let nix_cell = s.models()[NIX as usize].cell;
+    let mut shots_apart = 0;
+    let mut fights_in_contact = 0;
+    for a in s.legal_actions() {
+        let Action::React { model: NIX, kind, point } = a else { continue };
+        let touching = mover_touches(&s, point, nix_cell);
+        match kind {
+            CombatKind::Shoot { .. } | CombatKind::Template { .. } | CombatKind::Reveal => {
+                assert!(!touching, "a shot offered at point {point}, in base contact");
+                shots_apart += 1;
+            }
+            CombatKind::CloseCombat { .. } => {
+                assert!(touching, "close combat only where the mover touches Nix");
+                fights_in_contact += 1;
+            }
+            CombatKind::Dodge => {}
+        }
+    }
+    assert!(shots_apart > 0, "Nix may shoot where Kaneda is not touching him");
+    assert!(fights_in_contact > 0, "Nix may fight as Kaneda passes him");
+}
+
+/// p.40 again, for a charge that ends touching its target: the target may shoot at the
+/// charger on its way in, but not at the last point, where they are in base contact.
+#[test]
+fn a_charge_target_may_not_shoot_where_the_charge_ends_in_base_contact() {
+    let places =
+        [Place { side: 0, profile: "kaneda", at: (2, 2) }, Place { side: 1, profile: "nix", at: (2, 9) }];
+    let mut s = game(open_board(16, 16), &places, Some(KANEDA));
+    let charge = *s
+        .legal_actions()
+        .iter()
+        .find(|a| matches!(a, Action::Charge { target: NIX, dest, .. } if s.board().xy(*dest) == (2, 8)))
+        .expect("charge Nix from the front");
+    s.apply_action(charge).unwrap();
+    let last = s.dynamic().sequence.as_ref().unwrap().path.points.len() as u8;
+    let nix_cell = s.models()[NIX as usize].cell;
+    assert!(mover_touches(&s, last, nix_cell));
+    let shots: Vec<u8> = s
+        .legal_actions()
+        .iter()
+        .filter_map(|a| match a {
+            Action::React { model: NIX, kind: CombatKind::Shoot { .. }, point } => Some(*point),
+            _ => None,
+        })
+        .collect();
+    assert!(!shots.is_empty(), "Nix may shoot the charger before it arrives");
+    assert!(shots.iter().all(|&k| !mover_touches(&s, k, nix_cell)), "no shot in base contact: {shots:?}");
+}

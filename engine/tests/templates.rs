@@ -218,3 +218,215 @@ fn a_template_reaction_is_placed_over_the_active_model_where_it_reacts() {
     force_test(&mut s, TestLevel::NailedIt);
     assert!(matches!(top(&s), Some(Step::Armour { model: 0, .. })), "{:?}", top(&s));
 }
+
+/// Resolve every armour roll on top of the stack with no wounds, returning who rolled.
+fn no_wounds(s: &mut GameState) -> Vec<u8> {
+    let mut hit = Vec::new();
+    while let Some(Step::Armour { model, .. }) = top(s) {
+        hit.push(model);
+        force_wounds(s, 0);
+    }
+    hit
+}
+
+/// p.51: "In order to use a Template, declare a Shoot Action"; p.30, Shoot: "Feat: The Model
+/// will gain 1AP at the end of the Action Sequence".
+#[test]
+fn a_feat_on_a_template_shot_gains_an_ap_like_any_shot() {
+    for (level, refund) in [(TestLevel::Feat, 1), (TestLevel::NailedIt, 0)] {
+        let mut s = field(small(&[]));
+        let ap = s.models()[0].ap;
+        s.apply_action(Action::Template { weapon: 0, at: s.board().idx(5, 8) }).unwrap();
+        common::decline_declarations(&mut s);
+        force_test(&mut s, level);
+        assert_eq!(no_wounds(&mut s).len(), 2);
+        assert_eq!(s.models()[0].ap, ap - 1 + refund, "{level:?}");
+    }
+}
+
+/// p.53: "Scarce(X) This item is hard to come by. Your Model may only use it X times per game."
+/// Template uses count, teardrops (which roll nothing) included.
+#[test]
+fn a_scarce_template_weapon_is_used_up_like_any_other() {
+    for kind in [TemplateKind::Small, TemplateKind::Teardrop] {
+        let props = vec![WeaponProperty::Template(kind), WeaponProperty::Scarce(1)];
+        let places = [(0, bomber(props), (5, 1)), (1, common::profile("hosk"), (5, 6))];
+        let mut s = game_with(open_board(), &places, Some(0));
+        assert!(s.models()[0].ap >= 2, "the bomber could fire twice");
+        let fire =
+            *s.legal_actions().iter().find(|a| matches!(a, Action::Template { .. })).expect("fire once");
+        s.apply_action(fire).unwrap();
+        common::decline_declarations(&mut s);
+        while s.dynamic().sequence.is_some() {
+            match top(&s) {
+                Some(Step::Test { .. }) => force_test(&mut s, TestLevel::Fail),
+                _ => {
+                    no_wounds(&mut s);
+                }
+            }
+        }
+        assert_eq!(top(&s), Some(Step::ChooseAction(0)), "{kind:?}: the bomber acts again");
+        assert!(
+            !s.legal_actions().iter().any(|a| matches!(a, Action::Template { .. })),
+            "{kind:?}: a Scarce(1) template fires once a game"
+        );
+    }
+}
+
+/// p.51, restriction 3: "The Template must not cover or partially cover Friendly Models." The
+/// firer is a friendly model: a large template centred 2" away would cover it.
+#[test]
+fn a_damaging_template_never_covers_its_own_firer() {
+    let large = vec![WeaponProperty::Template(TemplateKind::Large)];
+    let near = [(0, bomber(large.clone()), (5, 1)), (1, common::profile("hosk"), (5, 3))];
+    let s = game_with(open_board(), &near, Some(0));
+    assert!(!s.legal_actions().contains(&Action::Template { weapon: 0, at: s.board().idx(5, 3) }));
+    let far = [(0, bomber(large), (5, 1)), (1, common::profile("hosk"), (5, 6))];
+    let s = game_with(open_board(), &far, Some(0));
+    assert!(s.legal_actions().contains(&Action::Template { weapon: 0, at: s.board().idx(5, 6) }));
+}
+
+/// p.30, Shoot: "Pass: [...] If the target Model is within the Weapon's \"Pass\" range it Hits
+/// using the Weapon's Damage. Otherwise it misses." and "\"Nailed It\": [...] within the
+/// Weapon's \"Nailed It\" range you hit using the Weapon's Normal Damage." A template without
+/// Deviate follows the shot's table.
+#[test]
+fn a_template_pass_beyond_pass_range_misses_and_nailed_it_deals_normal_damage() {
+    let places = [(0, bomber(small(&[])), (5, 1)), (1, common::profile("hosk"), (5, 12))];
+    for (level, hit) in [(TestLevel::Pass, None), (TestLevel::NailedIt, Some(2))] {
+        let mut s = game_with(open_board(), &places, Some(0));
+        s.apply_action(Action::Template { weapon: 0, at: s.board().idx(5, 12) }).unwrap();
+        common::decline_declarations(&mut s);
+        force_test(&mut s, level);
+        let damage = match top(&s) {
+            Some(Step::Armour { model: 1, damage, .. }) => Some(damage),
+            _ => None,
+        };
+        assert_eq!(damage, hit, "{level:?} at 10\" with a 8/14 template");
+    }
+}
+
+/// p.30, Ranged Combat Modifiers: "Shooting Model Swimming or Climbing -1 Marksmanship" — a
+/// modifier of the shooter, not of cover, so small and large templates keep it (p.52).
+#[test]
+fn a_swimming_firer_throws_a_template_at_minus_one() {
+    let mut rows: Vec<String> = (0..16).map(|_| "0.".repeat(12)).collect();
+    rows[1] = "0~0~0~0~0~0~0~0~0~0~0~0~".to_string();
+    let refs: Vec<&str> = rows.iter().map(String::as_str).collect();
+    let attr = |board: engine::board::Board| {
+        let places = [(0, bomber(small(&[])), (5, 1)), (1, common::profile("hosk"), (5, 8))];
+        let mut s = game_with(board, &places, Some(0));
+        s.apply_action(Action::Template { weapon: 0, at: s.board().idx(5, 8) }).unwrap();
+        common::decline_declarations(&mut s);
+        match top(&s) {
+            Some(Step::Test { attr, .. }) => attr,
+            other => panic!("a hit roll: {other:?}"),
+        }
+    };
+    assert_eq!(attr(common::board(&refs)), attr(open_board()) - 1);
+}
+
+/// p.52: "A Weapon which uses the Teardrop Template does not require a roll to hit." — as a
+/// reaction too.
+#[test]
+fn a_teardrop_reaction_needs_no_hit_roll() {
+    let teardrop = bomber(vec![WeaponProperty::Template(TemplateKind::Teardrop)]);
+    let places = [(0, common::profile("kaneda"), (2, 2)), (1, teardrop, (4, 7))];
+    let mut s = game_with(open_board(), &places, Some(0));
+    s.apply_action(Action::Move { dest: s.board().idx(2, 6), prone: false }).unwrap();
+    common::decline_nested(&mut s);
+    let react = *s
+        .legal_actions()
+        .iter()
+        .find(|a| {
+            matches!(a, Action::React { model: 1, kind: engine::state::CombatKind::Template { .. }, .. })
+        })
+        .expect("a teardrop reaction");
+    s.apply_action(react).unwrap();
+    common::decline_declarations(&mut s);
+    while let Some(Step::Test { model, .. }) = top(&s) {
+        assert_ne!(model, 1, "the teardrop rolls nothing");
+        force_test(&mut s, TestLevel::Pass);
+    }
+    assert!(matches!(top(&s), Some(Step::Armour { model: 0, .. })), "it hits: {:?}", top(&s));
+}
+
+/// p.28: a Nested Action "must be a Shoot or Dodge Action", and a template shot is a Shoot
+/// Action (p.51): the mover may throw its template from a point of its path.
+#[test]
+fn a_template_may_be_nested_in_a_move() {
+    let mut s = field(small(&[]));
+    s.apply_action(Action::Move { dest: s.board().idx(5, 3), prone: false }).unwrap();
+    let nested = *s
+        .legal_actions()
+        .iter()
+        .find(|a| {
+            matches!(a, Action::Nested { kind: engine::state::CombatKind::Template { .. }, target: 1, .. })
+        })
+        .expect("a nested template over Hosk");
+    s.apply_action(nested).unwrap();
+    common::decline_declarations(&mut s);
+    let seq = s.dynamic().sequence.as_ref().unwrap();
+    assert_eq!(seq.templates.len(), 1);
+    assert_eq!(seq.templates[0].at, s.models()[1].cell, "centred on its target");
+    while let Some(Step::Test { .. }) = top(&s) {
+        force_test(&mut s, TestLevel::NailedIt);
+    }
+    let mut hit = no_wounds(&mut s);
+    hit.sort();
+    assert_eq!(hit, vec![1, 2], "Hosk and Venk are under it");
+}
+
+/// p.36: the active model "may initiate a Firefight by spending an AP and declaring a Combat
+/// Action in response" — a template shot too, placed over the reactor (p.51: the firer
+/// nominates the target model under it); "Rolls involving Template Weapons may never be
+/// Opposed Tests", so the reactor's shot stays unopposed.
+#[test]
+fn a_firefight_may_answer_a_reaction_with_a_template() {
+    let places = [(0, bomber(small(&[])), (5, 1)), (1, common::profile("nix"), (5, 9))];
+    let mut s = game_with(open_board(), &places, Some(0));
+    s.apply_action(Action::Move { dest: s.board().idx(5, 3), prone: false }).unwrap();
+    common::decline_nested(&mut s);
+    let shot = *s
+        .legal_actions()
+        .iter()
+        .find(|a| matches!(a, Action::React { model: 1, kind: engine::state::CombatKind::Shoot { .. }, .. }))
+        .expect("Nix shoots the bomber");
+    s.apply_action(shot).unwrap();
+    if top(&s) == Some(Step::ChooseReaction) {
+        s.apply_action(Action::EndReactions).unwrap();
+    }
+    let answer = Action::Firefight { kind: engine::state::CombatKind::Template { weapon: 0 }, reactor: 1 };
+    assert!(s.legal_actions().contains(&answer), "{:?}", s.legal_actions());
+    s.apply_action(answer).unwrap();
+    common::decline_declarations(&mut s);
+    let seq = s.dynamic().sequence.as_ref().unwrap();
+    assert!(seq.rolls.iter().all(|r| !r.opposed), "never opposed");
+    assert_eq!(seq.templates[0].at, s.models()[1].cell);
+}
+
+/// A template reaction targets the active model (p.51), so the mover may answer it with a
+/// firefight like any other reaction (p.36); the two rolls stay unopposed.
+#[test]
+fn a_template_reaction_can_be_answered_by_a_firefight() {
+    let places = [(0, common::profile("kaneda"), (2, 2)), (1, bomber(small(&[])), (5, 12))];
+    let mut s = game_with(open_board(), &places, Some(0));
+    s.apply_action(Action::Move { dest: s.board().idx(2, 8), prone: false }).unwrap();
+    common::decline_nested(&mut s);
+    let react = *s
+        .legal_actions()
+        .iter()
+        .find(|a| {
+            matches!(a, Action::React { model: 1, kind: engine::state::CombatKind::Template { .. }, .. })
+        })
+        .expect("a template reaction");
+    s.apply_action(react).unwrap();
+    if top(&s) == Some(Step::ChooseReaction) {
+        s.apply_action(Action::EndReactions).unwrap();
+    }
+    let dodge = Action::Firefight { kind: engine::state::CombatKind::Dodge, reactor: 1 };
+    assert!(s.legal_actions().contains(&dodge), "{:?}", s.legal_actions());
+    s.apply_action(dodge).unwrap();
+    common::decline_declarations(&mut s);
+    assert!(s.dynamic().sequence.as_ref().unwrap().rolls.iter().all(|r| !r.opposed));
+}

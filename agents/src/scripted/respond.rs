@@ -177,6 +177,10 @@ pub(super) fn score_nested(view: &View, fields: &mut Fields, legal: &[Action], s
                     None => NEVER,
                 }
             }
+            Action::Nested { kind: CombatKind::Template { weapon }, target, point } => {
+                let at = state.models()[target as usize].cell;
+                reach_chance(view, seq, point) * (super::act::template_at(view, me, weapon, at) - spare)
+            }
             Action::NoNested => 0.0,
             _ => -0.05,
         };
@@ -223,6 +227,10 @@ pub(super) fn score_firefights(view: &View, fields: &mut Fields, legal: &[Action
         };
         let value = match (kind, mine) {
             (_, Some(_)) if view.carries_prize(me) => NEVER,
+            // A template is never opposed (p.51): it does not blunt their shot.
+            (CombatKind::Template { weapon }, _) if !view.carries_prize(me) => {
+                super::act::template_at(view, me, weapon, state.models()[reactor as usize].cell)
+            }
             (CombatKind::Dodge, _) => {
                 harm0 - view.strike_value(&theirs, duel(theirs.attr, agility(view, me), view.nf).0)
             }
@@ -379,6 +387,12 @@ pub(super) fn score_misc(view: &View, fields: &mut Fields, legal: &[Action], sco
                     .map_or(0.0, |p| p.z as f64 - state.board().cell(p.cell).height as f64 + 0.01 * i as f64)
             }),
             (Some(Step::ChooseContinuer { .. }), Action::Activate(m)) => activation_priority(view, fields, m),
+            // Move as many AP as the recipient can still hold, never wasting one (p.12).
+            (Some(Step::ChooseCommandAp { recipient, .. }), Action::CommandAp(n)) => {
+                let room =
+                    state.profile(*recipient).ap_max.saturating_sub(state.models()[*recipient as usize].ap);
+                n.min(room) as f64 - 0.1 * n as f64
+            }
             _ => 0.0,
         };
         scores.push(s);

@@ -180,6 +180,8 @@ pub enum Action {
         /// The model receiving them.
         recipient: ModelId,
     },
+    /// After a "Nailed It" command test: how many AP the order moves, 1 or 2 (p.46).
+    CommandAp(u8),
     /// No (further) command order.
     NoCommand,
     /// Play one of the side's cards (index in its crew's card list) on a model.
@@ -266,6 +268,7 @@ impl fmt::Display for Action {
             Action::Firefight { kind, reactor } => write!(f, "firefight {kind:?} against m{reactor}"),
             Action::NoFirefight => write!(f, "no firefight"),
             Action::Command { donor, recipient } => write!(f, "command order m{donor} -> m{recipient}"),
+            Action::CommandAp(n) => write!(f, "the order moves {n} AP"),
             Action::NoCommand => write!(f, "no command order"),
             Action::PlayCard { card, target } => write!(f, "play card {card} on m{target}"),
             Action::NoCard => write!(f, "no card"),

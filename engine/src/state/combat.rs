@@ -17,10 +17,14 @@ use crate::dice::{opposed, OpposedResult, TestLevel};
 use crate::odds::armour_target;
 use crate::profile::WeaponProperty;
 
-/// Whether an active-side roll `a` and a reaction `r` oppose each other.
+/// Whether an active-side roll `a` and a reaction `r` oppose each other. "Rolls involving
+/// Template Weapons may never be Opposed Tests" (p.51).
 fn opposes(a: &CombatRoll, r: &CombatRoll) -> bool {
     let dodge = |x: &CombatRoll| matches!(x.kind, CombatKind::Dodge);
-    (a.attacks(r.model) && (r.attacks(a.model) || dodge(r))) || (dodge(a) && r.attacks(a.model))
+    let template = |x: &CombatRoll| matches!(x.kind, CombatKind::Template { .. });
+    !template(a)
+        && !template(r)
+        && ((a.attacks(r.model) && (r.attacks(a.model) || dodge(r))) || (dodge(a) && r.attacks(a.model)))
 }
 
 /// The opposed pairs (active-side roll, reaction) among the rolls that happen: each reaction
@@ -62,16 +66,23 @@ pub(super) fn charge_strike(state: &mut GameState) {
         && seq.path.points.iter().any(|p| template::smoke_between(state, p.cell, p.cell));
     let charged = !seq.started_in_water && !through_smoke;
     let point = seq.path.points.len() as u8;
-    let strikes = state.dyn_.models[target as usize].is_conscious() && state.in_contact(actor, target);
+    // A Reach charge strikes from its destination point (p.53).
+    let strikes = state.dyn_.models[target as usize].is_conscious()
+        && reaches(state, actor, state.pose(actor), weapon, target, state.pose(target));
     let roll = strikes.then(|| close_combat(state, actor, weapon, target, RollRole::Main, point, charged));
+    // A harmless reaction (the target fighting back from beyond its own reach) needs the
+    // charger's blow to oppose.
     let unreached: Vec<usize> = seq
         .rolls
         .iter()
         .enumerate()
         .filter(|(_, r)| match r.kind {
-            CombatKind::CloseCombat { weapon } => {
-                !r.cancelled
-                    && !reaches(state, r.model, state.pose(r.model), weapon, actor, state.pose(actor))
+            CombatKind::CloseCombat { weapon } if !r.cancelled => {
+                if r.harmless {
+                    !(strikes && r.model == target)
+                } else {
+                    !reaches(state, r.model, state.pose(r.model), weapon, actor, state.pose(actor))
+                }
             }
             _ => false,
         })
@@ -111,8 +122,20 @@ pub(super) fn roll_combat(state: &mut GameState) {
     }
     let mut order = roll_order(&rolls);
     order.sort_by_key(|&i| !rolls[i].opposed);
+    // A Scarce weapon's use counts when its shot or blow is made (p.53), template shots
+    // included, teardrops too although they roll nothing.
+    for &i in &order {
+        if let CombatKind::Shoot { weapon }
+        | CombatKind::CloseCombat { weapon }
+        | CombatKind::Template { weapon } = rolls[i].kind
+        {
+            let m = &mut state.dyn_.models[rolls[i].model as usize];
+            m.uses[weapon as usize] = m.uses[weapon as usize].saturating_add(1);
+        }
+    }
     let tests: Vec<Step> = order
         .iter()
+        .filter(|&&i| !rolls[i].automatic)
         .rev()
         .map(|&i| Step::Test {
             model: rolls[i].model,
@@ -122,13 +145,6 @@ pub(super) fn roll_combat(state: &mut GameState) {
             rerolled: false,
         })
         .collect();
-    // A Scarce weapon's use counts when its roll is made (p.53).
-    for &i in &order {
-        if let CombatKind::Shoot { weapon } | CombatKind::CloseCombat { weapon } = rolls[i].kind {
-            let m = &mut state.dyn_.models[rolls[i].model as usize];
-            m.uses[weapon as usize] = m.uses[weapon as usize].saturating_add(1);
-        }
-    }
     state.dyn_.sequence.as_mut().expect("sequence").rolls = rolls;
     state.dyn_.steps.extend(tests);
 }
@@ -205,6 +221,10 @@ pub(super) fn resolve_combat(state: &mut GameState) {
             }
         }
         if let CombatKind::Template { weapon } = roll.kind {
+            // A template shot is a Shoot Action (p.51): a Feat gains 1 AP like any shot (p.30).
+            if outcome.level == TestLevel::Feat {
+                state.dyn_.models[roll.model as usize].pending.feat_ap += 1;
+            }
             scatter_or_land(state, i as u8, weapon, outcome.level);
             continue;
         }
@@ -227,6 +247,8 @@ pub(super) fn resolve_combat(state: &mut GameState) {
                     state.dyn_.models[target as usize].pending.reveal = true;
                 }
             }
+            // Fighting back against a Reach blow from beyond one's own reach (p.53).
+            CombatKind::CloseCombat { .. } if roll.harmless => {}
             CombatKind::Shoot { weapon } | CombatKind::CloseCombat { weapon } => {
                 let w = &profile.weapons[weapon as usize];
                 let ranged = matches!(roll.kind, CombatKind::Shoot { .. });
@@ -289,7 +311,7 @@ pub(super) fn resolve_combat(state: &mut GameState) {
 /// chance node, pushed), or nowhere.
 fn scatter_or_land(state: &mut GameState, roll: u8, weapon: u8, level: TestLevel) {
     let seq = state.dyn_.sequence.as_ref().expect("sequence");
-    let Some(t) = seq.templates.iter().position(|t| t.roll == Some(roll)) else { return };
+    let Some(t) = seq.templates.iter().position(|t| t.roll == roll) else { return };
     let firer = seq.templates[t].firer;
     let deviate = {
         let profile = &state.stat.profiles[state.dyn_.models[firer as usize].profile as usize];
@@ -302,7 +324,8 @@ fn scatter_or_land(state: &mut GameState, roll: u8, weapon: u8, level: TestLevel
             shot.nailed = true;
             shot.landed = true;
         }
-        (TestLevel::Pass, None) => shot.landed = true,
+        // Without Deviate a Pass hits only within the weapon's Pass range, as any shot (p.30).
+        (TestLevel::Pass, None) => shot.landed = shot.pass_range,
         (TestLevel::Pass, Some(x)) => {
             shot.landed = true;
             state.dyn_.steps.push(Step::Scatter { template: t as u8, distance: Some(x) });
@@ -349,7 +372,7 @@ pub(super) fn template_hits(state: &mut GameState) {
         .iter()
         .copied()
         .enumerate()
-        .filter(|(_, t)| t.landed && !t.roll.is_some_and(|r| seq.rolls[r as usize].cancelled))
+        .filter(|(_, t)| t.landed && !seq.rolls[t.roll as usize].cancelled)
         .collect();
     for (t, shot) in shots.into_iter().rev() {
         let w = state.profile(shot.firer).weapons[shot.weapon as usize].clone();
@@ -364,8 +387,7 @@ pub(super) fn template_hits(state: &mut GameState) {
         if !template::damages(&w) {
             continue;
         }
-        let origin = state.dyn_.models[shot.firer as usize].cell;
-        let under = template::models_under(state, kind, origin, shot.at, shot.mover_at);
+        let under = template::models_under(state, kind, shot.origin, shot.at, shot.mover_at);
         for &(m, hard) in under.iter().rev() {
             if state.dyn_.models[m as usize].tokens.stealth {
                 state.dyn_.steps.push(Step::TemplateStealth { template: t as u8, model: m, hard });

@@ -84,23 +84,19 @@ pub(super) fn command_order(state: &mut GameState) {
 }
 
 /// Apply E-F (p.39): move the AP, then offer the next order on a success. A blunder discards
-/// one of the donor's AP; a failure or blunder ends the leader's orders for the turn.
+/// one of the donor's AP; a failure or blunder ends the leader's orders for the turn. On
+/// "Nailed It" (or a Feat, which counts as one) the leader's side chooses to move 1 or 2 AP
+/// (p.46) when the donor has two to give.
 pub(super) fn resolve_command(state: &mut GameState) {
     let seq = state.dyn_.sequence.as_mut().expect("sequence");
     let (donor, recipient) = seq.command.take().expect("a declared order");
     let level = seq.command_test.take().expect("command test rolled").level;
     let leader = seq.actor;
-    let moved = match level {
-        TestLevel::Blunder => {
+    if !level.is_success() {
+        if level == TestLevel::Blunder {
             let d = &mut state.dyn_.models[donor as usize];
             d.ap = d.ap.saturating_sub(1);
-            0
         }
-        TestLevel::Fail => 0,
-        TestLevel::Pass => 1,
-        TestLevel::NailedIt | TestLevel::Feat => 2,
-    };
-    if !level.is_success() {
         state.dyn_.models[leader as usize].commanded = true;
         state.dyn_.steps.pop(); // the pending CommandOrder: no more orders
         return;
@@ -108,12 +104,26 @@ pub(super) fn resolve_command(state: &mut GameState) {
     if level == TestLevel::Feat {
         state.dyn_.models[leader as usize].pending.feat_ap += 1;
     }
-    // AP above the recipient's maximum are discarded (p.12).
-    let give = moved.min(state.dyn_.models[donor as usize].ap);
+    // A successful order lets the leader declare another.
+    state.dyn_.steps.push(Step::ChooseCommand);
+    if level.is_nailed() && state.dyn_.models[donor as usize].ap >= 2 {
+        state.dyn_.steps.push(Step::ChooseCommandAp { donor, recipient });
+    } else {
+        transfer_ap(state, donor, recipient, 1);
+    }
+}
+
+/// Every AP count the leader may move after "Nailed It": 1 or 2 (p.46).
+pub(super) fn amount_options(out: &mut Vec<Action>) {
+    out.extend([Action::CommandAp(1), Action::CommandAp(2)]);
+}
+
+/// Move `n` AP from the donor to the recipient; AP above the recipient's maximum are
+/// discarded (p.12).
+pub(super) fn transfer_ap(state: &mut GameState, donor: ModelId, recipient: ModelId, n: u8) {
+    let give = n.min(state.dyn_.models[donor as usize].ap);
     state.dyn_.models[donor as usize].ap -= give;
     let cap = state.profile(recipient).ap_max;
     let r = &mut state.dyn_.models[recipient as usize];
     r.ap = r.ap.saturating_add(give).min(cap);
-    // A successful order lets the leader declare another.
-    state.dyn_.steps.push(Step::ChooseCommand);
 }

@@ -47,6 +47,7 @@ pub(super) fn generate(state: &GameState, out: &mut Vec<Action>) {
             out.push(Action::NoCommand);
             command_options(state, out);
         }
+        Step::ChooseCommandAp { .. } => super::command::amount_options(out),
         Step::ChooseCard { .. } => {
             out.push(Action::NoCard);
             card_options(state, out);
@@ -421,6 +422,20 @@ fn nested_options(state: &GameState, out: &mut Vec<Action>) {
                 if tm.side == model.side || !tm.is_on_table() {
                     continue;
                 }
+                // A template is a Shoot Action (p.51), so it may be nested too, placed over an
+                // enemy model as the main action's templates are.
+                if super::template::template_of(w).is_some() {
+                    let mover_at = Some((actor, pose.cell, pose.z));
+                    if model.can_use(wi as u8, w.scarce())
+                        && super::template::placement_ok(state, actor, pose, wi as u8, tm.cell, mover_at)
+                    {
+                        let roll = super::sequence::template_roll(state, actor, pose, wi as u8, tm.cell, k);
+                        if thin.first((actor, t, roll.kind, class, roll.attr, roll.pass_range, false)) {
+                            out.push(Action::Nested { kind: roll.kind, target: t, point: k });
+                        }
+                    }
+                    continue;
+                }
                 if let Some(roll) = shot(state, actor, pose, wi as u8, t, state.pose(t), RollRole::Nested, k)
                 {
                     if thin.first((actor, t, roll.kind, class, roll.attr, roll.pass_range, roll.hard_cover)) {
@@ -450,6 +465,13 @@ fn reaction_options(state: &GameState, only: Option<ModelId>, first: bool, out: 
         Action::Charge { target, .. } => Some(target),
         _ => None,
     };
+    // The active model's blow, if it strikes one model: (target, weapon).
+    let blow = match seq.declared {
+        Action::Charge { target, weapon, .. } | Action::CloseCombat { target, weapon } => {
+            Some((target, weapon))
+        }
+        _ => None,
+    };
     let poses: Vec<Pose> = action_points(seq).map(|k| actor_pose(state, seq, k)).collect();
     for (r, rm) in d.models.iter().enumerate() {
         let r = r as ModelId;
@@ -462,7 +484,8 @@ fn reaction_options(state: &GameState, only: Option<ModelId>, first: bool, out: 
             continue;
         }
         let rp = state.pose(r);
-        let engaged = state.enemies_in_contact(r).next().is_some();
+        // In contact with an enemy other than the mover: engaged at every point.
+        let engaged_elsewhere = state.enemies_in_contact(r).any(|e| e != actor);
         let profile = state.profile(r);
         let mut thin = Thinning::new();
         for k in action_points(seq) {
@@ -472,6 +495,9 @@ fn reaction_options(state: &GameState, only: Option<ModelId>, first: bool, out: 
             let pose = poses[k as usize];
             let class = seq.reach_class(k, budget);
             let contact = super::sight::cells_touch(state, rp.cell, rp.z, pose.cell, pose.z);
+            // "Models which are in Base to Base Contact with an enemy Model may only perform a CC
+            // or Dodge Action" (p.40): also where the mover touches the reactor at this point.
+            let engaged = engaged_elsewhere || contact;
             // A stealthed active model can be revealed by a model that would see it (p.49).
             if !engaged {
                 if let Some(roll) = reveal(state, r, rp, actor, pose, RollRole::Reaction, k) {
@@ -493,7 +519,14 @@ fn reaction_options(state: &GameState, only: Option<ModelId>, first: bool, out: 
                     if w.is_ranged()
                         && super::template::template_of(w).is_some()
                         && rm.can_use(wi as u8, w.scarce())
-                        && super::template::placement_ok(state, r, wi as u8, pose.cell)
+                        && super::template::placement_ok(
+                            state,
+                            r,
+                            rp,
+                            wi as u8,
+                            pose.cell,
+                            Some((actor, pose.cell, pose.z)),
+                        )
                         && thin.first((r, actor, kind, class, 0, false, false))
                     {
                         out.push(Action::React { model: r, kind, point: k });
@@ -523,11 +556,16 @@ fn reaction_options(state: &GameState, only: Option<ModelId>, first: bool, out: 
                 out.push(Action::React { model: r, kind: CombatKind::Dodge, point: k });
             }
             if may_fight {
+                // "The Enemy Model may react as normal, but if they react with a CC Action they
+                // will be unable to cause Damage unless they too have Reach" (p.53): the target
+                // of a blow that reaches it may fight back from beyond its own reach.
+                let struck =
+                    blow.is_some_and(|(t, w)| t == r && k == last && reaches(state, actor, pose, w, r, rp));
                 for (wi, w) in profile.weapons.iter().enumerate() {
                     let kind = CombatKind::CloseCombat { weapon: wi as u8 };
                     if !w.is_ranged()
                         && rm.can_use(wi as u8, w.scarce())
-                        && reaches(state, r, rp, wi as u8, actor, pose)
+                        && (struck || reaches(state, r, rp, wi as u8, actor, pose))
                         && thin.first((r, actor, kind, class, 0, false, false))
                     {
                         out.push(Action::React { model: r, kind, point: k });
@@ -561,7 +599,16 @@ fn firefight_options(state: &GameState, out: &mut Vec<Action>) {
         let engaged = state.touches_enemy(model.side, pose.cell, pose.z, Some(actor));
         for (wi, w) in profile.weapons.iter().enumerate() {
             let weapon = wi as u8;
-            if w.is_ranged() {
+            if w.is_ranged() && super::template::template_of(w).is_some() {
+                // A template firefight is placed over the reactor (p.51).
+                let mover_at = Some((actor, pose.cell, pose.z));
+                if !engaged
+                    && model.can_use(weapon, w.scarce())
+                    && super::template::placement_ok(state, actor, pose, weapon, rp.cell, mover_at)
+                {
+                    out.push(Action::Firefight { kind: CombatKind::Template { weapon }, reactor: r });
+                }
+            } else if w.is_ranged() {
                 if !engaged
                     && shot(state, actor, pose, weapon, r, rp, RollRole::Firefight, reaction.point).is_some()
                 {

@@ -59,6 +59,11 @@ pub struct CombatRoll {
     pub cancelled: bool,
     /// The test result, once rolled.
     pub outcome: Option<TestOutcome>,
+    /// Rolls no test: a teardrop template is placed without a roll to hit (p.52).
+    pub automatic: bool,
+    /// A close-combat reaction to a Reach blow from beyond the reactor's own reach: opposed
+    /// as usual, but it deals no damage (Reach, p.53).
+    pub harmless: bool,
 }
 
 impl CombatRoll {
@@ -305,6 +310,8 @@ pub(super) fn shot(
         opposed: false,
         cancelled: false,
         outcome: None,
+        automatic: false,
+        harmless: false,
     })
 }
 
@@ -351,6 +358,8 @@ pub(super) fn reveal(
         opposed: false,
         cancelled: false,
         outcome: None,
+        automatic: false,
+        harmless: false,
     })
 }
 
@@ -427,6 +436,8 @@ pub(super) fn close_combat(
         opposed: false,
         cancelled: false,
         outcome: None,
+        automatic: false,
+        harmless: false,
     }
 }
 
@@ -445,6 +456,8 @@ pub(super) fn dodge(state: &GameState, m: ModelId, low: bool, role: RollRole, po
         opposed: false,
         cancelled: false,
         outcome: None,
+        automatic: false,
+        harmless: false,
     }
 }
 
@@ -455,7 +468,13 @@ pub(super) fn declare(state: &mut GameState, m: ModelId, declared: Action) {
     let mut seq = Sequence::new(m, declared);
     let model = state.dyn_.models[m as usize];
     seq.stealthed_attacker = model.tokens.stealth
-        && matches!(declared, Action::Shoot { .. } | Action::CloseCombat { .. } | Action::Charge { .. });
+        && matches!(
+            declared,
+            Action::Shoot { .. }
+                | Action::Template { .. }
+                | Action::CloseCombat { .. }
+                | Action::Charge { .. }
+        );
     seq.origin = model.cell;
     let mut push = vec![Step::EndSequence, Step::ResolveCombat, Step::RollCombat];
     match declared {
@@ -500,28 +519,10 @@ pub(super) fn declare(state: &mut GameState, m: ModelId, declared: Action) {
             push.push(Step::ChooseReaction);
         }
         Action::Template { weapon, at } => {
-            let teardrop = super::template::template_of(&state.profile(m).weapons[weapon as usize])
-                == Some(crate::profile::TemplateKind::Teardrop);
-            let mut shot = super::template::TemplateShot {
-                roll: None,
-                landed: true,
-                mover_at: None,
-                firer: m,
-                weapon,
-                at,
-                pass_range: true,
-                nailed: false,
-            };
-            // A teardrop needs no hit roll: it is placed touching the firer (p.52).
-            if !teardrop {
-                let mut roll = template_roll(state, m, weapon, at, 0);
-                roll.role = RollRole::Main;
-                shot.roll = Some(seq.rolls.len() as u8);
-                shot.landed = false;
-                shot.pass_range = roll.pass_range;
-                seq.rolls.push(roll);
-            }
+            let aim = TemplateAim { firer: m, from: state.pose(m), weapon, at, mover_at: None, target: None };
+            let (roll, shot) = template_shot(state, aim, RollRole::Main, 0, seq.rolls.len());
             seq.templates.push(shot);
+            seq.rolls.push(roll);
             push.push(Step::ChooseReaction);
         }
         Action::Reveal { target } => {
@@ -583,23 +584,72 @@ pub(super) fn declare(state: &mut GameState, m: ModelId, declared: Action) {
     state.dyn_.steps.extend(push);
 }
 
-/// The hit roll of a small or large template placed at `at` (cover modifiers ignored, p.52).
+/// Who fires a template from where, and where it is placed.
+pub(super) struct TemplateAim {
+    /// The firing model.
+    pub firer: ModelId,
+    /// Where it fires from.
+    pub from: Pose,
+    /// The template weapon.
+    pub weapon: u8,
+    /// Centre (small, large) or aiming point (teardrop).
+    pub at: crate::board::CellIdx,
+    /// The active model at the point of its path where the shot happens, if it moved.
+    pub mover_at: Option<(ModelId, crate::board::CellIdx, u8)>,
+    /// The model nominated as its target, when the shot needs one (a reaction's, a nested
+    /// shot's or a firefight's, p.51).
+    pub target: Option<ModelId>,
+}
+
+/// A template shot (a Shoot Action, p.51) and its hit roll, the roll to be stored at index
+/// `roll_index` of the sequence's rolls.
+pub(super) fn template_shot(
+    state: &GameState,
+    aim: TemplateAim,
+    role: RollRole,
+    point: u8,
+    roll_index: usize,
+) -> (CombatRoll, super::template::TemplateShot) {
+    let mut roll = template_roll(state, aim.firer, aim.from, aim.weapon, aim.at, point);
+    roll.role = role;
+    roll.target = aim.target;
+    let shot = super::template::TemplateShot {
+        roll: roll_index as u8,
+        landed: roll.automatic,
+        mover_at: aim.mover_at,
+        firer: aim.firer,
+        origin: aim.from.cell,
+        weapon: aim.weapon,
+        at: aim.at,
+        pass_range: roll.pass_range,
+        nailed: false,
+    };
+    (roll, shot)
+}
+
+/// The hit roll of a template shot by `m` at pose `fp` placed at `at`: the shooter's own
+/// Marksmanship modifiers (Blind, Spray, swimming or climbing, p.30) but none for cover, which
+/// small and large templates ignore (p.52). A teardrop rolls nothing: it always lands (p.52).
 pub(super) fn template_roll(
     state: &GameState,
     m: ModelId,
+    fp: Pose,
     weapon: u8,
     at: crate::board::CellIdx,
     point: u8,
 ) -> CombatRoll {
-    let model = &state.models()[m as usize];
     let w = &state.profile(m).weapons[weapon as usize];
     let (pass, _) = w.range.expect("template weapons have a range");
     let pass_range =
-        state.board().edge_distance(model.cell, model.z, at, state.board().cell(at).height) <= pass as f32;
+        state.board().edge_distance(fp.cell, fp.z, at, state.board().cell(at).height) <= pass as f32;
     let mut attr = state.profile(m).marksmanship as i32 - blind_penalty(state, m);
     if pass_range && w.has(WeaponProperty::Spray) {
         attr += 1;
     }
+    if fp.swimming || fp.z > state.board().cell(fp.cell).height {
+        attr -= 1; // shooting while swimming or climbing
+    }
+    let automatic = super::template::template_of(w) == Some(crate::profile::TemplateKind::Teardrop);
     CombatRoll {
         model: m,
         role: RollRole::Reaction,
@@ -607,11 +657,13 @@ pub(super) fn template_roll(
         target: None,
         point,
         attr: clamp_attribute(attr),
-        pass_range,
+        pass_range: pass_range || automatic,
         hard_cover: false,
         opposed: false,
         cancelled: false,
         outcome: None,
+        automatic,
+        harmless: false,
     }
 }
 
@@ -637,6 +689,14 @@ pub(super) fn add_combat(state: &mut GameState, action: Action) {
                     shot(state, actor, pose, weapon, target, state.pose(target), RollRole::Nested, point)
                         .expect("legal")
                 }
+                // A nested template is centred on (or aimed at) its target model (p.51).
+                CombatKind::Template { weapon } => {
+                    let at = state.models()[target as usize].cell;
+                    let mover_at = Some((actor, pose.cell, pose.z));
+                    let aim =
+                        TemplateAim { firer: actor, from: pose, weapon, at, mover_at, target: Some(target) };
+                    return add_template(state, aim, RollRole::Nested, point);
+                }
                 _ => dodge(state, actor, pose.volume == crate::board::Volume::Base, RollRole::Nested, point),
             }
         }
@@ -655,29 +715,28 @@ pub(super) fn add_combat(state: &mut GameState, action: Action) {
                     point,
                 ),
                 CombatKind::CloseCombat { weapon } => {
-                    close_combat(state, model, weapon, actor, RollRole::Reaction, point, false)
+                    let mut roll =
+                        close_combat(state, model, weapon, actor, RollRole::Reaction, point, false);
+                    roll.harmless = !reaches(state, model, state.pose(model), weapon, actor, tp);
+                    roll
                 }
                 CombatKind::Reveal => {
                     reveal(state, model, state.pose(model), actor, tp, RollRole::Reaction, point)
                         .expect("legal")
                 }
+                // A template reaction is placed over the active model where it reacts (p.51).
                 CombatKind::Template { weapon } => {
-                    let roll = template_roll(state, model, weapon, tp.cell, point);
-                    let shot = super::template::TemplateShot {
-                        roll: Some(seq.rolls.len() as u8),
-                        landed: false,
-                        mover_at: Some((actor, tp.cell, tp.z)),
+                    let mover_at = Some((actor, tp.cell, tp.z));
+                    let from = state.pose(model);
+                    let aim = TemplateAim {
                         firer: model,
+                        from,
                         weapon,
                         at: tp.cell,
-                        pass_range: roll.pass_range,
-                        nailed: false,
+                        mover_at,
+                        target: Some(actor),
                     };
-                    spend_ap(state, model);
-                    let seq = state.dyn_.sequence.as_mut().expect("sequence");
-                    seq.rolls.push(roll);
-                    seq.templates.push(shot);
-                    return;
+                    return add_template(state, aim, RollRole::Reaction, point);
                 }
             }
         }
@@ -700,15 +759,32 @@ pub(super) fn add_combat(state: &mut GameState, action: Action) {
                 CombatKind::CloseCombat { weapon } => {
                     close_combat(state, actor, weapon, reactor, RollRole::Firefight, point, false)
                 }
-                CombatKind::Reveal | CombatKind::Template { .. } => {
-                    unreachable!("a firefight is never a reveal or a template")
+                // A firefight template is placed over the reactor it answers (p.51).
+                CombatKind::Template { weapon } => {
+                    let at = state.models()[reactor as usize].cell;
+                    let mover_at = Some((actor, pose.cell, pose.z));
+                    let aim =
+                        TemplateAim { firer: actor, from: pose, weapon, at, mover_at, target: Some(reactor) };
+                    return add_template(state, aim, RollRole::Firefight, point);
                 }
+                CombatKind::Reveal => unreachable!("a firefight is never a reveal"),
             }
         }
         other => unreachable!("not a combat declaration: {other:?}"),
     };
     spend_ap(state, roll.model);
     state.dyn_.sequence.as_mut().expect("sequence").rolls.push(roll);
+}
+
+/// Record a template shot declared during the sequence and pay its AP.
+fn add_template(state: &mut GameState, aim: TemplateAim, role: RollRole, point: u8) {
+    let firer = aim.firer;
+    let index = state.dyn_.sequence.as_ref().expect("sequence").rolls.len();
+    let (roll, shot) = template_shot(state, aim, role, point, index);
+    spend_ap(state, firer);
+    let seq = state.dyn_.sequence.as_mut().expect("sequence");
+    seq.rolls.push(roll);
+    seq.templates.push(shot);
 }
 
 /// Test step C (p.39): reactions, nested actions and firefights at points the mover never

@@ -14,7 +14,7 @@ use super::chance::{level_table, test_table, wound_table};
 use super::combat::{
     charge_strike, resolve_combat, roll_combat, scatter_outcomes, template_damage, template_hits,
 };
-use super::command::{command_order, declare_order, resolve_command};
+use super::command::{command_order, declare_order, resolve_command, transfer_ap};
 use super::legal;
 use super::model::{Health, ModelId, ModelState, Side, Stance};
 use super::moving::{fall, place_on_path, reach, resolve_move, settle_stance};
@@ -173,6 +173,13 @@ pub enum Step {
     },
     /// Decision for a leader: declare a command order, or none (skipped when it cannot).
     ChooseCommand,
+    /// Decision for a leader's side after a "Nailed It" command test: move 1 or 2 AP (p.46).
+    ChooseCommandAp {
+        /// The model giving AP.
+        donor: ModelId,
+        /// The model receiving them.
+        recipient: ModelId,
+    },
     /// Automatic: make the declared command order's test, if any (Apply D).
     CommandOrder,
     /// Automatic: apply the command test and offer the next order (Apply E-F).
@@ -248,6 +255,7 @@ impl Step {
                     | Step::ChooseReaction
                     | Step::ChooseFirefight
                     | Step::ChooseCommand
+                    | Step::ChooseCommandAp { .. }
                     | Step::ChooseCard { .. }
                     | Step::ChooseAllocation { .. }
                     | Step::ChooseContinuer { .. }
@@ -269,9 +277,11 @@ pub(super) fn player_of(state: &GameState, step: &Step) -> Player {
         Step::ChooseAction(m) | Step::ChooseDodgeMove { model: m, .. } => {
             Player::Side(d.models[*m as usize].side)
         }
-        Step::ChooseNested | Step::ChooseFirefight | Step::ChooseCommand | Step::ChooseMidAir => {
-            Player::Side(actor_side())
-        }
+        Step::ChooseNested
+        | Step::ChooseFirefight
+        | Step::ChooseCommand
+        | Step::ChooseCommandAp { .. }
+        | Step::ChooseMidAir => Player::Side(actor_side()),
         Step::ChooseReaction => Player::Side(other_side(actor_side())),
         Step::ChooseFallPoint { chooser } => Player::Side(*chooser),
         Step::ChooseCard { side, .. } => Player::Side(*side),
@@ -484,6 +494,9 @@ fn decide(state: &mut GameState, step: Step, action: Action) {
             play_card(state, side, card, target, test)
         }
         (Step::ChooseCommand, Action::Command { donor, recipient }) => declare_order(state, donor, recipient),
+        (Step::ChooseCommandAp { donor, recipient }, Action::CommandAp(n)) => {
+            transfer_ap(state, donor, recipient, n)
+        }
         (Step::ChooseNested, nested @ Action::Nested { .. }) => add_combat(state, nested),
         (Step::ChooseFirefight, firefight @ Action::Firefight { .. }) => add_combat(state, firefight),
         (Step::ChooseReaction, reaction @ Action::React { .. }) => {
@@ -734,7 +747,10 @@ fn apply_pending(m: &mut ModelState, p: &Profile, activating: bool) {
         m.ap = m.ap.saturating_add(pending.feat_ap).min(p.ap_max);
     }
     m.ap = m.ap.saturating_sub(pending.stun);
-    m.tokens.fire = m.tokens.fire.saturating_add(pending.fire);
+    // A model in water by the end of the sequence has put the fire out (Fire, p.53).
+    if m.stance != Stance::Swimming {
+        m.tokens.fire = m.tokens.fire.saturating_add(pending.fire);
+    }
     // Revealed, or set on fire: the stealth token goes (p.49).
     if pending.reveal || pending.fire > 0 {
         m.tokens.stealth = false;

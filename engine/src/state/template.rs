@@ -8,6 +8,7 @@
 //! teardrop aimed at an enemy model within its length.
 
 use super::model::ModelId;
+use super::sight::Pose;
 use super::GameState;
 use crate::board::{CellIdx, Cover, Terrain, Volume};
 use crate::profile::{TemplateKind, Weapon, WeaponProperty};
@@ -44,8 +45,8 @@ impl Cloud {
 /// A template shot of the sequence being resolved.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct TemplateShot {
-    /// The combat roll that places it (`None` for a teardrop, which needs no roll).
-    pub roll: Option<u8>,
+    /// Index of its combat roll in the sequence (a teardrop's rolls no test, p.52).
+    pub roll: u8,
     /// Whether it landed (a teardrop always does; a miss does not).
     pub landed: bool,
     /// For a reaction, where the active model was when it fired: the active model is under
@@ -53,6 +54,8 @@ pub struct TemplateShot {
     pub mover_at: Option<(ModelId, CellIdx, u8)>,
     /// The firing model.
     pub firer: ModelId,
+    /// Where the firer was when it fired (a teardrop's point of origin).
+    pub origin: CellIdx,
     /// The weapon fired.
     pub weapon: u8,
     /// Centre cell (small, large) or aiming cell (teardrop), after any scatter.
@@ -170,7 +173,7 @@ pub fn placements(state: &GameState, firer: ModelId, weapon: u8, out: &mut Vec<C
         }
         let seen =
             at == fm.cell || board.sight(fm.cell, fm.z, eye, at, board.cell(at).height, Volume::Base).visible;
-        if !seen || (damages(w) && !placement_allowed(state, firer, kind, at)) {
+        if !seen || (damages(w) && !placement_allowed(state, firer, fm.cell, kind, at, None)) {
             continue;
         }
         if !out.contains(&at) {
@@ -179,41 +182,67 @@ pub fn placements(state: &GameState, firer: ModelId, weapon: u8, out: &mut Vec<C
     }
 }
 
-/// Whether `firer` may place weapon `weapon`'s template at `at` (sight of the point, range,
-/// and the restrictions of a damaging template).
-pub fn placement_ok(state: &GameState, firer: ModelId, weapon: u8, at: CellIdx) -> bool {
+/// Whether `firer`, at pose `fp`, may place weapon `weapon`'s template at `at` (sight of the
+/// point, range, and the restrictions of a damaging template). `mover_at` puts the active
+/// model at the point of its path where the shot happens (a reaction's template is placed
+/// over it there; a nested or firefight template is fired from there).
+pub fn placement_ok(
+    state: &GameState,
+    firer: ModelId,
+    fp: Pose,
+    weapon: u8,
+    at: CellIdx,
+    mover_at: Option<(ModelId, CellIdx, u8)>,
+) -> bool {
     let w = &state.profile(firer).weapons[weapon as usize];
     let (Some(kind), Some((_, nailed_range))) = (template_of(w), w.range) else { return false };
-    let fm = state.models()[firer as usize];
     let board = state.board();
     let reach = if kind == TemplateKind::Teardrop { TEARDROP_LENGTH } else { nailed_range as f32 };
-    if at == fm.cell || board.edge_distance(fm.cell, fm.z, at, board.cell(at).height) > reach {
+    if at == fp.cell || board.edge_distance(fp.cell, fp.z, at, board.cell(at).height) > reach {
         return false;
     }
-    let seen = board.sight(fm.cell, fm.z, state.volume(&fm), at, board.cell(at).height, Volume::Base).visible;
-    seen && (!damages(w) || placement_allowed(state, firer, kind, at))
+    let seen = board.sight(fp.cell, fp.z, fp.volume, at, board.cell(at).height, Volume::Base).visible;
+    seen && (!damages(w) || placement_allowed(state, firer, fp.cell, kind, at, mover_at))
 }
 
-/// Placement restrictions of a damaging template (p.51): no friendly model under it, no combat
-/// involving a friendly model under it, and stealthed models only with a visible enemy too.
-fn placement_allowed(state: &GameState, firer: ModelId, kind: TemplateKind, at: CellIdx) -> bool {
+/// Placement restrictions of a damaging template (p.51): "The Template must not cover or
+/// partially cover Friendly Models" — the firer is one of them — nor a combat involving a
+/// friendly model, and stealthed models only with a visible enemy too. `mover_at` places
+/// one model elsewhere (the active model at a reaction's point).
+fn placement_allowed(
+    state: &GameState,
+    firer: ModelId,
+    origin: CellIdx,
+    kind: TemplateKind,
+    at: CellIdx,
+    mover_at: Option<(ModelId, CellIdx, u8)>,
+) -> bool {
     let side = state.models()[firer as usize].side;
-    let origin = state.models()[firer as usize].cell;
+    let place = |i: usize| {
+        let m = &state.models()[i];
+        match mover_at {
+            Some((mover, cell, z)) if mover as usize == i => (cell, z),
+            _ => (m.cell, m.z),
+        }
+    };
     let mut stealthed = false;
     let mut revealed_enemy = false;
     for (i, m) in state.models().iter().enumerate() {
-        if !m.is_on_table() || i == firer as usize || !covers(state, kind, origin, at, m.cell) {
+        let (cell, z) = place(i);
+        if !m.is_on_table() || !covers(state, kind, origin, at, cell) {
             continue;
         }
         if m.side == side {
             return false;
         }
-        if state.models().iter().enumerate().any(|(f, fm)| {
-            f != firer as usize
+        let in_combat_with_friend = state.models().iter().enumerate().any(|(f, fm)| {
+            let (fc, fz) = place(f);
+            f != i
                 && fm.side == side
                 && fm.is_conscious()
-                && state.in_contact(f as ModelId, i as ModelId)
-        }) {
+                && super::sight::cells_touch(state, fc, fz, cell, z)
+        });
+        if in_combat_with_friend {
             return false;
         }
         if m.tokens.stealth {
