@@ -7,6 +7,7 @@ pub mod cards;
 pub mod crew;
 pub mod data;
 pub mod dice;
+pub mod encoding;
 pub mod invariants;
 pub mod movement;
 pub mod odds;

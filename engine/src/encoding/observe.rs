@@ -1,0 +1,280 @@
+//! The observation tensor of one side: spatial planes over the padded board and a vector of
+//! global features. It is built only from what that side may see (the scenario's secrets are
+//! masked as in [`GameState::observation`]), so it is the same in every determinization of
+//! the hidden facts.
+//!
+//! Model planes are relative to the observer: "own" planes hold its models, "enemy" planes
+//! the opponent's, so one network plays either side.
+
+use super::Geometry;
+use crate::board::{Cover, Terrain};
+use crate::scenario::MarkerKind;
+use crate::state::{GameState, Health, Player, Side, Stance, Step};
+use ndarray::{ArrayViewMut1, ArrayViewMut3};
+
+/// Planes of the terrain, models, markers and the action under way (see the `P_*` indices).
+pub const PLANES: usize = 49;
+/// Global features (see [`encode_observation`]).
+pub const GLOBALS: usize = 48;
+
+/// The cell is on the board (not padding).
+pub const P_BOARD: usize = 0;
+/// Ground height, in tens of inches.
+pub const P_HEIGHT: usize = 1;
+/// Water.
+pub const P_WATER: usize = 2;
+/// Rough ground.
+pub const P_ROUGH: usize = 3;
+/// Impassable ground.
+pub const P_IMPASSABLE: usize = 4;
+/// Soft scatter cover.
+pub const P_SOFT: usize = 5;
+/// Hard scatter cover.
+pub const P_HARD: usize = 6;
+/// First of the observer's model planes; the enemy's follow after [`SIDE_PLANES`].
+pub const P_OWN: usize = 7;
+/// Model planes per side: conscious, down, wounds left (fraction), AP (fraction of the
+/// maximum), activated this turn, low stance (prone, swimming, climbing), tokens (fire, blind,
+/// slow), stealthed, climbing height, Marksmanship, Close Combat, Agility, Intelligence,
+/// armour target, longest ranged reach, close-combat reach.
+pub const SIDE_PLANES: usize = 16;
+/// The enemy's model planes.
+pub const P_ENEMY: usize = P_OWN + SIDE_PLANES;
+/// Scenario markers lying on the table (1), or carried (on the carrier's cell, 0.5).
+pub const P_MARKER: usize = P_ENEMY + SIDE_PLANES;
+/// Markers that are the observer's to take or hold: its objective or prize, one it controls,
+/// or a numbered marker whose number it seeks (as far as it knows).
+pub const P_MARKER_MINE: usize = P_MARKER + 1;
+/// Markers the enemy holds or controls, and the enemy's objective or prize.
+pub const P_MARKER_THEIRS: usize = P_MARKER_MINE + 1;
+/// The model acting (activating, the active model of a sequence, or being deployed).
+pub const P_ACTIVE: usize = P_MARKER_THEIRS + 1;
+/// The declared path of the action under way: each point's position along it (0 to 1].
+pub const P_PATH: usize = P_ACTIVE + 1;
+/// Targets of the sequence's rolls and templates (where they land).
+pub const P_TARGETED: usize = P_PATH + 1;
+/// Smoke clouds.
+pub const P_SMOKE: usize = P_TARGETED + 1;
+/// The observer's grudge (Grudge Match): its holder (0.5) and target (1).
+pub const P_GRUDGE_MINE: usize = P_SMOKE + 1;
+/// The enemy's grudge, once announced.
+pub const P_GRUDGE_THEIRS: usize = P_GRUDGE_MINE + 1;
+/// Couriers (Couriers), either side's.
+pub const P_COURIER: usize = P_GRUDGE_THEIRS + 1;
+
+const _: () = assert!(P_COURIER + 1 == PLANES);
+
+/// Write `side`'s observation of `state` into `planes` (`PLANES × depth × width` of the
+/// board's [`Geometry`]) and `globals` (`GLOBALS`). Both are overwritten entirely.
+pub fn encode_observation(
+    state: &GameState,
+    side: Side,
+    mut planes: ArrayViewMut3<f32>,
+    mut globals: ArrayViewMut1<f32>,
+) {
+    let board = state.board();
+    let geo = Geometry::of(board);
+    assert_eq!(planes.shape(), [PLANES, geo.depth, geo.width], "observation planes of the wrong shape");
+    assert_eq!(globals.len(), GLOBALS, "observation globals of the wrong length");
+    planes.fill(0.0);
+    globals.fill(0.0);
+    let mut put = |plane: usize, c: crate::board::CellIdx, v: f32| {
+        let (x, y) = board.xy(c);
+        planes[[plane, y as usize, x as usize]] = v;
+    };
+    for (c, cell) in board.cells().iter().enumerate() {
+        let c = c as crate::board::CellIdx;
+        put(P_BOARD, c, 1.0);
+        put(P_HEIGHT, c, cell.height as f32 / 10.0);
+        match cell.terrain {
+            Terrain::Water => put(P_WATER, c, 1.0),
+            Terrain::Rough => put(P_ROUGH, c, 1.0),
+            Terrain::Impassable => put(P_IMPASSABLE, c, 1.0),
+            _ => {}
+        }
+        match cell.cover {
+            Cover::Soft => put(P_SOFT, c, 1.0),
+            Cover::Hard => put(P_HARD, c, 1.0),
+            Cover::None => {}
+        }
+    }
+    let d = state.dynamic();
+    for (i, m) in d.models.iter().enumerate() {
+        if !m.is_on_table() {
+            continue;
+        }
+        let p = state.profile(i as u8);
+        let base = if m.side == side { P_OWN } else { P_ENEMY };
+        let ranged = p.weapons.iter().filter_map(|w| w.range.map(|r| r.1)).max().unwrap_or(0);
+        let reach = p.weapons.iter().filter_map(|w| w.reach()).max().unwrap_or(0);
+        let armour = crate::odds::armour_target(p.toughness, p.total_armour(), 0, 0, false);
+        let t = &m.tokens;
+        let features = [
+            (m.health == Health::Conscious) as u8 as f32,
+            (m.health == Health::Down) as u8 as f32,
+            m.wounds as f32 / p.wounds.max(1) as f32,
+            m.ap as f32 / p.ap_max.max(1) as f32,
+            m.activated as u8 as f32,
+            m.is_low() as u8 as f32,
+            (t.fire.min(3) as f32 + t.blind as u8 as f32 + (t.slow != (0, 0)) as u8 as f32) / 3.0,
+            t.stealth as u8 as f32,
+            if m.stance == Stance::Climbing { (m.z - board.cell(m.cell).height) as f32 / 10.0 } else { 0.0 },
+            p.marksmanship as f32 / 10.0,
+            p.cc as f32 / 10.0,
+            p.agility as f32 / 10.0,
+            p.intelligence as f32 / 10.0,
+            armour as f32 / 10.0,
+            ranged as f32 / 24.0,
+            reach as f32 / 3.0,
+        ];
+        for (k, v) in features.into_iter().enumerate() {
+            put(base + k, m.cell, v);
+        }
+    }
+    let mut scenario = d.scenario.clone();
+    crate::scenario::hidden::mask(&mut scenario, side);
+    for marker in scenario.markers.iter().filter(|mk| mk.placed && !mk.off_table) {
+        let (cell, weight) = match marker.holder {
+            Some(h) => (d.models[h as usize].cell, 0.5),
+            None => (marker.cell, 1.0),
+        };
+        put(P_MARKER, cell, weight);
+        let holder_side = marker.holder.map(|h| d.models[h as usize].side);
+        let owner = match marker.kind {
+            MarkerKind::Objective(s) | MarkerKind::Prize(s) => Some(s),
+            MarkerKind::Central | MarkerKind::Numbered => None,
+        };
+        let sought_by_me = marker.kind == MarkerKind::Numbered
+            && marker.number.is_some()
+            && marker.known & (1 << side) != 0
+            && marker.number == scenario.sought[side as usize];
+        let mine = holder_side == Some(side)
+            || marker.controller == Some(side)
+            || owner == Some(side)
+            || sought_by_me;
+        let theirs = holder_side.is_some_and(|s| s != side)
+            || marker.controller.is_some_and(|s| s != side)
+            || owner.is_some_and(|s| s != side);
+        if mine {
+            put(P_MARKER_MINE, cell, 1.0);
+        }
+        if theirs {
+            put(P_MARKER_THEIRS, cell, 1.0);
+        }
+    }
+    let step = d.steps.last();
+    let active = d.sequence.as_ref().map(|s| s.actor).or(d.activating).or(match step {
+        Some(Step::Scenario(crate::scenario::ScenarioStep::Deploy { model, .. })) => Some(*model),
+        _ => None,
+    });
+    if let Some(a) = active {
+        put(P_ACTIVE, d.models[a as usize].cell, 1.0);
+    }
+    if let Some(seq) = &d.sequence {
+        let n = seq.path.points.len();
+        for (k, p) in seq.path.points.iter().enumerate() {
+            put(P_PATH, p.cell, (k + 1) as f32 / n as f32);
+        }
+        for r in seq.rolls.iter().filter(|r| !r.cancelled) {
+            if let Some(t) = r.target {
+                put(P_TARGETED, d.models[t as usize].cell, 1.0);
+            }
+        }
+        for t in &seq.templates {
+            put(P_TARGETED, t.at, 1.0);
+        }
+    }
+    for cloud in &d.clouds {
+        put(P_SMOKE, cloud.centre, 1.0);
+    }
+    let on_table = |m: u8| d.models.get(m as usize).filter(|mm| mm.is_on_table()).map(|mm| mm.cell);
+    for (s, grudge) in scenario.grudges.iter().enumerate() {
+        let Some(g) = grudge else { continue };
+        let plane = if s == side as usize { P_GRUDGE_MINE } else { P_GRUDGE_THEIRS };
+        if let Some(c) = on_table(g.holder) {
+            put(plane, c, 0.5);
+        }
+        if let Some(c) = on_table(g.target) {
+            put(plane, c, 1.0);
+        }
+    }
+    for courier in scenario.couriers.iter().flatten() {
+        if let Some(c) = on_table(*courier) {
+            put(P_COURIER, c, 1.0);
+        }
+    }
+    encode_globals(state, side, &scenario, &mut globals);
+}
+
+/// Global features: turn and game length, scenario, player A, VP, pass tokens, initiative,
+/// whose turn it is, the kind of node, and the models each side has left.
+fn encode_globals(
+    state: &GameState,
+    side: Side,
+    scenario: &crate::scenario::ScenarioState,
+    globals: &mut ArrayViewMut1<f32>,
+) {
+    let d = state.dynamic();
+    let stat = state.static_data();
+    let enemy = 1 - side.min(1);
+    let mut g = [0.0f32; GLOBALS];
+    g[0] = d.turn as f32 / 6.0;
+    g[1] = stat.max_turns as f32 / 6.0;
+    g[2 + stat.scenario as usize] = 1.0; // 2..8: the six scenarios (the skirmish first)
+    g[8] = (scenario.player_a == side) as u8 as f32;
+    g[9] = scenario.vp[side as usize] as f32 / 10.0;
+    g[10] = scenario.vp[enemy as usize] as f32 / 10.0;
+    g[11] = d.pass_tokens[side as usize] as f32 / 3.0;
+    g[12] = d.pass_tokens[enemy as usize] as f32 / 3.0;
+    g[13] = (d.initiative == side) as u8 as f32;
+    g[14] = (d.active == side) as u8 as f32;
+    g[15] = (state.current_player() == Player::Side(side)) as u8 as f32;
+    g[16 + node_kind(d.steps.last())] = 1.0; // 16..40: the kind of node
+    let count = |s: Side| d.models.iter().filter(|m| m.side == s && m.is_conscious()).count() as f32 / 10.0;
+    g[40] = count(side);
+    g[41] = count(enemy);
+    g[42] = d.sequence.is_some() as u8 as f32;
+    g[43] = d.cards_used[side as usize].count_ones() as f32 / 4.0;
+    g[44] = stat.cards.get(side as usize).map_or(0, |c| c.len()) as f32 / 4.0;
+    if let Some(grudge) = scenario.grudges[side as usize] {
+        g[45] = grudge.complete as u8 as f32;
+    }
+    if let Some(grudge) = scenario.grudges[enemy as usize] {
+        g[46] = grudge.revealed as u8 as f32;
+    }
+    g[47] = scenario.done[side as usize] as u8 as f32;
+    for (k, v) in g.into_iter().enumerate() {
+        globals[k] = v;
+    }
+}
+
+/// The kind of node on top of the stack, 0..24.
+fn node_kind(step: Option<&Step>) -> usize {
+    use crate::scenario::ScenarioStep as S;
+    match step {
+        None => 0,
+        Some(s) if s.is_chance() => 1,
+        Some(Step::ChooseInitiative(_)) => 2,
+        Some(Step::ChooseActivation) => 3,
+        Some(Step::ChooseAction(_)) => 4,
+        Some(Step::ChooseNested) => 5,
+        Some(Step::ChooseReaction) => 6,
+        Some(Step::ChooseFirefight) => 7,
+        Some(Step::ChooseCommand) => 8,
+        Some(Step::ChooseCommandAp { .. }) => 9,
+        Some(Step::ChooseCard { .. }) => 10,
+        Some(Step::ChooseAllocation { .. }) => 11,
+        Some(Step::ChooseMidAir) => 12,
+        Some(Step::ChooseFallPoint { .. }) => 13,
+        Some(Step::ChooseContinuer { .. }) => 14,
+        Some(Step::ChooseDodgeMove { .. }) => 15,
+        Some(Step::Scenario(S::ChooseRoles)) => 16,
+        Some(Step::Scenario(S::ChooseGrudge(_))) => 17,
+        Some(Step::Scenario(S::ChooseCourier(_) | S::ChooseGroup(_))) => 18,
+        Some(Step::Scenario(S::ChooseZone { .. })) => 19,
+        Some(Step::Scenario(S::PlaceMarker { .. })) => 20,
+        Some(Step::Scenario(S::Deploy { .. })) => 21,
+        Some(Step::Scenario(_)) => 22,
+        Some(_) => 23,
+    }
+}

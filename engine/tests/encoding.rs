@@ -1,0 +1,132 @@
+//! Tensor encodings: observation planes and globals sized and finite in every scenario, the
+//! same in every determinization of what the observer cannot see, and a policy space in which
+//! the legal actions of every decision have distinct indices that decode back to them.
+
+mod common;
+
+use engine::encoding::actions::PolicySpace;
+use engine::encoding::{encode_observation, Geometry, GLOBALS, PLANES, POLICY_GLOBALS, POLICY_PLANES};
+use engine::scenario::Scenario;
+use engine::setup::{new_game, GameConfig};
+use engine::{GameState, Player};
+use ndarray::{Array1, Array3};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use std::collections::HashSet;
+
+/// Check the encodings at `state`; returns the number of legal actions checked.
+fn check_node(state: &GameState, planes: &mut Array3<f32>, globals: &mut Array1<f32>) -> usize {
+    let geo = Geometry::of(state.board());
+    for side in 0..2 {
+        encode_observation(state, side, planes.view_mut(), globals.view_mut());
+        assert!(planes.iter().chain(globals.iter()).all(|v| v.is_finite() && (-1.0..=10.0).contains(v)));
+    }
+    let Player::Side(_) = state.current_player() else { return 0 };
+    let space = PolicySpace::of(state);
+    let legal = state.legal_actions();
+    let mut seen = HashSet::new();
+    for &a in &legal {
+        let (index, recipe) =
+            space.encode(state, a).unwrap_or_else(|e| panic!("{e} at {}", state.describe_node()));
+        assert!(index < space.size());
+        assert!(seen.insert(index), "{a} shares index {index} at {}", state.describe_node());
+        // Decoding scans the legal actions: check it at one decision in seven.
+        if state.dynamic().decisions % 7 == 0 {
+            assert_eq!(space.decode(state, index), Some(a), "index {index} decodes back");
+        }
+        for (plane, cell) in recipe.spatial.iter().flatten() {
+            assert!((*plane as usize) < POLICY_PLANES && (*cell as usize) < geo.cells(), "{a}: {recipe:?}");
+        }
+        assert!(recipe.global.iter().flatten().all(|&g| (g as usize) < POLICY_GLOBALS));
+        assert!(recipe.spatial.iter().any(Option::is_some) || recipe.global.iter().any(Option::is_some));
+    }
+    legal.len()
+}
+
+#[test]
+fn every_decision_of_random_games_encodes_its_legal_actions_to_distinct_indices() {
+    let configs = engine::data::configs_dir();
+    let boards = engine::data::file_names(&configs.join("boards"), "board").unwrap();
+    let crews = engine::data::file_names(&configs.join("crews"), "toml").unwrap();
+    let scenarios: Vec<Scenario> = std::iter::once(Scenario::Skirmish).chain(Scenario::ALL).collect();
+    let mut checked = 0;
+    let mut games = 0;
+    for (si, &scenario) in scenarios.iter().enumerate() {
+        for (ai, a) in crews.iter().enumerate() {
+            let k = ai + si;
+            let config = GameConfig {
+                board: boards[k % boards.len()].clone(),
+                crews: [a.clone(), crews[(k * 7 + 1) % crews.len()].clone()],
+                scenario,
+                ..GameConfig::default()
+            };
+            let state = new_game(&config).unwrap();
+            let geo = Geometry::of(state.board());
+            let mut planes = Array3::zeros((PLANES, geo.depth, geo.width));
+            let mut globals = Array1::zeros(GLOBALS);
+            let end = common::random_playout(state, k as u64, 20_000, |_, after, _| {
+                checked += check_node(after, &mut planes, &mut globals);
+            });
+            assert!(end.is_terminal());
+            games += 1;
+        }
+    }
+    assert!(games >= 100 && checked > 100_000, "{games} games, {checked} actions");
+}
+
+/// The observation holds only what its side may see: determinizing the hidden facts (the
+/// enemy's grudge, marker numbers) for that side never changes it.
+#[test]
+fn an_observation_is_the_same_in_every_determinization_of_hidden_facts() {
+    let mut compared = 0;
+    for scenario in [Scenario::GrudgeMatch, Scenario::ScavengerHunt] {
+        for seed in 0..6u64 {
+            let state = common::scenario_game(scenario, "sunken_plaza", ["the_firm_100", "militia_100"]);
+            let geo = Geometry::of(state.board());
+            let mut rng = ChaCha8Rng::seed_from_u64(seed);
+            let mut a = (Array3::zeros((PLANES, geo.depth, geo.width)), Array1::zeros(GLOBALS));
+            let mut b = a.clone();
+            common::random_playout(state, seed, 20_000, |_, after, _| {
+                if rng.gen_range(0..40) != 0 {
+                    return;
+                }
+                for side in 0..2 {
+                    encode_observation(after, side, a.0.view_mut(), a.1.view_mut());
+                    for _ in 0..3 {
+                        let world = after.determinize(side, &mut rng);
+                        encode_observation(&world, side, b.0.view_mut(), b.1.view_mut());
+                        assert_eq!(a, b, "side {side} sees a hidden fact");
+                        compared += 1;
+                    }
+                }
+            });
+        }
+    }
+    assert!(compared > 100, "{compared} comparisons");
+}
+
+/// The observation shows what its side knows and the enemy does not: a side's own grudge.
+#[test]
+fn a_side_sees_its_own_grudge_but_not_the_enemys() {
+    use engine::encoding::observe::{P_GRUDGE_MINE, P_GRUDGE_THEIRS};
+    let mut state =
+        common::scenario_game(Scenario::GrudgeMatch, "sunken_plaza", ["the_firm_100", "militia_100"]);
+    common::finish_setup(&mut state, 3, |_| {});
+    let geo = Geometry::of(state.board());
+    let mut planes = Array3::zeros((PLANES, geo.depth, geo.width));
+    let mut globals = Array1::zeros(GLOBALS);
+    let grudges = state.dynamic().scenario.grudges;
+    assert!(grudges.iter().take(2).all(|g| g.is_some_and(|g| !g.revealed)));
+    encode_observation(&state, 0, planes.view_mut(), globals.view_mut());
+    let sum = |p: usize, planes: &Array3<f32>| planes.index_axis(ndarray::Axis(0), p).sum();
+    assert!(sum(P_GRUDGE_MINE, &planes) > 0.0, "its own grudge is marked");
+    assert_eq!(sum(P_GRUDGE_THEIRS, &planes), 0.0, "the enemy's is not");
+}
+
+#[test]
+fn shapes_follow_the_board_size_class() {
+    assert_eq!(Geometry::of(&common::flat(12, 12)), Geometry { width: 36, depth: 36 });
+    assert_eq!(Geometry::of(&common::flat(48, 36)), Geometry { width: 48, depth: 36 });
+    assert_eq!(Geometry::of(&common::flat(40, 40)), Geometry { width: 48, depth: 48 });
+    assert_eq!(Geometry::of(&common::flat(60, 30)), Geometry { width: 60, depth: 36 });
+}
