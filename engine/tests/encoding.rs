@@ -31,7 +31,7 @@ fn check_node(state: &GameState, planes: &mut Array3<f32>, globals: &mut Array1<
         assert!(index < space.size());
         assert!(seen.insert(index), "{a} shares index {index} at {}", state.describe_node());
         // Decoding scans the legal actions: check it at one decision in seven.
-        if state.dynamic().decisions % 7 == 0 {
+        if state.dynamic().decisions.is_multiple_of(7) {
             assert_eq!(space.decode(state, index), Some(a), "index {index} decodes back");
         }
         for (plane, cell) in recipe.spatial.iter().flatten() {
