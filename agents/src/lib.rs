@@ -10,12 +10,15 @@ pub mod mcts;
 mod random;
 mod scripted;
 pub mod tde;
+mod tde_tensor;
+pub mod tensor;
 
 pub use game::{Game, Turn};
 pub use greedy::GreedyAgent;
 pub use mcts::{Evaluator, MctsAgent, MctsConfig, NeutralEvaluator, Ranker};
 pub use random::RandomAgent;
 pub use scripted::ScriptedAgent;
+pub use tensor::{Recipe, TensorGame, TensorShape};
 
 use engine::record::GameRecord;
 use engine::{Action, GameState};

@@ -7,6 +7,7 @@ mod crew_cmd;
 mod game_cmd;
 mod rules_cmd;
 mod scenarios_cmd;
+mod train_cmd;
 
 use clap::{Parser, Subcommand};
 use std::io::Write;
@@ -39,6 +40,8 @@ enum Command {
     Arena(arena_cmd::ArenaArgs),
     /// List the five scenarios, one line each.
     Scenarios(scenarios_cmd::ScenariosArgs),
+    /// Train a policy/value network from expert play; resumable from its run folder.
+    Train(train_cmd::TrainArgs),
     /// Crew lists: `tde crew check FILE` gives the points and every rule a crew breaks.
     Crew {
         #[command(subcommand)]
@@ -62,6 +65,7 @@ fn main() -> ExitCode {
         Command::Bench(args) => bench_cmd::bench(args),
         Command::Scenarios(args) => Ok(scenarios_cmd::scenarios(args)),
         Command::Arena(args) => arena_cmd::arena(args),
+        Command::Train(args) => train_cmd::train(args),
         Command::Crew { cmd } => match crew_cmd::run(cmd) {
             Ok((text, true)) => Ok(text),
             Ok((text, false)) => {

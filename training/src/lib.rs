@@ -1,1 +1,46 @@
-//! placeholder
+//! Learned agents for TDE (and any [`agents::TensorGame`]): a policy/value network in `burn`
+//! ([`net`]), training from expert play ([`expert`], [`learner`]), checkpoints
+//! ([`checkpoint`]), metrics for TensorBoard ([`metrics`]), and the agents that play with a
+//! trained network ([`play`]).
+//!
+//! Everything runs on burn's `flex` CPU backend, so no GPU is needed.
+
+pub mod bootstrap;
+pub mod checkpoint;
+pub mod config;
+pub mod expert;
+pub mod inference;
+pub mod learner;
+pub mod metrics;
+pub mod net;
+pub mod play;
+pub mod sample;
+
+pub use config::Config;
+pub use net::PolicyValueNet;
+pub use sample::Sample;
+
+use std::path::Path;
+
+/// Write `bytes` to `path` atomically: a temporary file beside it, then a rename.
+pub fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let tmp = path.with_file_name(format!(".{name}.tmp"));
+    std::fs::write(&tmp, bytes)?;
+    std::fs::rename(&tmp, path)
+}
+
+/// A progress bar on standard error (hidden when `show` is false or stderr is no terminal).
+pub fn progress_bar(show: bool, len: u64, what: &str) -> indicatif::ProgressBar {
+    use std::io::IsTerminal;
+    if !show || !std::io::stderr().is_terminal() {
+        return indicatif::ProgressBar::hidden();
+    }
+    let bar = indicatif::ProgressBar::new(len);
+    let style = indicatif::ProgressStyle::with_template(&format!(
+        "{what} {{bar:30}} {{pos}}/{{len}} [{{elapsed_precise}}, eta {{eta}}] {{msg}}"
+    ))
+    .expect("valid template");
+    bar.set_style(style);
+    bar
+}

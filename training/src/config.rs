@@ -1,0 +1,252 @@
+//! Training configuration: the network's sizes, the expert games to learn from, and the
+//! optimiser and schedule, read from a TOML file (see `configs/training/bootstrap.toml`).
+//! Every field is checked; an error names the file, the field and the reason.
+
+use serde::{Deserialize, Serialize};
+use std::path::Path;
+
+/// A bad configuration: which file, which field, why.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{file}: {field}: {reason}")]
+pub struct ConfigError {
+    /// The file.
+    pub file: String,
+    /// The field (`train.lr`), or `(file)` / `(toml)`.
+    pub field: String,
+    /// What is wrong.
+    pub reason: String,
+}
+
+/// Sizes of the policy/value network.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NetConfig {
+    /// Channels of the residual trunk.
+    pub channels: usize,
+    /// Residual blocks (two 3×3 convolutions each).
+    pub blocks: usize,
+    /// Width of the hidden layer of the global policy and value heads.
+    pub hidden: usize,
+}
+
+impl Default for NetConfig {
+    fn default() -> Self {
+        NetConfig { channels: 32, blocks: 2, hidden: 64 }
+    }
+}
+
+/// The expert games to generate and learn from.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DataConfig {
+    /// Number of games.
+    pub games: usize,
+    /// Games per shard file.
+    pub games_per_shard: usize,
+    /// Scenario names (`skirmish`, `assassinate`, ...), or `["all"]` for the five scenarios.
+    pub scenarios: Vec<String>,
+    /// Board names, or `["all"]` for every board in `configs/boards/`.
+    pub boards: Vec<String>,
+    /// Crew names, or `["all"]` for every crew in `configs/crews/`.
+    pub crews: Vec<String>,
+    /// Agent specs playing the games (each game draws one per side), e.g. `scripted` or
+    /// `mcts:iters=100,rollout=scripted`.
+    pub agents: Vec<String>,
+    /// Share of the games held out for validation, in [0, 0.5].
+    pub validation: f64,
+}
+
+impl Default for DataConfig {
+    fn default() -> Self {
+        DataConfig {
+            games: 200,
+            games_per_shard: 25,
+            scenarios: vec!["all".into()],
+            boards: vec!["all".into()],
+            crews: vec!["all".into()],
+            agents: vec!["scripted".into()],
+            validation: 0.1,
+        }
+    }
+}
+
+/// Learning-rate schedules.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Schedule {
+    /// The same rate throughout (after the warm-up).
+    Constant,
+    /// Cosine decay from `lr` to `lr / 20` over the run (after the warm-up).
+    Cosine,
+}
+
+/// The optimiser, schedule and bookkeeping of training.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TrainConfig {
+    /// Positions per step.
+    pub batch: usize,
+    /// Optimiser steps in all.
+    pub steps: u64,
+    /// Peak learning rate (Adam).
+    pub lr: f64,
+    /// Learning-rate schedule.
+    pub schedule: Schedule,
+    /// Steps of linear warm-up.
+    pub warmup: u64,
+    /// L2 weight decay.
+    pub weight_decay: f64,
+    /// Weight of the value loss beside the policy loss.
+    pub value_weight: f64,
+    /// Log metrics every this many steps.
+    pub log_every: u64,
+    /// Write a checkpoint every this many steps.
+    pub checkpoint_every: u64,
+    /// Play the evaluation games every this many steps (0: never).
+    pub eval_every: u64,
+    /// Evaluation games against each opponent (sides alternate).
+    pub eval_games: usize,
+    /// Opponents of the evaluation games.
+    pub eval_opponents: Vec<String>,
+    /// Validation positions scored at each log (at most).
+    pub validation_positions: usize,
+}
+
+impl Default for TrainConfig {
+    fn default() -> Self {
+        TrainConfig {
+            batch: 64,
+            steps: 2000,
+            lr: 1e-3,
+            schedule: Schedule::Cosine,
+            warmup: 50,
+            weight_decay: 1e-4,
+            value_weight: 1.0,
+            log_every: 25,
+            checkpoint_every: 100,
+            eval_every: 0,
+            eval_games: 10,
+            eval_opponents: vec!["greedy".into(), "scripted".into()],
+            validation_positions: 512,
+        }
+    }
+}
+
+/// A whole training configuration.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Config {
+    /// Seed of every random choice (games, initial weights, batches).
+    #[serde(default)]
+    pub seed: u64,
+    /// Network sizes.
+    #[serde(default)]
+    pub net: NetConfig,
+    /// Expert games.
+    #[serde(default)]
+    pub data: DataConfig,
+    /// Optimisation.
+    #[serde(default)]
+    pub train: TrainConfig,
+}
+
+impl Config {
+    /// Read and check a configuration file.
+    pub fn load(path: &Path) -> Result<Config, ConfigError> {
+        let file = path.display().to_string();
+        let text = std::fs::read_to_string(path).map_err(|e| ConfigError {
+            file: file.clone(),
+            field: "(file)".into(),
+            reason: e.to_string(),
+        })?;
+        Config::parse(&text, &file)
+    }
+
+    /// Parse and check configuration text; `file` names it in errors.
+    pub fn parse(text: &str, file: &str) -> Result<Config, ConfigError> {
+        let config: Config = toml::from_str(text).map_err(|e| ConfigError {
+            file: file.into(),
+            field: "(toml)".into(),
+            reason: e.to_string(),
+        })?;
+        config.check(file)?;
+        Ok(config)
+    }
+
+    /// Check every field's range.
+    pub fn check(&self, file: &str) -> Result<(), ConfigError> {
+        let bad =
+            |field: &str, reason: String| Err(ConfigError { file: file.into(), field: field.into(), reason });
+        let (n, d, t) = (&self.net, &self.data, &self.train);
+        if !(1..=256).contains(&n.channels) {
+            return bad("net.channels", format!("{} is not in 1..=256", n.channels));
+        }
+        if n.blocks > 32 {
+            return bad("net.blocks", format!("{} is more than 32", n.blocks));
+        }
+        if !(1..=4096).contains(&n.hidden) {
+            return bad("net.hidden", format!("{} is not in 1..=4096", n.hidden));
+        }
+        if !(1..=1_000_000).contains(&d.games) {
+            return bad("data.games", format!("{} is not in 1..=1000000", d.games));
+        }
+        if !(1..=10_000).contains(&d.games_per_shard) {
+            return bad("data.games_per_shard", format!("{} is not in 1..=10000", d.games_per_shard));
+        }
+        for (field, list) in [
+            ("data.scenarios", &d.scenarios),
+            ("data.boards", &d.boards),
+            ("data.crews", &d.crews),
+            ("data.agents", &d.agents),
+        ] {
+            if list.is_empty() {
+                return bad(field, "must name at least one".into());
+            }
+        }
+        if !(0.0..=0.5).contains(&d.validation) {
+            return bad("data.validation", format!("{} is not in [0, 0.5]", d.validation));
+        }
+        if !(1..=4096).contains(&t.batch) {
+            return bad("train.batch", format!("{} is not in 1..=4096", t.batch));
+        }
+        if t.steps == 0 || t.steps > 100_000_000 {
+            return bad("train.steps", format!("{} is not in 1..=100000000", t.steps));
+        }
+        if !(t.lr.is_finite() && t.lr > 0.0 && t.lr < 1.0) {
+            return bad("train.lr", format!("{} is not in (0, 1)", t.lr));
+        }
+        if !(t.weight_decay.is_finite() && (0.0..1.0).contains(&t.weight_decay)) {
+            return bad("train.weight_decay", format!("{} is not in [0, 1)", t.weight_decay));
+        }
+        if !(t.value_weight.is_finite() && (0.0..=100.0).contains(&t.value_weight)) {
+            return bad("train.value_weight", format!("{} is not in [0, 100]", t.value_weight));
+        }
+        for (field, v) in [("train.log_every", t.log_every), ("train.checkpoint_every", t.checkpoint_every)] {
+            if v == 0 {
+                return bad(field, "must be at least 1".into());
+            }
+        }
+        if t.eval_every > 0 && (t.eval_games == 0 || t.eval_opponents.is_empty()) {
+            return bad("train.eval_games", "evaluation needs games and opponents".into());
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn defaults_are_valid_and_bad_fields_are_named() {
+        Config::default().check("x").unwrap();
+        let e = Config::parse("[train]\nlr = -1.0\nbatch = 8\nsteps = 10\nschedule = \"cosine\"\nwarmup = 0\nweight_decay = 0.0\nvalue_weight = 1.0\nlog_every = 1\ncheckpoint_every = 1\neval_every = 0\neval_games = 0\neval_opponents = []\nvalidation_positions = 1\n", "c.toml")
+            .unwrap_err();
+        assert_eq!((e.file.as_str(), e.field.as_str()), ("c.toml", "train.lr"));
+        let e = Config::parse("[net]\nchannels = 0\nblocks = 1\nhidden = 8\n", "c.toml").unwrap_err();
+        assert_eq!(e.field, "net.channels");
+        let e = Config::parse("[net]\nwidth = 3\n", "c.toml").unwrap_err();
+        assert_eq!(e.field, "(toml)");
+        assert!(e.reason.contains("width"), "{e}");
+    }
+}

@@ -1,0 +1,240 @@
+//! Expert play for the bootstrap: games of the scripted and search players across the
+//! scenarios, boards and crews of the configuration, stored as shard files of compact game
+//! records with a training target at every real decision, and read back as samples.
+//!
+//! A shard (`RUN/shards/shard-00000.jsonl`, one game per line) holds each game's set-up names,
+//! its actions (decisions and dice) and, for every decision with two or more legal actions,
+//! the target: the chosen action (or a search's visit distribution). Positions are rebuilt by
+//! replaying the actions, so a shard is small and exact. Shards are written atomically and a
+//! resumed generation only plays the shards that are missing.
+
+use crate::config::Config;
+use crate::sample::Sample;
+use agents::{Agent, Game, Turn};
+use engine::scenario::Scenario;
+use engine::setup::{new_game, GameConfig};
+use engine::{Action, GameState};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
+use std::path::{Path, PathBuf};
+
+/// One decision's target: (position in the legal-action list, probability).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Target {
+    /// Index into the game's actions.
+    pub ply: u32,
+    /// Target probabilities of legal actions (absent ones are 0).
+    pub probs: Vec<(u16, f32)>,
+}
+
+/// One expert game as stored in a shard.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ShardGame {
+    /// Index of the game in the run.
+    pub game: usize,
+    /// Scenario name.
+    pub scenario: String,
+    /// Board name.
+    pub board: String,
+    /// Crew names, side A then B.
+    pub crews: [String; 2],
+    /// Agent specs, side A then B.
+    pub agents: [String; 2],
+    /// Every action, decisions and chance outcomes.
+    pub actions: Vec<Action>,
+    /// Targets of the real decisions.
+    pub targets: Vec<Target>,
+    /// Final returns of sides A and B.
+    pub returns: [f64; 2],
+}
+
+/// Resolve `["all"]` lists against the configs folder.
+fn names(list: &[String], folder: &str, ext: &str) -> Result<Vec<String>, String> {
+    if list.len() == 1 && list[0] == "all" {
+        let dir = engine::data::configs_dir().join(folder);
+        return engine::data::file_names(&dir, ext).map_err(|e| e.to_string());
+    }
+    Ok(list.to_vec())
+}
+
+/// The scenario a name (or the skirmish) names.
+fn scenario_named(name: &str) -> Option<Scenario> {
+    std::iter::once(Scenario::Skirmish).chain(Scenario::ALL).find(|s| s.name() == name)
+}
+
+/// The scenarios of the configuration.
+fn scenarios(config: &Config) -> Result<Vec<Scenario>, String> {
+    if config.data.scenarios.len() == 1 && config.data.scenarios[0] == "all" {
+        return Ok(Scenario::ALL.to_vec());
+    }
+    config
+        .data
+        .scenarios
+        .iter()
+        .map(|n| scenario_named(n).ok_or_else(|| format!("data.scenarios: unknown scenario `{n}`")))
+        .collect()
+}
+
+fn game_rng(config: &Config, game: usize) -> ChaCha8Rng {
+    ChaCha8Rng::seed_from_u64(config.seed ^ (game as u64).wrapping_mul(0xA24B_AED4_963E_E407))
+}
+
+/// The scenario, board and crews of game `game` of the run, drawn from the seed and the index.
+pub fn play_setup(config: &Config, game: usize) -> Result<(Scenario, String, [String; 2]), String> {
+    setup_with(config, &mut game_rng(config, game))
+}
+
+fn setup_with(config: &Config, rng: &mut ChaCha8Rng) -> Result<(Scenario, String, [String; 2]), String> {
+    let scenarios = scenarios(config)?;
+    let boards = names(&config.data.boards, "boards", "board")?;
+    let crews = names(&config.data.crews, "crews", "toml")?;
+    let scenario = scenarios[rng.gen_range(0..scenarios.len())];
+    let board = boards[rng.gen_range(0..boards.len())].clone();
+    let crew = [crews[rng.gen_range(0..crews.len())].clone(), crews[rng.gen_range(0..crews.len())].clone()];
+    Ok((scenario, board, crew))
+}
+
+/// Play game `game` of the run: its set-up and agents drawn from the seed and the index.
+pub fn play_game(config: &Config, game: usize) -> Result<ShardGame, String> {
+    let mut rng = game_rng(config, game);
+    let (scenario, board, crew) = setup_with(config, &mut rng)?;
+    let specs = [0, 1].map(|_| config.data.agents[rng.gen_range(0..config.data.agents.len())].clone());
+    let setup = GameConfig { board: board.clone(), crews: crew.clone(), scenario, ..GameConfig::default() };
+    let mut state = new_game(&setup).map_err(|e| format!("game {game}: {e}"))?;
+    let mut players: Vec<Box<dyn Agent<GameState>>> = specs
+        .iter()
+        .enumerate()
+        .map(|(i, s)| agents::make_agent(s, rng.gen::<u64>() ^ i as u64))
+        .collect::<Result<_, _>>()?;
+    let mut dice = ChaCha8Rng::seed_from_u64(rng.gen());
+    let (mut actions, mut targets) = (Vec::new(), Vec::new());
+    loop {
+        let action = match Game::turn(&state) {
+            Turn::Terminal => break,
+            Turn::Chance => state.sample_chance(&mut dice).ok_or("a chance node without outcomes")?,
+            Turn::Player(p) => {
+                let legal = state.legal_actions();
+                let chosen = players[p].select_action(&state);
+                if legal.len() >= 2 {
+                    let at =
+                        legal.iter().position(|&a| a == chosen).ok_or("the agent chose an illegal action")?;
+                    targets.push(Target { ply: actions.len() as u32, probs: vec![(at as u16, 1.0)] });
+                }
+                chosen
+            }
+        };
+        state.apply_action(action).map_err(|e| e.to_string())?;
+        actions.push(action);
+    }
+    let r = state.returns();
+    Ok(ShardGame {
+        game,
+        scenario: scenario.name().to_string(),
+        board,
+        crews: crew,
+        agents: specs,
+        actions,
+        targets,
+        returns: [r[0], r[1]],
+    })
+}
+
+/// The shard file of shard `k`.
+pub fn shard_path(run: &Path, k: usize) -> PathBuf {
+    run.join("shards").join(format!("shard-{k:05}.jsonl"))
+}
+
+/// Play the run's expert games into shards, skipping shards already written; returns the
+/// number of games played now.
+pub fn generate(run: &Path, config: &Config, progress: bool) -> Result<usize, String> {
+    std::fs::create_dir_all(run.join("shards")).map_err(|e| format!("{}: {e}", run.display()))?;
+    let per = config.data.games_per_shard;
+    let shards = config.data.games.div_ceil(per);
+    let missing: Vec<usize> = (0..shards).filter(|&k| !shard_path(run, k).is_file()).collect();
+    let games: usize = missing.iter().map(|&k| per.min(config.data.games - k * per)).sum();
+    let bar = crate::progress_bar(progress, games as u64, "expert games");
+    missing.par_iter().try_for_each(|&k| -> Result<(), String> {
+        let mut text = String::new();
+        for game in k * per..((k + 1) * per).min(config.data.games) {
+            let g = play_game(config, game)?;
+            text.push_str(&serde_json::to_string(&g).map_err(|e| e.to_string())?);
+            text.push('\n');
+            bar.inc(1);
+        }
+        let path = shard_path(run, k);
+        crate::write_atomically(&path, text.as_bytes()).map_err(|e| format!("{}: {e}", path.display()))
+    })?;
+    bar.finish_and_clear();
+    Ok(games)
+}
+
+/// Rebuild one stored game's samples by replaying it.
+pub fn samples_of(game: &ShardGame) -> Result<Vec<Sample<GameState>>, String> {
+    let scenario =
+        scenario_named(&game.scenario).ok_or_else(|| format!("unknown scenario {}", game.scenario))?;
+    let setup = GameConfig {
+        board: game.board.clone(),
+        crews: game.crews.clone(),
+        scenario,
+        ..GameConfig::default()
+    };
+    let mut state = new_game(&setup).map_err(|e| e.to_string())?;
+    let mut out = Vec::with_capacity(game.targets.len());
+    let mut next = game.targets.iter().peekable();
+    for (ply, &action) in game.actions.iter().enumerate() {
+        if let Some(t) = next.next_if(|t| t.ply as usize == ply) {
+            let Turn::Player(p) = Game::turn(&state) else {
+                return Err(format!("game {}: ply {ply} is not a decision", game.game));
+            };
+            let n = state.legal_actions().len();
+            let mut target = vec![0.0f32; n];
+            for &(i, prob) in &t.probs {
+                *target.get_mut(i as usize).ok_or_else(|| {
+                    format!("game {}: ply {ply}: target beyond the legal actions", game.game)
+                })? = prob;
+            }
+            out.push(Sample::new(state.clone(), p, target, game.returns[p] as f32)?);
+        }
+        state.apply_action(action).map_err(|e| format!("game {}: ply {ply}: {e}", game.game))?;
+    }
+    Ok(out)
+}
+
+/// Training and validation samples.
+pub type Split = (Vec<Sample<GameState>>, Vec<Sample<GameState>>);
+
+/// Read every shard of the run (each once) and split the games' samples into training and
+/// validation sets, the latter a `validation` share of the games chosen from the seed.
+pub fn load(run: &Path, config: &Config) -> Result<Split, String> {
+    let shards = config.data.games.div_ceil(config.data.games_per_shard);
+    let games: Vec<ShardGame> = (0..shards)
+        .into_par_iter()
+        .map(|k| -> Result<Vec<ShardGame>, String> {
+            let path = shard_path(run, k);
+            let text = std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+            text.lines()
+                .enumerate()
+                .map(|(i, line)| {
+                    serde_json::from_str(line).map_err(|e| format!("{}:{}: {e}", path.display(), i + 1))
+                })
+                .collect()
+        })
+        .collect::<Result<Vec<_>, _>>()?
+        .into_iter()
+        .flatten()
+        .collect();
+    let per_game: Vec<(usize, Vec<Sample<GameState>>)> =
+        games.par_iter().map(|g| samples_of(g).map(|s| (g.game, s))).collect::<Result<_, _>>()?;
+    let (mut train, mut valid) = (Vec::new(), Vec::new());
+    for (game, samples) in per_game {
+        let mut rng = ChaCha8Rng::seed_from_u64(config.seed.wrapping_add(0x5EED) ^ game as u64);
+        if rng.gen_bool(config.data.validation) {
+            valid.extend(samples);
+        } else {
+            train.extend(samples);
+        }
+    }
+    Ok((train, valid))
+}

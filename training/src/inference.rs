@@ -1,0 +1,91 @@
+//! Running a network on game states: encoding a batch of positions into input tensors, and
+//! reading back each position's prior over its legal actions and its value.
+
+use crate::net::{legal_logits, LegalTerms, PolicyValueNet};
+use agents::{Recipe, TensorGame, TensorShape};
+use burn::tensor::activation::softmax;
+use burn::tensor::{Device, Tensor, TensorData};
+
+/// Reusable input buffers for a batch of positions of one shape.
+#[derive(Default)]
+pub struct InputBuffers {
+    planes: Vec<f32>,
+    globals: Vec<f32>,
+}
+
+impl InputBuffers {
+    /// Encode each (state, observer) into the buffers and return the input tensors.
+    pub fn encode<G: TensorGame>(
+        &mut self,
+        positions: &[(&G, usize)],
+        shape: &TensorShape,
+        device: &Device,
+    ) -> (Tensor<4>, Tensor<2>) {
+        let n = positions.len();
+        let (pl, gl) = (shape.plane_len(), shape.globals);
+        self.planes.resize(n * pl, 0.0);
+        self.globals.resize(n * gl, 0.0);
+        for (b, (state, observer)) in positions.iter().enumerate() {
+            state.encode_observation(
+                *observer,
+                &mut self.planes[b * pl..(b + 1) * pl],
+                &mut self.globals[b * gl..(b + 1) * gl],
+            );
+        }
+        let planes = Tensor::<4>::from_data(
+            TensorData::new(self.planes.clone(), [n, shape.planes, shape.depth, shape.width]),
+            device,
+        );
+        let globals = Tensor::<2>::from_data(TensorData::new(self.globals.clone(), [n, gl]), device);
+        (planes, globals)
+    }
+}
+
+/// What the network makes of one decision: a prior over the legal actions (in the order of
+/// `legal`) and the value for the player to move.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Evaluation<A> {
+    /// The legal actions.
+    pub legal: Vec<A>,
+    /// Their prior probabilities, summing to 1.
+    pub priors: Vec<f32>,
+    /// Expected return of the player to move, in [-1, 1].
+    pub value: f32,
+}
+
+/// Evaluate a batch of decision nodes of one tensor shape, each from its mover's view.
+pub fn evaluate<G: TensorGame>(
+    net: &PolicyValueNet,
+    device: &Device,
+    buffers: &mut InputBuffers,
+    states: &[(&G, usize)],
+) -> Result<Vec<Evaluation<G::Action>>, String> {
+    let Some((first, _)) = states.first() else { return Ok(Vec::new()) };
+    let shape = first.tensor_shape();
+    if states.iter().any(|(s, _)| s.tensor_shape() != shape) {
+        return Err("a batch mixes board size classes".into());
+    }
+    let mut legal = Vec::with_capacity(states.len());
+    let mut recipes: Vec<Vec<Recipe>> = Vec::with_capacity(states.len());
+    for (s, _) in states {
+        let actions = s.legal_actions();
+        let r = actions.iter().map(|&a| s.encode_action(a).map(|(_, r)| r)).collect::<Result<Vec<_>, _>>()?;
+        legal.push(actions);
+        recipes.push(r);
+    }
+    let (planes, globals) = buffers.encode(states, &shape, device);
+    let outputs = net.forward(planes, globals);
+    let lists: Vec<&[Recipe]> = recipes.iter().map(Vec::as_slice).collect();
+    let terms = LegalTerms::new(&lists, &shape);
+    let priors = softmax(legal_logits(&outputs, &terms, device), 1).into_data();
+    let priors: Vec<f32> = priors.try_to_vec::<f32>().map_err(|e| format!("{e:?}"))?;
+    let values: Vec<f32> = outputs.value.into_data().try_to_vec::<f32>().map_err(|e| format!("{e:?}"))?;
+    Ok(legal
+        .into_iter()
+        .enumerate()
+        .map(|(b, legal)| {
+            let row = &priors[b * terms.width..b * terms.width + legal.len()];
+            Evaluation { priors: row.to_vec(), legal, value: values[b] }
+        })
+        .collect())
+}

@@ -1,0 +1,343 @@
+//! The training loop: policy cross-entropy over the legal actions and value mean squared error,
+//! Adam with warm-up and a cosine or constant schedule, validation scores and evaluation
+//! games every so often, metrics to TensorBoard and `metrics.jsonl`, and checkpoints from
+//! which a killed run resumes exactly.
+//!
+//! Batches are a pure function of the seed and the step (positions drawn uniformly from one
+//! board size class at a time), so a resumed run continues the same sequence.
+
+use crate::checkpoint::{self, Meta};
+use crate::config::{Config, Schedule};
+use crate::inference::InputBuffers;
+use crate::metrics::Metrics;
+use crate::net::{legal_logits, LegalTerms, PolicyValueNet};
+use crate::sample::Sample;
+use agents::{Recipe, TensorGame, TensorShape};
+use burn::module::Module;
+use burn::optim::decay::WeightDecayConfig;
+use burn::optim::{AdamConfig, GradientsParams, ModuleOptimizer};
+use burn::tensor::activation::log_softmax;
+use burn::tensor::{Device, Tensor, TensorData};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+/// Scores of a network in evaluation games: (name, score).
+pub type EvaluateFn<'a> = dyn Fn(&PolicyValueNet) -> Vec<(String, f64)> + 'a;
+
+/// A training run to make.
+pub struct TrainRun<'a, G: TensorGame> {
+    /// The run folder (checkpoints, metrics, TensorBoard).
+    pub run: &'a Path,
+    /// The configuration.
+    pub config: &'a Config,
+    /// Training positions.
+    pub train: &'a [Sample<G>],
+    /// Held-out positions.
+    pub valid: &'a [Sample<G>],
+    /// Continue from the run's latest checkpoint.
+    pub resume: bool,
+    /// Show a progress bar.
+    pub progress: bool,
+    /// Scores of the network in evaluation games (name, score), every `train.eval_every` steps.
+    pub evaluate: Option<&'a EvaluateFn<'a>>,
+    /// Stop after this many steps of this call (a test's stand-in for a kill).
+    pub stop_after: Option<u64>,
+}
+
+/// What a training call ended with.
+#[derive(Clone, Debug)]
+pub struct TrainOutcome {
+    /// Steps taken in all (resumed runs included).
+    pub step: u64,
+    /// The last checkpoint written.
+    pub checkpoint: PathBuf,
+    /// The last validation scores.
+    pub validation: Scores,
+}
+
+/// Losses and accuracy over a set of positions.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Scores {
+    /// Policy cross-entropy.
+    pub policy_loss: f64,
+    /// Value mean squared error.
+    pub value_loss: f64,
+    /// Share of positions whose most likely action is the target's most likely one.
+    pub accuracy: f64,
+    /// Mean absolute value error.
+    pub value_error: f64,
+}
+
+/// The learning rate at `step`.
+pub fn learning_rate(config: &Config, step: u64) -> f64 {
+    let t = &config.train;
+    if step < t.warmup {
+        return t.lr * (step + 1) as f64 / t.warmup as f64;
+    }
+    match t.schedule {
+        Schedule::Constant => t.lr,
+        Schedule::Cosine => {
+            let span = (t.steps - t.warmup.min(t.steps)).max(1) as f64;
+            let x = ((step - t.warmup) as f64 / span).min(1.0);
+            let floor = t.lr / 20.0;
+            floor + (t.lr - floor) * 0.5 * (1.0 + (std::f64::consts::PI * x).cos())
+        }
+    }
+}
+
+/// Positions grouped by tensor shape (board size class).
+fn buckets<G: TensorGame>(samples: &[Sample<G>]) -> Vec<(TensorShape, Vec<usize>)> {
+    let mut out: Vec<(TensorShape, Vec<usize>)> = Vec::new();
+    for (i, s) in samples.iter().enumerate() {
+        let shape = s.state.tensor_shape();
+        match out.iter_mut().find(|(sh, _)| *sh == shape) {
+            Some((_, v)) => v.push(i),
+            None => out.push((shape, vec![i])),
+        }
+    }
+    out
+}
+
+/// The batch of `step`: a bucket drawn in proportion to its size, then positions uniformly.
+fn batch_indices(
+    buckets: &[(TensorShape, Vec<usize>)],
+    seed: u64,
+    step: u64,
+    batch: usize,
+) -> (usize, Vec<usize>) {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed ^ step.wrapping_mul(0x9E37_79B9_7F4A_7C15));
+    let total: usize = buckets.iter().map(|(_, v)| v.len()).sum();
+    let mut pick = rng.gen_range(0..total);
+    let mut b = 0;
+    while pick >= buckets[b].1.len() {
+        pick -= buckets[b].1.len();
+        b += 1;
+    }
+    let members = &buckets[b].1;
+    (b, (0..batch).map(|_| members[rng.gen_range(0..members.len())]).collect())
+}
+
+/// The tensors of a batch: inputs, legal terms, targets and values.
+struct BatchTensors {
+    planes: Tensor<4>,
+    globals: Tensor<2>,
+    terms: LegalTerms,
+    target: Tensor<2>,
+    value: Tensor<2>,
+    target_best: Vec<usize>,
+    value_raw: Vec<f32>,
+}
+
+fn batch_tensors<G: TensorGame>(
+    samples: &[Sample<G>],
+    indices: &[usize],
+    shape: &TensorShape,
+    buffers: &mut InputBuffers,
+    device: &Device,
+) -> BatchTensors {
+    let chosen: Vec<&Sample<G>> = indices.iter().map(|&i| &samples[i]).collect();
+    let positions: Vec<(&G, usize)> = chosen.iter().map(|s| (&s.state, s.player)).collect();
+    let (planes, globals) = buffers.encode(&positions, shape, device);
+    let lists: Vec<&[Recipe]> = chosen.iter().map(|s| s.recipes.as_slice()).collect();
+    let terms = LegalTerms::new(&lists, shape);
+    let mut target = vec![0.0f32; terms.batch * terms.width];
+    for (b, s) in chosen.iter().enumerate() {
+        target[b * terms.width..b * terms.width + s.target.len()].copy_from_slice(&s.target);
+    }
+    let target_best = chosen.iter().map(|s| argmax(&s.target)).collect();
+    let value_raw: Vec<f32> = chosen.iter().map(|s| s.value).collect();
+    BatchTensors {
+        planes,
+        globals,
+        target: Tensor::from_data(TensorData::new(target, [terms.batch, terms.width]), device),
+        value: Tensor::from_data(TensorData::new(value_raw.clone(), [terms.batch, 1]), device),
+        terms,
+        target_best,
+        value_raw,
+    }
+}
+
+fn argmax(v: &[f32]) -> usize {
+    v.iter().enumerate().fold((0, f32::MIN), |best, (i, &x)| if x > best.1 { (i, x) } else { best }).0
+}
+
+/// Losses of a batch: (total, policy, value) and the logits.
+fn losses(
+    net: &PolicyValueNet,
+    t: &BatchTensors,
+    value_weight: f64,
+    device: &Device,
+) -> (Tensor<1>, Tensor<1>, Tensor<1>, Tensor<2>) {
+    let outputs = net.forward(t.planes.clone(), t.globals.clone());
+    let logits = legal_logits(&outputs, &t.terms, device);
+    let policy = (t.target.clone() * log_softmax(logits.clone(), 1)).sum_dim(1).mean().neg();
+    let value = (outputs.value - t.value.clone()).powi_scalar(2).mean();
+    (policy.clone() + value.clone().mul_scalar(value_weight), policy, value, logits)
+}
+
+/// Score a network on up to `limit` positions (no gradients).
+pub fn score<G: TensorGame>(
+    net: &PolicyValueNet,
+    samples: &[Sample<G>],
+    limit: usize,
+    device: &Device,
+) -> Scores {
+    let take: Vec<usize> = (0..samples.len().min(limit)).collect();
+    if take.is_empty() {
+        return Scores::default();
+    }
+    let mut buffers = InputBuffers::default();
+    let (mut sums, mut n) = (Scores::default(), 0usize);
+    for (shape, members) in buckets(samples) {
+        let members: Vec<usize> = members.into_iter().filter(|i| take.contains(i)).collect();
+        for chunk in members.chunks(64) {
+            let t = batch_tensors(samples, chunk, &shape, &mut buffers, device);
+            let (_, policy, value, logits) = losses(net, &t, 1.0, device);
+            let logits: Vec<f32> = logits.into_data().try_to_vec::<f32>().unwrap_or_default();
+            let k = chunk.len();
+            sums.policy_loss += policy.into_scalar::<f32>() as f64 * k as f64;
+            sums.value_loss += value.into_scalar::<f32>() as f64 * k as f64;
+            let values = net
+                .forward(t.planes.clone(), t.globals.clone())
+                .value
+                .into_data()
+                .try_to_vec::<f32>()
+                .unwrap_or_default();
+            for b in 0..k {
+                let row = &logits[b * t.terms.width..(b + 1) * t.terms.width];
+                sums.accuracy += (argmax(row) == t.target_best[b]) as u8 as f64;
+                sums.value_error += (values[b] - t.value_raw[b]).abs() as f64;
+            }
+            n += k;
+        }
+    }
+    let n = n.max(1) as f64;
+    Scores {
+        policy_loss: sums.policy_loss / n,
+        value_loss: sums.value_loss / n,
+        accuracy: sums.accuracy / n,
+        value_error: sums.value_error / n,
+    }
+}
+
+fn meta(config: &Config, shape: &TensorShape, net: &PolicyValueNet, step: u64) -> Meta {
+    Meta {
+        format: checkpoint::FORMAT,
+        step,
+        config: config.clone(),
+        planes: shape.planes,
+        globals: shape.globals,
+        policy_planes: shape.policy_planes,
+        policy_globals: shape.policy_globals,
+        parameters: net.parameters(),
+    }
+}
+
+fn new_optimizer(config: &Config) -> ModuleOptimizer {
+    let decay =
+        (config.train.weight_decay > 0.0).then(|| WeightDecayConfig::new(config.train.weight_decay as f32));
+    AdamConfig::new().with_weight_decay(decay).init()
+}
+
+/// Train (or resume training) a network on the samples.
+pub fn train<G: TensorGame>(job: TrainRun<'_, G>) -> Result<TrainOutcome, String> {
+    let config = job.config;
+    if job.train.is_empty() {
+        return Err("no training positions".into());
+    }
+    let shape = job.train[0].state.tensor_shape();
+    let device = Device::flex().autodiff();
+    let inner = Device::flex();
+    device.seed(config.seed);
+    let dir = job.run.join("checkpoints");
+    let existing = dir.join("latest").is_file();
+    if existing && !job.resume {
+        return Err(format!(
+            "{} already has checkpoints: resume it, or choose a new run folder",
+            job.run.display()
+        ));
+    }
+    let (mut net, mut optimizer, mut step) = if existing {
+        let (net, meta, found) = checkpoint::load_network(&dir, &device).map_err(|e| e.to_string())?;
+        let mut saved = meta.config.clone();
+        saved.train.steps = config.train.steps;
+        if saved != *config {
+            return Err(format!(
+                "{}: the run was made with another configuration (only train.steps may change on resume)",
+                found.display()
+            ));
+        }
+        meta.check_shape(&shape)?;
+        let optimizer =
+            checkpoint::load_optimizer(&found, new_optimizer(config)).map_err(|e| e.to_string())?;
+        (net, optimizer, meta.step)
+    } else {
+        (PolicyValueNet::new(&config.net, &shape, &device), new_optimizer(config), 0)
+    };
+    let mut metrics = Metrics::open(job.run).map_err(|e| format!("{}: {e}", job.run.display()))?;
+    let groups = buckets(job.train);
+    let mut buffers = InputBuffers::default();
+    let t = &config.train;
+    let end = match job.stop_after {
+        Some(n) => (step + n).min(t.steps),
+        None => t.steps,
+    };
+    let bar = crate::progress_bar(job.progress, end.saturating_sub(step), "training");
+    let mut last_checkpoint = dir.join("latest");
+    let mut validation = Scores::default();
+    let (mut since, mut positions, mut loss_sum, mut policy_sum, mut value_sum, mut n) =
+        (Instant::now(), 0usize, 0.0, 0.0, 0.0, 0usize);
+    while step < end {
+        let lr = learning_rate(config, step);
+        let (b, indices) = batch_indices(&groups, config.seed, step, t.batch);
+        let batch = batch_tensors(job.train, &indices, &groups[b].0, &mut buffers, &device);
+        let (loss, policy, value, _) = losses(&net, &batch, t.value_weight, &device);
+        policy_sum += policy.into_scalar::<f32>() as f64;
+        value_sum += value.into_scalar::<f32>() as f64;
+        let grads = GradientsParams::from_grads(loss.clone().backward(), &net);
+        loss_sum += loss.into_scalar::<f32>() as f64;
+        net = optimizer.step(lr, net, grads);
+        step += 1;
+        n += 1;
+        positions += indices.len();
+        bar.inc(1);
+        if step % t.log_every == 0 || step == end {
+            let rate = positions as f64 / since.elapsed().as_secs_f64().max(1e-9);
+            validation = score(&net.valid(), job.valid, t.validation_positions, &inner);
+            let scalars = [
+                ("train/loss", loss_sum / n as f64),
+                ("train/policy_loss", policy_sum / n as f64),
+                ("train/value_loss", value_sum / n as f64),
+                ("train/learning_rate", lr),
+                ("train/positions_per_second", rate),
+                ("valid/policy_loss", validation.policy_loss),
+                ("valid/value_loss", validation.value_loss),
+                ("valid/policy_accuracy", validation.accuracy),
+                ("valid/value_error", validation.value_error),
+            ];
+            metrics.log(step, &scalars).map_err(|e| format!("metrics: {e}"))?;
+            bar.set_message(format!(
+                "loss {:.3}, valid acc {:.2}, {rate:.0} pos/s",
+                loss_sum / n as f64,
+                validation.accuracy
+            ));
+            (since, positions, loss_sum, policy_sum, value_sum, n) = (Instant::now(), 0, 0.0, 0.0, 0.0, 0);
+        }
+        if let (Some(evaluate), true) = (job.evaluate, t.eval_every > 0 && step % t.eval_every == 0) {
+            let scores = evaluate(&net.valid());
+            let named: Vec<(String, f64)> =
+                scores.into_iter().map(|(k, v)| (format!("eval/{k}"), v)).collect();
+            let refs: Vec<(&str, f64)> = named.iter().map(|(k, v)| (k.as_str(), *v)).collect();
+            metrics.log(step, &refs).map_err(|e| format!("metrics: {e}"))?;
+        }
+        if step % t.checkpoint_every == 0 || step == end {
+            last_checkpoint =
+                checkpoint::save(&dir, &net.valid(), Some(&optimizer), &meta(config, &shape, &net, step))
+                    .map_err(|e| e.to_string())?;
+        }
+    }
+    bar.finish_and_clear();
+    Ok(TrainOutcome { step, checkpoint: last_checkpoint, validation })
+}

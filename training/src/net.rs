@@ -1,0 +1,166 @@
+//! The policy/value network: a small residual convolutional trunk over the observation planes
+//! with the global features mixed in, a policy head and a value head.
+//!
+//! - **Trunk**: a 3×3 convolution of the planes plus a linear map of the globals added to
+//!   every cell, then `blocks` residual blocks of two 3×3 convolutions (ReLU).
+//! - **Policy head**: a 1×1 convolution gives the policy planes; the trunk's mean over the
+//!   cells, concatenated with the globals, goes through a hidden layer to the global policy
+//!   logits. An action's logit is the sum of its [`Recipe`] terms, so only legal actions are
+//!   scored and the softmax runs over them alone.
+//! - **Value head**: the same hidden features through one more layer to a tanh in [-1, 1],
+//!   the expected return of the player to move.
+
+use crate::config::NetConfig;
+use agents::{Recipe, TensorShape};
+use burn::module::Module;
+use burn::nn::conv::{Conv2d, Conv2dConfig};
+use burn::nn::{Linear, LinearConfig, PaddingConfig2d};
+use burn::tensor::activation::{relu, tanh};
+use burn::tensor::{Device, Int, Tensor, TensorData};
+
+/// One residual block.
+#[derive(Module, Debug)]
+pub struct Residual {
+    first: Conv2d,
+    second: Conv2d,
+}
+
+/// The network.
+#[derive(Module, Debug)]
+pub struct PolicyValueNet {
+    stem: Conv2d,
+    globals_in: Linear,
+    blocks: Vec<Residual>,
+    policy_planes: Conv2d,
+    hidden: Linear,
+    policy_globals: Linear,
+    value_hidden: Linear,
+    value: Linear,
+}
+
+/// The network's outputs for a batch.
+pub struct Outputs {
+    /// Policy planes, flattened per position: `[batch, policy_planes × cells]`.
+    pub planes: Tensor<2>,
+    /// Global policy logits: `[batch, policy_globals]`.
+    pub globals: Tensor<2>,
+    /// Values in [-1, 1]: `[batch, 1]`.
+    pub value: Tensor<2>,
+}
+
+impl PolicyValueNet {
+    /// A freshly initialised network for a game's tensor shape.
+    pub fn new(config: &NetConfig, shape: &TensorShape, device: &Device) -> PolicyValueNet {
+        let c = config.channels;
+        let conv = |i: usize, o: usize, k: usize| {
+            Conv2dConfig::new([i, o], [k, k]).with_padding(PaddingConfig2d::Same).init(device)
+        };
+        PolicyValueNet {
+            stem: conv(shape.planes, c, 3),
+            globals_in: LinearConfig::new(shape.globals, c).init(device),
+            blocks: (0..config.blocks)
+                .map(|_| Residual { first: conv(c, c, 3), second: conv(c, c, 3) })
+                .collect(),
+            policy_planes: conv(c, shape.policy_planes, 1),
+            hidden: LinearConfig::new(c + shape.globals, config.hidden).init(device),
+            policy_globals: LinearConfig::new(config.hidden, shape.policy_globals).init(device),
+            value_hidden: LinearConfig::new(config.hidden, config.hidden).init(device),
+            value: LinearConfig::new(config.hidden, 1).init(device),
+        }
+    }
+
+    /// Run the network on `planes` (`[batch, planes, depth, width]`) and `globals`
+    /// (`[batch, globals]`).
+    pub fn forward(&self, planes: Tensor<4>, globals: Tensor<2>) -> Outputs {
+        let [batch, _, depth, width] = planes.dims();
+        let mixed = self.globals_in.forward(globals.clone());
+        let channels = mixed.dims()[1];
+        let mut x = relu(self.stem.forward(planes) + mixed.reshape([batch, channels, 1, 1]));
+        for block in &self.blocks {
+            let y = relu(block.first.forward(x.clone()));
+            x = relu(x + block.second.forward(y));
+        }
+        let policy_planes = self.policy_planes.forward(x.clone());
+        let pp = policy_planes.dims()[1];
+        let pooled = x.mean_dims(&[2, 3]).reshape([batch, channels]);
+        let h = relu(self.hidden.forward(Tensor::cat(vec![pooled, globals], 1)));
+        Outputs {
+            planes: policy_planes.reshape([batch, pp * depth * width]),
+            globals: self.policy_globals.forward(h.clone()),
+            value: tanh(self.value.forward(relu(self.value_hidden.forward(h)))),
+        }
+    }
+
+    /// Number of trainable parameters.
+    pub fn parameters(&self) -> usize {
+        self.num_params()
+    }
+}
+
+/// The legal actions of a batch, padded to the longest list: gather indices of their recipe
+/// terms into the flattened outputs, and which slots are real.
+pub struct LegalTerms {
+    /// Positions in the batch.
+    pub batch: usize,
+    /// Longest legal-action list.
+    pub width: usize,
+    /// Four gather indices per (position, slot), into `[planes…, globals…, 0]`.
+    pub indices: Vec<i64>,
+    /// 1 for a real slot, 0 for padding, per (position, slot).
+    pub real: Vec<bool>,
+}
+
+impl LegalTerms {
+    /// Gather indices for `recipes[b]` of each position `b`, for outputs of `shape`.
+    pub fn new(recipes: &[&[Recipe]], shape: &TensorShape) -> LegalTerms {
+        let batch = recipes.len();
+        let width = recipes.iter().map(|r| r.len()).max().unwrap_or(0).max(1);
+        let cells = shape.cells();
+        let plane_len = shape.policy_planes * cells;
+        let globals = shape.policy_globals;
+        let zero = (batch * (plane_len + globals)) as i64;
+        let mut indices = vec![zero; batch * width * 4];
+        let mut real = vec![false; batch * width];
+        for (b, list) in recipes.iter().enumerate() {
+            for (slot, recipe) in list.iter().enumerate() {
+                let at = (b * width + slot) * 4;
+                real[b * width + slot] = true;
+                for (k, (plane, cell)) in
+                    recipe.spatial.iter().enumerate().filter_map(|(k, t)| Some((k, (*t)?)))
+                {
+                    indices[at + k] = (b * plane_len + plane as usize * cells + cell as usize) as i64;
+                }
+                for (k, g) in recipe.global.iter().enumerate().filter_map(|(k, t)| Some((k, (*t)?))) {
+                    indices[at + 2 + k] = (batch * plane_len + b * globals + g as usize) as i64;
+                }
+            }
+        }
+        LegalTerms { batch, width, indices, real }
+    }
+}
+
+/// The logits of the legal actions (`[batch, width]`, padding at −1e9) from the outputs.
+pub fn legal_logits(outputs: &Outputs, terms: &LegalTerms, device: &Device) -> Tensor<2> {
+    let [batch, plane_len] = outputs.planes.dims();
+    let globals = outputs.globals.dims()[1];
+    let flat = Tensor::cat(
+        vec![
+            outputs.planes.clone().reshape([batch * plane_len]),
+            outputs.globals.clone().reshape([batch * globals]),
+            Tensor::zeros([1], device),
+        ],
+        0,
+    );
+    let n = terms.indices.len();
+    let index = Tensor::<1, Int>::from_data(TensorData::new(terms.indices.clone(), [n]), device);
+    let logits = flat
+        .select(0, index)
+        .reshape([terms.batch, terms.width, 4])
+        .sum_dim(2)
+        .reshape([terms.batch, terms.width]);
+    let padding = Tensor::<2, burn::tensor::Bool>::from_data(
+        TensorData::new(terms.real.iter().map(|r| !r).collect::<Vec<bool>>(), [terms.batch, terms.width]),
+        device,
+    );
+    logits.mask_fill(padding, -1.0e9)
+}

@@ -1,0 +1,192 @@
+//! Agents that play with a trained network: the network alone (`policy:checkpoint=PATH`), and
+//! the network inside MCTS (`mcts:...,net=PATH`) — its policy orders the candidates searched
+//! and its value judges the leaves, with no rollouts.
+
+use crate::checkpoint;
+use crate::inference::{evaluate, Evaluation, InputBuffers};
+use crate::net::PolicyValueNet;
+use agents::mcts::{Evaluator, MctsAgent, Ranker};
+use agents::{Agent, TensorGame, Turn};
+use burn::tensor::Device;
+use engine::GameState;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use std::path::Path;
+use std::sync::{Arc, Mutex};
+
+/// A trained network ready to evaluate positions on the CPU.
+pub struct Network {
+    net: PolicyValueNet,
+    device: Device,
+    buffers: Mutex<InputBuffers>,
+    /// Where it was loaded from.
+    pub source: String,
+}
+
+impl Network {
+    /// Load the checkpoint a path names (a checkpoint folder, or a run with a `latest`).
+    pub fn load(path: &Path) -> Result<Network, String> {
+        let device = Device::flex();
+        let (net, _, dir) = checkpoint::load_network(path, &device).map_err(|e| e.to_string())?;
+        Ok(Network::from_net(net, dir.display().to_string()))
+    }
+
+    /// Wrap an in-memory network (for evaluation during training).
+    pub fn from_net(net: PolicyValueNet, source: String) -> Network {
+        Network { net, device: Device::flex(), buffers: Mutex::new(InputBuffers::default()), source }
+    }
+
+    /// Evaluate decision nodes, each from its mover's view.
+    pub fn evaluate<G: TensorGame>(
+        &self,
+        states: &[(&G, usize)],
+    ) -> Result<Vec<Evaluation<G::Action>>, String> {
+        let mut buffers = self.buffers.lock().unwrap_or_else(|p| p.into_inner());
+        evaluate(&self.net, &self.device, &mut buffers, states)
+    }
+
+    /// The value of any non-terminal state for each of two players: at a decision the mover's
+    /// value; elsewhere (a chance node) the average of both players' views.
+    pub fn values<G: TensorGame>(&self, state: &G) -> Vec<f64> {
+        let view = |p: usize| {
+            let mut buffers = self.buffers.lock().unwrap_or_else(|e| e.into_inner());
+            let shape = state.tensor_shape();
+            let (planes, globals) = buffers.encode(&[(state, p)], &shape, &self.device);
+            let v: Vec<f32> =
+                self.net.forward(planes, globals).value.into_data().try_to_vec::<f32>().unwrap_or(vec![0.0]);
+            v[0] as f64
+        };
+        let v0 = match state.turn() {
+            Turn::Player(p) => {
+                let v = view(p);
+                if p == 0 {
+                    v
+                } else {
+                    -v
+                }
+            }
+            _ => (view(0) - view(1)) / 2.0,
+        };
+        vec![v0, -v0]
+    }
+}
+
+/// The network alone: the most probable legal action, or one sampled at a temperature.
+pub struct PolicyAgent {
+    network: Arc<Network>,
+    temperature: f64,
+    rng: ChaCha8Rng,
+}
+
+impl PolicyAgent {
+    /// A policy agent; `temperature` 0 plays the most probable action.
+    pub fn new(network: Arc<Network>, temperature: f64, seed: u64) -> PolicyAgent {
+        PolicyAgent { network, temperature, rng: ChaCha8Rng::seed_from_u64(seed) }
+    }
+}
+
+impl<G: TensorGame> Agent<G> for PolicyAgent {
+    fn name(&self) -> String {
+        format!("policy:checkpoint={},temp={}", self.network.source, self.temperature)
+    }
+
+    fn select_action(&mut self, state: &G) -> G::Action {
+        let Turn::Player(p) = state.turn() else { panic!("select_action at a node that is not a decision") };
+        let e =
+            self.network.evaluate(&[(state, p)]).expect("the network evaluates a legal position").remove(0);
+        if self.temperature <= 0.0 {
+            let best = e.priors.iter().enumerate().fold(0, |b, (i, &x)| if x > e.priors[b] { i } else { b });
+            return e.legal[best];
+        }
+        let weights: Vec<f64> = e.priors.iter().map(|&p| (p as f64).powf(1.0 / self.temperature)).collect();
+        let mut x = self.rng.gen::<f64>() * weights.iter().sum::<f64>();
+        for (i, w) in weights.iter().enumerate() {
+            if x < *w {
+                return e.legal[i];
+            }
+            x -= w;
+        }
+        e.legal[e.legal.len() - 1]
+    }
+}
+
+/// The network's value as MCTS's leaf evaluator.
+pub struct NetEvaluator(pub Arc<Network>);
+
+impl<G: TensorGame> Evaluator<G> for NetEvaluator {
+    fn evaluate(&self, state: &G) -> Vec<f64> {
+        self.0.values(state)
+    }
+}
+
+/// The network's policy as MCTS's candidate order.
+pub struct NetRanker(pub Arc<Network>);
+
+impl<G: TensorGame> Ranker<G> for NetRanker {
+    fn rank(&mut self, state: &G, legal: &mut Vec<G::Action>) {
+        let Turn::Player(p) = state.turn() else { return };
+        let Ok(mut e) = self.0.evaluate(&[(state, p)]) else { return };
+        let e = e.remove(0);
+        let mut order: Vec<(f32, G::Action)> = e.priors.into_iter().zip(e.legal).collect();
+        order.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+        legal.clear();
+        legal.extend(order.into_iter().map(|(_, a)| a));
+    }
+}
+
+/// Parse `key=value` parameters into the value of `key` and the rest.
+fn take_param<'a>(params: &'a str, key: &str) -> (Option<&'a str>, String) {
+    let mut found = None;
+    let rest: Vec<&str> = params
+        .split(',')
+        .filter(|p| match p.strip_prefix(key).and_then(|r| r.strip_prefix('=')) {
+            Some(v) => {
+                found = Some(v);
+                false
+            }
+            None => !p.is_empty(),
+        })
+        .collect();
+    (found, rest.join(","))
+}
+
+/// Build any agent the CLI and the arena know, learned ones included: `policy:checkpoint=PATH
+/// [,temp=T]`, `mcts:...,net=PATH`, and everything [`agents::make_agent`] builds.
+pub fn make_agent(spec: &str, seed: u64) -> Result<Box<dyn Agent<GameState>>, String> {
+    let (name, params) = spec.split_once(':').unwrap_or((spec, ""));
+    match name {
+        "policy" => {
+            let (path, rest) = take_param(params, "checkpoint");
+            let path = path.ok_or("agent `policy` needs checkpoint=PATH")?;
+            let (temp, rest) = take_param(&rest, "temp");
+            if !rest.is_empty() {
+                return Err(format!("agent `policy`: unknown parameters `{rest}` (checkpoint, temp)"));
+            }
+            let temperature = match temp {
+                Some(t) => t
+                    .parse::<f64>()
+                    .ok()
+                    .filter(|t| t.is_finite() && (0.0..=10.0).contains(t))
+                    .ok_or_else(|| format!("agent `policy`: temp `{t}` is not a number in [0, 10]"))?,
+                None => 0.0,
+            };
+            let network = Arc::new(Network::load(Path::new(path))?);
+            Ok(Box::new(PolicyAgent::new(network, temperature, seed)))
+        }
+        "mcts" if params.split(',').any(|p| p.starts_with("net=")) => {
+            let (path, rest) = take_param(params, "net");
+            let path = path.ok_or("mcts: net needs a path")?;
+            let (mut config, rollout) = agents::parse_mcts(&rest)?;
+            if rest.contains("rollout=") {
+                return Err(format!("mcts with a network takes no rollout (got rollout={rollout})"));
+            }
+            config.rollout_depth = 0;
+            let network = Arc::new(Network::load(Path::new(path))?);
+            let ranker = network.clone();
+            let agent = MctsAgent::new(config, Arc::new(NetEvaluator(network.clone())), seed)
+                .with_ranker(Arc::new(move |_| Box::new(NetRanker(ranker.clone()))), "net");
+            Ok(Box::new(agent))
+        }
+        _ => agents::make_agent(spec, seed),
+    }
+}
