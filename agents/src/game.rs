@@ -39,8 +39,24 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// The outcomes of a chance node with their probabilities (summing to 1).
     fn chance_outcomes(&self) -> Vec<(Self::Action, f64)>;
 
-    /// Each player's return, in [-1, 1]; final once terminal.
+    /// Each player's return, final once terminal, in `[-return_bound(), return_bound()]`.
     fn returns(&self) -> Vec<f64>;
+
+    /// The largest absolute return the game gives (1 by default). Search divides returns and
+    /// evaluations by it, so games scored in points need not rescale themselves; a return
+    /// beyond it is clamped.
+    fn return_bound(&self) -> f64 {
+        1.0
+    }
+
+    /// Whether `player` learns which action (or chance outcome) is taken at this node. A
+    /// secret choice or a private draw is not visible to the others: search leads every
+    /// outcome it cannot see to the same node, so it never plans on what it cannot know.
+    /// Perfect-information games keep the default, `true`.
+    fn is_visible(&self, player: usize) -> bool {
+        let _ = player;
+        true
+    }
 
     /// What `player` sees now, in words (for logs and debugging).
     fn observation(&self, player: usize) -> String;

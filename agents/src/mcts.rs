@@ -2,16 +2,21 @@
 //!
 //! - **Information sets.** Every iteration starts from a fresh determinization of the root
 //!   (`Game::determinize` for the searching player), so the search never reads what its
-//!   player cannot see. The tree is keyed on action sequences (single-observer information-set
-//!   MCTS): at a node only the children legal in the current determinization compete, and
-//!   UCT's exploration term uses their availability, not the parent's visits.
-//! - **Chance nodes** are sampled with their exact probabilities; each outcome has its child.
+//!   player cannot see. The tree is keyed on what the searcher observes (single-observer
+//!   information-set MCTS): an action or chance outcome it sees leads to its own child, while
+//!   every outcome it cannot see at a node (`Game::is_visible` is false: an opponent's secret
+//!   choice, a draw only the opponent learns) leads to one shared child, so the values below
+//!   average over what it cannot know instead of planning on it. A hidden opponent choice is
+//!   played at random. At a node only the children legal in the current determinization
+//!   compete, and UCT's exploration term uses their availability, not the parent's visits.
+//! - **Chance nodes** are sampled with their exact probabilities; each visible outcome has its
+//!   child.
 //! - **Selection** is UCT (`c` weighs exploration) with each node's value taken from the
 //!   point of view of the player who chose the edge into it.
-//! - **Leaf evaluation** is pluggable: a rollout for up to `rollout_depth` decisions by a
-//!   policy ([`RolloutPolicy`]: uniform random by default, or any agent, such as the scripted
-//!   TDE player), then the [`Evaluator`]'s estimate (or the returns when the game has ended).
-//!   The learned value function plugs in here later.
+//! - **Leaf evaluation** is pluggable: a rollout by a policy ([`RolloutPolicy`]: uniform random
+//!   by default, or any agent, such as the scripted TDE player) to the end of the game, or for
+//!   `rollout_depth` decisions and then the [`Evaluator`]'s estimate. Returns and estimates are
+//!   divided by `Game::return_bound`, so values live in [-1, 1].
 //! - **Candidates**: an optional [`Ranker`] (the scripted TDE player, later a learned policy)
 //!   orders the legal actions; search then considers only the `width` best at each decision
 //!   and selects by PUCT with priors halving by rank. Without one, every legal action
@@ -66,8 +71,9 @@ pub struct MctsConfig {
     pub millis: Option<u64>,
     /// UCT exploration constant.
     pub c: f64,
-    /// Random rollout length in decisions before the evaluator is asked (0: evaluate at once).
-    pub rollout_depth: u32,
+    /// Rollout length in decisions before the evaluator is asked (`Some(0)`: evaluate at
+    /// once); `None` plays every rollout to the end of the game.
+    pub rollout_depth: Option<u32>,
     /// Independent trees searched in parallel.
     pub threads: usize,
     /// With a ranker, the number of best-ranked actions searched at each decision.
@@ -76,48 +82,51 @@ pub struct MctsConfig {
 
 impl Default for MctsConfig {
     fn default() -> Self {
-        MctsConfig { iterations: 400, millis: None, c: 1.4, rollout_depth: 20, threads: 1, width: 5 }
+        MctsConfig { iterations: 400, millis: None, c: 1.4, rollout_depth: None, threads: 1, width: 5 }
     }
 }
 
 impl MctsConfig {
     /// Parse `key=value` pairs (`iters`, `ms`, `c`, `depth`, `threads`, `width`) separated by
-    /// commas;
-    /// an empty string gives the defaults.
+    /// commas; an empty string gives the defaults. A key given twice, `iters` with `ms`, and
+    /// values out of range are refused.
     pub fn parse(params: &str) -> Result<MctsConfig, String> {
         let mut cfg = MctsConfig::default();
+        let mut seen: Vec<&str> = Vec::new();
         for pair in params.split(',').filter(|p| !p.is_empty()) {
             let (k, v) =
                 pair.split_once('=').ok_or_else(|| format!("mcts parameter `{pair}` is not key=value"))?;
+            if seen.contains(&k) {
+                return Err(format!("mcts parameter `{k}` is given twice"));
+            }
+            seen.push(k);
             let bad = |what: &str| format!("mcts parameter `{k}`: `{v}` is not {what}");
+            let int = |lo: u64, hi: u64| {
+                v.parse::<u64>()
+                    .ok()
+                    .filter(|n| (lo..=hi).contains(n))
+                    .ok_or_else(|| bad(&format!("an integer from {lo} to {hi}")))
+            };
             match k {
-                "iters" => {
-                    cfg.iterations =
-                        v.parse().ok().filter(|&n| n > 0).ok_or_else(|| bad("a positive integer"))?
-                }
-                "ms" => {
-                    cfg.millis =
-                        Some(v.parse().ok().filter(|&n| n > 0).ok_or_else(|| bad("a positive integer"))?)
-                }
+                "iters" => cfg.iterations = int(1, 10_000_000)? as u32,
+                "ms" => cfg.millis = Some(int(1, 3_600_000)?),
                 "c" => {
                     cfg.c = v
                         .parse()
                         .ok()
-                        .filter(|x: &f64| x.is_finite() && *x >= 0.0)
-                        .ok_or_else(|| bad("a number ≥ 0"))?
+                        .filter(|x: &f64| x.is_finite() && (0.0..=100.0).contains(x))
+                        .ok_or_else(|| bad("a number from 0 to 100"))?
                 }
-                "depth" => cfg.rollout_depth = v.parse().map_err(|_| bad("an integer"))?,
-                "threads" => {
-                    cfg.threads =
-                        v.parse().ok().filter(|&n| n > 0).ok_or_else(|| bad("a positive integer"))?
-                }
-                "width" => {
-                    cfg.width = v.parse().ok().filter(|&n| n > 0).ok_or_else(|| bad("a positive integer"))?
-                }
+                "depth" => cfg.rollout_depth = Some(int(1, 100_000)? as u32),
+                "threads" => cfg.threads = int(1, 256)? as usize,
+                "width" => cfg.width = int(1, 10_000)? as usize,
                 _ => {
                     return Err(format!("unknown mcts parameter `{k}` (iters, ms, c, depth, threads, width)"))
                 }
             }
+        }
+        if seen.contains(&"iters") && seen.contains(&"ms") {
+            return Err("mcts takes `iters` or `ms` as its budget, not both".into());
         }
         Ok(cfg)
     }
@@ -128,11 +137,17 @@ impl MctsConfig {
             Some(ms) => format!("ms={ms}"),
             None => format!("iters={}", self.iterations),
         };
-        format!(
-            "mcts:{budget},c={},depth={},threads={},width={}",
-            self.c, self.rollout_depth, self.threads, self.width
-        )
+        let depth = self.rollout_depth.map(|d| format!(",depth={d}")).unwrap_or_default();
+        format!("mcts:{budget},c={}{depth},threads={},width={}", self.c, self.threads, self.width)
     }
+}
+
+/// An edge of the tree as the searcher sees it: the action or outcome, or "something it
+/// cannot see".
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum Edge<A> {
+    Seen(A),
+    Hidden,
 }
 
 /// One node of a search tree.
@@ -143,8 +158,8 @@ struct Node<A> {
     value: f64,
     /// Times it was available (legal) when its parent was visited.
     available: u32,
-    /// Children by action (ordered, so that search is reproducible).
-    children: BTreeMap<A, u32>,
+    /// Children by edge (ordered, so that search is reproducible).
+    children: BTreeMap<Edge<A>, u32>,
 }
 
 impl<A> Node<A> {
@@ -286,7 +301,14 @@ impl<'a, G: Game> Tree<'a, G> {
 
     /// Visit counts of the root's children.
     fn root_visits(&self) -> BTreeMap<G::Action, u32> {
-        self.nodes[0].children.iter().map(|(&a, &c)| (a, self.nodes[c as usize].visits)).collect()
+        self.nodes[0]
+            .children
+            .iter()
+            .filter_map(|(e, &c)| match e {
+                Edge::Seen(a) => Some((*a, self.nodes[c as usize].visits)),
+                Edge::Hidden => None,
+            })
+            .collect()
     }
 
     /// One iteration: determinize, select and expand, evaluate, back up.
@@ -301,9 +323,22 @@ impl<'a, G: Game> Tree<'a, G> {
                 Turn::Terminal => break,
                 Turn::Chance => {
                     let a = state.sample_chance(&mut self.rng).expect("chance outcomes");
+                    let edge = if state.is_visible(self.me) { Edge::Seen(a) } else { Edge::Hidden };
                     state.apply(a).expect("sampled outcome applies");
-                    node = self.child(node, a);
+                    node = self.child(node, edge);
                     self.path.push((node, usize::MAX));
+                }
+                Turn::Player(_) if !state.is_visible(self.me) => {
+                    // A secret choice of another player: played at random, one node for all.
+                    state.legal_actions_into(&mut self.legal);
+                    let a = self.legal[self.rng.gen_range(0..self.legal.len())];
+                    state.apply(a).expect("legal action applies");
+                    let known = self.nodes[node as usize].children.contains_key(&Edge::Hidden);
+                    node = self.child(node, Edge::Hidden);
+                    self.path.push((node, usize::MAX));
+                    if !known {
+                        break;
+                    }
                 }
                 Turn::Player(p) => {
                     state.legal_actions_into(&mut self.legal);
@@ -315,7 +350,7 @@ impl<'a, G: Game> Tree<'a, G> {
                     }
                     let (a, expanded) = self.select(node);
                     state.apply(a).expect("legal action applies");
-                    node = self.child(node, a);
+                    node = self.child(node, Edge::Seen(a));
                     self.path.push((node, p));
                     if expanded {
                         break;
@@ -342,7 +377,7 @@ impl<'a, G: Game> Tree<'a, G> {
         let legal = std::mem::take(&mut self.legal);
         let mut untried = Vec::new();
         for &a in &legal {
-            match self.nodes[node as usize].children.get(&a) {
+            match self.nodes[node as usize].children.get(&Edge::Seen(a)) {
                 Some(&c) => self.nodes[c as usize].available += 1,
                 None => untried.push(a),
             }
@@ -352,7 +387,7 @@ impl<'a, G: Game> Tree<'a, G> {
         } else {
             let mut best = (legal[0], f64::NEG_INFINITY);
             for &a in &legal {
-                let c = &self.nodes[self.nodes[node as usize].children[&a] as usize];
+                let c = &self.nodes[self.nodes[node as usize].children[&Edge::Seen(a)] as usize];
                 let n = c.visits.max(1) as f64;
                 let score = c.value / n + self.config.c * ((c.available.max(1) as f64).ln() / n).sqrt();
                 if score > best.1 {
@@ -373,7 +408,7 @@ impl<'a, G: Game> Tree<'a, G> {
         let norm: f64 = (0..legal.len()).map(|i| 0.5f64.powi(i as i32)).sum();
         let mut total = 1.0;
         for &a in &legal {
-            if let Some(&c) = self.nodes[node as usize].children.get(&a) {
+            if let Some(&c) = self.nodes[node as usize].children.get(&Edge::Seen(a)) {
                 let child = &mut self.nodes[c as usize];
                 child.available += 1;
                 total += child.visits as f64;
@@ -382,7 +417,7 @@ impl<'a, G: Game> Tree<'a, G> {
         let mut best = (legal[0], f64::NEG_INFINITY, true);
         for (i, &a) in legal.iter().enumerate() {
             let prior = 0.5f64.powi(i as i32) / norm;
-            let (q, n, new) = match self.nodes[node as usize].children.get(&a) {
+            let (q, n, new) = match self.nodes[node as usize].children.get(&Edge::Seen(a)) {
                 Some(&c) => {
                     let child = &self.nodes[c as usize];
                     (child.value / child.visits.max(1) as f64, child.visits as f64, child.visits == 0)
@@ -398,20 +433,30 @@ impl<'a, G: Game> Tree<'a, G> {
         (best.0, best.2)
     }
 
-    /// The child of `node` along `a`, created if new.
-    fn child(&mut self, node: u32, a: G::Action) -> u32 {
-        if let Some(&c) = self.nodes[node as usize].children.get(&a) {
+    /// The child of `node` along `edge`, created if new.
+    fn child(&mut self, node: u32, edge: Edge<G::Action>) -> u32 {
+        if let Some(&c) = self.nodes[node as usize].children.get(&edge) {
             return c;
         }
         let c = self.nodes.len() as u32;
         self.nodes.push(Node::new());
-        self.nodes[node as usize].children.insert(a, c);
+        self.nodes[node as usize].children.insert(edge, c);
         c
     }
 
-    /// Roll out (at random, or with the rollout policy) for up to `rollout_depth` decisions,
-    /// then the returns or the evaluator's estimate.
-    fn leaf_value(&mut self, mut state: G) -> Vec<f64> {
+    /// Roll out (at random, or with the rollout policy) to the end or for `rollout_depth`
+    /// decisions, then the returns or the evaluator's estimate, divided by the game's return
+    /// bound.
+    fn leaf_value(&mut self, state: G) -> Vec<f64> {
+        let bound = state.return_bound();
+        let mut values = self.rollout(state);
+        for v in &mut values {
+            *v = (*v / bound).clamp(-1.0, 1.0);
+        }
+        values
+    }
+
+    fn rollout(&mut self, mut state: G) -> Vec<f64> {
         let mut decisions = 0;
         loop {
             match state.turn() {
@@ -421,7 +466,7 @@ impl<'a, G: Game> Tree<'a, G> {
                     state.apply(a).expect("sampled outcome applies");
                 }
                 Turn::Player(_) => {
-                    if decisions >= self.config.rollout_depth {
+                    if self.config.rollout_depth.is_some_and(|d| decisions >= d) {
                         return self.evaluator.evaluate(&state);
                     }
                     let a = match self.policy.as_mut() {

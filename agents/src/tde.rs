@@ -1,6 +1,10 @@
 //! The TDE engine behind the [`Game`] interface.
 
 use crate::game::{Game, Turn};
+
+/// Rollout length (decisions) of TDE searches unless a spec says otherwise: about a turn of
+/// play, after which the material evaluator judges the position.
+pub const ROLLOUT_DEPTH: u32 = 20;
 use engine::{Action, GameState, Player};
 
 impl Game for GameState {
@@ -40,6 +44,10 @@ impl Game for GameState {
 
     fn information_state_key(&self, player: usize) -> u64 {
         GameState::information_state_key(self, player as u8)
+    }
+
+    fn is_visible(&self, player: usize) -> bool {
+        self.node_visible_to(player as u8)
     }
 
     fn determinize(&self, player: usize, rng: &mut dyn rand::RngCore) -> GameState {

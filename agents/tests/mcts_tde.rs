@@ -110,7 +110,7 @@ fn plain_mcts_attacks_the_downed_enemy_leader_when_that_alone_wins() {
         let (state, victim) = last_chance(seed);
         assert!(state.legal_actions().iter().any(|&a| strikes(a, victim)), "the leader is in reach");
         // Generic search: random rollouts, no ranker, no TDE knowledge but the evaluator.
-        let config = MctsConfig { iterations: 1500, rollout_depth: 200, ..MctsConfig::default() };
+        let config = MctsConfig { iterations: 1500, rollout_depth: Some(200), ..MctsConfig::default() };
         let mut agent = MctsAgent::new(config, Arc::new(MaterialEvaluator), seed);
         let choice = agent.select_action(&state);
         assert!(strikes(choice, victim), "seed {seed}: chose {choice}");

@@ -96,7 +96,7 @@ impl Game for ChancyNim {
 }
 
 fn mcts<G: Game>(iters: u32, seed: u64) -> MctsAgent<G> {
-    let config = MctsConfig { iterations: iters, rollout_depth: 1000, ..MctsConfig::default() };
+    let config = MctsConfig { iterations: iters, ..MctsConfig::default() };
     MctsAgent::new(config, Arc::new(NeutralEvaluator), seed)
 }
 
@@ -223,7 +223,7 @@ fn mcts_never_reads_the_hidden_coin() {
 #[test]
 fn root_parallel_search_sums_the_trees_and_stays_reproducible() {
     let state = ChancyNim::at(7, 0);
-    let config = MctsConfig { iterations: 2000, rollout_depth: 1000, threads: 2, ..MctsConfig::default() };
+    let config = MctsConfig { iterations: 2000, threads: 2, ..MctsConfig::default() };
     let mut a = MctsAgent::new(config.clone(), Arc::new(NeutralEvaluator), 5);
     let mut b = MctsAgent::new(config, Arc::new(NeutralEvaluator), 5);
     let va = a.search(&state);
@@ -235,10 +235,110 @@ fn root_parallel_search_sums_the_trees_and_stays_reproducible() {
 #[test]
 fn mcts_parameters_are_parsed_and_bad_ones_named() {
     let c = MctsConfig::parse("iters=800,c=1.2,depth=5,threads=2").unwrap();
-    assert_eq!((c.iterations, c.c, c.rollout_depth, c.threads), (800, 1.2, 5, 2));
+    assert_eq!((c.iterations, c.c, c.rollout_depth, c.threads), (800, 1.2, Some(5), 2));
     assert_eq!(MctsConfig::parse("ms=50").unwrap().millis, Some(50));
     assert!(MctsConfig::parse("iters=0").unwrap_err().contains("iters"));
     assert!(MctsConfig::parse("speed=3").unwrap_err().contains("speed"));
     assert!(MctsConfig::parse("c").unwrap_err().contains("key=value"));
     assert_eq!(MctsConfig::parse(&c.spec()["mcts:".len()..]).unwrap(), c);
+}
+
+#[test]
+fn duplicated_conflicting_and_meaningless_mcts_parameters_are_refused() {
+    assert!(MctsConfig::parse("iters=10,iters=20").unwrap_err().contains("twice"));
+    assert!(MctsConfig::parse("iters=5,ms=5").unwrap_err().contains("not both"));
+    assert!(MctsConfig::parse("depth=0").unwrap_err().contains("depth"));
+    assert!(MctsConfig::parse("threads=100000").unwrap_err().contains("threads"));
+    assert!(MctsConfig::parse("c=nan").unwrap_err().contains("`c`"));
+    assert_eq!(MctsConfig::default().rollout_depth, None, "rollouts play to the end unless told");
+}
+
+/// Player 0 may take +0.2 at once, or play on: a coin is then tossed that player 0 never
+/// sees, and player 0 calls it (+1 right, −1 wrong). Played honestly, playing on is worth 0.
+#[derive(Clone, Debug, PartialEq)]
+struct TakeOrGuess {
+    took: Option<bool>,
+    coin: Option<bool>,
+    call: Option<bool>,
+}
+
+impl Game for TakeOrGuess {
+    type Action = bool;
+
+    fn num_players(&self) -> usize {
+        2
+    }
+
+    fn turn(&self) -> Turn {
+        match (self.took, self.coin, self.call) {
+            (None, ..) => Turn::Player(0),
+            (Some(true), ..) => Turn::Terminal,
+            (Some(false), None, _) => Turn::Chance,
+            (Some(false), Some(_), None) => Turn::Player(0),
+            _ => Turn::Terminal,
+        }
+    }
+
+    fn legal_actions_into(&self, out: &mut Vec<bool>) {
+        out.clear();
+        if self.turn() != Turn::Terminal {
+            out.extend([false, true]);
+        }
+    }
+
+    fn apply(&mut self, a: bool) -> Result<(), String> {
+        match (self.turn(), self.took) {
+            (Turn::Player(_), None) => self.took = Some(a),
+            (Turn::Chance, _) => self.coin = Some(a),
+            (Turn::Player(_), Some(_)) => self.call = Some(a),
+            (Turn::Terminal, _) => return Err("over".into()),
+        }
+        Ok(())
+    }
+
+    fn chance_outcomes(&self) -> Vec<(bool, f64)> {
+        vec![(false, 0.5), (true, 0.5)]
+    }
+
+    fn returns(&self) -> Vec<f64> {
+        match (self.took, self.coin, self.call) {
+            (Some(true), ..) => vec![0.2, -0.2],
+            (_, Some(c), Some(g)) if c == g => vec![1.0, -1.0],
+            (_, Some(_), Some(_)) => vec![-1.0, 1.0],
+            _ => vec![0.0, 0.0],
+        }
+    }
+
+    fn is_visible(&self, player: usize) -> bool {
+        // Player 0 never sees the toss.
+        !(self.turn() == Turn::Chance && player == 0)
+    }
+
+    fn observation(&self, player: usize) -> String {
+        if player == 0 {
+            format!("took {:?} call {:?}", self.took, self.call)
+        } else {
+            format!("{self:?}")
+        }
+    }
+
+    fn information_state_key(&self, player: usize) -> u64 {
+        let coin = if player == 0 { 3 } else { self.coin.map_or(2, u64::from) };
+        (self.took.map_or(2, u64::from) * 4 + coin) * 3 + self.call.map_or(2, u64::from)
+    }
+
+    fn determinize(&self, player: usize, rng: &mut dyn RngCore) -> TakeOrGuess {
+        match (player, self.coin) {
+            (0, Some(_)) => TakeOrGuess { coin: Some(rng.gen_bool(0.5)), ..self.clone() },
+            _ => self.clone(),
+        }
+    }
+}
+
+#[test]
+fn mcts_takes_the_sure_gain_instead_of_guessing_a_coin_it_never_sees() {
+    let start = TakeOrGuess { took: None, coin: None, call: None };
+    for seed in 0..10 {
+        assert!(mcts::<TakeOrGuess>(3000, seed).select_action(&start), "seed {seed}: it played on");
+    }
 }

@@ -180,7 +180,7 @@ pub fn make_agent(spec: &str, seed: u64) -> Result<Box<dyn Agent<GameState>>, St
             if rest.contains("rollout=") {
                 return Err(format!("mcts with a network takes no rollout (got rollout={rollout})"));
             }
-            config.rollout_depth = 0;
+            config.rollout_depth = Some(0);
             let network = Arc::new(Network::load(Path::new(path))?);
             let ranker = network.clone();
             let agent = MctsAgent::new(config, Arc::new(NetEvaluator(network.clone())), seed)

@@ -27,6 +27,25 @@ pub(crate) fn mask(sc: &mut ScenarioState, player: Side) {
 }
 
 impl GameState {
+    /// Whether `observer` learns which action or chance outcome is taken at the current node.
+    /// It does not for an enemy's secret grudge (p.80), nor for the number under a marker an
+    /// enemy model looks at first (p.84): search must not tell those outcomes apart.
+    pub fn node_visible_to(&self, observer: Side) -> bool {
+        use crate::scenario::ScenarioStep;
+        use crate::state::Step;
+        let steps = &self.dynamic().steps;
+        match steps.last() {
+            Some(Step::Scenario(ScenarioStep::ChooseGrudge(side))) => *side == observer,
+            Some(Step::Scenario(ScenarioStep::DrawNumber { .. })) => match steps.iter().rev().nth(1) {
+                Some(Step::Scenario(ScenarioStep::ResolveLook { model, .. })) => {
+                    self.dynamic().models[*model as usize].side == observer
+                }
+                _ => true,
+            },
+            _ => true,
+        }
+    }
+
     /// The dynamic state as `player` knows it: the enemy's unannounced grudge and the numbers
     /// of markers `player` has not seen are removed. Two states that differ only in facts
     /// hidden from `player` give equal views.

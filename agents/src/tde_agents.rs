@@ -1,0 +1,94 @@
+//! The TDE agents: the factory that builds them from specs, spec parsing with rollouts, and
+//! the game driver that records TDE games.
+
+use crate::mcts::{self, MctsAgent, MctsConfig};
+use crate::{play_game, tde, Agent, GreedyAgent, RandomAgent, ScriptedAgent};
+use engine::record::GameRecord;
+use engine::{Action, GameState};
+use std::sync::Arc;
+
+/// The agent names [`make_agent`] knows.
+pub const AGENT_NAMES: [&str; 4] = ["random", "greedy", "scripted", "mcts"];
+
+/// Build a TDE agent from its spec, seeded: `random`, `greedy`, `scripted`, or
+/// `mcts[:k=v,...]` (see [`MctsConfig::parse`], plus `rollout=random|greedy|scripted`, the
+/// rollout player, random by default).
+pub fn make_agent(spec: &str, seed: u64) -> Result<Box<dyn Agent<GameState>>, String> {
+    let (name, params) = spec.split_once(':').unwrap_or((spec, ""));
+    let no_params = || {
+        if params.is_empty() {
+            Ok(())
+        } else {
+            Err(format!("agent `{name}` takes no parameters, got `{params}`"))
+        }
+    };
+    match name {
+        "random" => {
+            no_params().map(|_| Box::new(RandomAgent::<Action>::new(seed)) as Box<dyn Agent<GameState>>)
+        }
+        "greedy" => no_params().map(|_| Box::new(GreedyAgent::new(seed)) as Box<dyn Agent<GameState>>),
+        "scripted" => no_params().map(|_| Box::new(ScriptedAgent::new(seed)) as Box<dyn Agent<GameState>>),
+        "mcts" => {
+            let (mut config, rollout) = parse_mcts(params)?;
+            config.rollout_depth.get_or_insert(crate::tde::ROLLOUT_DEPTH);
+            let agent = MctsAgent::new(config, Arc::new(tde::MaterialEvaluator), seed)
+                .with_ranker(Arc::new(|s| Box::new(ScriptedAgent::new(s))), "scripted");
+            let policy: mcts::RolloutPolicy<GameState> = match rollout {
+                "random" => return Ok(Box::new(agent)),
+                "greedy" => Arc::new(|s| Box::new(GreedyAgent::new(s))),
+                "scripted" => Arc::new(|s| Box::new(ScriptedAgent::new(s))),
+                other => return Err(format!("mcts rollout `{other}` is not random, greedy or scripted")),
+            };
+            Ok(Box::new(agent.with_rollout(policy, rollout)))
+        }
+        other => Err(format!("unknown agent `{other}` (available: {})", AGENT_NAMES.join(", "))),
+    }
+}
+
+/// Parse the parameters of an `mcts:` spec: the search settings and the rollout player's
+/// name (`rollout=random|greedy|scripted`, random by default; given at most once).
+pub fn parse_mcts(params: &str) -> Result<(MctsConfig, &str), String> {
+    let mut rollout = None;
+    let mut rest: Vec<&str> = Vec::new();
+    for p in params.split(',') {
+        match p.strip_prefix("rollout=") {
+            Some(_) if rollout.is_some() => return Err("mcts parameter `rollout` is given twice".into()),
+            Some(r) => rollout = Some(r),
+            None => rest.push(p),
+        }
+    }
+    Ok((MctsConfig::parse(&rest.join(","))?, rollout.unwrap_or("random")))
+}
+
+/// What one game produced.
+#[derive(Clone, Debug)]
+pub struct GameSummary {
+    /// The final state.
+    pub state: GameState,
+    /// Number of decisions taken.
+    pub decisions: u32,
+    /// Number of chance events resolved.
+    pub chance_events: u32,
+}
+
+/// Play a TDE game to the end (see [`play_game`]), appending each action to `record` when
+/// given.
+pub fn play(
+    state: GameState,
+    agents: &mut [Box<dyn Agent<GameState>>],
+    dice_seed: u64,
+    mut record: Option<&mut GameRecord>,
+    mut observe: impl FnMut(&GameState, Action),
+) -> GameSummary {
+    let state = play_game(state, agents, dice_seed, |s, a| {
+        if let Some(r) = record.as_deref_mut() {
+            r.actions.push(a);
+        }
+        observe(s, a);
+    });
+    if let Some(r) = record {
+        r.final_hash = engine::record::format_hash(state.state_hash());
+    }
+    let d = state.dynamic();
+    GameSummary { decisions: d.decisions, chance_events: d.chance_events, state }
+}
