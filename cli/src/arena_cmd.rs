@@ -20,15 +20,16 @@ pub struct ArenaArgs {
     /// (`skirmish` too).
     #[arg(long, value_delimiter = ',', default_value = "all")]
     pub scenarios: Vec<String>,
-    /// Games per pair and scenario, half with each agent on side A (rounded up to even).
-    #[arg(long, default_value_t = 10)]
+    /// Games per pair and scenario, half with each agent on side A (rounded up to even;
+    /// 1 to 100000).
+    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u32).range(1..=100_000))]
     pub games: u32,
     /// Seed of the whole arena: the same seed gives the same results.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// Worker threads (default: every core).
-    #[arg(long)]
-    pub threads: Option<usize>,
+    /// Worker threads, 1 to 1024 (default: every core).
+    #[arg(long, value_parser = clap::value_parser!(u16).range(1..=1024))]
+    pub threads: Option<u16>,
     /// Output folder: arena.json, games.jsonl, results.json and report.md. Run again with the
     /// same folder and settings to resume an interrupted arena.
     #[arg(long)]
@@ -59,8 +60,7 @@ pub fn arena(args: &ArenaArgs) -> Result<String, String> {
     let agents: Vec<String> = args.agents.iter().flat_map(|list| split_agent_list(list)).collect();
     let settings = ArenaSettings::new(&maker, &agents, &args.scenarios, args.games, args.seed)?;
     let threads = match args.threads {
-        Some(0) => return Err("--threads must be at least 1".into()),
-        Some(n) => n,
+        Some(n) => n as usize,
         None => std::thread::available_parallelism().map_or(1, |n| n.get()),
     };
     let options = ArenaOptions {

@@ -19,11 +19,11 @@ pub struct BenchArgs {
     /// Print one JSON object.
     #[arg(long)]
     pub json: bool,
-    /// Random games per timed batch.
-    #[arg(long, default_value_t = 20)]
+    /// Random games per timed batch (1 to 10000).
+    #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u32).range(1..=10_000))]
     pub games: u32,
-    /// Number of timed batches (the median is reported).
-    #[arg(long, default_value_t = 5)]
+    /// Number of timed batches, the median is reported (1 to 1000).
+    #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u32).range(1..=1_000))]
     pub batches: u32,
     /// MCTS agent timed at the first activation of each scenario (one thread).
     #[arg(long, default_value = "mcts:iters=200,depth=30,rollout=scripted,width=4,threads=1")]

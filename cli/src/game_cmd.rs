@@ -162,25 +162,31 @@ pub struct ReplayArgs {
     pub json: bool,
 }
 
-/// Re-simulate a record and print its final hash; fails if it differs from the recorded one.
-pub fn replay(args: &ReplayArgs) -> Result<String, String> {
+/// Re-simulate a record and print its final hash; the flag is false (exit code 1) when it
+/// differs from the recorded one — with `--json` the object says so (`matches: false`, both
+/// hashes).
+pub fn replay(args: &ReplayArgs) -> Result<(String, bool), String> {
     let file = args.file.display().to_string();
     let record = GameRecord::load(&args.file).map_err(|e| e.to_string())?;
     let state = record.replay(&file).map_err(|e| e.to_string())?;
     let hash = format_hash(state.state_hash());
     let matches = hash == record.final_hash;
-    if !matches {
-        return Err(format!(
-            "{file}: replayed final hash {hash} differs from the recorded {}",
-            record.final_hash
-        ));
+    if args.json {
+        let object = json!({
+            "final_hash": hash,
+            "recorded_hash": record.final_hash,
+            "actions": record.actions.len(),
+            "matches": matches,
+            "terminal": state.is_terminal(),
+        });
+        return Ok((object.to_string(), matches));
     }
-    Ok(if args.json {
-        json!({"final_hash": hash, "actions": record.actions.len(), "matches": matches, "terminal": state.is_terminal()})
-            .to_string()
-    } else {
-        format!("final hash {hash} ({} actions, matches the record)", record.actions.len())
-    })
+    if !matches {
+        let text =
+            format!("{file}: replayed final hash {hash} differs from the recorded {}", record.final_hash);
+        return Ok((text, false));
+    }
+    Ok((format!("final hash {hash} ({} actions, matches the record)", record.actions.len()), true))
 }
 
 /// `tde legal`.
@@ -278,8 +284,8 @@ fn load_state(path: &std::path::Path) -> Result<GameState, String> {
 /// `tde fuzz`.
 #[derive(Args, Debug)]
 pub struct FuzzArgs {
-    /// Number of games.
-    #[arg(long, default_value_t = 100)]
+    /// Number of games (1 to 10000000).
+    #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u32).range(1..=10_000_000))]
     pub games: u32,
     /// Seed of the first game.
     #[arg(long, default_value_t = 0)]

@@ -56,38 +56,44 @@ enum Command {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    // Say which game data is used unless it is the built-in data, and refuse a folder that
+    // lacks it (the exact-odds commands need none).
+    if !matches!(cli.command, Command::Rules { .. } | Command::Scenarios(_)) {
+        let (dir, why) = engine::data::configs_choice();
+        if dir != engine::data::builtin_configs_dir() || why.contains("ignored") {
+            eprintln!("tde: game data: {why}");
+        }
+        let missing = engine::data::missing_data(&dir);
+        if !missing.is_empty() {
+            eprintln!("tde: error: game data folder {} lacks {}", dir.display(), missing.join(", "));
+            return ExitCode::from(1);
+        }
+    }
+    // Each command gives its text and whether it succeeded (a check that found problems
+    // prints its report and exits with 1), or an error.
+    let passed = |r: Result<String, String>| r.map(|text| (text, true));
     let result = match &cli.command {
-        Command::Rules { cmd } => rules_cmd::run(cmd),
-        Command::Demo(args) => game_cmd::demo(args),
+        Command::Rules { cmd } => passed(rules_cmd::run(cmd)),
+        Command::Demo(args) => passed(game_cmd::demo(args)),
         Command::Replay(args) => game_cmd::replay(args),
-        Command::Legal(args) => game_cmd::legal(args),
-        Command::Analyze(args) => game_cmd::analyze(args),
-        Command::Bench(args) => bench_cmd::bench(args),
-        Command::Scenarios(args) => Ok(scenarios_cmd::scenarios(args)),
-        Command::Arena(args) => arena_cmd::arena(args),
-        Command::Train(args) => train_cmd::train(args),
-        Command::Crew { cmd } => match crew_cmd::run(cmd) {
-            Ok((text, true)) => Ok(text),
-            Ok((text, false)) => {
-                let _ = writeln!(std::io::stdout(), "{text}");
-                return ExitCode::from(1);
-            }
-            Err(e) => Err(e),
-        },
-        Command::Fuzz(args) => match game_cmd::fuzz(args) {
-            Ok((text, true)) => Ok(text),
-            Ok((text, false)) => {
-                let _ = writeln!(std::io::stdout(), "{text}");
-                return ExitCode::from(1);
-            }
-            Err(e) => Err(e),
-        },
+        Command::Legal(args) => passed(game_cmd::legal(args)),
+        Command::Analyze(args) => passed(game_cmd::analyze(args)),
+        Command::Bench(args) => passed(bench_cmd::bench(args)),
+        Command::Scenarios(args) => Ok((scenarios_cmd::scenarios(args), true)),
+        Command::Arena(args) => passed(arena_cmd::arena(args)),
+        Command::Train(args) => passed(train_cmd::train(args)),
+        Command::Crew { cmd } => crew_cmd::run(cmd),
+        Command::Fuzz(args) => game_cmd::fuzz(args),
     };
     match result {
-        Ok(text) => {
+        Ok((text, ok)) => {
             // A closed pipe (e.g. `tde demo | head`) is not an error worth a panic.
             let _ = writeln!(std::io::stdout(), "{text}");
-            ExitCode::SUCCESS
+            if ok {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::from(1)
+            }
         }
         Err(message) => {
             eprintln!("tde: error: {message}");

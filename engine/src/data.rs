@@ -11,20 +11,50 @@ use std::path::{Path, PathBuf};
 /// Environment variable that overrides where the `configs/` folder is.
 pub const CONFIGS_ENV: &str = "TDE_CONFIGS";
 
-/// The `configs/` folder: `$TDE_CONFIGS` if set and non-empty; else `./configs` if that is a
-/// folder in the current directory; else the workspace's own `configs/` folder (found from
-/// this crate's manifest directory at build time).
+/// The `configs/` folder: `$TDE_CONFIGS` if set and non-empty; else `./configs` if that folder
+/// holds game data (a `factions/` folder); else the workspace's own `configs/` folder (found
+/// from this crate's manifest directory at build time). See [`configs_choice`] for why.
 pub fn configs_dir() -> PathBuf {
+    configs_choice().0
+}
+
+/// The workspace's own `configs/` folder, the built-in game data.
+pub fn builtin_configs_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join("configs")
+}
+
+/// The `configs/` folder and, in words, why it was chosen (for tools to say which data they
+/// use): the environment variable, the working directory's folder, or the built-in data
+/// (noting a `./configs` folder passed over because it holds no game data).
+pub fn configs_choice() -> (PathBuf, String) {
     if let Some(dir) = std::env::var_os(CONFIGS_ENV) {
         if !dir.is_empty() {
-            return PathBuf::from(dir);
+            let dir = PathBuf::from(dir);
+            let why = format!("{CONFIGS_ENV}={}", dir.display());
+            return (dir, why);
         }
     }
     let local = PathBuf::from("configs");
-    if local.is_dir() {
-        return local;
+    if local.join("factions").is_dir() {
+        return (local, "./configs in the working directory".into());
     }
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join("configs")
+    let builtin = builtin_configs_dir();
+    let why = if local.is_dir() {
+        format!("built-in data ({}); ./configs has no factions/ folder and is ignored", builtin.display())
+    } else {
+        format!("built-in data ({})", builtin.display())
+    };
+    (builtin, why)
+}
+
+/// What a game-data folder lacks: each of `factions/`, `crews/`, `boards/` and `rules/` must
+/// hold at least one file of its kind.
+pub fn missing_data(dir: &Path) -> Vec<String> {
+    [("factions", "toml"), ("crews", "toml"), ("boards", "board"), ("rules", "toml")]
+        .iter()
+        .filter(|(folder, ext)| file_names(&dir.join(folder), ext).map_or(true, |n| n.is_empty()))
+        .map(|(folder, ext)| format!("{folder}/*.{ext}"))
+        .collect()
 }
 
 /// The profile-card folder, `configs_dir()/factions`.

@@ -458,6 +458,7 @@ fn open_folder(dir: &Path, settings: &ArenaSettings) -> Result<Vec<GameResult>, 
         if !known {
             return Err(format!("{}: the game is not part of this arena", at()));
         }
+        g.check().map_err(|reason| format!("{}: {reason}", at()))?;
         if !keys.insert((g.a.clone(), g.b.clone(), g.scenario.clone(), g.index)) {
             return Err(format!("{}: the game appears twice", at()));
         }

@@ -35,6 +35,36 @@ pub struct GameResult {
     pub think_s: [f64; 2],
 }
 
+impl GameResult {
+    /// Whether the fields are possible: a score of 0, ½ or 1 agreeing with the margin's sign,
+    /// finite margins and times, moves that fit in the game's length.
+    pub fn check(&self) -> Result<(), String> {
+        if ![0.0, 0.5, 1.0].contains(&self.score_a) {
+            return Err(format!("score {} is not 0, 0.5 or 1", self.score_a));
+        }
+        if !self.margin_a.is_finite() {
+            return Err(format!("margin {} is not a number", self.margin_a));
+        }
+        let by_margin = if self.margin_a > 0.0 {
+            1.0
+        } else if self.margin_a < 0.0 {
+            0.0
+        } else {
+            0.5
+        };
+        if by_margin != self.score_a {
+            return Err(format!("score {} disagrees with margin {}", self.score_a, self.margin_a));
+        }
+        if self.think_s.iter().any(|t| !t.is_finite() || *t < 0.0) {
+            return Err(format!("thinking times {:?} are not times", self.think_s));
+        }
+        if self.moves[0] as u64 + self.moves[1] as u64 > self.length as u64 {
+            return Err(format!("{:?} moves do not fit in a game of {} decisions", self.moves, self.length));
+        }
+        Ok(())
+    }
+}
+
 /// A fitted rating, by agent.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct RatingRow {

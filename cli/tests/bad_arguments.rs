@@ -1,0 +1,98 @@
+//! Every argument is checked: out-of-range numbers, conflicting agent parameters, a record
+//! that does not replay to its hash, an impossible arena log line and a game-data folder
+//! without data get a clear error (never a crash: exit code 1 or 2, not 101).
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+fn tde(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_tde")).args(args).output().expect("tde runs")
+}
+
+fn temp(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("tde-bad-args-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join(name)
+}
+
+/// The command fails cleanly, saying something about `about`.
+fn refused(args: &[&str], about: &str) {
+    let out = tde(args);
+    let code = out.status.code();
+    let text = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    assert!(matches!(code, Some(1) | Some(2)), "{args:?} exited with {code:?}: {text}");
+    assert!(text.contains(about), "{args:?} should mention `{about}`: {text}");
+}
+
+#[test]
+fn numbers_out_of_range_are_refused_with_the_option_named() {
+    refused(&["arena", "--agents", "random,greedy", "--games", "4294967295"], "--games");
+    refused(&["arena", "--agents", "random,greedy", "--games", "0"], "--games");
+    refused(&["arena", "--agents", "random,greedy", "--threads", "0"], "--threads");
+    refused(&["arena", "--agents", "random,greedy", "--threads", "-3"], "-3");
+    refused(&["bench", "--games", "0"], "--games");
+    refused(&["bench", "--batches", "100000000"], "--batches");
+    refused(&["fuzz", "--games", "18446744073709551615"], "--games");
+    refused(&["demo", "--seed", "x"], "--seed");
+}
+
+#[test]
+fn duplicated_and_conflicting_agent_parameters_are_refused() {
+    refused(&["demo", "--agents", "mcts:iters=10,iters=20,random"], "twice");
+    refused(&["demo", "--agents", "mcts:iters=5,ms=5,random"], "not both");
+    refused(&["demo", "--agents", "mcts:depth=0,random"], "depth");
+    refused(&["demo", "--agents", "mcts:rollout=random,rollout=greedy,random"], "twice");
+}
+
+#[test]
+fn replay_json_reports_a_mismatch_with_both_hashes() {
+    let record = temp("mismatch.json");
+    let out = tde(&["demo", "--seed", "3", "--record", record.to_str().unwrap()]);
+    assert!(out.status.success());
+    let text = std::fs::read_to_string(&record).unwrap();
+    let mut value: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let real = value["final_hash"].as_str().unwrap().to_string();
+    value["final_hash"] = serde_json::Value::from("0000000000000000");
+    std::fs::write(&record, value.to_string()).unwrap();
+    let out = tde(&["replay", record.to_str().unwrap(), "--json"]);
+    assert_eq!(out.status.code(), Some(1));
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).expect("a JSON object");
+    assert_eq!(report["matches"], false);
+    assert_eq!(report["final_hash"], real.as_str());
+    assert_eq!(report["recorded_hash"], "0000000000000000");
+}
+
+#[test]
+fn an_arena_resume_refuses_an_impossible_game_line() {
+    let out_dir = temp("arena-bad");
+    let dir = out_dir.to_str().unwrap();
+    let args =
+        ["arena", "--agents", "random,random#2", "--scenarios", "skirmish", "--games", "2", "--out", dir];
+    assert!(tde(&args).status.success());
+    let log = out_dir.join("games.jsonl");
+    let text = std::fs::read_to_string(&log).unwrap();
+    let first = text.lines().next().unwrap();
+    let mut game: serde_json::Value = serde_json::from_str(first).unwrap();
+    game["score_a"] = serde_json::Value::from(7.5);
+    let rest: Vec<&str> = text.lines().skip(1).collect();
+    std::fs::write(&log, format!("{game}\n{}\n", rest.join("\n"))).unwrap();
+    refused(&args, "score 7.5");
+}
+
+#[test]
+fn an_empty_game_data_folder_is_refused_and_named() {
+    let empty = temp("empty-configs");
+    std::fs::create_dir_all(&empty).unwrap();
+    let out =
+        Command::new(env!("CARGO_BIN_EXE_tde")).args(["demo"]).env("TDE_CONFIGS", &empty).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("lacks") && err.contains("factions"), "{err}");
+    // An empty ./configs in the working directory is passed over, and the tool says so.
+    let cwd = temp("cwd");
+    std::fs::create_dir_all(cwd.join("configs")).unwrap();
+    let out =
+        Command::new(env!("CARGO_BIN_EXE_tde")).args(["demo", "--json"]).current_dir(&cwd).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("ignored"));
+}
