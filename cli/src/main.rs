@@ -60,7 +60,8 @@ fn main() -> ExitCode {
     // lacks it (the exact-odds commands need none).
     if !matches!(cli.command, Command::Rules { .. } | Command::Scenarios(_)) {
         let (dir, why) = engine::data::configs_choice();
-        if dir != engine::data::builtin_configs_dir() || why.contains("ignored") {
+        let same = |a: &std::path::Path, b: &std::path::Path| a.canonicalize().ok() == b.canonicalize().ok();
+        if !same(&dir, &engine::data::builtin_configs_dir()) || why.contains("ignored") {
             eprintln!("tde: game data: {why}");
         }
         let missing = engine::data::missing_data(&dir);

@@ -119,8 +119,8 @@ pub fn load_cards(dir: &Path) -> Result<CardCatalog, DataError> {
     let mut cards: Vec<Arc<Card>> = Vec::new();
     for path in files {
         let file = path.display().to_string();
-        let raw: RawFile = toml::from_str(&read_file(&path)?)
-            .map_err(|e| DataError::new(&file, "(toml)", e.message().to_string()))?;
+        let text = read_file(&path)?;
+        let raw: RawFile = toml::from_str(&text).map_err(|e| crate::data::toml_error(&text, &file, &e))?;
         let _ = raw.illustrative;
         for (i, card) in raw.cards.into_iter().enumerate() {
             let field = |name: &str| format!("card[{i}].{name}");

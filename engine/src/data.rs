@@ -119,14 +119,18 @@ pub(crate) fn read_file(path: &Path) -> Result<String, DataError> {
 /// Parses TOML text into a table; syntax errors become a [`DataError`] on field `(toml)` with
 /// the line and column.
 pub(crate) fn parse_toml_table(text: &str, file: &str) -> Result<toml::Table, DataError> {
-    text.parse::<toml::Table>().map_err(|e| {
-        let at = e
-            .span()
-            .map(|s| line_col(text, s.start))
-            .map(|(l, c)| format!("line {l}, column {c}: "))
-            .unwrap_or_default();
-        DataError::new(file, "(toml)", format!("{at}{}", e.message().trim()))
-    })
+    text.parse::<toml::Table>().map_err(|e| toml_error(text, file, &e))
+}
+
+/// A TOML syntax or shape error as a [`DataError`] on field `(toml)`, with the line and
+/// column where it is.
+pub(crate) fn toml_error(text: &str, file: &str, e: &toml::de::Error) -> DataError {
+    let at = e
+        .span()
+        .map(|s| line_col(text, s.start))
+        .map(|(l, c)| format!("line {l}, column {c}: "))
+        .unwrap_or_default();
+    DataError::new(file, "(toml)", format!("{at}{}", e.message().trim()))
 }
 
 /// 1-based line and column of a byte offset.

@@ -19,5 +19,6 @@ pub mod scenario;
 pub mod setup;
 pub mod state;
 pub mod stats;
+pub mod validate;
 
 pub use state::{Action, GameState, IllegalAction, Player};

@@ -340,6 +340,10 @@ impl Weapon {
     }
 }
 
+/// The skills the engine implements, as profile files write them (matched without regard to
+/// case): Camouflage (−1 to shoot the model, p.14) and Stealth (pp.48-49).
+pub const SKILLS: [&str; 2] = ["Camouflage", "Stealth"];
+
 /// One profile card.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Profile {

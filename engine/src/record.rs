@@ -107,18 +107,6 @@ impl SavedGame {
             return Err(invalid(format!("format {} is not the supported {FORMAT_VERSION}", self.format)));
         }
         let board = Board::parse(&self.board, file).map_err(|e| invalid(e.to_string()))?;
-        for (i, m) in self.state.models.iter().enumerate() {
-            if m.profile as usize >= self.profiles.len() {
-                return Err(invalid(format!(
-                    "model {i} names profile {} of {}",
-                    m.profile,
-                    self.profiles.len()
-                )));
-            }
-            if m.cell as usize >= board.len() {
-                return Err(invalid(format!("model {i} stands on cell {} outside the board", m.cell)));
-            }
-        }
         let stat = StaticData {
             board: Arc::new(board),
             profiles: self.profiles.iter().cloned().map(Arc::new).collect(),
@@ -128,7 +116,7 @@ impl SavedGame {
             cards: self.cards.iter().map(|side| side.iter().cloned().map(Arc::new).collect()).collect(),
             scenario: self.scenario,
         };
-        Ok(GameState::from_parts(Arc::new(stat), self.state.clone()))
+        crate::validate::build_checked(stat, self.state.clone()).map_err(invalid)
     }
 
     /// Read a saved game from a JSON file.
@@ -169,6 +157,14 @@ impl GameRecord {
     /// Re-simulate the record and return the final state. The caller compares its hash with
     /// [`final_hash`](Self::final_hash).
     pub fn replay(&self, file: &str) -> Result<GameState, RecordError> {
+        if self.format != FORMAT_VERSION {
+            let reason = format!("record format {} is not the supported {FORMAT_VERSION}", self.format);
+            return Err(RecordError::Invalid { file: file.to_string(), reason });
+        }
+        if self.actions.len() > 10_000_000 {
+            let reason = format!("{} actions; a record holds at most 10000000", self.actions.len());
+            return Err(RecordError::Invalid { file: file.to_string(), reason });
+        }
         let mut state = self.initial.restore(file)?;
         for (index, &action) in self.actions.iter().enumerate() {
             state.apply_action(action).map_err(|e| RecordError::Illegal { index, action, node: e.node })?;

@@ -319,7 +319,7 @@ struct RawSetup {
     #[serde(default)]
     activating: Option<u8>,
     #[serde(default)]
-    pass_tokens: Option<[u8; 2]>,
+    pass_tokens: Option<Vec<u8>>,
     #[serde(rename = "model")]
     models: Vec<RawModel>,
     #[serde(default)]
@@ -377,16 +377,18 @@ pub fn load_setup(path: &Path) -> Result<GameState, DataError> {
 
 /// Parse setup text; `file` names it in errors; names are resolved under `configs`.
 pub fn parse_setup(text: &str, file: &str, configs: &Path) -> Result<GameState, DataError> {
-    let raw: RawSetup = toml::from_str(text).map_err(|e| {
-        let span = e.span().map(|s| format!("byte {}", s.start)).unwrap_or_else(|| "(toml)".into());
-        DataError::new(file, span, e.message().to_string())
-    })?;
+    let raw: RawSetup = toml::from_str(text).map_err(|e| crate::data::toml_error(text, file, &e))?;
     let err = |field: String, reason: String| DataError::new(file, field, reason);
     let catalog: Catalog = load_catalog(&configs.join("factions"))?;
     let board = Arc::new(load_board(configs, &raw.board)?);
     let variant = load_rules(configs, raw.rules.as_deref().unwrap_or("standard"))?;
     if raw.active > 1 {
         return Err(err("active".into(), format!("side {} does not exist (0 or 1)", raw.active)));
+    }
+    if raw.models.is_empty() || raw.models.len() > crate::validate::MAX_MODELS {
+        let reason =
+            format!("{} models; a game holds 1 to {}", raw.models.len(), crate::validate::MAX_MODELS);
+        return Err(err("model".into(), reason));
     }
     let mut profiles: Vec<Arc<Profile>> = Vec::new();
     let mut models: Vec<ModelState> = Vec::new();
@@ -455,6 +457,16 @@ pub fn parse_setup(text: &str, file: &str, configs: &Path) -> Result<GameState, 
                 "a model is climbing exactly when its base is above the cell surface".into(),
             ));
         }
+        if m.stance == Stance::Climbing {
+            // A climber clings to a wall: a neighbouring cell at least as high as its base.
+            let (x, y) = board.xy(cell);
+            let wall = (-1i32..=1).flat_map(|dx| (-1i32..=1).map(move |dy| (dx, dy))).any(|(dx, dy)| {
+                board.checked_idx(x as i32 + dx, y as i32 + dy).is_some_and(|c| board.cell(c).height >= m.z)
+            });
+            if !wall {
+                return Err(err(f("z"), format!("height {} is a climb with nothing to climb", m.z)));
+            }
+        }
         let in_water = board.cell(cell).terrain == Terrain::Water && m.z == board.cell(cell).height;
         if (m.stance == Stance::Swimming) != in_water {
             return Err(err(f("stance"), "a model is swimming exactly when its base is in water".into()));
@@ -499,8 +511,23 @@ pub fn parse_setup(text: &str, file: &str, configs: &Path) -> Result<GameState, 
         scenario: Scenario::Skirmish,
     };
     let turn = raw.turn.unwrap_or(1);
+    if !(1..=crate::validate::MAX_TURNS).contains(&stat.max_turns) {
+        let reason = format!("{} is not in 1..={}", stat.max_turns, crate::validate::MAX_TURNS);
+        return Err(err("max_turns".into(), reason));
+    }
+    if !(1..=stat.max_turns).contains(&turn) {
+        return Err(err("turn".into(), format!("turn {turn} is not in 1..={} (max_turns)", stat.max_turns)));
+    }
+    let tokens = raw.pass_tokens.clone().unwrap_or(vec![0, 0]);
+    if tokens.len() != 2 {
+        let reason = format!("{} values; pass tokens are given for the two sides", tokens.len());
+        return Err(err("pass_tokens".into(), reason));
+    }
+    if tokens.iter().any(|&n| n > 20) {
+        return Err(err("pass_tokens".into(), "more than 20 pass tokens".into()));
+    }
     let mut pass_tokens = [0; MAX_SIDES];
-    pass_tokens[..2].copy_from_slice(&raw.pass_tokens.unwrap_or([0, 0]));
+    pass_tokens[..2].copy_from_slice(&tokens);
     let dyn_ = DynState {
         models,
         turn,
@@ -516,7 +543,8 @@ pub fn parse_setup(text: &str, file: &str, configs: &Path) -> Result<GameState, 
         decisions: 0,
         chance_events: 0,
     };
-    let mut state = GameState::from_parts(Arc::new(stat), dyn_);
+    let mut state =
+        crate::validate::build_checked(stat, dyn_).map_err(|reason| err("(state)".into(), reason))?;
     if let Some(d) = raw.declared {
         let field = |name: &str| format!("declared.{name}");
         if raw.activating.is_none() {

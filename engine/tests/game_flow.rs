@@ -230,7 +230,11 @@ fn bad_setup_files_name_the_field_and_the_reason() {
         (SETUP.replace("[5, 15]", "[99, 5]"), "model[1].at"),
         (SETUP.replace("wounds = 2", "wounds = 9"), "model[1].wounds"),
         (SETUP.replace("activating = 0", "activating = 1"), "activating"),
-        (SETUP.replace("active = 0", "active = 0\ncolour = 3"), "byte"),
+        (SETUP.replace("active = 0", "active = 0\ncolour = 3"), "(toml)"),
+        (SETUP.replace("active = 0", "active = 0\nmax_turns = 0"), "max_turns"),
+        (SETUP.replace("active = 0", "active = 0\nturn = 7"), "turn"),
+        (SETUP.replace("wounds = 2", "wounds = 2\nz = 3"), "model[1].z"),
+        (SETUP.replace("activating = 0", "activating = 0\npass_tokens = [1, 2, 3]"), "pass_tokens"),
     ];
     for (text, field) in cases {
         let err = match parse_setup(&text, "setup.toml", &configs()) {
@@ -239,6 +243,9 @@ fn bad_setup_files_name_the_field_and_the_reason() {
         };
         assert_eq!(err.file, "setup.toml");
         assert!(err.field.starts_with(field), "{err} (expected field {field})");
+        if field == "(toml)" {
+            assert!(err.reason.starts_with("line "), "a syntax error names its line: {err}");
+        }
     }
 }
 

@@ -287,6 +287,17 @@ fn convert_profile(
         if skill.is_empty() {
             return Err(ctx.err(f(&format!("skills[{i}]")), "must not be empty"));
         }
+        let Some(&canonical) = crate::profile::SKILLS.iter().find(|s| s.eq_ignore_ascii_case(skill)) else {
+            return Err(ctx.err(
+                f(&format!("skills[{i}]")),
+                format!(
+                    "unknown skill \"{skill}\": the engine implements {} (the rulebook gives no other \
+                     skill's text; see docs/rulings.md)",
+                    crate::profile::SKILLS.join(", ")
+                ),
+            ));
+        };
+        let skill = canonical;
         if skills.iter().any(|s| s.eq_ignore_ascii_case(skill)) {
             return Err(ctx.err(f(&format!("skills[{i}]")), format!("skill \"{skill}\" listed twice")));
         }

@@ -1,0 +1,389 @@
+//! Checks of a state read from a file (a saved game, a game record's start): every index in
+//! range, every number within its profile's limits, and the procedure stack consistent with
+//! the state, so that nothing a file says can crash the engine later. The loaders call
+//! [`check_static`] and [`check_dynamic`] before building the state, then make the first step
+//! under [`guarded`] and check the invariants.
+
+use crate::board::Board;
+use crate::profile::Profile;
+use crate::scenario::ScenarioStep;
+use crate::state::model::MAX_WEAPONS;
+use crate::state::{DynState, GameState, Purpose, StaticData, Step, MAX_SIDES};
+
+/// The most models a game may hold.
+pub const MAX_MODELS: usize = 64;
+/// The most turns a game may last.
+pub const MAX_TURNS: u8 = 20;
+
+/// A profile's numbers within the engine's limits.
+pub fn check_profile(p: &Profile) -> Result<(), String> {
+    let name = &p.id;
+    for (what, v) in [
+        ("cc", p.cc),
+        ("agility", p.agility),
+        ("marksmanship", p.marksmanship),
+        ("intelligence", p.intelligence),
+        ("toughness", p.toughness),
+    ] {
+        if !(1..=10).contains(&v) {
+            return Err(format!("profile {name}: {what} {v} is not in 1..=10"));
+        }
+    }
+    if p.speed.0 > p.speed.1 || p.speed.1 > 30 {
+        return Err(format!("profile {name}: speed {}/{} is not pass ≤ nailed ≤ 30", p.speed.0, p.speed.1));
+    }
+    if !(1..=20).contains(&p.wounds) || !(1..=10).contains(&p.ap_max) || p.ap_gain > p.ap_max || p.armour > 10
+    {
+        return Err(format!("profile {name}: wounds, AP or armour out of range"));
+    }
+    if p.weapons.len() > MAX_WEAPONS {
+        return Err(format!("profile {name}: {} weapons, more than {MAX_WEAPONS}", p.weapons.len()));
+    }
+    for w in &p.weapons {
+        if w.range.is_some_and(|(pass, nailed)| pass > nailed || nailed > 100)
+            || w.damage.0 > 20
+            || w.damage.1 > 20
+        {
+            return Err(format!("profile {name}: weapon {}: range or damage out of range", w.name));
+        }
+    }
+    Ok(())
+}
+
+/// The static part: the board's size, the profiles, turns, sides and cards.
+pub fn check_static(stat: &StaticData) -> Result<(), String> {
+    if stat.sides != 2 {
+        return Err(format!("{} sides; the engine plays two", stat.sides));
+    }
+    if !(1..=MAX_TURNS).contains(&stat.max_turns) {
+        return Err(format!("max_turns {} is not in 1..={MAX_TURNS}", stat.max_turns));
+    }
+    if stat.profiles.is_empty() || stat.profiles.len() > 255 {
+        return Err(format!("{} profiles", stat.profiles.len()));
+    }
+    for p in &stat.profiles {
+        check_profile(p)?;
+        if let Some((rider, mount)) = &p.cavalry {
+            for part in [rider, mount] {
+                if !stat.profiles.iter().any(|q| &q.id == part) {
+                    return Err(format!(
+                        "profile {}: its cavalry part {part} is not among the profiles",
+                        p.id
+                    ));
+                }
+            }
+        }
+    }
+    if stat.cards.len() > MAX_SIDES || stat.cards.iter().any(|c| c.len() > 16) {
+        return Err("more cards than the engine holds (16 per side)".into());
+    }
+    Ok(())
+}
+
+/// The dynamic part against the static one: models, sides, the procedure stack, the action
+/// under way and the scenario's markers and nominations.
+pub fn check_dynamic(stat: &StaticData, d: &DynState) -> Result<(), String> {
+    let board: &Board = &stat.board;
+    let n = d.models.len();
+    if n == 0 || n > MAX_MODELS {
+        return Err(format!("{n} models; a game holds 1 to {MAX_MODELS}"));
+    }
+    let sides = stat.sides;
+    let model = |m: u8, what: &str| -> Result<(), String> {
+        if (m as usize) < n {
+            Ok(())
+        } else {
+            Err(format!("{what} names model {m}, but there are {n}"))
+        }
+    };
+    let side = |s: u8, what: &str| -> Result<(), String> {
+        if s < sides {
+            Ok(())
+        } else {
+            Err(format!("{what} names side {s}, but there are {sides}"))
+        }
+    };
+    let cell = |c: u16, what: &str| -> Result<(), String> {
+        if (c as usize) < board.len() {
+            Ok(())
+        } else {
+            Err(format!("{what} names cell {c}, outside the {}x{} board", board.width(), board.depth()))
+        }
+    };
+    for (i, m) in d.models.iter().enumerate() {
+        let what = format!("model {i}");
+        let p = stat
+            .profiles
+            .get(m.profile as usize)
+            .ok_or_else(|| format!("{what} names profile {} of {}", m.profile, stat.profiles.len()))?;
+        side(m.side, &what)?;
+        cell(m.cell, &what)?;
+        if m.ap > p.ap_max {
+            return Err(format!("{what} holds {} AP, above its profile's {}", m.ap, p.ap_max));
+        }
+        if m.wounds > p.wounds {
+            return Err(format!("{what} has {} wounds, above its profile's {}", m.wounds, p.wounds));
+        }
+        let weapons = (1u16 << p.weapons.len()) - 1;
+        if (m.jammed as u16 | m.broken as u16) & !weapons != 0 {
+            return Err(format!("{what} has a jammed or broken weapon it does not carry"));
+        }
+        if let Some(partner) = m.partner {
+            model(partner, &format!("{what}'s partner"))?;
+        }
+        if m.z > 60 || m.tokens.fire > 20 || m.ap_adjust.unsigned_abs() > 10 {
+            return Err(format!("{what}: height, fire tokens or AP adjustment out of range"));
+        }
+    }
+    if d.turn > stat.max_turns {
+        return Err(format!("turn {} is beyond max_turns {}", d.turn, stat.max_turns));
+    }
+    side(d.initiative, "the initiative")?;
+    side(d.active, "the active side")?;
+    if d.pass_tokens.iter().skip(sides as usize).any(|&t| t != 0) || d.pass_tokens.iter().any(|&t| t > 20) {
+        return Err(format!("pass tokens {:?} for sides that do not play, or too many", d.pass_tokens));
+    }
+    if let Some(a) = d.activating {
+        model(a, "the activating model")?;
+    }
+    for c in &d.clouds {
+        cell(c.centre, "a smoke cloud")?;
+    }
+    let rolls = d.sequence.as_ref().map_or(0, |s| s.rolls.len());
+    let templates = d.sequence.as_ref().map_or(0, |s| s.templates.len());
+    if let Some(seq) = &d.sequence {
+        model(seq.actor, "the action under way")?;
+        cell(seq.origin, "the action's origin")?;
+        if seq.path.points.len() > 200 {
+            return Err("the declared path is too long".into());
+        }
+        for p in &seq.path.points {
+            cell(p.cell, "the declared path")?;
+        }
+        for r in &seq.rolls {
+            model(r.model, "a combat roll")?;
+            if let Some(t) = r.target {
+                model(t, "a combat roll's target")?;
+            }
+            if r.point as usize > seq.path.points.len() {
+                return Err(format!(
+                    "a combat roll at point {} of a {}-point path",
+                    r.point,
+                    seq.path.points.len()
+                ));
+            }
+        }
+        for t in &seq.templates {
+            model(t.firer, "a template")?;
+            cell(t.at, "a template")?;
+            cell(t.origin, "a template's origin")?;
+            if t.roll as usize >= rolls {
+                return Err(format!("a template names roll {} of {rolls}", t.roll));
+            }
+            if let Some((m, c, _)) = t.mover_at {
+                model(m, "a template")?;
+                cell(c, "a template")?;
+            }
+        }
+        if let Some((a, b)) = seq.command {
+            model(a, "a command order")?;
+            model(b, "a command order")?;
+        }
+    }
+    let markers = d.scenario.markers.len();
+    if markers > 16 {
+        return Err(format!("{markers} markers; the engine holds 16"));
+    }
+    for mk in &d.scenario.markers {
+        cell(mk.cell, "a marker")?;
+        if let Some(h) = mk.holder {
+            model(h, "a marker's carrier")?;
+        }
+        if let Some(s) = mk.controller {
+            side(s, "a marker's controller")?;
+        }
+    }
+    for g in d.scenario.grudges.iter().flatten() {
+        model(g.holder, "a grudge")?;
+        model(g.target, "a grudge")?;
+    }
+    for c in d.scenario.couriers.iter().flatten() {
+        model(*c, "a courier")?;
+    }
+    let marker = |k: u8, what: &str| -> Result<(), String> {
+        if (k as usize) < markers {
+            Ok(())
+        } else {
+            Err(format!("{what} names marker {k}, but there are {markers}"))
+        }
+    };
+    let needs_sequence = |what: &str| -> Result<(), String> {
+        if d.sequence.is_some() {
+            Ok(())
+        } else {
+            Err(format!("the procedure stack has {what} with no action under way"))
+        }
+    };
+    if d.steps.len() > 500 {
+        return Err(format!("{} pending steps", d.steps.len()));
+    }
+    for step in &d.steps {
+        match step {
+            Step::ChooseInitiative(s) => side(*s, "a step")?,
+            Step::ChooseAction(m) | Step::FireRoll { model: m } => model(*m, "a step")?,
+            Step::ChooseDodgeMove { model: m, budget } => {
+                model(*m, "a step")?;
+                if *budget > 40 {
+                    return Err("a dodge move longer than 4\"".into());
+                }
+            }
+            Step::Test { model: m, attr, purpose, .. } => {
+                model(*m, "a test")?;
+                if !(1..=10).contains(attr) {
+                    return Err(format!("a test against attribute {attr}"));
+                }
+                match purpose {
+                    Purpose::Combat(r) if *r as usize >= rolls => {
+                        return Err(format!("a test for roll {r} of {rolls}"))
+                    }
+                    Purpose::Movement | Purpose::Interact | Purpose::Command | Purpose::Combat(_) => {
+                        needs_sequence("a test of the action")?
+                    }
+                    Purpose::Infiltrate => {}
+                }
+            }
+            Step::Armour { model: m, damage, target, .. } => {
+                model(*m, "an armour roll")?;
+                if *damage == 0 || *damage > 30 || *target > 10 {
+                    return Err(format!("an armour roll of {damage} dice against {target}"));
+                }
+            }
+            Step::ChooseAllocation { model: m, chooser, .. } => {
+                model(*m, "a step")?;
+                side(*chooser, "a step")?;
+            }
+            Step::ChooseFallPoint { chooser } => {
+                side(*chooser, "a step")?;
+                needs_sequence("a fall")?;
+            }
+            Step::ChooseCard { side: s, test, .. } => {
+                side(*s, "a card step")?;
+                if let Some((m, attr, _, _)) = test {
+                    model(*m, "a card step")?;
+                    if !(1..=10).contains(attr) {
+                        return Err(format!("a re-roll against attribute {attr}"));
+                    }
+                }
+            }
+            Step::ChooseContinuer { rider, mount } => {
+                model(*rider, "a step")?;
+                model(*mount, "a step")?;
+            }
+            Step::ChooseCommandAp { donor, recipient } => {
+                model(*donor, "a step")?;
+                model(*recipient, "a step")?;
+                needs_sequence("a command order")?;
+            }
+            Step::Scatter { template, distance } => {
+                needs_sequence("a scatter")?;
+                if *template as usize >= templates || distance.is_some_and(|x| x > 30) {
+                    return Err(format!("a scatter of template {template} of {templates}"));
+                }
+            }
+            Step::TemplateStealth { template, model: m, .. } => {
+                model(*m, "a step")?;
+                if *template as usize >= templates {
+                    return Err(format!("a step names template {template} of {templates}"));
+                }
+            }
+            Step::ChooseNested
+            | Step::ChooseReaction
+            | Step::ChooseFirefight
+            | Step::ChooseCommand
+            | Step::ChooseMidAir
+            | Step::ResolveMove
+            | Step::CancelUnreached
+            | Step::ChargeStrike
+            | Step::RollCombat
+            | Step::ResolveCombat
+            | Step::Dismount
+            | Step::Remount
+            | Step::ResolveInteract
+            | Step::TemplateHits
+            | Step::CommandOrder
+            | Step::ResolveCommand
+            | Step::EndSequence => needs_sequence("a step of an action")?,
+            Step::Scenario(s) => match s {
+                ScenarioStep::ChooseGrudge(x)
+                | ScenarioStep::ChooseCourier(x)
+                | ScenarioStep::ChooseGroup(x)
+                | ScenarioStep::Infiltrate(x)
+                | ScenarioStep::RollSought(x) => side(*x, "a scenario step")?,
+                ScenarioStep::ChooseZone { side: x, .. } | ScenarioStep::DeployNext { side: x, .. } => {
+                    side(*x, "a scenario step")?
+                }
+                ScenarioStep::PlaceMarker { side: x, marker: k } => {
+                    side(*x, "a scenario step")?;
+                    marker(*k, "a scenario step")?;
+                }
+                ScenarioStep::Deploy { model: m, .. } | ScenarioStep::InfiltrationResult(m) => {
+                    model(*m, "a scenario step")?
+                }
+                ScenarioStep::DrawNumber { marker: k } => marker(*k, "a scenario step")?,
+                ScenarioStep::ResolveLook { model: m, marker: k } => {
+                    model(*m, "a scenario step")?;
+                    marker(*k, "a scenario step")?;
+                }
+                ScenarioStep::DropMarker { marker: k, chooser, carrier } => {
+                    marker(*k, "a scenario step")?;
+                    side(*chooser, "a scenario step")?;
+                    model(*carrier, "a scenario step")?;
+                }
+                ScenarioStep::ChooseRoles | ScenarioStep::BeginGame => {}
+            },
+            Step::StartTurn
+            | Step::PassTokens
+            | Step::RollOff
+            | Step::GrantAp
+            | Step::ChooseActivation
+            | Step::Cleanup
+            | Step::EndTurn => {}
+        }
+    }
+    Ok(())
+}
+
+/// Run `f` on a state built from a file, turning a panic (an inconsistency the checks above
+/// did not foresee) into an error instead of a crash. The panic message is not printed.
+pub fn guarded<T>(f: impl FnOnce() -> T) -> Result<T, String> {
+    let hook = std::panic::take_hook();
+    std::panic::set_hook(Box::new(|_| {}));
+    let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(f));
+    std::panic::set_hook(hook);
+    result.map_err(|e| {
+        let why = e
+            .downcast_ref::<String>()
+            .cloned()
+            .or_else(|| e.downcast_ref::<&str>().map(|s| s.to_string()))
+            .unwrap_or_default();
+        format!("the state is inconsistent ({why})")
+    })
+}
+
+/// Build a state from checked parts, take its first steps under [`guarded`] and check the
+/// invariants: the whole check of a state read from a file.
+pub fn build_checked(stat: StaticData, d: DynState) -> Result<GameState, String> {
+    check_static(&stat)?;
+    check_dynamic(&stat, &d)?;
+    let state = guarded(|| {
+        let s = GameState::from_parts(std::sync::Arc::new(stat), d);
+        let _ = s.legal_actions();
+        let _ = s.chance_outcomes();
+        s
+    })?;
+    let violations = guarded(|| crate::invariants::violations(&state))?;
+    if let Some(v) = violations.first() {
+        return Err(format!("the state breaks the rules: {v}"));
+    }
+    Ok(state)
+}
