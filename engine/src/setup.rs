@@ -131,6 +131,9 @@ pub fn new_game(config: &GameConfig) -> Result<GameState, DataError> {
             crate::cards::check_crew_cards(&file, crew, &card_catalog)
         })
         .collect::<Result<_, _>>()?;
+    let largest = crews.iter().map(|c| c.models.len()).max().unwrap_or(0);
+    crate::scenario::zones::board_fits(&board, config.scenario, largest)
+        .map_err(|reason| DataError::new(board.name(), "size", reason))?;
     let mut profiles: Vec<Arc<Profile>> = Vec::new();
     let mut models = Vec::new();
     // Models with special deployment rules such as Infiltrate are set aside and deployed after
