@@ -127,46 +127,6 @@ pub fn touches(board: &Board, a: CellIdx, b: CellIdx) -> bool {
     (ax as i32 - bx as i32).abs().max((ay as i32 - by as i32).abs()) <= 1
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::board::{Cell, Cover};
-
-    fn open(w: u8, d: u8) -> Board {
-        let cell = Cell { height: 0, terrain: Terrain::Open, cover: Cover::None };
-        Board::from_cells("t", w, d, vec![cell; w as usize * d as usize])
-    }
-
-    #[test]
-    fn corners_and_edges_pair_up() {
-        assert_eq!(opposite_corner(0), 3);
-        assert_eq!(opposite_corner(1), 2);
-        assert!(corners_adjacent(0, 1) && corners_adjacent(0, 2) && !corners_adjacent(0, 3));
-        assert_eq!(edge_between(1, 0), 0);
-        assert_eq!(edge_between(2, 3), 1);
-        assert_eq!(edge_between(2, 0), 2);
-        assert_eq!(edge_between(3, 1), 3);
-        assert_eq!(opposite_edge(0), 1);
-        assert_eq!(opposite_edge(3), 2);
-    }
-
-    #[test]
-    fn strips_halves_and_corners() {
-        let b = open(48, 36);
-        assert!(is_long_edge(&b, 0) && is_long_edge(&b, 1));
-        assert!(!is_long_edge(&b, 2));
-        let c = b.idx(10, 3);
-        assert!(in_strip(&b, c, 0, 4) && !in_strip(&b, c, 0, 3));
-        assert!(in_half(&b, b.idx(0, 17), 0) && !in_half(&b, b.idx(0, 18), 0));
-        assert!(in_half(&b, b.idx(0, 18), 1));
-        assert!(in_corner(&b, b.idx(47, 35), 3, 8) && in_corner(&b, b.idx(40, 28), 3, 8));
-        assert!(!in_corner(&b, b.idx(39, 35), 3, 8));
-        assert!(in_band(&b, b.idx(5, 30), 1, 4, 8) && !in_band(&b, b.idx(5, 32), 1, 4, 8));
-        assert_eq!(centre(&b), b.idx(24, 18));
-        assert!(on_board_edge(&b, b.idx(0, 5)) && !on_board_edge(&b, b.idx(1, 5)));
-    }
-}
-
 /// Whether a board is large enough for a scenario: the rows and columns its deployment zones,
 /// corner squares and marker bands need, and enough ground in a deployment strip for the
 /// larger crew (`crew` models). The error says what the scenario needs, e.g.
@@ -205,4 +165,44 @@ pub fn board_fits(board: &Board, scenario: super::Scenario, crew: usize) -> Resu
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::{Cell, Cover};
+
+    fn open(w: u8, d: u8) -> Board {
+        let cell = Cell { height: 0, terrain: Terrain::Open, cover: Cover::None };
+        Board::from_cells("t", w, d, vec![cell; w as usize * d as usize])
+    }
+
+    #[test]
+    fn corners_and_edges_pair_up() {
+        assert_eq!(opposite_corner(0), 3);
+        assert_eq!(opposite_corner(1), 2);
+        assert!(corners_adjacent(0, 1) && corners_adjacent(0, 2) && !corners_adjacent(0, 3));
+        assert_eq!(edge_between(1, 0), 0);
+        assert_eq!(edge_between(2, 3), 1);
+        assert_eq!(edge_between(2, 0), 2);
+        assert_eq!(edge_between(3, 1), 3);
+        assert_eq!(opposite_edge(0), 1);
+        assert_eq!(opposite_edge(3), 2);
+    }
+
+    #[test]
+    fn strips_halves_and_corners() {
+        let b = open(48, 36);
+        assert!(is_long_edge(&b, 0) && is_long_edge(&b, 1));
+        assert!(!is_long_edge(&b, 2));
+        let c = b.idx(10, 3);
+        assert!(in_strip(&b, c, 0, 4) && !in_strip(&b, c, 0, 3));
+        assert!(in_half(&b, b.idx(0, 17), 0) && !in_half(&b, b.idx(0, 18), 0));
+        assert!(in_half(&b, b.idx(0, 18), 1));
+        assert!(in_corner(&b, b.idx(47, 35), 3, 8) && in_corner(&b, b.idx(40, 28), 3, 8));
+        assert!(!in_corner(&b, b.idx(39, 35), 3, 8));
+        assert!(in_band(&b, b.idx(5, 30), 1, 4, 8) && !in_band(&b, b.idx(5, 32), 1, 4, 8));
+        assert_eq!(centre(&b), b.idx(24, 18));
+        assert!(on_board_edge(&b, b.idx(0, 5)) && !on_board_edge(&b, b.idx(1, 5)));
+    }
 }
