@@ -5,7 +5,7 @@ use agents::{make_agent, play, split_agent_list};
 use clap::Args;
 use engine::invariants::violations;
 use engine::record::{format_hash, GameRecord, SavedGame};
-use engine::render::{describe_action, render};
+use engine::render::{describe_action, render, render_map, render_roster};
 use engine::scenario::Scenario;
 use engine::setup::{load_setup, new_game, GameConfig, DEFAULT_BOARD, DEFAULT_CREWS};
 use engine::stats::EventCounts;
@@ -14,6 +14,7 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde_json::json;
 use std::fmt::Write;
+use std::io::Write as _;
 use std::path::PathBuf;
 
 /// Options shared by commands that build a game from the configs.
@@ -99,19 +100,29 @@ pub fn demo(args: &DemoArgs) -> Result<String, String> {
     ];
     let description = format!("demo seed {} agents {} vs {}", args.seed, agents[0].name(), agents[1].name());
     let mut record = GameRecord::new(&state, description);
-    let mut log = String::new();
-    if !args.json {
-        let _ = writeln!(log, "{}", render(&state));
-    }
-    let mut last_turn = state.turn();
+    // The log is printed as the game goes, so slow agents show their moves one by one.
+    let mut out = std::io::stdout().lock();
+    let mut say = |text: &str| {
+        if !args.json {
+            let _ = writeln!(out, "{text}");
+            let _ = out.flush();
+        }
+    };
+    say(&demo_header(&state, &config, [&agent_a, &agent_b]));
+    let mut deployed = false;
     let mut before = state.clone();
     let summary = play(state, &mut agents, args.seed, Some(&mut record), |after, action| {
-        if !args.json {
-            let _ = writeln!(log, "  {}", describe_action(&before, action));
-            if after.turn() != last_turn {
-                last_turn = after.turn();
-                let _ = writeln!(log, "\n== Turn {last_turn} ==");
-            }
+        if !deployed && matches!(action, engine::Action::Activate(_)) {
+            deployed = true;
+            let map = (render_map(&before), render_roster(&before));
+            say(&format!("\n== Turn 1: the crews are deployed ==\n{}\n{}", map.0, map.1));
+        }
+        say(&format!("  {}", describe_action(&before, action)));
+        for line in consequences(&before, after) {
+            say(&format!("  {line}"));
+        }
+        if after.turn() != before.turn() && !after.is_terminal() {
+            say(&format!("\n== Turn {} ==\n{}\n{}", after.turn(), render_map(after), render_roster(after)));
         }
         before = after.clone();
     });
@@ -136,10 +147,11 @@ pub fn demo(args: &DemoArgs) -> Result<String, String> {
         });
         return Ok(obj.to_string());
     }
-    let _ = writeln!(log, "\n{}", render(end));
-    let _ = write!(
-        log,
-        "{} · Result: {} · VP A {} B {} · {} turns · {} decisions · {} chance events · final hash {}",
+    Ok(format!(
+        "\n== Game over: {} ==\n{}\n{}\n{} · Result: {} · VP A {} B {} · {} turns · {} decisions · {} chance events · final hash {}",
+        end_reason(end),
+        render_map(end),
+        render_roster(end),
         config.scenario.title(),
         if winner == "draw" { "draw".to_string() } else { format!("side {winner} wins") },
         outcome.vp[0],
@@ -148,8 +160,83 @@ pub fn demo(args: &DemoArgs) -> Result<String, String> {
         summary.decisions,
         summary.chance_events,
         format_hash(end.state_hash())
-    );
-    Ok(log)
+    ))
+}
+
+/// The demo's opening: scenario, board, crews with their agents, and the map's legend.
+fn demo_header(state: &GameState, config: &GameConfig, agents: [&str; 2]) -> String {
+    let board = state.board();
+    let mut text =
+        format!("{} on {} ({}x{})\n", config.scenario.title(), board.name(), board.width(), board.depth());
+    for (side, crew) in config.crews.iter().enumerate() {
+        let models: Vec<u8> = (0..state.models().len() as u8)
+            .filter(|&m| state.models()[m as usize].side == side as u8)
+            .collect();
+        let points: u32 = models.iter().map(|&m| state.profile(m).points as u32).sum();
+        let _ = writeln!(
+            text,
+            "side {}: crew {crew} ({} models, {points} points), played by {}",
+            (b'A' + side as u8) as char,
+            models.len(),
+            agents[side]
+        );
+    }
+    text.push_str(MAP_LEGEND);
+    text
+}
+
+/// What the map's characters mean.
+const MAP_LEGEND: &str =
+    "Map legend: letters are models (side A upper case, side B lower case, see the roster); \
+    . open ground, 1-9 raised ground of that height in inches (+ above 9), ~ water, , rough ground, \
+    # impassable, \" soft cover, % hard cover. Row 0 is the top line; positions are (column,row).";
+
+/// Models that went down or out, and victory points scored, between two states.
+fn consequences(before: &GameState, after: &GameState) -> Vec<String> {
+    use engine::render::model_name;
+    use engine::state::Health;
+    let mut out = Vec::new();
+    for (i, (a, b)) in before.models().iter().zip(after.models()).enumerate() {
+        let name = || model_name(after, i as u8);
+        match (a.health, b.health) {
+            (Health::Conscious, Health::Down) => out.push(format!("{} goes down", name())),
+            (x, Health::TakenOut) if x != Health::TakenOut => out.push(format!("{} is taken out", name())),
+            (Health::Down, Health::Conscious) => out.push(format!("{} is back on its feet", name())),
+            _ => {}
+        }
+    }
+    let (va, vb) = (before.outcome().vp, after.outcome().vp);
+    for side in 0..2 {
+        if vb[side] != va[side] {
+            let why = if after.static_data().scenario == Scenario::Skirmish {
+                "for enemy models down or taken out"
+            } else {
+                "by the scenario's scoring"
+            };
+            out.push(format!(
+                "side {} scores {} VP {why} (now {})",
+                (b'A' + side as u8) as char,
+                vb[side] - va[side],
+                vb[side]
+            ));
+        }
+    }
+    out
+}
+
+/// Why a finished game ended, in words.
+fn end_reason(end: &GameState) -> String {
+    let stat = end.static_data();
+    if stat.scenario == Scenario::Skirmish {
+        if let Some(side) = (0..2u8).find(|&s| end.conscious_count(s) == 0) {
+            return format!("side {} has no conscious model left", (b'A' + side) as char);
+        }
+    }
+    if end.turn() >= stat.max_turns {
+        format!("the last turn, turn {}, is over", end.turn())
+    } else {
+        format!("the {} end condition was met after turn {}", stat.scenario.title(), end.turn())
+    }
 }
 
 /// `tde replay`.
@@ -307,8 +394,12 @@ pub fn fuzz(args: &FuzzArgs) -> Result<(String, bool), String> {
     let crews = engine::data::file_names(&configs.join("crews"), "toml").map_err(|e| e.to_string())?;
     let mut steps = 0u64;
     let mut counts = EventCounts::default();
+    // The first failures are kept to show; all are counted.
     let mut failures: Vec<String> = Vec::new();
+    let mut failed = 0u64;
+    let bar = training::progress_bar(!args.json, args.games as u64, "fuzz games");
     for g in 0..args.games as u64 {
+        bar.inc(1);
         let seed = args.seed.wrapping_add(g);
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
         let board = boards[rng.gen_range(0..boards.len())].clone();
@@ -350,23 +441,31 @@ pub fn fuzz(args: &FuzzArgs) -> Result<(String, bool), String> {
         }
         steps += n;
         for v in violations_here {
-            failures.push(format!("game {g} (seed {seed}, board {board}, {}): {v}", scenario.name()));
+            failed += 1;
+            if failures.len() < 20 {
+                failures.push(format!("game {g} (seed {seed}, board {board}, {}): {v}", scenario.name()));
+            }
         }
     }
-    let ok = failures.is_empty();
+    bar.finish_and_clear();
+    let ok = failed == 0;
     let text = if args.json {
         json!({
             "games": args.games,
             "steps": steps,
-            "violations": failures.len(),
+            "violations": failed,
             "first": failures.first(),
             "counts": counts,
         })
         .to_string()
     } else {
-        let mut s = format!("{} games, {steps} steps, {} violations", args.games, failures.len());
-        let _ = write!(s, "\n{}", serde_json::to_string_pretty(&counts).expect("counts serialise"));
-        for f in failures.iter().take(20) {
+        let mut s =
+            format!("{} games, {steps} steps, {failed} violations\nevents seen in those games:", args.games);
+        let counted = serde_json::to_value(&counts).expect("counts serialise");
+        for (name, n) in counted.as_object().into_iter().flatten() {
+            let _ = write!(s, "\n  {:<16} {n}", name.replace('_', " "));
+        }
+        for f in &failures {
             let _ = write!(s, "\n  {f}");
         }
         s

@@ -37,8 +37,19 @@ fn demo_without_json_shows_the_board_and_the_result() {
     let out = tde(&["demo", "--seed", "2"]);
     assert!(out.status.success());
     let text = String::from_utf8_lossy(&out.stdout);
-    assert!(text.contains("Turn 1"));
+    let first = text.lines().next().unwrap();
+    assert!(first.contains(" on ") && first.contains("x36"), "the scenario and board come first: {first}");
+    assert!(text.contains("side A: crew ") && text.contains("side B: crew "), "the crews are named");
+    assert!(text.contains("Map legend:") && text.contains("~ water"), "the map has a legend");
+    assert!(text.contains("== Turn 1: the crews are deployed ==") && text.contains("== Turn 2 =="));
+    assert!(
+        text.contains("side A takes the initiative")
+            || text.contains("side B takes the initiative")
+            || text.contains("gives the initiative")
+    );
+    assert!(text.contains("== Game over: "), "why the game ended");
     assert!(text.contains("Result:"));
+    assert!(!text.contains("Side(") && !text.contains("Scenario("), "no internal names");
 }
 
 #[test]

@@ -145,6 +145,11 @@ pub fn describe_action(state: &GameState, action: Action) -> String {
     let d = state.dynamic();
     let actor = d.activating.or(d.sequence.as_ref().map(|s| s.actor));
     let who = |m: Option<ModelId>| m.map_or_else(|| "?".to_string(), |m| model_name(state, m));
+    // The side choosing, for the decisions that name no model.
+    let side = match state.current_player() {
+        Player::Side(s) => format!("side {}", side_letter(s)),
+        _ => "nobody".to_string(),
+    };
     let weapon = |m: Option<ModelId>, w: u8| {
         m.and_then(|m| state.profile(m).weapons.get(w as usize).map(|w| w.name.clone())).unwrap_or_default()
     };
@@ -174,9 +179,9 @@ pub fn describe_action(state: &GameState, action: Action) -> String {
                 format!("roll-off: side {} rolls lowest", side_letter(i))
             }
         }
-        Action::TakeInitiative => "takes the initiative".into(),
-        Action::GiveInitiative => "gives the initiative".into(),
-        Action::Activate(m) => format!("activates {}", model_name(state, m)),
+        Action::TakeInitiative => format!("{side} takes the initiative"),
+        Action::GiveInitiative => format!("{side} gives the initiative"),
+        Action::Activate(m) => format!("{side} activates {}", model_name(state, m)),
         Action::PassToken => format!("side {} discards a pass token", side_letter(d.active)),
         Action::Move { dest, prone } => {
             format!("{} {} towards {}", who(actor), if prone { "crawls" } else { "moves" }, at(dest))
@@ -237,47 +242,58 @@ pub fn describe_action(state: &GameState, action: Action) -> String {
             combat(state, Some(model), kind, actor),
             path_point(state, point)
         ),
-        Action::EndReactions => "no more reactions".into(),
+        Action::EndReactions => format!("{side} makes no more reactions"),
         Action::Firefight { kind, reactor } => {
             format!("{} starts a firefight: {}", who(actor), combat(state, actor, kind, Some(reactor)))
         }
-        Action::NoFirefight => "no firefight".into(),
+        Action::NoFirefight => format!("{} starts no firefight", who(actor)),
         Action::Command { donor, recipient } => format!(
             "{} orders an AP from {} to {}",
             who(actor),
             model_name(state, donor),
             model_name(state, recipient)
         ),
-        Action::CommandAp(n) => format!("the order moves {n} AP"),
-        Action::NoCommand => "no command order".into(),
+        Action::CommandAp(n) => format!("{} has the order move {n} AP", who(actor)),
+        Action::NoCommand => format!("{} gives no command order", who(actor)),
         Action::PlayCard { card, target } => {
             let side = state.models()[target as usize].side as usize;
             let cards = state.static_data().cards.get(side);
             let name = cards.and_then(|c| c.get(card as usize)).map_or("?", |c| c.name.as_str());
-            format!("plays {name} on {}", model_name(state, target))
+            format!("{side} plays {name} on {}", model_name(state, target))
         }
-        Action::NoCard => "plays no card".into(),
-        Action::AllocateRider => "the damage goes to the rider".into(),
-        Action::AllocateMount => "the damage goes to the mount".into(),
+        Action::NoCard => format!("{side} plays no card"),
+        Action::AllocateRider => format!("{side} sends the damage to the rider"),
+        Action::AllocateMount => format!("{side} sends the damage to the mount"),
         Action::RestBack => format!("{} stops at the last resting point", who(actor)),
         Action::Fall => format!("{} lets itself fall", who(actor)),
         Action::FallPoint(i) => {
-            format!("the opponent makes {} fall from path point {i}", who(actor))
+            // Path points are numbered as reactions name them: 0 is the start.
+            format!("{side} makes {} fall from path point {}", who(actor), i as u16 + 1)
         }
-        Action::DodgeMove(c) => format!("dodge move to {}", at(c)),
+        Action::DodgeMove(c) => match d.steps.last() {
+            Some(crate::state::Step::ChooseDodgeMove { model, .. }) => {
+                format!("{} dodges to {}", model_name(state, *model), at(c))
+            }
+            _ => format!("dodge move to {}", at(c)),
+        },
         Action::PlayerA(s) => format!("side {} is player A", side_letter(s)),
         Action::Grudge { holder, target } => {
             format!("{} swears a grudge against {}", model_name(state, holder), model_name(state, target))
         }
-        Action::Nominate(m) => format!("nominates {}", model_name(state, m)),
-        Action::Zone(z) => crate::scenario::describe_zone_choice(state, z),
+        Action::Nominate(m) => format!("{side} nominates {}", model_name(state, m)),
+        Action::Zone(z) => format!("{side} {}", crate::scenario::describe_zone_choice(state, z)),
         Action::Deploy(c) => match d.steps.last() {
             Some(crate::state::Step::Scenario(crate::scenario::ScenarioStep::Deploy { model, .. })) => {
                 format!("{} deploys at {}", model_name(state, *model), at(c))
             }
-            _ => format!("marker placed at {}", at(c)),
+            _ => format!("{side} places a marker at {}", at(c)),
         },
-        Action::Reserve => "the model waits to arrive later".into(),
+        Action::Reserve => match d.steps.last() {
+            Some(crate::state::Step::Scenario(crate::scenario::ScenarioStep::Deploy { model, .. })) => {
+                format!("{} waits to arrive later", model_name(state, *model))
+            }
+            _ => format!("{side} keeps the model back"),
+        },
         Action::LeaveTable => format!("{} leaves the table", who(actor)),
     }
 }

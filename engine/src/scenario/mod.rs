@@ -627,6 +627,41 @@ pub fn describe_chance(state: &GameState, step: &Step, outcome: u8) -> String {
     }
 }
 
+/// A scenario step in words (for errors and logs).
+pub fn describe_step(state: &GameState, step: &ScenarioStep) -> String {
+    let side = |s: &Side| format!("side {}", (b'A' + (*s).min(25)) as char);
+    let name = |m: &ModelId| {
+        if (*m as usize) < state.models().len() {
+            crate::render::model_name(state, *m)
+        } else {
+            format!("model {m}")
+        }
+    };
+    match step {
+        ScenarioStep::ChooseRoles => "the side with the initiative chooses player A".into(),
+        ScenarioStep::ChooseGrudge(s) => format!("{} secretly chooses its grudge", side(s)),
+        ScenarioStep::ChooseCourier(s) => format!("{} nominates its courier", side(s)),
+        ScenarioStep::ChooseGroup(s) => format!("{} nominates a model for its first group", side(s)),
+        ScenarioStep::ChooseZone { side: s, .. } => {
+            format!("{} chooses its deployment edge or corner", side(s))
+        }
+        ScenarioStep::PlaceMarker { side: s, marker } => format!("{} places marker {}", side(s), marker + 1),
+        ScenarioStep::DeployNext { side: s, .. } => format!("{} deploys its next model", side(s)),
+        ScenarioStep::Deploy { model, .. } => format!("{} is deployed", name(model)),
+        ScenarioStep::Infiltrate(s) => format!("{}'s infiltrators deploy", side(s)),
+        ScenarioStep::InfiltrationResult(m) => format!("{} infiltrates", name(m)),
+        ScenarioStep::DrawNumber { marker } => format!("the number under marker {} is drawn", marker + 1),
+        ScenarioStep::ResolveLook { model, marker } => {
+            format!("{} looks at marker {}", name(model), marker + 1)
+        }
+        ScenarioStep::RollSought(s) => format!("{} rolls the number it seeks", side(s)),
+        ScenarioStep::DropMarker { marker, chooser, .. } => {
+            format!("{} places the dropped marker {}", side(chooser), marker + 1)
+        }
+        ScenarioStep::BeginGame => "deployment is over".into(),
+    }
+}
+
 /// A zone choice in words: "the edge at row 0", "the corner at (0,35)".
 pub fn describe_zone_choice(state: &GameState, z: u8) -> String {
     let board = state.board();

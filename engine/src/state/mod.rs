@@ -338,9 +338,14 @@ impl GameState {
 
     /// A short description of the current node, for errors and logs.
     pub fn describe_node(&self) -> String {
+        let who = match self.current_player() {
+            Player::Side(s) => format!("side {}", (b'A' + s) as char),
+            Player::Chance => "the dice".to_string(),
+            Player::Terminal => return "the game is over".to_string(),
+        };
         match self.dyn_.steps.last() {
-            None => "terminal".to_string(),
-            Some(step) => format!("{:?}: {}", self.current_player(), step.describe()),
+            None => "the game is over".to_string(),
+            Some(step) => format!("{who}: {}", step.describe(self)),
         }
     }
 

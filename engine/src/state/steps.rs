@@ -208,20 +208,75 @@ pub enum Step {
 }
 
 impl Step {
-    /// One-line description for errors and logs.
-    pub fn describe(&self) -> String {
+    /// One-line description in words, for errors and logs (models by name and map letter).
+    pub fn describe(&self, state: &GameState) -> String {
+        use crate::render::model_name;
+        let name = |m: &ModelId| {
+            if (*m as usize) < state.models().len() {
+                model_name(state, *m)
+            } else {
+                format!("model {m}")
+            }
+        };
+        let side = |s: &Side| format!("side {}", (b'A' + s.min(&25)) as char);
         match self {
-            Step::ChooseAction(m) => format!("choose an action for m{m}"),
-            Step::ChooseActivation => "choose a model to activate".into(),
-            Step::ChooseInitiative(s) => format!("side {s} takes or gives the initiative"),
+            Step::StartTurn => "the turn begins".into(),
+            Step::PassTokens => "pass tokens are handed out".into(),
+            Step::RollOff => "roll off for the initiative".into(),
+            Step::ChooseInitiative(s) => format!("{} takes or gives the initiative", side(s)),
+            Step::GrantAp => "action points are granted".into(),
+            Step::ChooseActivation => "choose a model to activate, or pass".into(),
+            Step::ChooseAction(m) => format!("choose an action for {}", name(m)),
             Step::ChooseNested => "the mover may nest a shoot or dodge".into(),
             Step::ChooseReaction => "the reacting side may react".into(),
             Step::ChooseFirefight => "the mover may start a firefight".into(),
-            Step::Test { model, attr, purpose, .. } => format!("m{model} tests {purpose:?} against {attr}"),
-            Step::Armour { model, damage, target, .. } => {
-                format!("m{model} rolls {damage} armour dice against {target}")
+            Step::Test { model, attr, purpose, .. } => {
+                let what = match purpose {
+                    Purpose::Movement => "movement".to_string(),
+                    Purpose::Combat(_) => "combat".to_string(),
+                    Purpose::Interact => "interact".to_string(),
+                    Purpose::Command => "command".to_string(),
+                    Purpose::Infiltrate => "infiltration".to_string(),
+                };
+                format!("{} makes a {what} test against {attr}", name(model))
             }
-            other => format!("{other:?}"),
+            Step::ChooseCard { side: s, .. } => format!("{} may play a card", side(s)),
+            Step::Armour { model, damage, target, .. } => {
+                format!("{} rolls {damage} armour dice, saving on {target} or less", name(model))
+            }
+            Step::ChooseAllocation { model, .. } => {
+                format!("the attacker chooses rider or mount of {}", name(model))
+            }
+            Step::ResolveMove => "the move is made".into(),
+            Step::ChooseMidAir => "the mover, stopped mid-leap, rests back or falls".into(),
+            Step::ChooseFallPoint { .. } => "the opponent chooses the point the mover falls from".into(),
+            Step::CancelUnreached => "actions at unreached points are cancelled".into(),
+            Step::ChargeStrike => "the charger strikes".into(),
+            Step::RollCombat => "the combat rolls are made".into(),
+            Step::ResolveCombat => "the combat results are applied".into(),
+            Step::Dismount => "the rider dismounts".into(),
+            Step::Remount => "the rider remounts".into(),
+            Step::ChooseContinuer { rider, .. } => {
+                format!("rider or mount of {} continues the activation", name(rider))
+            }
+            Step::ResolveInteract => "the interaction is resolved".into(),
+            Step::Scatter { .. } => "the template scatters".into(),
+            Step::TemplateHits => "the template hits".into(),
+            Step::TemplateStealth { model, .. } => {
+                format!("the firer tests to hurt stealthed {}", name(model))
+            }
+            Step::ChooseCommand => "the leader may give a command order".into(),
+            Step::ChooseCommandAp { donor, recipient } => {
+                format!("the leader moves 1 or 2 AP from {} to {}", name(donor), name(recipient))
+            }
+            Step::CommandOrder => "the command order is tested".into(),
+            Step::ResolveCommand => "the command order is resolved".into(),
+            Step::ChooseDodgeMove { model, .. } => format!("{} makes its dodge move", name(model)),
+            Step::EndSequence => "the action's effects are applied".into(),
+            Step::Cleanup => "the cleanup phase".into(),
+            Step::FireRoll { model } => format!("{} rolls against the fire", name(model)),
+            Step::EndTurn => "the turn ends".into(),
+            Step::Scenario(s) => crate::scenario::describe_step(state, s),
         }
     }
 
