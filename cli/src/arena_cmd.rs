@@ -44,7 +44,7 @@ pub struct ArenaArgs {
     #[arg(long, default_value = engine::setup::DEFAULT_BOARD)]
     pub board: String,
     /// Two crews, side A then side B: names in configs/crews/ or paths.
-    #[arg(long, value_delimiter = ',', default_values_t = engine::setup::DEFAULT_CREWS.map(String::from))]
+    #[arg(long, value_delimiter = ',', default_value = "artifacters_100,the_firm_100")]
     pub crews: Vec<String>,
     /// Rule variant in configs/rules/ (standard or narrative).
     #[arg(long, default_value = "standard")]
@@ -56,7 +56,7 @@ pub fn arena(args: &ArenaArgs) -> Result<String, String> {
     let [a, b] = args.crews.as_slice() else {
         return Err(format!("--crews takes exactly two values (side A, side B), got {}", args.crews.len()));
     };
-    let maker = TdeMatch::new(&args.board, [a, b], &args.rules)?;
+    let maker = TdeMatch::new(&args.board, [a, b], &args.rules)?.with_factory(training::play::make_agent);
     let agents: Vec<String> = args.agents.iter().flat_map(|list| split_agent_list(list)).collect();
     let settings = ArenaSettings::new(&maker, &agents, &args.scenarios, args.games, args.seed)?;
     let threads = match args.threads {

@@ -1,13 +1,13 @@
 //! `tde demo`, `tde replay`, `tde legal` and `tde fuzz`: playing, re-simulating, inspecting
 //! and stress-testing games.
 
-use agents::{make_agent, play, split_agent_list};
+use agents::{play, split_agent_list};
 use clap::Args;
 use engine::invariants::violations;
 use engine::record::{format_hash, GameRecord, SavedGame};
 use engine::render::{describe_action, render, render_map, render_roster};
 use engine::scenario::Scenario;
-use engine::setup::{load_setup, new_game, GameConfig, DEFAULT_BOARD, DEFAULT_CREWS};
+use engine::setup::{load_setup, new_game, GameConfig, DEFAULT_BOARD};
 use engine::stats::EventCounts;
 use engine::{GameState, Player};
 use rand::{Rng, SeedableRng};
@@ -16,6 +16,7 @@ use serde_json::json;
 use std::fmt::Write;
 use std::io::Write as _;
 use std::path::PathBuf;
+use training::play::make_agent;
 
 /// Options shared by commands that build a game from the configs.
 #[derive(Args, Clone, Debug)]
@@ -24,7 +25,7 @@ pub struct GameOptions {
     #[arg(long, default_value = DEFAULT_BOARD)]
     pub board: String,
     /// Two crews, side A then side B: names in configs/crews/ or paths.
-    #[arg(long, value_delimiter = ',', default_values_t = DEFAULT_CREWS.map(String::from))]
+    #[arg(long, value_delimiter = ',', default_value = "artifacters_100,the_firm_100")]
     pub crews: Vec<String>,
     /// Rule variant in configs/rules/ (standard or narrative).
     #[arg(long, default_value = "standard")]
@@ -82,7 +83,7 @@ pub struct DemoArgs {
     #[arg(long)]
     pub record: Option<PathBuf>,
     /// The two agents, side A then side B.
-    #[arg(long, value_delimiter = ',', default_values_t = ["greedy".to_string(), "greedy".to_string()])]
+    #[arg(long, value_delimiter = ',', default_value = "greedy,greedy")]
     pub agents: Vec<String>,
     #[command(flatten)]
     pub game: GameOptions,

@@ -96,3 +96,16 @@ fn an_empty_game_data_folder_is_refused_and_named() {
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     assert!(String::from_utf8_lossy(&out.stderr).contains("ignored"));
 }
+
+#[test]
+fn help_shows_list_defaults_as_the_option_takes_them() {
+    let out = tde(&["demo", "--help"]);
+    let help = String::from_utf8_lossy(&out.stdout);
+    assert!(help.contains("[default: greedy,greedy]"), "{help}");
+    assert!(help.contains("[default: artifacters_100,the_firm_100]"), "{help}");
+}
+
+#[test]
+fn the_built_in_crews_are_the_help_defaults() {
+    assert_eq!(engine::setup::DEFAULT_CREWS.join(","), "artifacters_100,the_firm_100");
+}

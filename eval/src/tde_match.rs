@@ -20,11 +20,23 @@ pub struct TdeMatch {
     config: GameConfig,
     /// The initial state of each scenario in [`Scenario::ALL`], then the skirmish.
     initial: Vec<(Scenario, GameState)>,
+    /// Builds the agents from their specs (the learned ones come from the training crate).
+    factory: AgentFactory,
 }
+
+/// Builds a TDE agent from its spec and a seed.
+pub type AgentFactory = fn(&str, u64) -> Result<Box<dyn Agent<GameState>>, String>;
 
 impl TdeMatch {
     /// Games on `board` between `crews` (side A, side B) under rule variant `rules`; names as
     /// `tde demo` takes them. Fails when a file is missing or invalid.
+    /// Build agents with `factory` instead of [`agents::make_agent`] (e.g. one that also
+    /// knows learned agents).
+    pub fn with_factory(mut self, factory: AgentFactory) -> TdeMatch {
+        self.factory = factory;
+        self
+    }
+
     pub fn new(board: &str, crews: [&str; 2], rules: &str) -> Result<TdeMatch, String> {
         let config = GameConfig {
             board: board.to_string(),
@@ -41,7 +53,7 @@ impl TdeMatch {
                 Ok((scenario, state))
             })
             .collect::<Result<_, String>>()?;
-        Ok(TdeMatch { config, initial })
+        Ok(TdeMatch { config, initial, factory: agents::make_agent })
     }
 }
 
@@ -64,7 +76,7 @@ impl MatchMaker<GameState> for TdeMatch {
     }
 
     fn make_agent(&self, spec: &str, seed: u64) -> Result<Box<dyn Agent<GameState>>, String> {
-        agents::make_agent(spec, seed)
+        (self.factory)(spec, seed)
     }
 
     fn margin(&self, state: &GameState, player: usize) -> f64 {
