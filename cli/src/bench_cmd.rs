@@ -25,6 +25,10 @@ pub struct BenchArgs {
     /// Number of timed batches, the median is reported (1 to 1000).
     #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u32).range(1..=1_000))]
     pub batches: u32,
+    /// Trained network to time (inference at batch 1 and 64, training, expert generation);
+    /// `none` to skip.
+    #[arg(long, default_value = "checkpoints/bootstrap")]
+    pub net: String,
     /// MCTS agent timed at the first activation of each scenario (one thread).
     #[arg(long, default_value = "mcts:iters=200,depth=30,rollout=scripted,width=4,threads=1")]
     pub mcts: String,
@@ -112,6 +116,7 @@ pub fn bench(args: &BenchArgs) -> Result<String, String> {
     }
     let clone_ns = median(clone_ns);
     let legal_us = median(legal_us);
+    let net = network_speed(&args.net, batches)?;
     Ok(if args.json {
         let per: Vec<_> = scenarios
             .iter()
@@ -128,6 +133,7 @@ pub fn bench(args: &BenchArgs) -> Result<String, String> {
             "scenarios": per,
             "mcts": args.mcts,
             "batches": batches,
+            "network": net,
         })
         .to_string()
     } else {
@@ -141,6 +147,14 @@ pub fn bench(args: &BenchArgs) -> Result<String, String> {
             ));
         }
         out.push_str(&format!("\n  (MCTS agent: {})", args.mcts));
+        if let Some(n) = &net {
+            out.push_str(&format!(
+                "\n  network ({} parameters, {}): inference {:.0} positions/s at batch 1, {:.0} at batch 64; \
+                 training {:.0} positions/s; expert games {:.0} positions/s",
+                n.parameters, args.net, n.inference_batch1_per_s, n.inference_batch64_per_s, n.training_per_s,
+                n.expert_positions_per_s
+            ));
+        }
         out
     })
 }
@@ -181,4 +195,35 @@ fn game_speed(start: &GameState, games: u32, batches: u32, buf: &mut Vec<engine:
         steps_per_game.push(steps as f64 / games as f64);
     }
     (median(games_per_s), median(steps_per_game))
+}
+
+/// The network figures (`--net none` skips them): positions from random games of the five
+/// scenarios, at decisions with a choice.
+fn network_speed(path: &str, batches: u32) -> Result<Option<training::speed::NetSpeed>, String> {
+    if path == "none" {
+        return Ok(None);
+    }
+    let network = training::checkpoint::load_network(std::path::Path::new(path), &burn_device())
+        .map_err(|e| format!("--net: {e}"))?
+        .0;
+    let mut positions = Vec::new();
+    let mut rng = ChaCha8Rng::seed_from_u64(5);
+    for (i, scenario) in Scenario::ALL.into_iter().cycle().take(40).enumerate() {
+        let config = GameConfig { scenario, ..GameConfig::default() };
+        let mut state = first_activation(config, i as u64)?;
+        for _ in 0..3 {
+            if matches!(state.current_player(), Player::Side(_)) && state.legal_actions().len() > 1 {
+                positions.push(state.clone());
+            }
+            state = random_steps(state, rng.gen_range(3..20), &mut rng);
+            if state.is_terminal() {
+                break;
+            }
+        }
+    }
+    training::speed::measure(&network, &positions, batches).map(Some)
+}
+
+fn burn_device() -> training::Device {
+    training::Device::flex()
 }

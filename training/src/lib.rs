@@ -15,7 +15,9 @@ pub mod metrics;
 pub mod net;
 pub mod play;
 pub mod sample;
+pub mod speed;
 
+pub use burn::tensor::Device;
 pub use config::Config;
 pub use net::PolicyValueNet;
 pub use sample::Sample;
