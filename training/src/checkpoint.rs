@@ -101,6 +101,11 @@ pub fn save(
 /// The checkpoint folder a path names: a checkpoint folder itself, a folder with a `latest`
 /// pointer, or a run folder whose `checkpoints/` has one.
 pub fn resolve(path: &Path) -> Result<PathBuf, CheckpointError> {
+    // A relative path missing here may name a shipped checkpoint (`checkpoints/bootstrap`).
+    let shipped = engine::data::builtin_configs_dir().join("..").join(path);
+    if path.is_relative() && !path.exists() && shipped.exists() {
+        return resolve(&shipped);
+    }
     if path.join("meta.json").is_file() {
         return Ok(path.to_path_buf());
     }
