@@ -45,6 +45,12 @@ pub trait Agent<G: Game>: Send {
     fn name(&self) -> String;
     /// Choose one of `state.legal_actions()`; called only at decision nodes.
     fn select_action(&mut self, state: &G) -> G::Action;
+
+    /// For a searching agent, the root visit counts behind its last choice (a training
+    /// target); `None` for agents that do not search, or when the choice needed no search.
+    fn last_search(&self) -> Option<Vec<(G::Action, u32)>> {
+        None
+    }
 }
 
 /// Build an agent for any game from its spec: `random`, or `mcts[:k=v,...]` (see

@@ -176,6 +176,8 @@ pub struct MctsAgent<G: Game> {
     ranker: Option<RankerFactory<G>>,
     name: String,
     rng: ChaCha8Rng,
+    /// Root visits of the last search.
+    last: Option<Vec<(G::Action, u32)>>,
 }
 
 impl<G: Game> MctsAgent<G> {
@@ -189,6 +191,7 @@ impl<G: Game> MctsAgent<G> {
             ranker: None,
             name,
             rng: ChaCha8Rng::seed_from_u64(seed),
+            last: None,
         }
     }
 
@@ -242,12 +245,18 @@ impl<G: Game> Agent<G> for MctsAgent<G> {
         self.name.clone()
     }
 
+    fn last_search(&self) -> Option<Vec<(G::Action, u32)>> {
+        self.last.clone()
+    }
+
     fn select_action(&mut self, state: &G) -> G::Action {
         let legal = state.legal_actions();
+        self.last = None;
         if legal.len() == 1 {
             return legal[0];
         }
         let visits = self.search(state);
+        self.last = Some(visits.iter().map(|(&a, &n)| (a, n)).collect());
         // Most visits; ties go to the first in action order.
         let mut best = legal[0];
         let mut most = 0;

@@ -120,7 +120,20 @@ pub fn play_game(config: &Config, game: usize) -> Result<ShardGame, String> {
                 if legal.len() >= 2 {
                     let at =
                         legal.iter().position(|&a| a == chosen).ok_or("the agent chose an illegal action")?;
-                    targets.push(Target { ply: actions.len() as u32, probs: vec![(at as u16, 1.0)] });
+                    // A search's visit distribution where there is one, else the choice.
+                    let probs = match players[p].last_search() {
+                        Some(visits) if visits.iter().any(|&(_, n)| n > 0) => {
+                            let found: Vec<(u16, u32)> = visits
+                                .iter()
+                                .filter(|&&(_, n)| n > 0)
+                                .filter_map(|&(a, n)| Some((legal.iter().position(|&l| l == a)? as u16, n)))
+                                .collect();
+                            let total: u32 = found.iter().map(|&(_, n)| n).sum::<u32>().max(1);
+                            found.into_iter().map(|(i, n)| (i, n as f32 / total as f32)).collect()
+                        }
+                        _ => vec![(at as u16, 1.0)],
+                    };
+                    targets.push(Target { ply: actions.len() as u32, probs });
                 }
                 chosen
             }
