@@ -163,18 +163,32 @@ fn argmax(v: &[f32]) -> usize {
     v.iter().enumerate().fold((0, f32::MIN), |best, (i, &x)| if x > best.1 { (i, x) } else { best }).0
 }
 
-/// Losses of a batch: (total, policy, value) and the logits.
-fn losses(
-    net: &PolicyValueNet,
-    t: &BatchTensors,
-    value_weight: f64,
-    device: &Device,
-) -> (Tensor<1>, Tensor<1>, Tensor<1>, Tensor<2>) {
+/// The losses of a batch, with the outputs they came from.
+struct BatchLosses {
+    /// Policy loss plus the weighted value loss.
+    total: Tensor<1>,
+    /// Policy cross-entropy over the legal actions.
+    policy: Tensor<1>,
+    /// Value mean squared error.
+    value: Tensor<1>,
+    /// Legal-action logits, `[batch, width]`.
+    logits: Tensor<2>,
+    /// Values, `[batch, 1]`.
+    values: Tensor<2>,
+}
+
+fn losses(net: &PolicyValueNet, t: &BatchTensors, value_weight: f64, device: &Device) -> BatchLosses {
     let outputs = net.forward(t.planes.clone(), t.globals.clone());
     let logits = legal_logits(&outputs, &t.terms, device);
     let policy = (t.target.clone() * log_softmax(logits.clone(), 1)).sum_dim(1).mean().neg();
-    let value = (outputs.value - t.value.clone()).powi_scalar(2).mean();
-    (policy.clone() + value.clone().mul_scalar(value_weight), policy, value, logits)
+    let value = (outputs.value.clone() - t.value.clone()).powi_scalar(2).mean();
+    BatchLosses {
+        total: policy.clone() + value.clone().mul_scalar(value_weight),
+        policy,
+        value,
+        logits,
+        values: outputs.value,
+    }
 }
 
 /// Score a network on up to `limit` positions (no gradients).
@@ -184,27 +198,21 @@ pub fn score<G: TensorGame>(
     limit: usize,
     device: &Device,
 ) -> Scores {
-    let take: Vec<usize> = (0..samples.len().min(limit)).collect();
-    if take.is_empty() {
+    if samples.is_empty() || limit == 0 {
         return Scores::default();
     }
     let mut buffers = InputBuffers::default();
     let (mut sums, mut n) = (Scores::default(), 0usize);
     for (shape, members) in buckets(samples) {
-        let members: Vec<usize> = members.into_iter().filter(|i| take.contains(i)).collect();
+        let members: Vec<usize> = members.into_iter().filter(|&i| i < limit).collect();
         for chunk in members.chunks(64) {
             let t = batch_tensors(samples, chunk, &shape, &mut buffers, device);
-            let (_, policy, value, logits) = losses(net, &t, 1.0, device);
-            let logits: Vec<f32> = logits.into_data().try_to_vec::<f32>().unwrap_or_default();
+            let l = losses(net, &t, 1.0, device);
+            let logits: Vec<f32> = l.logits.into_data().try_to_vec::<f32>().unwrap_or_default();
+            let values: Vec<f32> = l.values.into_data().try_to_vec::<f32>().unwrap_or_default();
             let k = chunk.len();
-            sums.policy_loss += policy.into_scalar::<f32>() as f64 * k as f64;
-            sums.value_loss += value.into_scalar::<f32>() as f64 * k as f64;
-            let values = net
-                .forward(t.planes.clone(), t.globals.clone())
-                .value
-                .into_data()
-                .try_to_vec::<f32>()
-                .unwrap_or_default();
+            sums.policy_loss += l.policy.into_scalar::<f32>() as f64 * k as f64;
+            sums.value_loss += l.value.into_scalar::<f32>() as f64 * k as f64;
             for b in 0..k {
                 let row = &logits[b * t.terms.width..(b + 1) * t.terms.width];
                 sums.accuracy += (argmax(row) == t.target_best[b]) as u8 as f64;
@@ -293,11 +301,11 @@ pub fn train<G: TensorGame>(job: TrainRun<'_, G>) -> Result<TrainOutcome, String
         let lr = learning_rate(config, step);
         let (b, indices) = batch_indices(&groups, config.seed, step, t.batch);
         let batch = batch_tensors(job.train, &indices, &groups[b].0, &mut buffers, &device);
-        let (loss, policy, value, _) = losses(&net, &batch, t.value_weight, &device);
-        policy_sum += policy.into_scalar::<f32>() as f64;
-        value_sum += value.into_scalar::<f32>() as f64;
-        let grads = GradientsParams::from_grads(loss.clone().backward(), &net);
-        loss_sum += loss.into_scalar::<f32>() as f64;
+        let l = losses(&net, &batch, t.value_weight, &device);
+        policy_sum += l.policy.into_scalar::<f32>() as f64;
+        value_sum += l.value.into_scalar::<f32>() as f64;
+        let grads = GradientsParams::from_grads(l.total.clone().backward(), &net);
+        loss_sum += l.total.into_scalar::<f32>() as f64;
         net = optimizer.step(lr, net, grads);
         step += 1;
         n += 1;
