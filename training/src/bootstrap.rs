@@ -90,7 +90,7 @@ pub fn bootstrap(options: BootstrapOptions<'_>) -> Result<String, String> {
         }
     }
     let text = toml::to_string(&config).map_err(|e| e.to_string())?;
-    crate::write_atomically(&saved, text.as_bytes()).map_err(|e| format!("{}: {e}", saved.display()))?;
+    engine::record::write_atomic(&saved, text.as_bytes()).map_err(|e| e.to_string())?;
     let played = crate::expert::generate(run, &config, options.progress)?;
     let (train_set, valid_set) = crate::expert::load(run, &config)?;
     let evaluate = |net: &PolicyValueNet| {

@@ -94,7 +94,7 @@ pub fn save(
         std::fs::remove_dir_all(&target).map_err(|e| error(&target, e))?;
     }
     std::fs::rename(&tmp, &target).map_err(|e| error(&target, e))?;
-    crate::write_atomically(&dir.join("latest"), name.as_bytes()).map_err(|e| error(dir, e))?;
+    engine::record::write_atomic(&dir.join("latest"), name.as_bytes()).map_err(|e| error(dir, e))?;
     Ok(target)
 }
 

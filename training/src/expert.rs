@@ -177,7 +177,7 @@ pub fn generate(run: &Path, config: &Config, progress: bool) -> Result<usize, St
             bar.inc(1);
         }
         let path = shard_path(run, k);
-        crate::write_atomically(&path, text.as_bytes()).map_err(|e| format!("{}: {e}", path.display()))
+        engine::record::write_atomic(&path, text.as_bytes()).map_err(|e| e.to_string())
     })?;
     bar.finish_and_clear();
     Ok(games)

@@ -22,16 +22,6 @@ pub use config::Config;
 pub use net::PolicyValueNet;
 pub use sample::Sample;
 
-use std::path::Path;
-
-/// Write `bytes` to `path` atomically: a temporary file beside it, then a rename.
-pub fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-    let tmp = path.with_file_name(format!(".{name}.tmp"));
-    std::fs::write(&tmp, bytes)?;
-    std::fs::rename(&tmp, path)
-}
-
 /// A progress bar on standard error (hidden when `show` is false or stderr is no terminal).
 pub fn progress_bar(show: bool, len: u64, what: &str) -> indicatif::ProgressBar {
     use std::io::IsTerminal;
