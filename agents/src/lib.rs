@@ -7,6 +7,7 @@
 //! driver, [`split_agent_list`] and [`make_generic_agent`] — compiles without the TDE engine
 //! (`default-features = false`).
 
+pub mod az;
 pub mod game;
 pub mod mcts;
 mod random;
@@ -23,6 +24,7 @@ mod tde_agents;
 #[cfg(feature = "tde")]
 mod tde_tensor;
 
+pub use az::{AzAgent, AzConfig, AzResult, AzSearch, NetOutput, PolicyValue, RootRule};
 pub use game::{Game, Turn};
 pub use mcts::{Evaluator, MctsAgent, MctsConfig, NeutralEvaluator, Ranker};
 pub use random::RandomAgent;
@@ -46,9 +48,10 @@ pub trait Agent<G: Game>: Send {
     /// Choose one of `state.legal_actions()`; called only at decision nodes.
     fn select_action(&mut self, state: &G) -> G::Action;
 
-    /// For a searching agent, the root visit counts behind its last choice (a training
-    /// target); `None` for agents that do not search, or when the choice needed no search.
-    fn last_search(&self) -> Option<Vec<(G::Action, u32)>> {
+    /// For a searching agent, the weights of the root's actions behind its last choice (visit
+    /// counts, or an improved policy): a training target once normalised. `None` for agents
+    /// that do not search, or when the choice needed no search.
+    fn last_search(&self) -> Option<Vec<(G::Action, f64)>> {
         None
     }
 }

@@ -245,8 +245,8 @@ impl<G: Game> Agent<G> for MctsAgent<G> {
         self.name.clone()
     }
 
-    fn last_search(&self) -> Option<Vec<(G::Action, u32)>> {
-        self.last.clone()
+    fn last_search(&self) -> Option<Vec<(G::Action, f64)>> {
+        self.last.as_ref().map(|v| v.iter().map(|&(a, n)| (a, n as f64)).collect())
     }
 
     fn select_action(&mut self, state: &G) -> G::Action {

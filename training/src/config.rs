@@ -52,6 +52,12 @@ pub struct DataConfig {
     /// Agent specs playing the games (each game draws one per side), e.g. `scripted` or
     /// `mcts:iters=100,rollout=scripted`.
     pub agents: Vec<String>,
+    /// Opponents of the `agents` (each game draws one, and which side it plays): only the
+    /// `agents`' decisions become targets, so the network learns how an expert beats weaker
+    /// play without imitating the weaker player. Empty: `agents` play each other and both
+    /// sides' decisions are targets.
+    #[serde(default)]
+    pub opponents: Vec<String>,
     /// Share of the games held out for validation, in [0, 0.5].
     pub validation: f64,
 }
@@ -65,6 +71,7 @@ impl Default for DataConfig {
             boards: vec!["all".into()],
             crews: vec!["all".into()],
             agents: vec!["scripted".into()],
+            opponents: Vec::new(),
             validation: 0.1,
         }
     }
@@ -84,6 +91,10 @@ pub enum Schedule {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct TrainConfig {
+    /// A checkpoint whose weights the run starts from (its `net` sizes must be these), instead
+    /// of fresh random weights; the optimiser and the step count start afresh.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub init: Option<String>,
     /// Positions per step.
     pub batch: usize,
     /// Optimiser steps in all.
@@ -115,6 +126,7 @@ pub struct TrainConfig {
 impl Default for TrainConfig {
     fn default() -> Self {
         TrainConfig {
+            init: None,
             batch: 64,
             steps: 2000,
             lr: 1e-3,
@@ -203,6 +215,9 @@ impl Config {
                 return bad(field, "must name at least one".into());
             }
         }
+        if d.opponents.iter().any(|o| o.trim().is_empty()) {
+            return bad("data.opponents", "an opponent spec is empty".into());
+        }
         if !(0.0..=0.5).contains(&d.validation) {
             return bad("data.validation", format!("{} is not in [0, 0.5]", d.validation));
         }
@@ -225,6 +240,9 @@ impl Config {
             if v == 0 {
                 return bad(field, "must be at least 1".into());
             }
+        }
+        if t.init.as_deref().is_some_and(|p| p.trim().is_empty()) {
+            return bad("train.init", "the checkpoint path is empty".into());
         }
         if t.eval_every > 0 && (t.eval_games == 0 || t.eval_opponents.is_empty()) {
             return bad("train.eval_games", "evaluation needs games and opponents".into());

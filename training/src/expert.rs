@@ -96,11 +96,28 @@ fn setup_with(config: &Config, rng: &mut ChaCha8Rng) -> Result<(Scenario, String
     Ok((scenario, board, crew))
 }
 
+/// The two sides' agent specs and whether each side's decisions become targets: two of the
+/// `agents`, or one of them against one of the `opponents` on a side drawn at random.
+fn agent_specs(config: &Config, rng: &mut ChaCha8Rng) -> ([String; 2], [bool; 2]) {
+    let d = &config.data;
+    let expert = |rng: &mut ChaCha8Rng| d.agents[rng.gen_range(0..d.agents.len())].clone();
+    if d.opponents.is_empty() {
+        return ([expert(rng), expert(rng)], [true, true]);
+    }
+    let teacher = expert(rng);
+    let opponent = d.opponents[rng.gen_range(0..d.opponents.len())].clone();
+    if rng.gen_bool(0.5) {
+        ([teacher, opponent], [true, false])
+    } else {
+        ([opponent, teacher], [false, true])
+    }
+}
+
 /// Play game `game` of the run: its set-up and agents drawn from the seed and the index.
 pub fn play_game(config: &Config, game: usize) -> Result<ShardGame, String> {
     let mut rng = game_rng(config, game);
     let (scenario, board, crew) = setup_with(config, &mut rng)?;
-    let specs = [0, 1].map(|_| config.data.agents[rng.gen_range(0..config.data.agents.len())].clone());
+    let (specs, learners) = agent_specs(config, &mut rng);
     let setup = GameConfig { board: board.clone(), crews: crew.clone(), scenario, ..GameConfig::default() };
     let mut state = new_game(&setup).map_err(|e| format!("game {game}: {e}"))?;
     let mut players: Vec<Box<dyn Agent<GameState>>> = specs
@@ -117,19 +134,19 @@ pub fn play_game(config: &Config, game: usize) -> Result<ShardGame, String> {
             Turn::Player(p) => {
                 let legal = state.legal_actions();
                 let chosen = players[p].select_action(&state);
-                if legal.len() >= 2 {
+                if legal.len() >= 2 && learners[p] {
                     let at =
                         legal.iter().position(|&a| a == chosen).ok_or("the agent chose an illegal action")?;
                     // A search's visit distribution where there is one, else the choice.
                     let probs = match players[p].last_search() {
-                        Some(visits) if visits.iter().any(|&(_, n)| n > 0) => {
-                            let found: Vec<(u16, u32)> = visits
+                        Some(weights) if weights.iter().any(|&(_, w)| w > 0.0) => {
+                            let found: Vec<(u16, f64)> = weights
                                 .iter()
-                                .filter(|&&(_, n)| n > 0)
-                                .filter_map(|&(a, n)| Some((legal.iter().position(|&l| l == a)? as u16, n)))
+                                .filter(|&&(_, w)| w > 0.0)
+                                .filter_map(|&(a, w)| Some((legal.iter().position(|&l| l == a)? as u16, w)))
                                 .collect();
-                            let total: u32 = found.iter().map(|&(_, n)| n).sum::<u32>().max(1);
-                            found.into_iter().map(|(i, n)| (i, n as f32 / total as f32)).collect()
+                            let total: f64 = found.iter().map(|&(_, w)| w).sum::<f64>().max(1e-12);
+                            found.into_iter().map(|(i, w)| (i, (w / total) as f32)).collect()
                         }
                         _ => vec![(at as u16, 1.0)],
                     };

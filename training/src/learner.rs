@@ -249,6 +249,24 @@ fn new_optimizer(config: &Config) -> ModuleOptimizer {
     AdamConfig::new().with_weight_decay(decay).init()
 }
 
+/// The network a fresh run starts from: `train.init`'s weights, or random ones.
+fn initial_network(config: &Config, shape: &TensorShape, device: &Device) -> Result<PolicyValueNet, String> {
+    let Some(init) = &config.train.init else {
+        return Ok(PolicyValueNet::new(&config.net, shape, device));
+    };
+    let (net, meta, found) = checkpoint::load_network(Path::new(init), device).map_err(|e| e.to_string())?;
+    if meta.config.net != config.net {
+        return Err(format!(
+            "train.init: {} has net sizes {:?}, the configuration asks for {:?}",
+            found.display(),
+            meta.config.net,
+            config.net
+        ));
+    }
+    meta.check_shape(shape).map_err(|e| format!("train.init: {}: {e}", found.display()))?;
+    Ok(net)
+}
+
 /// Train (or resume training) a network on the samples.
 pub fn train<G: TensorGame>(job: TrainRun<'_, G>) -> Result<TrainOutcome, String> {
     let config = job.config;
@@ -282,7 +300,7 @@ pub fn train<G: TensorGame>(job: TrainRun<'_, G>) -> Result<TrainOutcome, String
             checkpoint::load_optimizer(&found, new_optimizer(config)).map_err(|e| e.to_string())?;
         (net, optimizer, meta.step)
     } else {
-        (PolicyValueNet::new(&config.net, &shape, &device), new_optimizer(config), 0)
+        (initial_network(config, &shape, &device)?, new_optimizer(config), 0)
     };
     let mut metrics = Metrics::open(job.run).map_err(|e| format!("{}: {e}", job.run.display()))?;
     let groups = buckets(job.train);

@@ -1,0 +1,699 @@
+//! AlphaZero-style search with a policy/value network, written as a state machine so that the
+//! leaves of many searches can be evaluated in one batch.
+//!
+//! A search never calls the network itself: [`AzSearch::request`] runs simulations until one
+//! reaches a position the network must judge and hands that position out; the caller
+//! evaluates it (alone, or batched with other games' leaves) and gives the answer back with
+//! [`AzSearch::supply`]. When the budget is spent, `request` returns `None` and
+//! [`AzSearch::result`] holds the chosen action and the policy target. [`search`] drives one
+//! search with a direct evaluator: the plain, unbatched search.
+//!
+//! - **Root**: either Gumbel sampling with sequential halving (Danihelka et al., "Policy
+//!   improvement by planning with Gumbel", ICLR 2022, as DeepMind's `mctx` does it by
+//!   default): the top `considered` actions by Gumbel noise plus logits, simulations shared
+//!   out over rounds that each halve the candidates by noise + logits + σ(Q), and a policy
+//!   target of softmax(logits + σ(completed Q)); or PUCT with Dirichlet noise, choosing by
+//!   visit counts (AlphaZero).
+//! - **Below the root**: PUCT on the network's priors; an unvisited action is valued at its
+//!   node's network value.
+//! - **Chance nodes** are sampled with their exact odds, each seen outcome its own child.
+//! - **Hidden information**: every simulation starts from a fresh determinization of the root
+//!   for the searching player, and a choice or outcome the searcher cannot see leads to one
+//!   shared child (its action drawn from the node's priors), as in [`crate::mcts`].
+//! - Values are kept from player 0's point of view, scaled by `Game::return_bound`; the
+//!   search is for two-player zero-sum games.
+
+use crate::game::{Game, Turn};
+use crate::Agent;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use rand_distr::{Distribution, Gamma, Gumbel};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// What a network makes of a decision node.
+#[derive(Clone, Debug, PartialEq)]
+pub struct NetOutput {
+    /// Prior probability of each legal action, in `legal_actions()` order.
+    pub priors: Vec<f32>,
+    /// Expected return of the player to move, in [-1, 1].
+    pub value: f32,
+}
+
+/// Evaluates decision nodes, each from its mover's point of view, many at a time.
+pub trait PolicyValue<G: Game>: Send + Sync {
+    /// One output per (state, mover).
+    fn evaluate(&self, states: &[(&G, usize)]) -> Result<Vec<NetOutput>, String>;
+}
+
+/// How the root chooses.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum RootRule {
+    /// Gumbel sampling and sequential halving over `considered` actions; `noise: false`
+    /// leaves out the Gumbel noise (deterministic play for evaluation).
+    Gumbel {
+        /// Actions kept for the first round.
+        considered: usize,
+        /// Draw Gumbel noise (self-play) or not (evaluation).
+        noise: bool,
+    },
+    /// PUCT at the root too, with Dirichlet noise mixed into the priors (`fraction` 0: none).
+    Puct {
+        /// Dirichlet concentration.
+        alpha: f64,
+        /// Share of noise in the root priors.
+        fraction: f64,
+    },
+}
+
+/// Search settings, parsed from `az:sims=32,root=gumbel,...`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct AzConfig {
+    /// Simulations (network evaluations at most) per decision.
+    pub simulations: u32,
+    /// Time budget per decision in milliseconds; replaces `simulations` when set.
+    pub millis: Option<u64>,
+    /// How the root chooses.
+    pub root: RootRule,
+    /// PUCT exploration constant.
+    pub c_puct: f64,
+    /// σ(Q) = (c_visit + max visits) · c_scale · Q, of the Gumbel root.
+    pub c_visit: f64,
+    /// See `c_visit`.
+    pub c_scale: f64,
+}
+
+impl Default for AzConfig {
+    fn default() -> Self {
+        AzConfig {
+            simulations: 32,
+            millis: None,
+            root: RootRule::Gumbel { considered: 16, noise: false },
+            c_puct: 1.25,
+            c_visit: 50.0,
+            c_scale: 0.1,
+        }
+    }
+}
+
+impl AzConfig {
+    /// Parse `key=value` pairs separated by commas: `sims`, `ms`, `root` (`gumbel` or `puct`),
+    /// `considered`, `noise` (0 or 1: Gumbel noise), `alpha` and `fraction` (Dirichlet noise of
+    /// the PUCT root), `c` (PUCT constant). Unknown keys, repeats and bad values are refused.
+    pub fn parse(params: &str) -> Result<AzConfig, String> {
+        let mut cfg = AzConfig::default();
+        let (mut considered, mut noise, mut alpha, mut fraction) = (16usize, false, 0.3, 0.0);
+        let mut root = "gumbel";
+        let mut seen: Vec<&str> = Vec::new();
+        for pair in params.split(',').filter(|p| !p.is_empty()) {
+            let (k, v) =
+                pair.split_once('=').ok_or_else(|| format!("az parameter `{pair}` is not key=value"))?;
+            if seen.contains(&k) {
+                return Err(format!("az parameter `{k}` is given twice"));
+            }
+            seen.push(k);
+            let bad = |what: &str| format!("az parameter `{k}`: `{v}` is not {what}");
+            let int = |lo: u64, hi: u64| {
+                v.parse::<u64>()
+                    .ok()
+                    .filter(|n| (lo..=hi).contains(n))
+                    .ok_or_else(|| bad(&format!("an integer from {lo} to {hi}")))
+            };
+            let real = |lo: f64, hi: f64| {
+                v.parse::<f64>()
+                    .ok()
+                    .filter(|x| x.is_finite() && (lo..=hi).contains(x))
+                    .ok_or_else(|| bad(&format!("a number from {lo} to {hi}")))
+            };
+            match k {
+                "sims" => cfg.simulations = int(1, 1_000_000)? as u32,
+                "ms" => cfg.millis = Some(int(1, 3_600_000)?),
+                "root" if v == "gumbel" || v == "puct" => {
+                    root = if v == "gumbel" { "gumbel" } else { "puct" }
+                }
+                "root" => return Err(bad("`gumbel` or `puct`")),
+                "considered" => considered = int(1, 4096)? as usize,
+                "noise" => noise = int(0, 1)? == 1,
+                "alpha" => alpha = real(0.001, 100.0)?,
+                "fraction" => fraction = real(0.0, 1.0)?,
+                "c" => cfg.c_puct = real(0.0, 100.0)?,
+                _ => {
+                    return Err(format!(
+                        "unknown az parameter `{k}` (sims, ms, root, considered, noise, alpha, fraction, c)"
+                    ))
+                }
+            }
+        }
+        if seen.contains(&"sims") && seen.contains(&"ms") {
+            return Err("az: give `sims` or `ms`, not both".into());
+        }
+        let gumbel_only = ["considered", "noise"].iter().any(|k| seen.contains(k));
+        let puct_only = ["alpha", "fraction"].iter().any(|k| seen.contains(k));
+        cfg.root = match root {
+            "gumbel" if puct_only => return Err("az: alpha and fraction belong to root=puct".into()),
+            "gumbel" => RootRule::Gumbel { considered, noise },
+            _ if gumbel_only => return Err("az: considered and noise belong to root=gumbel".into()),
+            _ => RootRule::Puct { alpha, fraction },
+        };
+        Ok(cfg)
+    }
+
+    /// The spec this configuration parses from.
+    pub fn spec(&self) -> String {
+        let budget = match self.millis {
+            Some(ms) => format!("ms={ms}"),
+            None => format!("sims={}", self.simulations),
+        };
+        let root = match self.root {
+            RootRule::Gumbel { considered, noise } => {
+                format!("root=gumbel,considered={considered},noise={}", noise as u8)
+            }
+            RootRule::Puct { alpha, fraction } => format!("root=puct,alpha={alpha},fraction={fraction}"),
+        };
+        format!("{budget},{root},c={}", self.c_puct)
+    }
+}
+
+/// An edge's key: the action or outcome when the searcher sees it, else one shared key.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Key<A> {
+    Seen(A),
+    Hidden,
+}
+
+/// One edge out of a node, with its statistics.
+#[derive(Clone, Debug)]
+struct Edge<A> {
+    key: Key<A>,
+    prior: f32,
+    visits: u32,
+    /// Sum of backed-up values, player 0's view.
+    value0: f64,
+    child: u32,
+}
+
+/// A node of the tree: a decision (expanded once the network judged it) or a chance node.
+#[derive(Clone, Debug)]
+struct Node<A> {
+    expanded: bool,
+    /// The network's value of the node for player 0 (decisions).
+    value0: f64,
+    /// Priors of the mover's legal actions, kept to draw hidden choices and to add edges for
+    /// actions legal only in other determinizations.
+    policy: Vec<(A, f32)>,
+    edges: Vec<Edge<A>>,
+}
+
+impl<A> Node<A> {
+    fn new() -> Node<A> {
+        Node { expanded: false, value0: 0.0, policy: Vec::new(), edges: Vec::new() }
+    }
+}
+
+/// The outcome of a search.
+#[derive(Clone, Debug, PartialEq)]
+pub struct AzResult<A> {
+    /// The action to play.
+    pub action: A,
+    /// The improved policy over the root's legal actions (a training target; sums to 1).
+    pub policy: Vec<(A, f32)>,
+    /// Root visit counts.
+    pub visits: Vec<(A, u32)>,
+    /// The searcher's value of the root after search, in [-1, 1].
+    pub value: f64,
+    /// Simulations run.
+    pub simulations: u32,
+}
+
+/// A simulation waiting for the network.
+struct Pending<G: Game> {
+    /// (node, edge) pairs walked from the root.
+    path: Vec<(u32, u32)>,
+    leaf: u32,
+    mover: usize,
+    state: G,
+}
+
+/// Sequential halving at a Gumbel root.
+struct Halving {
+    /// Root edge indices still in the running.
+    remaining: Vec<usize>,
+    /// Root edge indices to simulate next, in order.
+    queue: Vec<usize>,
+    /// Gumbel noise + log-prior of each root edge.
+    score: Vec<f64>,
+    rounds: u32,
+}
+
+/// One search from one root, driven by [`AzSearch::request`] and [`AzSearch::supply`].
+pub struct AzSearch<G: Game> {
+    config: AzConfig,
+    root: G,
+    searcher: usize,
+    rng: ChaCha8Rng,
+    nodes: Vec<Node<G::Action>>,
+    pending: Option<Pending<G>>,
+    halving: Option<Halving>,
+    simulations: u32,
+    deadline: Option<Instant>,
+    legal: Vec<G::Action>,
+}
+
+fn sign(player: usize) -> f64 {
+    if player == 0 {
+        1.0
+    } else {
+        -1.0
+    }
+}
+
+impl<G: Game> AzSearch<G> {
+    /// A search from `root`, a decision node with at least one legal action.
+    pub fn new(root: &G, config: AzConfig, seed: u64) -> Result<AzSearch<G>, String> {
+        let Turn::Player(searcher) = root.turn() else {
+            return Err("a search must start at a decision node".into());
+        };
+        if root.num_players() != 2 {
+            return Err("the search is for two-player games".into());
+        }
+        if root.legal_actions().is_empty() {
+            return Err("a decision node without legal actions".into());
+        }
+        let deadline = config.millis.map(|ms| Instant::now() + Duration::from_millis(ms));
+        Ok(AzSearch {
+            config,
+            root: root.clone(),
+            searcher,
+            rng: ChaCha8Rng::seed_from_u64(seed),
+            nodes: vec![Node::new()],
+            pending: None,
+            halving: None,
+            simulations: 0,
+            deadline,
+            legal: Vec::new(),
+        })
+    }
+
+    fn budget_left(&self) -> bool {
+        match self.deadline {
+            Some(t) => Instant::now() < t || self.simulations == 0,
+            None => self.simulations < self.config.simulations,
+        }
+    }
+
+    /// The next position the network must judge, as (state, mover); `None` once the search is
+    /// over. A request must be answered with [`AzSearch::supply`] before the next one.
+    pub fn request(&mut self) -> Option<(G, usize)> {
+        if let Some(p) = &self.pending {
+            return Some((p.state.clone(), p.mover));
+        }
+        if !self.nodes[0].expanded {
+            let state = self.root.clone();
+            self.pending =
+                Some(Pending { path: Vec::new(), leaf: 0, mover: self.searcher, state: state.clone() });
+            return Some((state, self.searcher));
+        }
+        while self.budget_left() {
+            let Some(root_edge) = self.next_root_edge() else { break };
+            if let Some(request) = self.simulate(root_edge) {
+                return Some(request);
+            }
+        }
+        None
+    }
+
+    /// The network's answer to the last request.
+    pub fn supply(&mut self, output: NetOutput) -> Result<(), String> {
+        let pending = self.pending.take().ok_or("no evaluation was requested")?;
+        let value0 = sign(pending.mover) * output.value.clamp(-1.0, 1.0) as f64;
+        if pending.leaf == 0 && !self.nodes[0].expanded {
+            self.expand_root(output)?;
+            return Ok(());
+        }
+        self.expand(pending.leaf, &pending.state, pending.mover, output)?;
+        self.backup(&pending.path, value0);
+        Ok(())
+    }
+
+    /// Expand a decision node from the network's output.
+    fn expand(&mut self, node: u32, state: &G, mover: usize, output: NetOutput) -> Result<(), String> {
+        state.legal_actions_into(&mut self.legal);
+        if output.priors.len() != self.legal.len() {
+            return Err(format!("{} priors for {} legal actions", output.priors.len(), self.legal.len()));
+        }
+        // The searcher always sees its own root choice.
+        let hidden = node != 0 && !state.is_visible(self.searcher);
+        let policy: Vec<(G::Action, f32)> = self.legal.iter().copied().zip(output.priors).collect();
+        let n = &mut self.nodes[node as usize];
+        n.expanded = true;
+        n.value0 = sign(mover) * output.value.clamp(-1.0, 1.0) as f64;
+        n.policy = policy;
+        if !hidden {
+            let count = self.nodes.len() as u32;
+            let edges: Vec<Edge<G::Action>> = self.nodes[node as usize]
+                .policy
+                .iter()
+                .enumerate()
+                .map(|(i, &(a, p))| Edge {
+                    key: Key::Seen(a),
+                    prior: p,
+                    visits: 0,
+                    value0: 0.0,
+                    child: count + i as u32,
+                })
+                .collect();
+            self.nodes.extend(edges.iter().map(|_| Node::new()));
+            self.nodes[node as usize].edges = edges;
+        }
+        Ok(())
+    }
+
+    /// Expand the root: its edges, the root noise, and the Gumbel candidates.
+    fn expand_root(&mut self, output: NetOutput) -> Result<(), String> {
+        let root = self.root.clone();
+        self.expand(0, &root, self.searcher, output)?;
+        let n = self.nodes[0].edges.len();
+        match self.config.root {
+            RootRule::Puct { alpha, fraction } if fraction > 0.0 && n > 1 => {
+                let gamma = Gamma::new(alpha, 1.0).map_err(|e| e.to_string())?;
+                let noise: Vec<f64> = (0..n).map(|_| gamma.sample(&mut self.rng)).collect();
+                let total: f64 = noise.iter().sum::<f64>().max(1e-12);
+                for (edge, x) in self.nodes[0].edges.iter_mut().zip(noise) {
+                    edge.prior = ((1.0 - fraction) * edge.prior as f64 + fraction * x / total) as f32;
+                }
+            }
+            RootRule::Puct { .. } => {}
+            RootRule::Gumbel { considered, noise } => {
+                let gumbel = Gumbel::new(0.0, 1.0).map_err(|e| e.to_string())?;
+                let score: Vec<f64> = self.nodes[0]
+                    .edges
+                    .iter()
+                    .map(|e| log_prior(e.prior) + if noise { gumbel.sample(&mut self.rng) } else { 0.0 })
+                    .collect();
+                let mut order: Vec<usize> = (0..n).collect();
+                order.sort_by(|&a, &b| score[b].total_cmp(&score[a]).then(a.cmp(&b)));
+                order.truncate(considered.min(n).max(1));
+                let rounds = (order.len() as f64).log2().ceil().max(1.0) as u32;
+                self.halving = Some(Halving { remaining: order, queue: Vec::new(), score, rounds });
+            }
+        }
+        Ok(())
+    }
+
+    /// The root edge the next simulation goes through (Gumbel), or `Some(usize::MAX)` for
+    /// PUCT's own choice; `None` when sequential halving has settled on one action.
+    fn next_root_edge(&mut self) -> Option<usize> {
+        let budget = self.config.simulations.max(1) as usize;
+        let sigma = self.sigma_scale();
+        let completed = self.completed_q();
+        let Some(h) = &mut self.halving else { return Some(usize::MAX) };
+        if h.queue.is_empty() {
+            if h.remaining.len() <= 1 {
+                return None;
+            }
+            let visited = self.nodes[0].edges.iter().any(|e| e.visits > 0);
+            if visited {
+                // Halve: keep the better half by noise + logits + σ(Q).
+                let keep = h.remaining.len().div_ceil(2);
+                h.remaining.sort_by(|&a, &b| {
+                    let sa = h.score[a] + sigma * completed[a];
+                    let sb = h.score[b] + sigma * completed[b];
+                    sb.total_cmp(&sa).then(a.cmp(&b))
+                });
+                h.remaining.truncate(keep);
+                if h.remaining.len() <= 1 {
+                    return None;
+                }
+            }
+            let per = (budget / (h.rounds as usize * h.remaining.len())).max(1);
+            for _ in 0..per {
+                h.queue.extend(h.remaining.iter().rev());
+            }
+        }
+        h.queue.pop()
+    }
+
+    /// σ's multiplier: (c_visit + the most visits of a root action) · c_scale.
+    fn sigma_scale(&self) -> f64 {
+        let most = self.nodes[0].edges.iter().map(|e| e.visits).max().unwrap_or(0) as f64;
+        (self.config.c_visit + most) * self.config.c_scale
+    }
+
+    /// Completed Q of every root edge for the searcher, rescaled to [0, 1]: the mean value of
+    /// a visited action, the mixed value estimate of an unvisited one.
+    fn completed_q(&self) -> Vec<f64> {
+        let root = &self.nodes[0];
+        let s = sign(self.searcher);
+        let total: u32 = root.edges.iter().map(|e| e.visits).sum();
+        let (mut weighted, mut prior_mass) = (0.0, 0.0);
+        for e in root.edges.iter().filter(|e| e.visits > 0) {
+            weighted += e.prior as f64 * s * e.value0 / e.visits as f64;
+            prior_mass += e.prior as f64;
+        }
+        let v = s * root.value0;
+        let mix = if prior_mass > 0.0 {
+            (v + total as f64 * weighted / prior_mass) / (1.0 + total as f64)
+        } else {
+            v
+        };
+        let q: Vec<f64> = root
+            .edges
+            .iter()
+            .map(|e| if e.visits > 0 { s * e.value0 / e.visits as f64 } else { mix })
+            .collect();
+        let (lo, hi) = q.iter().fold((f64::MAX, f64::MIN), |(lo, hi), &x| (lo.min(x), hi.max(x)));
+        if hi > lo {
+            q.iter().map(|x| (x - lo) / (hi - lo)).collect()
+        } else {
+            vec![0.5; q.len()]
+        }
+    }
+
+    /// Run one simulation through `root_edge`; returns a request when it stops at a leaf the
+    /// network must judge, `None` when it ended at a terminal state (already backed up).
+    fn simulate(&mut self, root_edge: usize) -> Option<(G, usize)> {
+        let mut state = self.root.determinize(self.searcher, &mut self.rng);
+        let mut path: Vec<(u32, u32)> = Vec::new();
+        let mut node = 0u32;
+        let mut first = true;
+        loop {
+            match state.turn() {
+                Turn::Terminal => {
+                    let bound = state.return_bound().max(1e-12);
+                    let v0 = (state.returns()[0] / bound).clamp(-1.0, 1.0);
+                    self.backup(&path, v0);
+                    return None;
+                }
+                Turn::Chance => {
+                    let outcome = state.sample_chance(&mut self.rng)?;
+                    let key = if state.is_visible(self.searcher) { Key::Seen(outcome) } else { Key::Hidden };
+                    let edge = self.edge(node, key, 1.0);
+                    path.push((node, edge));
+                    node = self.nodes[node as usize].edges[edge as usize].child;
+                    state.apply(outcome).ok()?;
+                }
+                Turn::Player(mover) => {
+                    if !self.nodes[node as usize].expanded {
+                        self.pending = Some(Pending { path, leaf: node, mover, state: state.clone() });
+                        return Some((state, mover));
+                    }
+                    let (action, edge) = if first && root_edge != usize::MAX {
+                        let e = &self.nodes[0].edges[root_edge];
+                        let Key::Seen(a) = e.key else { return None };
+                        (a, root_edge as u32)
+                    } else {
+                        self.select(node, &state, mover)?
+                    };
+                    path.push((node, edge));
+                    node = self.nodes[node as usize].edges[edge as usize].child;
+                    state.apply(action).ok()?;
+                }
+            }
+            first = false;
+        }
+    }
+
+    /// The edge of `node` with `key`, added (with `prior`) if new.
+    fn edge(&mut self, node: u32, key: Key<G::Action>, prior: f32) -> u32 {
+        if let Some(i) = self.nodes[node as usize].edges.iter().position(|e| e.key == key) {
+            return i as u32;
+        }
+        let child = self.nodes.len() as u32;
+        self.nodes.push(Node::new());
+        let edges = &mut self.nodes[node as usize].edges;
+        edges.push(Edge { key, prior, visits: 0, value0: 0.0, child });
+        (edges.len() - 1) as u32
+    }
+
+    /// PUCT among the edges legal in this determinization (or a hidden choice drawn from the
+    /// node's priors): the action and the edge.
+    fn select(&mut self, node: u32, state: &G, mover: usize) -> Option<(G::Action, u32)> {
+        state.legal_actions_into(&mut self.legal);
+        if self.legal.is_empty() {
+            return None;
+        }
+        if !state.is_visible(self.searcher) {
+            let n = &self.nodes[node as usize];
+            let weights: Vec<f64> = self
+                .legal
+                .iter()
+                .map(|a| n.policy.iter().find(|(b, _)| b == a).map_or(1e-3, |&(_, p)| p as f64 + 1e-6))
+                .collect();
+            let mut x = self.rng.gen::<f64>() * weights.iter().sum::<f64>();
+            let mut pick = self.legal.len() - 1;
+            for (i, w) in weights.iter().enumerate() {
+                if x < *w {
+                    pick = i;
+                    break;
+                }
+                x -= w;
+            }
+            let action = self.legal[pick];
+            return Some((action, self.edge(node, Key::Hidden, 1.0)));
+        }
+        let s = sign(mover);
+        let fallback = 1.0 / self.legal.len() as f32;
+        let legal = std::mem::take(&mut self.legal);
+        let edges: Vec<u32> = legal.iter().map(|&a| self.edge(node, Key::Seen(a), fallback)).collect();
+        self.legal = legal;
+        let n = &self.nodes[node as usize];
+        let total: u32 = edges.iter().map(|&e| n.edges[e as usize].visits).sum();
+        let sqrt_total = (total.max(1) as f64).sqrt();
+        let fpu = s * n.value0;
+        let mut best = (f64::MIN, 0usize);
+        for (i, &e) in edges.iter().enumerate() {
+            let edge = &n.edges[e as usize];
+            let q = if edge.visits > 0 { s * edge.value0 / edge.visits as f64 } else { fpu };
+            let u = self.config.c_puct * edge.prior as f64 * sqrt_total / (1.0 + edge.visits as f64);
+            if q + u > best.0 {
+                best = (q + u, i);
+            }
+        }
+        Some((self.legal[best.1], edges[best.1]))
+    }
+
+    fn backup(&mut self, path: &[(u32, u32)], value0: f64) {
+        for &(node, edge) in path {
+            let e = &mut self.nodes[node as usize].edges[edge as usize];
+            e.visits += 1;
+            e.value0 += value0;
+        }
+        self.simulations += 1;
+    }
+
+    /// The search's choice and policy target (valid once `request` returned `None`).
+    pub fn result(&self) -> AzResult<G::Action> {
+        let root = &self.nodes[0];
+        let actions: Vec<G::Action> =
+            root.edges.iter().filter_map(|e| if let Key::Seen(a) = e.key { Some(a) } else { None }).collect();
+        let visits: Vec<(G::Action, u32)> =
+            actions.iter().copied().zip(root.edges.iter().map(|e| e.visits)).collect();
+        let total: u32 = visits.iter().map(|v| v.1).sum();
+        let s = sign(self.searcher);
+        let value = if total > 0 {
+            s * root.edges.iter().map(|e| e.value0).sum::<f64>() / total as f64
+        } else {
+            s * root.value0
+        };
+        let (action, policy) = match &self.halving {
+            Some(h) => {
+                let q = self.completed_q();
+                let sigma = self.sigma_scale();
+                let logits: Vec<f64> =
+                    root.edges.iter().zip(&q).map(|(e, q)| log_prior(e.prior) + sigma * q).collect();
+                let best = *h
+                    .remaining
+                    .iter()
+                    .max_by(|&&a, &&b| {
+                        (h.score[a] + sigma * q[a]).total_cmp(&(h.score[b] + sigma * q[b])).then(b.cmp(&a))
+                    })
+                    .unwrap_or(&0);
+                (actions[best], actions.iter().copied().zip(softmax(&logits)).collect())
+            }
+            None => {
+                let best = visits
+                    .iter()
+                    .enumerate()
+                    .max_by(|a, b| {
+                        a.1 .1.cmp(&b.1 .1).then(root.edges[a.0].prior.total_cmp(&root.edges[b.0].prior))
+                    })
+                    .map_or(0, |(i, _)| i);
+                let policy = if total > 0 {
+                    visits.iter().map(|&(a, n)| (a, n as f32 / total as f32)).collect()
+                } else {
+                    root.edges.iter().zip(&actions).map(|(e, &a)| (a, e.prior)).collect()
+                };
+                (actions[best], policy)
+            }
+        };
+        AzResult { action, policy, visits, value, simulations: self.simulations }
+    }
+}
+
+fn log_prior(p: f32) -> f64 {
+    (p.max(1e-12) as f64).ln()
+}
+
+fn softmax(logits: &[f64]) -> Vec<f32> {
+    let top = logits.iter().copied().fold(f64::MIN, f64::max);
+    let exp: Vec<f64> = logits.iter().map(|x| (x - top).exp()).collect();
+    let total: f64 = exp.iter().sum();
+    exp.iter().map(|x| (x / total) as f32).collect()
+}
+
+/// Run one search to its end, evaluating each leaf at once: the plain, unbatched search.
+pub fn search<G: Game>(
+    state: &G,
+    config: AzConfig,
+    net: &dyn PolicyValue<G>,
+    seed: u64,
+) -> Result<AzResult<G::Action>, String> {
+    let mut s = AzSearch::new(state, config, seed)?;
+    while let Some((leaf, mover)) = s.request() {
+        let out = net.evaluate(&[(&leaf, mover)])?.pop().ok_or("the network gave no output")?;
+        s.supply(out)?;
+    }
+    Ok(s.result())
+}
+
+/// A player searching with a network: `az:sims=32,...` (see [`AzConfig::parse`]).
+pub struct AzAgent<G: Game> {
+    config: AzConfig,
+    net: Arc<dyn PolicyValue<G>>,
+    rng: ChaCha8Rng,
+    label: String,
+    last: Option<Vec<(G::Action, f64)>>,
+}
+
+impl<G: Game> AzAgent<G> {
+    /// An agent searching with `net`; `label` names the network in the agent's name.
+    pub fn new(config: AzConfig, net: Arc<dyn PolicyValue<G>>, label: &str, seed: u64) -> AzAgent<G> {
+        AzAgent { config, net, rng: ChaCha8Rng::seed_from_u64(seed), label: label.into(), last: None }
+    }
+}
+
+impl<G: Game> Agent<G> for AzAgent<G> {
+    fn name(&self) -> String {
+        format!("az:{},net={}", self.config.spec(), self.label)
+    }
+
+    fn select_action(&mut self, state: &G) -> G::Action {
+        let legal = state.legal_actions();
+        self.last = None;
+        if legal.len() == 1 {
+            return legal[0];
+        }
+        match search(state, self.config.clone(), self.net.as_ref(), self.rng.gen()) {
+            Ok(r) => {
+                self.last = Some(r.policy.iter().map(|&(a, p)| (a, p as f64)).collect());
+                r.action
+            }
+            // A network that fails to evaluate leaves the agent no better guide than chance.
+            Err(_) => legal[self.rng.gen_range(0..legal.len())],
+        }
+    }
+
+    fn last_search(&self) -> Option<Vec<(G::Action, f64)>> {
+        self.last.clone()
+    }
+}
