@@ -49,3 +49,20 @@ fn shards_are_written_once_and_read_back_whole() {
     assert_eq!(std::fs::read_to_string(training::expert::shard_path(&run, 1)).unwrap(), first);
     let _ = std::fs::remove_dir_all(&run);
 }
+
+#[test]
+fn against_opponents_only_the_experts_decisions_are_targets() {
+    let mut c = config(&["scripted"], 6);
+    c.data.opponents = vec!["random".into()];
+    let mut sides = [0, 0];
+    for g in 0..6 {
+        let game = play_game(&c, g).unwrap();
+        let expert = game.agents.iter().position(|a| a == "scripted").expect("one side is the expert");
+        assert_eq!(game.agents[1 - expert], "random");
+        sides[expert] += 1;
+        let samples = samples_of(&game).unwrap();
+        assert!(!samples.is_empty());
+        assert!(samples.iter().all(|s| s.player == expert), "game {g}: only the expert's decisions are targets");
+    }
+    assert!(sides[0] > 0 && sides[1] > 0, "the expert plays both sides: {sides:?}");
+}
