@@ -40,8 +40,10 @@ enum Command {
     Arena(arena_cmd::ArenaArgs),
     /// List the five scenarios, one line each.
     Scenarios(scenarios_cmd::ScenariosArgs),
-    /// Train a policy/value network from expert play; resumable from its run folder.
+    /// Train a policy/value network from expert play or by self-play; resumable from its run folder.
     Train(train_cmd::TrainArgs),
+    /// One self-play actor: plays games with a run's latest network into its shards.
+    Selfplay(train_cmd::SelfPlayArgs),
     /// Crew lists: `tde crew check FILE` gives the points and every rule a crew breaks.
     Crew {
         #[command(subcommand)]
@@ -83,6 +85,7 @@ fn main() -> ExitCode {
         Command::Scenarios(args) => Ok((scenarios_cmd::scenarios(args), true)),
         Command::Arena(args) => passed(arena_cmd::arena(args)),
         Command::Train(args) => passed(train_cmd::train(args)),
+        Command::Selfplay(args) => passed(train_cmd::selfplay(args)),
         Command::Crew { cmd } => crew_cmd::run(cmd),
         Command::Fuzz(args) => game_cmd::fuzz(args),
     };

@@ -51,7 +51,7 @@ pub struct ShardGame {
 }
 
 /// Resolve `["all"]` lists against the configs folder.
-fn names(list: &[String], folder: &str, ext: &str) -> Result<Vec<String>, String> {
+pub(crate) fn names(list: &[String], folder: &str, ext: &str) -> Result<Vec<String>, String> {
     if list.len() == 1 && list[0] == "all" {
         let dir = engine::data::configs_dir().join(folder);
         return engine::data::file_names(&dir, ext).map_err(|e| e.to_string());
@@ -60,7 +60,7 @@ fn names(list: &[String], folder: &str, ext: &str) -> Result<Vec<String>, String
 }
 
 /// The scenario a name (or the skirmish) names.
-fn scenario_named(name: &str) -> Option<Scenario> {
+pub(crate) fn scenario_named(name: &str) -> Option<Scenario> {
     std::iter::once(Scenario::Skirmish).chain(Scenario::ALL).find(|s| s.name() == name)
 }
 

@@ -88,7 +88,7 @@ pub fn learning_rate(config: &Config, step: u64) -> f64 {
 }
 
 /// Positions grouped by tensor shape (board size class).
-fn buckets<G: TensorGame>(samples: &[Sample<G>]) -> Vec<(TensorShape, Vec<usize>)> {
+pub(crate) fn buckets<G: TensorGame>(samples: &[Sample<G>]) -> Vec<(TensorShape, Vec<usize>)> {
     let mut out: Vec<(TensorShape, Vec<usize>)> = Vec::new();
     for (i, s) in samples.iter().enumerate() {
         let shape = s.state.tensor_shape();
@@ -101,7 +101,7 @@ fn buckets<G: TensorGame>(samples: &[Sample<G>]) -> Vec<(TensorShape, Vec<usize>
 }
 
 /// The batch of `step`: a bucket drawn in proportion to its size, then positions uniformly.
-fn batch_indices(
+pub(crate) fn batch_indices(
     buckets: &[(TensorShape, Vec<usize>)],
     seed: u64,
     step: u64,
@@ -120,7 +120,7 @@ fn batch_indices(
 }
 
 /// The tensors of a batch: inputs, legal terms, targets and values.
-struct BatchTensors {
+pub(crate) struct BatchTensors {
     planes: Tensor<4>,
     globals: Tensor<2>,
     terms: LegalTerms,
@@ -130,7 +130,7 @@ struct BatchTensors {
     value_raw: Vec<f32>,
 }
 
-fn batch_tensors<G: TensorGame>(
+pub(crate) fn batch_tensors<G: TensorGame>(
     samples: &[Sample<G>],
     indices: &[usize],
     shape: &TensorShape,
@@ -164,20 +164,25 @@ fn argmax(v: &[f32]) -> usize {
 }
 
 /// The losses of a batch, with the outputs they came from.
-struct BatchLosses {
+pub(crate) struct BatchLosses {
     /// Policy loss plus the weighted value loss.
-    total: Tensor<1>,
+    pub(crate) total: Tensor<1>,
     /// Policy cross-entropy over the legal actions.
-    policy: Tensor<1>,
+    pub(crate) policy: Tensor<1>,
     /// Value mean squared error.
-    value: Tensor<1>,
+    pub(crate) value: Tensor<1>,
     /// Legal-action logits, `[batch, width]`.
-    logits: Tensor<2>,
+    pub(crate) logits: Tensor<2>,
     /// Values, `[batch, 1]`.
     values: Tensor<2>,
 }
 
-fn losses(net: &PolicyValueNet, t: &BatchTensors, value_weight: f64, device: &Device) -> BatchLosses {
+pub(crate) fn losses(
+    net: &PolicyValueNet,
+    t: &BatchTensors,
+    value_weight: f64,
+    device: &Device,
+) -> BatchLosses {
     let outputs = net.forward(t.planes.clone(), t.globals.clone());
     let logits = legal_logits(&outputs, &t.terms, device);
     let policy = (t.target.clone() * log_softmax(logits.clone(), 1)).sum_dim(1).mean().neg();

@@ -15,6 +15,7 @@ pub mod metrics;
 pub mod net;
 pub mod play;
 pub mod sample;
+pub mod selfplay;
 pub mod speed;
 
 pub use burn::tensor::Device;

@@ -7,6 +7,7 @@ use crate::inference::{evaluate, Evaluation, InputBuffers};
 use crate::net::PolicyValueNet;
 use agents::mcts::{Evaluator, MctsAgent, Ranker};
 use agents::{Agent, TensorGame, Turn};
+use agents::{AzAgent, AzConfig, NetOutput, PolicyValue};
 use burn::tensor::Device;
 use engine::GameState;
 use rand::{Rng, SeedableRng};
@@ -68,6 +69,29 @@ impl Network {
             _ => (view(0) - view(1)) / 2.0,
         };
         vec![v0, -v0]
+    }
+}
+
+impl<G: TensorGame> PolicyValue<G> for Network {
+    /// Evaluate any decision nodes: one forward pass per board size class among them.
+    fn evaluate(&self, states: &[(&G, usize)]) -> Result<Vec<NetOutput>, String> {
+        let mut out: Vec<Option<NetOutput>> = vec![None; states.len()];
+        let mut shapes: Vec<agents::TensorShape> = Vec::new();
+        for (s, _) in states {
+            let shape = s.tensor_shape();
+            if !shapes.contains(&shape) {
+                shapes.push(shape);
+            }
+        }
+        for shape in shapes {
+            let members: Vec<usize> =
+                (0..states.len()).filter(|&i| states[i].0.tensor_shape() == shape).collect();
+            let group: Vec<(&G, usize)> = members.iter().map(|&i| states[i]).collect();
+            for (i, e) in members.into_iter().zip(Network::evaluate(self, &group)?) {
+                out[i] = Some(NetOutput { priors: e.priors, value: e.value });
+            }
+        }
+        Ok(out.into_iter().flatten().collect())
     }
 }
 
@@ -151,7 +175,8 @@ fn take_param<'a>(params: &'a str, key: &str) -> (Option<&'a str>, String) {
 }
 
 /// Build any agent the CLI and the arena know, learned ones included: `policy:checkpoint=PATH
-/// [,temp=T]`, `mcts:...,net=PATH`, and everything [`agents::make_agent`] builds.
+/// [,temp=T]`, `mcts:...,net=PATH`, `az:net=PATH[,sims=N|ms=T,...]` (AlphaZero-style search
+/// with the network, see [`AzConfig::parse`]), and everything [`agents::make_agent`] builds.
 pub fn make_agent(spec: &str, seed: u64) -> Result<Box<dyn Agent<GameState>>, String> {
     let (name, params) = spec.split_once(':').unwrap_or((spec, ""));
     match name {
@@ -186,6 +211,14 @@ pub fn make_agent(spec: &str, seed: u64) -> Result<Box<dyn Agent<GameState>>, St
             let agent = MctsAgent::new(config, Arc::new(NetEvaluator(network.clone())), seed)
                 .with_ranker(Arc::new(move |_| Box::new(NetRanker(ranker.clone()))), "net");
             Ok(Box::new(agent))
+        }
+        "az" => {
+            let (path, rest) = take_param(params, "net");
+            let path = path.ok_or("agent `az` needs net=PATH")?;
+            let config = AzConfig::parse(&rest)?;
+            let network = Arc::new(Network::load(Path::new(path))?);
+            let label = network.source.clone();
+            Ok(Box::new(AzAgent::new(config, network, &label, seed)))
         }
         _ => agents::make_agent(spec, seed),
     }

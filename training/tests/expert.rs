@@ -62,7 +62,10 @@ fn against_opponents_only_the_experts_decisions_are_targets() {
         sides[expert] += 1;
         let samples = samples_of(&game).unwrap();
         assert!(!samples.is_empty());
-        assert!(samples.iter().all(|s| s.player == expert), "game {g}: only the expert's decisions are targets");
+        assert!(
+            samples.iter().all(|s| s.player == expert),
+            "game {g}: only the expert's decisions are targets"
+        );
     }
     assert!(sides[0] > 0 && sides[1] > 0, "the expert plays both sides: {sides:?}");
 }

@@ -1,0 +1,189 @@
+//! The self-play configuration (`configs/training/selfplay.toml`): the network to start from,
+//! the search the actors play with, the games they play, the learner's optimiser, replay
+//! window and sample ratio, and the evaluation arena. Every field is checked; an error names
+//! the file, the field and the reason.
+
+use crate::config::{ConfigError, NetConfig};
+use agents::AzConfig;
+use serde::{Deserialize, Serialize};
+use std::path::Path;
+
+/// The search of the actors.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SearchConfig {
+    /// Search spec as `az:` takes it, e.g. `sims=16,root=gumbel,considered=8,noise=1`.
+    pub spec: String,
+}
+
+/// The games the actors play.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ActorConfig {
+    /// Games played at once by one actor, their leaves evaluated in one batch; also the games
+    /// of one shard file.
+    pub parallel_games: usize,
+    /// Scenario names, or `["all"]` (TDE).
+    pub scenarios: Vec<String>,
+    /// Board names, or `["all"]` (TDE).
+    pub boards: Vec<String>,
+    /// Crew names, or `["all"]` (TDE).
+    pub crews: Vec<String>,
+    /// Entries of the evaluation cache (positions already judged by the current network).
+    pub cache: usize,
+}
+
+/// The learner.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LearnerConfig {
+    /// Positions per step.
+    pub batch: usize,
+    /// Optimiser steps in all; actors stop once the learner has taken them.
+    pub steps: u64,
+    /// Learning rate (Adam, constant after the warm-up).
+    pub lr: f64,
+    /// Steps of linear warm-up.
+    pub warmup: u64,
+    /// L2 weight decay.
+    pub weight_decay: f64,
+    /// Weight of the value loss beside the policy loss.
+    pub value_weight: f64,
+    /// Replay window: the newest positions kept to train on.
+    pub window: usize,
+    /// Positions needed before the first step.
+    pub min_positions: usize,
+    /// Training samples drawn per new position, at most (KataGo keeps it near 4).
+    pub max_sample_ratio: f64,
+    /// A new network version every this many steps.
+    pub checkpoint_every: u64,
+    /// Log metrics every this many steps.
+    pub log_every: u64,
+}
+
+/// The evaluation arena of new versions.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EvalConfig {
+    /// Evaluate every this many versions (0: never).
+    pub every_versions: u64,
+    /// Games against each opponent (sides alternate).
+    pub games: usize,
+    /// Opponents besides the previous best version, e.g. `scripted`.
+    pub opponents: Vec<String>,
+}
+
+/// A whole self-play configuration.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SelfPlayConfig {
+    /// Seed of every random choice.
+    pub seed: u64,
+    /// The checkpoint to start from (its network sizes are used); empty: fresh weights of
+    /// `net`.
+    #[serde(default)]
+    pub init: String,
+    /// Network sizes for a fresh start (ignored with `init`).
+    #[serde(default)]
+    pub net: NetConfig,
+    /// The actors' search.
+    pub search: SearchConfig,
+    /// The actors' games.
+    pub actors: ActorConfig,
+    /// The learner.
+    pub learner: LearnerConfig,
+    /// The evaluation arena.
+    pub eval: EvalConfig,
+}
+
+impl SelfPlayConfig {
+    /// Read and check a configuration file.
+    pub fn load(path: &Path) -> Result<SelfPlayConfig, ConfigError> {
+        let file = path.display().to_string();
+        let text = std::fs::read_to_string(path).map_err(|e| ConfigError {
+            file: file.clone(),
+            field: "(file)".into(),
+            reason: e.to_string(),
+        })?;
+        SelfPlayConfig::parse(&text, &file)
+    }
+
+    /// Parse and check configuration text; `file` names it in errors.
+    pub fn parse(text: &str, file: &str) -> Result<SelfPlayConfig, ConfigError> {
+        let config: SelfPlayConfig = toml::from_str(text).map_err(|e| ConfigError {
+            file: file.into(),
+            field: "(toml)".into(),
+            reason: e.to_string(),
+        })?;
+        config.check(file)?;
+        Ok(config)
+    }
+
+    /// The actors' search settings.
+    pub fn search(&self) -> AzConfig {
+        AzConfig::parse(&self.search.spec).expect("checked when loaded")
+    }
+
+    /// Check every field's range.
+    pub fn check(&self, file: &str) -> Result<(), ConfigError> {
+        let bad =
+            |field: &str, reason: String| Err(ConfigError { file: file.into(), field: field.into(), reason });
+        if let Err(e) = AzConfig::parse(&self.search.spec) {
+            return bad("search.spec", e);
+        }
+        let (a, l, e) = (&self.actors, &self.learner, &self.eval);
+        if !(1..=4096).contains(&a.parallel_games) {
+            return bad("actors.parallel_games", format!("{} is not in 1..=4096", a.parallel_games));
+        }
+        for (field, list) in
+            [("actors.scenarios", &a.scenarios), ("actors.boards", &a.boards), ("actors.crews", &a.crews)]
+        {
+            if list.is_empty() {
+                return bad(field, "must name at least one".into());
+            }
+        }
+        if !(1..=4096).contains(&l.batch) {
+            return bad("learner.batch", format!("{} is not in 1..=4096", l.batch));
+        }
+        if l.steps == 0 || l.steps > 100_000_000 {
+            return bad("learner.steps", format!("{} is not in 1..=100000000", l.steps));
+        }
+        if !(l.lr.is_finite() && l.lr > 0.0 && l.lr < 1.0) {
+            return bad("learner.lr", format!("{} is not in (0, 1)", l.lr));
+        }
+        if !(l.weight_decay.is_finite() && (0.0..1.0).contains(&l.weight_decay)) {
+            return bad("learner.weight_decay", format!("{} is not in [0, 1)", l.weight_decay));
+        }
+        if !(l.value_weight.is_finite() && (0.0..=100.0).contains(&l.value_weight)) {
+            return bad("learner.value_weight", format!("{} is not in [0, 100]", l.value_weight));
+        }
+        if l.window == 0 || l.min_positions > l.window {
+            return bad(
+                "learner.window",
+                format!("{} must be at least 1 and min_positions ({})", l.window, l.min_positions),
+            );
+        }
+        if !(l.max_sample_ratio.is_finite() && l.max_sample_ratio > 0.0 && l.max_sample_ratio <= 1000.0) {
+            return bad("learner.max_sample_ratio", format!("{} is not in (0, 1000]", l.max_sample_ratio));
+        }
+        for (field, v) in
+            [("learner.checkpoint_every", l.checkpoint_every), ("learner.log_every", l.log_every)]
+        {
+            if v == 0 {
+                return bad(field, "must be at least 1".into());
+            }
+        }
+        if e.every_versions > 0 && e.games == 0 {
+            return bad("eval.games", "evaluation needs at least one game".into());
+        }
+        Ok(())
+    }
+}
+
+/// Whether a configuration file is a self-play one (it has a `[learner]` table) rather than a
+/// bootstrap one.
+pub fn is_selfplay_file(path: &Path) -> Result<bool, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let value: toml::Table = toml::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+    Ok(value.contains_key("learner"))
+}

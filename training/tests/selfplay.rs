@@ -1,0 +1,270 @@
+//! Self-play on tic-tac-toe: batched evaluation matches unbatched, games played many at once
+//! are the games played one by one, a short run improves the network against a fixed
+//! opponent, a killed learner resumes without losing or double-reading a shard, and actors
+//! never write the same shard.
+
+use agents::{play_game, Agent, AzAgent, AzConfig, Game, PolicyValue, RandomAgent, TensorGame};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use tictactoe::TicTacToe;
+use training::play::{Network, PolicyAgent};
+use training::selfplay::actor::{play_batch, play_shard, ActorLock, EvalCache};
+use training::selfplay::config::SelfPlayConfig;
+use training::selfplay::learner::{read_state, Learner};
+use training::selfplay::records::shard_names;
+use training::selfplay::run::{drive, prepare_run, Role};
+use training::selfplay::source::GameSource;
+
+/// Every game starts from the empty board.
+struct Boards;
+
+impl GameSource<TicTacToe> for Boards {
+    fn deal(&self, _seed: u64) -> Result<(String, TicTacToe), String> {
+        Ok(("empty".into(), TicTacToe::new()))
+    }
+    fn rebuild(&self, label: &str) -> Result<TicTacToe, String> {
+        match label {
+            "empty" => Ok(TicTacToe::new()),
+            _ => Err(format!("unknown set-up {label}")),
+        }
+    }
+}
+
+fn config(steps: u64) -> SelfPlayConfig {
+    let text = format!(
+        r#"
+seed = 5
+[net]
+channels = 16
+blocks = 1
+hidden = 32
+[search]
+spec = "sims=16,root=gumbel,considered=9,noise=1"
+[actors]
+parallel_games = 32
+scenarios = ["all"]
+boards = ["all"]
+crews = ["all"]
+cache = 10000
+[learner]
+batch = 64
+steps = {steps}
+lr = 0.003
+warmup = 10
+weight_decay = 0.0001
+value_weight = 1.0
+window = 4000
+min_positions = 200
+max_sample_ratio = 4.0
+checkpoint_every = 20
+log_every = 20
+[eval]
+every_versions = 0
+games = 1
+opponents = []
+"#
+    );
+    SelfPlayConfig::parse(&text, "test.toml").unwrap()
+}
+
+fn run_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("tde-selfplay-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+fn shape() -> agents::TensorShape {
+    TicTacToe::new().tensor_shape()
+}
+
+/// A fresh network saved as a run's version 0.
+fn fresh(run: &Path, config: &SelfPlayConfig) -> Arc<Network> {
+    Learner::open(run, config, &Boards, &shape()).unwrap();
+    Arc::new(Network::load(&run.join("checkpoints")).unwrap())
+}
+
+/// Score of the network alone (most probable move) against random play, sides alternating.
+fn score_vs_random(net: &Arc<Network>, games: u64) -> f64 {
+    score_of(|g| Box::new(PolicyAgent::new(net.clone(), 0.0, g)), games)
+}
+
+/// Score of an agent against random play, sides alternating.
+fn score_of(agent: impl Fn(u64) -> Box<dyn Agent<TicTacToe>>, games: u64) -> f64 {
+    let mut score = 0.0;
+    for g in 0..games {
+        let ours = agent(g);
+        let other: Box<dyn Agent<TicTacToe>> = Box::new(RandomAgent::<u8>::new(g + 1000));
+        let side = (g % 2) as usize;
+        let mut players = if side == 0 { vec![ours, other] } else { vec![other, ours] };
+        let end = play_game(TicTacToe::new(), &mut players, g, |_, _| {});
+        score += (end.returns()[side] + 1.0) / 2.0;
+    }
+    score / games as f64
+}
+
+#[test]
+fn batched_evaluation_matches_one_position_at_a_time() {
+    let run = run_dir("batch");
+    let net = fresh(&run, &config(1));
+    let mut states = vec![TicTacToe::new()];
+    for a in [4, 0, 8, 2] {
+        let mut s = *states.last().unwrap();
+        s.apply(a).unwrap();
+        states.push(s);
+    }
+    let views: Vec<(&TicTacToe, usize)> = states
+        .iter()
+        .map(|s| match s.turn() {
+            agents::Turn::Player(p) => (s, p),
+            _ => unreachable!(),
+        })
+        .collect();
+    let batched = PolicyValue::evaluate(net.as_ref(), &views).unwrap();
+    for (i, view) in views.iter().enumerate() {
+        let alone = PolicyValue::evaluate(net.as_ref(), &[*view]).unwrap().remove(0);
+        assert!((alone.value - batched[i].value).abs() < 1e-5, "position {i}: value");
+        for (a, b) in alone.priors.iter().zip(&batched[i].priors) {
+            assert!((a - b).abs() < 1e-5, "position {i}: priors {a} vs {b}");
+        }
+    }
+    let _ = std::fs::remove_dir_all(&run);
+}
+
+#[test]
+fn games_played_together_are_the_games_played_alone_and_seeds_repeat() {
+    let run = run_dir("together");
+    let config = config(1);
+    let net = fresh(&run, &config);
+    let search = config.search();
+    let seeds: Vec<u64> = (0..8).collect();
+    let (together, stats) =
+        play_batch(&Boards, net.as_ref(), &search, &seeds, "v", &mut EvalCache::new(0)).unwrap();
+    assert!(stats.positions > stats.forward_passes, "leaves of several games share forward passes");
+    for (i, &seed) in seeds.iter().enumerate() {
+        let (alone, _) =
+            play_batch(&Boards, net.as_ref(), &search, &[seed], "v", &mut EvalCache::new(0)).unwrap();
+        assert_eq!(alone[0], together[i], "game {i}");
+    }
+    // The cache changes how often the network is asked, not the games.
+    let mut cache = EvalCache::new(1000);
+    let (cached, cached_stats) = play_batch(&Boards, net.as_ref(), &search, &seeds, "v", &mut cache).unwrap();
+    assert_eq!(cached, together);
+    assert!(cache.hits > 0 && cached_stats.positions < stats.positions);
+    let _ = std::fs::remove_dir_all(&run);
+}
+
+#[test]
+fn a_short_self_play_run_improves_the_network_against_random_play() {
+    let run = run_dir("improve");
+    let config = config(800);
+    let before = score_vs_random(&fresh(&run, &config), 200);
+    prepare_run(&run, Some(&config)).unwrap();
+    drive(&run, &config, &Boards, &shape(), Role::Single, None, false).unwrap();
+    let state = read_state(&run).unwrap().unwrap();
+    assert_eq!(state.step, 800);
+    assert!(
+        state.samples as f64 <= 4.0 * state.positions as f64,
+        "the sample ratio stays capped: {} samples, {} positions",
+        state.samples,
+        state.positions
+    );
+    let after = score_vs_random(&Arc::new(Network::load(&run.join("checkpoints")).unwrap()), 200);
+    eprintln!("score against random: {before:.2} before, {after:.2} after");
+    assert!(
+        after > before + 0.2 && after > 0.75,
+        "score against random: {before:.2} before, {after:.2} after"
+    );
+    // Search with the trained network beats the network alone.
+    let net: Arc<dyn PolicyValue<TicTacToe>> = Arc::new(Network::load(&run.join("checkpoints")).unwrap());
+    let search = AzConfig::parse("sims=32,root=gumbel,considered=9").unwrap();
+    let searched = score_of(|g| Box::new(AzAgent::new(search.clone(), net.clone(), "trained", g)), 200);
+    eprintln!("with search: {searched:.2}");
+    assert!(searched > after + 0.05, "search scores {searched:.2}, the network alone {after:.2}");
+    let _ = std::fs::remove_dir_all(&run);
+}
+
+#[test]
+fn a_killed_learner_resumes_at_its_last_version_and_reads_each_shard_once_into_it() {
+    let run = run_dir("resume");
+    let mut config = config(40);
+    config.actors.parallel_games = 16;
+    prepare_run(&run, Some(&config)).unwrap();
+    let net = fresh(&run, &config);
+    let mut cache = EvalCache::new(0);
+    for _ in 0..6 {
+        play_shard(&run, &config, &Boards, net.as_ref(), "step-00000000", "a", &mut cache).unwrap();
+    }
+    let mut learner = Learner::open(&run, &config, &Boards, &shape()).unwrap();
+    let read = learner.ingest().unwrap();
+    assert!(read > 0);
+    assert_eq!(learner.ingest().unwrap(), 0, "a shard is read once");
+    let steps = learner.train_allowed(25, None).unwrap();
+    assert_eq!(steps, 25);
+    let saved = read_state(&run).unwrap().unwrap();
+    assert_eq!(saved.step, 20, "the state is saved with each version");
+    assert_eq!(saved.consumed.len(), 6);
+    // A new shard arrives and is read, then the learner is killed before its next version.
+    play_shard(&run, &config, &Boards, net.as_ref(), "step-00000000", "a", &mut cache).unwrap();
+    assert!(learner.ingest().unwrap() > 0);
+    drop(learner);
+    let mut again = Learner::open(&run, &config, &Boards, &shape()).unwrap();
+    assert_eq!(again.state.step, 20, "training continues from the last version");
+    assert_eq!(again.state.positions as usize, read, "counters are those of the last version");
+    assert_eq!(again.window_len(), read, "the window is rebuilt from the consumed shards");
+    assert!(again.ingest().unwrap() > 0, "the shard read after the last version is read again");
+    assert_eq!(again.state.consumed, shard_names(&run).unwrap());
+    assert_eq!(again.ingest().unwrap(), 0);
+    again.train_allowed(u64::MAX, None).unwrap();
+    assert_eq!(again.state.step, 40);
+    assert!(again.done());
+    let _ = std::fs::remove_dir_all(&run);
+}
+
+#[test]
+fn actors_never_write_the_same_shard_and_an_id_runs_once() {
+    let run = run_dir("actors");
+    let mut config = config(1);
+    config.actors.parallel_games = 2;
+    prepare_run(&run, Some(&config)).unwrap();
+    let net = fresh(&run, &config);
+    std::thread::scope(|scope| {
+        for id in ["left", "right"] {
+            let (run, config, net) = (&run, &config, net.clone());
+            scope.spawn(move || {
+                let _lock = ActorLock::take(run, id).unwrap();
+                let mut cache = EvalCache::new(0);
+                for _ in 0..3 {
+                    play_shard(run, config, &Boards, net.as_ref(), "v", id, &mut cache).unwrap();
+                }
+            });
+        }
+    });
+    let names = shard_names(&run).unwrap();
+    assert_eq!(names.len(), 6, "{names:?}");
+    assert!(names.iter().filter(|n| n.starts_with("left-")).count() == 3);
+    // A restarted actor continues its numbering; a second holder of a live ID is refused.
+    let lock = ActorLock::take(&run, "left").unwrap();
+    play_shard(&run, &config, &Boards, net.as_ref(), "v", "left", &mut EvalCache::new(0)).unwrap();
+    assert!(shard_names(&run).unwrap().contains(&"left-000003.jsonl".to_string()));
+    std::fs::write(run.join("actors").join("right.lock"), "1").unwrap();
+    assert!(ActorLock::take(&run, "right").unwrap_err().contains("already running"), "process 1 is alive");
+    assert!(ActorLock::take(&run, "bad/id").is_err());
+    drop(lock);
+    assert!(!run.join("actors").join("left.lock").exists(), "the lock goes with its actor");
+    let _ = std::fs::remove_dir_all(&run);
+}
+
+#[test]
+fn bad_self_play_configurations_are_refused_by_field() {
+    let good = toml::to_string(&config(1)).unwrap();
+    for (from, to, field) in [
+        ("sims=16", "sims=0", "search.spec"),
+        ("parallel_games = 32", "parallel_games = 0", "actors.parallel_games"),
+        ("max_sample_ratio = 4.0", "max_sample_ratio = -1.0", "learner.max_sample_ratio"),
+        ("min_positions = 200", "min_positions = 9000", "learner.window"),
+    ] {
+        assert!(good.contains(from), "{from} in {good}");
+        let e = SelfPlayConfig::parse(&good.replace(from, to), "bad.toml").unwrap_err();
+        assert_eq!(e.field, field, "{e}");
+    }
+}
