@@ -150,9 +150,18 @@ pub fn bench(args: &BenchArgs) -> Result<String, String> {
         if let Some(n) = &net {
             out.push_str(&format!(
                 "\n  network ({} parameters, {}): inference {:.0} positions/s at batch 1, {:.0} at batch 64; \
-                 training {:.0} positions/s; expert games {:.0} positions/s",
-                n.parameters, args.net, n.inference_batch1_per_s, n.inference_batch64_per_s, n.training_per_s,
-                n.expert_positions_per_s
+                 training {:.0} positions/s; expert games {:.0} positions/s\n  \
+                 search with the network (8 simulations): {:.0} positions/s evaluating leaves one by one, \
+                 {:.0} positions/s ({:.0} forward passes/s) batching 16 searches' leaves",
+                n.parameters,
+                args.net,
+                n.inference_batch1_per_s,
+                n.inference_batch64_per_s,
+                n.training_per_s,
+                n.expert_positions_per_s,
+                n.search_batch1_per_s,
+                n.search_batch16_per_s,
+                n.search_batch16_passes_per_s
             ));
         }
         out

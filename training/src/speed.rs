@@ -1,13 +1,14 @@
 //! Speed figures of the learned side, for `tde bench`: network inference per position at
-//! batch 1 and at batch 64, training positions per second, and expert-game generation
-//! positions per second (medians of several timed batches, on the threads burn and rayon use).
+//! batch 1 and at batch 64, search with the network evaluating its leaves alone or batched
+//! across 16 searches, training positions per second, and expert-game generation positions
+//! per second (medians of several timed batches, on the threads burn and rayon use).
 
 use crate::config::Config;
 use crate::inference::{evaluate, InputBuffers};
 use crate::learner::{train, TrainRun};
 use crate::net::PolicyValueNet;
 use crate::sample::Sample;
-use agents::{Game, Turn};
+use agents::{Game, TensorGame, Turn};
 use burn::tensor::Device;
 use engine::GameState;
 use std::time::Instant;
@@ -23,8 +24,55 @@ pub struct NetSpeed {
     pub training_per_s: f64,
     /// Expert positions (decisions with a choice) generated per second by `scripted` self-play.
     pub expert_positions_per_s: f64,
+    /// Searches (8 simulations, Gumbel root) each evaluating its leaves alone: positions
+    /// evaluated per second, one forward pass each.
+    pub search_batch1_per_s: f64,
+    /// The same searches run 16 at a time, their leaves evaluated in one forward pass:
+    /// positions evaluated per second.
+    pub search_batch16_per_s: f64,
+    /// Forward passes per second of the batched searches.
+    pub search_batch16_passes_per_s: f64,
     /// Parameters of the network measured.
     pub parameters: usize,
+}
+
+/// Run one 8-simulation search from each root, `together` at a time, their leaves evaluated
+/// in one batch; returns (positions evaluated, forward passes, seconds).
+fn searches(
+    net: &crate::play::Network,
+    roots: &[(&GameState, usize)],
+    together: usize,
+) -> Result<(u64, u64, f64), String> {
+    use agents::{AzConfig, AzSearch, PolicyValue};
+    let config = AzConfig::parse("sims=8,root=gumbel,considered=8")?;
+    let t = Instant::now();
+    let (mut positions, mut passes) = (0u64, 0u64);
+    for group in roots.chunks(together) {
+        let mut machines: Vec<AzSearch<GameState>> = group
+            .iter()
+            .enumerate()
+            .map(|(i, (s, _))| AzSearch::new(*s, config.clone(), i as u64))
+            .collect::<Result<_, _>>()?;
+        loop {
+            let mut waiting = Vec::new();
+            for (i, m) in machines.iter_mut().enumerate() {
+                if let Some(leaf) = m.request() {
+                    waiting.push((i, leaf));
+                }
+            }
+            if waiting.is_empty() {
+                break;
+            }
+            let views: Vec<(&GameState, usize)> = waiting.iter().map(|(_, (s, p))| (s, *p)).collect();
+            let outputs = PolicyValue::evaluate(net, &views)?;
+            passes += 1;
+            positions += outputs.len() as u64;
+            for ((i, _), out) in waiting.iter().zip(outputs) {
+                machines[*i].supply(out)?;
+            }
+        }
+    }
+    Ok((positions, passes, t.elapsed().as_secs_f64()))
 }
 
 fn median(mut xs: Vec<f64>) -> f64 {
@@ -94,7 +142,23 @@ pub fn measure(net: &PolicyValueNet, positions: &[GameState], batches: u32) -> R
     for game in 0..batches as usize {
         positions += crate::expert::play_game(&expert, game)?.targets.len();
     }
+    // Search: the same 16 roots searched one at a time, then all together.
+    let network = crate::play::Network::from_net(net.clone(), "bench".into());
+    let shape = views[0].0.tensor_shape();
+    let roots: Vec<(&GameState, usize)> =
+        views.iter().filter(|(s, _)| s.tensor_shape() == shape).take(16).copied().collect();
+    let (mut alone, mut together, mut passes) = (Vec::new(), Vec::new(), Vec::new());
+    for _ in 0..batches.min(3) {
+        let (n, _, t) = searches(&network, &roots, 1)?;
+        alone.push(n as f64 / t);
+        let (n, p, t) = searches(&network, &roots, 16)?;
+        together.push(n as f64 / t);
+        passes.push(p as f64 / t);
+    }
     Ok(NetSpeed {
+        search_batch1_per_s: median(alone),
+        search_batch16_per_s: median(together),
+        search_batch16_passes_per_s: median(passes),
         inference_batch1_per_s: median(one),
         inference_batch64_per_s: median(many),
         training_per_s,
