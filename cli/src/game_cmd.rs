@@ -193,7 +193,7 @@ const MAP_LEGEND: &str =
     # impassable, \" soft cover, % hard cover. Row 0 is the top line; positions are (column,row).";
 
 /// Models that went down or out, and victory points scored, between two states.
-fn consequences(before: &GameState, after: &GameState) -> Vec<String> {
+pub(crate) fn consequences(before: &GameState, after: &GameState) -> Vec<String> {
     use engine::render::model_name;
     use engine::state::Health;
     let mut out = Vec::new();
@@ -226,7 +226,7 @@ fn consequences(before: &GameState, after: &GameState) -> Vec<String> {
 }
 
 /// Why a finished game ended, in words.
-fn end_reason(end: &GameState) -> String {
+pub(crate) fn end_reason(end: &GameState) -> String {
     let stat = end.static_data();
     if stat.scenario == Scenario::Skirmish {
         if let Some(side) = (0..2u8).find(|&s| end.conscious_count(s) == 0) {

@@ -5,6 +5,7 @@ mod arena_cmd;
 mod bench_cmd;
 mod crew_cmd;
 mod game_cmd;
+mod play;
 mod rules_cmd;
 mod scenarios_cmd;
 mod train_cmd;
@@ -24,6 +25,12 @@ struct Cli {
 /// Top-level subcommands.
 #[derive(Subcommand)]
 enum Command {
+    /// Play a scenario against an agent on a local web page.
+    Play(play::PlayArgs),
+    /// Watch two agents play on a local web page, at the speed you choose.
+    Watch(play::WatchArgs),
+    /// Step forward and back through a game record on a local web page.
+    View(play::ViewArgs),
     /// Play a complete game between two built-in agents on the default board and crews.
     Demo(game_cmd::DemoArgs),
     /// Re-simulate a game record and print its final state hash.
@@ -77,6 +84,9 @@ fn main() -> ExitCode {
     let passed = |r: Result<String, String>| r.map(|text| (text, true));
     let result = match &cli.command {
         Command::Rules { cmd } => passed(rules_cmd::run(cmd)),
+        Command::Play(args) => passed(play::play(args)),
+        Command::Watch(args) => passed(play::watch(args)),
+        Command::View(args) => passed(play::view(args)),
         Command::Demo(args) => passed(game_cmd::demo(args)),
         Command::Replay(args) => game_cmd::replay(args),
         Command::Legal(args) => passed(game_cmd::legal(args)),

@@ -183,6 +183,24 @@ impl Sequence {
     }
 }
 
+impl GameState {
+    /// The path the model choosing its action would declare with `action` (a legal move,
+    /// charge, dismount or remount), computed as [`declare`] does but without declaring it:
+    /// interfaces draw it before the choice. `None` for other actions or nodes.
+    pub fn declared_path(&self, action: Action) -> Option<MovePath> {
+        let Some(Step::ChooseAction(m)) = self.dyn_.steps.last() else { return None };
+        let m = *m;
+        let (spec, dest) = match action {
+            Action::Remount { dest } => (speed_penalty_spec(self, m, 1).0, dest),
+            Action::Dismount { dest, .. } => (dismount_spec(self, m).0, dest),
+            Action::Move { dest, prone } => (move_spec(self, m, prone).0, dest),
+            Action::Charge { dest, .. } => (move_spec(self, m, false).0, dest),
+            _ => return None,
+        };
+        movement::path_to(self.board(), &MoverOccupancy { state: self, mover: m }, &spec, dest)
+    }
+}
+
 /// The declared path of a move, charge, dismount or remount to `dest`, pushing the steps every
 /// path shares: the movement test if it needs one, moving, and cancelling what was not reached.
 fn declare_path(

@@ -1,0 +1,96 @@
+//! "What would the bot do here?": the opponent's agent asked about the person's decision.
+//!
+//! The agent is given a state drawn from the person's information set (hidden facts
+//! resampled consistently with what the person knows, [`GameState::determinize`]), so its
+//! answer cannot leak the opponent's secrets. Searching agents report their root weights
+//! (visit counts); the network reports its probabilities and value; other agents their choice.
+
+use super::table::{Seat, Table};
+use engine::render::describe_action;
+use engine::Player;
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+use serde_json::{json, Value};
+use std::path::Path;
+use std::sync::{Arc, Mutex};
+use training::play::{make_agent, Network};
+
+/// Candidates shown at most.
+const TOP: usize = 5;
+
+/// Why no advice was given.
+pub enum AdviceError {
+    /// It is not the person's decision.
+    NotYourTurn(String),
+    /// The agent could not be built or failed.
+    Agent(String),
+}
+
+/// The opponent agent's view of the person's decision.
+pub fn advise(table: &Table, networks: &Mutex<Vec<(String, Arc<Network>)>>) -> Result<Value, AdviceError> {
+    let state = table.current();
+    let human = table.human();
+    let side = match state.current_player() {
+        Player::Side(s) if Some(s) == human => s,
+        _ => return Err(AdviceError::NotYourTurn(state.describe_node())),
+    };
+    let spec = table
+        .seats
+        .iter()
+        .find_map(|s| match s {
+            Seat::Bot { spec, .. } => Some(spec.clone()),
+            _ => None,
+        })
+        .ok_or_else(|| AdviceError::Agent("no agent sits at this table".into()))?;
+    let seed = table.version() as u64 ^ 0xad71_ce00;
+    let world = state.determinize(side, &mut ChaCha8Rng::seed_from_u64(seed));
+    let legal = state.legal_actions();
+    let index_of = |a: &engine::Action| legal.iter().position(|l| l == a);
+    let entry = |a: &engine::Action, weight: f64, share: f64| {
+        json!({"i": index_of(a), "text": describe_action(state, *a), "weight": weight, "share": share})
+    };
+    if let Some(path) = checkpoint_of(&spec) {
+        let network = network(networks, path).map_err(AdviceError::Agent)?;
+        let e = network.evaluate(&[(&world, side as usize)]).map_err(AdviceError::Agent)?.remove(0);
+        let mut ranked: Vec<(f32, engine::Action)> = e.priors.iter().copied().zip(e.legal.iter().copied()).collect();
+        ranked.sort_by(|a, b| b.0.total_cmp(&a.0));
+        let candidates: Vec<Value> =
+            ranked.iter().take(TOP).map(|(p, a)| entry(a, *p as f64, *p as f64)).collect();
+        return Ok(json!({
+            "bot": spec, "kind": "network", "candidates": candidates, "value": e.value,
+            "choice": candidates.first(),
+        }));
+    }
+    let mut agent = make_agent(&spec, seed).map_err(AdviceError::Agent)?;
+    let choice = agent.select_action(&world);
+    let search = agent.last_search();
+    let (kind, candidates) = match search {
+        Some(mut weights) => {
+            let total: f64 = weights.iter().map(|(_, w)| w).sum::<f64>().max(f64::MIN_POSITIVE);
+            weights.sort_by(|a, b| b.1.total_cmp(&a.1));
+            ("search", weights.iter().take(TOP).map(|(a, w)| entry(a, *w, w / total)).collect::<Vec<_>>())
+        }
+        None => ("choice", vec![entry(&choice, 1.0, 1.0)]),
+    };
+    Ok(json!({
+        "bot": spec, "kind": kind, "candidates": candidates, "value": Value::Null,
+        "choice": entry(&choice, 1.0, 1.0),
+    }))
+}
+
+/// The checkpoint of an agent that is the network alone (`policy:checkpoint=PATH,...`).
+fn checkpoint_of(spec: &str) -> Option<&str> {
+    let params = spec.strip_prefix("policy:")?;
+    params.split(',').find_map(|p| p.strip_prefix("checkpoint="))
+}
+
+/// The network at `path`, loaded once.
+fn network(cache: &Mutex<Vec<(String, Arc<Network>)>>, path: &str) -> Result<Arc<Network>, String> {
+    let mut cache = cache.lock().unwrap_or_else(|p| p.into_inner());
+    if let Some((_, n)) = cache.iter().find(|(p, _)| p == path) {
+        return Ok(n.clone());
+    }
+    let n = Arc::new(Network::load(Path::new(path))?);
+    cache.push((path.to_string(), n.clone()));
+    Ok(n)
+}

@@ -1,0 +1,282 @@
+//! The local web server: the page (embedded in the binary) and a small JSON API.
+//!
+//! Every API call must carry the session token in the `x-tde-token` header; the token is
+//! drawn when the server starts and written only into the page it serves, so another web
+//! page cannot act for the person (it can neither read the page across origins nor send the
+//! custom header without a CORS preflight, which this server never approves). Requests must
+//! name this server in their `Host` header (no DNS rebinding), bodies are capped at
+//! [`MAX_BODY`] bytes, and every refusal is a 4xx with a JSON `{"error": ...}` that says why.
+
+use super::advice::advise;
+use super::table::{Mode, Refusal, Table};
+use super::view::{fixed_json, view_json};
+use axum::body::Body;
+use axum::extract::rejection::JsonRejection;
+use axum::extract::{DefaultBodyLimit, Query, Request, State};
+use axum::http::{header, StatusCode};
+use axum::middleware::{self, Next};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use serde::Deserialize;
+use serde_json::{json, Value};
+use std::sync::{Arc, Mutex};
+
+/// Largest request body accepted, in bytes.
+pub const MAX_BODY: usize = 4096;
+
+/// The page, its script and its style, built into the binary.
+const INDEX_HTML: &str = include_str!("../../web/index.html");
+const APP_JS: &str = include_str!("../../web/app.js");
+const STYLE_CSS: &str = include_str!("../../web/style.css");
+
+/// What every request handler shares.
+pub struct Shared {
+    /// The game.
+    pub table: Mutex<Table>,
+    /// The session token the page must send back.
+    pub token: String,
+    /// The fixed parts of the game, sent once.
+    pub fixed: Value,
+    /// `Host` header values this server answers to.
+    pub hosts: Vec<String>,
+    /// Networks loaded for advice, by checkpoint path.
+    pub networks: Mutex<Vec<(String, Arc<training::play::Network>)>>,
+}
+
+/// An API error: a status and a message.
+struct ApiError(StatusCode, String);
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        (self.0, Json(json!({"error": self.1}))).into_response()
+    }
+}
+
+impl From<Refusal> for ApiError {
+    fn from(r: Refusal) -> ApiError {
+        let status = match r {
+            Refusal::NoSuchAction { .. } => StatusCode::UNPROCESSABLE_ENTITY,
+            Refusal::WrongMode(_) => StatusCode::BAD_REQUEST,
+            Refusal::Stale { .. } | Refusal::NotYourTurn(_) => StatusCode::CONFLICT,
+        };
+        ApiError(status, r.to_string())
+    }
+}
+
+/// A failure inside the server (an agent or the record file): 500.
+fn internal(message: String) -> ApiError {
+    ApiError(StatusCode::INTERNAL_SERVER_ERROR, message)
+}
+
+/// A malformed JSON body, named by its field where serde says which.
+fn bad_json(rejection: JsonRejection) -> ApiError {
+    ApiError(rejection.status(), format!("request body: {}", rejection.body_text()))
+}
+
+/// The routes, with the token and host checks and the body limit.
+pub fn router(shared: Arc<Shared>) -> Router {
+    let api = Router::new()
+        .route("/api/fixed", get(fixed))
+        .route("/api/state", get(state))
+        .route("/api/action", post(action))
+        .route("/api/advance", post(advance))
+        .route("/api/advice", post(advice))
+        .route_layer(middleware::from_fn_with_state(shared.clone(), check_token));
+    Router::new()
+        .route("/", get(index))
+        .route("/app.js", get(|| async { ([(header::CONTENT_TYPE, "text/javascript; charset=utf-8")], APP_JS) }))
+        .route("/style.css", get(|| async { ([(header::CONTENT_TYPE, "text/css; charset=utf-8")], STYLE_CSS) }))
+        .merge(api)
+        .layer(middleware::from_fn_with_state(shared.clone(), check_host))
+        .layer(DefaultBodyLimit::max(MAX_BODY))
+        .with_state(shared)
+}
+
+/// Refuse requests that do not name this server (DNS rebinding).
+async fn check_host(State(shared): State<Arc<Shared>>, request: Request, next: Next) -> Response {
+    let host = request.headers().get(header::HOST).and_then(|h| h.to_str().ok()).unwrap_or("");
+    if !shared.hosts.iter().any(|h| h == host) {
+        let message = format!("header `Host`: `{host}` is not this server ({})", shared.hosts.join(" or "));
+        return ApiError(StatusCode::FORBIDDEN, message).into_response();
+    }
+    next.run(request).await
+}
+
+/// Refuse API calls without the session token.
+async fn check_token(State(shared): State<Arc<Shared>>, request: Request, next: Next) -> Response {
+    let token = request.headers().get("x-tde-token").and_then(|h| h.to_str().ok());
+    match token {
+        Some(t) if same(t.as_bytes(), shared.token.as_bytes()) => next.run(request).await,
+        Some(_) => ApiError(StatusCode::FORBIDDEN, "header `x-tde-token`: wrong session token".into())
+            .into_response(),
+        None => ApiError(
+            StatusCode::UNAUTHORIZED,
+            "header `x-tde-token` is missing: API calls need the session token from the page".into(),
+        )
+        .into_response(),
+    }
+}
+
+/// Constant-time comparison, so the token cannot be guessed byte by byte from timings.
+fn same(a: &[u8], b: &[u8]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
+}
+
+/// The page, with the session token and the mode written in.
+async fn index(State(shared): State<Arc<Shared>>) -> Response {
+    let mode = shared.table.lock().map(|t| t.mode).unwrap_or(Mode::Play);
+    let mode = serde_json::to_value(mode).ok().and_then(|v| v.as_str().map(String::from)).unwrap_or_default();
+    let page = INDEX_HTML.replace("{{TOKEN}}", &shared.token).replace("{{MODE}}", &mode);
+    let mut response = Response::new(Body::from(page));
+    let headers = response.headers_mut();
+    headers.insert(header::CONTENT_TYPE, "text/html; charset=utf-8".parse().expect("valid header"));
+    headers.insert(header::CACHE_CONTROL, "no-store".parse().expect("valid header"));
+    response
+}
+
+async fn fixed(State(shared): State<Arc<Shared>>) -> Json<Value> {
+    Json(shared.fixed.clone())
+}
+
+/// `at`: the state version to show (watching and viewing); play always shows the latest.
+#[derive(Deserialize)]
+struct StateQuery {
+    at: Option<usize>,
+}
+
+async fn state(
+    State(shared): State<Arc<Shared>>,
+    query: Result<Query<StateQuery>, axum::extract::rejection::QueryRejection>,
+) -> Result<Json<Value>, ApiError> {
+    let Query(query) = query.map_err(|e| ApiError(StatusCode::BAD_REQUEST, format!("query: {}", e.body_text())))?;
+    blocking(shared, move |table| {
+        let at = match table.mode {
+            Mode::Play => table.version(),
+            _ => query.at.unwrap_or(table.version()),
+        };
+        Ok(view_json(table, at, table.human()))
+    })
+    .await
+}
+
+/// A person's choice: the index of a legal action at the version it was offered at.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ActionRequest {
+    version: usize,
+    index: usize,
+}
+
+async fn action(
+    State(shared): State<Arc<Shared>>,
+    body: Result<Json<ActionRequest>, JsonRejection>,
+) -> Result<Json<Value>, ApiError> {
+    let Json(request) = body.map_err(bad_json)?;
+    blocking(shared, move |table| {
+        table.human_action(request.version, request.index).map_err(internal)??;
+        Ok(view_json(table, table.version(), table.human()))
+    })
+    .await
+}
+
+/// Watch mode: the next step of the agents or the dice.
+async fn advance(State(shared): State<Arc<Shared>>) -> Result<Json<Value>, ApiError> {
+    blocking(shared, move |table| {
+        if table.mode != Mode::Watch {
+            return Err(Refusal::WrongMode(table.mode).into());
+        }
+        table.advance().map_err(internal)?;
+        Ok(view_json(table, table.version(), None))
+    })
+    .await
+}
+
+/// "What would the bot do here?" at the version the page shows.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct AdviceRequest {
+    version: usize,
+}
+
+async fn advice(
+    State(shared): State<Arc<Shared>>,
+    body: Result<Json<AdviceRequest>, JsonRejection>,
+) -> Result<Json<Value>, ApiError> {
+    let Json(request) = body.map_err(bad_json)?;
+    let networks = shared.clone();
+    blocking(shared, move |table| {
+        if table.mode != Mode::Play {
+            return Err(Refusal::WrongMode(table.mode).into());
+        }
+        if request.version != table.version() {
+            return Err(Refusal::Stale { offered: request.version, current: table.version() }.into());
+        }
+        advise(table, &networks.networks).map_err(|e| match e {
+            super::advice::AdviceError::NotYourTurn(node) => Refusal::NotYourTurn(node).into(),
+            super::advice::AdviceError::Agent(message) => internal(message),
+        })
+    })
+    .await
+}
+
+/// Run `f` on the table off the async workers (agents and odds may take a while).
+async fn blocking(
+    shared: Arc<Shared>,
+    f: impl FnOnce(&mut Table) -> Result<Value, ApiError> + Send + 'static,
+) -> Result<Json<Value>, ApiError> {
+    let result = tokio::task::spawn_blocking(move || {
+        let mut table = shared.table.lock().unwrap_or_else(|p| p.into_inner());
+        f(&mut table)
+    })
+    .await
+    .map_err(|e| internal(format!("the game task failed: {e}")))?;
+    result.map(Json)
+}
+
+/// Serve `shared` on `host:port` until the process is stopped; `announce` gets the address
+/// once the socket is bound (port 0 picks a free port).
+pub fn serve(
+    table: Table,
+    host: &str,
+    port: u16,
+    announce: impl FnOnce(&str),
+) -> Result<(), String> {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .map_err(|e| format!("cannot start the server runtime: {e}"))?;
+    runtime.block_on(async move {
+        let listener = tokio::net::TcpListener::bind((host, port))
+            .await
+            .map_err(|e| format!("--host {host} --port {port}: cannot listen: {e}"))?;
+        let bound = listener.local_addr().map_err(|e| e.to_string())?;
+        let port = bound.port();
+        let mut hosts = vec![format!("{host}:{port}")];
+        if host == "127.0.0.1" || host == "localhost" {
+            hosts.extend([format!("127.0.0.1:{port}"), format!("localhost:{port}")]);
+        }
+        hosts.dedup();
+        let fixed = fixed_json(table.current());
+        let shared = Arc::new(Shared {
+            table: Mutex::new(table),
+            token: new_token(),
+            fixed,
+            hosts,
+            networks: Mutex::new(Vec::new()),
+        });
+        let url_host = if host.contains(':') { format!("[{host}]") } else { host.to_string() };
+        announce(&format!("http://{url_host}:{port}/"));
+        axum::serve(listener, router(shared)).await.map_err(|e| format!("the server stopped: {e}"))
+    })
+}
+
+/// A fresh session token: 128 bits from the operating system's generator (not a game seed:
+/// it must not be predictable).
+fn new_token() -> String {
+    use rand::RngCore;
+    let mut bytes = [0u8; 16];
+    rand::rngs::OsRng.fill_bytes(&mut bytes);
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}

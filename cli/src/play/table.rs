@@ -1,0 +1,348 @@
+//! One game on the digital table: its states from the start, who sits at each side (a person
+//! or an agent), the dice, the game record kept on disk, and the log in words.
+//!
+//! The table is the only place that changes a game. A person's action is accepted only as an
+//! index into the current legal actions, at the state version it was offered at, and only
+//! when it is that person's decision; anything else is rejected with the game unchanged.
+
+use crate::game_cmd::{consequences, end_reason};
+use agents::Agent;
+use engine::record::{format_hash, GameRecord};
+use engine::render::describe_action;
+use engine::state::{Side, Step};
+use engine::{Action, GameState, Player};
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+use std::path::PathBuf;
+use training::play::make_agent;
+
+/// What the table is for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Mode {
+    /// A person plays one side against an agent.
+    Play,
+    /// Two agents play; the page asks for each next step.
+    Watch,
+    /// A recorded game, stepped forward and back.
+    View,
+}
+
+/// Who decides for a side.
+pub enum Seat {
+    /// The person at the page.
+    Human,
+    /// An agent, with the spec it was built from.
+    Bot {
+        /// The agent.
+        agent: Box<dyn Agent<GameState>>,
+        /// Its spec (`greedy`, `mcts:iters=200`, ...).
+        spec: String,
+    },
+    /// Nobody: the actions come from a record.
+    Record,
+}
+
+impl Seat {
+    /// A short label for the page.
+    pub fn label(&self) -> String {
+        match self {
+            Seat::Human => "you".to_string(),
+            Seat::Bot { spec, .. } => spec.clone(),
+            Seat::Record => "recorded".to_string(),
+        }
+    }
+}
+
+/// What the log entry is about, so that the page can style it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum LogKind {
+    /// A die roll and its result.
+    Roll,
+    /// A side's decision.
+    Decision,
+    /// A consequence: a model goes down, VP are scored.
+    Event,
+    /// A new turn, or the end of the game.
+    Turn,
+}
+
+/// One line of the game log.
+#[derive(Clone, Debug)]
+pub struct LogEntry {
+    /// Number of actions taken before this entry's action (its state version).
+    pub at: usize,
+    /// Its kind.
+    pub kind: LogKind,
+    /// The side that decided, for decisions.
+    pub side: Option<Side>,
+    /// The text as an all-seeing spectator reads it.
+    pub text: String,
+    /// A side that may not learn what happened (a secret grudge, a hidden marker number), and
+    /// the text it reads instead.
+    pub secret: Option<(Side, String)>,
+}
+
+impl LogEntry {
+    /// The text `observer` may read (`None`: a spectator who sees everything).
+    pub fn text_for(&self, observer: Option<Side>) -> &str {
+        match (&self.secret, observer) {
+            (Some((side, redacted)), Some(o)) if *side == o => redacted,
+            _ => &self.text,
+        }
+    }
+}
+
+/// Why a person's action was refused. The game is unchanged.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Refusal {
+    /// The action was offered at another state version (a stale page or a replayed request).
+    Stale {
+        /// The version the request named.
+        offered: usize,
+        /// The current version.
+        current: usize,
+    },
+    /// It is not the person's decision now.
+    NotYourTurn(String),
+    /// The index is not one of the current legal actions.
+    NoSuchAction {
+        /// The index sent.
+        index: usize,
+        /// Number of legal actions.
+        count: usize,
+    },
+    /// This table takes no actions from the page (watching or viewing).
+    WrongMode(Mode),
+}
+
+impl std::fmt::Display for Refusal {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Refusal::Stale { offered, current } => write!(
+                f,
+                "field `version`: the action was offered at version {offered} but the game is at \
+                 version {current}; reload the state and choose again"
+            ),
+            Refusal::NotYourTurn(node) => write!(f, "it is not your decision now ({node})"),
+            Refusal::NoSuchAction { index, count } => write!(
+                f,
+                "field `index`: {index} is not a legal action here (there are {count}, numbered from 0)"
+            ),
+            Refusal::WrongMode(mode) => write!(f, "this table is in {mode:?} mode and takes no actions"),
+        }
+    }
+}
+
+/// A game on the table.
+pub struct Table {
+    /// What the table is for.
+    pub mode: Mode,
+    /// The two seats, side A then side B.
+    pub seats: [Seat; 2],
+    /// `states[k]` is the state after `k` actions.
+    states: Vec<GameState>,
+    /// The record of the game so far.
+    pub record: GameRecord,
+    /// The log, in order.
+    pub log: Vec<LogEntry>,
+    /// Seed of the dice.
+    seed: u64,
+    /// Where the record is written after every step, if anywhere.
+    pub record_path: Option<PathBuf>,
+}
+
+impl Table {
+    /// A table where `seats` play `initial` with dice from `seed`; the agents move until a
+    /// person must decide or the game ends.
+    pub fn new(
+        mode: Mode,
+        initial: GameState,
+        seats: [Seat; 2],
+        seed: u64,
+        record_path: Option<PathBuf>,
+    ) -> Result<Table, String> {
+        let description = format!("{:?} seed {seed}: {} vs {}", mode, seats[0].label(), seats[1].label());
+        let record = GameRecord::new(&initial, description);
+        let mut table =
+            Table { mode, seats, states: vec![initial], record, log: Vec::new(), seed, record_path };
+        if mode == Mode::Play {
+            table.run_agents()?;
+        }
+        table.save()?;
+        Ok(table)
+    }
+
+    /// The seat for an agent spec, its seed derived from the table's seed and the side.
+    pub fn bot(spec: &str, seed: u64, side: Side) -> Result<Seat, String> {
+        let agent = make_agent(spec, seed.wrapping_mul(2).wrapping_add(side as u64))?;
+        Ok(Seat::Bot { agent, spec: spec.to_string() })
+    }
+
+    /// A table stepping through `record` (read from `file`): every action is replayed and
+    /// checked, and the log is rebuilt.
+    pub fn from_record(record: GameRecord, file: &str) -> Result<Table, String> {
+        let initial = record.initial.restore(file).map_err(|e| e.to_string())?;
+        let mut table = Table {
+            mode: Mode::View,
+            seats: [Seat::Record, Seat::Record],
+            states: vec![initial],
+            record: GameRecord { actions: Vec::new(), ..record.clone() },
+            log: Vec::new(),
+            seed: 0,
+            record_path: None,
+        };
+        for (index, &action) in record.actions.iter().enumerate() {
+            table
+                .apply(action)
+                .map_err(|e| format!("{file}: action #{index} ({action}) cannot be replayed: {e}"))?;
+        }
+        let hash = format_hash(table.current().state_hash());
+        if hash != record.final_hash {
+            return Err(format!(
+                "{file}: the replayed final hash {hash} differs from the recorded {}",
+                record.final_hash
+            ));
+        }
+        Ok(table)
+    }
+
+    /// The current state.
+    pub fn current(&self) -> &GameState {
+        self.states.last().expect("a table always has its initial state")
+    }
+
+    /// The state after `at` actions (clamped to the current one).
+    pub fn state_at(&self, at: usize) -> &GameState {
+        &self.states[at.min(self.states.len() - 1)]
+    }
+
+    /// Number of actions taken: the state version.
+    pub fn version(&self) -> usize {
+        self.states.len() - 1
+    }
+
+    /// The action taken at version `at`, if any.
+    pub fn action_at(&self, at: usize) -> Option<Action> {
+        self.record.actions.get(at).copied()
+    }
+
+    /// The side the person plays, if any.
+    pub fn human(&self) -> Option<Side> {
+        self.seats.iter().position(|s| matches!(s, Seat::Human)).map(|s| s as Side)
+    }
+
+    /// Apply the person's choice: legal action `index` as offered at `version`. Then the
+    /// agents and the dice go on until the person must decide again or the game ends.
+    pub fn human_action(&mut self, version: usize, index: usize) -> Result<Result<(), Refusal>, String> {
+        if self.mode != Mode::Play {
+            return Ok(Err(Refusal::WrongMode(self.mode)));
+        }
+        if version != self.version() {
+            return Ok(Err(Refusal::Stale { offered: version, current: self.version() }));
+        }
+        let state = self.current();
+        let human = self.human();
+        match state.current_player() {
+            Player::Side(s) if Some(s) == human => {}
+            _ => return Ok(Err(Refusal::NotYourTurn(state.describe_node()))),
+        }
+        let legal = state.legal_actions();
+        let Some(&action) = legal.get(index) else {
+            return Ok(Err(Refusal::NoSuchAction { index, count: legal.len() }));
+        };
+        self.apply(action)?;
+        self.run_agents()?;
+        self.save()?;
+        Ok(Ok(()))
+    }
+
+    /// One step by the dice or an agent (watch mode); `false` when the game is over or a person
+    /// must decide.
+    pub fn advance(&mut self) -> Result<bool, String> {
+        let moved = self.step_agents()?;
+        if moved {
+            self.save()?;
+        }
+        Ok(moved)
+    }
+
+    /// Let the dice and the agents act until a person must decide or the game ends.
+    fn run_agents(&mut self) -> Result<(), String> {
+        while self.step_agents()? {}
+        Ok(())
+    }
+
+    /// One chance outcome or agent decision; `false` when there is none to take.
+    fn step_agents(&mut self) -> Result<bool, String> {
+        let state = self.current();
+        let action = match state.current_player() {
+            Player::Terminal => return Ok(false),
+            Player::Chance => {
+                // Each chance node rolls with its own generator, so a game resumes identically.
+                let node_seed = self.seed ^ 0x9e37_79b9_7f4a_7c15u64.wrapping_mul(self.version() as u64 + 1);
+                let mut dice = ChaCha8Rng::seed_from_u64(node_seed);
+                state.sample_chance(&mut dice).ok_or("a chance node without outcomes")?
+            }
+            Player::Side(s) => match &mut self.seats[s as usize] {
+                Seat::Bot { agent, .. } => agent.select_action(state),
+                Seat::Human | Seat::Record => return Ok(false),
+            },
+        };
+        self.apply(action)?;
+        Ok(true)
+    }
+
+    /// Apply `action` to the current state, recording it and logging it in words.
+    fn apply(&mut self, action: Action) -> Result<(), String> {
+        let before = self.current().clone();
+        let mut after = before.clone();
+        after.apply_action(action).map_err(|e| e.to_string())?;
+        let at = self.version();
+        let (kind, side) = match before.current_player() {
+            Player::Side(s) => (LogKind::Decision, Some(s)),
+            _ => (LogKind::Roll, None),
+        };
+        let mut text = describe_action(&before, action);
+        if let (Some(Step::Test { attr, .. }), LogKind::Roll) = (before.dynamic().steps.last(), kind) {
+            text = format!("{text} (rolled against {attr})");
+        }
+        let secret = (0..2)
+            .find(|&s| !before.node_visible_to(s))
+            .map(|s| (s, format!("{} — kept secret from you", before.describe_node())));
+        self.log.push(LogEntry { at, kind, side, text, secret });
+        for line in consequences(&before, &after) {
+            self.log.push(LogEntry { at, kind: LogKind::Event, side: None, text: line, secret: None });
+        }
+        if after.is_terminal() {
+            let o = after.outcome();
+            let result = match o.winner {
+                Some(w) => format!("side {} wins", (b'A' + w) as char),
+                None => "a draw".to_string(),
+            };
+            let text = format!(
+                "Game over: {}. {result}, VP A {} B {}",
+                end_reason(&after),
+                o.vp[0],
+                o.vp[1]
+            );
+            self.log.push(LogEntry { at, kind: LogKind::Turn, side: None, text, secret: None });
+        } else if after.turn() != before.turn() {
+            let text = format!("Turn {} begins", after.turn());
+            self.log.push(LogEntry { at, kind: LogKind::Turn, side: None, text, secret: None });
+        }
+        self.record.actions.push(action);
+        self.record.final_hash = format_hash(after.state_hash());
+        self.states.push(after);
+        Ok(())
+    }
+
+    /// Write the record, if the table keeps one, atomically.
+    fn save(&self) -> Result<(), String> {
+        match &self.record_path {
+            Some(path) => self.record.save(path).map_err(|e| e.to_string()),
+            None => Ok(()),
+        }
+    }
+}

@@ -1,0 +1,482 @@
+//! What the page receives: the fixed parts of a game (board, profile cards, crew cards) once,
+//! and at every step a view of the game from one seat, with what that seat may not know (the
+//! enemy's secret grudge, marker numbers it has not seen) left out by the engine's own masking.
+
+use super::table::{Mode, Table};
+use engine::analysis::{analyze, OptionValue};
+use engine::board::{Cover, Terrain};
+use engine::render::{describe_action, model_letter};
+use engine::scenario::{MarkerKind, ScenarioState};
+use engine::state::{CombatKind, Health, RollRole, Side, Stance, Step};
+use engine::{Action, GameState, Player};
+use serde_json::{json, Value};
+
+/// Most log lines one view carries (the latest ones).
+const LOG_LINES: usize = 400;
+
+/// The fixed parts of the game: board cells, profile cards, crew cards and the scenario.
+pub fn fixed_json(state: &GameState) -> Value {
+    let board = state.board();
+    let stat = state.static_data();
+    let mut terrain = String::new();
+    let mut cover = String::new();
+    let mut height = Vec::with_capacity(board.len());
+    for c in board.cells() {
+        terrain.push(match c.terrain {
+            Terrain::Open => 'o',
+            Terrain::Water => 'w',
+            Terrain::Rough => 'r',
+            Terrain::Impassable => 'x',
+        });
+        cover.push(match c.cover {
+            Cover::None => '.',
+            Cover::Soft => 's',
+            Cover::Hard => 'h',
+        });
+        height.push(c.height);
+    }
+    let profiles: Vec<Value> = stat
+        .profiles
+        .iter()
+        .map(|p| {
+            let weapons: Vec<Value> = p
+                .weapons
+                .iter()
+                .map(|w| {
+                    json!({
+                        "name": w.name,
+                        "range": w.range.map(|(a, b)| [a, b]),
+                        "damage": [w.damage.0, w.damage.1],
+                        "properties": w.properties.iter().map(|x| x.to_string()).collect::<Vec<_>>(),
+                    })
+                })
+                .collect();
+            json!({
+                "id": p.id, "name": p.name, "type": format!("{:?}", p.model_type),
+                "role": format!("{:?}", p.role), "faction": p.faction, "points": p.points,
+                "ap_gain": p.ap_gain, "ap_max": p.ap_max, "speed": [p.speed.0, p.speed.1],
+                "wounds": p.wounds, "cc": p.cc, "agility": p.agility, "marksmanship": p.marksmanship,
+                "intelligence": p.intelligence, "toughness": p.toughness, "armour": p.total_armour(),
+                "skills": p.skills, "base_mm": p.base_mm, "weapons": weapons,
+            })
+        })
+        .collect();
+    let cards: Vec<Vec<Value>> = stat
+        .cards
+        .iter()
+        .map(|side| side.iter().map(|c| json!({"name": c.name, "text": c.text, "points": c.points})).collect())
+        .collect();
+    let scenario = stat.scenario;
+    json!({
+        "board": {
+            "name": board.name(), "width": board.width(), "depth": board.depth(),
+            "height": height, "terrain": terrain, "cover": cover,
+        },
+        "profiles": profiles,
+        "cards": cards,
+        "scenario": {
+            "name": scenario.name(), "title": scenario.title(), "summary": scenario.summary(),
+            "page": scenario.page(),
+        },
+        "max_turns": stat.max_turns,
+    })
+}
+
+/// The game after `at` actions as `observer` sees it (`None`: a spectator who sees
+/// everything, for watching agents and viewing records). The person's options, with their
+/// odds, are included when it is their decision at the current state.
+pub fn view_json(table: &Table, at: usize, observer: Option<Side>) -> Value {
+    let at = at.min(table.version());
+    let state = table.state_at(at);
+    let d = state.dynamic();
+    let scenario = match observer {
+        Some(side) => state.masked(side).scenario,
+        None => d.scenario.clone(),
+    };
+    let to_act = match state.current_player() {
+        Player::Side(s) => json!(s),
+        Player::Chance => json!("dice"),
+        Player::Terminal => json!("over"),
+    };
+    let yours = matches!(state.current_player(), Player::Side(s) if Some(s) == observer);
+    let decision = (table.mode == Mode::Play && yours && at == table.version()).then(|| decision_json(state));
+    let next = table.action_at(at).map(|a| {
+        let text = table.log.iter().find(|e| e.at == at).map(|e| e.text_for(observer).to_string());
+        text.unwrap_or_else(|| describe_action(state, a))
+    });
+    let log: Vec<Value> = {
+        let entries: Vec<_> = table.log.iter().filter(|e| e.at < at).collect();
+        let skip = entries.len().saturating_sub(LOG_LINES);
+        entries[skip..]
+            .iter()
+            .map(|e| json!({"at": e.at, "kind": e.kind, "side": e.side, "text": e.text_for(observer)}))
+            .collect()
+    };
+    let outcome = state.outcome();
+    let over = state.is_terminal().then(|| {
+        json!({
+            "winner": outcome.winner,
+            "reason": crate::game_cmd::end_reason(state),
+            "vp": [outcome.vp[0], outcome.vp[1]],
+        })
+    });
+    json!({
+        "mode": table.mode,
+        "version": table.version(),
+        "at": at,
+        "you": observer,
+        "seats": [table.seats[0].label(), table.seats[1].label()],
+        "turn": d.turn,
+        "initiative": d.initiative,
+        "active": d.active,
+        "activating": d.activating,
+        "pass_tokens": [d.pass_tokens[0], d.pass_tokens[1]],
+        "vp": [outcome.vp[0], outcome.vp[1]],
+        "to_act": to_act,
+        "node": state.describe_node(),
+        "models": (0..state.models().len() as u8).map(|m| model_json(state, &scenario, m)).collect::<Vec<_>>(),
+        "scenario": scenario_json(state, &scenario),
+        "sequence": sequence_json(state),
+        "decision": decision,
+        "next": next,
+        "log": log,
+        "over": over,
+        "record": table.record_path.as_ref().map(|p| p.display().to_string()),
+    })
+}
+
+/// One model: where it is and everything on it.
+fn model_json(state: &GameState, scenario: &ScenarioState, m: u8) -> Value {
+    let ms = &state.models()[m as usize];
+    let p = state.profile(m);
+    let (x, y) = state.board().xy(ms.cell);
+    let weapons = |mask: u8| -> Vec<&str> {
+        p.weapons.iter().enumerate().filter(|(i, _)| mask & (1 << i) != 0).map(|(_, w)| w.name.as_str()).collect()
+    };
+    let carries: Vec<usize> = scenario
+        .markers
+        .iter()
+        .enumerate()
+        .filter(|(_, mk)| mk.holder == Some(m) && !mk.off_table)
+        .map(|(i, _)| i)
+        .collect();
+    json!({
+        "id": m,
+        "letter": model_letter(state, m).to_string(),
+        "name": p.name,
+        "profile": ms.profile,
+        "side": ms.side,
+        "on_table": ms.is_on_table(),
+        "at": [x, y],
+        "z": ms.z,
+        "stance": stance_name(ms.stance),
+        "health": health_name(ms.health),
+        "wounds": ms.wounds,
+        "wounds_max": p.wounds,
+        "mount_wounds": ms.mount_wounds,
+        "ap": ms.ap,
+        "ap_max": p.ap_max,
+        "activated": ms.activated,
+        "jammed": weapons(ms.jammed),
+        "broken": weapons(ms.broken),
+        "fire": ms.tokens.fire,
+        "blind": ms.tokens.blind,
+        "slow": [ms.tokens.slow.0, ms.tokens.slow.1],
+        "stealth": ms.tokens.stealth,
+        "carries": carries,
+    })
+}
+
+fn stance_name(s: Stance) -> &'static str {
+    match s {
+        Stance::Standing => "standing",
+        Stance::Prone => "prone",
+        Stance::Swimming => "swimming",
+        Stance::Climbing => "climbing",
+    }
+}
+
+fn health_name(h: Health) -> &'static str {
+    match h {
+        Health::Conscious => "conscious",
+        Health::Down => "down",
+        Health::TakenOut => "taken out",
+        Health::Remounted => "remounted",
+        Health::Reserve => "not deployed",
+        Health::LeftTable => "left the table",
+    }
+}
+
+/// The scenario as the observer knows it: markers, grudges, couriers, numbers sought, zones.
+fn scenario_json(state: &GameState, sc: &ScenarioState) -> Value {
+    let board = state.board();
+    let markers: Vec<Value> = sc
+        .markers
+        .iter()
+        .enumerate()
+        .map(|(i, mk)| {
+            let (x, y) = board.xy(mk.cell);
+            let kind = match mk.kind {
+                MarkerKind::Central => "central".to_string(),
+                MarkerKind::Objective(s) => format!("objective {}", (b'A' + s) as char),
+                MarkerKind::Prize(s) => format!("prize {}", (b'A' + s) as char),
+                MarkerKind::Numbered => "numbered".to_string(),
+            };
+            json!({
+                "index": i, "kind": kind, "at": [x, y], "placed": mk.placed, "loose": mk.is_loose(),
+                "holder": mk.holder, "controller": mk.controller, "number": mk.number,
+                "shown": mk.shown, "off_table": mk.off_table,
+            })
+        })
+        .collect();
+    let grudges: Vec<Value> = sc.grudges[..2]
+        .iter()
+        .map(|g| g.map_or(Value::Null, |g| json!({"holder": g.holder, "target": g.target, "complete": g.complete, "revealed": g.revealed})))
+        .collect();
+    json!({
+        "player_a": sc.player_a,
+        "markers": markers,
+        "grudges": grudges,
+        "couriers": [sc.couriers[0], sc.couriers[1]],
+        "sought": [sc.sought[0], sc.sought[1]],
+    })
+}
+
+/// The action sequence under way: the declared action, the path and every combat roll.
+fn sequence_json(state: &GameState) -> Value {
+    let Some(seq) = state.dynamic().sequence.as_ref() else { return Value::Null };
+    let board = state.board();
+    let (ox, oy) = board.xy(seq.origin);
+    let path: Vec<Value> = seq
+        .path
+        .points
+        .iter()
+        .map(|p| {
+            let (x, y) = board.xy(p.cell);
+            json!([x, y, p.z, p.cost, p.rest])
+        })
+        .collect();
+    let rolls: Vec<Value> = seq
+        .rolls
+        .iter()
+        .map(|r| {
+            json!({
+                "model": r.model,
+                "role": match r.role {
+                    RollRole::Main => "main",
+                    RollRole::Nested => "nested",
+                    RollRole::Firefight => "firefight",
+                    RollRole::Reaction => "reaction",
+                },
+                "kind": combat_name(r.kind),
+                "target": r.target,
+                "point": r.point,
+                "attr": r.attr,
+                "outcome": r.outcome.map(|o| o.level.name()),
+                "cancelled": r.cancelled,
+            })
+        })
+        .collect();
+    json!({
+        "actor": seq.actor,
+        "declared": seq.declared.to_string(),
+        "origin": [ox, oy],
+        "path": path,
+        "prone": seq.prone,
+        "reached": seq.reached,
+        "first_dynamic": seq.path.first_dynamic,
+        "rolls": rolls,
+    })
+}
+
+fn combat_name(kind: CombatKind) -> &'static str {
+    match kind {
+        CombatKind::Shoot { .. } => "shoot",
+        CombatKind::Dodge => "dodge",
+        CombatKind::CloseCombat { .. } => "close combat",
+        CombatKind::Reveal => "reveal",
+        CombatKind::Template { .. } => "template",
+    }
+}
+
+/// The person's decision: the question, and every legal option with what it is about (model,
+/// target, cell, path point), its path for moves, the test it makes and the exact expected
+/// outcome over the rest of the action sequence where the engine can work it out.
+fn decision_json(state: &GameState) -> Value {
+    let legal = state.legal_actions();
+    let step = state.dynamic().steps.last();
+    let chooser_model = match step {
+        Some(Step::ChooseAction(m)) => Some(*m),
+        Some(Step::Scenario(engine::scenario::ScenarioStep::Deploy { model, .. })) => Some(*model),
+        _ => None,
+    };
+    // Exact odds where an option starts or changes an action sequence.
+    let analysed: Vec<OptionValue> = match step {
+        Some(
+            Step::ChooseAction(_) | Step::ChooseReaction | Step::ChooseNested | Step::ChooseFirefight,
+        ) => analyze(state).map(|(_, options)| options).unwrap_or_default(),
+        _ => Vec::new(),
+    };
+    let narrative = state.static_data().variant.narrative_feats;
+    let options: Vec<Value> = legal
+        .iter()
+        .enumerate()
+        .map(|(i, &action)| {
+            let mut o = option_json(state, action, chooser_model);
+            o["i"] = json!(i);
+            if let Some(v) = analysed.iter().find(|v| v.action == action) {
+                o["odds"] = json!({
+                    "active_hit": v.p_active_hit,
+                    "active_down": v.p_active_down,
+                    "dealt": v.expected_wounds_dealt,
+                    "taken": v.expected_wounds_taken,
+                    "ap": v.expected_ap_spent,
+                });
+            }
+            if let Some(attr) = test_of(state, action) {
+                let levels = engine::odds::level_distribution(attr as i32, narrative);
+                o["test"] = json!({"attr": attr, "success": levels[2] + levels[3] + levels[4]});
+            }
+            o
+        })
+        .collect();
+    json!({
+        "prompt": state.describe_node(),
+        "step": step.map(step_name),
+        "options": options,
+    })
+}
+
+/// What an option is about, for the board: its kind, model, target, cell, path point, path.
+fn option_json(state: &GameState, action: Action, chooser: Option<u8>) -> Value {
+    let board = state.board();
+    let xy = |c: u16| {
+        let (x, y) = board.xy(c);
+        json!([x, y])
+    };
+    let kind = match serde_json::to_value(action) {
+        Ok(Value::String(s)) => s,
+        Ok(Value::Object(map)) => map.keys().next().cloned().unwrap_or_default(),
+        _ => String::new(),
+    };
+    let mut o = json!({"text": describe_action(state, action), "kind": kind, "model": chooser});
+    match action {
+        Action::Activate(m) | Action::Nominate(m) => o["model"] = json!(m),
+        Action::Move { dest, prone } => {
+            o["cell"] = xy(dest);
+            o["prone"] = json!(prone);
+        }
+        Action::Dismount { dest, .. } | Action::Remount { dest } => o["cell"] = xy(dest),
+        Action::Charge { target, dest, .. } => {
+            o["cell"] = xy(dest);
+            o["target"] = json!(target);
+        }
+        Action::Shoot { target, .. }
+        | Action::CloseCombat { target, .. }
+        | Action::Reveal { target }
+        | Action::Interact { target, .. } => o["target"] = json!(target),
+        Action::Template { at, .. } => o["cell"] = xy(at),
+        Action::Deploy(c) | Action::DodgeMove(c) => o["cell"] = xy(c),
+        Action::Nested { target, point, .. } => {
+            o["target"] = json!(target);
+            o["point"] = json!(point);
+        }
+        Action::React { model, point, .. } => {
+            o["model"] = json!(model);
+            o["point"] = json!(point);
+        }
+        Action::Firefight { reactor, .. } => o["target"] = json!(reactor),
+        Action::FallPoint(i) => o["point"] = json!(i as u16 + 1),
+        Action::Grudge { holder, target } => {
+            o["model"] = json!(holder);
+            o["target"] = json!(target);
+        }
+        Action::Command { donor, recipient } => {
+            o["model"] = json!(donor);
+            o["target"] = json!(recipient);
+        }
+        Action::PlayCard { target, .. } => o["target"] = json!(target),
+        Action::Zone(z) => o["zone"] = zone_json(state, z),
+        _ => {}
+    }
+    if let Some(path) = state.declared_path(action) {
+        let points: Vec<Value> = path.points.iter().map(|p| xy(p.cell)).collect();
+        o["path"] = json!(points);
+        o["length"] = json!(path.cost() as f64 / 10.0);
+        o["dynamic"] = json!(path.first_dynamic.is_some());
+    }
+    o
+}
+
+/// A zone choice for the board: an edge (0 row 0, 1 the last row, 2 column 0, 3 the last
+/// column) or a corner cell.
+fn zone_json(state: &GameState, z: u8) -> Value {
+    use engine::scenario::{ScenarioStep, ZoneKind};
+    let board = state.board();
+    let is_edge = matches!(
+        state.dynamic().steps.last(),
+        Some(Step::Scenario(ScenarioStep::ChooseZone { zone: ZoneKind::Edge, .. }))
+    );
+    if is_edge {
+        json!({"edge": z % 4})
+    } else {
+        let (xe, ye) = engine::scenario::zones::corner_edges(z);
+        let x = if xe == 2 { 0 } else { board.width() - 1 };
+        let y = if ye == 0 { 0 } else { board.depth() - 1 };
+        json!({"corner": [x, y]})
+    }
+}
+
+/// The attribute the option's own test is made against: the combat roll it adds to the
+/// sequence, or the movement test its path needs.
+fn test_of(state: &GameState, action: Action) -> Option<u8> {
+    let combat = matches!(
+        action,
+        Action::Shoot { .. }
+            | Action::CloseCombat { .. }
+            | Action::Reveal { .. }
+            | Action::Template { .. }
+            | Action::Dodge
+            | Action::Nested { .. }
+            | Action::React { .. }
+            | Action::Firefight { .. }
+    );
+    let moves = state.declared_path(action).is_some_and(|p| p.first_dynamic.is_some());
+    if !combat && !moves {
+        return None;
+    }
+    let before = state.dynamic().sequence.as_ref().map_or(0, |s| s.rolls.len());
+    let mut after = state.clone();
+    after.apply_action(action).ok()?;
+    let d = after.dynamic();
+    if combat {
+        let roll = d.sequence.as_ref()?.rolls.get(before)?;
+        return (!roll.automatic).then_some(roll.attr);
+    }
+    d.steps.iter().rev().find_map(|s| match s {
+        Step::Test { purpose: engine::state::Purpose::Movement, attr, .. } => Some(*attr),
+        _ => None,
+    })
+}
+
+/// The decision's kind, for the page's wording.
+fn step_name(step: &Step) -> &'static str {
+    match step {
+        Step::ChooseInitiative(_) => "initiative",
+        Step::ChooseActivation => "activation",
+        Step::ChooseAction(_) => "action",
+        Step::ChooseNested => "nested",
+        Step::ChooseReaction => "reaction",
+        Step::ChooseFirefight => "firefight",
+        Step::ChooseCard { .. } => "card",
+        Step::ChooseAllocation { .. } => "allocation",
+        Step::ChooseMidAir => "mid_air",
+        Step::ChooseFallPoint { .. } => "fall_point",
+        Step::ChooseContinuer { .. } => "continuer",
+        Step::ChooseCommand => "command",
+        Step::ChooseCommandAp { .. } => "command_ap",
+        Step::ChooseDodgeMove { .. } => "dodge_move",
+        Step::Scenario(_) => "setup",
+        _ => "other",
+    }
+}
