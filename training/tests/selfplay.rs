@@ -268,3 +268,21 @@ fn bad_self_play_configurations_are_refused_by_field() {
         assert_eq!(e.field, field, "{e}");
     }
 }
+
+#[test]
+fn a_seeded_run_is_reproducible() {
+    let outputs = |name: &str| {
+        let run = run_dir(name);
+        let config = config(40);
+        prepare_run(&run, Some(&config)).unwrap();
+        drive(&run, &config, &Boards, &shape(), Role::Single, None, false).unwrap();
+        let state = read_state(&run).unwrap().unwrap();
+        let net = Network::load(&run.join("checkpoints")).unwrap();
+        let start = TicTacToe::new();
+        let out = PolicyValue::evaluate(&net, &[(&start, 0)]).unwrap();
+        let shard = std::fs::read_to_string(run.join("shards").join("single-000000.jsonl")).unwrap();
+        let _ = std::fs::remove_dir_all(&run);
+        (state.step, state.positions, state.consumed, out, shard)
+    };
+    assert_eq!(outputs("seeded-1"), outputs("seeded-2"));
+}
