@@ -70,6 +70,7 @@ pub fn bootstrap(options: BootstrapOptions<'_>) -> Result<String, String> {
     let config = Config::load(options.config).map_err(|e| e.to_string())?;
     let run = options.run;
     std::fs::create_dir_all(run).map_err(|e| format!("{}: {e}", run.display()))?;
+    let _lock = crate::lock::ProcessLock::take(&run.join("train.lock"), "a training of this run")?;
     let saved = run.join("config.toml");
     if saved.is_file() {
         let before = Config::load(&saved).map_err(|e| e.to_string())?;

@@ -11,6 +11,7 @@ pub mod config;
 pub mod expert;
 pub mod inference;
 pub mod learner;
+pub mod lock;
 pub mod metrics;
 pub mod net;
 pub mod play;
