@@ -9,7 +9,10 @@ use std::time::{Duration, Instant};
 
 const CONFIG: &str = r#"
 seed = 3
-init = "checkpoints/bootstrap"
+[net]
+channels = 8
+blocks = 1
+hidden = 16
 [search]
 spec = "sims=2,root=gumbel,considered=2,noise=1"
 [actors]
