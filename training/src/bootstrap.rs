@@ -100,8 +100,12 @@ pub fn bootstrap(options: BootstrapOptions<'_>) -> Result<String, String> {
             .eval_opponents
             .iter()
             .filter_map(|o| {
-                policy_score(&config, net, o, config.train.eval_games).ok().map(|s| (format!("vs_{o}"), s))
+                let games = config.train.eval_games;
+                let s = policy_score(&config, net, o, games).ok()?;
+                let [low, high] = eval::stats::wilson(s * games as f64, games as f64, 1.96);
+                Some([(format!("vs_{o}"), s), (format!("vs_{o}_low"), low), (format!("vs_{o}_high"), high)])
             })
+            .flatten()
             .collect()
     };
     let outcome = train(TrainRun {

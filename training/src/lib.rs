@@ -8,6 +8,7 @@
 pub mod bootstrap;
 pub mod checkpoint;
 pub mod config;
+pub mod curves;
 pub mod expert;
 pub mod inference;
 pub mod learner;
