@@ -14,7 +14,8 @@ use std::sync::Once;
 /// Every scalar series of a run: name → (step, value), in file order.
 pub type Series = BTreeMap<String, Vec<(f64, f64)>>;
 
-/// Read a run's `metrics.jsonl`.
+/// Read a run's `metrics.jsonl` (a resumed run's points replace those logged after its
+/// checkpoint by the run it resumed).
 pub fn read_metrics(run: &Path) -> Result<Series, String> {
     let path = run.join("metrics.jsonl");
     let text = std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
@@ -30,7 +31,12 @@ pub fn read_metrics(run: &Path) -> Result<Series, String> {
             .ok_or_else(|| format!("{}:{}: no step", path.display(), i + 1))?;
         for (k, v) in object.iter().filter(|(k, _)| k.as_str() != "step") {
             if let Some(v) = v.as_f64().filter(|v| v.is_finite()) {
-                series.entry(k.clone()).or_default().push((step, v));
+                let points = series.entry(k.clone()).or_default();
+                // A resumed run logs again from its last checkpoint: its points replace the
+                // ones the killed run had logged from there on.
+                let keep = points.partition_point(|p| p.0 < step);
+                points.truncate(keep);
+                points.push((step, v));
             }
         }
     }
@@ -153,9 +159,13 @@ mod tests {
         let lines = [
             r#"{"step":10,"train/policy_loss":2.0,"train/value_loss":0.5}"#,
             r#"{"step":20,"train/policy_loss":1.5,"train/value_loss":0.4}"#,
+            r#"{"step":10,"train/policy_loss":1.9,"train/value_loss":0.5}"#,
+            r#"{"step":20,"train/policy_loss":1.4,"train/value_loss":0.4}"#,
             r#"{"step":20,"eval/vs_scripted":0.3,"eval/vs_scripted_low":0.1,"eval/vs_scripted_high":0.5}"#,
         ];
         std::fs::write(run.join("metrics.jsonl"), lines.join("\n")).unwrap();
+        let series = read_metrics(&run).unwrap();
+        assert_eq!(series["train/policy_loss"], vec![(10.0, 1.9), (20.0, 1.4)], "a resumed run's points replace the old ones");
         let out = run.join("curves.png");
         plot_run(&run, &out).unwrap();
         let bytes = std::fs::read(&out).unwrap();
