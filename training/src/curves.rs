@@ -165,7 +165,11 @@ mod tests {
         ];
         std::fs::write(run.join("metrics.jsonl"), lines.join("\n")).unwrap();
         let series = read_metrics(&run).unwrap();
-        assert_eq!(series["train/policy_loss"], vec![(10.0, 1.9), (20.0, 1.4)], "a resumed run's points replace the old ones");
+        assert_eq!(
+            series["train/policy_loss"],
+            vec![(10.0, 1.9), (20.0, 1.4)],
+            "a resumed run's points replace the old ones"
+        );
         let out = run.join("curves.png");
         plot_run(&run, &out).unwrap();
         let bytes = std::fs::read(&out).unwrap();
