@@ -51,6 +51,8 @@ enum Command {
     Train(train_cmd::TrainArgs),
     /// One self-play actor: plays games with a run's latest network into its shards.
     Selfplay(train_cmd::SelfPlayArgs),
+    /// Learning curves of a training run (losses, evaluation scores with intervals) as a PNG.
+    Curves(train_cmd::CurvesArgs),
     /// Crew lists: `tde crew check FILE` gives the points and every rule a crew breaks.
     Crew {
         #[command(subcommand)]
@@ -96,6 +98,7 @@ fn main() -> ExitCode {
         Command::Arena(args) => passed(arena_cmd::arena(args)),
         Command::Train(args) => passed(train_cmd::train(args)),
         Command::Selfplay(args) => passed(train_cmd::selfplay(args)),
+        Command::Curves(args) => passed(train_cmd::curves(args)),
         Command::Crew { cmd } => crew_cmd::run(cmd),
         Command::Fuzz(args) => game_cmd::fuzz(args),
     };

@@ -84,3 +84,21 @@ pub fn selfplay(args: &SelfPlayArgs) -> Result<String, String> {
     let role = Role::Actor { id: args.actor.clone(), shards: args.shards };
     tde_selfplay(&args.run, args.config.as_deref(), role, !args.quiet)
 }
+
+/// Arguments of `tde curves`.
+#[derive(Args)]
+pub struct CurvesArgs {
+    /// Run folder whose `metrics.jsonl` is plotted.
+    #[arg(long)]
+    pub run: PathBuf,
+    /// PNG file to write (default: RUN/curves.png).
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+}
+
+/// Run `tde curves`.
+pub fn curves(args: &CurvesArgs) -> Result<String, String> {
+    let out = args.out.clone().unwrap_or_else(|| args.run.join("curves.png"));
+    training::curves::plot_run(&args.run, &out)?;
+    Ok(format!("wrote {}", out.display()))
+}

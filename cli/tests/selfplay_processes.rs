@@ -9,7 +9,10 @@ use std::time::{Duration, Instant};
 
 const CONFIG: &str = r#"
 seed = 3
-init = "checkpoints/bootstrap"
+[net]
+channels = 8
+blocks = 1
+hidden = 16
 [search]
 spec = "sims=2,root=gumbel,considered=2,noise=1"
 [actors]
@@ -94,6 +97,13 @@ fn two_actors_and_a_learner_share_a_run_folder_and_survive_kills() {
     let mut learner =
         tde(&["train", "--config", config.to_str().unwrap(), "--run", r, "--learner", "--quiet"]);
     wait_for("version 0", || state(&run).is_some());
+    // A second learner on the same run is refused.
+    let second = Command::new(env!("CARGO_BIN_EXE_tde"))
+        .args(["train", "--run", r, "--learner", "--quiet"])
+        .output()
+        .unwrap();
+    assert!(!second.status.success());
+    assert!(String::from_utf8_lossy(&second.stderr).contains("already running"), "{second:?}");
     // Actor a is killed mid-game and restarted; actor b plays two shards meanwhile.
     let mut a = tde(&["selfplay", "--run", r, "--actor", "a", "--shards", "2", "--quiet"]);
     let mut b = tde(&["selfplay", "--run", r, "--actor", "b", "--shards", "2", "--quiet"]);

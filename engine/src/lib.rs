@@ -19,6 +19,7 @@ pub mod scenario;
 pub mod setup;
 pub mod state;
 pub mod stats;
+pub mod uc;
 pub mod validate;
 
 pub use state::{Action, GameState, IllegalAction, Player};

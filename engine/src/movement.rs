@@ -10,8 +10,6 @@
 
 use crate::board::{Board, CellIdx, Terrain};
 use std::cell::RefCell;
-use std::cmp::Reverse;
-use std::collections::BinaryHeap;
 
 /// Cost of one orthogonal step, in tenths of an inch.
 pub const ORTHO: u16 = 10;
@@ -158,7 +156,10 @@ struct Scratch {
     dist: Vec<u16>,
     pred: Vec<u32>,
     touched: Vec<u32>,
-    heap: BinaryHeap<Reverse<(u16, u32)>>,
+    /// Nodes to expand by distance (a bucket queue: costs are small whole numbers).
+    buckets: Vec<Vec<u32>>,
+    /// The movement edges of the last board searched.
+    graph: MoveGraph,
 }
 
 thread_local! {
@@ -182,8 +183,11 @@ fn standable(board: &Board, c: CellIdx) -> bool {
     board.cell(c).terrain != Terrain::Impassable
 }
 
-/// Enumerate the edges out of `cell` standing at its surface.
-fn edges(board: &Board, occ: &Blocked, cell: CellIdx, crawl: bool, mut f: impl FnMut(Edge)) {
+/// Enumerate the edges out of `cell` standing at its surface, ignoring models: each with its
+/// gate, the adjacent cell in its direction. An edge may be taken only if neither its gate
+/// nor its destination is blocked by an enemy model (a blocked neighbour also stops every
+/// leap in that direction).
+fn static_edges(board: &Board, cell: CellIdx, crawl: bool, mut f: impl FnMut(Edge, CellIdx)) {
     let (x, y) = board.xy(cell);
     let here = *board.cell(cell);
     let ha = here.height as i32;
@@ -194,7 +198,7 @@ fn edges(board: &Board, occ: &Blocked, cell: CellIdx, crawl: bool, mut f: impl F
         let Some(to) = board.checked_idx(x as i32 + dx as i32, y as i32 + dy as i32) else {
             continue;
         };
-        if !standable(board, to) || occ.blocks(to) {
+        if !standable(board, to) {
             continue;
         }
         if diagonal && cuts_corner(board, x, y, dx, dy, ha.max(board.cell(to).height as i32)) {
@@ -232,11 +236,52 @@ fn edges(board: &Board, occ: &Blocked, cell: CellIdx, crawl: bool, mut f: impl F
             Some((StepKind::Climb, horiz + dh.unsigned_abs() as u16 * ORTHO))
         };
         if let Some((kind, cost)) = step {
-            f(Edge { to, cost, kind });
+            f(Edge { to, cost, kind }, to);
         }
         if !crawl && !in_water {
-            leap_edges(board, occ, x, y, dx, dy, ha, &mut f);
+            leap_edges(board, x, y, dx, dy, ha, &mut |e| f(e, to));
         }
+    }
+}
+
+/// The movement edges of every cell of one board, for walking and for crawling, computed once
+/// per board and thread: a search then only checks them against the models in the way.
+#[derive(Default)]
+struct MoveGraph {
+    /// The board they belong to.
+    board: Option<u64>,
+    /// Edges of cell `c` (walking) are `walk[walk_start[c]..walk_start[c + 1]]`.
+    walk_start: Vec<u32>,
+    walk: Vec<(Edge, CellIdx)>,
+    /// The same for crawling.
+    crawl_start: Vec<u32>,
+    crawl: Vec<(Edge, CellIdx)>,
+}
+
+impl MoveGraph {
+    fn build(&mut self, board: &Board) {
+        if self.board == Some(board.id()) {
+            return;
+        }
+        self.board = Some(board.id());
+        for (crawl, start, edges) in
+            [(false, &mut self.walk_start, &mut self.walk), (true, &mut self.crawl_start, &mut self.crawl)]
+        {
+            start.clear();
+            edges.clear();
+            for c in 0..board.len() {
+                start.push(edges.len() as u32);
+                static_edges(board, c as CellIdx, crawl, |e, gate| edges.push((e, gate)));
+            }
+            start.push(edges.len() as u32);
+        }
+    }
+
+    /// The edges out of `cell`, with their gates.
+    fn edges(&self, cell: CellIdx, crawl: bool) -> &[(Edge, CellIdx)] {
+        let (start, edges) =
+            if crawl { (&self.crawl_start, &self.crawl) } else { (&self.walk_start, &self.walk) };
+        &edges[start[cell as usize] as usize..start[cell as usize + 1] as usize]
     }
 }
 
@@ -252,11 +297,11 @@ fn cuts_corner(board: &Board, x: u8, y: u8, dx: i8, dy: i8, top: i32) -> bool {
     blocks(a) && blocks(b)
 }
 
-/// Gap crossings in one direction: over void, rough ground or water onto a surface at most
+/// Gap crossings in one direction (the landing's models are checked by the search): over void, rough ground or water onto a surface at most
 /// 3" higher or lower, up to [`MAX_LEAP_CELLS`] cells away. A gap of a single cell (1") is
 /// crossed with normal movement (p.28 table).
 #[allow(clippy::too_many_arguments)]
-fn leap_edges(board: &Board, occ: &Blocked, x: u8, y: u8, dx: i8, dy: i8, ha: i32, f: &mut impl FnMut(Edge)) {
+fn leap_edges(board: &Board, x: u8, y: u8, dx: i8, dy: i8, ha: i32, f: &mut impl FnMut(Edge)) {
     let diagonal = dx != 0 && dy != 0;
     let horiz = if diagonal { DIAG } else { ORTHO };
     // Highest intermediate cell of solid ground, and of rough ground or water, so far. A leap
@@ -294,7 +339,6 @@ fn leap_edges(board: &Board, occ: &Blocked, x: u8, y: u8, dx: i8, dy: i8, ha: i3
         let gap = max_solid < floor - 1 && max_soft <= floor;
         let landable = there.terrain != Terrain::Water
             && there.terrain != Terrain::Impassable
-            && !occ.blocks(to)
             && (hb - ha).unsigned_abs() <= MAX_LEAP_RISE as u32;
         if gap && landable {
             // A gap of 1" is crossed normally; landing on rough ground is always a leap (p.66).
@@ -370,8 +414,12 @@ fn search(board: &Board, occ: &impl Occupancy, spec: &MoveSpec, s: &mut Scratch)
         s.pred[t as usize] = NO_PRED;
     }
     s.touched.clear();
-    s.heap.clear();
     let max_budget = spec.budget_free.max(spec.budget_restricted);
+    if s.buckets.len() <= max_budget as usize {
+        s.buckets.resize_with(max_budget as usize + 1, Vec::new);
+    }
+    s.buckets.iter_mut().for_each(Vec::clear);
+    s.graph.build(board);
     let start_water = board.cell(spec.start).terrain == Terrain::Water;
     let start_restricted = spec.crawl || start_water;
     let surface = board.cell(spec.start).height;
@@ -397,26 +445,40 @@ fn search(board: &Board, occ: &impl Occupancy, spec: &MoveSpec, s: &mut Scratch)
         }
     }
     let blocked = std::mem::take(&mut s.blocked);
-    while let Some(Reverse((d, node))) = s.heap.pop() {
-        if d > s.dist[node as usize] {
-            continue;
-        }
-        let cell = (node / LABELS as u32) as CellIdx;
-        let lab = (node % LABELS as u32) as usize;
-        let restricted = lab & 1 == 1;
-        let dynamic = lab & 2 == 2;
-        edges(board, &blocked, cell, spec.crawl, |e| {
-            let r = restricted || e.kind.is_restricted();
-            let dy = dynamic || e.kind.is_dynamic();
-            let nd = d.saturating_add(e.cost);
-            let budget = if r { spec.budget_restricted } else { spec.budget_free };
-            if nd > budget || nd > max_budget {
-                return;
+    let graph = std::mem::take(&mut s.graph);
+    let mut bucket = Vec::new();
+    // Expand nodes by increasing distance and, at equal distance, increasing node number:
+    // the order a priority queue of (distance, node) gives, so ties resolve as they always did.
+    for d in 0..=max_budget {
+        std::mem::swap(&mut bucket, &mut s.buckets[d as usize]);
+        bucket.sort_unstable();
+        for &node in &bucket {
+            if d != s.dist[node as usize] {
+                continue;
             }
-            let to = e.to as u32 * LABELS as u32 + label(r, dy) as u32;
-            relax(s, to, nd, node);
-        });
+            let cell = (node / LABELS as u32) as CellIdx;
+            let lab = (node % LABELS as u32) as usize;
+            let restricted = lab & 1 == 1;
+            let dynamic = lab & 2 == 2;
+            for &(e, gate) in graph.edges(cell, spec.crawl) {
+                if blocked.blocks(gate) || blocked.blocks(e.to) {
+                    continue;
+                }
+                let r = restricted || e.kind.is_restricted();
+                let dy = dynamic || e.kind.is_dynamic();
+                let nd = d.saturating_add(e.cost);
+                let budget = if r { spec.budget_restricted } else { spec.budget_free };
+                if nd > budget || nd > max_budget {
+                    continue;
+                }
+                let to = e.to as u32 * LABELS as u32 + label(r, dy) as u32;
+                relax(s, to, nd, node);
+            }
+        }
+        bucket.clear();
+        std::mem::swap(&mut bucket, &mut s.buckets[d as usize]);
     }
+    s.graph = graph;
     s.blocked = blocked;
 }
 
@@ -428,7 +490,10 @@ fn relax(s: &mut Scratch, node: u32, d: u16, pred: u32) {
         }
         s.dist[i] = d;
         s.pred[i] = pred;
-        s.heap.push(Reverse((d, node)));
+        // A start beyond the budget (a long climb down) is recorded but never expanded.
+        if let Some(bucket) = s.buckets.get_mut(d as usize) {
+            bucket.push(node);
+        }
     }
 }
 

@@ -94,10 +94,11 @@ fn resolve(configs: &Path, folder: &str, name: &str, ext: &str) -> PathBuf {
     }
 }
 
-/// Load a board by name or path, turning its errors into a [`DataError`].
-pub fn load_board(configs: &Path, name: &str) -> Result<Board, DataError> {
+/// Load a board by name or path (shared with earlier games on the same file, see
+/// [`Board::load_shared`]), turning its errors into a [`DataError`].
+pub fn load_board(configs: &Path, name: &str) -> Result<Arc<Board>, DataError> {
     let path = resolve(configs, "boards", name, "board");
-    Board::load(&path).map_err(|e| DataError::new(e.file, format!("line {}", e.line), e.reason))
+    Board::load_shared(&path).map_err(|e| DataError::new(e.file, format!("line {}", e.line), e.reason))
 }
 
 fn load_rules(configs: &Path, name: &str) -> Result<RuleVariant, DataError> {
@@ -113,7 +114,7 @@ fn load_rules(configs: &Path, name: &str) -> Result<RuleVariant, DataError> {
 /// and deployment decisions.
 pub fn new_game(config: &GameConfig) -> Result<GameState, DataError> {
     let catalog = load_catalog(&config.configs.join("factions"))?;
-    let board = Arc::new(load_board(&config.configs, &config.board)?);
+    let board = load_board(&config.configs, &config.board)?;
     let variant = load_rules(&config.configs, &config.rules)?;
     let crews: Vec<CrewList> = config
         .crews
@@ -383,7 +384,7 @@ pub fn parse_setup(text: &str, file: &str, configs: &Path) -> Result<GameState, 
     let raw: RawSetup = toml::from_str(text).map_err(|e| crate::data::toml_error(text, file, &e))?;
     let err = |field: String, reason: String| DataError::new(file, field, reason);
     let catalog: Catalog = load_catalog(&configs.join("factions"))?;
-    let board = Arc::new(load_board(configs, &raw.board)?);
+    let board = load_board(configs, &raw.board)?;
     let variant = load_rules(configs, raw.rules.as_deref().unwrap_or("standard"))?;
     if raw.active > 1 {
         return Err(err("active".into(), format!("side {} does not exist (0 or 1)", raw.active)));

@@ -130,3 +130,52 @@ fn shapes_follow_the_board_size_class() {
     assert_eq!(Geometry::of(&common::flat(40, 40)), Geometry { width: 48, depth: 48 });
     assert_eq!(Geometry::of(&common::flat(60, 30)), Geometry { width: 60, depth: 36 });
 }
+
+#[test]
+fn deployment_zones_are_planes_each_side_sees_from_its_own_seat() {
+    use engine::encoding::observe::{P_ZONE_MINE, P_ZONE_THEIRS};
+    let mut rng = ChaCha8Rng::seed_from_u64(3);
+    for scenario in Scenario::ALL {
+        let config = GameConfig { scenario, ..GameConfig::default() };
+        let mut state = new_game(&config).unwrap();
+        // Play on at random until the first activation, when the zones are chosen.
+        while state.dynamic().activating.is_none() && !state.is_terminal() {
+            let legal = match state.current_player() {
+                Player::Chance => {
+                    let a = state.sample_chance(&mut rng).unwrap();
+                    state.apply_action(a).unwrap();
+                    continue;
+                }
+                _ => state.legal_actions(),
+            };
+            state.apply_action(legal[rng.gen_range(0..legal.len())]).unwrap();
+        }
+        let geo = Geometry::of(state.board());
+        let view = |side: u8| {
+            let (mut planes, mut globals) =
+                (Array3::zeros((PLANES, geo.depth, geo.width)), Array1::zeros(GLOBALS));
+            encode_observation(&state, side, planes.view_mut(), globals.view_mut());
+            planes
+        };
+        let (a, b) = (view(0), view(1));
+        let count = |p: &Array3<f32>, plane: usize| p.index_axis(ndarray::Axis(0), plane).sum();
+        assert!(count(&a, P_ZONE_MINE) > 0.0 && count(&a, P_ZONE_THEIRS) > 0.0, "{}", scenario.name());
+        assert_eq!(
+            a.index_axis(ndarray::Axis(0), P_ZONE_MINE),
+            b.index_axis(ndarray::Axis(0), P_ZONE_THEIRS)
+        );
+        assert_eq!(
+            a.index_axis(ndarray::Axis(0), P_ZONE_THEIRS),
+            b.index_axis(ndarray::Axis(0), P_ZONE_MINE)
+        );
+        // In a Grudge Match the whole crew deploys in its zone: before anyone moves, every
+        // model stands on its own zone plane.
+        if scenario == Scenario::GrudgeMatch {
+            for m in state.models().iter().filter(|m| m.is_on_table()) {
+                let (x, y) = state.board().xy(m.cell);
+                let seen = view(m.side)[[P_ZONE_MINE, y as usize, x as usize]];
+                assert_eq!(seen, 1.0, "a model deployed outside its zone plane");
+            }
+        }
+    }
+}

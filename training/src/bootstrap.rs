@@ -27,6 +27,17 @@ pub struct BootstrapOptions<'a> {
     pub progress: bool,
 }
 
+/// A game's score for a player from its return: 1 for a win, ½ for a draw, 0 for a loss.
+pub(crate) fn game_score(ret: f64) -> f64 {
+    if ret > 0.0 {
+        1.0
+    } else if ret < 0.0 {
+        0.0
+    } else {
+        0.5
+    }
+}
+
 /// Score of a network (playing alone, most probable action) against `opponent` over `games`
 /// games of the configured scenarios, sides alternating: wins plus half the draws, per game.
 pub fn policy_score(
@@ -52,14 +63,7 @@ pub fn policy_score(
                 players.swap(0, 1);
             }
             let end = agents::play_game(state, &mut players, 7_000 + g as u64, |_, _| {});
-            let r = end.returns()[ours];
-            Ok(if r > 0.0 {
-                1.0
-            } else if r < 0.0 {
-                0.0
-            } else {
-                0.5
-            })
+            Ok(game_score(end.returns()[ours]))
         })
         .collect::<Result<_, _>>()?;
     Ok(results.iter().sum::<f64>() / games.max(1) as f64)
@@ -70,6 +74,7 @@ pub fn bootstrap(options: BootstrapOptions<'_>) -> Result<String, String> {
     let config = Config::load(options.config).map_err(|e| e.to_string())?;
     let run = options.run;
     std::fs::create_dir_all(run).map_err(|e| format!("{}: {e}", run.display()))?;
+    let _lock = crate::lock::ProcessLock::take(&run.join("train.lock"), "a training of this run")?;
     let saved = run.join("config.toml");
     if saved.is_file() {
         let before = Config::load(&saved).map_err(|e| e.to_string())?;
@@ -99,8 +104,12 @@ pub fn bootstrap(options: BootstrapOptions<'_>) -> Result<String, String> {
             .eval_opponents
             .iter()
             .filter_map(|o| {
-                policy_score(&config, net, o, config.train.eval_games).ok().map(|s| (format!("vs_{o}"), s))
+                let games = config.train.eval_games;
+                let s = policy_score(&config, net, o, games).ok()?;
+                let [low, high] = eval::stats::wilson(s * games as f64, games as f64, 1.96);
+                Some([(format!("vs_{o}"), s), (format!("vs_{o}_low"), low), (format!("vs_{o}_high"), high)])
             })
+            .flatten()
             .collect()
     };
     let outcome = train(TrainRun {

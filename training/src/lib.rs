@@ -8,9 +8,11 @@
 pub mod bootstrap;
 pub mod checkpoint;
 pub mod config;
+pub mod curves;
 pub mod expert;
 pub mod inference;
 pub mod learner;
+pub mod lock;
 pub mod metrics;
 pub mod net;
 pub mod play;

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use tictactoe::TicTacToe;
 use training::play::{Network, PolicyAgent};
-use training::selfplay::actor::{play_batch, play_shard, ActorLock, EvalCache};
+use training::selfplay::actor::{lock_actor, play_batch, play_shard, EvalCache};
 use training::selfplay::config::SelfPlayConfig;
 use training::selfplay::learner::{read_state, Learner};
 use training::selfplay::records::shard_names;
@@ -231,7 +231,7 @@ fn actors_never_write_the_same_shard_and_an_id_runs_once() {
         for id in ["left", "right"] {
             let (run, config, net) = (&run, &config, net.clone());
             scope.spawn(move || {
-                let _lock = ActorLock::take(run, id).unwrap();
+                let _lock = lock_actor(run, id).unwrap();
                 let mut cache = EvalCache::new(0);
                 for _ in 0..3 {
                     play_shard(run, config, &Boards, net.as_ref(), "v", id, &mut cache).unwrap();
@@ -243,12 +243,12 @@ fn actors_never_write_the_same_shard_and_an_id_runs_once() {
     assert_eq!(names.len(), 6, "{names:?}");
     assert!(names.iter().filter(|n| n.starts_with("left-")).count() == 3);
     // A restarted actor continues its numbering; a second holder of a live ID is refused.
-    let lock = ActorLock::take(&run, "left").unwrap();
+    let lock = lock_actor(&run, "left").unwrap();
     play_shard(&run, &config, &Boards, net.as_ref(), "v", "left", &mut EvalCache::new(0)).unwrap();
     assert!(shard_names(&run).unwrap().contains(&"left-000003.jsonl".to_string()));
     std::fs::write(run.join("actors").join("right.lock"), "1").unwrap();
-    assert!(ActorLock::take(&run, "right").unwrap_err().contains("already running"), "process 1 is alive");
-    assert!(ActorLock::take(&run, "bad/id").is_err());
+    assert!(lock_actor(&run, "right").unwrap_err().contains("already running"), "process 1 is alive");
+    assert!(lock_actor(&run, "bad/id").is_err());
     drop(lock);
     assert!(!run.join("actors").join("left.lock").exists(), "the lock goes with its actor");
     let _ = std::fs::remove_dir_all(&run);
@@ -267,4 +267,22 @@ fn bad_self_play_configurations_are_refused_by_field() {
         let e = SelfPlayConfig::parse(&good.replace(from, to), "bad.toml").unwrap_err();
         assert_eq!(e.field, field, "{e}");
     }
+}
+
+#[test]
+fn a_seeded_run_is_reproducible() {
+    let outputs = |name: &str| {
+        let run = run_dir(name);
+        let config = config(40);
+        prepare_run(&run, Some(&config)).unwrap();
+        drive(&run, &config, &Boards, &shape(), Role::Single, None, false).unwrap();
+        let state = read_state(&run).unwrap().unwrap();
+        let net = Network::load(&run.join("checkpoints")).unwrap();
+        let start = TicTacToe::new();
+        let out = PolicyValue::evaluate(&net, &[(&start, 0)]).unwrap();
+        let shard = std::fs::read_to_string(run.join("shards").join("single-000000.jsonl")).unwrap();
+        let _ = std::fs::remove_dir_all(&run);
+        (state.step, state.positions, state.consumed, out, shard)
+    };
+    assert_eq!(outputs("seeded-1"), outputs("seeded-2"));
 }

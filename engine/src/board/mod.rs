@@ -20,7 +20,9 @@ pub use los::{LosTemplate, Sight, Volume, BASE_SIGHT_HEIGHT, TEMPLATE_HALF_WIDTH
 
 use los::LosCache;
 use serde::{Deserialize, Serialize};
-use std::path::Path;
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, OnceLock};
 
 /// Index of a cell: `x + y * width`.
 pub type CellIdx = u16;
@@ -107,6 +109,23 @@ impl Board {
     /// Read and parse a board file.
     pub fn load(path: &Path) -> Result<Board, BoardError> {
         format::load(path)
+    }
+
+    /// Load a board file once per process: later loads of the same file with the same text
+    /// share the first board, and with it its sight cache and every search cache keyed on
+    /// its id, so games on one board stop recomputing line of sight from scratch.
+    pub fn load_shared(path: &Path) -> Result<Arc<Board>, BoardError> {
+        type Loaded = Mutex<HashMap<(PathBuf, String), Arc<Board>>>;
+        static LOADED: OnceLock<Loaded> = OnceLock::new();
+        let (text, source) = format::read(path)?;
+        let key = (path.to_path_buf(), text);
+        let loaded = LOADED.get_or_init(Loaded::default);
+        if let Some(board) = loaded.lock().unwrap_or_else(|p| p.into_inner()).get(&key) {
+            return Ok(board.clone());
+        }
+        let board = Arc::new(format::parse(&key.1, &source)?);
+        let mut map = loaded.lock().unwrap_or_else(|p| p.into_inner());
+        Ok(map.entry(key).or_insert(board).clone())
     }
 
     /// Render the board back into the text format; `parse(render())` gives the same cells.

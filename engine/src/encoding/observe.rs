@@ -13,7 +13,7 @@ use crate::state::{GameState, Health, Player, Side, Stance, Step};
 use ndarray::{ArrayViewMut1, ArrayViewMut3};
 
 /// Planes of the terrain, models, markers and the action under way (see the `P_*` indices).
-pub const PLANES: usize = 49;
+pub const PLANES: usize = 51;
 /// Global features (see [`encode_observation`]).
 pub const GLOBALS: usize = 48;
 
@@ -61,8 +61,13 @@ pub const P_GRUDGE_MINE: usize = P_SMOKE + 1;
 pub const P_GRUDGE_THEIRS: usize = P_GRUDGE_MINE + 1;
 /// Couriers (Couriers), either side's.
 pub const P_COURIER: usize = P_GRUDGE_THEIRS + 1;
+/// The observer's deployment zone, once chosen (where its models arrive; in Couriers, the
+/// edge the enemy's couriers leave by).
+pub const P_ZONE_MINE: usize = P_COURIER + 1;
+/// The enemy's deployment zone (in Couriers, the edge the observer's couriers leave by).
+pub const P_ZONE_THEIRS: usize = P_ZONE_MINE + 1;
 
-const _: () = assert!(P_COURIER + 1 == PLANES);
+const _: () = assert!(P_ZONE_THEIRS + 1 == PLANES);
 
 /// Write `side`'s observation of `state` into `planes` (`PLANES × depth × width` of the
 /// board's [`Geometry`]) and `globals` (`GLOBALS`). Both are overwritten entirely.
@@ -201,6 +206,15 @@ pub fn encode_observation(
     for courier in scenario.couriers.iter().flatten() {
         if let Some(c) = on_table(*courier) {
             put(P_COURIER, c, 1.0);
+        }
+    }
+    let enemy = 1 - side.min(1);
+    for c in 0..board.cells().len() as crate::board::CellIdx {
+        if crate::scenario::in_deployment_zone(state, side, c) {
+            put(P_ZONE_MINE, c, 1.0);
+        }
+        if crate::scenario::in_deployment_zone(state, enemy, c) {
+            put(P_ZONE_THEIRS, c, 1.0);
         }
     }
     encode_globals(state, side, &scenario, &mut globals);

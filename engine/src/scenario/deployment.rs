@@ -174,6 +174,20 @@ fn free_ground(state: &GameState, side: Side, cell: CellIdx) -> bool {
         && !state.touches_enemy(side, cell, board.cell(cell).height, None)
 }
 
+/// Whether `cell` lies in `side`'s deployment zone (its crew's zone; in Couriers, the strip
+/// along its edge, which is where the enemy's models leave the table). False while the zones
+/// are still to be chosen, and everywhere in the skirmish.
+pub fn in_deployment_zone(state: &GameState, side: Side, cell: CellIdx) -> bool {
+    let choosing = state
+        .dynamic()
+        .steps
+        .iter()
+        .any(|s| matches!(s, crate::state::Step::Scenario(ScenarioStep::ChooseZone { .. })));
+    !choosing
+        && state.static_data().scenario != Scenario::Skirmish
+        && zone(state, side, Placement::Crew, cell)
+}
+
 /// Whether `cell` is in the zone `placement` names for `side`.
 fn zone(state: &GameState, side: Side, placement: Placement, cell: CellIdx) -> bool {
     match state.static_data().scenario {

@@ -27,7 +27,7 @@ use crate::dice::TestOutcome;
 use crate::state::{Action, GameState, ModelId, Sequence, Side, Step, MAX_SIDES};
 use serde::{Deserialize, Serialize};
 
-pub use deployment::{Placement, ZoneKind};
+pub use deployment::{in_deployment_zone, Placement, ZoneKind};
 
 /// Which scenario a game plays.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]

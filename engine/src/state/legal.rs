@@ -178,12 +178,54 @@ fn model_actions(state: &GameState, m: ModelId, want: Want, out: &mut Vec<Action
     }
 }
 
+/// The cells next to a conscious enemy of a mover (one bit each): base contact with an enemy
+/// is only possible there, so the exact test runs only on them. Boards beyond
+/// [`NearEnemies::CELLS`] cells mark every cell.
+struct NearEnemies([u64; NearEnemies::CELLS / 64]);
+
+impl NearEnemies {
+    const CELLS: usize = 4096;
+
+    fn of(state: &GameState, m: ModelId) -> NearEnemies {
+        let board = state.board();
+        if board.len() > Self::CELLS {
+            return NearEnemies([u64::MAX; Self::CELLS / 64]);
+        }
+        let side = state.models()[m as usize].side;
+        let mut bits = [0u64; Self::CELLS / 64];
+        for (i, o) in state.models().iter().enumerate() {
+            if i as ModelId == m || o.side == side || !o.is_conscious() {
+                continue;
+            }
+            let (x, y) = board.xy(o.cell);
+            for (dx, dy) in [(-1, -1), (0, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (0, 1), (1, 1)] {
+                if let Some(c) = board.checked_idx(x as i32 + dx, y as i32 + dy) {
+                    bits[c as usize / 64] |= 1 << (c % 64);
+                }
+            }
+        }
+        NearEnemies(bits)
+    }
+
+    fn may_touch(&self, cell: u16) -> bool {
+        self.0.get(cell as usize / 64).is_none_or(|w| w & (1 << (cell % 64)) != 0)
+    }
+}
+
 /// Whether a move to `cell` may end there: free, and not in base contact with an enemy (only
 /// a charge may end in base contact, p.33).
-fn move_may_end(state: &GameState, occ: &MoverOccupancy, m: ModelId, cell: u16, stays: bool) -> bool {
+fn move_may_end(
+    state: &GameState,
+    occ: &MoverOccupancy,
+    near: &NearEnemies,
+    m: ModelId,
+    cell: u16,
+    stays: bool,
+) -> bool {
     let side = state.models()[m as usize].side;
     (stays || !occ.occupied(cell))
-        && !state.touches_enemy(side, cell, state.board().cell(cell).height, Some(m))
+        && !(near.may_touch(cell)
+            && state.touches_enemy(side, cell, state.board().cell(cell).height, Some(m)))
 }
 
 /// Standing moves and charges share one movement search (p.24, p.33).
@@ -206,9 +248,10 @@ fn moves_and_charges(state: &GameState, m: ModelId, want: Want, out: &mut Vec<Ac
     }
     // Cells reach(X)" plus one away, rounded up to whole cells, bound every close combat.
     let max_reach = profile.weapons.iter().filter_map(|w| w.reach()).max().unwrap_or(0) as i32 + 2;
+    let near = NearEnemies::of(state, m);
     movement::reachable(board, &occ, &spec, |r| {
         let stays = r.cell == model.cell && r.cost == 0;
-        if want.moves && !(stays && stance_cost == 0) && move_may_end(state, &occ, m, r.cell, stays) {
+        if want.moves && !(stays && stance_cost == 0) && move_may_end(state, &occ, &near, m, r.cell, stays) {
             out.push(Action::Move { dest: r.cell, prone: false });
         }
         if stays || occ.occupied(r.cell) {
@@ -247,9 +290,10 @@ fn crawls(state: &GameState, m: ModelId, out: &mut Vec<Action>) {
     let model = state.models()[m as usize];
     let occ = MoverOccupancy { state, mover: m };
     let (spec, stance_cost) = move_spec(state, m, true);
+    let near = NearEnemies::of(state, m);
     movement::reachable(state.board(), &occ, &spec, |r| {
         let stays = r.cell == model.cell && r.cost == 0;
-        if !(stays && stance_cost == 0) && move_may_end(state, &occ, m, r.cell, stays) {
+        if !(stays && stance_cost == 0) && move_may_end(state, &occ, &near, m, r.cell, stays) {
             out.push(Action::Move { dest: r.cell, prone: true });
         }
     });
@@ -650,9 +694,10 @@ fn dismounts(state: &GameState, m: ModelId, out: &mut Vec<Action>) {
     let model = state.models()[m as usize];
     let occ = MoverOccupancy { state, mover: m };
     let (spec, _) = super::sequence::dismount_spec(state, m);
+    let near = NearEnemies::of(state, m);
     movement::reachable(state.board(), &occ, &spec, |r| {
         let stays = r.cell == model.cell && r.cost == 0;
-        if move_may_end(state, &occ, m, r.cell, stays) {
+        if move_may_end(state, &occ, &near, m, r.cell, stays) {
             out.push(Action::Dismount { dest: r.cell, at_end: true });
             if !stays {
                 out.push(Action::Dismount { dest: r.cell, at_end: false });

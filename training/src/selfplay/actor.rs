@@ -7,9 +7,10 @@
 //! before each shard, write `shards/ID-NNNNNN.jsonl` atomically (so a killed actor leaves no
 //! half shard, and a restarted one continues its numbering), and stop when the learner's state
 //! says training is over. Two actors never share an ID's files: each holds
-//! `actors/ID.lock` while it runs.
+//! `actors/ID.lock` while it runs ([`lock_actor`]).
 
 use crate::expert::Target;
+use crate::lock::ProcessLock;
 use crate::play::Network;
 use crate::selfplay::config::SelfPlayConfig;
 use crate::selfplay::records::{shard_names, shard_path, write_shard, PlayedGame};
@@ -19,7 +20,7 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde::Serialize;
 use std::collections::HashMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -251,37 +252,10 @@ pub fn check_id(id: &str) -> Result<(), String> {
     Ok(())
 }
 
-/// The lock an actor holds on its ID while it runs; released when dropped.
-#[derive(Debug)]
-pub struct ActorLock(PathBuf);
-
-impl ActorLock {
-    /// Take the lock of `id` in `run`; refused while a live process on this machine holds it
-    /// (a lock left by a killed process is taken over).
-    pub fn take(run: &Path, id: &str) -> Result<ActorLock, String> {
-        check_id(id)?;
-        let dir = run.join("actors");
-        std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-        let path = dir.join(format!("{id}.lock"));
-        if let Ok(text) = std::fs::read_to_string(&path) {
-            let pid = text.trim();
-            let alive = pid
-                .parse::<u32>()
-                .is_ok_and(|p| p != std::process::id() && Path::new(&format!("/proc/{p}")).exists());
-            if alive {
-                return Err(format!("actor `{id}` is already running in {} (process {pid})", run.display()));
-            }
-        }
-        engine::record::write_atomic(&path, std::process::id().to_string().as_bytes())
-            .map_err(|e| format!("{}: {e}", path.display()))?;
-        Ok(ActorLock(path))
-    }
-}
-
-impl Drop for ActorLock {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_file(&self.0);
-    }
+/// Take the lock of actor `id` in `run` (`actors/ID.lock`) for as long as it is held.
+pub fn lock_actor(run: &Path, id: &str) -> Result<ProcessLock, String> {
+    check_id(id)?;
+    ProcessLock::take(&run.join("actors").join(format!("{id}.lock")), &format!("actor `{id}`"))
 }
 
 /// The network of the run's latest version: (checkpoint name, network).

@@ -2,7 +2,8 @@
 //! through the run folder (`config.toml`, `checkpoints/`, `shards/`, `learner.json`,
 //! `metrics.jsonl`, `tensorboard/`), and the TDE evaluation arena of new versions.
 
-use crate::selfplay::actor::{latest_network, play_shard, ActorLock, EvalCache};
+use crate::lock::ProcessLock;
+use crate::selfplay::actor::{latest_network, lock_actor, play_shard, EvalCache};
 use crate::selfplay::config::SelfPlayConfig;
 use crate::selfplay::learner::{read_state, EvalFn, Learner};
 use crate::selfplay::source::{GameSource, TdeSource};
@@ -76,6 +77,7 @@ where
 {
     match role {
         Role::Single => {
+            let _lock = ProcessLock::take(&run.join("learner.lock"), "the learner of this run")?;
             let mut learner = Learner::open(run, config, source, shape)?;
             let bar = crate::progress_bar(progress, config.learner.steps, "self-play steps");
             bar.set_position(learner.state.step);
@@ -104,7 +106,7 @@ where
             Ok(summary(&learner.state, run))
         }
         Role::Actor { id, shards } => {
-            let _lock = ActorLock::take(run, &id)?;
+            let _lock = lock_actor(run, &id)?;
             let mut cache = EvalCache::new(config.actors.cache);
             let mut loaded: Option<(String, std::sync::Arc<crate::play::Network>)> = None;
             // Each actor keeps its own figures: actors/ID/metrics.jsonl and its TensorBoard run.
@@ -156,6 +158,7 @@ where
             ))
         }
         Role::Learner => {
+            let _lock = ProcessLock::take(&run.join("learner.lock"), "the learner of this run")?;
             let mut learner = Learner::open(run, config, source, shape)?;
             let bar = crate::progress_bar(progress, config.learner.steps, "learner steps");
             while !learner.done() {
@@ -221,14 +224,7 @@ pub fn tde_evaluation(
                         players.swap(0, 1);
                     }
                     let end = agents::play_game(state, &mut players, 31 + g as u64, |_, _| {});
-                    let r = agents::Game::returns(&end)[side];
-                    Ok(if r > 0.0 {
-                        1.0
-                    } else if r < 0.0 {
-                        0.0
-                    } else {
-                        0.5
-                    })
+                    Ok(crate::bootstrap::game_score(agents::Game::returns(&end)[side]))
                 })
                 .collect::<Result<_, _>>()
                 .ok()?;

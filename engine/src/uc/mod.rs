@@ -1,0 +1,9 @@
+//! The Ulaya Chronicles action-card AI (seed 003), for AI-controlled dinosaurs in TDE games
+//! ("The Drowned Earth Conversion"): the enemy die ([`enemy_die`]) and the data the card AI
+//! runs on ([`data`]: AI models, action decks, spawn tables, ambush markers).
+
+pub mod data;
+pub mod enemy_die;
+
+pub use data::{default_uc, load_uc, UcData};
+pub use enemy_die::{evaluate_enemy, opposed_vs_enemy, vs_enemy_odds, EnemyLevel, EnemyOutcome, VsEnemy};
