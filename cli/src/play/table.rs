@@ -276,7 +276,8 @@ impl Table {
 
     /// One chance outcome or agent decision; `false` when there is none to take.
     fn step_agents(&mut self) -> Result<bool, String> {
-        let state = self.current();
+        // Borrow the states alone, so that an agent's seat can be borrowed mutably beside it.
+        let state = self.states.last().expect("a table always has its initial state");
         let action = match state.current_player() {
             Player::Terminal => return Ok(false),
             Player::Chance => {
