@@ -10,13 +10,14 @@
 mod common;
 
 use common::Server;
+use headless_chrome::protocol::cdp::Input::{DispatchMouseEvent, DispatchMouseEventTypeOption, MouseButton};
 use headless_chrome::protocol::cdp::Page::CaptureScreenshotFormatOption;
 use headless_chrome::{Browser, LaunchOptions, Tab};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde_json::Value;
 use std::path::PathBuf;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 fn chromium() -> Option<PathBuf> {
     if let Some(path) = std::env::var_os("CHROMIUM") {
@@ -28,28 +29,118 @@ fn chromium() -> Option<PathBuf> {
         .find(|p| p.exists())
 }
 
-/// The view the page last rendered (`window.tdeView`).
-fn page_view(tab: &Tab) -> Value {
-    let result = tab.evaluate("JSON.stringify(window.tdeView || null)", false).expect("evaluate");
+/// Run `body` (a JavaScript expression, awaited) in the page and parse the JSON of its value.
+fn eval_json(tab: &Tab, body: &str) -> Value {
+    let expression = format!("(async () => JSON.stringify(await ({body})))()");
+    let result = tab.evaluate(&expression, true).unwrap_or_else(|e| panic!("the page cannot run {body}: {e}"));
     let text = result.value.and_then(|v| v.as_str().map(String::from)).unwrap_or_else(|| "null".into());
-    serde_json::from_str(&text).expect("the view is JSON")
+    serde_json::from_str(&text).unwrap_or_else(|e| panic!("not JSON ({e}): {text}"))
 }
 
-/// Wait until the page shows a version other than `version`.
-fn wait_for_change(tab: &Tab, version: u64) -> Value {
-    let start = Instant::now();
-    loop {
-        let view = page_view(tab);
-        if view["version"].as_u64().is_some_and(|v| v != version) {
-            return view;
-        }
-        assert!(start.elapsed() < Duration::from_secs(60), "the page did not move on from version {version}");
-        std::thread::sleep(Duration::from_millis(15));
+/// The view the page last rendered (`window.tdeView`).
+fn page_view(tab: &Tab) -> Value {
+    eval_json(tab, "window.tdeView || null")
+}
+
+/// What the page did after a click.
+enum After {
+    /// It shows a new version of the game (the view).
+    Moved(Value),
+    /// It shows the option list the click selected, with `then` in it, and waits.
+    Listed,
+}
+
+/// Wait until the page shows a version other than `version`, or (when `then` is given) lists
+/// that option for the cell or model just clicked; fails on an error shown by the page.
+fn wait_for_page(tab: &Tab, version: u64, then: Option<&str>) -> After {
+    let then = serde_json::to_string(&then).unwrap();
+    let script = format!(
+        r##"new Promise((resolve) => {{
+            const start = performance.now();
+            const check = () => {{
+                const v = window.tdeView;
+                const busy = document.body.classList.contains("busy");
+                const error = document.querySelector("#decision .error");
+                if (error) return resolve({{error: error.textContent}});
+                if (!busy && v && v.version !== {version}) return resolve({{view: v}});
+                if (!busy && {then} && document.querySelector({then})) return resolve({{listed: true}});
+                if (performance.now() - start > 60000) return resolve({{error: "nothing happened in a minute"}});
+                setTimeout(check, 5);
+            }};
+            check();
+        }})"##
+    );
+    let answer = eval_json(tab, &script);
+    if let Some(error) = answer["error"].as_str() {
+        panic!("at version {version}: {error}");
+    }
+    match answer.get("view") {
+        Some(view) => After::Moved(view.clone()),
+        None => After::Listed,
     }
 }
 
-fn click(tab: &Tab, selector: &str) {
-    tab.wait_for_element(selector).unwrap_or_else(|e| panic!("no `{selector}` on the page: {e}")).click().unwrap_or_else(|e| panic!("cannot click `{selector}`: {e}"));
+/// Click the middle of the element `selector` with the mouse, as a person does. The element
+/// must be what the browser hits there (or, when given, an element matching `or_under`: a
+/// model standing on a highlighted cell).
+fn click(tab: &Tab, selector: &str, or_under: Option<&str>) {
+    let script = format!(
+        r#"(() => {{
+            const e = document.querySelector({sel});
+            if (!e) return "there is none";
+            e.scrollIntoView({{block: "nearest", inline: "nearest"}});
+            const r = e.getBoundingClientRect();
+            const [x, y] = [r.x + r.width / 2, r.y + r.height / 2];
+            const hit = document.elementFromPoint(x, y);
+            const cover = {under} && hit && hit.closest({under});
+            if (hit && (e.contains(hit) || cover)) return [x, y];
+            return "it is covered by " + (hit ? hit.outerHTML.slice(0, 120) : "nothing");
+        }})()"#,
+        sel = serde_json::to_string(selector).unwrap(),
+        under = serde_json::to_string(&or_under).unwrap(),
+    );
+    let at = eval_json(tab, &script);
+    let (Some(x), Some(y)) = (at[0].as_f64(), at[1].as_f64()) else {
+        panic!("cannot click `{selector}`: {at}");
+    };
+    for kind in [DispatchMouseEventTypeOption::MousePressed, DispatchMouseEventTypeOption::MouseReleased] {
+        tab.call_method(DispatchMouseEvent {
+            Type: kind,
+            x,
+            y,
+            modifiers: None,
+            timestamp: None,
+            button: Some(MouseButton::Left),
+            buttons: None,
+            click_count: Some(1),
+            force: None,
+            tangential_pressure: None,
+            tilt_x: None,
+            tilt_y: None,
+            twist: None,
+            delta_x: None,
+            delta_y: None,
+            pointer_Type: None,
+        })
+        .unwrap_or_else(|e| panic!("cannot click `{selector}`: {e}"));
+    }
+}
+
+/// Click `selector`, then, if the page lists options rather than moving on, option `i` in
+/// the list; returns the new view.
+fn click_then_option(tab: &Tab, version: u64, selector: &str, or_under: Option<&str>, i: &Value) -> Value {
+    click(tab, selector, or_under);
+    let listed = format!("#decision .focus button.opt[data-i=\"{i}\"]");
+    match wait_for_page(tab, version, Some(&listed)) {
+        After::Moved(view) => view,
+        After::Listed => {
+            click(tab, &listed, None);
+            match wait_for_page(tab, version, None) {
+                After::Moved(view) => view,
+                After::Listed => unreachable!("waiting for a new version only"),
+            }
+        }
+    }
 }
 
 #[test]
@@ -72,51 +163,78 @@ fn a_whole_scenario_is_played_by_clicking_in_chromium() {
     let browser = Browser::new(options).expect("chromium starts");
     let tab = browser.new_tab().expect("a tab");
     tab.navigate_to(&format!("{}/", server.base)).unwrap().wait_until_navigated().unwrap();
-    tab.wait_for_element("#board .model").expect("the board is drawn");
+    tab.wait_for_element("#status .pill.now").expect("the page shows whose decision it is");
     let mut rng = ChaCha8Rng::seed_from_u64(21);
-    let mut reactions = 0;
-    let mut board_clicks = 0;
-    let mut screenshot = None;
+    let (mut reactions, mut points_clicked, mut board_clicks, mut decisions) = (0, 0, 0, 0);
+    let mut reloaded = false;
     let mut view = page_view(&tab);
-    for _ in 0..20_000 {
-        if !view["over"].is_null() {
-            break;
-        }
+    while view["over"].is_null() {
+        decisions += 1;
+        assert!(decisions < 5_000, "the game did not end");
         let version = view["version"].as_u64().unwrap();
         let options = view["decision"]["options"].as_array().expect("the person decides").clone();
         let step = view["decision"]["step"].as_str().unwrap_or("").to_string();
         let reacts: Vec<&Value> = options.iter().filter(|o| o["kind"] == "react").collect();
         if step == "reaction" && !reacts.is_empty() && (reactions < 3 || rng.gen_bool(0.3)) {
-            // Answer the prompt the way a player does: the reacting model, then its reaction.
+            // Answer the prompt the way a player does: pick the point of the enemy's path (or
+            // the reacting model), see the reactions there with their odds, click one.
             let o = reacts[rng.gen_range(0..reacts.len())];
-            click(&tab, &format!("#board g.model[data-model=\"{}\"]", o["model"]));
-            if screenshot.is_none() {
-                screenshot = Some(());
+            let has_path = view["sequence"]["path"].as_array().is_some_and(|p| !p.is_empty());
+            let (what, under) = if has_path && (points_clicked == 0 || reactions % 2 == 0) {
+                points_clicked += 1;
+                // The start of the path is under the enemy's mover, which picks it too.
+                (format!("#board circle.pt.offered[data-point=\"{}\"]", o["point"]), Some("#board g.model"))
+            } else {
+                (format!("#board g.model[data-model=\"{}\"]", o["model"]), None)
+            };
+            click(&tab, &what, under);
+            let listed = format!("#decision .focus button.opt[data-i=\"{}\"]", o["i"]);
+            assert!(matches!(wait_for_page(&tab, version, Some(&listed)), After::Listed), "{what} lists the reactions");
+            if reactions == 0 {
                 save_screenshot(&tab, &server, "reaction");
             }
-            click(&tab, &format!("#decision .focus button.opt[data-i=\"{}\"]", o["i"]));
+            click(&tab, &listed, None);
+            let After::Moved(next) = wait_for_page(&tab, version, None) else { unreachable!() };
+            view = next;
             reactions += 1;
         } else {
-            let o = &options[rng.gen_range(0..options.len())];
+            // A kind of option first (move, shoot, end the activation...), then one of that kind:
+            // a person does not spend the game walking about.
+            let mut kinds: Vec<&Value> = options.iter().map(|o| &o["kind"]).collect();
+            kinds.dedup();
+            let kind = kinds[rng.gen_range(0..kinds.len())];
+            let of_kind: Vec<&Value> = options.iter().filter(|o| &o["kind"] == kind).collect();
+            let o = of_kind[rng.gen_range(0..of_kind.len())];
             let on_board = o["cell"].is_array() && o["zone"].is_null();
-            if step == "activation" && o["kind"] == "activate" {
-                click(&tab, &format!("#board g.model[data-model=\"{}\"]", o["model"]));
+            view = if step == "activation" && o["kind"] == "activate" {
+                let what = format!("#board g.model[data-model=\"{}\"]", o["model"]);
+                click_then_option(&tab, version, &what, None, &o["i"])
             } else if on_board {
-                let [x, y] = [&o["cell"][0], &o["cell"][1]];
-                click(&tab, &format!("#board rect.target-cell[data-x=\"{x}\"][data-y=\"{y}\"]"));
                 board_clicks += 1;
-                if page_view(&tab)["version"].as_u64() == Some(version) {
-                    // Several options on that cell (standing or prone): pick ours from the list.
-                    click(&tab, &format!("#decision .focus button.opt[data-i=\"{}\"]", o["i"]));
-                }
+                let [x, y] = [&o["cell"][0], &o["cell"][1]];
+                let what = format!("#board rect.target-cell[data-x=\"{x}\"][data-y=\"{y}\"]");
+                click_then_option(&tab, version, &what, Some("#board g.model"), &o["i"])
             } else {
-                click(&tab, &format!("#decision button.opt[data-i=\"{}\"]", o["i"]));
-            }
+                click(&tab, &format!("#decision button.opt[data-i=\"{}\"]", o["i"]), None);
+                let After::Moved(next) = wait_for_page(&tab, version, None) else { unreachable!() };
+                next
+            };
         }
-        view = wait_for_change(&tab, version);
+        if !reloaded && reactions > 0 && view["over"].is_null() {
+            // A game in progress survives a reload: same version, same decision.
+            reloaded = true;
+            tab.reload(true, None).unwrap().wait_until_navigated().unwrap();
+            tab.wait_for_element("#status .pill.now").unwrap();
+            let again = page_view(&tab);
+            assert_eq!(again["version"], view["version"], "the reloaded page shows the same game");
+            assert_eq!(again["decision"], view["decision"]);
+            view = again;
+        }
     }
+    eprintln!("{decisions} decisions, {reactions} reactions ({points_clicked} at path points), {board_clicks} board clicks");
     assert!(!view["over"].is_null(), "the game ended");
     assert!(reactions > 0, "a reaction prompt was answered");
+    assert!(points_clicked > 0, "a reaction was chosen at a point of the enemy's path");
     assert!(board_clicks > 0, "moves were made by clicking the board");
     let banner = tab.find_element("#over").unwrap().get_inner_text().unwrap();
     assert!(banner.contains("VP"), "the end banner gives the result: {banner}");

@@ -141,7 +141,10 @@ function renderStatus() {
         `${SIDE_NAMES[s]} · ${who(s)} · ${view.vp[s]} VP · ${view.pass_tokens[s]} pass`)),
     el("span", { class: "pill now" }, toAct),
   ];
-  if (view.record) parts.push(el("span", { class: "muted small" }, `record: ${view.record}`));
+  if (view.record) {
+    const file = view.record.split(/[\\/]/).pop();
+    parts.push(el("span", { class: "muted small", title: view.record }, `saved as ${file}`));
+  }
   document.getElementById("status").replaceChildren(...parts);
 }
 
@@ -215,6 +218,10 @@ function buildBoard() {
     el("span", { class: "key cliff" }, "drop over 1\""),
   );
 }
+
+// Options that are places on the board (clicked as cells).
+const CELL_KINDS = new Set(["move", "deploy", "dodge_move", "template", "dismount", "remount"]);
+const isCellOption = (o) => Boolean(o.cell) && CELL_KINDS.has(o.kind);
 
 function options() {
   return view.decision ? view.decision.options : [];
@@ -390,15 +397,26 @@ function renderModels() {
 
 function selectModel(id) {
   const m = modelById(id);
+  // The enemy's mover stands on the start of its path: during a reaction prompt, clicking it
+  // picks that point (reactions "at the start").
+  const seq = view.sequence;
+  if (seq && seq.actor === id && options().some((o) => o.kind === "react" && o.point === 0)) return selectPoint(0);
+  // A model standing on a cell that is itself a choice (a dodge move staying put, a template
+  // aimed at it): the click is about that cell.
+  if (m && m.on_table && options().some((o) => isCellOption(o) && sameCell(o.cell, m.at))) return selectCell(m.at[0], m.at[1]);
   const about = options().filter((o) => o.model === id || o.target === id);
-  // A model standing on a cell that is itself a choice (a dodge move staying put).
-  if (!about.length && m && options().some((o) => sameCell(o.cell, m.at))) return selectCell(m.at[0], m.at[1]);
   selection = { kind: "model", id };
-  // A single option about this model (activating it) is taken with one click.
   renderBoard();
   renderDecision();
   renderCard();
+  // A single option about this model (activating it) is taken with one click.
   if (about.length === 1 && (about[0].kind === "activate" || about[0].kind === "nominate")) choose(about[0].i);
+}
+
+// The options about cell (x, y): those that go there, and those aimed at the model standing there.
+function optionsAt(x, y) {
+  const model = view.models.find((m) => m.on_table && sameCell(m.at, [x, y]));
+  return options().filter((o) => sameCell(o.cell, [x, y]) || (model && o.target === model.id));
 }
 
 function selectCell(x, y) {
@@ -414,7 +432,8 @@ function selectCell(x, y) {
   selection = here.length ? { kind: "cell", x, y } : null;
   renderBoard();
   renderDecision();
-  if (here.length === 1) choose(here[0].i);
+  const all = optionsAt(x, y);
+  if (all.length === 1) choose(all[0].i);
 }
 
 function selectPoint(k) {
@@ -427,7 +446,7 @@ function selected(o) {
   if (!selection) return false;
   switch (selection.kind) {
     case "model": return o.model === selection.id || o.target === selection.id;
-    case "cell": return sameCell(o.cell, [selection.x, selection.y]);
+    case "cell": return optionsAt(selection.x, selection.y).includes(o);
     case "point": return o.point === selection.point;
     default: return false;
   }
@@ -449,6 +468,12 @@ const STEP_HELP = {
   card: "You may play a card now.",
   command: "Your leader may give a command order.",
 };
+
+// The engine's prompt names the side ("side B: ..."); the person reads it as theirs.
+function promptText(prompt) {
+  const mine = `${sideName(view.you)}: `;
+  return prompt.startsWith(mine) ? `Your decision: ${prompt.slice(mine.length)}` : prompt;
+}
 
 function oddsText(o) {
   const parts = [];
@@ -483,11 +508,10 @@ function renderDecision() {
     return;
   }
   const d = view.decision;
-  box.append(el("h2", {}, d.prompt));
+  box.append(el("h2", {}, promptText(d.prompt)));
   if (STEP_HELP[d.step]) box.append(el("p", { class: "help" }, STEP_HELP[d.step]));
   if (d.step === "reaction" && view.sequence) {
-    const actor = modelById(view.sequence.actor);
-    box.append(el("p", { class: "declared-text" }, `${actor ? actor.name : "The enemy"} declared: ${view.sequence.declared}`));
+    box.append(el("p", { class: "declared-text" }, `Declared: ${view.sequence.declared}`));
   }
   const all = d.options;
   const focus = all.filter(selected);
@@ -498,9 +522,8 @@ function renderDecision() {
       el("button", { class: "link", onclick: () => { selection = null; renderBoard(); renderDecision(); } }, "clear selection"));
   }
   // Everything else, grouped: cell choices are summarised (they are on the board).
-  const cellKinds = new Set(["move", "deploy", "dodge_move", "template", "dismount", "remount"]);
-  const cells = all.filter((o) => o.cell && cellKinds.has(o.kind));
-  const rest = all.filter((o) => !(o.cell && cellKinds.has(o.kind)));
+  const cells = all.filter(isCellOption);
+  const rest = all.filter((o) => !isCellOption(o));
   if (rest.length) box.append(el("h3", {}, focus.length ? "All options" : "Options"), el("div", { class: "opts" }, rest.map(optionButton)));
   if (cells.length) {
     box.append(el("details", { class: "cells" }, el("summary", {}, `${cells.length} places on the board (green cells), or pick from the list`),
@@ -561,7 +584,7 @@ function renderScenario() {
   }
   document.getElementById("scenario").replaceChildren(
     el("h3", {}, `${s.title} (p.${s.page})`), el("p", { class: "small" }, s.summary),
-    el("p", { class: "small" }, `Player A is ${sideName(sc.player_a)}.`),
+    el("p", { class: "small" }, `The scenario's player A is ${sideName(sc.player_a)}${view.you === sc.player_a ? " (you)" : ""}.`),
     lines.length ? el("ul", { class: "small" }, lines.map((l) => el("li", {}, l))) : null);
 }
 

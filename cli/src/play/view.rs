@@ -279,7 +279,7 @@ fn sequence_json(state: &GameState) -> Value {
         .collect();
     json!({
         "actor": seq.actor,
-        "declared": seq.declared.to_string(),
+        "declared": describe_action(state, seq.declared),
         "origin": [ox, oy],
         "path": path,
         "prone": seq.prone,
