@@ -37,9 +37,24 @@ fn eval_json(tab: &Tab, body: &str) -> Value {
     serde_json::from_str(&text).unwrap_or_else(|e| panic!("not JSON ({e}): {text}"))
 }
 
-/// The view the page last rendered (`window.tdeView`).
+/// What the test reads of a view: the version, the end, the decision's step and options (what
+/// each is about), the length of the enemy's declared path.
+const SUMMARY: &str = "((v) => v && {
+    version: v.version,
+    over: v.over,
+    path: v.sequence ? v.sequence.path.length : 0,
+    decision: v.decision && {
+        step: v.decision.step,
+        options: v.decision.options.map((o) => ({
+            i: o.i, kind: o.kind, cell: o.cell ?? null, model: o.model ?? null,
+            point: o.point ?? null, zone: o.zone ?? null,
+        })),
+    },
+})";
+
+/// The view the page last rendered (`window.tdeView`), summarised.
 fn page_view(tab: &Tab) -> Value {
-    eval_json(tab, "window.tdeView || null")
+    eval_json(tab, &format!("{SUMMARY}(window.tdeView)"))
 }
 
 /// What the page did after a click.
@@ -62,7 +77,7 @@ fn wait_for_page(tab: &Tab, version: u64, then: Option<&str>) -> After {
                 const busy = document.body.classList.contains("busy");
                 const error = document.querySelector("#decision .error");
                 if (error) return resolve({{error: error.textContent}});
-                if (!busy && v && v.version !== {version}) return resolve({{view: v}});
+                if (!busy && v && v.version !== {version}) return resolve({{view: {SUMMARY}(v)}});
                 if (!busy && {then} && document.querySelector({then})) return resolve({{listed: true}});
                 if (performance.now() - start > 60000) return resolve({{error: "nothing happened in a minute"}});
                 setTimeout(check, 5);
@@ -179,7 +194,7 @@ fn a_whole_scenario_is_played_by_clicking_in_chromium() {
             // Answer the prompt the way a player does: pick the point of the enemy's path (or
             // the reacting model), see the reactions there with their odds, click one.
             let o = reacts[rng.gen_range(0..reacts.len())];
-            let has_path = view["sequence"]["path"].as_array().is_some_and(|p| !p.is_empty());
+            let has_path = view["path"].as_u64().is_some_and(|n| n > 0);
             let (what, under) = if has_path && (points_clicked == 0 || reactions % 2 == 0) {
                 points_clicked += 1;
                 // The start of the path is under the enemy's mover, which picks it too.
@@ -199,10 +214,15 @@ fn a_whole_scenario_is_played_by_clicking_in_chromium() {
             reactions += 1;
         } else {
             // A kind of option first (move, shoot, end the activation...), then one of that kind:
-            // a person does not spend the game walking about.
+            // a person does not spend the game walking about. Half the time the activation ends
+            // or the nested action is skipped where it may be, which keeps the test short.
             let mut kinds: Vec<&Value> = options.iter().map(|o| &o["kind"]).collect();
             kinds.dedup();
-            let kind = kinds[rng.gen_range(0..kinds.len())];
+            let quick = kinds.iter().find(|k| ["end_activation", "no_nested"].contains(&k.as_str().unwrap_or("")));
+            let kind = match quick {
+                Some(k) if rng.gen_bool(0.5) => k,
+                _ => kinds[rng.gen_range(0..kinds.len())],
+            };
             let of_kind: Vec<&Value> = options.iter().filter(|o| &o["kind"] == kind).collect();
             let o = of_kind[rng.gen_range(0..of_kind.len())];
             let on_board = o["cell"].is_array() && o["zone"].is_null();
