@@ -57,6 +57,19 @@ fn page_view(tab: &Tab) -> Value {
     eval_json(tab, &format!("{SUMMARY}(window.tdeView)"))
 }
 
+/// Wait until the bot's candidates are listed (or an error is shown): `true` when listed.
+const WAIT_FOR_ADVICE: &str = "new Promise((resolve) => {
+    const start = performance.now();
+    const check = () => {
+        if (document.querySelector('#advice ol.advice li')) return resolve(true);
+        const error = document.querySelector('#advice .error');
+        if (error) return resolve(error.textContent);
+        if (performance.now() - start > 30000) return resolve('no advice in 30 s');
+        setTimeout(check, 5);
+    };
+    check();
+})";
+
 /// What the page did after a click.
 enum After {
     /// It shows a new version of the game (the view).
@@ -166,7 +179,7 @@ fn a_whole_scenario_is_played_by_clicking_in_chromium() {
         eprintln!("{message}");
         return;
     };
-    let server = Server::play(&["--bot", "random", "--scenario", "attack_and_defend", "--side", "B", "--seed", "21"]);
+    let server = Server::play(&["--bot", "mcts:iters=20,depth=4", "--scenario", "attack_and_defend", "--side", "B", "--seed", "21"]);
     let options = LaunchOptions::default_builder()
         .path(Some(path))
         .headless(true)
@@ -181,7 +194,7 @@ fn a_whole_scenario_is_played_by_clicking_in_chromium() {
     tab.wait_for_element("#status .pill.now").expect("the page shows whose decision it is");
     let mut rng = ChaCha8Rng::seed_from_u64(21);
     let (mut reactions, mut points_clicked, mut board_clicks, mut decisions) = (0, 0, 0, 0);
-    let mut reloaded = false;
+    let (mut reloaded, mut screenshot) = (false, false);
     let mut view = page_view(&tab);
     while view["over"].is_null() {
         decisions += 1;
@@ -205,8 +218,13 @@ fn a_whole_scenario_is_played_by_clicking_in_chromium() {
             click(&tab, &what, under);
             let listed = format!("#decision .focus button.opt[data-i=\"{}\"]", o["i"]);
             assert!(matches!(wait_for_page(&tab, version, Some(&listed)), After::Listed), "{what} lists the reactions");
-            if reactions == 0 {
+            if !screenshot && (view["path"].as_u64() >= Some(3) || reactions == 2) {
+                // Ask the bot what it would do, and keep the picture of the whole prompt.
+                click(&tab, "#ask", None);
+                let shown = eval_json(&tab, WAIT_FOR_ADVICE);
+                assert_eq!(shown, Value::Bool(true), "the bot's candidates are shown");
                 save_screenshot(&tab, &server, "reaction");
+                screenshot = true;
             }
             click(&tab, &listed, None);
             let After::Moved(next) = wait_for_page(&tab, version, None) else { unreachable!() };
@@ -255,6 +273,7 @@ fn a_whole_scenario_is_played_by_clicking_in_chromium() {
     assert!(!view["over"].is_null(), "the game ended");
     assert!(reactions > 0, "a reaction prompt was answered");
     assert!(points_clicked > 0, "a reaction was chosen at a point of the enemy's path");
+    assert!(screenshot, "the reaction prompt was photographed");
     assert!(board_clicks > 0, "moves were made by clicking the board");
     let banner = tab.find_element("#over").unwrap().get_inner_text().unwrap();
     assert!(banner.contains("VP"), "the end banner gives the result: {banner}");
@@ -270,6 +289,8 @@ fn save_screenshot(tab: &Tab, server: &Server, name: &str) {
     eprintln!("screenshot: {}", file.display());
     if name == "reaction" && std::env::var_os("TDE_UPDATE_SCREENSHOT").is_some() {
         let docs = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../docs/play.png");
-        std::fs::write(docs, &png).unwrap();
+        let temp = docs.with_extension("png.tmp");
+        std::fs::write(&temp, &png).unwrap();
+        std::fs::rename(&temp, &docs).unwrap();
     }
 }

@@ -97,6 +97,7 @@ function svg(tag, attrs, parent) {
   return node;
 }
 
+const capitalised = (text) => text.charAt(0).toUpperCase() + text.slice(1);
 const pct = (p) => `${Math.round(p * 100)}%`;
 const num = (x) => (Math.round(x * 100) / 100).toFixed(2);
 const centre = ([x, y]) => [x * CELL + CELL / 2, y * CELL + CELL / 2];
@@ -174,7 +175,9 @@ function buildBoard() {
       svg("rect", { x: x * CELL, y: y * CELL, width: CELL, height: CELL, fill: terrainColour(i), class: "cell",
         "data-x": x, "data-y": y, onclick: (e) => { e.stopPropagation(); selectCell(x, y); } }, ground);
       const h = b.height[i];
-      if (h > 0 && b.terrain[i] !== "x") {
+      const sameLeft = x > 0 && b.height[i - 1] === h && b.terrain[i - 1] !== "x";
+      const sameUp = y > 0 && b.height[i - b.width] === h && b.terrain[i - b.width] !== "x";
+      if (h > 0 && b.terrain[i] !== "x" && !sameLeft && !sameUp) {
         svg("text", { x: x * CELL + 2, y: y * CELL + 7, class: "height" }, ground).textContent = h;
       }
       const cover = b.cover[i];
@@ -216,6 +219,8 @@ function buildBoard() {
     el("span", { class: "key soft" }, "soft cover"),
     el("span", { class: "key hard" }, "hard cover"),
     el("span", { class: "key cliff" }, "drop over 1\""),
+    el("span", { class: "key zone0" }, "side A's deployment zone"),
+    el("span", { class: "key zone1" }, "side B's deployment zone"),
   );
 }
 
@@ -229,10 +234,25 @@ function options() {
 
 function renderBoard() {
   for (const layer of Object.values(boardLayers)) layer.replaceChildren();
+  renderZones();
   renderSequence();
   renderOptionsOnBoard();
   renderMarkers();
   renderModels();
+}
+
+// Deployment zones while models are still to be deployed: each side's cells in its colour.
+function renderZones() {
+  const zones = view.zones;
+  document.getElementById("legend").classList.toggle("deploying", Boolean(zones));
+  if (!zones) return;
+  const w = fixed.board.width;
+  zones.forEach((cells, side) => {
+    for (let i = 0; i < cells.length; i++) {
+      if (cells[i] !== "1") continue;
+      svg("rect", { x: (i % w) * CELL, y: Math.floor(i / w) * CELL, width: CELL, height: CELL, class: `zone zone${side}` }, boardLayers.zones);
+    }
+  });
 }
 
 function renderSequence() {
@@ -523,8 +543,8 @@ function renderDecision() {
   }
   // Everything else, grouped: cell choices are summarised (they are on the board).
   const cells = all.filter(isCellOption);
-  const rest = all.filter((o) => !isCellOption(o));
-  if (rest.length) box.append(el("h3", {}, focus.length ? "All options" : "Options"), el("div", { class: "opts" }, rest.map(optionButton)));
+  const rest = all.filter((o) => !isCellOption(o) && !focus.includes(o));
+  if (rest.length) box.append(el("h3", {}, focus.length ? "Other options" : "Options"), el("div", { class: "opts" }, rest.map(optionButton)));
   if (cells.length) {
     box.append(el("details", { class: "cells" }, el("summary", {}, `${cells.length} places on the board (green cells), or pick from the list`),
       el("div", { class: "opts" }, cells.map(optionButton))));
@@ -549,7 +569,7 @@ function renderOver() {
   box.hidden = false;
   const w = view.over.winner;
   const verdict = w === null ? "A draw" : view.you === w ? "You win!" : view.you === null ? `Side ${SIDE_NAMES[w]} wins` : "The bot wins";
-  box.replaceChildren(el("h2", {}, verdict), el("p", {}, `${view.over.reason}. VP: A ${view.over.vp[0]}, B ${view.over.vp[1]}.`),
+  box.replaceChildren(el("h2", {}, verdict), el("p", {}, `${capitalised(view.over.reason)}. VP: A ${view.over.vp[0]}, B ${view.over.vp[1]}.`),
     view.record ? el("p", { class: "small" }, `The game is saved in ${view.record} (tde replay, tde view).`) : null);
 }
 

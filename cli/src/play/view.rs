@@ -6,7 +6,7 @@ use super::table::{Mode, Table};
 use engine::analysis::{analyze, OptionValue};
 use engine::board::{Cover, Terrain};
 use engine::render::{describe_action, model_letter};
-use engine::scenario::{MarkerKind, ScenarioState};
+use engine::scenario::{in_deployment_zone, MarkerKind, ScenarioState};
 use engine::state::{CombatKind, Health, RollRole, Side, Stance, Step};
 use engine::{Action, GameState, Player};
 use serde_json::{json, Value};
@@ -137,6 +137,7 @@ pub fn view_json(table: &Table, at: usize, observer: Option<Side>) -> Value {
         "models": (0..state.models().len() as u8).map(|m| model_json(state, &scenario, m)).collect::<Vec<_>>(),
         "scenario": scenario_json(state, &scenario),
         "sequence": sequence_json(state),
+        "zones": zones_json(state),
         "decision": decision,
         "next": next,
         "log": log,
@@ -240,6 +241,19 @@ fn scenario_json(state: &GameState, sc: &ScenarioState) -> Value {
         "couriers": [sc.couriers[0], sc.couriers[1]],
         "sought": [sc.sought[0], sc.sought[1]],
     })
+}
+
+/// While models are still to be deployed, each side's deployment zone: one character a cell
+/// (`1` in the zone, `0` not), row by row; `null` once every model is on the table.
+fn zones_json(state: &GameState) -> Value {
+    if !state.models().iter().any(|m| m.health == Health::Reserve) {
+        return Value::Null;
+    }
+    let cells = state.board().len() as u16;
+    let zone = |side: Side| -> String {
+        (0..cells).map(|c| if in_deployment_zone(state, side, c) { '1' } else { '0' }).collect()
+    };
+    json!([zone(0), zone(1)])
 }
 
 /// The action sequence under way: the declared action, the path and every combat roll.
