@@ -477,7 +477,7 @@ function selected(o) {
 const STEP_HELP = {
   initiative: "You lost the roll-off: keep the initiative or hand it over.",
   activation: "Click one of your models to activate it (ringed in green), or discard a pass token.",
-  action: "Green cells: where it can move (hover to see the path; striped cells need an Agility test). Red rings: whom it can shoot or charge. Click to see the odds.",
+  action: "Green cells: where it can move (hover to see the path; amber cells need a movement test). Red rings: whom it can shoot or charge. Click to see the odds.",
   reaction: "The enemy declared its action. Pick a reacting model or a point of its path (numbered circles) to see your reactions there, with the odds at that point.",
   nested: "You may nest a shoot or dodge at a point of your path, for one more AP.",
   firefight: "A model reacted to your move: you may answer it with a firefight.",
@@ -546,7 +546,7 @@ function renderDecision() {
   const rest = all.filter((o) => !isCellOption(o) && !focus.includes(o));
   if (rest.length) box.append(el("h3", {}, focus.length ? "Other options" : "Options"), el("div", { class: "opts" }, rest.map(optionButton)));
   if (cells.length) {
-    box.append(el("details", { class: "cells" }, el("summary", {}, `${cells.length} places on the board (green cells), or pick from the list`),
+    box.append(el("details", { class: "cells" }, el("summary", {}, `${cells.length} places on the board (the highlighted cells), or pick from this list`),
       el("div", { class: "opts" }, cells.map(optionButton))));
   }
   if (MODE === "play") box.append(el("button", { id: "ask", class: "ask", onclick: askAdvice }, "What would the bot do here?"));
