@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{Server, Reply};
+use common::{Reply, Server};
 use engine::record::GameRecord;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -53,14 +53,19 @@ fn assert_replays(record: &Path) {
         .output()
         .expect("tde runs");
     let text = String::from_utf8_lossy(&out.stdout);
-    assert!(out.status.success(), "tde replay refused the record: {text} {}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "tde replay refused the record: {text} {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let v: Value = serde_json::from_str(text.trim()).expect("JSON");
     assert_eq!(v["matches"], json!(true));
     assert_eq!(v["terminal"], json!(true), "the record holds the whole game");
 }
 
 fn whole_game(bot: &str, scenario: &str, side: &str, seed: u64) {
-    let server = Server::play(&["--bot", bot, "--scenario", scenario, "--side", side, "--seed", &seed.to_string()]);
+    let server =
+        Server::play(&["--bot", bot, "--scenario", scenario, "--side", side, "--seed", &seed.to_string()]);
     let views = play_to_end(&server, seed);
     let last = views.last().unwrap();
     let over = &last["over"];
@@ -68,7 +73,10 @@ fn whole_game(bot: &str, scenario: &str, side: &str, seed: u64) {
     assert_eq!(over["vp"], last["vp"]);
     let log = last["log"].as_array().unwrap();
     assert!(log.iter().any(|e| e["kind"] == "roll"), "die rolls are logged");
-    assert!(log.last().unwrap()["text"].as_str().unwrap().starts_with("Game over"), "the log ends with the result");
+    assert!(
+        log.last().unwrap()["text"].as_str().unwrap().starts_with("Game over"),
+        "the log ends with the result"
+    );
     // Once over, no action is taken: it is nobody's decision.
     let refused = server.post("/api/action", json!({"version": last["version"], "index": 0}));
     assert_eq!(refused.status, 409, "{}", refused.body);
@@ -97,7 +105,8 @@ fn whole_games_against_the_network_agents() {
 
 #[test]
 fn the_page_never_receives_the_bots_secret_grudge() {
-    let server = Server::play(&["--bot", "random", "--scenario", "grudge_match", "--side", "A", "--seed", "11"]);
+    let server =
+        Server::play(&["--bot", "random", "--scenario", "grudge_match", "--side", "A", "--seed", "11"]);
     let views = play_to_end(&server, 11);
     let record = GameRecord::load(&server.record).unwrap();
     let mut saw_secret_entry = false;
@@ -106,7 +115,10 @@ fn the_page_never_receives_the_bots_secret_grudge() {
         assert!(grudge.is_null() || grudge["revealed"] == json!(true), "side B's grudge leaked: {grudge}");
         for entry in view["log"].as_array().unwrap() {
             let text = entry["text"].as_str().unwrap();
-            assert!(!text.contains("swears a grudge") || entry["side"] == json!(0), "a grudge leaked: {text}");
+            assert!(
+                !text.contains("swears a grudge") || entry["side"] == json!(0),
+                "a grudge leaked: {text}"
+            );
             saw_secret_entry |= text.contains("kept secret from you");
         }
     }
@@ -141,7 +153,8 @@ fn seek_markers(options: &[Value], view: &Value, rng: &mut ChaCha8Rng) -> usize 
 
 #[test]
 fn the_page_never_receives_marker_numbers_it_has_not_seen() {
-    let server = Server::play(&["--bot", "scripted", "--scenario", "scavenger_hunt", "--side", "B", "--seed", "12"]);
+    let server =
+        Server::play(&["--bot", "scripted", "--scenario", "scavenger_hunt", "--side", "B", "--seed", "12"]);
     let views = play_to_end_with(&server, 12, seek_markers);
     let record = GameRecord::load(&server.record).unwrap();
     let mut state = record.initial.restore("record").unwrap();
@@ -178,14 +191,30 @@ fn bad_requests_are_refused_and_leave_the_game_unchanged() {
     let cases: Vec<(&str, Reply, u16)> = vec![
         ("index out of range", server.post("/api/action", json!({"version": version, "index": count})), 422),
         ("stale version", server.post("/api/action", json!({"version": version + 1, "index": 0})), 409),
-        ("older version", server.post("/api/action", json!({"version": version.wrapping_sub(1), "index": 0})), 409),
+        (
+            "older version",
+            server.post("/api/action", json!({"version": version.wrapping_sub(1), "index": 0})),
+            409,
+        ),
         ("negative index", server.post("/api/action", json!({"version": version, "index": -1})), 422),
         ("missing field", server.post("/api/action", json!({"version": version})), 422),
-        ("unknown field", server.post("/api/action", json!({"version": version, "index": 0, "side": 1})), 422),
+        (
+            "unknown field",
+            server.post("/api/action", json!({"version": version, "index": 0, "side": 1})),
+            422,
+        ),
         ("malformed JSON", server.raw_post("/api/action", "application/json", "{\"version\": 3,", true), 400),
         ("not JSON", server.raw_post("/api/action", "text/plain", "{\"version\":0,\"index\":0}", true), 415),
-        ("no token", server.raw_post("/api/action", "application/json", "{\"version\":0,\"index\":0}", false), 401),
-        ("wrong token", server.post_with_token("/api/action", json!({"version": version, "index": 0}), "0123"), 403),
+        (
+            "no token",
+            server.raw_post("/api/action", "application/json", "{\"version\":0,\"index\":0}", false),
+            401,
+        ),
+        (
+            "wrong token",
+            server.post_with_token("/api/action", json!({"version": version, "index": 0}), "0123"),
+            403,
+        ),
         ("huge body", server.raw_post("/api/action", "application/json", &" ".repeat(10_000), true), 413),
         ("advance while playing", server.post("/api/advance", json!({})), 400),
         ("stale advice", server.post("/api/advice", json!({"version": version + 5})), 409),
@@ -224,7 +253,8 @@ fn advice_names_the_bots_candidates() {
 
 #[test]
 fn watching_two_agents_steps_to_the_end_and_back() {
-    let server = Server::start(&["watch", "--agents", "scripted,greedy", "--scenario", "assassinate", "--seed", "3"]);
+    let server =
+        Server::start(&["watch", "--agents", "scripted,greedy", "--scenario", "assassinate", "--seed", "3"]);
     let start = server.get("/api/state").ok();
     assert_eq!(start["mode"], "watch");
     assert!(start["decision"].is_null(), "a spectator decides nothing");

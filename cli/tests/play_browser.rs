@@ -32,7 +32,8 @@ fn chromium() -> Option<PathBuf> {
 /// Run `body` (a JavaScript expression, awaited) in the page and parse the JSON of its value.
 fn eval_json(tab: &Tab, body: &str) -> Value {
     let expression = format!("(async () => JSON.stringify(await ({body})))()");
-    let result = tab.evaluate(&expression, true).unwrap_or_else(|e| panic!("the page cannot run {body}: {e}"));
+    let result =
+        tab.evaluate(&expression, true).unwrap_or_else(|e| panic!("the page cannot run {body}: {e}"));
     let text = result.value.and_then(|v| v.as_str().map(String::from)).unwrap_or_else(|| "null".into());
     serde_json::from_str(&text).unwrap_or_else(|e| panic!("not JSON ({e}): {text}"))
 }
@@ -174,12 +175,22 @@ fn click_then_option(tab: &Tab, version: u64, selector: &str, or_under: Option<&
 #[test]
 fn a_whole_scenario_is_played_by_clicking_in_chromium() {
     let Some(path) = chromium() else {
-        let message = "no chromium found (apt-get install -y chromium, or set CHROMIUM=/path): browser test skipped";
+        let message =
+            "no chromium found (apt-get install -y chromium, or set CHROMIUM=/path): browser test skipped";
         assert!(std::env::var_os("TDE_REQUIRE_CHROMIUM").is_none(), "{message}");
         eprintln!("{message}");
         return;
     };
-    let server = Server::play(&["--bot", "mcts:iters=20,depth=4", "--scenario", "attack_and_defend", "--side", "B", "--seed", "21"]);
+    let server = Server::play(&[
+        "--bot",
+        "mcts:iters=20,depth=4",
+        "--scenario",
+        "attack_and_defend",
+        "--side",
+        "B",
+        "--seed",
+        "21",
+    ]);
     let options = LaunchOptions::default_builder()
         .path(Some(path))
         .headless(true)
@@ -217,7 +228,10 @@ fn a_whole_scenario_is_played_by_clicking_in_chromium() {
             };
             click(&tab, &what, under);
             let listed = format!("#decision .focus button.opt[data-i=\"{}\"]", o["i"]);
-            assert!(matches!(wait_for_page(&tab, version, Some(&listed)), After::Listed), "{what} lists the reactions");
+            assert!(
+                matches!(wait_for_page(&tab, version, Some(&listed)), After::Listed),
+                "{what} lists the reactions"
+            );
             if !screenshot && (view["path"].as_u64() >= Some(3) || reactions == 2) {
                 // Ask the bot what it would do, and keep the picture of the whole prompt.
                 click(&tab, "#ask", None);
@@ -236,7 +250,8 @@ fn a_whole_scenario_is_played_by_clicking_in_chromium() {
             // or the nested action is skipped where it may be, which keeps the test short.
             let mut kinds: Vec<&Value> = options.iter().map(|o| &o["kind"]).collect();
             kinds.dedup();
-            let quick = kinds.iter().find(|k| ["end_activation", "no_nested"].contains(&k.as_str().unwrap_or("")));
+            let quick =
+                kinds.iter().find(|k| ["end_activation", "no_nested"].contains(&k.as_str().unwrap_or("")));
             let kind = match quick {
                 Some(k) if rng.gen_bool(0.5) => k,
                 _ => kinds[rng.gen_range(0..kinds.len())],
@@ -281,7 +296,8 @@ fn a_whole_scenario_is_played_by_clicking_in_chromium() {
 }
 
 fn save_screenshot(tab: &Tab, server: &Server, name: &str) {
-    let png = tab.capture_screenshot(CaptureScreenshotFormatOption::Png, None, None, true).expect("screenshot");
+    let png =
+        tab.capture_screenshot(CaptureScreenshotFormatOption::Png, None, None, true).expect("screenshot");
     assert!(png.len() > 10_000, "the screenshot has content");
     let dir = server.record.parent().unwrap().to_path_buf();
     let file = dir.join(format!("play_{name}.png"));

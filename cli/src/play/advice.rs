@@ -46,13 +46,12 @@ pub fn advise(table: &Table, networks: &Mutex<Vec<(String, Arc<Network>)>>) -> R
     let world = state.determinize(side, &mut ChaCha8Rng::seed_from_u64(seed));
     let legal = state.legal_actions();
     let index_of = |a: &engine::Action| legal.iter().position(|l| l == a);
-    let entry = |a: &engine::Action, weight: f64, share: f64| {
-        json!({"i": index_of(a), "text": describe_action(state, *a), "weight": weight, "share": share})
-    };
+    let entry = |a: &engine::Action, weight: f64, share: f64| json!({"i": index_of(a), "text": describe_action(state, *a), "weight": weight, "share": share});
     if let Some(path) = checkpoint_of(&spec) {
         let network = network(networks, path).map_err(AdviceError::Agent)?;
         let e = network.evaluate(&[(&world, side as usize)]).map_err(AdviceError::Agent)?.remove(0);
-        let mut ranked: Vec<(f32, engine::Action)> = e.priors.iter().copied().zip(e.legal.iter().copied()).collect();
+        let mut ranked: Vec<(f32, engine::Action)> =
+            e.priors.iter().copied().zip(e.legal.iter().copied()).collect();
         ranked.sort_by(|a, b| b.0.total_cmp(&a.0));
         let candidates: Vec<Value> =
             ranked.iter().take(TOP).map(|(p, a)| entry(a, *p as f64, *p as f64)).collect();

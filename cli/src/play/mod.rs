@@ -109,13 +109,17 @@ pub fn play(args: &PlayArgs) -> Result<String, String> {
 /// Watch two agents play on a local web page.
 pub fn watch(args: &WatchArgs) -> Result<String, String> {
     let specs = agents::split_agent_list(&args.agents.join(","));
-    let [a, b] = <[String; 2]>::try_from(specs).map_err(|s| {
-        format!("--agents takes exactly two agents separated by a comma, got {}", s.len())
-    })?;
+    let [a, b] = <[String; 2]>::try_from(specs)
+        .map_err(|s| format!("--agents takes exactly two agents separated by a comma, got {}", s.len()))?;
     let config = args.game.config(args.seed)?;
     let state = new_game(&config).map_err(|e| e.to_string())?;
     let seats = [Table::bot(&a, args.seed, 0)?, Table::bot(&b, args.seed, 1)?];
-    let intro = format!("{} on {}: {a} (A) against {b} (B), seed {}", config.scenario.title(), state.board().name(), args.seed);
+    let intro = format!(
+        "{} on {}: {a} (A) against {b} (B), seed {}",
+        config.scenario.title(),
+        state.board().name(),
+        args.seed
+    );
     let table = Table::new(Mode::Watch, state, seats, args.seed, args.record.clone())?;
     run(table, &args.serve, &intro)
 }

@@ -85,8 +85,14 @@ pub fn router(shared: Arc<Shared>) -> Router {
         .route_layer(middleware::from_fn_with_state(shared.clone(), check_token));
     Router::new()
         .route("/", get(index))
-        .route("/app.js", get(|| async { ([(header::CONTENT_TYPE, "text/javascript; charset=utf-8")], APP_JS) }))
-        .route("/style.css", get(|| async { ([(header::CONTENT_TYPE, "text/css; charset=utf-8")], STYLE_CSS) }))
+        .route(
+            "/app.js",
+            get(|| async { ([(header::CONTENT_TYPE, "text/javascript; charset=utf-8")], APP_JS) }),
+        )
+        .route(
+            "/style.css",
+            get(|| async { ([(header::CONTENT_TYPE, "text/css; charset=utf-8")], STYLE_CSS) }),
+        )
         .merge(api)
         .layer(middleware::from_fn_with_state(shared.clone(), check_host))
         .layer(DefaultBodyLimit::max(MAX_BODY))
@@ -149,7 +155,8 @@ async fn state(
     State(shared): State<Arc<Shared>>,
     query: Result<Query<StateQuery>, axum::extract::rejection::QueryRejection>,
 ) -> Result<Json<Value>, ApiError> {
-    let Query(query) = query.map_err(|e| ApiError(StatusCode::BAD_REQUEST, format!("query: {}", e.body_text())))?;
+    let Query(query) =
+        query.map_err(|e| ApiError(StatusCode::BAD_REQUEST, format!("query: {}", e.body_text())))?;
     blocking(shared, move |table| {
         let at = match table.mode {
             Mode::Play => table.version(),
@@ -236,12 +243,7 @@ async fn blocking(
 
 /// Serve `shared` on `host:port` until the process is stopped; `announce` gets the address
 /// once the socket is bound (port 0 picks a free port).
-pub fn serve(
-    table: Table,
-    host: &str,
-    port: u16,
-    announce: impl FnOnce(&str),
-) -> Result<(), String> {
+pub fn serve(table: Table, host: &str, port: u16, announce: impl FnOnce(&str)) -> Result<(), String> {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()

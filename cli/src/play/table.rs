@@ -322,12 +322,7 @@ impl Table {
                 Some(w) => format!("side {} wins", (b'A' + w) as char),
                 None => "a draw".to_string(),
             };
-            let text = format!(
-                "Game over: {}. {result}, VP A {} B {}",
-                end_reason(&after),
-                o.vp[0],
-                o.vp[1]
-            );
+            let text = format!("Game over: {}. {result}, VP A {} B {}", end_reason(&after), o.vp[0], o.vp[1]);
             self.log.push(LogEntry { at, kind: LogKind::Turn, side: None, text, secret: None });
         } else if after.turn() != before.turn() {
             let text = format!("Turn {} begins", after.turn());

@@ -64,7 +64,9 @@ pub fn fixed_json(state: &GameState) -> Value {
     let cards: Vec<Vec<Value>> = stat
         .cards
         .iter()
-        .map(|side| side.iter().map(|c| json!({"name": c.name, "text": c.text, "points": c.points})).collect())
+        .map(|side| {
+            side.iter().map(|c| json!({"name": c.name, "text": c.text, "points": c.points})).collect()
+        })
         .collect();
     let scenario = stat.scenario;
     json!({
@@ -152,7 +154,12 @@ fn model_json(state: &GameState, scenario: &ScenarioState, m: u8) -> Value {
     let p = state.profile(m);
     let (x, y) = state.board().xy(ms.cell);
     let weapons = |mask: u8| -> Vec<&str> {
-        p.weapons.iter().enumerate().filter(|(i, _)| mask & (1 << i) != 0).map(|(_, w)| w.name.as_str()).collect()
+        p.weapons
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| mask & (1 << i) != 0)
+            .map(|(_, w)| w.name.as_str())
+            .collect()
     };
     let carries: Vec<usize> = scenario
         .markers
@@ -326,9 +333,9 @@ fn decision_json(state: &GameState) -> Value {
     };
     // Exact odds where an option starts or changes an action sequence.
     let analysed: Vec<OptionValue> = match step {
-        Some(
-            Step::ChooseAction(_) | Step::ChooseReaction | Step::ChooseNested | Step::ChooseFirefight,
-        ) => analyze(state).map(|(_, options)| options).unwrap_or_default(),
+        Some(Step::ChooseAction(_) | Step::ChooseReaction | Step::ChooseNested | Step::ChooseFirefight) => {
+            analyze(state).map(|(_, options)| options).unwrap_or_default()
+        }
         _ => Vec::new(),
     };
     let narrative = state.static_data().variant.narrative_feats;
