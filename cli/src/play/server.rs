@@ -38,8 +38,11 @@ pub struct Shared {
     pub token: String,
     /// The fixed parts of the game, sent once.
     pub fixed: Value,
-    /// `Host` header values this server answers to.
-    pub hosts: Vec<String>,
+    /// The address given with `--host`, which `Host` headers may name besides IP addresses
+    /// and `localhost`.
+    pub host: String,
+    /// The port the server listens on, which `Host` headers must name.
+    pub port: u16,
     /// Networks loaded for advice, by checkpoint path.
     pub networks: Mutex<Vec<(String, Arc<training::play::Network>)>>,
 }
@@ -102,11 +105,28 @@ pub fn router(shared: Arc<Shared>) -> Router {
 /// Refuse requests that do not name this server (DNS rebinding).
 async fn check_host(State(shared): State<Arc<Shared>>, request: Request, next: Next) -> Response {
     let host = request.headers().get(header::HOST).and_then(|h| h.to_str().ok()).unwrap_or("");
-    if !shared.hosts.iter().any(|h| h == host) {
-        let message = format!("header `Host`: `{host}` is not this server ({})", shared.hosts.join(" or "));
+    if !names_this_server(host, &shared.host, shared.port) {
+        let message = format!(
+            "header `Host`: `{host}` is not this server (an IP address, localhost or {} with port {})",
+            shared.host, shared.port
+        );
         return ApiError(StatusCode::FORBIDDEN, message).into_response();
     }
     next.run(request).await
+}
+
+/// Whether a `Host` header names this server: its port (80 when it names none), and as the name
+/// an IP address (which no DNS rebinding can stand for), `localhost` or the `--host` given.
+fn names_this_server(header: &str, host: &str, port: u16) -> bool {
+    let (name, named_port) = match header.rsplit_once(':') {
+        Some((name, p)) if !p.contains(']') => (name, p.parse::<u16>().ok()),
+        _ => (header, Some(80)),
+    };
+    let name = name.trim_start_matches('[').trim_end_matches(']');
+    named_port == Some(port)
+        && (name.parse::<std::net::IpAddr>().is_ok()
+            || name.eq_ignore_ascii_case("localhost")
+            || name == host)
 }
 
 /// Refuse API calls without the session token.
@@ -255,20 +275,22 @@ pub fn serve(table: Table, host: &str, port: u16, announce: impl FnOnce(&str)) -
             .map_err(|e| format!("--host {host} --port {port}: cannot listen: {e}"))?;
         let bound = listener.local_addr().map_err(|e| e.to_string())?;
         let port = bound.port();
-        let mut hosts = vec![format!("{host}:{port}")];
-        if host == "127.0.0.1" || host == "localhost" {
-            hosts.extend([format!("127.0.0.1:{port}"), format!("localhost:{port}")]);
-        }
-        hosts.dedup();
         let fixed = fixed_json(table.current());
         let shared = Arc::new(Shared {
             table: Mutex::new(table),
             token: new_token(),
             fixed,
-            hosts,
+            host: host.to_string(),
+            port,
             networks: Mutex::new(Vec::new()),
         });
-        let url_host = if host.contains(':') { format!("[{host}]") } else { host.to_string() };
+        // A server on every interface is opened here through the loopback address.
+        let url_host = match host.parse::<std::net::IpAddr>() {
+            Ok(ip) if ip.is_unspecified() && ip.is_ipv4() => "127.0.0.1".to_string(),
+            Ok(ip) if ip.is_unspecified() => "[::1]".to_string(),
+            Ok(std::net::IpAddr::V6(_)) => format!("[{host}]"),
+            _ => host.to_string(),
+        };
         announce(&format!("http://{url_host}:{port}/"));
         axum::serve(listener, router(shared)).await.map_err(|e| format!("the server stopped: {e}"))
     })
@@ -281,4 +303,21 @@ fn new_token() -> String {
     let mut bytes = [0u8; 16];
     rand::rngs::OsRng.fill_bytes(&mut bytes);
     bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::names_this_server;
+
+    #[test]
+    fn host_headers_must_name_this_server_by_address() {
+        for ok in ["127.0.0.1:8014", "localhost:8014", "192.168.1.20:8014", "[::1]:8014", "table.lan:8014"] {
+            assert!(names_this_server(ok, "table.lan", 8014), "{ok}");
+        }
+        assert!(names_this_server("[::1]", "::1", 80));
+        assert!(names_this_server("127.0.0.1", "127.0.0.1", 80));
+        for bad in ["127.0.0.1:8015", "evil.example:8014", "127.0.0.1", "", "localhost:x"] {
+            assert!(!names_this_server(bad, "table.lan", 8014), "{bad}");
+        }
+    }
 }
