@@ -97,6 +97,8 @@ function svg(tag, attrs, parent) {
   return node;
 }
 
+// The nodes given, without the absent ones (replaceChildren would write "null").
+const present = (...nodes) => nodes.filter((n) => n !== null && n !== undefined);
 const capitalised = (text) => text.charAt(0).toUpperCase() + text.slice(1);
 const pct = (p) => `${Math.round(p * 100)}%`;
 const num = (x) => (Math.round(x * 100) / 100).toFixed(2);
@@ -569,8 +571,8 @@ function renderOver() {
   box.hidden = false;
   const w = view.over.winner;
   const verdict = w === null ? "A draw" : view.you === w ? "You win!" : view.you === null ? `Side ${SIDE_NAMES[w]} wins` : "The bot wins";
-  box.replaceChildren(el("h2", {}, verdict), el("p", {}, `${capitalised(view.over.reason)}. VP: A ${view.over.vp[0]}, B ${view.over.vp[1]}.`),
-    view.record ? el("p", { class: "small" }, `The game is saved in ${view.record} (tde replay, tde view).`) : null);
+  box.replaceChildren(...present(el("h2", {}, verdict), el("p", {}, `${capitalised(view.over.reason)}. VP: A ${view.over.vp[0]}, B ${view.over.vp[1]}.`),
+    view.record ? el("p", { class: "small" }, `The game is saved in ${view.record} (tde replay, tde view).`) : null));
 }
 
 function renderLog() {
@@ -602,10 +604,10 @@ function renderScenario() {
     const held = m.controller !== null ? `, controlled by ${sideName(m.controller)}` : "";
     lines.push(`marker ${m.index + 1} (${m.kind}) ${where}${number}${held}`);
   }
-  document.getElementById("scenario").replaceChildren(
+  document.getElementById("scenario").replaceChildren(...present(
     el("h3", {}, `${s.title} (p.${s.page})`), el("p", { class: "small" }, s.summary),
     el("p", { class: "small" }, `The scenario's player A is ${sideName(sc.player_a)}${view.you === sc.player_a ? " (you)" : ""}.`),
-    lines.length ? el("ul", { class: "small" }, lines.map((l) => el("li", {}, l))) : null);
+    lines.length ? el("ul", { class: "small" }, lines.map((l) => el("li", {}, l))) : null));
 }
 
 // ---- profile cards -----------------------------------------------------------------------

@@ -250,10 +250,13 @@ fn scenario_json(state: &GameState, sc: &ScenarioState) -> Value {
     })
 }
 
-/// While models are still to be deployed, each side's deployment zone: one character a cell
-/// (`1` in the zone, `0` not), row by row; `null` once every model is on the table.
+/// While models are being deployed, each side's deployment zone: one character a cell (`1` in
+/// the zone, `0` not), row by row; `null` at other times (the zones may not be chosen yet).
 fn zones_json(state: &GameState) -> Value {
-    if !state.models().iter().any(|m| m.health == Health::Reserve) {
+    use engine::scenario::ScenarioStep;
+    let deploying =
+        state.dynamic().steps.iter().any(|s| matches!(s, Step::Scenario(ScenarioStep::Deploy { .. })));
+    if !deploying {
         return Value::Null;
     }
     let cells = state.board().len() as u16;
