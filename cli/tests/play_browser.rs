@@ -1,6 +1,7 @@
 //! End to end in a real headless Chromium: open the `tde play` page, play a whole scenario by
-//! clicking models, board cells, path points and option buttons as a player would, answer at
-//! least one reaction prompt, and save a screenshot of the table.
+//! clicking models, board cells, path points and option buttons with the mouse as a player
+//! would, answer reaction prompts, ask for the bot's advice, reload the page mid-game, and save
+//! screenshots of the table; and step forward and back through a record with `tde view`.
 //!
 //! Needs Debian's `chromium` (`apt-get install -y chromium`; `.ci/run` installs it). Without
 //! it the test says so and passes: set `TDE_REQUIRE_CHROMIUM=1` to make a missing browser an
@@ -172,15 +173,81 @@ fn click_then_option(tab: &Tab, version: u64, selector: &str, or_under: Option<&
     }
 }
 
-#[test]
-fn a_whole_scenario_is_played_by_clicking_in_chromium() {
+/// Chromium started headless, or `None` (the test is then skipped) when there is none and
+/// `TDE_REQUIRE_CHROMIUM` is not set.
+fn launch() -> Option<Browser> {
     let Some(path) = chromium() else {
         let message =
             "no chromium found (apt-get install -y chromium, or set CHROMIUM=/path): browser test skipped";
         assert!(std::env::var_os("TDE_REQUIRE_CHROMIUM").is_none(), "{message}");
         eprintln!("{message}");
-        return;
+        return None;
     };
+    let options = LaunchOptions::default_builder()
+        .path(Some(path))
+        .headless(true)
+        .sandbox(false)
+        .window_size(Some((1500, 950)))
+        .idle_browser_timeout(Duration::from_secs(120))
+        .build()
+        .expect("launch options");
+    Some(Browser::new(options).expect("chromium starts"))
+}
+
+#[test]
+fn stepping_through_a_record_in_chromium() {
+    let Some(browser) = launch() else { return };
+    let dir = common::temp_dir("browser-view");
+    let record = dir.join("demo.json");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_tde"))
+        .args(["demo", "--json", "--seed", "4", "--scenario", "assassinate", "--record"])
+        .arg(&record)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let server = Server::start(&["view", record.to_str().unwrap()]);
+    let tab = browser.new_tab().expect("a tab");
+    tab.navigate_to(&format!("{}/", server.base)).unwrap().wait_until_navigated().unwrap();
+    tab.wait_for_element("#where").unwrap();
+    let at = |tab: &Tab| eval_json(tab, "window.tdeView.at");
+    let wait_at = |tab: &Tab, expected: u64| {
+        let script = format!(
+            "new Promise((resolve) => {{
+                const start = performance.now();
+                const check = () => {{
+                    if (window.tdeView && window.tdeView.at === {expected}) return resolve(true);
+                    if (performance.now() - start > 10000) return resolve(window.tdeView && window.tdeView.at);
+                    setTimeout(check, 5);
+                }};
+                check();
+            }})"
+        );
+        assert_eq!(eval_json(tab, &script), Value::Bool(true), "the page steps to {expected}");
+    };
+    assert_eq!(at(&tab), 0, "a record opens at its start");
+    for expected in 1..=3 {
+        click(&tab, "#forward", None);
+        wait_at(&tab, expected);
+    }
+    click(&tab, "#back", None);
+    wait_at(&tab, 2);
+    let next = eval_json(&tab, "document.querySelector('#decision').textContent");
+    assert!(next.as_str().is_some_and(|t| t.contains("Next:")), "the page says what comes next: {next}");
+    click(&tab, "#last", None);
+    let end = eval_json(&tab, "window.tdeView.version").as_u64().unwrap();
+    wait_at(&tab, end);
+    let banner = eval_json(&tab, "document.querySelector('#over').textContent");
+    assert!(
+        banner.as_str().is_some_and(|t| t.contains("VP")),
+        "the end of the record gives the result: {banner}"
+    );
+    click(&tab, "#first", None);
+    wait_at(&tab, 0);
+}
+
+#[test]
+fn a_whole_scenario_is_played_by_clicking_in_chromium() {
+    let Some(browser) = launch() else { return };
     let server = Server::play(&[
         "--bot",
         "mcts:iters=20,depth=4",
@@ -191,15 +258,6 @@ fn a_whole_scenario_is_played_by_clicking_in_chromium() {
         "--seed",
         "21",
     ]);
-    let options = LaunchOptions::default_builder()
-        .path(Some(path))
-        .headless(true)
-        .sandbox(false)
-        .window_size(Some((1500, 950)))
-        .idle_browser_timeout(Duration::from_secs(120))
-        .build()
-        .expect("launch options");
-    let browser = Browser::new(options).expect("chromium starts");
     let tab = browser.new_tab().expect("a tab");
     tab.navigate_to(&format!("{}/", server.base)).unwrap().wait_until_navigated().unwrap();
     tab.wait_for_element("#status .pill.now").expect("the page shows whose decision it is");
