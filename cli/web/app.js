@@ -274,7 +274,8 @@ function renderSequence() {
         "data-point": k }, layer);
       if (offered) dot.addEventListener("click", (e) => { e.stopPropagation(); selectPoint(k); });
       if (offered || k === points.length - 1) {
-        svg("text", { x: cx + 6, y: cy - 6, class: "ptlabel" }, layer).textContent = k;
+        // Below the point on the top row, where a label above would leave the board.
+        svg("text", { x: cx + 6, y: cy < CELL ? cy + 12 : cy - 6, class: "ptlabel" }, layer).textContent = k;
       }
     });
   }
@@ -348,7 +349,7 @@ function previewPath(o) {
   svg("polyline", { points: points.map(centre).map((c) => c.join(",")).join(" "), class: `path ${o.dynamic ? "dynamic" : ""}` }, layer);
   const [ex, ey] = centre(o.cell);
   const label = `${o.length}"${o.test ? ` · test ${o.test.attr}: ${pct(o.test.success)}` : ""}`;
-  svg("text", { x: ex + 8, y: ey - 8, class: "pathlabel" }, layer).textContent = label;
+  svg("text", { x: ex + 8, y: ey < CELL ? ey + 14 : ey - 8, class: "pathlabel" }, layer).textContent = label;
 }
 
 function renderMarkers() {
