@@ -4,6 +4,9 @@
 
 pub mod beyond;
 pub mod exact;
+pub mod plot;
+pub mod records;
+pub mod sweep;
 pub mod timing;
 
 pub use beyond::{AgentFactory, Estimate, Horizon, Sampling};
