@@ -27,6 +27,17 @@ pub struct BootstrapOptions<'a> {
     pub progress: bool,
 }
 
+/// A game's score for a player from its return: 1 for a win, ½ for a draw, 0 for a loss.
+pub(crate) fn game_score(ret: f64) -> f64 {
+    if ret > 0.0 {
+        1.0
+    } else if ret < 0.0 {
+        0.0
+    } else {
+        0.5
+    }
+}
+
 /// Score of a network (playing alone, most probable action) against `opponent` over `games`
 /// games of the configured scenarios, sides alternating: wins plus half the draws, per game.
 pub fn policy_score(
@@ -52,14 +63,7 @@ pub fn policy_score(
                 players.swap(0, 1);
             }
             let end = agents::play_game(state, &mut players, 7_000 + g as u64, |_, _| {});
-            let r = end.returns()[ours];
-            Ok(if r > 0.0 {
-                1.0
-            } else if r < 0.0 {
-                0.0
-            } else {
-                0.5
-            })
+            Ok(game_score(end.returns()[ours]))
         })
         .collect::<Result<_, _>>()?;
     Ok(results.iter().sum::<f64>() / games.max(1) as f64)

@@ -162,25 +162,36 @@ pub struct Config {
     pub train: TrainConfig,
 }
 
+/// Read a configuration file's text; an I/O error names the file.
+pub(crate) fn read_text(path: &Path) -> Result<(String, String), ConfigError> {
+    let file = path.display().to_string();
+    let text = std::fs::read_to_string(path).map_err(|e| ConfigError {
+        file: file.clone(),
+        field: "(file)".into(),
+        reason: e.to_string(),
+    })?;
+    Ok((text, file))
+}
+
+/// Parse configuration text of any shape; a syntax or shape error names the file.
+pub(crate) fn parse_text<T: serde::de::DeserializeOwned>(text: &str, file: &str) -> Result<T, ConfigError> {
+    toml::from_str(text).map_err(|e| ConfigError {
+        file: file.into(),
+        field: "(toml)".into(),
+        reason: e.to_string(),
+    })
+}
+
 impl Config {
     /// Read and check a configuration file.
     pub fn load(path: &Path) -> Result<Config, ConfigError> {
-        let file = path.display().to_string();
-        let text = std::fs::read_to_string(path).map_err(|e| ConfigError {
-            file: file.clone(),
-            field: "(file)".into(),
-            reason: e.to_string(),
-        })?;
+        let (text, file) = read_text(path)?;
         Config::parse(&text, &file)
     }
 
     /// Parse and check configuration text; `file` names it in errors.
     pub fn parse(text: &str, file: &str) -> Result<Config, ConfigError> {
-        let config: Config = toml::from_str(text).map_err(|e| ConfigError {
-            file: file.into(),
-            field: "(toml)".into(),
-            reason: e.to_string(),
-        })?;
+        let config: Config = parse_text(text, file)?;
         config.check(file)?;
         Ok(config)
     }

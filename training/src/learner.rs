@@ -257,7 +257,7 @@ fn new_optimizer(config: &Config) -> ModuleOptimizer {
 /// The network a fresh run starts from: `train.init`'s weights, or random ones.
 fn initial_network(config: &Config, shape: &TensorShape, device: &Device) -> Result<PolicyValueNet, String> {
     let Some(init) = &config.train.init else {
-        return Ok(PolicyValueNet::new(&config.net, shape, device));
+        return Ok(PolicyValueNet::seeded(&config.net, shape, device, config.seed));
     };
     let (net, meta, found) = checkpoint::load_network(Path::new(init), device).map_err(|e| e.to_string())?;
     if meta.config.net != config.net {
@@ -281,7 +281,6 @@ pub fn train<G: TensorGame>(job: TrainRun<'_, G>) -> Result<TrainOutcome, String
     let shape = job.train[0].state.tensor_shape();
     let device = Device::flex().autodiff();
     let inner = Device::flex();
-    device.seed(config.seed);
     let dir = job.run.join("checkpoints");
     let existing = dir.join("latest").is_file();
     if existing && !job.resume {

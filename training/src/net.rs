@@ -12,11 +12,20 @@
 
 use crate::config::NetConfig;
 use agents::{Recipe, TensorShape};
-use burn::module::Module;
+use burn::module::{Module, ModuleVisitor, Param};
 use burn::nn::conv::{Conv2d, Conv2dConfig};
 use burn::nn::{Linear, LinearConfig, PaddingConfig2d};
 use burn::tensor::activation::{relu, tanh};
 use burn::tensor::{Device, Int, Tensor, TensorData};
+
+/// Reads every weight once, which draws the lazily initialised ones.
+struct TouchWeights;
+
+impl ModuleVisitor for TouchWeights {
+    fn visit_float<const D: usize>(&mut self, param: &Param<Tensor<D>>) {
+        let _ = param.val();
+    }
+}
 
 /// One residual block.
 #[derive(Module, Debug)]
@@ -67,6 +76,19 @@ impl PolicyValueNet {
             value_hidden: LinearConfig::new(config.hidden, config.hidden).init(device),
             value: LinearConfig::new(config.hidden, 1).init(device),
         }
+    }
+
+    /// A freshly initialised network whose weights depend on `seed` alone. Burn draws
+    /// initial weights lazily from one process-wide generator, so seeding it and touching
+    /// every weight happen under one lock: networks built at the same time on other
+    /// threads (parallel tests, a learner beside an evaluation) cannot interleave draws.
+    pub fn seeded(config: &NetConfig, shape: &TensorShape, device: &Device, seed: u64) -> PolicyValueNet {
+        static INITIALISING: std::sync::Mutex<()> = std::sync::Mutex::new(());
+        let _guard = INITIALISING.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        device.seed(seed);
+        let net = PolicyValueNet::new(config, shape, device);
+        net.visit(&mut TouchWeights);
+        net
     }
 
     /// Run the network on `planes` (`[batch, planes, depth, width]`) and `globals`

@@ -201,13 +201,19 @@ pub(super) fn parse(text: &str, source: &str) -> Result<Board, BoardError> {
 }
 
 pub(super) fn load(path: &Path) -> Result<Board, BoardError> {
+    let (text, source) = read(path)?;
+    parse(&text, &source)
+}
+
+/// A board file's text and its name for errors.
+pub(super) fn read(path: &Path) -> Result<(String, String), BoardError> {
     let source = path.display().to_string();
     let text = std::fs::read_to_string(path).map_err(|e| BoardError {
         file: source.clone(),
         line: 0,
         reason: format!("cannot read: {e}"),
     })?;
-    parse(&text, &source)
+    Ok((text, source))
 }
 
 /// Writes the format back. Exact for every board `parse` can produce; a board built by hand

@@ -117,12 +117,7 @@ impl Board {
     pub fn load_shared(path: &Path) -> Result<Arc<Board>, BoardError> {
         type Loaded = Mutex<HashMap<(PathBuf, String), Arc<Board>>>;
         static LOADED: OnceLock<Loaded> = OnceLock::new();
-        let source = path.display().to_string();
-        let text = std::fs::read_to_string(path).map_err(|e| BoardError {
-            file: source.clone(),
-            line: 0,
-            reason: format!("cannot read: {e}"),
-        })?;
+        let (text, source) = format::read(path)?;
         let key = (path.to_path_buf(), text);
         let loaded = LOADED.get_or_init(Loaded::default);
         if let Some(board) = loaded.lock().unwrap_or_else(|p| p.into_inner()).get(&key) {

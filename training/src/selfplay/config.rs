@@ -3,7 +3,7 @@
 //! window and sample ratio, and the evaluation arena. Every field is checked; an error names
 //! the file, the field and the reason.
 
-use crate::config::{ConfigError, NetConfig};
+use crate::config::{parse_text, read_text, ConfigError, NetConfig};
 use agents::AzConfig;
 use serde::{Deserialize, Serialize};
 use std::path::Path;
@@ -99,22 +99,13 @@ pub struct SelfPlayConfig {
 impl SelfPlayConfig {
     /// Read and check a configuration file.
     pub fn load(path: &Path) -> Result<SelfPlayConfig, ConfigError> {
-        let file = path.display().to_string();
-        let text = std::fs::read_to_string(path).map_err(|e| ConfigError {
-            file: file.clone(),
-            field: "(file)".into(),
-            reason: e.to_string(),
-        })?;
+        let (text, file) = read_text(path)?;
         SelfPlayConfig::parse(&text, &file)
     }
 
     /// Parse and check configuration text; `file` names it in errors.
     pub fn parse(text: &str, file: &str) -> Result<SelfPlayConfig, ConfigError> {
-        let config: SelfPlayConfig = toml::from_str(text).map_err(|e| ConfigError {
-            file: file.into(),
-            field: "(toml)".into(),
-            reason: e.to_string(),
-        })?;
+        let config: SelfPlayConfig = parse_text(text, file)?;
         config.check(file)?;
         Ok(config)
     }

@@ -106,7 +106,6 @@ where
         shape: &agents::TensorShape,
     ) -> Result<Learner<'a, G>, String> {
         let device = Device::flex().autodiff();
-        device.seed(config.seed);
         let dir = run.join("checkpoints");
         let metrics = Metrics::open(run).map_err(|e| format!("{}: {e}", run.display()))?;
         let mut learner = match read_state(run)? {
@@ -135,7 +134,7 @@ where
             }
             None => {
                 let (net, net_config) = if config.init.is_empty() {
-                    (PolicyValueNet::new(&config.net, shape, &device), config.net.clone())
+                    (PolicyValueNet::seeded(&config.net, shape, &device, config.seed), config.net.clone())
                 } else {
                     let (net, meta, found) = checkpoint::load_network(Path::new(&config.init), &device)
                         .map_err(|e| format!("init: {e}"))?;

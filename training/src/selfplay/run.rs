@@ -224,14 +224,7 @@ pub fn tde_evaluation(
                         players.swap(0, 1);
                     }
                     let end = agents::play_game(state, &mut players, 31 + g as u64, |_, _| {});
-                    let r = agents::Game::returns(&end)[side];
-                    Ok(if r > 0.0 {
-                        1.0
-                    } else if r < 0.0 {
-                        0.0
-                    } else {
-                        0.5
-                    })
+                    Ok(crate::bootstrap::game_score(agents::Game::returns(&end)[side]))
                 })
                 .collect::<Result<_, _>>()
                 .ok()?;
