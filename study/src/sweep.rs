@@ -10,6 +10,7 @@
 //! board = "reaction_lanes.board"   # relative to the config's folder, or a board name
 //! mover = "kaneda"
 //! length = 6                # inches of the declared move, along a lane
+//! actions = ["move", "charge"]  # a move along the lane, or a charge at the reactor from its start
 //! reactors = ["slethssk", "nix"]
 //! distances = [3, 5, 7, 9]  # rows between the lane and the reactor (perpendicular)
 //! positions = [-3, 0, 3, 6, 9]  # the reactor's column from the path's start, along the move
@@ -49,6 +50,10 @@ pub struct SweepConfig {
     pub mover: String,
     /// Length of the declared move in inches.
     pub length: u8,
+    /// The declared actions: `move` (along the lane) and/or `charge` (at the reactor, from the
+    /// move's start, ending next to it).
+    #[serde(default = "default_actions")]
+    pub actions: Vec<String>,
     /// Reactor profiles.
     pub reactors: Vec<String>,
     /// Rows between the lane and the reactor.
@@ -78,6 +83,10 @@ pub struct SweepConfig {
     pub folder: PathBuf,
 }
 
+fn default_actions() -> Vec<String> {
+    vec!["move".to_string()]
+}
+
 fn default_agent() -> String {
     "scripted".to_string()
 }
@@ -95,6 +104,7 @@ impl SweepConfig {
         c.folder = path.parent().map(Path::to_path_buf).unwrap_or_default();
         let bad = |field: &str, why: &str| Err(format!("{file}: {field}: {why}"));
         for (field, empty) in [
+            ("actions", c.actions.is_empty()),
             ("reactors", c.reactors.is_empty()),
             ("distances", c.distances.is_empty()),
             ("positions", c.positions.is_empty()),
@@ -109,6 +119,9 @@ impl SweepConfig {
         if let Some(k) = c.cover.iter().find(|k| !matches!(k.as_str(), "none" | "start" | "end")) {
             return bad("cover", &format!("`{k}` is not none, start or end"));
         }
+        if let Some(a) = c.actions.iter().find(|a| !matches!(a.as_str(), "move" | "charge")) {
+            return bad("actions", &format!("`{a}` is not move or charge"));
+        }
         if !(1..=12).contains(&c.length) {
             return bad("length", "must be 1 to 12 inches");
         }
@@ -116,7 +129,7 @@ impl SweepConfig {
             return bad("distances", "each must be 2 to 9 rows (the lanes leave 9 rows below them)");
         }
         if c.positions.iter().any(|&p| !(-12..=24).contains(&p)) {
-            return bad("positions", "each must be -12 to 24");
+            return bad("positions", "each must be -12 to 24 columns");
         }
         if c.mover_ap.iter().chain(&c.reactor_ap).any(|&a| a == 0) {
             return bad("mover_ap/reactor_ap", "AP must be at least 1 (to move, to react)");
@@ -144,6 +157,8 @@ impl SweepConfig {
 /// One generated situation.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Situation {
+    /// The declared action: move or charge.
+    pub action: String,
     /// Reactor profile.
     pub reactor: String,
     /// Rows between lane and reactor.
@@ -229,6 +244,7 @@ pub struct SweepResult {
 /// Every situation of the config, in a fixed order.
 pub fn situations(c: &SweepConfig) -> Vec<Situation> {
     let mut out = Vec::new();
+    for action in &c.actions {
     for reactor in &c.reactors {
         for cover in &c.cover {
             for &mover_ap in &c.mover_ap {
@@ -236,6 +252,7 @@ pub fn situations(c: &SweepConfig) -> Vec<Situation> {
                     for &distance in &c.distances {
                         for &position in &c.positions {
                             out.push(Situation {
+                                action: action.clone(),
                                 reactor: reactor.clone(),
                                 distance,
                                 position,
@@ -249,11 +266,14 @@ pub fn situations(c: &SweepConfig) -> Vec<Situation> {
             }
         }
     }
+    }
     out
 }
 
-/// The setup text of a situation: the lane, start and end of the move, the reactor below.
-pub fn setup_text(c: &SweepConfig, s: &Situation) -> String {
+/// The setup text of a situation: the lane, start and end of the move, the reactor below
+/// (revealed: no stealth token, so that it can be charged); a charge uses the mover's weapon
+/// number `weapon`.
+pub fn setup_text(c: &SweepConfig, s: &Situation, weapon: u8) -> String {
     let len = c.length as i32;
     // Covered start: the move begins at the crates and runs right; covered end: it runs left
     // and ends at them; no cover: the open lane.
@@ -264,14 +284,19 @@ pub fn setup_text(c: &SweepConfig, s: &Situation) -> String {
     };
     let end = start + dir * len;
     let rx = (start + dir * s.position).clamp(0, 35);
+    let ry = row as i32 + s.distance as i32;
+    let declared = if s.action == "charge" {
+        format!("action = \"charge\"\ntarget = 1\nweapon = {weapon}\nto = [{rx}, {}]\n", ry - 1)
+    } else {
+        format!("action = \"move\"\nto = [{end}, {row}]\n")
+    };
     format!(
         "board = {board:?}\nactive = 0\nactivating = 0\n\n[[model]]\nside = 0\nprofile = {mover:?}\nat = [{start}, {row}]\nap = {map}\n\n\
-         [[model]]\nside = 1\nprofile = {reactor:?}\nat = [{rx}, {ry}]\nap = {rap}\n\n[declared]\naction = \"move\"\nto = [{end}, {row}]\n",
+         [[model]]\nside = 1\nprofile = {reactor:?}\nat = [{rx}, {ry}]\nap = {rap}\nstealth = false\n\n[declared]\n{declared}",
         board = c.board_ref(),
         mover = c.mover,
         map = s.mover_ap,
         reactor = s.reactor,
-        ry = row as i32 + s.distance as i32,
         rap = s.reactor_ap,
     )
 }
@@ -284,15 +309,42 @@ pub fn run(c: &SweepConfig, factory: &AgentFactory) -> Result<SweepResult, Strin
     let outcomes = situations(c)
         .into_par_iter()
         .map(|s| {
-            let text = setup_text(c, &s);
-            let name = format!("{} d{} p{} cover {} ap {}/{}", s.reactor, s.distance, s.position, s.cover, s.mover_ap, s.reactor_ap);
-            let state = engine::setup::parse_setup(&text, &name, &configs).map_err(|e| e.to_string())?;
+            let name = format!(
+                "{} {} d{} p{} cover {} ap {}/{}",
+                s.action, s.reactor, s.distance, s.position, s.cover, s.mover_ap, s.reactor_ap
+            );
+            // A charge takes the mover's first weapon it can charge with (close combat).
+            let weapons = if s.action == "charge" { 0..4u8 } else { 0..1 };
+            let mut first_error = None;
+            let mut state = None;
+            for w in weapons {
+                match engine::setup::parse_setup(&setup_text(c, &s, w), &name, &configs) {
+                    Ok(st) => {
+                        state = Some(st);
+                        break;
+                    }
+                    Err(e) => {
+                        first_error.get_or_insert(e.to_string());
+                    }
+                }
+            }
+            let Some(state) = state else {
+                let e = first_error.unwrap_or_default();
+                // A charge the mover cannot make (out of reach) has nothing to react to.
+                return if s.action == "charge" { Ok(nothing(s, format!("no charge: {e}"))) } else { Err(e) };
+            };
             classify(c, s, &state, &name, &sampling, factory)
         })
         .collect::<Result<Vec<_>, String>>()?;
     Ok(SweepResult { config: c.clone(), outcomes })
 }
 
+/// The outcome of a situation where nobody reacts.
+fn nothing(situation: Situation, verdict: String) -> Outcome {
+    Outcome { situation, best: Best::None, best_point: None, best_net: 0.0, gain_over_at_once: 0.0, verdict }
+}
+
+/// Study one situation and classify what is best.
 fn classify(
     c: &SweepConfig,
     s: Situation,
@@ -301,14 +353,7 @@ fn classify(
     sampling: &Sampling,
     factory: &AgentFactory,
 ) -> Result<Outcome, String> {
-    let none = |verdict: String| Outcome {
-        situation: s.clone(),
-        best: Best::None,
-        best_point: None,
-        best_net: 0.0,
-        gain_over_at_once: 0.0,
-        verdict,
-    };
+    let none = |verdict: String| nothing(s.clone(), verdict);
     if state.dynamic().steps.last() != Some(&engine::state::Step::ChooseReaction) {
         return Ok(none("nobody can react".into()));
     }
@@ -350,7 +395,8 @@ pub fn render_summary(r: &SweepResult) -> String {
     let _ = writeln!(out, "\n| axis | value | early | late | dodge | hold | none | mean gain |");
     let _ = writeln!(out, "|---|---|---:|---:|---:|---:|---:|---:|");
     type Axis = (&'static str, fn(&Situation) -> String);
-    let axes: [Axis; 6] = [
+    let axes: [Axis; 7] = [
+        ("action", |s| s.action.clone()),
         ("reactor", |s| s.reactor.clone()),
         ("cover", |s| s.cover.clone()),
         ("distance", |s| s.distance.to_string()),
@@ -392,11 +438,15 @@ pub fn render_summary(r: &SweepResult) -> String {
 pub fn write_outputs(r: &SweepResult, dir: &Path) -> Result<Vec<PathBuf>, String> {
     let mut files = Vec::new();
     let c = &r.config;
-    for &map in &c.mover_ap {
-        for &rap in &c.reactor_ap {
-            let name = format!("heatmap_ap{map}_{rap}");
-            let size = (300 * c.cover.len() as u32 + 40, 260 * c.reactors.len() as u32 + 90);
-            files.extend(figure(dir, &name, size, |a| draw_heatmap(a, r, map, rap), |a| draw_heatmap(a, r, map, rap))?);
+    for action in &c.actions {
+        for &map in &c.mover_ap {
+            for &rap in &c.reactor_ap {
+                let name = format!("heatmap_{action}_ap{map}_{rap}");
+                let size = (300 * c.cover.len() as u32 + 40, 260 * c.reactors.len() as u32 + 90);
+                files.extend(figure(dir, &name, size, |a| draw_heatmap(a, r, action, map, rap), |a| {
+                    draw_heatmap(a, r, action, map, rap)
+                })?);
+            }
         }
     }
     let summary = dir.join("summary.md");
@@ -413,13 +463,15 @@ pub fn write_outputs(r: &SweepResult, dir: &Path) -> Result<Vec<PathBuf>, String
 pub fn draw_heatmap<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,
     r: &SweepResult,
+    action: &str,
     mover_ap: u8,
     reactor_ap: u8,
 ) -> Result<(), String> {
     let c = &r.config;
+    let what = if action == "charge" { "charging the reactor".to_string() } else { format!("moving {}\"", c.length) };
     let title = format!(
-        "best reaction timing: {} moving {}\" (AP {mover_ap}), reactor AP {reactor_ap}; number: gain of the best point over reacting at once",
-        c.mover, c.length
+        "best reaction: {} {what} (AP {mover_ap}), reactor AP {reactor_ap}; label: best point, its gain over reacting at once",
+        c.mover
     );
     let root = root.titled(&title, ("sans-serif", 13)).map_err(err)?;
     let (main, foot) = root.split_vertically(root.dim_in_pixel().1 as i32 - 30);
@@ -459,6 +511,7 @@ pub fn draw_heatmap<DB: DrawingBackend>(
                 .map_err(err)?;
             for o in r.outcomes.iter().filter(|o| {
                 o.situation.reactor == *reactor
+                    && o.situation.action == action
                     && o.situation.cover == *cover
                     && o.situation.mover_ap == mover_ap
                     && o.situation.reactor_ap == reactor_ap
@@ -473,12 +526,13 @@ pub fn draw_heatmap<DB: DrawingBackend>(
                 chart
                     .draw_series([Rectangle::new([(x + 0.03, y + 0.03), (x + 0.97, y + 0.97)], o.best.colour().filled())])
                     .map_err(err)?;
-                let label = match (o.best, o.best_point) {
-                    (Best::Late, Some(k)) => format!("p{k} {:+.2}", o.gain_over_at_once),
-                    (Best::Early, Some(k)) => format!("p{k}"),
-                    _ => String::new(),
+                let (point, gain) = match (o.best, o.best_point) {
+                    (Best::Late, Some(k)) => (format!("p{k}"), format!("{:+.2}", o.gain_over_at_once)),
+                    (Best::Early | Best::Dodge, Some(k)) => (format!("p{k}"), String::new()),
+                    _ => (String::new(), String::new()),
                 };
-                chart.draw_series([Text::new(label, (x + 0.12, y + 0.62), ("sans-serif", 10))]).map_err(err)?;
+                chart.draw_series([Text::new(point, (x + 0.1, y + 0.9), ("sans-serif", 10))]).map_err(err)?;
+                chart.draw_series([Text::new(gain, (x + 0.1, y + 0.45), ("sans-serif", 9))]).map_err(err)?;
             }
         }
     }
