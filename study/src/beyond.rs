@@ -73,13 +73,19 @@ pub struct Estimate {
 
 impl Estimate {
     /// The estimate from returns and margins: mean with a normal 95% interval (the sample
-    /// standard deviation), clipped to the possible returns [−1, 1].
+    /// standard deviation), clipped to the possible returns [−1, 1]. When every sample returned
+    /// the same, the interval is not empty but the rule of three's: another result has a chance
+    /// of at most 3/n, which moves the mean by at most 2·3/n.
     pub fn from_samples(returns: &[f64], margins: &[f64]) -> Estimate {
         let n = returns.len() as f64;
         let mean = returns.iter().sum::<f64>() / n.max(1.0);
         let half = if returns.len() > 1 {
             let var = returns.iter().map(|r| (r - mean).powi(2)).sum::<f64>() / (n - 1.0);
-            eval::stats::Z95 * (var / n).sqrt()
+            if var > 0.0 {
+                eval::stats::Z95 * (var / n).sqrt()
+            } else {
+                6.0 / n
+            }
         } else {
             2.0
         };

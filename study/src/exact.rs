@@ -144,14 +144,24 @@ pub struct ExactTable {
 }
 
 /// Load a situation from setup text (`file` names it in errors, names resolve under
-/// `configs`): it must declare an action and leave the reacting side a reaction to choose.
+/// `configs`): it must declare an action and leave the reacting side a reaction to choose. The
+/// moving side's decisions before the reactions (a command order, a card) are declined.
 pub fn situation_from_text(
     text: &str,
     file: &str,
     configs: &std::path::Path,
 ) -> Result<GameState, StudyError> {
-    let state =
+    let mut state =
         engine::setup::parse_setup(text, file, configs).map_err(|e| StudyError::Setup(e.to_string()))?;
+    // The moving side's own decisions before the reactions (a leader's command order, a card)
+    // take the analysis defaults: none.
+    while state.dynamic().sequence.is_some()
+        && state.dynamic().steps.last() != Some(&Step::ChooseReaction)
+        && state.current_player() == Player::Side(state.dynamic().active)
+    {
+        let a = default_decision(&state);
+        state.apply_action(a).map_err(|e| StudyError::Setup(format!("{file}: {e}")))?;
+    }
     let declared = text.parse::<toml::Table>().is_ok_and(|t| t.contains_key("declared"));
     if state.dynamic().steps.last() == Some(&Step::ChooseReaction) {
         return Ok(state);

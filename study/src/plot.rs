@@ -153,11 +153,14 @@ pub fn draw_board<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, study: &Stu
         .map_err(err)?;
     let (main, foot) = root.split_vertically(root.dim_in_pixel().1 as i32 - 40);
     foot.draw(&Text::new(
-        format!(
-            "point colour: best {what} of reacting there, {lo:+.2} (dark) to {hi:+.2} (yellow); \
-             grey ring: cannot react there; brown hard cover, green soft cover, blue water, darker higher"
-        ),
-        (8, 12),
+        format!("point colour: best {what} of reacting there, {lo:+.2} (dark) to {hi:+.2} (yellow); grey ring: cannot react there"),
+        (8, 4),
+        ("sans-serif", 11),
+    ))
+    .map_err(err)?;
+    foot.draw(&Text::new(
+        "cells: brown hard cover, green soft cover, blue water, darker higher; red square: the reactor",
+        (8, 20),
         ("sans-serif", 11),
     ))
     .map_err(err)?;
@@ -264,7 +267,9 @@ pub fn draw_curves<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, study: &St
         .caption("chance to hit the mover (hollow marker: mover in hard cover)", ("sans-serif", 13))
         .build_cartesian_2d(x_range.clone(), 0.0..1.0)
         .map_err(err)?;
-    chart.configure_mesh().x_desc("point of the path").y_desc("P(hit)").label_style(("sans-serif", 11)).draw().map_err(err)?;
+    chart.configure_mesh().x_desc("point of the path")
+        .x_labels(e.path.len() + 1)
+        .x_label_formatter(&|v| if (v - v.round()).abs() < 1e-6 { format!("{}", v.round()) } else { String::new() }).y_desc("P(hit)").label_style(("sans-serif", 11)).draw().map_err(err)?;
     for (k, (name, rows)) in series.iter().enumerate() {
         let colour = COLOURS[k % COLOURS.len()];
         let pts: Vec<(f64, f64)> = rows.iter().map(|&i| (e.rows[i].point as f64, e.rows[i].exact.p_active_hit)).collect();
@@ -302,7 +307,9 @@ pub fn draw_curves<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, study: &St
         )
         .build_cartesian_2d(x_range.clone(), lo - pad..hi + pad)
         .map_err(err)?;
-    chart.configure_mesh().x_desc("point of the path").y_desc("net wounds").label_style(("sans-serif", 11)).draw().map_err(err)?;
+    chart.configure_mesh().x_desc("point of the path")
+        .x_labels(e.path.len() + 1)
+        .x_label_formatter(&|v| if (v - v.round()).abs() < 1e-6 { format!("{}", v.round()) } else { String::new() }).y_desc("net wounds").label_style(("sans-serif", 11)).draw().map_err(err)?;
     let hold = e.hold.expected_wounds_dealt - e.hold.expected_wounds_taken;
     chart
         .draw_series(DashedLineSeries::new([(-0.3, hold), (last + 0.3, hold)], 6, 4, RGBColor(120, 120, 120).stroke_width(2)))
@@ -329,7 +336,9 @@ pub fn draw_curves<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, study: &St
             )
             .build_cartesian_2d(x_range, (lows - 0.05)..(highs + 0.05))
             .map_err(err)?;
-        chart.configure_mesh().x_desc("point of the path").y_desc("mean return").label_style(("sans-serif", 11)).draw().map_err(err)?;
+        chart.configure_mesh().x_desc("point of the path")
+        .x_labels(e.path.len() + 1)
+        .x_label_formatter(&|v| if (v - v.round()).abs() < 1e-6 { format!("{}", v.round()) } else { String::new() }).y_desc("mean return").label_style(("sans-serif", 11)).draw().map_err(err)?;
         chart
             .draw_series([Rectangle::new([(-0.3, h.low), (last + 0.3, h.high)], RGBColor(200, 200, 200).mix(0.5).filled())])
             .map_err(err)?;

@@ -135,7 +135,9 @@ fn why(from: &ReactionRow, to: &ReactionRow, path: &[crate::exact::PathPoint]) -
     reasons.join(", ")
 }
 
-/// The best timing named in words.
+/// The best timing named in words: the best reaction with what changes at its point and its
+/// gain over reacting at once, and what holding the AP is worth next to it (beyond the sequence
+/// when sampled, else in expected wounds over the sequence).
 fn verdict(s: &Study) -> String {
     let Some(b) = s.best_row() else { return "no reaction is possible".to_string() };
     let rows = &s.exact.rows;
@@ -150,8 +152,8 @@ fn verdict(s: &Study) -> String {
     if !reasons.is_empty() {
         let _ = write!(out, ", where {} is {reasons}", s.exact.mover_name);
     }
-    let gain = best.net() - first.net();
     if best.point != first.point {
+        let gain = best.net() - first.net();
         let _ = write!(out, ": {gain:+.2} expected wounds over reacting at once (point {})", first.point);
     } else {
         let _ = write!(out, " (at once): {:+.2} expected wounds dealt minus taken", best.net());
@@ -159,7 +161,7 @@ fn verdict(s: &Study) -> String {
     if let Some(a) = &best.answer {
         let _ = write!(out, ", counting the mover's best answer ({})", a.text);
     }
-    match (s.beyond.get(b), s.hold_beyond) {
+    let hold_better = match (s.beyond.get(b), s.hold_beyond) {
         (Some(e), Some(h)) => {
             let _ = write!(
                 out,
@@ -170,13 +172,21 @@ fn verdict(s: &Study) -> String {
                 h.mean,
                 h.mean - e.mean
             );
-            if h.mean > e.mean {
-                let _ = write!(out, ": holding the AP is better here");
-            }
+            h.mean > e.mean
         }
         _ => {
-            let _ = write!(out, "; holding the AP deals nothing and keeps it (no continuations sampled)");
+            let h = &s.exact.hold;
+            let hold = h.expected_wounds_dealt - h.expected_wounds_taken;
+            let _ = write!(
+                out,
+                "; holding the AP is worth {:+.2} expected wounds relative (and keeps it; no continuations sampled)",
+                hold - best.net()
+            );
+            hold > best.net() + 1e-12
         }
+    };
+    if hold_better {
+        out = format!("hold the AP: it is worth more than the best reaction. Best reaction: {out}");
     }
     out
 }
