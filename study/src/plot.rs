@@ -148,12 +148,17 @@ pub fn draw_board<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, study: &Stu
     let y0 = (cells.iter().map(|c| c[1] as i32).min().unwrap_or(0) - m).max(0);
     let y1 = (cells.iter().map(|c| c[1] as i32).max().unwrap_or(0) + m).min(board.depth() as i32 - 1);
     let what = if study.beyond.is_empty() { "net expected wounds" } else { "value beyond the sequence" };
+    let hold = study
+        .hold_beyond
+        .map_or(e.hold.expected_wounds_dealt - e.hold.expected_wounds_taken, |h| h.mean);
     let root = root
         .titled(&format!("{}: {}", study.situation, e.declared), ("sans-serif", 15))
         .map_err(err)?;
     let (main, foot) = root.split_vertically(root.dim_in_pixel().1 as i32 - 40);
     foot.draw(&Text::new(
-        format!("point colour: best {what} of reacting there, {lo:+.2} (dark) to {hi:+.2} (yellow); grey ring: cannot react there"),
+        format!(
+            "point colour: best {what} of reacting there, {lo:+.2} (dark) to {hi:+.2} (yellow); holding the AP: {hold:+.2}; grey ring: cannot react there"
+        ),
         (8, 4),
         ("sans-serif", 11),
     ))
@@ -174,7 +179,14 @@ pub fn draw_board<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, study: &Stu
             .y_label_area_size(26)
             .build_cartesian_2d(x0 as f64..(x1 + 1) as f64, (y1 + 1) as f64..y0 as f64)
             .map_err(err)?;
-        chart.configure_mesh().disable_mesh().label_style(("sans-serif", 10)).draw().map_err(err)?;
+        chart
+            .configure_mesh()
+            .disable_mesh()
+            .x_label_formatter(&|v| format!("{v:.0}"))
+            .y_label_formatter(&|v| format!("{v:.0}"))
+            .label_style(("sans-serif", 10))
+            .draw()
+            .map_err(err)?;
         let mut rects = Vec::new();
         for y in y0..=y1 {
             for x in x0..=x1 {
@@ -205,16 +217,12 @@ pub fn draw_board<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, study: &Stu
                     chart.draw_series([Circle::new(at, 7, RGBColor(120, 120, 120).stroke_width(2))]).map_err(err)?;
                 }
             }
+            let ink = if best.is_none_or(|v| norm(v) > 0.6) { BLACK } else { WHITE };
+            let label = p.point.to_string();
+            let dx = -3 * label.len() as i32;
             chart
-                .draw_series([Text::new(
-                    p.point.to_string(),
-                    (at.0 - 0.2, at.1 - 0.25),
-                    ("sans-serif", 11).into_font().color(&if best.is_some_and(|v| norm(v) > 0.6) {
-                        BLACK
-                    } else {
-                        WHITE
-                    }),
-                )])
+                .draw_series([EmptyElement::at(at)
+                    + Text::new(label, (dx, -6), ("sans-serif", 11).into_font().color(&ink))])
                 .map_err(err)?;
         }
         for (i, model) in state.models().iter().enumerate() {
@@ -269,7 +277,8 @@ pub fn draw_curves<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, study: &St
         .map_err(err)?;
     chart.configure_mesh().x_desc("point of the path")
         .x_labels(e.path.len() + 1)
-        .x_label_formatter(&|v| if (v - v.round()).abs() < 1e-6 { format!("{}", v.round()) } else { String::new() }).y_desc("P(hit)").label_style(("sans-serif", 11)).draw().map_err(err)?;
+        .x_label_formatter(&|v| if (v - v.round()).abs() < 1e-6 { format!("{}", v.round()) } else { String::new() })
+        .light_line_style(WHITE).y_desc("P(hit)").label_style(("sans-serif", 11)).draw().map_err(err)?;
     for (k, (name, rows)) in series.iter().enumerate() {
         let colour = COLOURS[k % COLOURS.len()];
         let pts: Vec<(f64, f64)> = rows.iter().map(|&i| (e.rows[i].point as f64, e.rows[i].exact.p_active_hit)).collect();
@@ -309,7 +318,8 @@ pub fn draw_curves<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, study: &St
         .map_err(err)?;
     chart.configure_mesh().x_desc("point of the path")
         .x_labels(e.path.len() + 1)
-        .x_label_formatter(&|v| if (v - v.round()).abs() < 1e-6 { format!("{}", v.round()) } else { String::new() }).y_desc("net wounds").label_style(("sans-serif", 11)).draw().map_err(err)?;
+        .x_label_formatter(&|v| if (v - v.round()).abs() < 1e-6 { format!("{}", v.round()) } else { String::new() })
+        .light_line_style(WHITE).y_desc("net wounds").label_style(("sans-serif", 11)).draw().map_err(err)?;
     let hold = e.hold.expected_wounds_dealt - e.hold.expected_wounds_taken;
     chart
         .draw_series(DashedLineSeries::new([(-0.3, hold), (last + 0.3, hold)], 6, 4, RGBColor(120, 120, 120).stroke_width(2)))
@@ -338,7 +348,8 @@ pub fn draw_curves<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, study: &St
             .map_err(err)?;
         chart.configure_mesh().x_desc("point of the path")
         .x_labels(e.path.len() + 1)
-        .x_label_formatter(&|v| if (v - v.round()).abs() < 1e-6 { format!("{}", v.round()) } else { String::new() }).y_desc("mean return").label_style(("sans-serif", 11)).draw().map_err(err)?;
+        .x_label_formatter(&|v| if (v - v.round()).abs() < 1e-6 { format!("{}", v.round()) } else { String::new() })
+        .light_line_style(WHITE).y_desc("mean return").label_style(("sans-serif", 11)).draw().map_err(err)?;
         chart
             .draw_series([Rectangle::new([(-0.3, h.low), (last + 0.3, h.high)], RGBColor(200, 200, 200).mix(0.5).filled())])
             .map_err(err)?;
