@@ -494,7 +494,7 @@ pub fn draw_heatmap<DB: DrawingBackend>(
                 .caption(format!("{reactor}, cover {cover}"), ("sans-serif", 12))
                 .x_label_area_size(28)
                 .y_label_area_size(34)
-                .build_cartesian_2d(0.0..dists.len() as f64, 0.0..pos.len() as f64)
+                .build_cartesian_2d(-0.5..dists.len() as f64 - 0.5, -0.5..pos.len() as f64 - 0.5)
                 .map_err(err)?;
             let (dl, pl) = (dists.clone(), pos.clone());
             chart
@@ -502,10 +502,10 @@ pub fn draw_heatmap<DB: DrawingBackend>(
                 .disable_mesh()
                 .x_desc("distance from the path (rows)")
                 .y_desc("position along")
-                .x_labels(dl.len() + 1)
-                .y_labels(pl.len() + 1)
-                .x_label_formatter(&move |v| dl.get(v.floor() as usize).map_or(String::new(), |d| d.to_string()))
-                .y_label_formatter(&move |v| pl.get(v.floor() as usize).map_or(String::new(), |p| p.to_string()))
+                .x_labels(dl.len())
+                .y_labels(pl.len())
+                .x_label_formatter(&move |v| cell_label(*v, &dl))
+                .y_label_formatter(&move |v| cell_label(*v, &pl))
                 .label_style(("sans-serif", 10))
                 .draw()
                 .map_err(err)?;
@@ -524,17 +524,26 @@ pub fn draw_heatmap<DB: DrawingBackend>(
                 };
                 let (x, y) = (xi as f64, yi as f64);
                 chart
-                    .draw_series([Rectangle::new([(x + 0.03, y + 0.03), (x + 0.97, y + 0.97)], o.best.colour().filled())])
+                    .draw_series([Rectangle::new([(x - 0.47, y - 0.47), (x + 0.47, y + 0.47)], o.best.colour().filled())])
                     .map_err(err)?;
                 let (point, gain) = match (o.best, o.best_point) {
                     (Best::Late, Some(k)) => (format!("p{k}"), format!("{:+.2}", o.gain_over_at_once)),
                     (Best::Early | Best::Dodge, Some(k)) => (format!("p{k}"), String::new()),
                     _ => (String::new(), String::new()),
                 };
-                chart.draw_series([Text::new(point, (x + 0.1, y + 0.9), ("sans-serif", 10))]).map_err(err)?;
-                chart.draw_series([Text::new(gain, (x + 0.1, y + 0.45), ("sans-serif", 9))]).map_err(err)?;
+                chart.draw_series([Text::new(point, (x - 0.4, y + 0.4), ("sans-serif", 10))]).map_err(err)?;
+                chart.draw_series([Text::new(gain, (x - 0.4, y - 0.05), ("sans-serif", 9))]).map_err(err)?;
             }
         }
     }
     Ok(())
+}
+
+/// The label of a heatmap axis at `v`: the value of the cell centred there, or nothing between
+/// cells.
+fn cell_label<T: ToString>(v: f64, values: &[T]) -> String {
+    if (v - v.round()).abs() > 1e-6 || v < -0.5 {
+        return String::new();
+    }
+    values.get(v.round() as usize).map_or(String::new(), T::to_string)
 }
