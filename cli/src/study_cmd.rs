@@ -84,7 +84,11 @@ fn reaction_timing(args: &ReactionTimingArgs) -> Result<String, String> {
         let mut out = String::new();
         if let Some(dir) = &args.out {
             let files = study::sweep::write_outputs(&result, dir)?;
-            let _ = writeln!(out, "wrote {}", files.iter().map(|f| f.display().to_string()).collect::<Vec<_>>().join(", "));
+            let _ = writeln!(
+                out,
+                "wrote {}",
+                files.iter().map(|f| f.display().to_string()).collect::<Vec<_>>().join(", ")
+            );
         }
         if args.json {
             return serde_json::to_string(&result).map_err(|e| e.to_string());
@@ -93,8 +97,10 @@ fn reaction_timing(args: &ReactionTimingArgs) -> Result<String, String> {
     }
     let path = args.setup.as_ref().expect("clap requires a setup without --sweep");
     let state = study::load_situation(path).map_err(|e| e.to_string())?;
-    let sampling = Sampling { agent: args.agent.clone(), samples: args.samples, seed: args.seed, horizon: args.horizon };
-    let name = path.file_stem().map_or_else(|| path.display().to_string(), |s| s.to_string_lossy().into_owned());
+    let sampling =
+        Sampling { agent: args.agent.clone(), samples: args.samples, seed: args.seed, horizon: args.horizon };
+    let name =
+        path.file_stem().map_or_else(|| path.display().to_string(), |s| s.to_string_lossy().into_owned());
     let s = study::study(&state, &name, Some((&sampling, &factory))).map_err(|e| e.to_string())?;
     let mut written = Vec::new();
     if let Some(dir) = &args.out {
@@ -109,7 +115,11 @@ fn reaction_timing(args: &ReactionTimingArgs) -> Result<String, String> {
     }
     let mut out = study::render_table(&s);
     if !written.is_empty() {
-        let _ = writeln!(out, "wrote {}", written.iter().map(|f| f.display().to_string()).collect::<Vec<_>>().join(", "));
+        let _ = writeln!(
+            out,
+            "wrote {}",
+            written.iter().map(|f| f.display().to_string()).collect::<Vec<_>>().join(", ")
+        );
     }
     Ok(out)
 }

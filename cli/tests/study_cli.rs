@@ -83,8 +83,20 @@ fn bad_setups_get_a_clear_error() {
 fn the_survey_reads_an_arenas_records() {
     let dir = temp_dir("arena");
     let out = tde(&[
-        "arena", "--agents", "scripted,greedy", "--scenarios", "1", "--games", "2", "--seed", "5", "--threads", "2",
-        "--out", dir.to_str().unwrap(), "--records",
+        "arena",
+        "--agents",
+        "scripted,greedy",
+        "--scenarios",
+        "1",
+        "--games",
+        "2",
+        "--seed",
+        "5",
+        "--threads",
+        "2",
+        "--out",
+        dir.to_str().unwrap(),
+        "--records",
     ]);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let out = tde(&["study", "agent-reactions", dir.join("records").to_str().unwrap(), "--json"]);

@@ -40,8 +40,13 @@ pub const COLOURS: [RGBColor; 8] = [
 
 /// A value in [0, 1] on a dark-blue → teal → yellow scale (after viridis).
 pub fn scale(t: f64) -> RGBColor {
-    const STOPS: [(f64, f64, f64); 5] =
-        [(68.0, 1.0, 84.0), (59.0, 82.0, 139.0), (33.0, 145.0, 140.0), (94.0, 201.0, 98.0), (253.0, 231.0, 37.0)];
+    const STOPS: [(f64, f64, f64); 5] = [
+        (68.0, 1.0, 84.0),
+        (59.0, 82.0, 139.0),
+        (33.0, 145.0, 140.0),
+        (94.0, 201.0, 98.0),
+        (253.0, 231.0, 37.0),
+    ];
     let t = if t.is_finite() { t.clamp(0.0, 1.0) } else { 0.5 } * 4.0;
     let i = (t.floor() as usize).min(3);
     let f = t - i as f64;
@@ -128,7 +133,11 @@ fn cell_colour(state: &GameState, x: u8, y: u8) -> RGBColor {
 }
 
 /// The board around the path, one panel per reactor.
-pub fn draw_board<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, study: &Study, state: &GameState) -> Result<(), String> {
+pub fn draw_board<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    study: &Study,
+    state: &GameState,
+) -> Result<(), String> {
     let e = &study.exact;
     let board = state.board();
     let rs = reactors(study);
@@ -148,12 +157,10 @@ pub fn draw_board<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, study: &Stu
     let y0 = (cells.iter().map(|c| c[1] as i32).min().unwrap_or(0) - m).max(0);
     let y1 = (cells.iter().map(|c| c[1] as i32).max().unwrap_or(0) + m).min(board.depth() as i32 - 1);
     let what = if study.beyond.is_empty() { "net expected wounds" } else { "value beyond the sequence" };
-    let hold = study
-        .hold_beyond
-        .map_or(e.hold.expected_wounds_dealt - e.hold.expected_wounds_taken, |h| h.mean);
-    let root = root
-        .titled(&format!("{}: {}", study.situation, e.declared), ("sans-serif", 15))
-        .map_err(err)?;
+    let hold =
+        study.hold_beyond.map_or(e.hold.expected_wounds_dealt - e.hold.expected_wounds_taken, |h| h.mean);
+    let root =
+        root.titled(&format!("{}: {}", study.situation, e.declared), ("sans-serif", 15)).map_err(err)?;
     let (main, foot) = root.split_vertically(root.dim_in_pixel().1 as i32 - 40);
     foot.draw(&Text::new(
         format!(
@@ -191,7 +198,10 @@ pub fn draw_board<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, study: &Stu
         for y in y0..=y1 {
             for x in x0..=x1 {
                 let c = cell_colour(state, x as u8, y as u8);
-                rects.push(Rectangle::new([(x as f64, y as f64), (x as f64 + 1.0, y as f64 + 1.0)], c.filled()));
+                rects.push(Rectangle::new(
+                    [(x as f64, y as f64), (x as f64 + 1.0, y as f64 + 1.0)],
+                    c.filled(),
+                ));
             }
         }
         chart.draw_series(rects).map_err(err)?;
@@ -214,7 +224,9 @@ pub fn draw_board<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, study: &Stu
                     chart.draw_series([Circle::new(at, 9, BLACK.stroke_width(1))]).map_err(err)?;
                 }
                 None => {
-                    chart.draw_series([Circle::new(at, 7, RGBColor(120, 120, 120).stroke_width(2))]).map_err(err)?;
+                    chart
+                        .draw_series([Circle::new(at, 7, RGBColor(120, 120, 120).stroke_width(2))])
+                        .map_err(err)?;
                 }
             }
             let ink = if best.is_none_or(|v| norm(v) > 0.6) { BLACK } else { WHITE };
@@ -242,9 +254,18 @@ pub fn draw_board<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, study: &Stu
             if i as u8 == e.mover {
                 continue; // the mover is drawn as point 0 of its path
             }
-            chart.draw_series([Rectangle::new([(at.0 - 0.45, at.1 - 0.45), (at.0 + 0.45, at.1 + 0.45)], colour.filled())]).map_err(err)?;
             chart
-                .draw_series([Text::new(letter, (at.0 - 0.25, at.1 - 0.35), ("sans-serif", 12).into_font().color(&WHITE))])
+                .draw_series([Rectangle::new(
+                    [(at.0 - 0.45, at.1 - 0.45), (at.0 + 0.45, at.1 + 0.45)],
+                    colour.filled(),
+                )])
+                .map_err(err)?;
+            chart
+                .draw_series([Text::new(
+                    letter,
+                    (at.0 - 0.25, at.1 - 0.35),
+                    ("sans-serif", 12).into_font().color(&WHITE),
+                )])
                 .map_err(err)?;
         }
     }
@@ -264,7 +285,9 @@ pub fn draw_curves<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, study: &St
             None => series.push((name, vec![i])),
         }
     }
-    let root = root.titled(&format!("{}: odds and values along the path", study.situation), ("sans-serif", 16)).map_err(err)?;
+    let root = root
+        .titled(&format!("{}: odds and values along the path", study.situation), ("sans-serif", 16))
+        .map_err(err)?;
     let panels = if study.beyond.is_empty() { root.split_evenly((2, 1)) } else { root.split_evenly((3, 1)) };
     let x_range = -0.3..last + 0.3;
     // Chance to hit the mover.
@@ -275,13 +298,26 @@ pub fn draw_curves<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, study: &St
         .caption("chance to hit the mover (hollow marker: mover in hard cover)", ("sans-serif", 13))
         .build_cartesian_2d(x_range.clone(), 0.0..1.0)
         .map_err(err)?;
-    chart.configure_mesh().x_desc("point of the path")
+    chart
+        .configure_mesh()
+        .x_desc("point of the path")
         .x_labels(e.path.len() + 1)
-        .x_label_formatter(&|v| if (v - v.round()).abs() < 1e-6 { format!("{}", v.round()) } else { String::new() })
-        .light_line_style(WHITE).y_desc("P(hit)").label_style(("sans-serif", 11)).draw().map_err(err)?;
+        .x_label_formatter(&|v| {
+            if (v - v.round()).abs() < 1e-6 {
+                format!("{}", v.round())
+            } else {
+                String::new()
+            }
+        })
+        .light_line_style(WHITE)
+        .y_desc("P(hit)")
+        .label_style(("sans-serif", 11))
+        .draw()
+        .map_err(err)?;
     for (k, (name, rows)) in series.iter().enumerate() {
         let colour = COLOURS[k % COLOURS.len()];
-        let pts: Vec<(f64, f64)> = rows.iter().map(|&i| (e.rows[i].point as f64, e.rows[i].exact.p_active_hit)).collect();
+        let pts: Vec<(f64, f64)> =
+            rows.iter().map(|&i| (e.rows[i].point as f64, e.rows[i].exact.p_active_hit)).collect();
         chart
             .draw_series(LineSeries::new(pts.clone(), colour.stroke_width(2)))
             .map_err(err)?
@@ -316,13 +352,30 @@ pub fn draw_curves<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, study: &St
         )
         .build_cartesian_2d(x_range.clone(), lo - pad..hi + pad)
         .map_err(err)?;
-    chart.configure_mesh().x_desc("point of the path")
+    chart
+        .configure_mesh()
+        .x_desc("point of the path")
         .x_labels(e.path.len() + 1)
-        .x_label_formatter(&|v| if (v - v.round()).abs() < 1e-6 { format!("{}", v.round()) } else { String::new() })
-        .light_line_style(WHITE).y_desc("net wounds").label_style(("sans-serif", 11)).draw().map_err(err)?;
+        .x_label_formatter(&|v| {
+            if (v - v.round()).abs() < 1e-6 {
+                format!("{}", v.round())
+            } else {
+                String::new()
+            }
+        })
+        .light_line_style(WHITE)
+        .y_desc("net wounds")
+        .label_style(("sans-serif", 11))
+        .draw()
+        .map_err(err)?;
     let hold = e.hold.expected_wounds_dealt - e.hold.expected_wounds_taken;
     chart
-        .draw_series(DashedLineSeries::new([(-0.3, hold), (last + 0.3, hold)], 6, 4, RGBColor(120, 120, 120).stroke_width(2)))
+        .draw_series(DashedLineSeries::new(
+            [(-0.3, hold), (last + 0.3, hold)],
+            6,
+            4,
+            RGBColor(120, 120, 120).stroke_width(2),
+        ))
         .map_err(err)?;
     for (k, (_, rows)) in series.iter().enumerate() {
         let colour = COLOURS[k % COLOURS.len()];
@@ -340,33 +393,64 @@ pub fn draw_curves<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, study: &St
             .caption(
                 format!(
                     "value beyond the sequence with 95% intervals ({}), grey band: holding the AP",
-                    study.sampling.as_ref().map_or(String::new(), |s| format!("{}, {} samples", s.agent, s.samples))
+                    study
+                        .sampling
+                        .as_ref()
+                        .map_or(String::new(), |s| format!("{}, {} samples", s.agent, s.samples))
                 ),
                 ("sans-serif", 13),
             )
             .build_cartesian_2d(x_range, (lows - 0.05)..(highs + 0.05))
             .map_err(err)?;
-        chart.configure_mesh().x_desc("point of the path")
-        .x_labels(e.path.len() + 1)
-        .x_label_formatter(&|v| if (v - v.round()).abs() < 1e-6 { format!("{}", v.round()) } else { String::new() })
-        .light_line_style(WHITE).y_desc("mean return").label_style(("sans-serif", 11)).draw().map_err(err)?;
         chart
-            .draw_series([Rectangle::new([(-0.3, h.low), (last + 0.3, h.high)], RGBColor(200, 200, 200).mix(0.5).filled())])
+            .configure_mesh()
+            .x_desc("point of the path")
+            .x_labels(e.path.len() + 1)
+            .x_label_formatter(&|v| {
+                if (v - v.round()).abs() < 1e-6 {
+                    format!("{}", v.round())
+                } else {
+                    String::new()
+                }
+            })
+            .light_line_style(WHITE)
+            .y_desc("mean return")
+            .label_style(("sans-serif", 11))
+            .draw()
             .map_err(err)?;
         chart
-            .draw_series(DashedLineSeries::new([(-0.3, h.mean), (last + 0.3, h.mean)], 6, 4, RGBColor(90, 90, 90).stroke_width(2)))
+            .draw_series([Rectangle::new(
+                [(-0.3, h.low), (last + 0.3, h.high)],
+                RGBColor(200, 200, 200).mix(0.5).filled(),
+            )])
+            .map_err(err)?;
+        chart
+            .draw_series(DashedLineSeries::new(
+                [(-0.3, h.mean), (last + 0.3, h.mean)],
+                6,
+                4,
+                RGBColor(90, 90, 90).stroke_width(2),
+            ))
             .map_err(err)?;
         let n = series.len().max(1) as f64;
         for (k, (_, rows)) in series.iter().enumerate() {
             let colour = COLOURS[k % COLOURS.len()];
             // Series side by side around each point, so intervals do not hide each other.
             let dx = (k as f64 - (n - 1.0) / 2.0) * 0.08;
-            let pts: Vec<(f64, f64)> = rows.iter().map(|&i| (e.rows[i].point as f64 + dx, study.beyond[i].mean)).collect();
+            let pts: Vec<(f64, f64)> =
+                rows.iter().map(|&i| (e.rows[i].point as f64 + dx, study.beyond[i].mean)).collect();
             chart.draw_series(LineSeries::new(pts.clone(), colour.stroke_width(2))).map_err(err)?;
             chart
                 .draw_series(rows.iter().map(|&i| {
                     let b = &study.beyond[i];
-                    ErrorBar::new_vertical(e.rows[i].point as f64 + dx, b.low, b.mean, b.high, colour.stroke_width(1), 6)
+                    ErrorBar::new_vertical(
+                        e.rows[i].point as f64 + dx,
+                        b.low,
+                        b.mean,
+                        b.high,
+                        colour.stroke_width(1),
+                        6,
+                    )
                 }))
                 .map_err(err)?;
         }

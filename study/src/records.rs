@@ -222,7 +222,13 @@ pub fn render(s: &Survey) -> String {
         "{} records; {} choices skipped (exact analysis too large)\n\nreaction choices (exact values over the sequence, expected wounds dealt minus taken):\n",
         s.records, s.skipped
     );
-    let pct = |a: u32, b: u32| if b == 0 { "-".to_string() } else { format!("{:.0}%", 100.0 * a as f64 / b as f64) };
+    let pct = |a: u32, b: u32| {
+        if b == 0 {
+            "-".to_string()
+        } else {
+            format!("{:.0}%", 100.0 * a as f64 / b as f64)
+        }
+    };
     let _ = writeln!(
         out,
         "| agent | choices | reacts | react best | best chosen | held, react better | reacted, hold better | earlier | same | later | mean cost |"

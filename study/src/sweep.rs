@@ -245,27 +245,27 @@ pub struct SweepResult {
 pub fn situations(c: &SweepConfig) -> Vec<Situation> {
     let mut out = Vec::new();
     for action in &c.actions {
-    for reactor in &c.reactors {
-        for cover in &c.cover {
-            for &mover_ap in &c.mover_ap {
-                for &reactor_ap in &c.reactor_ap {
-                    for &distance in &c.distances {
-                        for &position in &c.positions {
-                            out.push(Situation {
-                                action: action.clone(),
-                                reactor: reactor.clone(),
-                                distance,
-                                position,
-                                cover: cover.clone(),
-                                mover_ap,
-                                reactor_ap,
-                            });
+        for reactor in &c.reactors {
+            for cover in &c.cover {
+                for &mover_ap in &c.mover_ap {
+                    for &reactor_ap in &c.reactor_ap {
+                        for &distance in &c.distances {
+                            for &position in &c.positions {
+                                out.push(Situation {
+                                    action: action.clone(),
+                                    reactor: reactor.clone(),
+                                    distance,
+                                    position,
+                                    cover: cover.clone(),
+                                    mover_ap,
+                                    reactor_ap,
+                                });
+                            }
                         }
                     }
                 }
             }
         }
-    }
     }
     out
 }
@@ -391,7 +391,10 @@ fn classify(
 /// The summary table: for every value of every axis, how often each choice is best and the
 /// mean gain of the best point over reacting at once.
 pub fn render_summary(r: &SweepResult) -> String {
-    let mut out = format!("{} situations; best choice by axis value (counts), mean gain of waiting:\n", r.outcomes.len());
+    let mut out = format!(
+        "{} situations; best choice by axis value (counts), mean gain of waiting:\n",
+        r.outcomes.len()
+    );
     let _ = writeln!(out, "\n| axis | value | early | late | dodge | hold | none | mean gain |");
     let _ = writeln!(out, "|---|---|---:|---:|---:|---:|---:|---:|");
     type Axis = (&'static str, fn(&Situation) -> String);
@@ -415,8 +418,11 @@ pub fn render_summary(r: &SweepResult) -> String {
         for v in values {
             let group: Vec<&Outcome> = r.outcomes.iter().filter(|o| value(&o.situation) == v).collect();
             let count = |b: Best| group.iter().filter(|o| o.best == b).count();
-            let reacting: Vec<f64> =
-                group.iter().filter(|o| matches!(o.best, Best::Early | Best::Late)).map(|o| o.gain_over_at_once).collect();
+            let reacting: Vec<f64> = group
+                .iter()
+                .filter(|o| matches!(o.best, Best::Early | Best::Late))
+                .map(|o| o.gain_over_at_once)
+                .collect();
             let gain = reacting.iter().sum::<f64>() / reacting.len().max(1) as f64;
             let _ = writeln!(
                 out,
@@ -443,9 +449,13 @@ pub fn write_outputs(r: &SweepResult, dir: &Path) -> Result<Vec<PathBuf>, String
             for &rap in &c.reactor_ap {
                 let name = format!("heatmap_{action}_ap{map}_{rap}");
                 let size = (300 * c.cover.len() as u32 + 40, 260 * c.reactors.len() as u32 + 90);
-                files.extend(figure(dir, &name, size, |a| draw_heatmap(a, r, action, map, rap), |a| {
-                    draw_heatmap(a, r, action, map, rap)
-                })?);
+                files.extend(figure(
+                    dir,
+                    &name,
+                    size,
+                    |a| draw_heatmap(a, r, action, map, rap),
+                    |a| draw_heatmap(a, r, action, map, rap),
+                )?);
             }
         }
     }
@@ -468,7 +478,11 @@ pub fn draw_heatmap<DB: DrawingBackend>(
     reactor_ap: u8,
 ) -> Result<(), String> {
     let c = &r.config;
-    let what = if action == "charge" { "charging the reactor".to_string() } else { format!("moving {}\"", c.length) };
+    let what = if action == "charge" {
+        "charging the reactor".to_string()
+    } else {
+        format!("moving {}\"", c.length)
+    };
     let title = format!(
         "best reaction: {} {what} (AP {mover_ap}), reactor AP {reactor_ap}; label: best point, its gain over reacting at once",
         c.mover
@@ -524,7 +538,10 @@ pub fn draw_heatmap<DB: DrawingBackend>(
                 };
                 let (x, y) = (xi as f64, yi as f64);
                 chart
-                    .draw_series([Rectangle::new([(x - 0.47, y - 0.47), (x + 0.47, y + 0.47)], o.best.colour().filled())])
+                    .draw_series([Rectangle::new(
+                        [(x - 0.47, y - 0.47), (x + 0.47, y + 0.47)],
+                        o.best.colour().filled(),
+                    )])
                     .map_err(err)?;
                 let (point, gain) = match (o.best, o.best_point) {
                     (Best::Late, Some(k)) => (format!("p{k}"), format!("{:+.2}", o.gain_over_at_once)),
