@@ -8,6 +8,7 @@ mod game_cmd;
 mod play;
 mod rules_cmd;
 mod scenarios_cmd;
+mod study_cmd;
 mod train_cmd;
 
 use clap::{Parser, Subcommand};
@@ -58,6 +59,12 @@ enum Command {
         #[command(subcommand)]
         cmd: crew_cmd::CrewCommand,
     },
+    /// Studies of decisions: `tde study reaction-timing SETUP` (or `--sweep CONFIG`) and
+    /// `tde study agent-reactions RECORDS...`.
+    Study {
+        #[command(subcommand)]
+        cmd: study_cmd::StudyCommand,
+    },
     /// Exact odds of attribute tests, opposed tests and armour rolls.
     Rules {
         #[command(subcommand)]
@@ -100,6 +107,7 @@ fn main() -> ExitCode {
         Command::Selfplay(args) => passed(train_cmd::selfplay(args)),
         Command::Curves(args) => passed(train_cmd::curves(args)),
         Command::Crew { cmd } => crew_cmd::run(cmd),
+        Command::Study { cmd } => passed(study_cmd::run(cmd)),
         Command::Fuzz(args) => game_cmd::fuzz(args),
     };
     match result {

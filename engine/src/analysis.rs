@@ -47,34 +47,51 @@ pub const MAX_LEAVES: u64 = 5_000_000;
 
 /// Value every legal option of the side to move.
 pub fn analyze(state: &GameState) -> Result<(Side, Vec<OptionValue>), AnalysisError> {
-    let Player::Side(side) = state.current_player() else {
-        return Err(AnalysisError::NotADecision(state.describe_node()));
-    };
-    let active = state.dynamic().sequence.as_ref().map(|s| s.actor).or(state.dynamic().activating);
+    let side = deciding_side(state)?;
     let mut out = Vec::new();
     for action in state.legal_actions() {
         let mut s = state.clone();
         s.apply_action(action).expect("legal action applies");
-        let mut acc = Acc::default();
-        let in_sequence = s.dynamic().sequence.is_some();
-        let active = s.dynamic().sequence.as_ref().map(|q| q.actor).or(active);
-        if in_sequence {
-            walk(&s, state, side, active, 1.0, false, &mut acc)?;
-        } else {
-            acc.leaf(state, &s, side, active, 1.0, false);
-        }
-        out.push(OptionValue {
-            action,
-            p_active_hit: acc.hit,
-            p_active_down: acc.down,
-            expected_wounds_dealt: acc.dealt,
-            expected_wounds_taken: acc.taken,
-            expected_ap_spent: acc.ap,
-            expected_opponent_ap_spent: acc.opp_ap,
-            leaves: acc.leaves,
-        });
+        out.push(value_from(state, side, action, &s)?);
     }
     Ok((side, out))
+}
+
+/// The side choosing at `state`, or why none is.
+pub fn deciding_side(state: &GameState) -> Result<Side, AnalysisError> {
+    match state.current_player() {
+        Player::Side(side) => Ok(side),
+        _ => Err(AnalysisError::NotADecision(state.describe_node())),
+    }
+}
+
+/// The value for `side` of `action` taken at `start`, from `from`: a state reached from `start`
+/// by taking `action` (and possibly later decisions of the same sequence). The rest of the
+/// sequence is enumerated with the default decisions, and results are counted from `start`.
+pub fn value_from(
+    start: &GameState,
+    side: Side,
+    action: Action,
+    from: &GameState,
+) -> Result<OptionValue, AnalysisError> {
+    let active = start.dynamic().sequence.as_ref().map(|s| s.actor).or(start.dynamic().activating);
+    let mut acc = Acc::default();
+    let active = from.dynamic().sequence.as_ref().map(|q| q.actor).or(active);
+    if from.dynamic().sequence.is_some() {
+        walk(from, start, side, active, 1.0, false, &mut acc)?;
+    } else {
+        acc.leaf(start, from, side, active, 1.0, false);
+    }
+    Ok(OptionValue {
+        action,
+        p_active_hit: acc.hit,
+        p_active_down: acc.down,
+        expected_wounds_dealt: acc.dealt,
+        expected_wounds_taken: acc.taken,
+        expected_ap_spent: acc.ap,
+        expected_opponent_ap_spent: acc.opp_ap,
+        leaves: acc.leaves,
+    })
 }
 
 #[derive(Default)]
@@ -159,8 +176,8 @@ fn walk(
     }
 }
 
-/// The fixed choice for decisions inside the analysed sequence.
-fn default_decision(s: &GameState) -> Action {
+/// The fixed choice for decisions inside the analysed sequence (see the module docs).
+pub fn default_decision(s: &GameState) -> Action {
     let legal = s.legal_actions();
     let prefer = [
         Action::EndReactions,

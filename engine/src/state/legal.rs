@@ -37,7 +37,7 @@ pub(super) fn generate(state: &GameState, out: &mut Vec<Action>) {
         }
         Step::ChooseReaction => {
             out.push(Action::EndReactions);
-            reaction_options(state, None, false, out);
+            reaction_options(state, None, false, out, None);
         }
         Step::ChooseFirefight => {
             out.push(Action::NoFirefight);
@@ -114,7 +114,7 @@ pub(super) fn is_legal(state: &GameState, action: Action) -> bool {
     match state.dynamic().steps.last() {
         Some(Step::ChooseAction(m)) => model_actions(state, *m, Want::for_action(action), &mut out),
         Some(Step::ChooseReaction) => match action {
-            Action::React { model, .. } => reaction_options(state, Some(model), false, &mut out),
+            Action::React { model, .. } => reaction_options(state, Some(model), false, &mut out, None),
             other => return other == Action::EndReactions,
         },
         Some(_) => generate(state, &mut out),
@@ -393,7 +393,7 @@ pub(super) fn has_declarations(state: &GameState, step: &Step) -> bool {
         }
         Step::ChooseReaction => {
             let mut out = Vec::new();
-            reaction_options(state, None, true, &mut out);
+            reaction_options(state, None, true, &mut out, None);
             !out.is_empty()
         }
         Step::ChooseCommand => {
@@ -420,9 +420,51 @@ struct Thinning {
     seen: Vec<(u8, u8, CombatKind, u8, u8, bool, bool)>,
 }
 
+/// A reaction at one point of the active model's action, offered or thinned away.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ReactionPoint {
+    /// The reaction (`Action::React`).
+    pub action: Action,
+    /// The class of equivalent points it belongs to (docs/rulings.md, thinning of points).
+    pub class: PointClass,
+    /// Whether it is the first point of its class, the one `legal_actions` offers.
+    pub offered: bool,
+}
+
+/// What makes two points of one reactor's reaction equivalent: reach class (0 always reached,
+/// 1 on a Pass or better, 2 only on Nailed It, 3-5 the same after a dismount's separation),
+/// the attribute after modifiers, whether the mover is within the weapon's pass range, and
+/// whether it is in hard cover. Dodges and close combat have only a reach class.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct PointClass {
+    /// Reach class of the point.
+    pub reach: u8,
+    /// The test's attribute after modifiers (0 for dodges, close combat and templates).
+    pub attr: u8,
+    /// The mover is within the pass range (short range band) of the weapon.
+    pub pass_range: bool,
+    /// The mover is in hard cover from the reactor (+1 armour).
+    pub hard_cover: bool,
+}
+
 impl Thinning {
     fn new() -> Thinning {
         Thinning { seen: Vec::new() }
+    }
+
+    /// [`first`](Self::first) for a reaction, also recording it in `all` when given.
+    fn offer(
+        &mut self,
+        key: (u8, u8, CombatKind, u8, u8, bool, bool),
+        action: Action,
+        all: &mut Option<&mut Vec<ReactionPoint>>,
+    ) -> bool {
+        let offered = self.first(key);
+        if let Some(all) = all {
+            let class = PointClass { reach: key.3, attr: key.4, pass_range: key.5, hard_cover: key.6 };
+            all.push(ReactionPoint { action, class, offered });
+        }
+        offered
     }
 
     /// True the first time a (model, target, kind, reach class, attribute, range band, hard
@@ -497,8 +539,15 @@ fn nested_options(state: &GameState, out: &mut Vec<Action>) {
 /// against a charge, models other than its target may fight or dodge only if the charge ends
 /// in base contact with them.
 ///
-/// `only` restricts the options to one reacting model; `first` stops at the first option found.
-fn reaction_options(state: &GameState, only: Option<ModelId>, first: bool, out: &mut Vec<Action>) {
+/// `only` restricts the options to one reacting model; `first` stops at the first option found;
+/// `all`, when given, receives every reaction at every point, thinned away or not.
+pub(super) fn reaction_options(
+    state: &GameState,
+    only: Option<ModelId>,
+    first: bool,
+    out: &mut Vec<Action>,
+    mut all: Option<&mut Vec<ReactionPoint>>,
+) {
     let d = state.dynamic();
     let seq = d.sequence.as_ref().expect("sequence");
     let actor = seq.actor;
@@ -545,8 +594,10 @@ fn reaction_options(state: &GameState, only: Option<ModelId>, first: bool, out: 
             // A stealthed active model can be revealed by a model that would see it (p.49).
             if !engaged {
                 if let Some(roll) = reveal(state, r, rp, actor, pose, RollRole::Reaction, k) {
-                    if thin.first((r, actor, roll.kind, class, roll.attr, roll.pass_range, roll.hard_cover)) {
-                        out.push(Action::React { model: r, kind: CombatKind::Reveal, point: k });
+                    let action = Action::React { model: r, kind: CombatKind::Reveal, point: k };
+                    let key = (r, actor, roll.kind, class, roll.attr, roll.pass_range, roll.hard_cover);
+                    if thin.offer(key, action, &mut all) {
+                        out.push(action);
                     }
                 }
             }
@@ -571,7 +622,11 @@ fn reaction_options(state: &GameState, only: Option<ModelId>, first: bool, out: 
                             pose.cell,
                             Some((actor, pose.cell, pose.z)),
                         )
-                        && thin.first((r, actor, kind, class, 0, false, false))
+                        && thin.offer(
+                            (r, actor, kind, class, 0, false, false),
+                            Action::React { model: r, kind, point: k },
+                            &mut all,
+                        )
                     {
                         out.push(Action::React { model: r, kind, point: k });
                     }
@@ -581,23 +636,19 @@ fn reaction_options(state: &GameState, only: Option<ModelId>, first: bool, out: 
                         continue;
                     }
                     if let Some(roll) = shot(state, r, rp, wi as u8, actor, pose, RollRole::Reaction, k) {
-                        if thin.first((
-                            r,
-                            actor,
-                            roll.kind,
-                            class,
-                            roll.attr,
-                            roll.pass_range,
-                            roll.hard_cover,
-                        )) {
-                            out.push(Action::React { model: r, kind: roll.kind, point: k });
+                        let action = Action::React { model: r, kind: roll.kind, point: k };
+                        let key = (r, actor, roll.kind, class, roll.attr, roll.pass_range, roll.hard_cover);
+                        if thin.offer(key, action, &mut all) {
+                            out.push(action);
                         }
                     }
                 }
             }
             let dodge_ok = charge_target.is_none() || (may_fight && (charge_target == Some(r) || contact));
-            if dodge_ok && thin.first((r, actor, CombatKind::Dodge, class, 0, false, false)) {
-                out.push(Action::React { model: r, kind: CombatKind::Dodge, point: k });
+            let dodge = Action::React { model: r, kind: CombatKind::Dodge, point: k };
+            if dodge_ok && thin.offer((r, actor, CombatKind::Dodge, class, 0, false, false), dodge, &mut all)
+            {
+                out.push(dodge);
             }
             if may_fight {
                 // "The Enemy Model may react as normal, but if they react with a CC Action they
@@ -610,7 +661,11 @@ fn reaction_options(state: &GameState, only: Option<ModelId>, first: bool, out: 
                     if !w.is_ranged()
                         && rm.can_use(wi as u8, w.scarce())
                         && (struck || reaches(state, r, rp, wi as u8, actor, pose))
-                        && thin.first((r, actor, kind, class, 0, false, false))
+                        && thin.offer(
+                            (r, actor, kind, class, 0, false, false),
+                            Action::React { model: r, kind, point: k },
+                            &mut all,
+                        )
                     {
                         out.push(Action::React { model: r, kind, point: k });
                     }

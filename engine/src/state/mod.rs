@@ -24,6 +24,7 @@ pub mod template;
 pub use action::Action;
 pub use action::{CombatKind, InteractKind};
 pub use cavalry::Part;
+pub use legal::{PointClass, ReactionPoint};
 pub use model::{Health, ModelId, ModelState, Side, Stance, MAX_SIDES};
 pub use moving::MoverOccupancy;
 pub use observation::{ModelView, Observation, ScenarioView};
@@ -283,6 +284,41 @@ impl GameState {
         steps::apply(self, action);
         self.advance();
         Ok(())
+    }
+
+    /// At a reaction choice, every reaction the reacting side may declare at every point of
+    /// the active model's action, with the class of equivalent points each belongs to; the
+    /// ones `legal_actions` offers are marked. Empty at any other node.
+    pub fn reaction_points(&self) -> Vec<ReactionPoint> {
+        let mut all = Vec::new();
+        if self.dyn_.steps.last() == Some(&Step::ChooseReaction) {
+            legal::reaction_options(self, None, false, &mut Vec::new(), Some(&mut all));
+        }
+        all
+    }
+
+    /// Declare a reaction at any point of the active model's action, also one that
+    /// `legal_actions` leaves out because an earlier point of its class is offered (a study of
+    /// reaction timing compares them). Anything not among
+    /// [`reaction_points`](Self::reaction_points) is refused and leaves the state untouched.
+    pub fn apply_reaction_anywhere(&mut self, action: Action) -> Result<(), IllegalAction> {
+        if !self.reaction_points().iter().any(|r| r.action == action) {
+            return Err(IllegalAction { action, node: self.describe_node() });
+        }
+        steps::apply(self, action);
+        self.advance();
+        Ok(())
+    }
+
+    /// While an action sequence is under way, the active model's pose at point `point` of its
+    /// action (0 = where it started; a path's `k`-th point otherwise), as reactions see it.
+    pub fn mover_pose(&self, point: u8) -> Option<Pose> {
+        let seq = self.dyn_.sequence.as_ref()?;
+        let last = if seq.has_path() { seq.path.points.len() } else { 0 };
+        if point as usize > last {
+            return None;
+        }
+        Some(sequence::actor_pose(self, seq, point))
     }
 
     /// Per-side returns: +1 win, −1 loss, 0 draw; all 0 until the game is over.

@@ -1,0 +1,134 @@
+//! `tde study`: studies of decisions. `reaction-timing` studies one situation (or, with
+//! `--sweep`, families of them); `agent-reactions` reads arena records to see when agents react.
+
+use clap::{Args, Subcommand};
+use std::fmt::Write;
+use std::path::PathBuf;
+use study::{Horizon, Sampling};
+
+/// The studies.
+#[derive(Subcommand, Debug)]
+pub enum StudyCommand {
+    /// When along a declared move to react, with what, or whether to keep the AP: exact odds at
+    /// every point, values beyond the sequence, the best timing, pictures; or a sweep.
+    ReactionTiming(ReactionTimingArgs),
+    /// From arena game records: how often each agent reacts, at which point relative to the
+    /// best one, what it costs; the same for firefights.
+    AgentReactions(AgentReactionsArgs),
+}
+
+/// `tde study reaction-timing`.
+#[derive(Args, Debug)]
+pub struct ReactionTimingArgs {
+    /// A setup file (TOML) with a declared move or charge and its possible reactors (format
+    /// in engine/src/setup.rs). Not with --sweep.
+    #[arg(required_unless_present = "sweep", conflicts_with = "sweep")]
+    pub setup: Option<PathBuf>,
+    /// A sweep config (TOML, see configs/studies/) generating families of situations.
+    #[arg(long)]
+    pub sweep: Option<PathBuf>,
+    /// Agent playing both sides of the continuations beyond the sequence (any spec `tde arena`
+    /// takes, e.g. scripted, mcts:iters=200, az:net=checkpoints/bootstrap,sims=8).
+    #[arg(long, default_value = "scripted")]
+    pub agent: String,
+    /// Continuations per option (0: exact values only; at most 100000). A sweep takes its
+    /// own from its config.
+    #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u32).range(0..=100_000))]
+    pub samples: u32,
+    /// Seed of the continuations' dice and agents.
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    /// How far continuations are played: game (to the end) or turn (to the end of the turn).
+    #[arg(long, default_value = "game")]
+    pub horizon: Horizon,
+    /// Folder for the pictures (board.png/svg, curves.png/svg) and study.json; a sweep writes
+    /// its heatmaps and summary there.
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// Print one JSON object instead of the table.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `tde study agent-reactions`.
+#[derive(Args, Debug)]
+pub struct AgentReactionsArgs {
+    /// Game record files (JSON) or folders of them (e.g. an arena's OUT/records).
+    #[arg(required = true)]
+    pub records: Vec<PathBuf>,
+    /// At most this many records are read (in name order).
+    #[arg(long, default_value_t = 200)]
+    pub max_records: usize,
+    /// Print one JSON object instead of the table.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Run a study command.
+pub fn run(cmd: &StudyCommand) -> Result<String, String> {
+    match cmd {
+        StudyCommand::ReactionTiming(args) => reaction_timing(args),
+        StudyCommand::AgentReactions(args) => agent_reactions(args),
+    }
+}
+
+/// The agents the continuations may use, learned ones included.
+fn factory(spec: &str, seed: u64) -> Result<Box<dyn agents::Agent<engine::GameState>>, String> {
+    training::play::make_agent(spec, seed)
+}
+
+fn reaction_timing(args: &ReactionTimingArgs) -> Result<String, String> {
+    if let Some(config) = &args.sweep {
+        let config = study::sweep::SweepConfig::load(config)?;
+        let result = study::sweep::run(&config, &factory)?;
+        let mut out = String::new();
+        if let Some(dir) = &args.out {
+            let files = study::sweep::write_outputs(&result, dir)?;
+            let _ = writeln!(
+                out,
+                "wrote {}",
+                files.iter().map(|f| f.display().to_string()).collect::<Vec<_>>().join(", ")
+            );
+        }
+        if args.json {
+            return serde_json::to_string(&result).map_err(|e| e.to_string());
+        }
+        return Ok(format!("{}{out}", study::sweep::render_summary(&result)));
+    }
+    let path = args.setup.as_ref().expect("clap requires a setup without --sweep");
+    let state = study::load_situation(path).map_err(|e| e.to_string())?;
+    let sampling =
+        Sampling { agent: args.agent.clone(), samples: args.samples, seed: args.seed, horizon: args.horizon };
+    let name =
+        path.file_stem().map_or_else(|| path.display().to_string(), |s| s.to_string_lossy().into_owned());
+    let s = study::study(&state, &name, Some((&sampling, &factory))).map_err(|e| e.to_string())?;
+    let mut written = Vec::new();
+    if let Some(dir) = &args.out {
+        written = study::plot::write_figures(&s, &state, dir)?;
+        let json = dir.join("study.json");
+        let text = serde_json::to_string_pretty(&s).map_err(|e| e.to_string())?;
+        engine::record::write_atomic(&json, text.as_bytes()).map_err(|e| e.to_string())?;
+        written.push(json);
+    }
+    if args.json {
+        return serde_json::to_string(&s).map_err(|e| e.to_string());
+    }
+    let mut out = study::render_table(&s);
+    if !written.is_empty() {
+        let _ = writeln!(
+            out,
+            "wrote {}",
+            written.iter().map(|f| f.display().to_string()).collect::<Vec<_>>().join(", ")
+        );
+    }
+    Ok(out)
+}
+
+fn agent_reactions(args: &AgentReactionsArgs) -> Result<String, String> {
+    let files = study::records::record_files(&args.records, args.max_records)?;
+    let report = study::records::survey(&files)?;
+    if args.json {
+        return serde_json::to_string(&report).map_err(|e| e.to_string());
+    }
+    Ok(study::records::render(&report))
+}

@@ -1,0 +1,108 @@
+//! End-to-end tests of `tde study`, run as a user would: the table, `--json` with the same
+//! exact values as `tde analyze`, pictures, clear errors for bad setups, and the survey of an
+//! arena's records.
+
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn tde(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_tde")).args(args).env("CI", "true").output().expect("tde runs")
+}
+
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("tde-study-cli-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn setup() -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../configs/setups/reaction_timing.toml").display().to_string()
+}
+
+#[test]
+fn the_json_has_analyzes_values_and_the_pictures_are_written() {
+    let dir = temp_dir("one");
+    let out = tde(&[
+        "study",
+        "reaction-timing",
+        &setup(),
+        "--samples",
+        "4",
+        "--seed",
+        "2",
+        "--out",
+        dir.to_str().unwrap(),
+        "--json",
+    ]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let study: Value = serde_json::from_slice(&out.stdout).expect("one JSON object");
+    let analyze = tde(&["analyze", &setup(), "--json"]);
+    assert!(analyze.status.success());
+    let analyze: Value = serde_json::from_slice(&analyze.stdout).unwrap();
+    let options = analyze["options"].as_array().expect("analyze lists options");
+    let rows = study["exact"]["rows"].as_array().unwrap();
+    let mut compared = 0;
+    for row in rows.iter().filter(|r| r["offered"] == true) {
+        let option = options.iter().find(|o| o["action"] == row["action"]).expect("the option is analyzed");
+        for key in ["p_active_hit", "p_active_down", "expected_wounds_dealt", "expected_wounds_taken"] {
+            let (a, b) = (row["exact"][key].as_f64().unwrap(), option[key].as_f64().unwrap());
+            assert!((a - b).abs() < 1e-9, "{key}: study {a} analyze {b}");
+        }
+        compared += 1;
+    }
+    assert!(compared > 0);
+    assert_eq!(study["beyond"].as_array().unwrap().len(), rows.len());
+    assert!(study["verdict"].as_str().unwrap().contains("point"));
+    for name in ["board.png", "board.svg", "curves.png", "curves.svg", "study.json"] {
+        let len = std::fs::metadata(dir.join(name)).map(|m| m.len()).unwrap_or(0);
+        assert!(len > 1000, "{name}: {len} bytes");
+    }
+}
+
+#[test]
+fn bad_setups_get_a_clear_error() {
+    let dir = temp_dir("bad");
+    let no_declared = dir.join("no_declared.toml");
+    std::fs::write(
+        &no_declared,
+        "board = \"sunken_plaza\"\nactive = 0\nactivating = 0\n\n[[model]]\nside = 0\nprofile = \"kaneda\"\nat = [1, 3]\n\n[[model]]\nside = 1\nprofile = \"nix\"\nat = [5, 5]\n",
+    )
+    .unwrap();
+    let out = tde(&["study", "reaction-timing", no_declared.to_str().unwrap(), "--samples", "0"]);
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("no declared action") && err.contains("no_declared.toml"), "{err}");
+    let out = tde(&["study", "reaction-timing", dir.join("missing.toml").to_str().unwrap()]);
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("missing.toml"));
+}
+
+#[test]
+fn the_survey_reads_an_arenas_records() {
+    let dir = temp_dir("arena");
+    let out = tde(&[
+        "arena",
+        "--agents",
+        "scripted,greedy",
+        "--scenarios",
+        "1",
+        "--games",
+        "2",
+        "--seed",
+        "5",
+        "--threads",
+        "2",
+        "--out",
+        dir.to_str().unwrap(),
+        "--records",
+    ]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let out = tde(&["study", "agent-reactions", dir.join("records").to_str().unwrap(), "--json"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let survey: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(survey["records"], 2);
+    let agents = survey["agents"].as_object().unwrap();
+    assert!(agents.keys().all(|k| k == "scripted" || k == "greedy"), "{agents:?}");
+}

@@ -1,0 +1,14 @@
+//! Studies of The Drowned Earth's decisions. [`timing`]: when along an enemy's declared move
+//! (or charge) to react, with what, or whether to keep the AP — exact odds at every point of
+//! the path ([`exact`]), values beyond the sequence from sampled continuations ([`beyond`]).
+
+pub mod beyond;
+pub mod exact;
+pub mod plot;
+pub mod records;
+pub mod sweep;
+pub mod timing;
+
+pub use beyond::{AgentFactory, Estimate, Horizon, Sampling};
+pub use exact::{exact_table, load_situation, situation_from_text, ExactTable, ReactionRow, StudyError};
+pub use timing::{render_table, study, Study};

@@ -1,0 +1,459 @@
+//! Pictures of a study, each as PNG and SVG (written atomically): the board around the path
+//! with every point coloured by the value of reacting there (a panel per reactor), and the
+//! curves of the odds and values along the path.
+//!
+//! Text uses the DejaVu Sans font shipped in `training/assets/`, so no system font library is
+//! needed.
+
+use crate::timing::Study;
+use engine::board::{Cover, Terrain};
+use engine::GameState;
+use plotters::coord::Shift;
+use plotters::prelude::*;
+use plotters::style::{register_font, FontStyle};
+use std::path::{Path, PathBuf};
+use std::sync::Once;
+
+fn font() {
+    static FONT: Once = Once::new();
+    FONT.call_once(|| {
+        // The bytes are a valid TrueType font shipped with the workspace.
+        let _ = register_font(
+            "sans-serif",
+            FontStyle::Normal,
+            include_bytes!("../../training/assets/DejaVuSans.ttf"),
+        );
+    });
+}
+
+/// Line colours of series.
+pub const COLOURS: [RGBColor; 8] = [
+    RGBColor(31, 119, 180),
+    RGBColor(255, 127, 14),
+    RGBColor(44, 160, 44),
+    RGBColor(214, 39, 40),
+    RGBColor(148, 103, 189),
+    RGBColor(140, 86, 75),
+    RGBColor(227, 119, 194),
+    RGBColor(23, 190, 207),
+];
+
+/// A value in [0, 1] on a dark-blue → teal → yellow scale (after viridis).
+pub fn scale(t: f64) -> RGBColor {
+    const STOPS: [(f64, f64, f64); 5] = [
+        (68.0, 1.0, 84.0),
+        (59.0, 82.0, 139.0),
+        (33.0, 145.0, 140.0),
+        (94.0, 201.0, 98.0),
+        (253.0, 231.0, 37.0),
+    ];
+    let t = if t.is_finite() { t.clamp(0.0, 1.0) } else { 0.5 } * 4.0;
+    let i = (t.floor() as usize).min(3);
+    let f = t - i as f64;
+    let (a, b) = (STOPS[i], STOPS[i + 1]);
+    let lerp = |x: f64, y: f64| (x + (y - x) * f).round() as u8;
+    RGBColor(lerp(a.0, b.0), lerp(a.1, b.1), lerp(a.2, b.2))
+}
+
+/// An error of drawing, as text.
+pub fn err<E: std::fmt::Display>(e: E) -> String {
+    e.to_string()
+}
+
+/// Draw one figure as `dir/name.png` and `dir/name.svg` with `draw`, atomically (temporary
+/// files renamed into place); returns the two paths.
+pub fn figure<F, G>(dir: &Path, name: &str, size: (u32, u32), png: F, svg: G) -> Result<Vec<PathBuf>, String>
+where
+    F: FnOnce(&DrawingArea<BitMapBackend, Shift>) -> Result<(), String>,
+    G: FnOnce(&DrawingArea<SVGBackend, Shift>) -> Result<(), String>,
+{
+    font();
+    std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    let png_path = dir.join(format!("{name}.png"));
+    let tmp = dir.join(format!(".{name}.tmp{}.png", std::process::id()));
+    {
+        let root = BitMapBackend::new(&tmp, size).into_drawing_area();
+        root.fill(&WHITE).map_err(err)?;
+        png(&root).map_err(|e| format!("{}: {e}", png_path.display()))?;
+        root.present().map_err(|e| format!("{}: {e}", png_path.display()))?;
+    }
+    std::fs::rename(&tmp, &png_path).map_err(|e| format!("{}: {e}", png_path.display()))?;
+    let svg_path = dir.join(format!("{name}.svg"));
+    let mut text = String::new();
+    {
+        let root = SVGBackend::with_string(&mut text, size).into_drawing_area();
+        root.fill(&WHITE).map_err(err)?;
+        svg(&root).map_err(|e| format!("{}: {e}", svg_path.display()))?;
+        root.present().map_err(|e| format!("{}: {e}", svg_path.display()))?;
+    }
+    engine::record::write_atomic(&svg_path, text.as_bytes()).map_err(err)?;
+    Ok(vec![png_path, svg_path])
+}
+
+/// Write the study's board and curves figures into `dir`; returns the files written.
+pub fn write_figures(study: &Study, state: &GameState, dir: &Path) -> Result<Vec<PathBuf>, String> {
+    let reactors = reactors(study);
+    let width = 420 * reactors.len().max(1) as u32;
+    let mut files =
+        figure(dir, "board", (width, 520), |a| draw_board(a, study, state), |a| draw_board(a, study, state))?;
+    let height = if study.beyond.is_empty() { 640 } else { 900 };
+    files.extend(figure(dir, "curves", (900, height), |a| draw_curves(a, study), |a| draw_curves(a, study))?);
+    Ok(files)
+}
+
+/// The reacting models in the table, in order.
+fn reactors(study: &Study) -> Vec<u8> {
+    let mut out: Vec<u8> = study.exact.rows.iter().map(|r| r.reactor).collect();
+    out.dedup();
+    out
+}
+
+/// The value the study ranks a row by: beyond the sequence when sampled, else net wounds.
+fn row_value(study: &Study, i: usize) -> f64 {
+    study.beyond.get(i).map_or_else(|| study.exact.rows[i].net(), |e| e.mean)
+}
+
+/// The colour of a cell of the board map.
+fn cell_colour(state: &GameState, x: u8, y: u8) -> RGBColor {
+    let board = state.board();
+    let c = board.cell(board.idx(x, y));
+    let h = c.height.min(12) as f64 / 12.0;
+    let shade = |base: (f64, f64, f64)| {
+        let k = 1.0 - 0.45 * h;
+        RGBColor((base.0 * k) as u8, (base.1 * k) as u8, (base.2 * k) as u8)
+    };
+    match (c.terrain, c.cover) {
+        (Terrain::Water, _) => RGBColor(170, 205, 235),
+        (Terrain::Impassable, _) => RGBColor(40, 40, 40),
+        (Terrain::Rough, _) => shade((190.0, 180.0, 130.0)),
+        (_, Cover::Hard) => shade((160.0, 110.0, 70.0)),
+        (_, Cover::Soft) => shade((120.0, 190.0, 110.0)),
+        _ => shade((235.0, 235.0, 225.0)),
+    }
+}
+
+/// The board around the path, one panel per reactor.
+pub fn draw_board<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    study: &Study,
+    state: &GameState,
+) -> Result<(), String> {
+    let e = &study.exact;
+    let board = state.board();
+    let rs = reactors(study);
+    let values: Vec<f64> = (0..e.rows.len()).map(|i| row_value(study, i)).collect();
+    let lo = values.iter().copied().fold(f64::INFINITY, f64::min);
+    let hi = values.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    let norm = |v: f64| if hi - lo > 1e-12 { (v - lo) / (hi - lo) } else { 0.5 };
+    // The window: path and reactors with a margin.
+    let mut cells: Vec<[u8; 2]> = e.path.iter().map(|p| p.cell).collect();
+    for &r in &rs {
+        let (x, y) = board.xy(state.models()[r as usize].cell);
+        cells.push([x, y]);
+    }
+    let m = 3i32;
+    let x0 = (cells.iter().map(|c| c[0] as i32).min().unwrap_or(0) - m).max(0);
+    let x1 = (cells.iter().map(|c| c[0] as i32).max().unwrap_or(0) + m).min(board.width() as i32 - 1);
+    let y0 = (cells.iter().map(|c| c[1] as i32).min().unwrap_or(0) - m).max(0);
+    let y1 = (cells.iter().map(|c| c[1] as i32).max().unwrap_or(0) + m).min(board.depth() as i32 - 1);
+    let what = if study.beyond.is_empty() { "net expected wounds" } else { "value beyond the sequence" };
+    let hold =
+        study.hold_beyond.map_or(e.hold.expected_wounds_dealt - e.hold.expected_wounds_taken, |h| h.mean);
+    let root =
+        root.titled(&format!("{}: {}", study.situation, e.declared), ("sans-serif", 15)).map_err(err)?;
+    let (main, foot) = root.split_vertically(root.dim_in_pixel().1 as i32 - 40);
+    foot.draw(&Text::new(
+        format!(
+            "point colour: best {what} of reacting there, {lo:+.2} (dark) to {hi:+.2} (yellow); holding the AP: {hold:+.2}; grey ring: cannot react there"
+        ),
+        (8, 4),
+        ("sans-serif", 11),
+    ))
+    .map_err(err)?;
+    foot.draw(&Text::new(
+        "cells: brown hard cover, green soft cover, blue water, darker higher; red square: the reactor",
+        (8, 20),
+        ("sans-serif", 11),
+    ))
+    .map_err(err)?;
+    let panels = main.split_evenly((1, rs.len().max(1)));
+    for (panel, &r) in panels.iter().zip(&rs) {
+        let name = engine::render::model_name(state, r);
+        let mut chart = ChartBuilder::on(panel)
+            .margin(8)
+            .caption(format!("reactor {name}"), ("sans-serif", 14))
+            .x_label_area_size(22)
+            .y_label_area_size(26)
+            .build_cartesian_2d(x0 as f64..(x1 + 1) as f64, (y1 + 1) as f64..y0 as f64)
+            .map_err(err)?;
+        chart
+            .configure_mesh()
+            .disable_mesh()
+            .x_label_formatter(&|v| format!("{v:.0}"))
+            .y_label_formatter(&|v| format!("{v:.0}"))
+            .label_style(("sans-serif", 10))
+            .draw()
+            .map_err(err)?;
+        let mut rects = Vec::new();
+        for y in y0..=y1 {
+            for x in x0..=x1 {
+                let c = cell_colour(state, x as u8, y as u8);
+                rects.push(Rectangle::new(
+                    [(x as f64, y as f64), (x as f64 + 1.0, y as f64 + 1.0)],
+                    c.filled(),
+                ));
+            }
+        }
+        chart.draw_series(rects).map_err(err)?;
+        let centre = |c: [u8; 2]| (c[0] as f64 + 0.5, c[1] as f64 + 0.5);
+        chart
+            .draw_series(LineSeries::new(e.path.iter().map(|p| centre(p.cell)), BLACK.stroke_width(2)))
+            .map_err(err)?;
+        for p in &e.path {
+            let best = e
+                .rows
+                .iter()
+                .enumerate()
+                .filter(|(_, row)| row.reactor == r && row.point == p.point)
+                .map(|(i, _)| values[i])
+                .fold(None, |b: Option<f64>, v| Some(b.map_or(v, |b| b.max(v))));
+            let at = centre(p.cell);
+            match best {
+                Some(v) => {
+                    chart.draw_series([Circle::new(at, 9, scale(norm(v)).filled())]).map_err(err)?;
+                    chart.draw_series([Circle::new(at, 9, BLACK.stroke_width(1))]).map_err(err)?;
+                }
+                None => {
+                    chart
+                        .draw_series([Circle::new(at, 7, RGBColor(120, 120, 120).stroke_width(2))])
+                        .map_err(err)?;
+                }
+            }
+            let ink = if best.is_none_or(|v| norm(v) > 0.6) { BLACK } else { WHITE };
+            let label = p.point.to_string();
+            let dx = -3 * label.len() as i32;
+            chart
+                .draw_series([EmptyElement::at(at)
+                    + Text::new(label, (dx, -6), ("sans-serif", 11).into_font().color(&ink))])
+                .map_err(err)?;
+        }
+        for (i, model) in state.models().iter().enumerate() {
+            let (x, y) = board.xy(model.cell);
+            if (x as i32) < x0 || x as i32 > x1 || (y as i32) < y0 || y as i32 > y1 {
+                continue;
+            }
+            let letter = engine::render::model_letter(state, i as u8).to_string();
+            let colour = if i as u8 == r {
+                RGBColor(200, 30, 30)
+            } else if model.side == e.side {
+                RGBColor(120, 60, 60)
+            } else {
+                RGBColor(30, 60, 200)
+            };
+            let at = centre([x, y]);
+            if i as u8 == e.mover {
+                continue; // the mover is drawn as point 0 of its path
+            }
+            chart
+                .draw_series([Rectangle::new(
+                    [(at.0 - 0.45, at.1 - 0.45), (at.0 + 0.45, at.1 + 0.45)],
+                    colour.filled(),
+                )])
+                .map_err(err)?;
+            chart
+                .draw_series([Text::new(
+                    letter,
+                    (at.0 - 0.25, at.1 - 0.35),
+                    ("sans-serif", 12).into_font().color(&WHITE),
+                )])
+                .map_err(err)?;
+        }
+    }
+    Ok(())
+}
+
+/// Curves along the path: the chance to hit and the net expected wounds of each reaction,
+/// and the values beyond the sequence with their intervals when sampled.
+pub fn draw_curves<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, study: &Study) -> Result<(), String> {
+    let e = &study.exact;
+    let last = e.path.len().saturating_sub(1) as f64;
+    let mut series: Vec<(String, Vec<usize>)> = Vec::new();
+    for (i, r) in e.rows.iter().enumerate() {
+        let name = format!("{} {}", r.reactor_name, r.kind);
+        match series.iter_mut().find(|(n, _)| *n == name) {
+            Some((_, rows)) => rows.push(i),
+            None => series.push((name, vec![i])),
+        }
+    }
+    let root = root
+        .titled(&format!("{}: odds and values along the path", study.situation), ("sans-serif", 16))
+        .map_err(err)?;
+    let panels = if study.beyond.is_empty() { root.split_evenly((2, 1)) } else { root.split_evenly((3, 1)) };
+    let x_range = -0.3..last + 0.3;
+    // Chance to hit the mover.
+    let mut chart = ChartBuilder::on(&panels[0])
+        .margin(10)
+        .x_label_area_size(30)
+        .y_label_area_size(50)
+        .caption("chance to hit the mover (hollow marker: mover in hard cover)", ("sans-serif", 13))
+        .build_cartesian_2d(x_range.clone(), 0.0..1.0)
+        .map_err(err)?;
+    chart
+        .configure_mesh()
+        .x_desc("point of the path")
+        .x_labels(e.path.len() + 1)
+        .x_label_formatter(&|v| {
+            if (v - v.round()).abs() < 1e-6 {
+                format!("{}", v.round())
+            } else {
+                String::new()
+            }
+        })
+        .light_line_style(WHITE)
+        .y_desc("P(hit)")
+        .label_style(("sans-serif", 11))
+        .draw()
+        .map_err(err)?;
+    for (k, (name, rows)) in series.iter().enumerate() {
+        let colour = COLOURS[k % COLOURS.len()];
+        let pts: Vec<(f64, f64)> =
+            rows.iter().map(|&i| (e.rows[i].point as f64, e.rows[i].exact.p_active_hit)).collect();
+        chart
+            .draw_series(LineSeries::new(pts.clone(), colour.stroke_width(2)))
+            .map_err(err)?
+            .label(name.clone())
+            .legend(move |(x, y)| PathElement::new([(x, y), (x + 18, y)], colour.stroke_width(2)));
+        chart
+            .draw_series(rows.iter().map(|&i| {
+                let r = &e.rows[i];
+                let style = if r.sighting.hard_cover { colour.stroke_width(2) } else { colour.filled() };
+                Circle::new((r.point as f64, r.exact.p_active_hit), 4, style)
+            }))
+            .map_err(err)?;
+    }
+    chart
+        .configure_series_labels()
+        .border_style(BLACK)
+        .background_style(WHITE)
+        .label_font(("sans-serif", 11))
+        .draw()
+        .map_err(err)?;
+    // Net expected wounds.
+    let nets: Vec<f64> = e.rows.iter().map(|r| r.net()).chain([0.0]).collect();
+    let (lo, hi) = (nets.iter().copied().fold(0.0, f64::min), nets.iter().copied().fold(0.0, f64::max));
+    let pad = ((hi - lo) * 0.1).max(0.05);
+    let mut chart = ChartBuilder::on(&panels[1])
+        .margin(10)
+        .x_label_area_size(30)
+        .y_label_area_size(50)
+        .caption(
+            "expected wounds dealt minus taken, the mover answering at best (dashed grey: holding the AP)",
+            ("sans-serif", 13),
+        )
+        .build_cartesian_2d(x_range.clone(), lo - pad..hi + pad)
+        .map_err(err)?;
+    chart
+        .configure_mesh()
+        .x_desc("point of the path")
+        .x_labels(e.path.len() + 1)
+        .x_label_formatter(&|v| {
+            if (v - v.round()).abs() < 1e-6 {
+                format!("{}", v.round())
+            } else {
+                String::new()
+            }
+        })
+        .light_line_style(WHITE)
+        .y_desc("net wounds")
+        .label_style(("sans-serif", 11))
+        .draw()
+        .map_err(err)?;
+    let hold = e.hold.expected_wounds_dealt - e.hold.expected_wounds_taken;
+    chart
+        .draw_series(DashedLineSeries::new(
+            [(-0.3, hold), (last + 0.3, hold)],
+            6,
+            4,
+            RGBColor(120, 120, 120).stroke_width(2),
+        ))
+        .map_err(err)?;
+    for (k, (_, rows)) in series.iter().enumerate() {
+        let colour = COLOURS[k % COLOURS.len()];
+        let pts: Vec<(f64, f64)> = rows.iter().map(|&i| (e.rows[i].point as f64, e.rows[i].net())).collect();
+        chart.draw_series(LineSeries::new(pts.clone(), colour.stroke_width(2))).map_err(err)?;
+        chart.draw_series(pts.iter().map(|&p| Circle::new(p, 4, colour.filled()))).map_err(err)?;
+    }
+    if let (Some(panel), Some(h)) = (panels.get(2), study.hold_beyond) {
+        let lows = study.beyond.iter().map(|b| b.low).chain([h.low]).fold(1.0, f64::min);
+        let highs = study.beyond.iter().map(|b| b.high).chain([h.high]).fold(-1.0, f64::max);
+        let mut chart = ChartBuilder::on(panel)
+            .margin(10)
+            .x_label_area_size(30)
+            .y_label_area_size(50)
+            .caption(
+                format!(
+                    "value beyond the sequence with 95% intervals ({}), grey band: holding the AP",
+                    study
+                        .sampling
+                        .as_ref()
+                        .map_or(String::new(), |s| format!("{}, {} samples", s.agent, s.samples))
+                ),
+                ("sans-serif", 13),
+            )
+            .build_cartesian_2d(x_range, (lows - 0.05)..(highs + 0.05))
+            .map_err(err)?;
+        chart
+            .configure_mesh()
+            .x_desc("point of the path")
+            .x_labels(e.path.len() + 1)
+            .x_label_formatter(&|v| {
+                if (v - v.round()).abs() < 1e-6 {
+                    format!("{}", v.round())
+                } else {
+                    String::new()
+                }
+            })
+            .light_line_style(WHITE)
+            .y_desc("mean return")
+            .label_style(("sans-serif", 11))
+            .draw()
+            .map_err(err)?;
+        chart
+            .draw_series([Rectangle::new(
+                [(-0.3, h.low), (last + 0.3, h.high)],
+                RGBColor(200, 200, 200).mix(0.5).filled(),
+            )])
+            .map_err(err)?;
+        chart
+            .draw_series(DashedLineSeries::new(
+                [(-0.3, h.mean), (last + 0.3, h.mean)],
+                6,
+                4,
+                RGBColor(90, 90, 90).stroke_width(2),
+            ))
+            .map_err(err)?;
+        let n = series.len().max(1) as f64;
+        for (k, (_, rows)) in series.iter().enumerate() {
+            let colour = COLOURS[k % COLOURS.len()];
+            // Series side by side around each point, so intervals do not hide each other.
+            let dx = (k as f64 - (n - 1.0) / 2.0) * 0.08;
+            let pts: Vec<(f64, f64)> =
+                rows.iter().map(|&i| (e.rows[i].point as f64 + dx, study.beyond[i].mean)).collect();
+            chart.draw_series(LineSeries::new(pts.clone(), colour.stroke_width(2))).map_err(err)?;
+            chart
+                .draw_series(rows.iter().map(|&i| {
+                    let b = &study.beyond[i];
+                    ErrorBar::new_vertical(
+                        e.rows[i].point as f64 + dx,
+                        b.low,
+                        b.mean,
+                        b.high,
+                        colour.stroke_width(1),
+                        6,
+                    )
+                }))
+                .map_err(err)?;
+        }
+    }
+    Ok(())
+}
