@@ -170,6 +170,7 @@ pub fn encode_observation(
     let step = d.steps.last();
     let active = d.sequence.as_ref().map(|s| s.actor).or(d.activating).or(match step {
         Some(Step::Scenario(crate::scenario::ScenarioStep::Deploy { model, .. })) => Some(*model),
+        Some(Step::Enemy(crate::state::EnemyStep::Place { model, .. })) => Some(*model),
         _ => None,
     });
     if let Some(a) = active {

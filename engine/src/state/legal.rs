@@ -64,6 +64,7 @@ pub(super) fn generate(state: &GameState, out: &mut Vec<Action>) {
         }
         Step::ChooseDodgeMove { model, budget } => dodge_moves(state, *model, *budget as u16, out),
         Step::Scenario(s) => crate::scenario::legal(state, s, out),
+        Step::Enemy(super::EnemyStep::Place { .. }) => super::enemy::placement_options(state, out),
         _ => {}
     }
     out.sort_unstable();
@@ -566,9 +567,11 @@ pub(super) fn reaction_options(
         _ => None,
     };
     let poses: Vec<Pose> = action_points(seq).map(|k| actor_pose(state, seq, k)).collect();
+    // Only the other player reacts here: AI models react by their own rules.
+    let reacting = other_side(side);
     for (r, rm) in d.models.iter().enumerate() {
         let r = r as ModelId;
-        if rm.side == side
+        if rm.side != reacting
             || !rm.is_conscious()
             || rm.ap == 0
             || seq.has_reacted(r)

@@ -205,6 +205,9 @@ pub enum Step {
     EndTurn,
     /// A scenario's set-up, deployment or objective step.
     Scenario(crate::scenario::ScenarioStep),
+    /// A step of the Ulaya Chronicles AI side (games with AI dinosaurs). Kept last so that the
+    /// hashes of games without them do not change.
+    Enemy(super::EnemyStep),
 }
 
 impl Step {
@@ -277,13 +280,16 @@ impl Step {
             Step::FireRoll { model } => format!("{} rolls against the fire", name(model)),
             Step::EndTurn => "the turn ends".into(),
             Step::Scenario(s) => crate::scenario::describe_step(state, s),
+            Step::Enemy(s) => s.describe(state),
         }
     }
 
     /// Chance nodes: die rolls.
     pub fn is_chance(&self) -> bool {
-        if let Step::Scenario(s) = self {
-            return s.is_chance();
+        match self {
+            Step::Scenario(s) => return s.is_chance(),
+            Step::Enemy(s) => return s.is_chance(),
+            _ => {}
         }
         matches!(
             self,
@@ -298,8 +304,11 @@ impl Step {
 
     /// Steps that wait for a decision or a die roll (the others run on their own).
     fn waits(&self) -> bool {
-        if let Step::Scenario(s) = self {
-            return s.waits();
+        match self {
+            Step::Scenario(s) => return s.waits(),
+            // Every step of the AI side so far is a roll or a decision.
+            Step::Enemy(_) => return true,
+            _ => {}
         }
         self.is_chance()
             || matches!(
@@ -343,6 +352,7 @@ pub(super) fn player_of(state: &GameState, step: &Step) -> Player {
         Step::ChooseAllocation { chooser, .. } => Player::Side(*chooser),
         Step::ChooseContinuer { rider, .. } => Player::Side(d.models[*rider as usize].side),
         Step::Scenario(s) => crate::scenario::player_of(state, s),
+        Step::Enemy(s) => s.chooser().map_or(Player::Terminal, Player::Side),
         // Automatic steps never rest on top of the stack after `advance`.
         _ => Player::Terminal,
     }
@@ -381,6 +391,7 @@ pub(super) fn chance_outcomes(state: &GameState) -> Vec<(Action, f64)> {
             vec![(Action::Chance(0), save), (Action::Chance(1), 1.0 - save)]
         }
         Some(Step::Scenario(s)) => crate::scenario::chance_outcomes(state, s),
+        Some(Step::Enemy(s)) => super::enemy::chance_outcomes(state, s),
         Some(Step::Armour { damage, target, .. }) => wound_table(*damage, *target)
             .iter()
             .enumerate()
@@ -497,6 +508,10 @@ pub(super) fn apply(state: &mut GameState, action: Action) {
             state.dyn_.chance_events += 1;
             crate::scenario::chance(state, s, i);
         }
+        (Step::Enemy(s), Action::Chance(i)) => {
+            state.dyn_.chance_events += 1;
+            super::enemy::chance(state, s, i);
+        }
         (Step::Armour { model, mount, .. }, Action::Chance(w)) => {
             state.dyn_.chance_events += 1;
             let p = &mut state.dyn_.models[model as usize].pending;
@@ -533,6 +548,7 @@ fn decide(state: &mut GameState, step: Step, action: Action) {
             end_activation(state);
         }
         (Step::Scenario(s), action) => crate::scenario::decide(state, s, action),
+        (Step::Enemy(s), action) => super::enemy::decide(state, s, action),
         (Step::ChooseAction(m), declared) => declare(state, m, declared),
         (Step::ChooseNested, Action::NoNested) | (Step::ChooseFirefight, Action::NoFirefight) => {}
         (Step::ChooseReaction, Action::EndReactions) | (Step::ChooseCommand, Action::NoCommand) => {}
@@ -653,7 +669,8 @@ fn grant_ap(state: &mut GameState) {
     let d = &mut state.dyn_;
     for m in d.models.iter_mut() {
         m.activated = false;
-        if m.is_conscious() {
+        // AI models hold no AP: they act in the enemy phase by their cards.
+        if m.is_conscious() && m.side != crate::uc::AI_SIDE {
             let p = &stat.profiles[m.profile as usize];
             // A scenario's infiltration Feat or Blunder changes the first grant (p.78).
             let ap = (m.ap as i16 + p.ap_gain as i16 + m.ap_adjust as i16).clamp(0, p.ap_max as i16);
