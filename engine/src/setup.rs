@@ -592,6 +592,7 @@ pub fn parse_setup(text: &str, file: &str, configs: &Path) -> Result<GameState, 
         scenario: Default::default(),
         decisions: 0,
         chance_events: 0,
+        uc: Default::default(),
     };
     let mut state =
         crate::validate::build_checked(stat, dyn_).map_err(|reason| err("(state)".into(), reason))?;

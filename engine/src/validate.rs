@@ -307,6 +307,10 @@ pub fn check_dynamic(stat: &StaticData, d: &DynState) -> Result<(), String> {
                     return Err(format!("a step names template {template} of {templates}"));
                 }
             }
+            Step::ChooseReactionBy(s) => {
+                side(*s, "a step")?;
+                needs_sequence("a reaction")?;
+            }
             Step::ChooseNested
             | Step::ChooseReaction
             | Step::ChooseFirefight
@@ -365,6 +369,23 @@ pub fn check_dynamic(stat: &StaticData, d: &DynState) -> Result<(), String> {
                             || d.models[*m as usize].side != crate::uc::AI_SIDE
                         {
                             return Err(format!("the AI side places model {m}, which is no AI model"));
+                        }
+                    }
+                    EnemyStep::Phase => {}
+                    EnemyStep::Draw { model: m }
+                    | EnemyStep::Box { model: m, .. }
+                    | EnemyStep::Act { model: m, .. } => {
+                        model(*m, "a step of the AI side")?;
+                        let Some(deck) = uc.deck_of_model(&d.models[*m as usize]) else {
+                            return Err(format!("model {m} draws AI cards but is no AI model"));
+                        };
+                        if let EnemyStep::Box { card, index, .. } | EnemyStep::Act { card, index, .. } = e {
+                            let cards = &uc.data.decks[deck as usize].cards;
+                            if cards.get(*card as usize).is_none_or(|c| *index as usize >= c.boxes.len()) {
+                                return Err(format!(
+                                    "model {m} resolves box {index} of card {card}, which its deck lacks"
+                                ));
+                            }
                         }
                     }
                 }

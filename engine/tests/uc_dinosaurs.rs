@@ -178,3 +178,161 @@ fn the_placement_step_names_its_chooser_and_model() {
     let m = (s.models().len() - 1) as u8;
     assert_eq!(s.dynamic().steps.last(), Some(&Step::Enemy(EnemyStep::Place { model: m, chooser: 0 })));
 }
+
+/// The first legal action that passes, ends or declines, else the first legal action: the
+/// players let the turn run to the enemy phase.
+fn idle(state: &GameState) -> Action {
+    let legal = state.legal_actions();
+    let quiet = [
+        Action::EndActivation,
+        Action::EndReactions,
+        Action::NoNested,
+        Action::NoFirefight,
+        Action::NoCommand,
+        Action::NoCard,
+        Action::TakeInitiative,
+    ];
+    quiet.into_iter().find(|a| legal.contains(a)).unwrap_or(legal[0])
+}
+
+/// Play on (first chance outcomes, idle players) until `stop` holds.
+fn run_until(state: &mut GameState, stop: impl Fn(&GameState) -> bool) {
+    for _ in 0..5000 {
+        if stop(state) {
+            return;
+        }
+        let action = match state.current_player() {
+            Player::Chance => state.chance_outcomes()[0].0,
+            Player::Side(_) => idle(state),
+            Player::Terminal => panic!("the game ended first"),
+        };
+        state.apply_action(action).unwrap();
+    }
+    panic!("never got there");
+}
+
+/// Move model `m` to the free open-ground cell nearest (x, y) by editing a saved copy.
+fn put(state: &GameState, m: usize, x: u8, y: u8) -> GameState {
+    let mut saved = SavedGame::capture(state);
+    let board = state.board();
+    let cell = (0..board.len() as u16)
+        .filter(|&c| {
+            board.cell(c).terrain == engine::board::Terrain::Open
+                && !state.models().iter().any(|o| o.is_on_table() && o.cell == c)
+        })
+        .min_by_key(|&c| {
+            let (cx, cy) = board.xy(c);
+            (cx as i32 - x as i32).pow(2) + (cy as i32 - y as i32).pow(2)
+        })
+        .expect("open ground");
+    saved.state.models[m].cell = cell;
+    saved.state.models[m].z = state.board().cell(cell).height;
+    saved.restore("edited").expect("a valid position")
+}
+
+fn is_draw(s: &GameState) -> bool {
+    matches!(s.dynamic().steps.last(), Some(Step::Enemy(EnemyStep::Draw { .. })))
+}
+
+#[test]
+fn after_the_activation_phase_each_dinosaur_draws_a_card_left_to_right() {
+    let mut s = game(Scenario::Skirmish, 3);
+    let raptors: Vec<usize> = (0..3).map(|_| place_next(&mut s, 0)).collect();
+    // Put them in a row, the last placed leftmost.
+    let y = s.board().depth() / 2;
+    let mut s = put(&s, raptors[0], 14, y);
+    s = put(&s, raptors[1], 10, y);
+    s = put(&s, raptors[2], 6, y);
+    run_until(&mut s, is_draw);
+    // Every player model has activated (or had no AP); the cleanup is still to come.
+    assert_eq!(s.turn(), 1);
+    assert!(s.dynamic().steps.contains(&Step::Cleanup));
+    let order: Vec<u8> = s
+        .dynamic()
+        .steps
+        .iter()
+        .rev()
+        .filter_map(|st| match st {
+            Step::Enemy(EnemyStep::Draw { model }) => Some(*model),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(order, vec![raptors[2] as u8, raptors[1] as u8, raptors[0] as u8], "left to right");
+    // The raptors share the hunter deck: four cards, then three, then two.
+    for left in [4usize, 3, 2] {
+        run_until(&mut s, is_draw);
+        let outcomes = s.chance_outcomes();
+        assert_eq!(outcomes.len(), left, "cards left in the deck");
+        assert!(outcomes.iter().all(|&(_, p)| (p - 1.0 / left as f64).abs() < 1e-12));
+        s.apply_action(Action::Chance(0)).unwrap();
+    }
+    // The next turn's enemy phase starts from a shuffled deck.
+    run_until(&mut s, |s| s.turn() == 2 && is_draw(s));
+    assert_eq!(s.chance_outcomes().len(), 4);
+}
+
+#[test]
+fn a_pounce_card_charges_the_nearest_player_model_and_the_players_may_react() {
+    let mut s = game(Scenario::Skirmish, 1);
+    let raptor = place_next(&mut s, 0);
+    // Next to side A's deployment edge, a few inches from its models.
+    let a0 = (0..s.models().len()).find(|&i| s.models()[i].side == 0).unwrap();
+    let (ax, ay) = s.board().xy(s.models()[a0].cell);
+    let s0 = put(&s, raptor, ax, ay + 6);
+    let mut s = s0.clone();
+    run_until(&mut s, is_draw);
+    let nearest = (0..s.models().len())
+        .filter(|&i| s.models()[i].side != AI_SIDE && s.models()[i].is_conscious())
+        .min_by(|&a, &b| {
+            s.distance(raptor as u8, a as u8).total_cmp(&s.distance(raptor as u8, b as u8)).then(a.cmp(&b))
+        })
+        .unwrap();
+    // Card 0 of the hunter deck is Pounce: up to 9" towards close combat, then close combat.
+    s.apply_action(Action::Chance(0)).unwrap();
+    let seq = s.dynamic().sequence.as_ref().expect("the raptor acts");
+    assert_eq!(seq.actor as usize, raptor);
+    match seq.declared {
+        Action::Charge { target, .. } => assert_eq!(target as usize, nearest, "the nearest player model"),
+        other => panic!("a charge, not {other}"),
+    }
+    // Both players may react (the initiative side first), not the AI side.
+    let reacting = s.dynamic().steps.iter().filter(|st| matches!(st, Step::ChooseReactionBy(_))).count();
+    assert!(reacting <= 2);
+    assert_ne!(s.current_player(), Player::Side(AI_SIDE));
+    // The raptor's own tests roll the enemy die: frenzy one time in ten.
+    run_until(
+        &mut s,
+        |s| matches!(s.dynamic().steps.last(), Some(Step::Test { model, .. }) if *model as usize == raptor),
+    );
+    let outcomes = s.chance_outcomes();
+    let total: f64 = outcomes.iter().map(|&(_, p)| p).sum();
+    assert!((total - 1.0).abs() < 1e-9);
+    assert!(outcomes.iter().any(|&(_, p)| (p - 0.1).abs() < 1e-9), "the frenzy face");
+    // After the charge the raptor holds no AP and the game goes on.
+    run_until(&mut s, |s| s.dynamic().sequence.is_none());
+    assert_eq!(s.models()[raptor].ap, 0);
+    assert!(engine::invariants::violations(&s).is_empty());
+}
+
+#[test]
+fn a_stalk_box_moves_into_cover_from_the_nearest_player_model() {
+    // On the default board the raptor's Stalk card (card 1: 6" towards cover) ends where the
+    // nearest player model sees it in cover, or not at all, whenever such a cell is reachable.
+    let mut s = game(Scenario::Skirmish, 1);
+    let raptor = place_next(&mut s, 0);
+    run_until(&mut s, is_draw);
+    let before = s.models()[raptor].cell;
+    s.apply_action(Action::Chance(1)).unwrap();
+    run_until(&mut s, |s| s.dynamic().sequence.is_none());
+    let after = s.models()[raptor].cell;
+    assert_ne!(before, after, "a model must move if it can");
+    let nearest = (0..s.models().len() as u8)
+        .filter(|&i| s.models()[i as usize].side != AI_SIDE && s.models()[i as usize].is_conscious())
+        .min_by(|&a, &b| s.distance(raptor as u8, a).total_cmp(&s.distance(raptor as u8, b)).then(a.cmp(&b)))
+        .unwrap();
+    let sight = s.sight_between(nearest, s.pose(nearest), raptor as u8, s.pose(raptor as u8));
+    assert!(
+        sight.is_none_or(|v| !v.sight.visible || v.sight.hard_cover || v.sight.soft_cover),
+        "in cover from the nearest player model: {sight:?}"
+    );
+}

@@ -273,7 +273,7 @@ fn node_kind(step: Option<&Step>) -> usize {
         Some(Step::ChooseActivation) => 3,
         Some(Step::ChooseAction(_)) => 4,
         Some(Step::ChooseNested) => 5,
-        Some(Step::ChooseReaction) => 6,
+        Some(Step::ChooseReaction | Step::ChooseReactionBy(_)) => 6,
         Some(Step::ChooseFirefight) => 7,
         Some(Step::ChooseCommand) => 8,
         Some(Step::ChooseCommandAp { .. }) => 9,

@@ -106,6 +106,10 @@ pub struct DynState {
     pub decisions: u32,
     /// Number of chance events resolved so far.
     pub chance_events: u32,
+    /// The card AI's discard piles and move under way (games with AI dinosaurs); hashed only
+    /// once used, so other games keep their hashes.
+    #[serde(default)]
+    pub uc: crate::uc::UcState,
 }
 
 /// A complete game position.
@@ -180,6 +184,7 @@ impl GameState {
                 scenario,
                 decisions: 0,
                 chance_events: 0,
+                uc: Default::default(),
             },
         };
         s.advance();
@@ -300,8 +305,9 @@ impl GameState {
     /// ones `legal_actions` offers are marked. Empty at any other node.
     pub fn reaction_points(&self) -> Vec<ReactionPoint> {
         let mut all = Vec::new();
-        if self.dyn_.steps.last() == Some(&Step::ChooseReaction) {
-            legal::reaction_options(self, None, false, &mut Vec::new(), Some(&mut all));
+        if let Some(step @ (Step::ChooseReaction | Step::ChooseReactionBy(_))) = self.dyn_.steps.last() {
+            let reacting = legal::reacting_side(self, step);
+            legal::reaction_options(self, reacting, None, false, &mut Vec::new(), Some(&mut all));
         }
         all
     }

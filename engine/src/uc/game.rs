@@ -1,11 +1,14 @@
 //! The AI side of a TDE game with Ulaya Chronicles dinosaurs ("The Drowned Earth Conversion",
 //! seed 003): the tables a game's static data holds (which profiles are AI models, their decks
-//! and behaviour).
+//! and behaviour) and the small changing state of the card AI (the discard piles, the box under
+//! way).
 
 use super::data::{EnemyProfile, UcData};
 use crate::data::DataError;
 use crate::profile::Profile;
 use crate::state::{ModelState, Side};
+use serde::{Deserialize, Serialize};
+use std::hash::{Hash, Hasher};
 use std::sync::Arc;
 
 /// The side the AI-controlled models belong to: never a player of the game, never asked for a
@@ -90,11 +93,67 @@ impl UcGame {
         self.enemy_of.get(m.profile as usize).copied().flatten().map(|e| &self.data.enemies[e as usize])
     }
 
+    /// The deck index of an AI model (by its model state).
+    pub fn deck_of_model(&self, m: &ModelState) -> Option<u8> {
+        let e = self.enemy_of.get(m.profile as usize).copied().flatten()?;
+        Some(self.deck_of[e as usize])
+    }
+
     /// The enemy index (into `data.enemies`) of each face of the spawn table.
     pub fn spawn_faces(&self) -> [u8; 10] {
         let table = &self.data.spawn_tables[self.spawn_table as usize];
         std::array::from_fn(|i| {
             self.data.enemies.iter().position(|e| e.id == table.faces[i]).expect("load_uc checks faces") as u8
         })
+    }
+}
+
+/// The card AI's changing state: which cards of each deck are in its discard pile, and the AI
+/// move under way.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct UcState {
+    /// Bit `c` of entry `d`: card `c` of deck `d` has been drawn since the last shuffle.
+    pub drawn: [u16; MAX_DECKS],
+    /// Inches of the AI move under way (its box's, with an elite bonus).
+    pub move_inches: u8,
+    /// The AI move under way rolled frenzy: its box is resolved a second time.
+    pub frenzy: bool,
+}
+
+impl UcState {
+    /// The cards of deck `deck` (of `cards` cards) that can be drawn now: those not drawn since
+    /// the last shuffle, or the whole deck when every card has been drawn (the discard pile is
+    /// shuffled back, docs/rulings.md).
+    pub fn drawable(&self, deck: u8, cards: usize) -> impl Iterator<Item = u8> {
+        let full = if cards >= 16 { u16::MAX } else { (1u16 << cards) - 1 };
+        let drawn = self.drawn[deck as usize] & full;
+        let pile = if drawn == full { 0 } else { drawn };
+        (0..cards as u8).filter(move |&c| pile & (1 << c) == 0)
+    }
+
+    /// Draw card `card` of deck `deck` (of `cards` cards), reshuffling first when it was empty.
+    pub fn draw(&mut self, deck: u8, cards: usize, card: u8) {
+        let full = if cards >= 16 { u16::MAX } else { (1u16 << cards) - 1 };
+        if self.drawn[deck as usize] & full == full {
+            self.drawn[deck as usize] = 0;
+        }
+        self.drawn[deck as usize] |= 1 << card;
+    }
+
+    /// Shuffle every discard pile back (the start phase, UC "Turn structure" 1.4).
+    pub fn shuffle(&mut self) {
+        self.drawn = [0; MAX_DECKS];
+    }
+}
+
+/// Games without AI models hash as they did before the AI side existed: the state is hashed
+/// only when a card has been drawn.
+impl Hash for UcState {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        if *self != UcState::default() {
+            self.drawn.hash(state);
+            self.move_inches.hash(state);
+            self.frenzy.hash(state);
+        }
     }
 }
