@@ -372,6 +372,15 @@ pub fn check_dynamic(stat: &StaticData, d: &DynState) -> Result<(), String> {
                         }
                     }
                     EnemyStep::Phase => {}
+                    EnemyStep::AnswerAttack => needs_sequence("an AI model's answer")?,
+                    EnemyStep::MoveReaction { model: m, trigger }
+                    | EnemyStep::ReactionAct { model: m, trigger, .. } => {
+                        model(*m, "a step of the AI side")?;
+                        model(*trigger, "a step of the AI side")?;
+                        if uc.enemy(&d.models[*m as usize]).is_none() {
+                            return Err(format!("model {m} makes an AI reaction but is no AI model"));
+                        }
+                    }
                     EnemyStep::Draw { model: m }
                     | EnemyStep::Box { model: m, .. }
                     | EnemyStep::Act { model: m, .. } => {

@@ -336,3 +336,138 @@ fn a_stalk_box_moves_into_cover_from_the_nearest_player_model() {
         "in cover from the nearest player model: {sight:?}"
     );
 }
+
+/// A skirmish with one dinosaur (spawn outcome `kind`: 0 raptor, 1 dilophosaur) standing
+/// `ahead` inches in front of side A's first model, at side A's first activation.
+fn facing(kind: u8, ahead: u8) -> (GameState, usize, usize) {
+    // A flat, open 24" table: nothing blocks sight or movement.
+    let path = std::env::temp_dir().join(format!("tde-flat-{}.board", std::process::id()));
+    let row = "0.".repeat(24);
+    let text = format!("name: Flat\nsize: 24x24\n{}", format!("{row}\n").repeat(24));
+    std::fs::write(&path, text).unwrap();
+    let config = GameConfig {
+        board: path.display().to_string(),
+        scenario: Scenario::Skirmish,
+        dinos: 1,
+        ..GameConfig::default()
+    };
+    let mut s = new_game(&config).expect("a game on the flat table");
+    let dino = place_next(&mut s, kind);
+    let a0 = (0..s.models().len()).find(|&i| s.models()[i].side == 0).unwrap();
+    let (ax, ay) = s.board().xy(s.models()[a0].cell);
+    let mut s = put(&s, dino, ax, ay + ahead);
+    run_until(&mut s, |s| matches!(s.dynamic().steps.last(), Some(Step::ChooseActivation)));
+    if s.dynamic().active != 0 {
+        let mut saved = SavedGame::capture(&s);
+        saved.state.active = 0;
+        s = saved.restore("side A to act").unwrap();
+    }
+    (s, dino, a0)
+}
+
+/// Side A's model that can shoot the dinosaur (`first` if it can: the nearest, so that no
+/// other model screens the answer), activated, and the shot.
+fn shoot_at(s: &mut GameState, dino: usize, first: usize) -> usize {
+    for m in std::iter::once(first).chain(0..s.models().len()) {
+        if s.models()[m].side != 0 || !s.legal_actions().contains(&Action::Activate(m as u8)) {
+            continue;
+        }
+        let mut t = s.clone();
+        t.apply_action(Action::Activate(m as u8)).unwrap();
+        let shot = t
+            .legal_actions()
+            .into_iter()
+            .find(|a| matches!(a, Action::Shoot { target, .. } if *target as usize == dino));
+        if let Some(shot) = shot {
+            t.apply_action(shot).unwrap();
+            *s = t;
+            return m;
+        }
+    }
+    panic!("no side A model can shoot the dinosaur");
+}
+
+/// The dinosaur's answer to the shot, once the players have declared their reactions.
+fn answer(s: &mut GameState, dino: usize) -> engine::state::CombatRoll {
+    run_until(s, |s| matches!(s.dynamic().steps.last(), Some(Step::Test { .. })));
+    let seq = s.dynamic().sequence.as_ref().unwrap();
+    assert!(seq.rolls[0].opposed, "the shot at an AI model is opposed");
+    *seq.rolls.iter().find(|r| r.model as usize == dino).expect("the dinosaur answers")
+}
+
+#[test]
+fn a_dinosaur_with_a_ranged_weapon_shoots_back_and_one_without_dodges() {
+    let (mut s, dilo, a0) = facing(1, 8);
+    let shooter = shoot_at(&mut s, dilo, a0);
+    let roll = answer(&mut s, dilo);
+    assert!(matches!(roll.kind, engine::state::CombatKind::Shoot { .. }), "{roll:?}");
+    assert_eq!(roll.target, Some(shooter as u8));
+    let (mut s, raptor, a0) = facing(0, 8);
+    shoot_at(&mut s, raptor, a0);
+    let roll = answer(&mut s, raptor);
+    assert_eq!(roll.kind, engine::state::CombatKind::Dodge);
+}
+
+#[test]
+fn a_player_model_moving_into_a_raptors_reaction_range_is_charged_and_no_one_reacts_to_that() {
+    let (s, raptor, _) = facing(0, 11);
+    // A side A model that can end a move within 8" of the raptor without touching it.
+    let mut found = None;
+    'search: for m in 0..s.models().len() {
+        if s.models()[m].side != 0 || !s.legal_actions().contains(&Action::Activate(m as u8)) {
+            continue;
+        }
+        let mut t = s.clone();
+        t.apply_action(Action::Activate(m as u8)).unwrap();
+        for a in t.legal_actions() {
+            let Action::Move { dest, prone: false } = a else { continue };
+            let d = engine::scenario::zones::distance(t.board(), dest, t.models()[raptor].cell);
+            let path = t.declared_path(a).unwrap();
+            if (2.0..=7.5).contains(&d) && path.first_dynamic.is_none() {
+                t.apply_action(a).unwrap();
+                found = Some((t, m));
+                break 'search;
+            }
+        }
+    }
+    let (mut t, mover) = found.expect("a move into the raptor's range");
+    run_until(&mut t, |s| s.dynamic().sequence.as_ref().is_some_and(|q| q.actor as usize == raptor));
+    let seq = t.dynamic().sequence.as_ref().unwrap();
+    match seq.declared {
+        Action::Charge { target, .. } => assert_eq!(target as usize, mover),
+        Action::Move { .. } => {} // out of charge reach: it closes in
+        other => panic!("the raptor charges or closes in, not {other}"),
+    }
+    assert!(
+        !t.dynamic().steps.iter().any(|st| matches!(st, Step::ChooseReactionBy(_) | Step::ChooseReaction)),
+        "no one reacts to a reaction"
+    );
+    run_until(&mut t, |s| s.dynamic().sequence.is_none());
+    assert!(engine::invariants::violations(&t).is_empty());
+}
+
+#[test]
+fn a_dinosaur_in_base_contact_does_not_react_to_movement() {
+    let (s, raptor, a0) = facing(0, 1);
+    assert!(s.in_contact(raptor as u8, a0 as u8), "the raptor touches side A's model");
+    // Any other side A model moving nearby triggers nothing.
+    for m in 0..s.models().len() {
+        if m == a0 || s.models()[m].side != 0 || !s.legal_actions().contains(&Action::Activate(m as u8)) {
+            continue;
+        }
+        let mut t = s.clone();
+        t.apply_action(Action::Activate(m as u8)).unwrap();
+        let Some(mv) = t.legal_actions().into_iter().find(|a| matches!(a, Action::Move { .. })) else {
+            continue;
+        };
+        t.apply_action(mv).unwrap();
+        run_until(&mut t, |s| s.dynamic().sequence.is_none());
+        assert!(!t
+            .dynamic()
+            .steps
+            .iter()
+            .any(|st| matches!(st, Step::Enemy(EnemyStep::MoveReaction { .. }))));
+        return;
+    }
+    panic!("no other model moved");
+}

@@ -12,6 +12,7 @@
 //! [`AI_SIDE`], get no AP and are never activated by a player; its choices are the rules' own,
 //! a player's decision (as here, where the players take turns to place the models), or a roll.
 
+use super::action::CombatKind;
 use super::steps::Step;
 use super::{Action, GameState, Health, ModelId, Side, Stance};
 use crate::board::{CellIdx, Terrain};
@@ -69,6 +70,28 @@ pub enum EnemyStep {
         /// The move was a charge: its blow was the act.
         charged: bool,
     },
+    /// Automatic, after the players' reactions to a player's shot or blow at an AI model: the
+    /// AI model shoots back or dodges, or fights back or dodges (seed 003, "Shoot (player)",
+    /// "Close combat (player)").
+    AnswerAttack,
+    /// Automatic, after a player's move: AI model `model`, whose movement reaction range the
+    /// mover entered, reacts to `trigger` by its profile (seed 003, "Enemy reactions vs
+    /// movement"). No one may react to it.
+    MoveReaction {
+        /// The reacting AI model.
+        model: ModelId,
+        /// The model that moved.
+        trigger: ModelId,
+    },
+    /// Automatic: the attack of a movement reaction, after its move.
+    ReactionAct {
+        /// The reacting AI model.
+        model: ModelId,
+        /// The model that moved.
+        trigger: ModelId,
+        /// The reaction's move was a charge: its blow was the attack.
+        charged: bool,
+    },
 }
 
 impl EnemyStep {
@@ -96,6 +119,10 @@ impl EnemyStep {
             }
             EnemyStep::Box { model, .. } | EnemyStep::Act { model, .. } => {
                 format!("{} resolves its card", crate::render::model_name(state, *model))
+            }
+            EnemyStep::AnswerAttack => "the attacked AI model answers".into(),
+            EnemyStep::MoveReaction { model, .. } | EnemyStep::ReactionAct { model, .. } => {
+                format!("{} reacts to the move", crate::render::model_name(state, *model))
             }
         }
     }
@@ -159,6 +186,10 @@ pub(super) fn skipped(state: &GameState, step: &EnemyStep) -> bool {
         EnemyStep::Draw { model } | EnemyStep::Box { model, .. } | EnemyStep::Act { model, .. } => {
             !state.dyn_.models[*model as usize].is_conscious()
         }
+        EnemyStep::MoveReaction { model, trigger } => {
+            !state.dyn_.models[*model as usize].is_conscious()
+                || !state.dyn_.models[*trigger as usize].is_conscious()
+        }
         _ => false,
     }
 }
@@ -170,6 +201,18 @@ pub(super) fn run(state: &mut GameState, step: EnemyStep) {
         EnemyStep::Box { model, card, index, again } => move_box(state, model, card, index, again),
         EnemyStep::Act { model, card, index, again, charged } => {
             act(state, model, card, index, again, charged)
+        }
+        EnemyStep::AnswerAttack => answer_attack(state),
+        EnemyStep::MoveReaction { model, trigger } => move_reaction(state, model, trigger),
+        EnemyStep::ReactionAct { model, trigger, charged } => {
+            state.dyn_.uc.reacting = false;
+            if !charged {
+                strike(
+                    state,
+                    model,
+                    |a| matches!(a, Action::CloseCombat { target, .. } if *target == trigger),
+                );
+            }
         }
         other => unreachable!("{other:?} is not automatic"),
     }
@@ -246,7 +289,7 @@ fn move_box(state: &mut GameState, model: ModelId, card: u8, index: u8, again: b
     state.dyn_.uc.frenzy = false;
     let mut charged = false;
     if state.dyn_.uc.move_inches > 0 {
-        if let Some(action) = choose_move(state, model, bx) {
+        if let Some(action) = choose_move(state, model, bx, None) {
             charged = matches!(action, Action::Charge { .. });
             state.dyn_.steps.push(Step::Enemy(EnemyStep::Act { model, card, index, again, charged }));
             super::sequence::declare(state, model, action);
@@ -260,9 +303,16 @@ fn move_box(state: &mut GameState, model: ModelId, card: u8, index: u8, again: b
 /// its act can be done — a charge when the act is close combat and an enemy is in reach —
 /// by the shortest route, in cover from the nearest enemy where that ties; nearer the nearest
 /// enemy when no reachable position will do. The model must move if it can.
-fn choose_move(state: &GameState, m: ModelId, bx: crate::uc::data::ActionBox) -> Option<Action> {
+/// `focus` replaces the nearest player model as the one to move against (a reaction's
+/// trigger).
+fn choose_move(
+    state: &GameState,
+    m: ModelId,
+    bx: crate::uc::data::ActionBox,
+    focus: Option<ModelId>,
+) -> Option<Action> {
     use crate::uc::data::{BoxAct, TargetSymbol};
-    let nearest = nearest_enemy(state, m)?;
+    let nearest = focus.or_else(|| nearest_enemy(state, m))?;
     let want =
         super::legal::Want { moves: true, crawls: false, shots: false, charges: true, interacts: false };
     let mut options = Vec::new();
@@ -395,45 +445,169 @@ fn act(state: &mut GameState, model: ModelId, card: u8, index: u8, again: bool, 
         state.dyn_.steps.push(Step::Enemy(EnemyStep::Box { model, card, index, again: true }));
     }
     let bx = card_of(state, model, card).boxes[index as usize];
+    match bx.act {
+        BoxAct::Shoot => strike(state, model, |a| matches!(a, Action::Shoot { .. })),
+        BoxAct::CloseCombat if !charged => strike(state, model, |a| matches!(a, Action::CloseCombat { .. })),
+        _ => {}
+    }
+}
+
+/// Declare the shot or blow among those `wanted` that is worst for its target (the
+/// likeliest to land, then the first in action order), if there is one.
+fn strike(state: &mut GameState, model: ModelId, wanted: impl Fn(&Action) -> bool) {
     let mut options = Vec::new();
-    let want = match bx.act {
-        BoxAct::Shoot => {
-            super::legal::Want { moves: false, crawls: false, shots: true, charges: false, interacts: false }
-        }
-        BoxAct::CloseCombat if !charged => {
-            super::legal::Want { moves: false, crawls: false, shots: false, charges: false, interacts: false }
-        }
-        _ => return,
-    };
+    let want =
+        super::legal::Want { moves: false, crawls: false, shots: true, charges: false, interacts: false };
     super::legal::model_actions(state, model, want, &mut options);
     let chance = |a: &Action| -> i32 {
         match *a {
-            Action::Shoot { weapon, target } => super::sequence::shot(
-                state,
-                model,
-                state.pose(model),
-                weapon,
-                target,
-                state.pose(target),
-                super::RollRole::Main,
-                0,
-            )
-            .map_or(0, |r| r.attr as i32),
+            Action::Shoot { weapon, target } => {
+                let (sp, tp) = (state.pose(model), state.pose(target));
+                super::sequence::shot(state, model, sp, weapon, target, tp, super::RollRole::Main, 0)
+                    .map_or(0, |r| r.attr as i32)
+            }
             Action::CloseCombat { weapon, target } => {
                 super::sequence::close_combat_attr(state, model, target, weapon, false, false) as i32
             }
             _ => -1,
         }
     };
-    let wanted = |a: &Action| match bx.act {
-        BoxAct::Shoot => matches!(a, Action::Shoot { .. }),
-        _ => matches!(a, Action::CloseCombat { .. }),
-    };
-    // The most disadvantageous for its target: the likeliest to hit, then the first.
     let best =
         options.iter().filter(|a| wanted(a)).max_by(|a, b| chance(a).cmp(&chance(b)).then(b.cmp(a))).copied();
     if let Some(action) = best {
         super::sequence::declare(state, model, action);
+    }
+}
+
+/// The AI model a player's main shot, blow or charge is made at, if any.
+pub(super) fn attacked_ai(state: &GameState, declared: Action) -> Option<ModelId> {
+    match declared {
+        Action::Shoot { target, .. } | Action::CloseCombat { target, .. } | Action::Charge { target, .. }
+            if state.dyn_.models[target as usize].side == AI_SIDE =>
+        {
+            Some(target)
+        }
+        _ => None,
+    }
+}
+
+/// An AI model attacked by a player's model answers (no AP needed, one answer per action):
+/// shot at, it shoots back if its profile says so and it can, else dodges; struck or
+/// charged, it fights back if it can reach, else dodges (seed 003, "Shoot (player)", "Close
+/// combat (player)": "they will close combat if able; otherwise they will dodge").
+fn answer_attack(state: &mut GameState) {
+    let seq = state.dyn_.sequence.as_ref().expect("an attack under way");
+    let Some(ai) = attacked_ai(state, seq.declared) else { return };
+    if !state.dyn_.models[ai as usize].is_conscious() || seq.has_reacted(ai) {
+        return;
+    }
+    let shot_at = matches!(seq.declared, Action::Shoot { .. });
+    let uc = state.stat.uc.clone().expect("an AI model needs the UC data");
+    let shoots_back = uc
+        .enemy(&state.dyn_.models[ai as usize])
+        .is_some_and(|e| e.when_shot == crate::uc::data::WhenShot::ShootBack);
+    let mut options = Vec::new();
+    super::legal::reaction_options(state, AI_SIDE, Some(ai), false, &mut options, None);
+    let kind = |a: &Action| match a {
+        Action::React { kind, .. } => Some(*kind),
+        _ => None,
+    };
+    let answer =
+        |pred: &dyn Fn(CombatKind) -> bool| options.iter().copied().find(|a| kind(a).is_some_and(pred));
+    let choice = if shot_at {
+        shoots_back.then(|| answer(&|k| matches!(k, CombatKind::Shoot { .. }))).flatten()
+    } else {
+        answer(&|k| matches!(k, CombatKind::CloseCombat { .. }))
+    }
+    .or_else(|| answer(&|k| k == CombatKind::Dodge));
+    if let Some(action) = choice {
+        super::sequence::add_combat(state, action);
+    }
+}
+
+/// After a player's move: the AI models whose movement reaction range the mover entered at
+/// some point of its path react, left to right (seed 003, "Enemy reactions vs movement": the
+/// order is the players' choice in UC). Models in base contact with a player model, and
+/// movers with a stealth token, trigger nothing; a reaction is never reacted to.
+pub(super) fn movement_reactions(state: &mut GameState, seq: &super::Sequence) {
+    let Some(uc) = state.stat.uc.clone() else { return };
+    let mover = seq.actor;
+    let mm = &state.dyn_.models[mover as usize];
+    if mm.side == AI_SIDE || !seq.has_path() || mm.tokens.stealth || !mm.is_conscious() {
+        return;
+    }
+    let board = state.board();
+    let reached = &seq.path.points[..(seq.reached as usize).min(seq.path.points.len())];
+    let mut reacting: Vec<(u8, u8, ModelId)> = Vec::new();
+    for (i, m) in state.dyn_.models.iter().enumerate() {
+        let Some(e) = uc.enemy(m) else { continue };
+        if m.side != AI_SIDE
+            || !m.is_conscious()
+            || e.movement_reaction == crate::uc::data::EnemyReaction::Ignore
+        {
+            continue;
+        }
+        let engaged = state.dyn_.models.iter().enumerate().any(|(o, om)| {
+            om.side != AI_SIDE && om.is_conscious() && state.in_contact(i as ModelId, o as ModelId)
+        });
+        let entered = reached
+            .iter()
+            .any(|p| crate::scenario::zones::distance(board, p.cell, m.cell) <= e.reaction_range as f32);
+        if entered && !engaged {
+            let (x, y) = board.xy(m.cell);
+            reacting.push((x, y, i as ModelId));
+        }
+    }
+    reacting.sort_unstable();
+    for &(_, _, model) in reacting.iter().rev() {
+        state.dyn_.steps.push(Step::Enemy(EnemyStep::MoveReaction { model, trigger: mover }));
+    }
+}
+
+/// A movement reaction by the AI model's profile: a charge (a move of its nailed-it speed
+/// towards base contact with the mover, then a blow), or a shot at the mover.
+fn move_reaction(state: &mut GameState, model: ModelId, trigger: ModelId) {
+    use crate::uc::data::EnemyReaction;
+    let uc = state.stat.uc.clone().expect("an AI model needs the UC data");
+    let Some(e) = uc.enemy(&state.dyn_.models[model as usize]) else { return };
+    match e.movement_reaction {
+        EnemyReaction::Shoot => {
+            // The step below only ends the reaction once the shot is resolved.
+            state.dyn_.steps.push(Step::Enemy(EnemyStep::ReactionAct { model, trigger, charged: true }));
+            state.dyn_.uc.reacting = true;
+            strike(state, model, |a| matches!(a, Action::Shoot { target, .. } if *target == trigger));
+        }
+        EnemyReaction::Charge => {
+            state.dyn_.uc.reacting = true;
+            state.dyn_.uc.move_inches = state.profile(model).speed.1;
+            let want = super::legal::Want {
+                moves: true,
+                crawls: false,
+                shots: false,
+                charges: true,
+                interacts: false,
+            };
+            let mut options = Vec::new();
+            super::legal::model_actions(state, model, want, &mut options);
+            let charge = options
+                .iter()
+                .copied()
+                .find(|a| matches!(a, Action::Charge { target, .. } if *target == trigger));
+            let action = charge.or_else(|| {
+                let bx = crate::uc::data::ActionBox {
+                    inches: state.dyn_.uc.move_inches,
+                    target: crate::uc::data::TargetSymbol::CloseCombat,
+                    act: crate::uc::data::BoxAct::CloseCombat,
+                };
+                choose_move(state, model, bx, Some(trigger))
+            });
+            let charged = matches!(action, Some(Action::Charge { .. }));
+            state.dyn_.steps.push(Step::Enemy(EnemyStep::ReactionAct { model, trigger, charged }));
+            if let Some(action) = action {
+                super::sequence::declare(state, model, action);
+            }
+        }
+        EnemyReaction::Investigate | EnemyReaction::Ignore => {}
     }
 }
 

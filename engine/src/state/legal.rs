@@ -588,7 +588,7 @@ pub(super) fn reaction_options(
         let r = r as ModelId;
         if rm.side != reacting
             || !rm.is_conscious()
-            || rm.ap == 0
+            || (rm.ap == 0 && rm.side != crate::uc::AI_SIDE)
             || seq.has_reacted(r)
             || only.is_some_and(|o| o != r)
         {

@@ -604,6 +604,11 @@ pub(super) fn declare(state: &mut GameState, m: ModelId, declared: Action) {
     }
     if model.side == crate::uc::AI_SIDE {
         ai_reactions(state, &mut push);
+    } else if super::enemy::attacked_ai(state, declared).is_some() {
+        // The attacked AI model answers once the players' reactions are declared.
+        let at =
+            push.iter().position(|s| *s == Step::ChooseReaction).expect("every action can be reacted to");
+        push.insert(at, Step::Enemy(super::EnemyStep::AnswerAttack));
     }
     state.dyn_.sequence = Some(seq);
     state.dyn_.steps.extend(push);
@@ -611,14 +616,19 @@ pub(super) fn declare(state: &mut GameState, m: ModelId, declared: Action) {
 
 /// An AI model's action: both players may react, the side with the initiative first; the AI
 /// model nests nothing, gives no command and fights no firefight (its card says what it does).
+/// A movement reaction is never reacted to (seed 003, "Enemy reactions vs movement").
 fn ai_reactions(state: &GameState, push: &mut Vec<Step>) {
     push.retain(|s| !matches!(s, Step::ChooseNested | Step::ChooseFirefight | Step::ChooseCommand));
     let first = state.dyn_.initiative;
     let at = push.iter().position(|s| *s == Step::ChooseReaction).expect("every action can be reacted to");
-    push.splice(
-        at..=at,
-        [Step::ChooseReactionBy(super::steps::other_side(first)), Step::ChooseReactionBy(first)],
-    );
+    if state.dyn_.uc.reacting {
+        push.remove(at);
+    } else {
+        push.splice(
+            at..=at,
+            [Step::ChooseReactionBy(super::steps::other_side(first)), Step::ChooseReactionBy(first)],
+        );
+    }
 }
 
 /// Who fires a template from where, and where it is placed.

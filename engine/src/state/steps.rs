@@ -344,6 +344,10 @@ pub(super) fn player_of(state: &GameState, step: &Step) -> Player {
         s if s.is_chance() => Player::Chance,
         Step::ChooseInitiative(s) => Player::Side(*s),
         Step::ChooseActivation => Player::Side(d.active),
+        // An AI model's dodge move is chosen by the player it dodged (seed 003, "Player choices").
+        Step::ChooseDodgeMove { model: m, .. } if d.models[*m as usize].side == crate::uc::AI_SIDE => {
+            Player::Side(actor_side())
+        }
         Step::ChooseAction(m) | Step::ChooseDodgeMove { model: m, .. } => {
             Player::Side(d.models[*m as usize].side)
         }
@@ -803,6 +807,10 @@ fn end_sequence(state: &mut GameState) {
             d.steps.push(Step::ChooseAction(a));
         }
         _ => end_activation(state),
+    }
+    // AI models whose reaction range the mover entered react before anything else.
+    if let Some(seq) = &seq {
+        super::enemy::movement_reactions(state, seq);
     }
     // Scored events and dropped markers come first (their steps go on top).
     crate::scenario::after_health_changes(state, seq.as_ref());

@@ -118,6 +118,8 @@ pub struct UcState {
     pub move_inches: u8,
     /// The AI move under way rolled frenzy: its box is resolved a second time.
     pub frenzy: bool,
+    /// An AI model's movement reaction is under way: no one may react to it.
+    pub reacting: bool,
 }
 
 impl UcState {
@@ -154,6 +156,7 @@ impl Hash for UcState {
             self.drawn.hash(state);
             self.move_inches.hash(state);
             self.frenzy.hash(state);
+            self.reacting.hash(state);
         }
     }
 }
