@@ -49,6 +49,10 @@ pub struct ArenaArgs {
     /// Rule variant in configs/rules/ (standard or narrative).
     #[arg(long, default_value = "standard")]
     pub rules: String,
+    /// AI-controlled dinosaurs (the Ulaya Chronicles card AI, configs/uc/) in every game,
+    /// placed by the players before deployment.
+    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u8).range(0..=engine::setup::MAX_DINOS as i64))]
+    pub dinos: u8,
 }
 
 /// Run the arena and format its results.
@@ -56,7 +60,8 @@ pub fn arena(args: &ArenaArgs) -> Result<String, String> {
     let [a, b] = args.crews.as_slice() else {
         return Err(format!("--crews takes exactly two values (side A, side B), got {}", args.crews.len()));
     };
-    let maker = TdeMatch::new(&args.board, [a, b], &args.rules)?.with_factory(training::play::make_agent);
+    let maker = TdeMatch::with_dinos(&args.board, [a, b], &args.rules, args.dinos)?
+        .with_factory(training::play::make_agent);
     let agents: Vec<String> = args.agents.iter().flat_map(|list| split_agent_list(list)).collect();
     let settings = ArenaSettings::new(&maker, &agents, &args.scenarios, args.games, args.seed)?;
     let threads = match args.threads {

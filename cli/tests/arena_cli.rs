@@ -94,6 +94,45 @@ fn arena_writes_results_and_a_report_and_resumes_from_its_folder() {
     let refused = tde(&other);
     assert!(!refused.status.success());
     assert!(stderr(&refused).contains("--seed"), "{}", stderr(&refused));
+    // So is a run with AI dinosaurs.
+    let mut dinos: Vec<&str> = args.to_vec();
+    dinos.extend(["--dinos", "2"]);
+    let refused = tde(&dinos);
+    assert!(!refused.status.success());
+    assert!(stderr(&refused).contains("dinos"), "{}", stderr(&refused));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn arena_plays_games_with_ai_dinosaurs_and_their_records_replay() {
+    let dir = temp_dir("dinos");
+    let out = dir.to_str().unwrap();
+    let args = [
+        "arena",
+        "--agents",
+        "random,scripted",
+        "--scenarios",
+        "assassinate",
+        "--games",
+        "2",
+        "--dinos",
+        "3",
+        "--out",
+        out,
+        "--records",
+        "--json",
+    ];
+    let run = tde(&args);
+    assert!(run.status.success(), "{}", stderr(&run));
+    let results: Value = serde_json::from_slice(&run.stdout).unwrap();
+    assert_eq!(results["games"], 2);
+    for record in std::fs::read_dir(dir.join("records")).unwrap() {
+        let path = record.unwrap().path();
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert!(text.contains("\"uc\""), "the record carries the AI side");
+        let replay = tde(&["replay", path.to_str().unwrap()]);
+        assert!(replay.status.success(), "{}", stderr(&replay));
+    }
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

@@ -38,10 +38,17 @@ impl TdeMatch {
     }
 
     pub fn new(board: &str, crews: [&str; 2], rules: &str) -> Result<TdeMatch, String> {
+        TdeMatch::with_dinos(board, crews, rules, 0)
+    }
+
+    /// As [`TdeMatch::new`], with `dinos` AI dinosaurs (the Ulaya Chronicles card AI) placed
+    /// before deployment in every game.
+    pub fn with_dinos(board: &str, crews: [&str; 2], rules: &str, dinos: u8) -> Result<TdeMatch, String> {
         let config = GameConfig {
             board: board.to_string(),
             crews: crews.map(String::from),
             rules: rules.to_string(),
+            dinos,
             ..GameConfig::default()
         };
         let initial = Scenario::ALL
@@ -101,10 +108,15 @@ impl MatchMaker<GameState> for TdeMatch {
     }
 
     fn options(&self) -> BTreeMap<String, String> {
-        BTreeMap::from([
+        let mut options = BTreeMap::from([
             ("board".to_string(), self.config.board.clone()),
             ("crews".to_string(), self.config.crews.join(",")),
             ("rules".to_string(), self.config.rules.clone()),
-        ])
+        ]);
+        // Named only when there are some, so that earlier runs resume as they were.
+        if self.config.dinos > 0 {
+            options.insert("dinos".to_string(), self.config.dinos.to_string());
+        }
+        options
     }
 }
