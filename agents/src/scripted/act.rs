@@ -29,14 +29,14 @@ use engine::state::{CombatKind, InteractKind, ModelId, Stance};
 use engine::Action;
 
 /// Score for options never worth taking (kept legal as a last resort).
-pub(super) const NEVER: f64 = -1.0e6;
+pub(crate) const NEVER: f64 = -1.0e6;
 /// Moves and charges given the full position estimate.
 const REFINED: usize = 14;
 /// Chance that an attacked model with AP opposes the attack.
 const OPPOSE: f64 = 0.6;
 
 /// The active model and what it knows of its surroundings.
-pub(super) struct Scene<'v, 'a> {
+pub(crate) struct Scene<'v, 'a> {
     /// The deciding side's view.
     pub view: &'v View<'a>,
     /// The model.
@@ -232,7 +232,7 @@ impl<'v, 'a> Scene<'v, 'a> {
 }
 
 /// Scores of every legal action of model `m` at its ChooseAction node.
-pub(super) fn score_actions(scene: &Scene, legal: &[Action], scores: &mut Vec<f64>) {
+pub(crate) fn score_actions(scene: &Scene, legal: &[Action], scores: &mut Vec<f64>) {
     let view = scene.view;
     let state = view.state;
     let m = scene.m;
@@ -344,7 +344,7 @@ fn shortfall(scene: &Scene, m: ModelId, dest: u16) -> (f64, f64) {
 }
 
 /// Victory points and other gains of an Interact action.
-fn interact_value(view: &View, m: ModelId, kind: InteractKind, target: ModelId) -> f64 {
+pub(crate) fn interact_value(view: &View, m: ModelId, kind: InteractKind, target: ModelId) -> f64 {
     let state = view.state;
     let p = state.profile(m);
     match kind {
@@ -390,7 +390,7 @@ fn interact_value(view: &View, m: ModelId, kind: InteractKind, target: ModelId) 
 }
 
 /// Value of leaving the table by the enemy edge (Couriers).
-fn leave_value(view: &View, m: ModelId) -> f64 {
+pub(crate) fn leave_value(view: &View, m: ModelId) -> f64 {
     if view.carries_prize(m) {
         5.0
     } else if super::view::is_character(view.state, m) && view.last_turn {
@@ -401,7 +401,7 @@ fn leave_value(view: &View, m: ModelId) -> f64 {
 }
 
 /// Expected value of a template placed at `at`: enemies hit less friends hit.
-pub(super) fn template_at(view: &View, m: ModelId, weapon: u8, at: u16) -> f64 {
+pub(crate) fn template_at(view: &View, m: ModelId, weapon: u8, at: u16) -> f64 {
     let state = view.state;
     let w = &state.profile(m).weapons[weapon as usize];
     let Some(kind) = template_of(w) else { return NEVER };
@@ -423,7 +423,7 @@ pub(super) fn template_at(view: &View, m: ModelId, weapon: u8, at: u16) -> f64 {
 
 /// How urgently each eligible model should activate: its best attack from where it stands,
 /// an objective task, or danger to get out of.
-pub(super) fn activation_priority(view: &View, fields: &mut Fields, m: ModelId) -> f64 {
+pub(crate) fn activation_priority(view: &View, fields: &mut Fields, m: ModelId) -> f64 {
     let state = view.state;
     let scene = Scene::new(view, fields, m);
     let here = Spot::of(state, m);
@@ -458,7 +458,7 @@ pub(super) fn activation_priority(view: &View, fields: &mut Fields, m: ModelId) 
 }
 
 /// Scores of dodge-move destinations: safety first, then progress.
-pub(super) fn score_dodge_moves(scene: &Scene, legal: &[Action], scores: &mut Vec<f64>) {
+pub(crate) fn score_dodge_moves(scene: &Scene, legal: &[Action], scores: &mut Vec<f64>) {
     let state = scene.view.state;
     let low = state.models()[scene.m as usize].stance != Stance::Standing;
     scores.clear();
@@ -469,6 +469,6 @@ pub(super) fn score_dodge_moves(scene: &Scene, legal: &[Action], scores: &mut Ve
 }
 
 /// Whether a combat kind attacks (shot or close combat) rather than dodging or revealing.
-pub(super) fn is_attack(kind: CombatKind) -> bool {
+pub(crate) fn is_attack(kind: CombatKind) -> bool {
     matches!(kind, CombatKind::Shoot { .. } | CombatKind::CloseCombat { .. })
 }

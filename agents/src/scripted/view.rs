@@ -12,7 +12,7 @@ use engine::state::{Health, ModelId, Side};
 use engine::GameState;
 
 /// The deciding side's view of the game.
-pub(super) struct View<'a> {
+pub(crate) struct View<'a> {
     /// The state (its public parts only are read).
     pub state: &'a GameState,
     /// The deciding side.
@@ -206,7 +206,7 @@ impl<'a> View<'a> {
 }
 
 /// The side's leader, if it has one.
-pub(super) fn leader(state: &GameState, side: Side) -> Option<ModelId> {
+pub(crate) fn leader(state: &GameState, side: Side) -> Option<ModelId> {
     (0..state.models().len() as ModelId)
         .find(|&m| state.models()[m as usize].side == side && state.profile(m).role == Role::Leader)
 }
@@ -216,11 +216,11 @@ fn health(state: &GameState, m: ModelId) -> Health {
 }
 
 /// A "Character" for the scenarios (not a troop, cavalry or beast).
-pub(super) fn is_character(state: &GameState, m: ModelId) -> bool {
+pub(crate) fn is_character(state: &GameState, m: ModelId) -> bool {
     state.profile(m).model_type == ModelType::Character
 }
 
 /// Beasts and cavalry never interact nor carry objectives (p.61).
-pub(super) fn can_carry(state: &GameState, m: ModelId) -> bool {
+pub(crate) fn can_carry(state: &GameState, m: ModelId) -> bool {
     !matches!(state.profile(m).model_type, ModelType::Beast | ModelType::Cavalry)
 }
