@@ -36,7 +36,7 @@ const REFINED: usize = 14;
 const OPPOSE: f64 = 0.6;
 
 /// The active model and what it knows of its surroundings.
-pub(crate) struct Scene<'v, 'a> {
+pub(super) struct Scene<'v, 'a> {
     /// The deciding side's view.
     pub view: &'v View<'a>,
     /// The model.
@@ -232,7 +232,7 @@ impl<'v, 'a> Scene<'v, 'a> {
 }
 
 /// Scores of every legal action of model `m` at its ChooseAction node.
-pub(crate) fn score_actions(scene: &Scene, legal: &[Action], scores: &mut Vec<f64>) {
+pub(super) fn score_actions(scene: &Scene, legal: &[Action], scores: &mut Vec<f64>) {
     let view = scene.view;
     let state = view.state;
     let m = scene.m;
@@ -423,7 +423,7 @@ pub(crate) fn template_at(view: &View, m: ModelId, weapon: u8, at: u16) -> f64 {
 
 /// How urgently each eligible model should activate: its best attack from where it stands,
 /// an objective task, or danger to get out of.
-pub(crate) fn activation_priority(view: &View, fields: &mut Fields, m: ModelId) -> f64 {
+pub(super) fn activation_priority(view: &View, fields: &mut Fields, m: ModelId) -> f64 {
     let state = view.state;
     let scene = Scene::new(view, fields, m);
     let here = Spot::of(state, m);
@@ -458,7 +458,7 @@ pub(crate) fn activation_priority(view: &View, fields: &mut Fields, m: ModelId) 
 }
 
 /// Scores of dodge-move destinations: safety first, then progress.
-pub(crate) fn score_dodge_moves(scene: &Scene, legal: &[Action], scores: &mut Vec<f64>) {
+pub(super) fn score_dodge_moves(scene: &Scene, legal: &[Action], scores: &mut Vec<f64>) {
     let state = scene.view.state;
     let low = state.models()[scene.m as usize].stance != Stance::Standing;
     scores.clear();
@@ -469,6 +469,6 @@ pub(crate) fn score_dodge_moves(scene: &Scene, legal: &[Action], scores: &mut Ve
 }
 
 /// Whether a combat kind attacks (shot or close combat) rather than dodging or revealing.
-pub(crate) fn is_attack(kind: CombatKind) -> bool {
+pub(super) fn is_attack(kind: CombatKind) -> bool {
     matches!(kind, CombatKind::Shoot { .. } | CombatKind::CloseCombat { .. })
 }

@@ -15,12 +15,12 @@
 //! The act attacks the enemy most disadvantaged by it: the legal shot (or template) or close
 //! combat of the highest expected harm, by the scripted player's exact odds.
 
-use super::super::scripted::act::template_at;
-use super::super::scripted::estimate::{melee, shot, single, Spot};
-use super::super::scripted::fields::{Fields, FAR};
-use super::super::scripted::paths::standing_spec;
-use super::super::scripted::view::View;
 use super::targets::Judge;
+use crate::scripted::act::template_at;
+use crate::scripted::estimate::{melee, shot, single, Spot};
+use crate::scripted::fields::{Fields, FAR};
+use crate::scripted::paths::standing_spec;
+use crate::scripted::view::View;
 use engine::movement::{reachable, ORTHO};
 use engine::state::{ModelId, MoverOccupancy};
 use engine::uc::data::{ActionBox, BoxAct, TargetSymbol};
@@ -38,7 +38,14 @@ pub(crate) enum Plan {
 }
 
 /// The move (or charge) of box `bx` for model `m`, `bonus` extra inches.
-pub(crate) fn plan(view: &View, fields: &mut Fields, m: ModelId, bx: ActionBox, bonus: u8, legal: &[Action]) -> Plan {
+pub(crate) fn plan(
+    view: &View,
+    fields: &mut Fields,
+    m: ModelId,
+    bx: ActionBox,
+    bonus: u8,
+    legal: &[Action],
+) -> Plan {
     let state = view.state;
     let judge = Judge::new(state, m);
     if judge.enemies.is_empty() {
@@ -47,7 +54,9 @@ pub(crate) fn plan(view: &View, fields: &mut Fields, m: ModelId, bx: ActionBox, 
     let board = state.board();
     let limit = (bx.inches as u16 + bonus as u16) * ORTHO;
     let mut cost = vec![FAR; board.len()];
-    reachable(board, &MoverOccupancy { state, mover: m }, &standing_spec(state, m), |r| cost[r.cell as usize] = r.cost);
+    reachable(board, &MoverOccupancy { state, mover: m }, &standing_spec(state, m), |r| {
+        cost[r.cell as usize] = r.cost
+    });
     let within = |dest: u16| cost.get(dest as usize).is_some_and(|&c| c <= limit);
     if bx.target == TargetSymbol::CloseCombat && bx.act == BoxAct::CloseCombat {
         let best = legal
@@ -80,11 +89,17 @@ pub(crate) fn plan(view: &View, fields: &mut Fields, m: ModelId, bx: ActionBox, 
         return Plan::Stay;
     }
     // A position within reach where the symbol holds: the best of them.
-    let holding = moves
-        .iter()
-        .map(|&d| (d, judge.spot(d)))
-        .filter(|&(_, s)| judge.holds(bx.target, s))
-        .max_by_key(|&(d, s)| (judge.extra(bx.target, s), judge.in_cover(s), std::cmp::Reverse(cost[d as usize]), std::cmp::Reverse(d)));
+    let holding =
+        moves.iter().map(|&d| (d, judge.spot(d))).filter(|&(_, s)| judge.holds(bx.target, s)).max_by_key(
+            |&(d, s)| {
+                (
+                    judge.extra(bx.target, s),
+                    judge.in_cover(s),
+                    std::cmp::Reverse(cost[d as usize]),
+                    std::cmp::Reverse(d),
+                )
+            },
+        );
     if let Some((dest, _)) = holding {
         return Plan::Move(Action::Move { dest, prone: false });
     }
@@ -114,7 +129,13 @@ pub(crate) fn act(view: &View, m: ModelId, act: BoxAct, legal: &[Action]) -> Opt
 
 /// Model `m`'s legal attack (close combat when `close`, shots and templates when `ranged`)
 /// that harms the enemy most, by expected value.
-pub(crate) fn best_attack(view: &View, m: ModelId, legal: &[Action], close: bool, ranged: bool) -> Option<Action> {
+pub(crate) fn best_attack(
+    view: &View,
+    m: ModelId,
+    legal: &[Action],
+    close: bool,
+    ranged: bool,
+) -> Option<Action> {
     let state = view.state;
     let me = &state.models()[m as usize];
     let here = Spot::of(state, m);

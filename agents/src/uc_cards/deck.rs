@@ -68,7 +68,11 @@ impl CrewRole {
 
 /// Whether model `m` carries a ranged weapon that shoots at models.
 pub(crate) fn shoots(state: &GameState, m: ModelId) -> bool {
-    state.profile(m).weapons.iter().any(|w| w.range.is_some_and(|(pass, _)| pass > 1) && template_of(w).is_none())
+    state
+        .profile(m)
+        .weapons
+        .iter()
+        .any(|w| w.range.is_some_and(|(pass, _)| pass > 1) && template_of(w).is_none())
 }
 
 /// Whether model `m` resolves elite effects: the crew's leader.
@@ -97,7 +101,11 @@ impl CrewDecks {
         }
         let take = |role: CrewRole| {
             decks.iter().find(|d| d.id == role.id()).cloned().ok_or_else(|| {
-                DataError::new(file, "deck", format!("no deck \"{}\"; crew decks are {}", role.id(), names.join(", ")))
+                DataError::new(
+                    file,
+                    "deck",
+                    format!("no deck \"{}\"; crew decks are {}", role.id(), names.join(", ")),
+                )
             })
         };
         Ok(CrewDecks {

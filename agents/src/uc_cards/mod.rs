@@ -133,7 +133,8 @@ impl UcCardsAgent {
         };
         let view = View::new(state, side);
         let legal = &self.buf;
-        let card = &self.decks.deck(hand.role).cards[hand.card.min(self.decks.deck(hand.role).cards.len() - 1)];
+        let card =
+            &self.decks.deck(hand.role).cards[hand.card.min(self.decks.deck(hand.role).cards.len() - 1)];
         let elite = if is_elite(state, m) { card.elite } else { None };
         let chosen = if let Some(a) = scenario_action(&view, m, legal) {
             a
@@ -209,7 +210,9 @@ fn elite_extra(
             legal
                 .iter()
                 .filter_map(|&a| match a {
-                    Action::Interact { kind: InteractKind::FirstAid, target } if lost(target) > (false, 0) => {
+                    Action::Interact { kind: InteractKind::FirstAid, target }
+                        if lost(target) > (false, 0) =>
+                    {
                         Some((lost(target), a))
                     }
                     _ => None,

@@ -14,10 +14,10 @@
 //! ones most disadvantageous to the mover, by the scripted player's estimates; models react
 //! one at a time until no allowed reaction is left.
 
-use super::super::scripted::fields::Fields;
-use super::super::scripted::respond::{attack_on, score_firefights, score_reactions};
-use super::super::scripted::view::View;
 use super::deck::{shoots, CrewRole};
+use crate::scripted::fields::Fields;
+use crate::scripted::respond::{attack_on, score_firefights, score_reactions};
+use crate::scripted::view::View;
 use engine::state::{CombatKind, ModelId, Sequence};
 use engine::{Action, GameState};
 
@@ -95,13 +95,15 @@ pub(crate) fn firefight(view: &View, fields: &mut Fields, legal: &[Action]) -> A
     let mut scores = Vec::with_capacity(legal.len());
     score_firefights(view, fields, legal, &mut scores);
     let can_answer = |r: ModelId| {
-        legal.iter().any(|&a| matches!(a, Action::Firefight { kind, reactor } if reactor == r && attacks(kind)))
+        legal
+            .iter()
+            .any(|&a| matches!(a, Action::Firefight { kind, reactor } if reactor == r && attacks(kind)))
     };
     // Only reactions that attack the mover are answered (the scripted estimate rules out
     // the others).
     let allowed = |i: usize| match legal[i] {
         Action::Firefight { kind, reactor } => {
-            scores[i] > super::super::scripted::act::NEVER / 2.0
+            scores[i] > crate::scripted::act::NEVER / 2.0
                 && (attacks(kind) || (kind == CombatKind::Dodge && !can_answer(reactor)))
         }
         _ => false,

@@ -11,8 +11,8 @@
 //! stands (a stealthed model is ignored, as in UC's enemy phase). Positions are judged with
 //! the model standing on the cell's surface, seen from each enemy's pose.
 
-use super::super::scripted::estimate::{shot, Spot};
-use super::super::scripted::fields::{Fields, Mobility};
+use crate::scripted::estimate::{shot, Spot};
+use crate::scripted::fields::{Fields, Mobility};
 use engine::board::{CellIdx, Terrain};
 use engine::state::ModelId;
 use engine::uc::data::TargetSymbol;
@@ -106,7 +106,7 @@ impl<'a> Judge<'a> {
         }
     }
 
-    /// Walking distance (tenths of an inch, [`super::super::scripted::fields::FAR`] when
+    /// Walking distance (tenths of an inch, [`crate::scripted::fields::FAR`] when
     /// unreachable) from every cell to the nearest position where `symbol` holds; `None`
     /// when it holds nowhere the model could look.
     pub fn approach(&self, fields: &mut Fields, symbol: TargetSymbol) -> Option<std::sync::Arc<Vec<u16>>> {
@@ -115,7 +115,9 @@ impl<'a> Judge<'a> {
         let me = &state.models()[self.m as usize];
         let mut goals: Vec<CellIdx> = Vec::new();
         match symbol {
-            TargetSymbol::CloseCombat => goals.extend(self.enemies.iter().map(|&e| state.models()[e as usize].cell)),
+            TargetSymbol::CloseCombat => {
+                goals.extend(self.enemies.iter().map(|&e| state.models()[e as usize].cell))
+            }
             _ => {
                 // Shoot positions lie within the longest range of an enemy; the others near
                 // the model.
