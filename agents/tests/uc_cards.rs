@@ -259,3 +259,42 @@ fn the_shipped_decks_load_and_parameters_are_checked() {
     assert!(err.contains("speed"), "{err}");
     assert!(make_agent("uc-cards:decks=", 1).is_err());
 }
+
+#[test]
+fn roles_come_from_the_profiles() {
+    use agents::uc_cards::deck::{is_elite, CrewRole};
+    let board = board_file("roles", &["........................"; 10]);
+    let mut text = format!("board = \"{}\"\nactive = 0\n", board.path());
+    let profiles = ["artifacter_captain", "nix", "slethssk", "artifacter_medic", "yuttaraptor"];
+    for (i, p) in profiles.iter().enumerate() {
+        text.push_str(&format!("\n[[model]]\nside = 0\nprofile = \"{p}\"\nat = [{}, 2]\n", 2 + 3 * i));
+    }
+    text.push_str("\n[[model]]\nside = 1\nprofile = \"artifacter_delver\"\nat = [20, 8]\n");
+    let state = parse_setup(&text, "roles.toml", &engine::data::configs_dir()).unwrap();
+    let roles: Vec<CrewRole> = (0..5).map(|m| CrewRole::of(&state, m)).collect();
+    // The leader; a bow at M7 over CC6; a scattergun at M5 under CC7; a pistol at M5 over
+    // CC4; a beast.
+    assert_eq!(
+        roles,
+        [CrewRole::Leader, CrewRole::Shooter, CrewRole::Brawler, CrewRole::Shooter, CrewRole::Beast]
+    );
+    assert!(is_elite(&state, 0) && !(1..5).any(|m| is_elite(&state, m)));
+}
+
+#[test]
+fn rarely_loses_to_random_play() {
+    let (mut won, mut lost) = (0, 0);
+    for g in 0..40u64 {
+        let scenario = Scenario::ALL[g as usize % Scenario::ALL.len()];
+        let me = (g / 5 % 2) as usize;
+        let mut specs = ["random"; 2];
+        specs[me] = "uc-cards";
+        let (end, _) = play_out(game(scenario, CREWS[g as usize / 10]), specs, 500 + g);
+        match end.outcome().winner {
+            Some(w) if w as usize == me => won += 1,
+            Some(_) => lost += 1,
+            None => {}
+        }
+    }
+    assert!(won >= 5 && lost * 3 <= won, "won {won}, lost {lost} of 40 against random");
+}
