@@ -298,3 +298,83 @@ fn rarely_loses_to_random_play() {
     }
     assert!(won >= 5 && lost * 3 <= won, "won {won}, lost {lost} of 40 against random");
 }
+
+/// Play side 0's decisions with NoNested / NoFirefight (or its first legal action) until
+/// side 1 must choose a reaction.
+fn to_reaction(state: &mut GameState) {
+    loop {
+        match (state.current_player(), state.dynamic().steps.last()) {
+            (Player::Chance, _) => state.apply_action(Action::Chance(0)).unwrap(),
+            (Player::Side(1), Some(Step::ChooseReaction)) => return,
+            (Player::Side(_), _) => {
+                let legal = state.legal_actions();
+                let a = [Action::NoNested, Action::NoFirefight]
+                    .into_iter()
+                    .find(|a| legal.contains(a))
+                    .unwrap_or(legal[0]);
+                state.apply_action(a).unwrap();
+            }
+            (Player::Terminal, _) => panic!("the game ended before a reaction"),
+        }
+    }
+}
+
+#[test]
+fn reacts_to_movement_by_role() {
+    // Kaneda walks into the open past Nix (a shooter, Recurve 12/18) and Slethssk (a brawler
+    // with a Scattergun): only Nix shoots, at a point within her pass range.
+    let configs = engine::data::configs_dir();
+    let text = std::fs::read_to_string(configs.join("setups/reaction_timing_cover.toml")).unwrap();
+    let board = configs.join("studies/reaction_lanes.board");
+    let text = text.replace("configs/studies/reaction_lanes.board", board.to_str().unwrap());
+    let mut state = parse_setup(&text, "reaction_timing_cover.toml", &configs).unwrap();
+    to_reaction(&mut state);
+    let legal = state.legal_actions();
+    let shoots = |m: u8| {
+        legal.iter().any(|a| matches!(a, Action::React { model, kind: engine::state::CombatKind::Shoot { .. }, .. } if *model == m))
+    };
+    assert!(shoots(3) && shoots(4), "both could shoot");
+    let mut agent = make_agent("uc-cards", 0).unwrap();
+    let first = agent.select_action(&state);
+    let Action::React { model: 3, kind: engine::state::CombatKind::Shoot { .. }, point } = first else {
+        panic!("Nix shoots first, got {first}")
+    };
+    let seq = state.dynamic().sequence.clone().unwrap();
+    let at = seq.path.points[point as usize - 1];
+    let nix = state.models()[3];
+    assert!(state.board().edge_distance(nix.cell, nix.z, at.cell, at.z) <= 12.0);
+    state.apply_action(first).unwrap();
+    to_reaction_or_not(&mut state);
+    assert_eq!(state.dynamic().steps.last(), Some(&Step::ChooseReaction));
+    assert!(state.legal_actions().iter().any(|a| matches!(a, Action::React { model: 4, .. })));
+    assert_eq!(agent.select_action(&state), Action::EndReactions, "Slethssk does not shoot");
+}
+
+/// Resolve chance nodes only.
+fn to_reaction_or_not(state: &mut GameState) {
+    while state.current_player() == Player::Chance {
+        state.apply_action(Action::Chance(0)).unwrap();
+    }
+}
+
+#[test]
+fn shoots_back_when_shot_at() {
+    // Nix (side 0) shoots the Firm Lookout (Long Rifle) in the open: it shoots back.
+    let board = board_file("range", &["........................"; 10]);
+    let text = format!(
+        "board = \"{}\"\nactive = 0\nactivating = 0\n\n[[model]]\nside = 0\nprofile = \"nix\"\nat = [2, 5]\nap = 2\nstealth = false\n\n[[model]]\nside = 1\nprofile = \"firm_lookout\"\nat = [12, 5]\nap = 2\nstealth = false\n\n[declared]\naction = \"shoot\"\ntarget = 1\nweapon = 0\n",
+        board.path()
+    );
+    let mut state = parse_setup(&text, "shot_at.toml", &engine::data::configs_dir()).unwrap();
+    to_reaction(&mut state);
+    let legal = state.legal_actions();
+    assert!(legal
+        .iter()
+        .any(|a| matches!(a, Action::React { model: 1, kind: engine::state::CombatKind::Dodge, .. })));
+    let mut agent = make_agent("uc-cards", 0).unwrap();
+    let a = agent.select_action(&state);
+    assert!(
+        matches!(a, Action::React { model: 1, kind: engine::state::CombatKind::Shoot { .. }, .. }),
+        "shoots back, got {a}"
+    );
+}
