@@ -49,6 +49,22 @@ fn plays_legal_actions_to_the_end_in_every_scenario_on_both_sides() {
 }
 
 #[test]
+fn plays_legal_actions_to_the_end_with_ai_dinosaurs() {
+    for (i, scenario) in std::iter::once(Scenario::Skirmish).chain(Scenario::ALL).enumerate() {
+        let config = GameConfig {
+            scenario,
+            crews: [CREWS[i % 4].0.into(), CREWS[i % 4].1.into()],
+            dinos: 3,
+            ..Default::default()
+        };
+        for specs in [["uc-cards", "scripted"], ["random", "uc-cards"]] {
+            let (end, _) = play_out(new_game(&config).unwrap(), specs, 40 + i as u64);
+            assert!(end.is_terminal(), "{} {specs:?}", scenario.name());
+        }
+    }
+}
+
+#[test]
 fn the_same_seed_plays_the_same_game() {
     for scenario in [Scenario::Skirmish, Scenario::Couriers] {
         let (a, moves_a) = play_out(game(scenario, CREWS[0]), ["uc-cards", "random"], 5);

@@ -34,6 +34,10 @@ pub struct GameOptions {
     /// `skirmish` (no scenario).
     #[arg(long, default_value = "random")]
     pub scenario: String,
+    /// AI-controlled dinosaurs (the Ulaya Chronicles card AI, configs/uc/) the players place
+    /// before deployment.
+    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u8).range(0..=engine::setup::MAX_DINOS as i64))]
+    pub dinos: u8,
 }
 
 impl GameOptions {
@@ -45,6 +49,7 @@ impl GameOptions {
             crews: [a, b],
             rules: self.rules.clone(),
             scenario: pick_scenario(&self.scenario, seed)?,
+            dinos: self.dinos,
             ..GameConfig::default()
         })
     }
@@ -385,6 +390,9 @@ pub struct FuzzArgs {
     /// five scenarios or the skirmish.
     #[arg(long)]
     pub scenario: Option<String>,
+    /// AI dinosaurs in every game; with the flag alone, 1 to 4 drawn per game.
+    #[arg(long, num_args = 0..=1, default_missing_value = "0", value_parser = clap::value_parser!(u8).range(0..=engine::setup::MAX_DINOS as i64))]
+    pub dinos: Option<u8>,
 }
 
 /// Play random games on every board with every crew pairing, checking the invariants (and
@@ -412,7 +420,13 @@ pub fn fuzz(args: &FuzzArgs) -> Result<(String, bool), String> {
                 [Scenario::Skirmish].into_iter().chain(Scenario::ALL).nth(rng.gen_range(0..6)).expect("six")
             }
         };
-        let config = GameConfig { board: board.clone(), crews: [a, b], scenario, ..GameConfig::default() };
+        let dinos = match args.dinos {
+            Some(0) => 1 + (seed % 4) as u8,
+            Some(n) => n,
+            None => 0,
+        };
+        let config =
+            GameConfig { board: board.clone(), crews: [a, b], scenario, dinos, ..GameConfig::default() };
         let mut state = new_game(&config).map_err(|e| e.to_string())?;
         let mut violations_here = violations(&state);
         let mut n = 0;

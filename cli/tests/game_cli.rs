@@ -110,6 +110,17 @@ fn fuzz_reports_games_steps_and_no_violations() {
     assert_eq!(v["games"], 8);
     assert!(v["steps"].as_u64().unwrap() > 100);
     assert_eq!(v["violations"], 0);
+    // With AI dinosaurs (1 to 4 a game) and with a fixed number.
+    for extra in [&["--dinos"][..], &["--dinos", "6"][..]] {
+        let mut cmd = vec!["fuzz", "--games", "6", "--seed", "5", "--json"];
+        cmd.extend_from_slice(extra);
+        let v = json(&tde(&cmd));
+        assert_eq!(v["games"], 6);
+        assert_eq!(v["violations"], 0, "{extra:?}: {v}");
+    }
+    let out = tde(&["demo", "--dinos", "13"]);
+    assert!(!out.status.success(), "more than 12 dinosaurs are refused");
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--dinos"));
 }
 
 #[test]

@@ -8,8 +8,8 @@
 const TOKEN = document.querySelector('meta[name="tde-token"]').content;
 const MODE = document.body.dataset.mode;
 const CELL = 20;
-const SIDE_NAMES = ["A", "B"];
-const SIDE_COLOURS = ["#2563eb", "#dc2626"];
+const SIDE_NAMES = ["A", "B", "AI"];
+const SIDE_COLOURS = ["#2563eb", "#dc2626", "#15803d"]; // A, B, the AI dinosaurs
 const SVG = "http://www.w3.org/2000/svg";
 
 let fixed = null; // board, profiles, cards, scenario

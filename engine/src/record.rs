@@ -39,8 +39,23 @@ pub struct SavedGame {
     /// The scenario.
     #[serde(default)]
     pub scenario: crate::scenario::Scenario,
+    /// The AI side, in a game with AI dinosaurs.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub uc: Option<SavedUc>,
     /// The dynamic state.
     pub state: DynState,
+}
+
+/// What a saved game keeps of its AI side: the UC files themselves, so that it restores
+/// without them.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SavedUc {
+    /// The UC data files.
+    pub sources: crate::uc::UcSources,
+    /// The spawn table's id.
+    pub spawn_table: String,
+    /// The AI models placed before deployment.
+    pub dinos: u8,
 }
 
 /// Why a saved game or record could not be used.
@@ -96,6 +111,11 @@ impl SavedGame {
             sides: stat.sides,
             cards: stat.cards.iter().map(|side| side.iter().map(|c| (**c).clone()).collect()).collect(),
             scenario: stat.scenario,
+            uc: stat.uc.as_ref().map(|uc| SavedUc {
+                sources: uc.data.sources.clone(),
+                spawn_table: uc.data.spawn_tables[uc.spawn_table as usize].id.clone(),
+                dinos: uc.dinos,
+            }),
             state: state.dynamic().clone(),
         }
     }
@@ -107,14 +127,29 @@ impl SavedGame {
             return Err(invalid(format!("format {} is not the supported {FORMAT_VERSION}", self.format)));
         }
         let board = Board::parse(&self.board, file).map_err(|e| invalid(e.to_string()))?;
+        let mut profiles: Vec<Arc<Profile>> = self.profiles.iter().cloned().map(Arc::new).collect();
+        let uc = match &self.uc {
+            Some(saved) => {
+                let data = crate::uc::parse_uc(saved.sources.clone()).map_err(|e| invalid(e.to_string()))?;
+                let known = profiles.len();
+                let game = crate::uc::UcGame::new(data, &mut profiles, &saved.spawn_table, saved.dinos)
+                    .map_err(|e| invalid(e.to_string()))?;
+                if profiles.len() != known {
+                    return Err(invalid("uc: an AI model's profile is missing from profiles".into()));
+                }
+                Some(Arc::new(game))
+            }
+            None => None,
+        };
         let stat = StaticData {
             board: Arc::new(board),
-            profiles: self.profiles.iter().cloned().map(Arc::new).collect(),
+            profiles,
             variant: self.variant,
             max_turns: self.max_turns,
             sides: self.sides,
             cards: self.cards.iter().map(|side| side.iter().cloned().map(Arc::new).collect()).collect(),
             scenario: self.scenario,
+            uc,
         };
         crate::validate::build_checked(stat, self.state.clone()).map_err(invalid)
     }

@@ -5,12 +5,17 @@ use crate::board::{Cover, Terrain};
 use crate::state::{Action, CombatKind, GameState, Health, ModelId, Player, Stance};
 use std::fmt::Write;
 
-/// The letter that marks model `m` on the map: side A upper case, side B lower case.
+/// The letter that marks model `m` on the map: side A upper case, side B lower case, AI
+/// dinosaurs the digits 1-9 then 0 (and `&` beyond ten).
 pub fn model_letter(state: &GameState, m: ModelId) -> char {
     let side = state.models()[m as usize].side;
     let index = state.models()[..m as usize].iter().filter(|o| o.side == side).count() as u8;
-    let base = if side == 0 { b'A' } else { b'a' };
-    (base + index % 26) as char
+    match side {
+        0 => (b'A' + index % 26) as char,
+        1 => (b'a' + index % 26) as char,
+        _ if index < 10 => (b'0' + (index + 1) % 10) as char,
+        _ => '&',
+    }
 }
 
 /// "Nix [A]": a model's name and map letter.
@@ -69,7 +74,7 @@ pub fn render_roster(state: &GameState) -> String {
             out,
             "{} side {} {:<22} W {}/{} AP {}/{} at ({x},{y}) h{} {:<9} {health}{}",
             model_letter(state, i as ModelId),
-            if m.side == 0 { 'A' } else { 'B' },
+            ["A", "B", "AI"][m.side.min(2) as usize],
             p.name,
             m.wounds,
             p.wounds,

@@ -68,7 +68,18 @@ pub struct GameConfig {
     pub max_turns: u8,
     /// The scenario (the default skirmish deploys automatically).
     pub scenario: Scenario,
+    /// AI-controlled dinosaurs the players place before deployment (Ulaya Chronicles card AI,
+    /// seed 003 "The Drowned Earth Conversion"); 0 for none. Their data is `configs/uc/`.
+    pub dinos: u8,
+    /// The spawn table (in `configs/uc/spawn.toml`) the dinosaurs are rolled on.
+    pub spawn_table: String,
 }
+
+/// Most AI dinosaurs a game may start with.
+pub const MAX_DINOS: u8 = 12;
+
+/// The spawn table games use unless told otherwise.
+pub const DEFAULT_SPAWN_TABLE: &str = "jungle";
 
 impl Default for GameConfig {
     fn default() -> Self {
@@ -79,6 +90,8 @@ impl Default for GameConfig {
             rules: "standard".to_string(),
             max_turns: DEFAULT_MAX_TURNS,
             scenario: Scenario::Skirmish,
+            dinos: 0,
+            spawn_table: DEFAULT_SPAWN_TABLE.to_string(),
         }
     }
 }
@@ -169,6 +182,7 @@ pub fn new_game(config: &GameConfig) -> Result<GameState, DataError> {
             }
         }
     }
+    let uc = ai_side(config, &mut profiles, models.len())?;
     let stat = StaticData {
         board,
         profiles,
@@ -177,11 +191,42 @@ pub fn new_game(config: &GameConfig) -> Result<GameState, DataError> {
         sides: 2,
         cards,
         scenario: config.scenario,
+        uc,
     };
     let crew_files =
         config.crews.clone().map(|c| resolve(&config.configs, "crews", &c, "toml").display().to_string());
     check_scenario_crews(&stat, &models, &crew_files)?;
     Ok(GameState::new(stat, models))
+}
+
+/// The AI side of a game with dinosaurs: `configs/uc/` loaded, its profiles added to the
+/// game's. None without dinosaurs.
+fn ai_side(
+    config: &GameConfig,
+    profiles: &mut Vec<Arc<Profile>>,
+    crew_models: usize,
+) -> Result<Option<Arc<crate::uc::UcGame>>, DataError> {
+    if config.dinos == 0 {
+        return Ok(None);
+    }
+    if config.dinos > MAX_DINOS {
+        return Err(DataError::new(
+            "game settings",
+            "dinos",
+            format!("{} is more than {MAX_DINOS}", config.dinos),
+        ));
+    }
+    // The scenarios track models in 32-bit masks.
+    if crew_models + config.dinos as usize > 32 {
+        return Err(DataError::new(
+            "game settings",
+            "dinos",
+            format!("{crew_models} crew models and {} dinosaurs are more than 32 models", config.dinos),
+        ));
+    }
+    let data = crate::uc::load_uc(&config.configs.join("uc"))?;
+    let game = crate::uc::UcGame::new(data, profiles, &config.spawn_table, config.dinos)?;
+    Ok(Some(Arc::new(game)))
 }
 
 /// The crews can play the scenario: no mounted leader in Assassinate (p.78); a character to
@@ -513,6 +558,7 @@ pub fn parse_setup(text: &str, file: &str, configs: &Path) -> Result<GameState, 
         sides: 2,
         cards: Vec::new(),
         scenario: Scenario::Skirmish,
+        uc: None,
     };
     let turn = raw.turn.unwrap_or(1);
     if !(1..=crate::validate::MAX_TURNS).contains(&stat.max_turns) {
@@ -546,6 +592,7 @@ pub fn parse_setup(text: &str, file: &str, configs: &Path) -> Result<GameState, 
         scenario: Default::default(),
         decisions: 0,
         chance_events: 0,
+        uc: Default::default(),
     };
     let mut state =
         crate::validate::build_checked(stat, dyn_).map_err(|reason| err("(state)".into(), reason))?;

@@ -8,7 +8,7 @@ use crate::board::Board;
 use crate::profile::Profile;
 use crate::scenario::ScenarioStep;
 use crate::state::model::MAX_WEAPONS;
-use crate::state::{DynState, GameState, Purpose, StaticData, Step, MAX_SIDES};
+use crate::state::{DynState, EnemyStep, GameState, Purpose, StaticData, Step, MAX_SIDES};
 
 /// The most models a game may hold.
 pub const MAX_MODELS: usize = 64;
@@ -116,7 +116,18 @@ pub fn check_dynamic(stat: &StaticData, d: &DynState) -> Result<(), String> {
             .profiles
             .get(m.profile as usize)
             .ok_or_else(|| format!("{what} names profile {} of {}", m.profile, stat.profiles.len()))?;
-        side(m.side, &what)?;
+        match (&stat.uc, m.side) {
+            // An AI model: a profile of the AI side, never AP (it acts by its cards).
+            (Some(uc), crate::uc::AI_SIDE) => {
+                if uc.enemy(m).is_none() {
+                    return Err(format!("{what} is on the AI side but {} is no AI model", p.id));
+                }
+                if m.ap != 0 {
+                    return Err(format!("{what} is an AI model holding AP"));
+                }
+            }
+            _ => side(m.side, &what)?,
+        }
         cell(m.cell, &what)?;
         if m.ap > p.ap_max {
             return Err(format!("{what} holds {} AP, above its profile's {}", m.ap, p.ap_max));
@@ -296,6 +307,10 @@ pub fn check_dynamic(stat: &StaticData, d: &DynState) -> Result<(), String> {
                     return Err(format!("a step names template {template} of {templates}"));
                 }
             }
+            Step::ChooseReactionBy(s) => {
+                side(*s, "a step")?;
+                needs_sequence("a reaction")?;
+            }
             Step::ChooseNested
             | Step::ChooseReaction
             | Step::ChooseFirefight
@@ -341,6 +356,40 @@ pub fn check_dynamic(stat: &StaticData, d: &DynState) -> Result<(), String> {
                 }
                 ScenarioStep::ChooseRoles | ScenarioStep::BeginGame => {}
             },
+            Step::Enemy(e) => {
+                let Some(uc) = &stat.uc else {
+                    return Err("a step of the AI side in a game without one".into());
+                };
+                match e {
+                    EnemyStep::RollPlacement { chooser } => side(*chooser, "a step of the AI side")?,
+                    EnemyStep::Place { model: m, chooser } => {
+                        model(*m, "a step of the AI side")?;
+                        side(*chooser, "a step of the AI side")?;
+                        if uc.enemy(&d.models[*m as usize]).is_none()
+                            || d.models[*m as usize].side != crate::uc::AI_SIDE
+                        {
+                            return Err(format!("the AI side places model {m}, which is no AI model"));
+                        }
+                    }
+                    EnemyStep::Phase => {}
+                    EnemyStep::Draw { model: m }
+                    | EnemyStep::Box { model: m, .. }
+                    | EnemyStep::Act { model: m, .. } => {
+                        model(*m, "a step of the AI side")?;
+                        let Some(deck) = uc.deck_of_model(&d.models[*m as usize]) else {
+                            return Err(format!("model {m} draws AI cards but is no AI model"));
+                        };
+                        if let EnemyStep::Box { card, index, .. } | EnemyStep::Act { card, index, .. } = e {
+                            let cards = &uc.data.decks[deck as usize].cards;
+                            if cards.get(*card as usize).is_none_or(|c| *index as usize >= c.boxes.len()) {
+                                return Err(format!(
+                                    "model {m} resolves box {index} of card {card}, which its deck lacks"
+                                ));
+                            }
+                        }
+                    }
+                }
+            }
             Step::StartTurn
             | Step::PassTokens
             | Step::RollOff

@@ -184,3 +184,37 @@ fn random_games_of_every_scenario_with_every_shipped_crew_keep_the_invariants() 
 
 /// Seeds per (scenario, crew) combination.
 const GAMES_PER_CREW: u64 = 10;
+
+#[test]
+fn random_games_with_ai_dinosaurs_in_every_scenario_keep_the_invariants() {
+    let configs = engine::data::configs_dir();
+    let boards = engine::data::file_names(&configs.join("boards"), "board").expect("configs/boards exists");
+    let crews = engine::data::file_names(&configs.join("crews"), "toml").expect("configs/crews exists");
+    let scenarios: Vec<Scenario> = std::iter::once(Scenario::Skirmish).chain(Scenario::ALL).collect();
+    let mut hurt = 0;
+    for (si, &scenario) in scenarios.iter().enumerate() {
+        for seed in 0..8u64 {
+            let k = si * 8 + seed as usize;
+            let config = GameConfig {
+                board: boards[k % boards.len()].clone(),
+                crews: [crews[k % crews.len()].clone(), crews[(k * 7 + 3) % crews.len()].clone()],
+                scenario,
+                dinos: 1 + (seed % 4) as u8,
+                ..GameConfig::default()
+            };
+            let state = new_game(&config).unwrap_or_else(|e| panic!("{config:?}: {e}"));
+            let (_, end) = check_game(state, 50_000 + k as u64);
+            let dinos: Vec<usize> =
+                (0..end.models().len()).filter(|&i| end.models()[i].side == engine::uc::AI_SIDE).collect();
+            assert_eq!(dinos.len(), config.dinos as usize, "every dinosaur was placed");
+            hurt += dinos
+                .iter()
+                .filter(|&&i| {
+                    let m = &end.models()[i];
+                    m.health != engine::state::Health::Conscious || m.wounds < end.profile(i as u8).wounds
+                })
+                .count();
+        }
+    }
+    assert!(hurt > 0, "random players hurt dinosaurs: they are targets like any enemy");
+}

@@ -128,6 +128,7 @@ fn flat_hunt(seed: u64) -> GameState {
         sides: st.sides,
         cards: st.cards.clone(),
         scenario: st.scenario,
+        uc: None,
     };
     let mut s = GameState::from_parts(Arc::new(stat), s.dynamic().clone());
     common::finish_setup(&mut s, seed, |_| {});
@@ -512,6 +513,7 @@ fn a_second_marker_may_not_lie_within_five_inches_of_the_first() {
         sides: st.sides,
         cards: st.cards.clone(),
         scenario: st.scenario,
+        uc: None,
     };
     let mut s = GameState::from_parts(Arc::new(stat), s.dynamic().clone());
     while !matches!(top(&s), Some(Step::Scenario(ScenarioStep::PlaceMarker { .. }))) {

@@ -58,6 +58,16 @@ pub struct DataConfig {
     /// sides' decisions are targets.
     #[serde(default)]
     pub opponents: Vec<String>,
+    /// DAgger: an agent spec (typically `policy:checkpoint=...`, the network being trained)
+    /// that plays the experts' moves in a share of their decisions while the expert's choice
+    /// stays the target, so the network also learns how to recover from the positions its own
+    /// play leads to, which pure imitation never shows it. None: the experts play every move.
+    #[serde(default)]
+    pub driver: Option<String>,
+    /// Probability, per expert decision, that the `driver`'s action is played instead of the
+    /// expert's, in [0, 1].
+    #[serde(default)]
+    pub driver_share: f64,
     /// Share of the games held out for validation, in [0, 0.5].
     pub validation: f64,
 }
@@ -72,6 +82,8 @@ impl Default for DataConfig {
             crews: vec!["all".into()],
             agents: vec!["scripted".into()],
             opponents: Vec::new(),
+            driver: None,
+            driver_share: 0.0,
             validation: 0.1,
         }
     }
@@ -228,6 +240,15 @@ impl Config {
         }
         if d.opponents.iter().any(|o| o.trim().is_empty()) {
             return bad("data.opponents", "an opponent spec is empty".into());
+        }
+        if d.driver.as_deref().is_some_and(|s| s.trim().is_empty()) {
+            return bad("data.driver", "the agent spec is empty".into());
+        }
+        if !(0.0..=1.0).contains(&d.driver_share) {
+            return bad("data.driver_share", format!("{} is not in [0, 1]", d.driver_share));
+        }
+        if d.driver.is_none() && d.driver_share > 0.0 {
+            return bad("data.driver_share", "set data.driver, the agent that plays that share".into());
         }
         if !(0.0..=0.5).contains(&d.validation) {
             return bad("data.validation", format!("{} is not in [0, 0.5]", d.validation));

@@ -123,9 +123,14 @@ pub fn play_game(config: &Config, game: usize) -> Result<ShardGame, String> {
     let mut players: Vec<Box<dyn Agent<GameState>>> = specs
         .iter()
         .enumerate()
-        .map(|(i, s)| agents::make_agent(s, rng.gen::<u64>() ^ i as u64))
+        .map(|(i, s)| crate::play::make_agent(s, rng.gen::<u64>() ^ i as u64))
         .collect::<Result<_, _>>()?;
     let mut dice = ChaCha8Rng::seed_from_u64(rng.gen());
+    // Drawn only when a driver is set, so runs without one keep their games.
+    let mut driver = match &config.data.driver {
+        Some(spec) => Some((crate::play::make_agent(spec, rng.gen())?, ChaCha8Rng::seed_from_u64(rng.gen()))),
+        None => None,
+    };
     let (mut actions, mut targets) = (Vec::new(), Vec::new());
     loop {
         let action = match Game::turn(&state) {
@@ -151,6 +156,17 @@ pub fn play_game(config: &Config, game: usize) -> Result<ShardGame, String> {
                         _ => vec![(at as u16, 1.0)],
                     };
                     targets.push(Target { ply: actions.len() as u32, probs });
+                    if let Some((agent, coin)) = driver.as_mut() {
+                        if coin.gen_bool(config.data.driver_share) {
+                            let played = agent.select_action(&state);
+                            if !legal.contains(&played) {
+                                return Err(format!("game {game}: data.driver chose an illegal action"));
+                            }
+                            state.apply_action(played).map_err(|e| e.to_string())?;
+                            actions.push(played);
+                            continue;
+                        }
+                    }
                 }
                 chosen
             }

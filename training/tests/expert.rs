@@ -69,3 +69,55 @@ fn against_opponents_only_the_experts_decisions_are_targets() {
     }
     assert!(sides[0] > 0 && sides[1] > 0, "the expert plays both sides: {sides:?}");
 }
+
+/// Targets and how many of them differ from the move played, over games `0..games`.
+fn targets_overruled(c: &Config, games: usize) -> (usize, usize) {
+    use engine::setup::{new_game, GameConfig};
+    let (mut targets, mut overruled) = (0, 0);
+    for g in 0..games {
+        let game = play_game(c, g).unwrap();
+        let scenario = training::expert::play_setup(c, g).unwrap().0;
+        let setup = GameConfig {
+            board: game.board.clone(),
+            crews: game.crews.clone(),
+            scenario,
+            ..GameConfig::default()
+        };
+        let mut state = new_game(&setup).unwrap();
+        let mut next = game.targets.iter().peekable();
+        for (ply, &action) in game.actions.iter().enumerate() {
+            if let Some(t) = next.next_if(|t| t.ply as usize == ply) {
+                assert_eq!(t.probs.len(), 1, "the scripted expert's choice is one-hot");
+                let legal = state.legal_actions();
+                targets += 1;
+                overruled += usize::from(legal[t.probs[0].0 as usize] != action);
+            }
+            state.apply_action(action).unwrap();
+        }
+        assert!(state.is_terminal(), "the record replays to the end");
+    }
+    (targets, overruled)
+}
+
+#[test]
+fn a_driver_plays_its_share_of_the_experts_moves_while_the_expert_stays_the_target() {
+    let mut c = config(&["scripted"], 2);
+    c.data.driver = Some("random".into());
+    c.data.driver_share = 1.0;
+    let (targets, overruled) = targets_overruled(&c, 2);
+    assert!(targets > 20);
+    // A random driver rarely agrees with the expert, yet the expert's choices are the targets.
+    assert!(overruled * 2 > targets, "{overruled} of {targets} targets differ from the move played");
+    c.data.driver_share = 0.0;
+    let (targets, overruled) = targets_overruled(&c, 2);
+    assert!(targets > 20);
+    assert_eq!(overruled, 0, "with share 0 the expert plays every move");
+}
+
+#[test]
+fn a_driver_share_without_a_driver_is_refused() {
+    let mut c = config(&["scripted"], 2);
+    c.data.driver_share = 0.5;
+    let e = c.check("c.toml").unwrap_err();
+    assert_eq!(e.field, "data.driver_share");
+}

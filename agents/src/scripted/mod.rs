@@ -110,7 +110,9 @@ impl ScriptedAgent {
                     });
                 }
             }
-            Some(Step::ChooseReaction) => respond::score_reactions(&view, legal, scores),
+            Some(Step::ChooseReaction | Step::ChooseReactionBy(_)) => {
+                respond::score_reactions(&view, legal, scores)
+            }
             Some(Step::ChooseNested) => respond::score_nested(&view, fields, legal, scores),
             Some(Step::ChooseFirefight) => respond::score_firefights(&view, fields, legal, scores),
             Some(Step::ChooseCommand) => respond::score_commands(&view, fields, legal, scores),

@@ -19,7 +19,8 @@
 //!   values (controlling an objective, picking up a prize or an unknown marker, leaving the
 //!   table with a prize): UC players interact with objects in contact, and the cards know no
 //!   objectives.
-//! - **Reactions and firefights**: by the UC reaction rules ([`reactions`]).
+//! - **Reactions and firefights**: by the UC reaction rules ([`reactions`]), to the other
+//!   crew's actions and to AI dinosaurs' alike (AI models are enemies of both crews).
 //! - **Everything else** (deployment and scenario set-up, initiative, command orders, cards,
 //!   re-rolls, damage allocation, falls, dodge moves): the scripted player's choice.
 //!
@@ -241,7 +242,9 @@ impl Agent<GameState> for UcCardsAgent {
         let chosen = match step {
             Some(Step::ChooseActivation | Step::ChooseContinuer { .. }) => self.activation(state),
             Some(Step::ChooseAction(m)) => Some(self.action(state, side, m)),
-            Some(Step::ChooseReaction) => Some(reactions::react(state, &View::new(state, side), &self.buf)),
+            Some(Step::ChooseReaction | Step::ChooseReactionBy(_)) => {
+                Some(reactions::react(state, &View::new(state, side), &self.buf))
+            }
             Some(Step::ChooseFirefight) => {
                 Some(reactions::firefight(&View::new(state, side), &mut self.fields, &self.buf))
             }

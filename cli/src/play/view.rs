@@ -490,7 +490,7 @@ fn step_name(step: &Step) -> &'static str {
         Step::ChooseActivation => "activation",
         Step::ChooseAction(_) => "action",
         Step::ChooseNested => "nested",
-        Step::ChooseReaction => "reaction",
+        Step::ChooseReaction | Step::ChooseReactionBy(_) => "reaction",
         Step::ChooseFirefight => "firefight",
         Step::ChooseCard { .. } => "card",
         Step::ChooseAllocation { .. } => "allocation",

@@ -170,6 +170,7 @@ pub fn encode_observation(
     let step = d.steps.last();
     let active = d.sequence.as_ref().map(|s| s.actor).or(d.activating).or(match step {
         Some(Step::Scenario(crate::scenario::ScenarioStep::Deploy { model, .. })) => Some(*model),
+        Some(Step::Enemy(crate::state::EnemyStep::Place { model, .. })) => Some(*model),
         _ => None,
     });
     if let Some(a) = active {
@@ -272,7 +273,7 @@ fn node_kind(step: Option<&Step>) -> usize {
         Some(Step::ChooseActivation) => 3,
         Some(Step::ChooseAction(_)) => 4,
         Some(Step::ChooseNested) => 5,
-        Some(Step::ChooseReaction) => 6,
+        Some(Step::ChooseReaction | Step::ChooseReactionBy(_)) => 6,
         Some(Step::ChooseFirefight) => 7,
         Some(Step::ChooseCommand) => 8,
         Some(Step::ChooseCommandAp { .. }) => 9,

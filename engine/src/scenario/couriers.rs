@@ -66,6 +66,10 @@ pub(crate) fn may_leave(state: &GameState, m: ModelId) -> bool {
         return false;
     }
     let model = &state.models()[m as usize];
+    // AI models have no deployment edge to leave by.
+    if model.side == crate::uc::AI_SIDE {
+        return false;
+    }
     let enemy_edge = state.dynamic().scenario.zones[1 - model.side as usize][0];
     model.is_conscious()
         && model.stance != Stance::Climbing

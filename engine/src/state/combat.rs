@@ -152,7 +152,13 @@ pub(super) fn roll_combat(state: &mut GameState) {
 /// Whether roll `i`'s action takes effect: an unopposed success, or a roll that won or tied
 /// its opposed test (a dodge needs to win or tie against at least one of the rolls it faces;
 /// it counts as one dodge however many shots it faced, p.32).
-fn takes_effect(rolls: &[CombatRoll], pairs: &[(usize, usize)], i: usize) -> bool {
+/// `ai(m)` tells the AI models, whose enemy die is compared by the UC ladder (seed 003).
+fn takes_effect(
+    rolls: &[CombatRoll],
+    pairs: &[(usize, usize)],
+    i: usize,
+    ai: impl Fn(ModelId) -> bool,
+) -> bool {
     let Some(mine) = rolls[i].outcome else { return false };
     let results: Vec<bool> = pairs
         .iter()
@@ -164,9 +170,13 @@ fn takes_effect(rolls: &[CombatRoll], pairs: &[(usize, usize)], i: usize) -> boo
             } else {
                 return None;
             };
-            let other = rolls[other].outcome?;
-            let res = opposed(rolls[me].outcome?, other);
-            Some(matches!(res, OpposedResult::AWins | OpposedResult::TrueTie))
+            let (mine, theirs) = (rolls[me].outcome?, rolls[other].outcome?);
+            use crate::uc::enemy_die::{from_test_outcome, opposed_vs_enemy, VsEnemy};
+            Some(match (ai(rolls[me].model), ai(rolls[other].model)) {
+                (false, true) => opposed_vs_enemy(mine, from_test_outcome(theirs)) == VsEnemy::Player,
+                (true, false) => opposed_vs_enemy(theirs, from_test_outcome(mine)) == VsEnemy::Enemy,
+                _ => matches!(opposed(mine, theirs), OpposedResult::AWins | OpposedResult::TrueTie),
+            })
         })
         .collect();
     if results.is_empty() {
@@ -228,7 +238,7 @@ pub(super) fn resolve_combat(state: &mut GameState) {
             scatter_or_land(state, i as u8, weapon, outcome.level);
             continue;
         }
-        if !takes_effect(&rolls, &pairs, i) {
+        if !takes_effect(&rolls, &pairs, i, |m| super::steps::is_ai(state, m)) {
             continue;
         }
         if outcome.level == TestLevel::Feat {
@@ -266,8 +276,15 @@ pub(super) fn resolve_combat(state: &mut GameState) {
                     // A Pass hurts the mount; Nailed It lets the attacker choose (p.58).
                     let seq = state.dyn_.sequence.as_ref().expect("sequence");
                     let after_separation = seq.separation.is_some_and(|k| roll.point > k);
-                    let chooser =
-                        (nailed && !after_separation).then(|| state.dyn_.models[roll.model as usize].side);
+                    // An AI attacker's choice is the opposing player's (seed 003, "Player choices").
+                    let chooser = (nailed && !after_separation).then(|| {
+                        match state.dyn_.models[roll.model as usize].side {
+                            crate::uc::AI_SIDE => {
+                                super::steps::other_side(state.dyn_.models[target as usize].side)
+                            }
+                            side => side,
+                        }
+                    });
                     cavalry_hits.push((target, damage, w.clone(), hard, chooser));
                     on_hit(state, target, w);
                     continue;

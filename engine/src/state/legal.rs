@@ -7,7 +7,7 @@ use super::moving::{move_spec, MoverOccupancy};
 use super::sequence::{actor_pose, pass_budget, reaches, reveal, shot, RollRole, Sequence};
 use super::sight::Pose;
 use super::steps::{can_activate, has_eligible, other_side, Step};
-use super::{Action, GameState, ModelId, Stance};
+use super::{Action, GameState, ModelId, Side, Stance};
 use crate::movement::{self, MoveSpec, Occupancy, PathPoint, StepKind, ORTHO};
 
 /// Fill `out` with the actions available at the current node, sorted and without duplicates.
@@ -35,9 +35,9 @@ pub(super) fn generate(state: &GameState, out: &mut Vec<Action>) {
             out.push(Action::NoNested);
             nested_options(state, out);
         }
-        Step::ChooseReaction => {
+        Step::ChooseReaction | Step::ChooseReactionBy(_) => {
             out.push(Action::EndReactions);
-            reaction_options(state, None, false, out, None);
+            reaction_options(state, reacting_side(state, step), None, false, out, None);
         }
         Step::ChooseFirefight => {
             out.push(Action::NoFirefight);
@@ -64,6 +64,7 @@ pub(super) fn generate(state: &GameState, out: &mut Vec<Action>) {
         }
         Step::ChooseDodgeMove { model, budget } => dodge_moves(state, *model, *budget as u16, out),
         Step::Scenario(s) => crate::scenario::legal(state, s, out),
+        Step::Enemy(super::EnemyStep::Place { .. }) => super::enemy::placement_options(state, out),
         _ => {}
     }
     out.sort_unstable();
@@ -87,7 +88,9 @@ pub(super) struct Want {
 }
 
 impl Want {
-    const ALL: Want = Want { moves: true, crawls: true, shots: true, charges: true, interacts: true };
+    /// Every kind.
+    pub(super) const ALL: Want =
+        Want { moves: true, crawls: true, shots: true, charges: true, interacts: true };
 
     /// Only what is needed to decide whether `action` is legal.
     fn for_action(action: Action) -> Want {
@@ -113,8 +116,10 @@ pub(super) fn is_legal(state: &GameState, action: Action) -> bool {
     let mut out = Vec::new();
     match state.dynamic().steps.last() {
         Some(Step::ChooseAction(m)) => model_actions(state, *m, Want::for_action(action), &mut out),
-        Some(Step::ChooseReaction) => match action {
-            Action::React { model, .. } => reaction_options(state, Some(model), false, &mut out, None),
+        Some(step @ (Step::ChooseReaction | Step::ChooseReactionBy(_))) => match action {
+            Action::React { model, .. } => {
+                reaction_options(state, reacting_side(state, step), Some(model), false, &mut out, None)
+            }
             other => return other == Action::EndReactions,
         },
         Some(_) => generate(state, &mut out),
@@ -125,10 +130,11 @@ pub(super) fn is_legal(state: &GameState, action: Action) -> bool {
 
 /// The actions of the active model (p.22): move, shoot, dodge, charge, close combat or end.
 /// A model in base contact with an enemy may only fight or dodge (p.40).
-fn model_actions(state: &GameState, m: ModelId, want: Want, out: &mut Vec<Action>) {
+/// An AI model holds no AP: its options are what its card's box may turn into.
+pub(super) fn model_actions(state: &GameState, m: ModelId, want: Want, out: &mut Vec<Action>) {
     out.push(Action::EndActivation);
     let model = state.models()[m as usize];
-    if model.ap == 0 {
+    if model.ap == 0 && model.side != crate::uc::AI_SIDE {
         return;
     }
     let profile = state.profile(m);
@@ -391,9 +397,9 @@ pub(super) fn has_declarations(state: &GameState, step: &Step) -> bool {
                 && !seq.has_nested()
                 && seq.rolls.iter().any(|r| r.role == RollRole::Reaction && r.attacks(seq.actor))
         }
-        Step::ChooseReaction => {
+        Step::ChooseReaction | Step::ChooseReactionBy(_) => {
             let mut out = Vec::new();
-            reaction_options(state, None, true, &mut out, None);
+            reaction_options(state, reacting_side(state, step), None, true, &mut out, None);
             !out.is_empty()
         }
         Step::ChooseCommand => {
@@ -541,8 +547,21 @@ fn nested_options(state: &GameState, out: &mut Vec<Action>) {
 ///
 /// `only` restricts the options to one reacting model; `first` stops at the first option found;
 /// `all`, when given, receives every reaction at every point, thinned away or not.
+/// The side reacting at a reaction step: the player named, or the active model's opponent.
+pub(super) fn reacting_side(state: &GameState, step: &Step) -> Side {
+    match step {
+        Step::ChooseReactionBy(s) => *s,
+        _ => {
+            let d = state.dynamic();
+            other_side(d.models[d.sequence.as_ref().expect("sequence").actor as usize].side)
+        }
+    }
+}
+
+/// The reactions `reacting`'s models may declare to the active model's action.
 pub(super) fn reaction_options(
     state: &GameState,
+    reacting: Side,
     only: Option<ModelId>,
     first: bool,
     out: &mut Vec<Action>,
@@ -551,7 +570,6 @@ pub(super) fn reaction_options(
     let d = state.dynamic();
     let seq = d.sequence.as_ref().expect("sequence");
     let actor = seq.actor;
-    let side = d.models[actor as usize].side;
     let budget = pass_budget(state, seq);
     let last = *action_points(seq).end();
     let charge_target = match seq.declared {
@@ -568,7 +586,7 @@ pub(super) fn reaction_options(
     let poses: Vec<Pose> = action_points(seq).map(|k| actor_pose(state, seq, k)).collect();
     for (r, rm) in d.models.iter().enumerate() {
         let r = r as ModelId;
-        if rm.side == side
+        if rm.side != reacting
             || !rm.is_conscious()
             || rm.ap == 0
             || seq.has_reacted(r)

@@ -12,6 +12,7 @@ mod cavalry;
 mod chance;
 mod combat;
 mod command;
+mod enemy;
 mod legal;
 pub mod model;
 mod moving;
@@ -24,6 +25,7 @@ pub mod template;
 pub use action::Action;
 pub use action::{CombatKind, InteractKind};
 pub use cavalry::Part;
+pub use enemy::EnemyStep;
 pub use legal::{PointClass, ReactionPoint};
 pub use model::{Health, ModelId, ModelState, Side, Stance, MAX_SIDES};
 pub use moving::MoverOccupancy;
@@ -68,6 +70,8 @@ pub struct StaticData {
     pub cards: Vec<Vec<Arc<crate::cards::Card>>>,
     /// The scenario played.
     pub scenario: crate::scenario::Scenario,
+    /// The Ulaya Chronicles AI side, in a game with AI-controlled dinosaurs.
+    pub uc: Option<Arc<crate::uc::UcGame>>,
 }
 
 /// The changing part of a game: everything a clone copies and a save file stores.
@@ -102,6 +106,10 @@ pub struct DynState {
     pub decisions: u32,
     /// Number of chance events resolved so far.
     pub chance_events: u32,
+    /// The card AI's discard piles and move under way (games with AI dinosaurs); hashed only
+    /// once used, so other games keep their hashes.
+    #[serde(default)]
+    pub uc: crate::uc::UcState,
 }
 
 /// A complete game position.
@@ -154,7 +162,12 @@ impl GameState {
     /// A game at the start of `turn` 1's initiative phase with models already deployed.
     pub fn new(stat: StaticData, models: Vec<ModelState>) -> GameState {
         let scenario = crate::scenario::initial_state(&stat, &models);
-        let steps = crate::scenario::initial_steps(stat.scenario);
+        let mut steps = crate::scenario::initial_steps(stat.scenario);
+        // The AI models are placed first: after the scenery, before anything else (seed 003,
+        // "The Drowned Earth Conversion", Scenarios).
+        if let Some(uc) = &stat.uc {
+            steps.extend(enemy::placement_steps(uc.dinos).into_iter().rev());
+        }
         let mut s = GameState {
             stat: Arc::new(stat),
             dyn_: DynState {
@@ -171,6 +184,7 @@ impl GameState {
                 scenario,
                 decisions: 0,
                 chance_events: 0,
+                uc: Default::default(),
             },
         };
         s.advance();
@@ -291,8 +305,9 @@ impl GameState {
     /// ones `legal_actions` offers are marked. Empty at any other node.
     pub fn reaction_points(&self) -> Vec<ReactionPoint> {
         let mut all = Vec::new();
-        if self.dyn_.steps.last() == Some(&Step::ChooseReaction) {
-            legal::reaction_options(self, None, false, &mut Vec::new(), Some(&mut all));
+        if let Some(step @ (Step::ChooseReaction | Step::ChooseReactionBy(_))) = self.dyn_.steps.last() {
+            let reacting = legal::reacting_side(self, step);
+            legal::reaction_options(self, reacting, None, false, &mut Vec::new(), Some(&mut all));
         }
         all
     }

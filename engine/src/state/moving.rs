@@ -14,6 +14,18 @@ use crate::movement::{MoveSpec, Occupancy, ORTHO};
 /// The movement rules for `m` crawling (`prone`) or not.
 pub(super) fn move_spec(state: &GameState, m: ModelId, prone: bool) -> (MoveSpec, u16) {
     let model = &state.dyn_.models[m as usize];
+    // An AI model moves as far as its card's box says (seed 003, "Movement (enemy)").
+    if model.side == crate::uc::AI_SIDE {
+        let budget = state.dyn_.uc.move_inches as u16 * ORTHO;
+        let spec = MoveSpec {
+            start: model.cell,
+            start_z: model.z,
+            crawl: false,
+            budget_free: budget,
+            budget_restricted: budget,
+        };
+        return (spec, 0);
+    }
     let (pass, nailed) = state.profile(m).speed;
     // Slow(X/X) takes X off both speeds (p.53).
     let (pass, nailed) =
@@ -111,7 +123,11 @@ pub(super) fn resolve_move(state: &mut GameState) {
             }
         }
         TestLevel::NailedIt | TestLevel::Feat => {
-            if test.level == TestLevel::Feat {
+            if super::steps::is_ai(state, actor) {
+                // Frenzy: the full move as nailed it, then the whole box again (seed 003,
+                // Conversion, "Terrain and dynamic movement").
+                state.dyn_.uc.frenzy = test.level == TestLevel::Feat;
+            } else if test.level == TestLevel::Feat {
                 state.dyn_.models[actor as usize].pending.feat_ap += 1;
             }
             reach(state, last);

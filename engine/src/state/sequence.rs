@@ -234,8 +234,12 @@ pub(super) fn speed_penalty_spec(state: &GameState, m: ModelId, penalty: u16) ->
     (spec, stance_cost + penalty * ORTHO)
 }
 
-/// Pass budget of the mover, tenths of an inch (pass speed less stance changes).
+/// Pass budget of the mover, tenths of an inch (pass speed less stance changes). An AI model's
+/// Pass continues its full movement (seed 003, Conversion, "Terrain and dynamic movement").
 pub(super) fn pass_budget(state: &GameState, seq: &Sequence) -> u16 {
+    if super::steps::is_ai(state, seq.actor) {
+        return u16::MAX;
+    }
     let slow = state.models()[seq.actor as usize].tokens.slow.0;
     (state.profile(seq.actor).speed.0.saturating_sub(slow) as u16 * ORTHO).saturating_sub(seq.stance_cost)
 }
@@ -598,8 +602,23 @@ pub(super) fn declare(state: &mut GameState, m: ModelId, declared: Action) {
     if matches!(declared, Action::Remount { .. }) {
         push.insert(1, Step::Remount); // Apply L: the cavalry model is back
     }
+    if model.side == crate::uc::AI_SIDE {
+        ai_reactions(state, &mut push);
+    }
     state.dyn_.sequence = Some(seq);
     state.dyn_.steps.extend(push);
+}
+
+/// An AI model's action: both players may react, the side with the initiative first; the AI
+/// model nests nothing, gives no command and fights no firefight (its card says what it does).
+fn ai_reactions(state: &GameState, push: &mut Vec<Step>) {
+    push.retain(|s| !matches!(s, Step::ChooseNested | Step::ChooseFirefight | Step::ChooseCommand));
+    let first = state.dyn_.initiative;
+    let at = push.iter().position(|s| *s == Step::ChooseReaction).expect("every action can be reacted to");
+    push.splice(
+        at..=at,
+        [Step::ChooseReactionBy(super::steps::other_side(first)), Step::ChooseReactionBy(first)],
+    );
 }
 
 /// Who fires a template from where, and where it is placed.
@@ -685,11 +704,13 @@ pub(super) fn template_roll(
     }
 }
 
-/// Spend an AP for an action; under noxious smoke that costs a wound (Choke, p.53).
+/// Spend an AP for an action; under noxious smoke that costs a wound (Choke, p.53). An AI
+/// model holds no AP, but an action of its card counts as spending one (seed 003, Conversion,
+/// "Skill and weapon property exceptions").
 fn spend_ap(state: &mut GameState, m: ModelId) {
     let noxious = super::template::under_noxious_smoke(state, state.dyn_.models[m as usize].cell);
     let model = &mut state.dyn_.models[m as usize];
-    model.ap -= 1;
+    model.ap = model.ap.saturating_sub(1);
     if noxious {
         model.pending.wounds = model.pending.wounds.saturating_add(1);
     }

@@ -205,6 +205,13 @@ pub enum Step {
     EndTurn,
     /// A scenario's set-up, deployment or objective step.
     Scenario(crate::scenario::ScenarioStep),
+    /// A step of the Ulaya Chronicles AI side (games with AI dinosaurs). Kept last so that the
+    /// hashes of games without them do not change.
+    Enemy(super::EnemyStep),
+    /// Decision for one player: one more reaction to an AI model's action, or no more
+    /// (skipped when none of its models can react). Both players may react to an AI model,
+    /// the side with the initiative first (seed 003, Conversion, "Three way reactions").
+    ChooseReactionBy(Side),
 }
 
 impl Step {
@@ -277,13 +284,17 @@ impl Step {
             Step::FireRoll { model } => format!("{} rolls against the fire", name(model)),
             Step::EndTurn => "the turn ends".into(),
             Step::Scenario(s) => crate::scenario::describe_step(state, s),
+            Step::Enemy(s) => s.describe(state),
+            Step::ChooseReactionBy(s) => format!("{} may react to the AI model", side(s)),
         }
     }
 
     /// Chance nodes: die rolls.
     pub fn is_chance(&self) -> bool {
-        if let Step::Scenario(s) = self {
-            return s.is_chance();
+        match self {
+            Step::Scenario(s) => return s.is_chance(),
+            Step::Enemy(s) => return s.is_chance(),
+            _ => {}
         }
         matches!(
             self,
@@ -298,8 +309,11 @@ impl Step {
 
     /// Steps that wait for a decision or a die roll (the others run on their own).
     fn waits(&self) -> bool {
-        if let Step::Scenario(s) = self {
-            return s.waits();
+        match self {
+            Step::Scenario(s) => return s.waits(),
+            // Every step of the AI side so far is a roll or a decision.
+            Step::Enemy(s) => return s.waits(),
+            _ => {}
         }
         self.is_chance()
             || matches!(
@@ -308,6 +322,7 @@ impl Step {
                     | Step::ChooseAction(_)
                     | Step::ChooseNested
                     | Step::ChooseReaction
+                    | Step::ChooseReactionBy(_)
                     | Step::ChooseFirefight
                     | Step::ChooseCommand
                     | Step::ChooseCommandAp { .. }
@@ -338,11 +353,13 @@ pub(super) fn player_of(state: &GameState, step: &Step) -> Player {
         | Step::ChooseCommandAp { .. }
         | Step::ChooseMidAir => Player::Side(actor_side()),
         Step::ChooseReaction => Player::Side(other_side(actor_side())),
+        Step::ChooseReactionBy(s) => Player::Side(*s),
         Step::ChooseFallPoint { chooser } => Player::Side(*chooser),
         Step::ChooseCard { side, .. } => Player::Side(*side),
         Step::ChooseAllocation { chooser, .. } => Player::Side(*chooser),
         Step::ChooseContinuer { rider, .. } => Player::Side(d.models[*rider as usize].side),
         Step::Scenario(s) => crate::scenario::player_of(state, s),
+        Step::Enemy(s) => s.chooser().map_or(Player::Terminal, Player::Side),
         // Automatic steps never rest on top of the stack after `advance`.
         _ => Player::Terminal,
     }
@@ -351,6 +368,10 @@ pub(super) fn player_of(state: &GameState, step: &Step) -> Player {
 /// The grouped outcomes of the test on top of the stack, if it is one.
 pub(super) fn pending_test(state: &GameState) -> Option<&'static [(TestOutcome, f64)]> {
     match state.dyn_.steps.last() {
+        // An AI model rolls the enemy die (seed 003, Conversion, "Dice mechanics").
+        Some(Step::Test { model, attr, opposed, .. }) if is_ai(state, *model) => {
+            Some(crate::uc::enemy_die::enemy_test_table(*attr, *opposed))
+        }
         Some(Step::Test { attr, opposed, .. }) => {
             let narrative = state.stat.variant.narrative_feats;
             Some(if *opposed { test_table(*attr, narrative) } else { level_table(*attr, narrative) })
@@ -381,6 +402,7 @@ pub(super) fn chance_outcomes(state: &GameState) -> Vec<(Action, f64)> {
             vec![(Action::Chance(0), save), (Action::Chance(1), 1.0 - save)]
         }
         Some(Step::Scenario(s)) => crate::scenario::chance_outcomes(state, s),
+        Some(Step::Enemy(s)) => super::enemy::chance_outcomes(state, s),
         Some(Step::Armour { damage, target, .. }) => wound_table(*damage, *target)
             .iter()
             .enumerate()
@@ -407,16 +429,25 @@ pub(super) fn advance(state: &mut GameState) {
                 }
                 state.dyn_.steps.pop();
                 state.dyn_.steps.push(Step::Cleanup);
+                // The enemy phase: after the activation phase, before the cleanup (seed 003,
+                // Conversion, "Turn order").
+                if state.stat.uc.is_some() {
+                    state.dyn_.steps.push(Step::Enemy(super::EnemyStep::Phase));
+                }
             }
             // Optional declarations with nothing to declare are skipped.
             Step::ChooseNested
             | Step::ChooseReaction
+            | Step::ChooseReactionBy(_)
             | Step::ChooseFirefight
             | Step::ChooseCommand
             | Step::ChooseCard { .. } => {
                 if legal::has_declarations(state, &step) {
                     return;
                 }
+                state.dyn_.steps.pop();
+            }
+            Step::Enemy(e) if super::enemy::skipped(state, &e) => {
                 state.dyn_.steps.pop();
             }
             step if step.waits() => return,
@@ -438,7 +469,8 @@ pub(super) fn apply(state: &mut GameState, action: Action) {
         state.dyn_.chance_events += 1;
         // A side holding a re-roll card may re-roll its model's test — never a re-roll, a
         // Feat or a Blunder (p.9).
-        if (crate::dice::RerollState { rerolled }).may_reroll(outcome) {
+        // (AI models hold no cards.)
+        if (crate::dice::RerollState { rerolled }).may_reroll(outcome) && !is_ai(state, model) {
             let side = state.dyn_.models[model as usize].side;
             state.dyn_.steps.push(Step::ChooseCard {
                 side,
@@ -497,6 +529,10 @@ pub(super) fn apply(state: &mut GameState, action: Action) {
             state.dyn_.chance_events += 1;
             crate::scenario::chance(state, s, i);
         }
+        (Step::Enemy(s), Action::Chance(i)) => {
+            state.dyn_.chance_events += 1;
+            super::enemy::chance(state, s, i);
+        }
         (Step::Armour { model, mount, .. }, Action::Chance(w)) => {
             state.dyn_.chance_events += 1;
             let p = &mut state.dyn_.models[model as usize].pending;
@@ -533,9 +569,11 @@ fn decide(state: &mut GameState, step: Step, action: Action) {
             end_activation(state);
         }
         (Step::Scenario(s), action) => crate::scenario::decide(state, s, action),
+        (Step::Enemy(s), action) => super::enemy::decide(state, s, action),
         (Step::ChooseAction(m), declared) => declare(state, m, declared),
         (Step::ChooseNested, Action::NoNested) | (Step::ChooseFirefight, Action::NoFirefight) => {}
-        (Step::ChooseReaction, Action::EndReactions) | (Step::ChooseCommand, Action::NoCommand) => {}
+        (Step::ChooseReaction | Step::ChooseReactionBy(_), Action::EndReactions)
+        | (Step::ChooseCommand, Action::NoCommand) => {}
         (Step::ChooseCard { .. }, Action::NoCard) => {}
         (Step::ChooseContinuer { rider, mount }, Action::Activate(chosen)) => {
             super::cavalry::continue_with(state, rider, mount, chosen)
@@ -554,9 +592,9 @@ fn decide(state: &mut GameState, step: Step, action: Action) {
         }
         (Step::ChooseNested, nested @ Action::Nested { .. }) => add_combat(state, nested),
         (Step::ChooseFirefight, firefight @ Action::Firefight { .. }) => add_combat(state, firefight),
-        (Step::ChooseReaction, reaction @ Action::React { .. }) => {
+        (step @ (Step::ChooseReaction | Step::ChooseReactionBy(_)), reaction @ Action::React { .. }) => {
             add_combat(state, reaction);
-            state.dyn_.steps.push(Step::ChooseReaction);
+            state.dyn_.steps.push(step);
         }
         (Step::ChooseMidAir, Action::RestBack) => {
             let seq = state.dyn_.sequence.as_ref().expect("sequence");
@@ -609,6 +647,7 @@ fn run_auto(state: &mut GameState, step: Step) {
         Step::Cleanup => cleanup(state),
         Step::EndTurn => end_turn(state),
         Step::Scenario(s) => crate::scenario::run(state, s),
+        Step::Enemy(s) => super::enemy::run(state, s),
         other => unreachable!("{other:?} is not automatic"),
     }
 }
@@ -653,7 +692,8 @@ fn grant_ap(state: &mut GameState) {
     let d = &mut state.dyn_;
     for m in d.models.iter_mut() {
         m.activated = false;
-        if m.is_conscious() {
+        // AI models hold no AP: they act in the enemy phase by their cards.
+        if m.is_conscious() && m.side != crate::uc::AI_SIDE {
             let p = &stat.profiles[m.profile as usize];
             // A scenario's infiltration Feat or Blunder changes the first grant (p.78).
             let ap = (m.ap as i16 + p.ap_gain as i16 + m.ap_adjust as i16).clamp(0, p.ap_max as i16);
@@ -667,6 +707,11 @@ fn grant_ap(state: &mut GameState) {
     for side in [d.initiative, other_side(d.initiative)] {
         d.steps.push(Step::ChooseCard { side, timing: crate::cards::Timing::StartOfTurn, test: None });
     }
+}
+
+/// Whether model `m` belongs to the AI side.
+pub(super) fn is_ai(state: &GameState, m: ModelId) -> bool {
+    state.dyn_.models[m as usize].side == crate::uc::AI_SIDE
 }
 
 /// Conscious models of `side` that have not activated and hold AP.
@@ -742,12 +787,18 @@ fn end_sequence(state: &mut GameState) {
         super::cavalry::separate(state, m, rider, mount);
     }
     let actor = seq.as_ref().map(|s| s.actor);
+    // AI models never keep AP (a frenzy counts as a Feat in the engine's tests).
+    for m in state.dyn_.models.iter_mut().filter(|m| m.side == crate::uc::AI_SIDE) {
+        m.ap = 0;
+    }
     if game_over(state) {
         finish(state);
         return;
     }
     let d = &mut state.dyn_;
     match actor {
+        // An AI model's action belongs to its card: the enemy phase goes on.
+        Some(a) if d.models[a as usize].side == crate::uc::AI_SIDE => {}
         Some(a) if d.models[a as usize].is_conscious() && d.models[a as usize].ap > 0 => {
             d.steps.push(Step::ChooseAction(a));
         }

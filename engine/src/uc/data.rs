@@ -14,7 +14,7 @@
 
 use crate::data::{parse_toml_table, read_file, serde_error, DataError};
 use crate::profile::{parse_profiles, Catalog, Profile};
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use std::path::Path;
 use std::sync::Arc;
 
@@ -178,6 +178,19 @@ pub struct UcData {
     pub spawn_tables: Vec<SpawnTable>,
     /// Ambush marker kinds, sorted by id.
     pub markers: Vec<MarkerKind>,
+    /// The files it was read from, kept so that a saved game can carry them.
+    pub sources: UcSources,
+}
+
+/// The three UC data files, by name and text: what [`parse_uc`] reads.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct UcSources {
+    /// The AI models (`enemies.toml`): (file name, text).
+    pub enemies: (String, String),
+    /// The action decks (`decks.toml`).
+    pub decks: (String, String),
+    /// The spawn tables and ambush markers (`spawn.toml`).
+    pub spawn: (String, String),
 }
 
 impl UcData {
@@ -518,11 +531,27 @@ pub fn parse_spawn(text: &str, file: &str) -> Result<(Vec<SpawnTable>, Vec<Marke
 
 /// Load and cross-check `dir/enemies.toml`, `dir/decks.toml` and `dir/spawn.toml`.
 pub fn load_uc(dir: &Path) -> Result<UcData, DataError> {
-    let path = |name: &str| dir.join(name);
-    let name = |name: &str| path(name).display().to_string();
-    let (profiles, mut enemies) = parse_enemies(&read_file(&path("enemies.toml"))?, &name("enemies.toml"))?;
-    let decks = parse_decks(&read_file(&path("decks.toml"))?, &name("decks.toml"))?;
-    let (spawn_tables, markers) = parse_spawn(&read_file(&path("spawn.toml"))?, &name("spawn.toml"))?;
+    let read = |file: &str| -> Result<(String, String), DataError> {
+        let path = dir.join(file);
+        Ok((path.display().to_string(), read_file(&path)?))
+    };
+    parse_uc(UcSources {
+        enemies: read("enemies.toml")?,
+        decks: read("decks.toml")?,
+        spawn: read("spawn.toml")?,
+    })
+}
+
+/// Parse and cross-check the three UC files.
+pub fn parse_uc(sources: UcSources) -> Result<UcData, DataError> {
+    let name = |file: &str| match file {
+        "enemies.toml" => sources.enemies.0.clone(),
+        "decks.toml" => sources.decks.0.clone(),
+        _ => sources.spawn.0.clone(),
+    };
+    let (profiles, mut enemies) = parse_enemies(&sources.enemies.1, &sources.enemies.0)?;
+    let decks = parse_decks(&sources.decks.1, &sources.decks.0)?;
+    let (spawn_tables, markers) = parse_spawn(&sources.spawn.1, &sources.spawn.0)?;
     for (i, e) in enemies.iter().enumerate() {
         if !decks.iter().any(|d| d.id == e.deck) {
             return Err(DataError::new(
@@ -553,7 +582,7 @@ pub fn load_uc(dir: &Path) -> Result<UcData, DataError> {
         }
     }
     enemies.sort_by(|a, b| a.id.cmp(&b.id));
-    Ok(UcData { catalog: Catalog::new(profiles), enemies, decks, spawn_tables, markers })
+    Ok(UcData { catalog: Catalog::new(profiles), enemies, decks, spawn_tables, markers, sources })
 }
 
 /// The shipped (or `$TDE_CONFIGS`) UC data: `configs/uc/`.

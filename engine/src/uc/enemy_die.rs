@@ -127,6 +127,53 @@ pub fn vs_enemy_odds(player_attr: i32, enemy_attr: i32, narrative_feats: bool) -
     odds
 }
 
+/// An AI model's result as the engine's tests carry it: frenzy as a Feat, a pass with its
+/// face as the highest die, a fail as a Fail. [`from_test_outcome`] reverses it.
+pub fn as_test_outcome(e: EnemyOutcome) -> TestOutcome {
+    match e.level {
+        EnemyLevel::Frenzy => TestOutcome { level: TestLevel::Feat, high_die: 0 },
+        EnemyLevel::Pass => TestOutcome { level: TestLevel::Pass, high_die: e.face },
+        EnemyLevel::Fail => TestOutcome { level: TestLevel::Fail, high_die: 0 },
+    }
+}
+
+/// The AI model's result a test outcome made by [`as_test_outcome`] stands for.
+pub fn from_test_outcome(t: TestOutcome) -> EnemyOutcome {
+    match t.level {
+        TestLevel::Feat => EnemyOutcome { level: EnemyLevel::Frenzy, face: 0 },
+        TestLevel::Pass | TestLevel::NailedIt => EnemyOutcome { level: EnemyLevel::Pass, face: t.high_die },
+        TestLevel::Fail | TestLevel::Blunder => EnemyOutcome { level: EnemyLevel::Fail, face: 0 },
+    }
+}
+
+/// The chance outcomes of an AI model's test against `attr` (1..=10) as the engine's tests
+/// carry them: for an opposed test every face apart (ties need it), for an unopposed one only
+/// frenzy, pass and fail.
+pub fn enemy_test_table(attr: u8, opposed: bool) -> &'static [(TestOutcome, f64)] {
+    static TABLES: std::sync::OnceLock<Vec<Vec<(TestOutcome, f64)>>> = std::sync::OnceLock::new();
+    let tables = TABLES.get_or_init(|| {
+        let mut all = Vec::new();
+        for opposed in [false, true] {
+            for attr in 1..=10 {
+                let mut table: Vec<(TestOutcome, f64)> = Vec::new();
+                for (e, p) in enemy_outcomes(attr) {
+                    let mut t = as_test_outcome(e);
+                    if !opposed {
+                        t.high_die = 0;
+                    }
+                    match table.iter_mut().find(|(x, _)| *x == t) {
+                        Some(entry) => entry.1 += p,
+                        None => table.push((t, p)),
+                    }
+                }
+                all.push(table);
+            }
+        }
+        all
+    });
+    &tables[usize::from(opposed) * 10 + clamp_attribute(attr as i32) as usize - 1]
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -107,6 +107,7 @@ pub fn game_with(board: Board, places: &[(u8, Arc<Profile>, (u8, u8))], active: 
         sides: 2,
         cards: Vec::new(),
         scenario: engine::scenario::Scenario::Skirmish,
+        uc: None,
     };
     let dyn_ = DynState {
         models,
@@ -122,6 +123,7 @@ pub fn game_with(board: Board, places: &[(u8, Arc<Profile>, (u8, u8))], active: 
         scenario: Default::default(),
         decisions: 0,
         chance_events: 0,
+        uc: Default::default(),
     };
     GameState::from_parts(Arc::new(stat), dyn_)
 }

@@ -1,0 +1,159 @@
+//! The AI side of a TDE game with Ulaya Chronicles dinosaurs ("The Drowned Earth Conversion",
+//! seed 003): the tables a game's static data holds (which profiles are AI models, their decks
+//! and behaviour) and the small changing state of the card AI (the discard piles, the box under
+//! way).
+
+use super::data::{EnemyProfile, UcData};
+use crate::data::DataError;
+use crate::profile::Profile;
+use crate::state::{ModelState, Side};
+use serde::{Deserialize, Serialize};
+use std::hash::{Hash, Hasher};
+use std::sync::Arc;
+
+/// The side the AI-controlled models belong to: never a player of the game, never asked for a
+/// decision; its choices are the rules' own, a player's, or a die roll.
+pub const AI_SIDE: Side = 2;
+
+/// Most action decks a game can use (the discard piles are fixed-size bitsets).
+pub const MAX_DECKS: usize = 8;
+
+/// Most cards in one action deck.
+pub const MAX_CARDS: usize = 16;
+
+/// What a game with AI models knows about them, fixed for the whole game.
+#[derive(Debug)]
+pub struct UcGame {
+    /// The AI models, decks, spawn tables and markers.
+    pub data: UcData,
+    /// For every profile of the game (`StaticData::profiles`): the AI model it is, an index
+    /// into `data.enemies`, or `None` for the players' profiles.
+    pub enemy_of: Vec<Option<u8>>,
+    /// For every AI model of `data.enemies`: its profile index in the game.
+    pub profile_of: Vec<u8>,
+    /// For every AI model of `data.enemies`: the index of its deck in `data.decks`.
+    pub deck_of: Vec<u8>,
+    /// The spawn table the placed and spawned models are rolled on (index in
+    /// `data.spawn_tables`).
+    pub spawn_table: u8,
+    /// AI models the players place before deployment.
+    pub dinos: u8,
+}
+
+impl UcGame {
+    /// Build the tables for a game: every AI model's profile joins `profiles` (so any of them
+    /// can be placed or spawned); `spawn_table` names the table placements roll on. Errors name
+    /// the UC file and field.
+    pub fn new(
+        data: UcData,
+        profiles: &mut Vec<Arc<Profile>>,
+        spawn_table: &str,
+        dinos: u8,
+    ) -> Result<UcGame, DataError> {
+        let decks_file = data.sources.decks.0.clone();
+        if data.decks.len() > MAX_DECKS {
+            return Err(DataError::new(&decks_file, "deck", format!("at most {MAX_DECKS} decks")));
+        }
+        if let Some(d) = data.decks.iter().find(|d| d.cards.len() > MAX_CARDS || d.cards.is_empty()) {
+            return Err(DataError::new(
+                &decks_file,
+                format!("deck \"{}\".card", d.id),
+                format!("a deck holds 1 to {MAX_CARDS} cards"),
+            ));
+        }
+        let table = data.spawn_tables.iter().position(|t| t.id == spawn_table).ok_or_else(|| {
+            DataError::new(&data.sources.spawn.0, "table", format!("no spawn table \"{spawn_table}\""))
+        })?;
+        let mut profile_of = Vec::new();
+        let mut deck_of = Vec::new();
+        for e in &data.enemies {
+            let idx = match profiles.iter().position(|p| p.id == e.profile.id) {
+                Some(i) => i,
+                None => {
+                    profiles.push(e.profile.clone());
+                    profiles.len() - 1
+                }
+            };
+            if idx > u8::MAX as usize {
+                return Err(DataError::new(&data.sources.enemies.0, "profile", "too many profiles"));
+            }
+            profile_of.push(idx as u8);
+            let deck = data.decks.iter().position(|d| d.id == e.deck).expect("load_uc checks decks");
+            deck_of.push(deck as u8);
+        }
+        let mut enemy_of = vec![None; profiles.len()];
+        for (e, &p) in profile_of.iter().enumerate() {
+            enemy_of[p as usize] = Some(e as u8);
+        }
+        Ok(UcGame { data, enemy_of, profile_of, deck_of, spawn_table: table as u8, dinos })
+    }
+
+    /// The AI model a game model is, if it is one.
+    pub fn enemy(&self, m: &ModelState) -> Option<&EnemyProfile> {
+        self.enemy_of.get(m.profile as usize).copied().flatten().map(|e| &self.data.enemies[e as usize])
+    }
+
+    /// The deck index of an AI model (by its model state).
+    pub fn deck_of_model(&self, m: &ModelState) -> Option<u8> {
+        let e = self.enemy_of.get(m.profile as usize).copied().flatten()?;
+        Some(self.deck_of[e as usize])
+    }
+
+    /// The enemy index (into `data.enemies`) of each face of the spawn table.
+    pub fn spawn_faces(&self) -> [u8; 10] {
+        let table = &self.data.spawn_tables[self.spawn_table as usize];
+        std::array::from_fn(|i| {
+            self.data.enemies.iter().position(|e| e.id == table.faces[i]).expect("load_uc checks faces") as u8
+        })
+    }
+}
+
+/// The card AI's changing state: which cards of each deck are in its discard pile, and the AI
+/// move under way.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct UcState {
+    /// Bit `c` of entry `d`: card `c` of deck `d` has been drawn since the last shuffle.
+    pub drawn: [u16; MAX_DECKS],
+    /// Inches of the AI move under way (its box's, with an elite bonus).
+    pub move_inches: u8,
+    /// The AI move under way rolled frenzy: its box is resolved a second time.
+    pub frenzy: bool,
+}
+
+impl UcState {
+    /// The cards of deck `deck` (of `cards` cards) that can be drawn now: those not drawn since
+    /// the last shuffle, or the whole deck when every card has been drawn (the discard pile is
+    /// shuffled back, docs/rulings.md).
+    pub fn drawable(&self, deck: u8, cards: usize) -> impl Iterator<Item = u8> {
+        let full = if cards >= 16 { u16::MAX } else { (1u16 << cards) - 1 };
+        let drawn = self.drawn[deck as usize] & full;
+        let pile = if drawn == full { 0 } else { drawn };
+        (0..cards as u8).filter(move |&c| pile & (1 << c) == 0)
+    }
+
+    /// Draw card `card` of deck `deck` (of `cards` cards), reshuffling first when it was empty.
+    pub fn draw(&mut self, deck: u8, cards: usize, card: u8) {
+        let full = if cards >= 16 { u16::MAX } else { (1u16 << cards) - 1 };
+        if self.drawn[deck as usize] & full == full {
+            self.drawn[deck as usize] = 0;
+        }
+        self.drawn[deck as usize] |= 1 << card;
+    }
+
+    /// Shuffle every discard pile back (the start phase, UC "Turn structure" 1.4).
+    pub fn shuffle(&mut self) {
+        self.drawn = [0; MAX_DECKS];
+    }
+}
+
+/// Games without AI models hash as they did before the AI side existed: the state is hashed
+/// only when a card has been drawn.
+impl Hash for UcState {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        if *self != UcState::default() {
+            self.drawn.hash(state);
+            self.move_inches.hash(state);
+            self.frenzy.hash(state);
+        }
+    }
+}
