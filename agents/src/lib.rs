@@ -16,13 +16,15 @@ pub mod tensor;
 #[cfg(feature = "tde")]
 mod greedy;
 #[cfg(feature = "tde")]
-mod scripted;
+pub(crate) mod scripted;
 #[cfg(feature = "tde")]
 pub mod tde;
 #[cfg(feature = "tde")]
 mod tde_agents;
 #[cfg(feature = "tde")]
 mod tde_tensor;
+#[cfg(feature = "tde")]
+pub mod uc_cards;
 
 pub use az::{AzAgent, AzConfig, AzResult, AzSearch, NetOutput, PolicyValue, RootRule};
 pub use game::{Game, Turn};
@@ -36,6 +38,8 @@ pub use greedy::GreedyAgent;
 pub use scripted::ScriptedAgent;
 #[cfg(feature = "tde")]
 pub use tde_agents::{make_agent, parse_mcts, play, GameSummary, AGENT_NAMES};
+#[cfg(feature = "tde")]
+pub use uc_cards::UcCardsAgent;
 
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;

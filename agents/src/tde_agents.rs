@@ -2,17 +2,18 @@
 //! the game driver that records TDE games.
 
 use crate::mcts::{self, MctsAgent, MctsConfig};
-use crate::{play_game, tde, Agent, GreedyAgent, RandomAgent, ScriptedAgent};
+use crate::{play_game, tde, Agent, GreedyAgent, RandomAgent, ScriptedAgent, UcCardsAgent};
 use engine::record::GameRecord;
 use engine::{Action, GameState};
 use std::sync::Arc;
 
 /// The agent names [`make_agent`] knows.
-pub const AGENT_NAMES: [&str; 4] = ["random", "greedy", "scripted", "mcts"];
+pub const AGENT_NAMES: [&str; 5] = ["random", "greedy", "scripted", "mcts", "uc-cards"];
 
-/// Build a TDE agent from its spec, seeded: `random`, `greedy`, `scripted`, or
+/// Build a TDE agent from its spec, seeded: `random`, `greedy`, `scripted`,
 /// `mcts[:k=v,...]` (see [`MctsConfig::parse`], plus `rollout=random|greedy|scripted`, the
-/// rollout player, random by default).
+/// rollout player, random by default), or `uc-cards[:decks=PATH]` (the UC card AI, see
+/// [`crate::uc_cards`]).
 pub fn make_agent(spec: &str, seed: u64) -> Result<Box<dyn Agent<GameState>>, String> {
     let (name, params) = spec.split_once(':').unwrap_or((spec, ""));
     let no_params = || {
@@ -28,6 +29,7 @@ pub fn make_agent(spec: &str, seed: u64) -> Result<Box<dyn Agent<GameState>>, St
         }
         "greedy" => no_params().map(|_| Box::new(GreedyAgent::new(seed)) as Box<dyn Agent<GameState>>),
         "scripted" => no_params().map(|_| Box::new(ScriptedAgent::new(seed)) as Box<dyn Agent<GameState>>),
+        "uc-cards" => Ok(Box::new(UcCardsAgent::from_params(params, seed)?)),
         "mcts" => {
             let (mut config, rollout) = parse_mcts(params)?;
             config.rollout_depth.get_or_insert(crate::tde::ROLLOUT_DEPTH);

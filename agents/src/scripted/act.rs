@@ -29,7 +29,7 @@ use engine::state::{CombatKind, InteractKind, ModelId, Stance};
 use engine::Action;
 
 /// Score for options never worth taking (kept legal as a last resort).
-pub(super) const NEVER: f64 = -1.0e6;
+pub(crate) const NEVER: f64 = -1.0e6;
 /// Moves and charges given the full position estimate.
 const REFINED: usize = 14;
 /// Chance that an attacked model with AP opposes the attack.
@@ -344,7 +344,7 @@ fn shortfall(scene: &Scene, m: ModelId, dest: u16) -> (f64, f64) {
 }
 
 /// Victory points and other gains of an Interact action.
-fn interact_value(view: &View, m: ModelId, kind: InteractKind, target: ModelId) -> f64 {
+pub(crate) fn interact_value(view: &View, m: ModelId, kind: InteractKind, target: ModelId) -> f64 {
     let state = view.state;
     let p = state.profile(m);
     match kind {
@@ -390,7 +390,7 @@ fn interact_value(view: &View, m: ModelId, kind: InteractKind, target: ModelId) 
 }
 
 /// Value of leaving the table by the enemy edge (Couriers).
-fn leave_value(view: &View, m: ModelId) -> f64 {
+pub(crate) fn leave_value(view: &View, m: ModelId) -> f64 {
     if view.carries_prize(m) {
         5.0
     } else if super::view::is_character(view.state, m) && view.last_turn {
@@ -401,7 +401,7 @@ fn leave_value(view: &View, m: ModelId) -> f64 {
 }
 
 /// Expected value of a template placed at `at`: enemies hit less friends hit.
-pub(super) fn template_at(view: &View, m: ModelId, weapon: u8, at: u16) -> f64 {
+pub(crate) fn template_at(view: &View, m: ModelId, weapon: u8, at: u16) -> f64 {
     let state = view.state;
     let w = &state.profile(m).weapons[weapon as usize];
     let Some(kind) = template_of(w) else { return NEVER };

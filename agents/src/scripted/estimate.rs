@@ -13,7 +13,7 @@ use std::sync::OnceLock;
 
 /// Probabilities that an action takes effect at a Pass and at "Nailed It" or better.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub(super) struct Effect {
+pub(crate) struct Effect {
     /// Takes effect at a Pass.
     pub pass: f64,
     /// Takes effect at "Nailed It" or a Feat.
@@ -86,17 +86,17 @@ fn add(e: &mut Effect, wins: bool, level: TestLevel, p: f64) {
 }
 
 /// An unopposed test against `attr`.
-pub(super) fn single(attr: u8, nf: bool) -> Effect {
+pub(crate) fn single(attr: u8, nf: bool) -> Effect {
     tables().single[nf as usize][clamp_attribute(attr as i32) as usize]
 }
 
 /// An opposed test of `a` against `b`: each side's chance to take effect.
-pub(super) fn duel(a: u8, b: u8, nf: bool) -> (Effect, Effect) {
+pub(crate) fn duel(a: u8, b: u8, nf: bool) -> (Effect, Effect) {
     tables().duel[nf as usize][clamp_attribute(a as i32) as usize][clamp_attribute(b as i32) as usize]
 }
 
 /// Calls `f(wounds, probability)` for the wounds `damage` dice cause against `save`.
-pub(super) fn for_wounds(damage: u8, save: u8, mut f: impl FnMut(u8, f64)) {
+pub(crate) fn for_wounds(damage: u8, save: u8, mut f: impl FnMut(u8, f64)) {
     let t = tables();
     let save = save.min(10) as usize;
     if (damage as usize) <= MAX_DAMAGE {
@@ -112,7 +112,7 @@ pub(super) fn for_wounds(damage: u8, save: u8, mut f: impl FnMut(u8, f64)) {
 
 /// An attack as the engine would roll it.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub(super) struct Strike {
+pub(crate) struct Strike {
     /// The attacking model.
     pub attacker: ModelId,
     /// Its weapon.
@@ -147,7 +147,7 @@ impl Strike {
 /// Where a model is (or would be) and what it presents to sight: the engine's pose, which
 /// the engine does not export by name.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) struct Spot {
+pub(crate) struct Spot {
     /// Cell its base is over.
     pub cell: u16,
     /// Height of its base.
@@ -176,7 +176,7 @@ impl Spot {
 /// A shot from `shooter` at `from` on `target` at `to`, with the ranged modifiers of p.30
 /// (`None` without sight or range). Sight includes models in the way when `exact`;
 /// otherwise terrain only (cheap, for estimates of hypothetical positions).
-pub(super) fn shot(
+pub(crate) fn shot(
     state: &GameState,
     shooter: ModelId,
     weapon: u8,
@@ -247,7 +247,7 @@ pub(super) fn shot(
 /// A close combat of `attacker` standing on `cell` (height `z`) against `target` with
 /// `weapon` (p.33): −1 per further standing enemy in base contact, +1 on a charge, −1 unless
 /// standing, and Sneaky(X) when unopposed.
-pub(super) fn melee(
+pub(crate) fn melee(
     state: &GameState,
     attacker: ModelId,
     weapon: u8,
@@ -303,7 +303,7 @@ fn blind(state: &GameState, m: ModelId) -> i32 {
 }
 
 /// The volume a model at `cell` would present to sight standing (or, when `low`, its base).
-pub(super) fn volume_at(state: &GameState, m: ModelId, low: bool) -> Volume {
+pub(crate) fn volume_at(state: &GameState, m: ModelId, low: bool) -> Volume {
     if low {
         Volume::Base
     } else {

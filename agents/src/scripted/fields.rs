@@ -17,7 +17,7 @@ use std::collections::{BinaryHeap, HashMap};
 use std::sync::Arc;
 
 /// Distance of an unreachable cell.
-pub(super) const FAR: u16 = u16::MAX;
+pub(crate) const FAR: u16 = u16::MAX;
 
 /// Most fields kept before the cache is emptied.
 const CACHE_LIMIT: usize = 512;
@@ -25,7 +25,7 @@ const CACHE_LIMIT: usize = 512;
 /// How high a model can climb in one move: from the ground (a move's whole budget is its
 /// "Nailed It" speed) and out of the water (a swim limits the move to its pass speed).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub(super) struct Mobility {
+pub(crate) struct Mobility {
     /// Highest climb (up or down) between two cells of solid ground, in inches.
     pub land: u8,
     /// Highest climb out of the water, in inches.
@@ -41,7 +41,7 @@ impl Mobility {
 
 /// Cached distance fields of one board.
 #[derive(Default)]
-pub(super) struct Fields {
+pub(crate) struct Fields {
     board: u64,
     cache: HashMap<(Mobility, Vec<u32>), Arc<Vec<u16>>>,
 }

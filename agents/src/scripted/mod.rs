@@ -56,14 +56,14 @@
 //! (see [`view`]). Moves are pre-scored cheaply and only the best few get the sight-based
 //! estimates, so a decision takes about a tenth of a millisecond on average.
 
-mod act;
-mod estimate;
-mod fields;
-mod paths;
+pub(crate) mod act;
+pub(crate) mod estimate;
+pub(crate) mod fields;
+pub(crate) mod paths;
 mod plan;
-mod respond;
+pub(crate) mod respond;
 mod setup;
-mod view;
+pub(crate) mod view;
 
 use crate::Agent;
 use engine::state::{Player, Step};

@@ -12,7 +12,7 @@ use engine::GameState;
 
 /// The outcome of a standing move (or a charge's move) to `dest`.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub(super) struct Landing {
+pub(crate) struct Landing {
     /// Chance to get to `dest`.
     pub arrive: f64,
     /// Where the model stops otherwise, and how likely each is: a Pass and a failure.
@@ -21,19 +21,12 @@ pub(super) struct Landing {
 
 /// Where model `m`'s standing move to `dest` can end; `None` when it needs no test (or the
 /// engine finds no path).
-pub(super) fn landing(state: &GameState, m: ModelId, dest: CellIdx) -> Option<Landing> {
+pub(crate) fn landing(state: &GameState, m: ModelId, dest: CellIdx) -> Option<Landing> {
     let model = &state.models()[m as usize];
     let p = state.profile(m);
-    let (pass, nailed) =
-        (p.speed.0.saturating_sub(model.tokens.slow.0), p.speed.1.saturating_sub(model.tokens.slow.1));
+    let spec = standing_spec(state, m);
+    let pass = p.speed.0.saturating_sub(model.tokens.slow.0);
     let stance_cost = if model.stance == Stance::Prone { ORTHO } else { 0 };
-    let spec = MoveSpec {
-        start: model.cell,
-        start_z: model.z,
-        crawl: false,
-        budget_free: (nailed as u16 * ORTHO).saturating_sub(stance_cost),
-        budget_restricted: (pass as u16 * ORTHO).saturating_sub(stance_cost),
-    };
     let path = path_to(state.board(), &MoverOccupancy { state, mover: m }, &spec, dest)?;
     let first = path.first_dynamic?;
     let blind = if model.tokens.blind { 2 } else { 0 };
@@ -55,4 +48,21 @@ pub(super) fn landing(state: &GameState, m: ModelId, dest: CellIdx) -> Option<La
         arrive,
         short: [(cell_at(on_pass), pass_short), (cell_at(first.checked_sub(1)), 1.0 - eff.any())],
     })
+}
+
+/// The movement search of model `m`'s standing move from where it stands: its speeds less
+/// Slow tokens, and 1" to stand up when prone (the search behind the engine's legal moves).
+pub(crate) fn standing_spec(state: &GameState, m: ModelId) -> MoveSpec {
+    let model = &state.models()[m as usize];
+    let p = state.profile(m);
+    let (pass, nailed) =
+        (p.speed.0.saturating_sub(model.tokens.slow.0), p.speed.1.saturating_sub(model.tokens.slow.1));
+    let stance_cost = if model.stance == Stance::Prone { ORTHO } else { 0 };
+    MoveSpec {
+        start: model.cell,
+        start_z: model.z,
+        crawl: false,
+        budget_free: (nailed as u16 * ORTHO).saturating_sub(stance_cost),
+        budget_restricted: (pass as u16 * ORTHO).saturating_sub(stance_cost),
+    }
 }

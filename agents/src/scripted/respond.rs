@@ -72,7 +72,7 @@ fn roll_strike(roll: &CombatRoll) -> Option<Strike> {
 }
 
 /// The active side's attack on `r` in this sequence, if any (a charge's strike comes later).
-fn attack_on(view: &View, seq: &Sequence, r: ModelId) -> Option<Strike> {
+pub(crate) fn attack_on(view: &View, seq: &Sequence, r: ModelId) -> Option<Strike> {
     let state = view.state;
     if let Action::Charge { target, weapon, dest } = seq.declared {
         if target == r {
@@ -102,7 +102,7 @@ fn agility(view: &View, m: ModelId) -> u8 {
 }
 
 /// Scores of the reacting side's options.
-pub(super) fn score_reactions(view: &View, legal: &[Action], scores: &mut Vec<f64>) {
+pub(crate) fn score_reactions(view: &View, legal: &[Action], scores: &mut Vec<f64>) {
     let state = view.state;
     let Some(seq) = state.dynamic().sequence.as_ref() else {
         scores.extend(legal.iter().map(|&a| if a == Action::EndReactions { 0.0 } else { NEVER }));
@@ -151,7 +151,7 @@ pub(super) fn score_reactions(view: &View, legal: &[Action], scores: &mut Vec<f6
 }
 
 /// Scores of the mover's nested actions.
-pub(super) fn score_nested(view: &View, fields: &mut Fields, legal: &[Action], scores: &mut Vec<f64>) {
+pub(crate) fn score_nested(view: &View, fields: &mut Fields, legal: &[Action], scores: &mut Vec<f64>) {
     let state = view.state;
     let Some(seq) = state.dynamic().sequence.as_ref() else {
         scores.extend(legal.iter().map(|_| 0.0));
@@ -189,7 +189,7 @@ pub(super) fn score_nested(view: &View, fields: &mut Fields, legal: &[Action], s
 }
 
 /// Scores of the mover's firefights.
-pub(super) fn score_firefights(view: &View, fields: &mut Fields, legal: &[Action], scores: &mut Vec<f64>) {
+pub(crate) fn score_firefights(view: &View, fields: &mut Fields, legal: &[Action], scores: &mut Vec<f64>) {
     let state = view.state;
     let Some(seq) = state.dynamic().sequence.as_ref() else {
         scores.extend(legal.iter().map(|_| 0.0));
@@ -260,7 +260,7 @@ fn ap_value(view: &View, fields: &mut Fields, m: ModelId, active: Option<ModelId
 }
 
 /// Scores of the leader's command orders.
-pub(super) fn score_commands(view: &View, fields: &mut Fields, legal: &[Action], scores: &mut Vec<f64>) {
+pub(crate) fn score_commands(view: &View, fields: &mut Fields, legal: &[Action], scores: &mut Vec<f64>) {
     let state = view.state;
     let active = state.dynamic().sequence.as_ref().map(|s| s.actor);
     let eff = active.map_or_else(Default::default, |l| single(state.profile(l).intelligence, view.nf));
@@ -283,7 +283,7 @@ pub(super) fn score_commands(view: &View, fields: &mut Fields, legal: &[Action],
 }
 
 /// Scores of the side's card plays.
-pub(super) fn score_cards(view: &View, fields: &mut Fields, legal: &[Action], scores: &mut Vec<f64>) {
+pub(crate) fn score_cards(view: &View, fields: &mut Fields, legal: &[Action], scores: &mut Vec<f64>) {
     let state = view.state;
     let Some(Step::ChooseCard { side, timing, test }) = state.dynamic().steps.last().cloned() else {
         scores.extend(legal.iter().map(|_| 0.0));
@@ -355,7 +355,7 @@ fn reroll_value(view: &View, test: (ModelId, u8, Purpose, bool)) -> f64 {
 }
 
 /// Scores at the other decisions: cavalry damage, falls, mid-air, the continuing model.
-pub(super) fn score_misc(view: &View, fields: &mut Fields, legal: &[Action], scores: &mut Vec<f64>) {
+pub(crate) fn score_misc(view: &View, fields: &mut Fields, legal: &[Action], scores: &mut Vec<f64>) {
     let state = view.state;
     let step = state.dynamic().steps.last().cloned();
     for &a in legal {

@@ -12,7 +12,7 @@ use engine::state::{Health, ModelId, Side};
 use engine::GameState;
 
 /// The deciding side's view of the game.
-pub(super) struct View<'a> {
+pub(crate) struct View<'a> {
     /// The state (its public parts only are read).
     pub state: &'a GameState,
     /// The deciding side.
@@ -191,22 +191,32 @@ impl<'a> View<'a> {
         self.models_of(self.side, true)
     }
 
-    /// Enemy models on the table (down ones included when `conscious` is false).
+    /// Enemy models on the table (down ones included when `conscious` is false): the other
+    /// player's and any AI dinosaurs, which attack both players.
     pub fn enemies(&self, conscious: bool) -> impl Iterator<Item = ModelId> + '_ {
-        self.models_of(1 - self.side, conscious)
+        let own = self.side;
+        self.models_where(move |s| s != own, conscious)
     }
 
     fn models_of(&self, side: Side, conscious: bool) -> impl Iterator<Item = ModelId> + '_ {
+        self.models_where(move |s| s == side, conscious)
+    }
+
+    fn models_where(
+        &self,
+        which: impl Fn(Side) -> bool,
+        conscious: bool,
+    ) -> impl Iterator<Item = ModelId> + '_ {
         let models = self.state.models();
         (0..models.len() as ModelId).filter(move |&m| {
             let mm = &models[m as usize];
-            mm.side == side && if conscious { mm.is_conscious() } else { mm.is_on_table() }
+            which(mm.side) && if conscious { mm.is_conscious() } else { mm.is_on_table() }
         })
     }
 }
 
 /// The side's leader, if it has one.
-pub(super) fn leader(state: &GameState, side: Side) -> Option<ModelId> {
+pub(crate) fn leader(state: &GameState, side: Side) -> Option<ModelId> {
     (0..state.models().len() as ModelId)
         .find(|&m| state.models()[m as usize].side == side && state.profile(m).role == Role::Leader)
 }
@@ -216,11 +226,11 @@ fn health(state: &GameState, m: ModelId) -> Health {
 }
 
 /// A "Character" for the scenarios (not a troop, cavalry or beast).
-pub(super) fn is_character(state: &GameState, m: ModelId) -> bool {
+pub(crate) fn is_character(state: &GameState, m: ModelId) -> bool {
     state.profile(m).model_type == ModelType::Character
 }
 
 /// Beasts and cavalry never interact nor carry objectives (p.61).
-pub(super) fn can_carry(state: &GameState, m: ModelId) -> bool {
+pub(crate) fn can_carry(state: &GameState, m: ModelId) -> bool {
     !matches!(state.profile(m).model_type, ModelType::Beast | ModelType::Cavalry)
 }
