@@ -194,23 +194,19 @@ impl<'a> View<'a> {
     /// Enemy models on the table (down ones included when `conscious` is false): the other
     /// player's and any AI dinosaurs, which attack both players.
     pub fn enemies(&self, conscious: bool) -> impl Iterator<Item = ModelId> + '_ {
-        let own = self.side;
-        self.models_where(move |s| s != own, conscious)
+        self.models_where(self.side, false, conscious)
     }
 
     fn models_of(&self, side: Side, conscious: bool) -> impl Iterator<Item = ModelId> + '_ {
-        self.models_where(move |s| s == side, conscious)
+        self.models_where(side, true, conscious)
     }
 
-    fn models_where(
-        &self,
-        which: impl Fn(Side) -> bool,
-        conscious: bool,
-    ) -> impl Iterator<Item = ModelId> + '_ {
+    /// Models of `side` (`of_side`) or of every other side.
+    fn models_where(&self, side: Side, of_side: bool, conscious: bool) -> impl Iterator<Item = ModelId> + '_ {
         let models = self.state.models();
         (0..models.len() as ModelId).filter(move |&m| {
             let mm = &models[m as usize];
-            which(mm.side) && if conscious { mm.is_conscious() } else { mm.is_on_table() }
+            (mm.side == side) == of_side && if conscious { mm.is_conscious() } else { mm.is_on_table() }
         })
     }
 }
