@@ -126,6 +126,15 @@ fn arena_plays_games_with_ai_dinosaurs_and_their_records_replay() {
     assert!(run.status.success(), "{}", stderr(&run));
     let results: Value = serde_json::from_slice(&run.stdout).unwrap();
     assert_eq!(results["games"], 2);
+    // Every agent gets the dinosaurs' figures: means per game, never negative.
+    for agent in results["agents"].as_array().unwrap() {
+        for figure in ["models lost to dinosaurs", "dinosaurs taken out"] {
+            let mean = agent["figures"][figure].as_f64().unwrap_or_else(|| panic!("{figure} in {agent}"));
+            assert!((0.0..=12.0).contains(&mean), "{figure}: {mean}");
+        }
+    }
+    let report = std::fs::read_to_string(dir.join("report.md")).unwrap();
+    assert!(report.contains("| agent | dinosaurs taken out | models lost to dinosaurs |"), "{report}");
     for record in std::fs::read_dir(dir.join("records")).unwrap() {
         let path = record.unwrap().path();
         let text = std::fs::read_to_string(&path).unwrap();

@@ -78,6 +78,10 @@ pub struct GameConfig {
 /// Most AI dinosaurs a game may start with.
 pub const MAX_DINOS: u8 = 12;
 
+/// Most models a game with AI dinosaurs holds, spawns included: the scenarios track models in
+/// 32-bit masks.
+pub const MAX_GAME_MODELS: usize = 32;
+
 /// The spawn table games use unless told otherwise.
 pub const DEFAULT_SPAWN_TABLE: &str = "jungle";
 
@@ -216,8 +220,7 @@ fn ai_side(
             format!("{} is more than {MAX_DINOS}", config.dinos),
         ));
     }
-    // The scenarios track models in 32-bit masks.
-    if crew_models + config.dinos as usize > 32 {
+    if crew_models + config.dinos as usize > MAX_GAME_MODELS {
         return Err(DataError::new(
             "game settings",
             "dinos",

@@ -110,6 +110,14 @@ pub fn check_dynamic(stat: &StaticData, d: &DynState) -> Result<(), String> {
             Err(format!("{what} names cell {c}, outside the {}x{} board", board.width(), board.depth()))
         }
     };
+    if let Some(c) = d.uc.noise {
+        cell(c, "the AI side's noise")?;
+    }
+    if let Some(m) = (0..64u8).find(|&m| {
+        d.uc.confusion(m) > 0 && d.models.get(m as usize).is_none_or(|x| x.side != crate::uc::AI_SIDE)
+    }) {
+        return Err(format!("model {m} holds confusion tokens but is no AI model"));
+    }
     for (i, m) in d.models.iter().enumerate() {
         let what = format!("model {i}");
         let p = stat
@@ -372,6 +380,11 @@ pub fn check_dynamic(stat: &StaticData, d: &DynState) -> Result<(), String> {
                         }
                     }
                     EnemyStep::Phase => {}
+                    EnemyStep::Spawn { near } => {
+                        if *near as usize >= stat.board.len() {
+                            return Err(format!("a noise at cell {near}, off the board"));
+                        }
+                    }
                     EnemyStep::AnswerAttack => needs_sequence("an AI model's answer")?,
                     EnemyStep::MoveReaction { model: m, trigger }
                     | EnemyStep::ReactionAct { model: m, trigger, .. } => {
@@ -379,6 +392,16 @@ pub fn check_dynamic(stat: &StaticData, d: &DynState) -> Result<(), String> {
                         model(*trigger, "a step of the AI side")?;
                         if uc.enemy(&d.models[*m as usize]).is_none() {
                             return Err(format!("model {m} makes an AI reaction but is no AI model"));
+                        }
+                    }
+                    EnemyStep::NoiseReaction { model: m, maker, source } => {
+                        model(*m, "a step of the AI side")?;
+                        model(*maker, "a step of the AI side")?;
+                        if uc.enemy(&d.models[*m as usize]).is_none() {
+                            return Err(format!("model {m} makes an AI reaction but is no AI model"));
+                        }
+                        if *source as usize >= stat.board.len() {
+                            return Err(format!("a noise at cell {source}, off the board"));
                         }
                     }
                     EnemyStep::Draw { model: m }

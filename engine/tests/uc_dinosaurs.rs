@@ -340,8 +340,11 @@ fn a_stalk_box_moves_into_cover_from_the_nearest_player_model() {
 /// A skirmish with one dinosaur (spawn outcome `kind`: 0 raptor, 1 dilophosaur) standing
 /// `ahead` inches in front of side A's first model, at side A's first activation.
 fn facing(kind: u8, ahead: u8) -> (GameState, usize, usize) {
-    // A flat, open 24" table: nothing blocks sight or movement.
-    let path = std::env::temp_dir().join(format!("tde-flat-{}.board", std::process::id()));
+    // A flat, open 24" table: nothing blocks sight or movement. One file per call: the tests
+    // run in parallel.
+    static CALLS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let call = CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let path = std::env::temp_dir().join(format!("tde-flat-{}-{call}.board", std::process::id()));
     let row = "0.".repeat(24);
     let text = format!("name: Flat\nsize: 24x24\n{}", format!("{row}\n").repeat(24));
     std::fs::write(&path, text).unwrap();
@@ -352,6 +355,7 @@ fn facing(kind: u8, ahead: u8) -> (GameState, usize, usize) {
         ..GameConfig::default()
     };
     let mut s = new_game(&config).expect("a game on the flat table");
+    let _ = std::fs::remove_file(&path);
     let dino = place_next(&mut s, kind);
     let a0 = (0..s.models().len()).find(|&i| s.models()[i].side == 0).unwrap();
     let (ax, ay) = s.board().xy(s.models()[a0].cell);
@@ -470,4 +474,233 @@ fn a_dinosaur_in_base_contact_does_not_react_to_movement() {
         return;
     }
     panic!("no other model moved");
+}
+
+/// At a test node, roll the outcome `wanted` picks out of the node's grouped outcomes.
+fn roll(s: &mut GameState, wanted: impl Fn(&engine::dice::TestOutcome) -> bool) {
+    let table = s.pending_test().expect("a test");
+    let i = table.iter().position(|(t, _)| wanted(t)).expect("such an outcome");
+    s.apply_action(Action::Chance(i as u8)).unwrap();
+}
+
+/// A side A model shoots the raptor, which dodges; the shooter's test and the raptor's come
+/// out as given. Whether the shot hit (an armour roll for the raptor), and the state after.
+fn shot_at_dodging_raptor(
+    shooter: impl Fn(&engine::dice::TestOutcome) -> bool,
+    raptor_die: impl Fn(&engine::dice::TestOutcome) -> bool,
+) -> (bool, GameState) {
+    let (mut s, raptor, a0) = facing(0, 8);
+    let shooter_model = shoot_at(&mut s, raptor, a0) as u8;
+    run_until(&mut s, |s| matches!(s.dynamic().steps.last(), Some(Step::Test { .. })));
+    // Opposed tests are rolled one after the other; answer each by whose it is.
+    let mut armour_on_raptor = false;
+    while s.dynamic().sequence.is_some() {
+        match s.dynamic().steps.last() {
+            Some(Step::Test { model, .. }) if *model == shooter_model => roll(&mut s, &shooter),
+            Some(Step::Test { model, .. }) if *model as usize == raptor => roll(&mut s, &raptor_die),
+            Some(Step::Armour { model, .. }) => {
+                armour_on_raptor |= *model as usize == raptor;
+                s.apply_action(Action::Chance(0)).unwrap();
+            }
+            _ => {
+                let a = match s.current_player() {
+                    Player::Chance => s.chance_outcomes()[0].0,
+                    _ => idle(&s),
+                };
+                s.apply_action(a).unwrap();
+            }
+        }
+    }
+    (armour_on_raptor, s)
+}
+
+#[test]
+fn the_ai_model_wins_ties_and_its_frenzy_beats_a_feat() {
+    use engine::dice::TestLevel;
+    // Equal passes (both 4): the raptor's dodge wins, the shot misses.
+    let (hit, _) = shot_at_dodging_raptor(
+        |t| t.level == TestLevel::Pass && t.high_die == 4,
+        |t| t.level == TestLevel::Pass && t.high_die == 4,
+    );
+    assert!(!hit, "a tie goes to the AI model");
+    // A higher pass wins for the player.
+    let (hit, _) = shot_at_dodging_raptor(
+        |t| t.level == TestLevel::Pass && t.high_die == 4,
+        |t| t.level == TestLevel::Pass && t.high_die == 3,
+    );
+    assert!(hit, "the better pass hits");
+    // A feat against a frenzy (the engine carries the frenzy as the AI model's Feat): the
+    // frenzy wins.
+    let (hit, _) = shot_at_dodging_raptor(|t| t.level == TestLevel::Feat, |t| t.level == TestLevel::Feat);
+    assert!(!hit, "frenzy beats even a feat");
+    // A feat against a plain pass hits.
+    let (hit, _) = shot_at_dodging_raptor(
+        |t| t.level == TestLevel::Feat,
+        |t| t.level == TestLevel::Pass && t.high_die == 5,
+    );
+    assert!(hit);
+}
+
+#[test]
+fn a_dinosaur_put_out_of_action_by_a_shot_counts_for_the_shooters_side() {
+    use engine::dice::TestLevel;
+    let (s, raptor, a0) = facing(0, 8);
+    // A raptor with one wound left: any wound downs it.
+    let mut saved = SavedGame::capture(&s);
+    saved.state.models[raptor].wounds = 1;
+    let mut s = saved.restore("a wounded raptor").unwrap();
+    let uc = s.dynamic().uc;
+    assert_eq!((uc.out_of_action_by(0, AI_SIDE), uc.out_of_action_by(AI_SIDE, 0)), (0, 0));
+    let shooter = shoot_at(&mut s, raptor, a0) as u8;
+    while s.dynamic().sequence.is_some() {
+        let action = match s.dynamic().steps.last() {
+            Some(Step::Test { model, .. }) => {
+                let table = s.pending_test().expect("a test");
+                let want = if *model == shooter { TestLevel::Feat } else { TestLevel::Fail };
+                Action::Chance(table.iter().position(|(t, _)| t.level == want).expect("such a level") as u8)
+            }
+            // The armour roll with the most wounds.
+            Some(Step::Armour { .. }) => *s.chance_outcomes().last().map(|(a, _)| a).unwrap(),
+            _ => match s.current_player() {
+                Player::Chance => s.chance_outcomes()[0].0,
+                _ => idle(&s),
+            },
+        };
+        s.apply_action(action).unwrap();
+    }
+    assert!(s.models()[raptor].is_unconscious(), "{:?}", s.models()[raptor].health);
+    let uc = s.dynamic().uc;
+    assert_eq!(uc.out_of_action_by(0, AI_SIDE), 1, "side A took the raptor out");
+    assert_eq!(uc.out_of_action_by(1, AI_SIDE) + uc.out_of_action_by(AI_SIDE, 0), 0);
+    assert_eq!(uc.hit_by, [0; 3], "the hits are forgotten when the sequence ends");
+    // The count survives a save and restore.
+    let back = SavedGame::capture(&s).restore("after the shot").unwrap();
+    assert_eq!(back.dynamic().uc.out_of_action_by(0, AI_SIDE), 1);
+}
+
+/// Side A's model shoots the raptor standing `ahead` inches from it with its revolver (a
+/// noisy weapon; every roll its first outcome, so the shot misses, and the raptor's dodge
+/// fails, so the shot leaves it where it stood): where the raptor has moved to when side A
+/// decides again, if it moved, the state then, the raptor and the shooter.
+fn raptor_after_a_shot(ahead: u8, confusion: u8) -> (Option<u16>, GameState, usize, usize) {
+    let (s, raptor, a0) = facing(0, ahead);
+    let mut saved = SavedGame::capture(&s);
+    saved.state.uc.confuse(raptor as u8, confusion);
+    let mut s = saved.restore("a confused raptor").unwrap();
+    let start = s.models()[raptor].cell;
+    let shooter = shoot_at(&mut s, raptor, a0);
+    for _ in 0..500 {
+        if s.dynamic().sequence.is_none()
+            && matches!(s.dynamic().steps.last(), Some(Step::ChooseAction(_) | Step::ChooseActivation))
+        {
+            let now = s.models()[raptor].cell;
+            return ((now != start).then_some(now), s, raptor, shooter);
+        }
+        if matches!(s.dynamic().steps.last(), Some(Step::Test { model, .. }) if *model as usize == raptor) {
+            roll(&mut s, |t| t.level == engine::dice::TestLevel::Fail);
+            continue;
+        }
+        let action = match s.current_player() {
+            Player::Chance => s.chance_outcomes()[0].0,
+            _ => idle(&s),
+        };
+        s.apply_action(action).unwrap();
+    }
+    panic!("the shot never ended");
+}
+
+#[test]
+fn a_gunshot_within_12_inches_makes_a_raptor_investigate_towards_the_shooter() {
+    let (s0, raptor, a0) = facing(0, 10);
+    let board = s0.board();
+    let d = |c, s: &GameState| engine::scenario::zones::distance(board, c, s.models()[a0].cell);
+    let before = d(s0.models()[raptor].cell, &s0);
+    let (moved, s, _, shooter) = raptor_after_a_shot(10, 0);
+    assert_eq!(shooter, a0);
+    let now = moved.expect("the raptor investigates the noise");
+    // Its nailed-it speed towards the noise, the shooter's cell.
+    assert!(d(now, &s) < before - 3.0, "it closes in on the noise: {before} -> {}", d(now, &s));
+    // Out of earshot (14", still in the revolver's range), nothing.
+    let (moved, s, _, shooter) = raptor_after_a_shot(14, 0);
+    assert_eq!((moved, shooter), (None, a0), "a noise beyond 12\" is not heard");
+    assert!(s.dynamic().uc.noise.is_some());
+}
+
+#[test]
+fn a_primitive_bow_makes_no_noise() {
+    // At 16" only side A's archer can shoot the raptor: a Recurve, Primitive.
+    let (_, s, _, shooter) = raptor_after_a_shot(16, 0);
+    let weapons: Vec<&str> = s.profile(shooter as u8).weapons.iter().map(|w| w.name.as_str()).collect();
+    assert_eq!(weapons[0], "Recurve");
+    assert_eq!(s.dynamic().uc.noise, None);
+}
+
+#[test]
+fn a_confused_dinosaur_discards_a_token_instead_of_reacting_or_drawing_a_card() {
+    // Two tokens: one goes instead of answering the shot (no dodge roll), one instead of the
+    // noise reaction.
+    let (moved, mut s, raptor, _) = raptor_after_a_shot(10, 2);
+    assert_eq!(moved, None, "confused: no noise reaction");
+    assert_eq!(s.dynamic().uc.confusion(raptor as u8), 0, "both tokens discarded");
+    // With one token left at the enemy phase, it draws no card and discards it.
+    let mut saved = SavedGame::capture(&s);
+    saved.state.uc.confuse(raptor as u8, 1);
+    s = saved.restore("confused again").unwrap();
+    run_until(&mut s, |s| s.dynamic().turn == 2);
+    assert_eq!(s.dynamic().uc.confusion(raptor as u8), 0);
+    assert_eq!(s.dynamic().uc.drawn, [0; 8], "no card was drawn");
+}
+
+#[test]
+fn stun_on_a_dinosaur_is_confusion() {
+    let (mut s, raptor, a0) = facing(0, 8);
+    shoot_at(&mut s, raptor, a0);
+    // A Stun(2) hit waiting in the sequence for the raptor.
+    let mut saved = SavedGame::capture(&s);
+    saved.state.models[raptor].pending.stun = 2;
+    let mut s = saved.restore("a stunned raptor").unwrap();
+    run_until(&mut s, |s| s.dynamic().sequence.is_none());
+    // Two tokens at the end of the shot (the raptor answered before they landed); the
+    // revolver's noise then costs one instead of the raptor's noise reaction.
+    assert_eq!(s.dynamic().uc.confusion(raptor as u8), 1);
+    assert_eq!(s.models()[raptor].ap, 0);
+}
+
+#[test]
+fn a_noise_brings_an_ai_model_to_the_spawn_point_nearest_it_in_the_enemy_phase() {
+    // The raptor is out of earshot, but the noise is remembered for the enemy phase.
+    let (moved, mut s, raptor, shooter) = raptor_after_a_shot(14, 0);
+    assert_eq!(moved, None);
+    let noise = s.dynamic().uc.noise.expect("the revolver's noise is remembered");
+    assert_eq!(noise, s.models()[shooter].cell, "a shot's noise is at the shooter");
+    let before = s.models().len();
+    run_until(&mut s, |s| matches!(s.dynamic().steps.last(), Some(Step::Enemy(EnemyStep::Spawn { .. }))));
+    assert_eq!(s.current_player(), Player::Chance);
+    let outcomes = s.chance_outcomes();
+    assert!((outcomes.iter().map(|o| o.1).sum::<f64>() - 1.0).abs() < 1e-9);
+    s.apply_action(outcomes[0].0).unwrap();
+    assert_eq!(s.models().len(), before + 1);
+    let new = before;
+    assert_eq!(s.models()[new].side, AI_SIDE);
+    assert_eq!(s.models()[new].health, Health::Conscious);
+    assert_eq!(s.dynamic().uc.noise, None, "the noise is spent");
+    // On the flat 24" table: by the middle of the table edge nearest the noise (on the free
+    // cell nearest it: side B's models may stand there).
+    let (nx, ny) = s.board().xy(noise);
+    let sq = |(ax, ay): (i32, i32), (bx, by): (i32, i32)| (ax - bx).pow(2) + (ay - by).pow(2);
+    let points = [(12, 0), (23, 12), (12, 23), (0, 12)];
+    let point = *points.iter().min_by_key(|&&p| sq(p, (nx as i32, ny as i32))).unwrap();
+    let (x, y) = s.board().xy(s.models()[new].cell);
+    let at = (x as i32, y as i32);
+    assert!(sq(at, point) <= 16, "{at:?} within 4\" of the spawn point {point:?}");
+    assert!(points.iter().all(|&p| sq(at, point) <= sq(at, p)), "{at:?} nearest {point:?}");
+    // It draws no card in this phase; the raptor does.
+    let draws = |m: usize| {
+        s.dynamic()
+            .steps
+            .iter()
+            .any(|st| matches!(st, Step::Enemy(EnemyStep::Draw { model }) if *model as usize == m))
+    };
+    assert!(draws(raptor) && !draws(new));
+    assert!(engine::invariants::violations(&s).is_empty());
 }

@@ -48,6 +48,11 @@ pub trait MatchMaker<G: Game>: Sync {
     /// A game record as JSON: the initial state, every action (chance outcomes included) and
     /// the final state; `description` says who played and with which seeds.
     fn record(&self, initial: &G, actions: &[G::Action], last: &G, description: &str) -> String;
+    /// Figures of a finished game beyond its margin, each a name and `player`'s value (e.g.
+    /// models lost to AI dinosaurs), reported per agent as means per game; none by default.
+    fn figures(&self, _state: &G, _player: usize) -> Vec<(String, f64)> {
+        Vec::new()
+    }
     /// The game options that make games differ (board, crews...), stored with the settings
     /// and compared on resume; each key names its command-line option.
     fn options(&self) -> BTreeMap<String, String>;
@@ -267,8 +272,26 @@ fn play<G: Game>(
         length: maker.length(&state),
         moves,
         think_s: think.map(|t| t.as_secs_f64()),
+        figures: game_figures(maker, &state, player_a),
     };
     Ok((result, record))
+}
+
+/// The maker's figures of a finished game, each as (`a`'s value, `b`'s value) by name.
+fn game_figures<G: Game>(
+    maker: &impl MatchMaker<G>,
+    state: &G,
+    player_a: usize,
+) -> BTreeMap<String, [f64; 2]> {
+    let theirs: BTreeMap<String, f64> = maker.figures(state, 1 - player_a).into_iter().collect();
+    maker
+        .figures(state, player_a)
+        .into_iter()
+        .map(|(name, a)| {
+            let b = theirs.get(&name).copied().unwrap_or(f64::NAN);
+            (name, [a, b])
+        })
+        .collect()
 }
 
 /// Run the arena: resume from `options.out` when it holds an earlier run of the same

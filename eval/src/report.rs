@@ -14,6 +14,35 @@ fn pct_ci(ci: [f64; 2]) -> String {
     format!("{:.1}–{:.1}%", 100.0 * ci[0], 100.0 * ci[1])
 }
 
+/// The games' further figures (e.g. models lost to AI dinosaurs), a mean per game for each
+/// agent; nothing when the games have none.
+fn figures_table(out: &mut String, r: &Results) {
+    let names: std::collections::BTreeSet<&str> =
+        r.agents.iter().flat_map(|a| a.figures.keys().map(String::as_str)).collect();
+    if names.is_empty() {
+        return;
+    }
+    out.push_str("\n## Figures per game\n\nMeans per game from each agent's side.\n\n| agent |");
+    for name in &names {
+        let _ = write!(out, " {name} |");
+    }
+    out.push_str("\n| --- |");
+    out.push_str(&" ---: |".repeat(names.len()));
+    out.push('\n');
+    for a in &r.agents {
+        let _ = write!(out, "| `{}` |", a.agent);
+        for name in &names {
+            match a.figures.get(*name) {
+                Some(v) => {
+                    let _ = write!(out, " {v:.2} |");
+                }
+                None => out.push_str(" – |"),
+            }
+        }
+        out.push('\n');
+    }
+}
+
 /// The full Markdown report: settings, ratings, pairs, scenarios, time per move and how the
 /// statistics were computed.
 pub fn markdown(r: &Results) -> String {
@@ -56,6 +85,8 @@ pub fn markdown(r: &Results) -> String {
             a.mean_length
         );
     }
+
+    figures_table(&mut out, r);
 
     out.push_str("\n## Pairs\n\nWins, draws and losses from the first agent's side; the score counts a draw as half a win.\n\n");
     out.push_str("| a | b | games | W–D–L (a) | score a | 95% CI | win a 95% CI | draw 95% CI | win b 95% CI | mean margin a | mean length |\n");

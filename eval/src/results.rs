@@ -8,6 +8,7 @@ use crate::arena::ArenaSettings;
 use crate::ratings::{bradley_terry, PairResult, PRIOR_DRAWS};
 use crate::stats::{mean, wilson, Wdl, Z95};
 use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
 
 /// One finished game, as stored in `games.jsonl`. Agent `a` is the one listed first in
 /// `--agents` of the pair.
@@ -33,6 +34,10 @@ pub struct GameResult {
     pub moves: [u32; 2],
     /// Seconds `a` and `b` spent choosing their actions.
     pub think_s: [f64; 2],
+    /// The game's further figures by name, `a`'s value then `b`'s (see
+    /// [`crate::arena::MatchMaker::figures`]); absent in games that have none.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub figures: BTreeMap<String, [f64; 2]>,
 }
 
 impl GameResult {
@@ -57,6 +62,9 @@ impl GameResult {
         }
         if self.think_s.iter().any(|t| !t.is_finite() || *t < 0.0) {
             return Err(format!("thinking times {:?} are not times", self.think_s));
+        }
+        if let Some((name, v)) = self.figures.iter().find(|(_, v)| v.iter().any(|x| !x.is_finite())) {
+            return Err(format!("figure `{name}` {v:?} is not a pair of numbers"));
         }
         if self.moves[0] as u64 + self.moves[1] as u64 > self.length as u64 {
             return Err(format!("{:?} moves do not fit in a game of {} decisions", self.moves, self.length));
@@ -97,6 +105,10 @@ pub struct AgentRow {
     pub mean_margin: f64,
     /// Mean game length in decisions.
     pub mean_length: f64,
+    /// Mean per game of each of the games' further figures, by name (e.g. models lost to AI
+    /// dinosaurs); empty when the games have none.
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub figures: BTreeMap<String, f64>,
 }
 
 /// The games of one pair on one scenario.
@@ -260,7 +272,13 @@ pub fn summarize(settings: &ArenaSettings, games: &[GameResult], run: RunInfo) -
     let mut by_agent: Vec<Vec<(f64, f64, u32)>> = vec![Vec::new(); k];
     let mut by_agent_scenario: Vec<Vec<Vec<f64>>> = vec![vec![Vec::new(); settings.scenarios.len()]; k];
     let mut think = vec![(0u64, 0.0f64); k];
+    let mut figures: Vec<BTreeMap<&str, Vec<f64>>> = vec![BTreeMap::new(); k];
     for &((a, b, s, _), g) in &keyed {
+        for (name, values) in &g.figures {
+            for (i, agent) in [a, b].into_iter().enumerate() {
+                figures[agent].entry(name.as_str()).or_default().push(values[i]);
+            }
+        }
         for (agent, score, margin, length) in sides(g, a, b) {
             by_agent[agent].push((score, margin, length));
             by_agent_scenario[agent][s].push(score);
@@ -274,8 +292,8 @@ pub fn summarize(settings: &ArenaSettings, games: &[GameResult], run: RunInfo) -
     let agents: Vec<AgentRow> = settings
         .agents
         .iter()
-        .zip(&by_agent)
-        .map(|(name, list)| {
+        .zip(by_agent.iter().zip(&figures))
+        .map(|(name, (list, figures))| {
             let mut wdl = Wdl::default();
             list.iter().for_each(|&(s, _, _)| wdl.add(s));
             AgentRow {
@@ -288,6 +306,10 @@ pub fn summarize(settings: &ArenaSettings, games: &[GameResult], run: RunInfo) -
                 score_ci95: wdl.score_ci95(),
                 mean_margin: mean(list.iter().map(|x| x.1)),
                 mean_length: mean(list.iter().map(|x| x.2 as f64)),
+                figures: figures
+                    .iter()
+                    .map(|(name, v)| (name.to_string(), mean(v.iter().copied())))
+                    .collect(),
             }
         })
         .collect();
@@ -422,6 +444,7 @@ mod tests {
             length,
             moves: [5, 5],
             think_s: [0.01, 0.02],
+            figures: BTreeMap::new(),
         }
     }
 
@@ -534,6 +557,20 @@ mod tests {
         for ((moves, ms), (want_moves, want_ms)) in ms.into_iter().zip([(30, 2.0), (20, 3.0), (30, 4.0)]) {
             assert!(moves == want_moves && close(ms, want_ms), "{moves} {ms}");
         }
+    }
+
+    #[test]
+    fn figures_are_averaged_per_agent_over_its_games() {
+        let (settings, mut games) = table();
+        // Only A–B games carry the figure: A lost 1 then 3 models, B 2 then 0.
+        games[0].figures.insert("lost".into(), [1.0, 2.0]);
+        games[1].figures.insert("lost".into(), [3.0, 0.0]);
+        let r = summarize(&settings, &games, RunInfo::default()).unwrap();
+        assert_eq!(r.agents[0].figures["lost"], 2.0);
+        assert_eq!(r.agents[1].figures["lost"], 1.0);
+        assert!(r.agents[2].figures.is_empty());
+        games[0].figures.insert("lost".into(), [f64::NAN, 2.0]);
+        assert!(games[0].check().unwrap_err().contains("lost"));
     }
 
     #[test]

@@ -107,6 +107,20 @@ impl MatchMaker<GameState> for TdeMatch {
         serde_json::to_string(&record).expect("records serialise")
     }
 
+    /// With AI dinosaurs: the player's models the dinosaurs put out of action (down or taken
+    /// out) and the dinosaurs the player's crew put out of action.
+    fn figures(&self, state: &GameState, player: usize) -> Vec<(String, f64)> {
+        if self.config.dinos == 0 {
+            return Vec::new();
+        }
+        let uc = &state.dynamic().uc;
+        let side = player as engine::state::Side;
+        vec![
+            ("models lost to dinosaurs".to_string(), uc.out_of_action_by(engine::uc::AI_SIDE, side) as f64),
+            ("dinosaurs taken out".to_string(), uc.out_of_action_by(side, engine::uc::AI_SIDE) as f64),
+        ]
+    }
+
     fn options(&self) -> BTreeMap<String, String> {
         let mut options = BTreeMap::from([
             ("board".to_string(), self.config.board.clone()),

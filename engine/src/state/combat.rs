@@ -92,7 +92,7 @@ pub(super) fn charge_strike(state: &mut GameState) {
         let seq = state.dyn_.sequence.as_mut().expect("sequence");
         seq.rolls[i].cancelled = true;
         let m = seq.rolls[i].model;
-        state.dyn_.models[m as usize].ap += 1;
+        refund_ap(state, m);
     }
     if let Some(roll) = roll {
         state.dyn_.sequence.as_mut().expect("sequence").rolls.push(roll);
@@ -286,7 +286,7 @@ pub(super) fn resolve_combat(state: &mut GameState) {
                         }
                     });
                     cavalry_hits.push((target, damage, w.clone(), hard, chooser));
-                    on_hit(state, target, w);
+                    on_hit(state, roll.model, target, w);
                     continue;
                 }
                 let tp = state.profile(target);
@@ -295,7 +295,7 @@ pub(super) fn resolve_combat(state: &mut GameState) {
                     damage,
                     armour_target(tp.toughness, tp.total_armour(), w.pierce(), w.sunder(), hard),
                 ));
-                on_hit(state, target, w);
+                on_hit(state, roll.model, target, w);
             }
         }
     }
@@ -420,7 +420,7 @@ pub(super) fn template_damage(state: &mut GameState, t: u8, m: ModelId, hard: bo
     let shot = state.dyn_.sequence.as_ref().expect("sequence").templates[t as usize];
     let w = state.profile(shot.firer).weapons[shot.weapon as usize].clone();
     let damage = if shot.nailed && shot.pass_range { w.damage.1 } else { w.damage.0 };
-    on_hit(state, m, &w);
+    on_hit(state, shot.firer, m, &w);
     if super::cavalry::is_cavalry(state, m) {
         // The template's owner chooses rider or mount (p.58).
         let owner = state.dyn_.models[shot.firer as usize].side;
@@ -431,9 +431,14 @@ pub(super) fn template_damage(state: &mut GameState, t: u8, m: ModelId, hard: bo
     let target = armour_target(tp.toughness, tp.total_armour(), w.pierce(), w.sunder(), hard);
     add_damage(state, m, damage, target);
 }
-/// The token and AP effects of a hit by weapon `w` on `target` (p.53), applied with the
-/// sequence's other effects at its end.
-fn on_hit(state: &mut GameState, target: ModelId, w: &crate::profile::Weapon) {
+/// The token and AP effects of a hit by `attacker`'s weapon `w` on `target` (p.53), applied
+/// with the sequence's other effects at its end. In games with AI dinosaurs the hit is noted
+/// for the count of models each side puts out of action.
+fn on_hit(state: &mut GameState, attacker: ModelId, target: ModelId, w: &crate::profile::Weapon) {
+    if state.stat.uc.is_some() {
+        let by = state.dyn_.models[attacker as usize].side;
+        state.dyn_.uc.hit_by[by as usize] |= 1 << target;
+    }
     let swimming = state.dyn_.models[target as usize].stance == super::model::Stance::Swimming;
     let p = &mut state.dyn_.models[target as usize].pending;
     p.knockdown |= w.has(WeaponProperty::Knockdown);
@@ -470,5 +475,13 @@ pub(super) fn add_damage_to(state: &mut GameState, m: ModelId, part: Part, damag
         state.dyn_.models[m as usize].pending.take_out = true;
     } else {
         state.dyn_.steps.push(Step::Armour { model: m, damage, target, mount: part == Part::Mount });
+    }
+}
+
+/// Give back the AP of a cancelled reaction; AI models hold none (seed 003, Conversion).
+pub(super) fn refund_ap(state: &mut GameState, m: ModelId) {
+    let model = &mut state.dyn_.models[m as usize];
+    if model.side != crate::uc::AI_SIDE {
+        model.ap += 1;
     }
 }

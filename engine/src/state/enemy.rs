@@ -37,6 +37,12 @@ pub enum EnemyStep {
         /// The player placing it.
         chooser: Side,
     },
+    /// Chance: the spawn-table roll for an AI model that a noise brings to the table at the
+    /// start of the enemy phase; it arrives at the spawn point nearest the cell `near`.
+    Spawn {
+        /// Where the noise was made.
+        near: CellIdx,
+    },
     /// Automatic: the enemy phase begins: the decks are shuffled and every AI model on the
     /// table draws a card, left to right (top to bottom breaking ties).
     Phase,
@@ -83,6 +89,17 @@ pub enum EnemyStep {
         /// The model that moved.
         trigger: ModelId,
     },
+    /// Automatic, after a player's sequence that made a noise: AI model `model`, within 12" of
+    /// the noise at `source` made by `maker`, performs its noise reaction (seed 003, "Noise
+    /// reactions"). No one may react to it.
+    NoiseReaction {
+        /// The reacting AI model.
+        model: ModelId,
+        /// The model whose weapon made the noise.
+        maker: ModelId,
+        /// Where the noise was: the shooter, or a template's centre.
+        source: CellIdx,
+    },
     /// Automatic: the attack of a movement reaction, after its move.
     ReactionAct {
         /// The reacting AI model.
@@ -97,12 +114,18 @@ pub enum EnemyStep {
 impl EnemyStep {
     /// Whether the step is a die roll.
     pub(super) fn is_chance(&self) -> bool {
-        matches!(self, EnemyStep::RollPlacement { .. } | EnemyStep::Draw { .. })
+        matches!(self, EnemyStep::RollPlacement { .. } | EnemyStep::Draw { .. } | EnemyStep::Spawn { .. })
     }
 
     /// Whether the step waits for a roll or a decision (the others run on their own).
     pub(super) fn waits(&self) -> bool {
-        matches!(self, EnemyStep::RollPlacement { .. } | EnemyStep::Place { .. } | EnemyStep::Draw { .. })
+        matches!(
+            self,
+            EnemyStep::RollPlacement { .. }
+                | EnemyStep::Place { .. }
+                | EnemyStep::Draw { .. }
+                | EnemyStep::Spawn { .. }
+        )
     }
 
     /// One-line description in words.
@@ -114,6 +137,7 @@ impl EnemyStep {
                 format!("{} places {}", side(chooser), crate::render::model_name(state, *model))
             }
             EnemyStep::Phase => "the enemy phase".into(),
+            EnemyStep::Spawn { .. } => "roll on the spawn table for the AI model the noise brings".into(),
             EnemyStep::Draw { model } => {
                 format!("{} draws an action card", crate::render::model_name(state, *model))
             }
@@ -123,6 +147,9 @@ impl EnemyStep {
             EnemyStep::AnswerAttack => "the attacked AI model answers".into(),
             EnemyStep::MoveReaction { model, .. } | EnemyStep::ReactionAct { model, .. } => {
                 format!("{} reacts to the move", crate::render::model_name(state, *model))
+            }
+            EnemyStep::NoiseReaction { model, .. } => {
+                format!("{} reacts to the noise", crate::render::model_name(state, *model))
             }
         }
     }
@@ -160,7 +187,7 @@ fn spawn_outcomes(state: &GameState) -> Vec<(u8, f64)> {
 /// Outcomes of a chance step of the card AI.
 pub(super) fn chance_outcomes(state: &GameState, step: &EnemyStep) -> Vec<(Action, f64)> {
     match step {
-        EnemyStep::RollPlacement { .. } => spawn_outcomes(state)
+        EnemyStep::RollPlacement { .. } | EnemyStep::Spawn { .. } => spawn_outcomes(state)
             .iter()
             .enumerate()
             .map(|(i, &(_, p))| (Action::Chance(i as u8), p))
@@ -190,6 +217,7 @@ pub(super) fn skipped(state: &GameState, step: &EnemyStep) -> bool {
             !state.dyn_.models[*model as usize].is_conscious()
                 || !state.dyn_.models[*trigger as usize].is_conscious()
         }
+        EnemyStep::NoiseReaction { model, .. } => !state.dyn_.models[*model as usize].is_conscious(),
         _ => false,
     }
 }
@@ -204,6 +232,7 @@ pub(super) fn run(state: &mut GameState, step: EnemyStep) {
         }
         EnemyStep::AnswerAttack => answer_attack(state),
         EnemyStep::MoveReaction { model, trigger } => move_reaction(state, model, trigger),
+        EnemyStep::NoiseReaction { model, maker, source } => noise_reaction(state, model, maker, source),
         EnemyStep::ReactionAct { model, trigger, charged } => {
             state.dyn_.uc.reacting = false;
             if !charged {
@@ -236,8 +265,17 @@ fn phase(state: &mut GameState) {
         })
         .collect();
     order.sort_unstable();
+    // The noise's spawn comes first, after the order is fixed: it draws no card this phase.
+    let spawn = state.dyn_.uc.noise.take().filter(|&near| spawn_cell(state, near).is_some());
     for &(_, _, model) in order.iter().rev() {
-        state.dyn_.steps.push(Step::Enemy(EnemyStep::Draw { model }));
+        // A confused model discards a token instead of drawing (seed 003, "Negative
+        // conditions").
+        if !state.dyn_.uc.discard_confusion(model) {
+            state.dyn_.steps.push(Step::Enemy(EnemyStep::Draw { model }));
+        }
+    }
+    if let Some(near) = spawn {
+        state.dyn_.steps.push(Step::Enemy(EnemyStep::Spawn { near }));
     }
 }
 
@@ -501,6 +539,10 @@ fn answer_attack(state: &mut GameState) {
     if !state.dyn_.models[ai as usize].is_conscious() || seq.has_reacted(ai) {
         return;
     }
+    // A confused model discards a token instead of reacting.
+    if state.dyn_.uc.discard_confusion(ai) {
+        return;
+    }
     let shot_at = matches!(seq.declared, Action::Shoot { .. });
     let uc = state.stat.uc.clone().expect("an AI model needs the UC data");
     let shoots_back = uc
@@ -564,13 +606,36 @@ pub(super) fn movement_reactions(state: &mut GameState, seq: &super::Sequence) {
     }
 }
 
-/// A movement reaction by the AI model's profile: a charge (a move of its nailed-it speed
-/// towards base contact with the mover, then a blow), or a shot at the mover.
+/// A movement reaction by the AI model's profile (see [`react`]).
 fn move_reaction(state: &mut GameState, model: ModelId, trigger: ModelId) {
-    use crate::uc::data::EnemyReaction;
     let uc = state.stat.uc.clone().expect("an AI model needs the UC data");
     let Some(e) = uc.enemy(&state.dyn_.models[model as usize]) else { return };
-    match e.movement_reaction {
+    react(state, model, trigger, e.movement_reaction, None);
+}
+
+/// A noise reaction by the AI model's profile (see [`react`]).
+fn noise_reaction(state: &mut GameState, model: ModelId, maker: ModelId, source: CellIdx) {
+    let uc = state.stat.uc.clone().expect("an AI model needs the UC data");
+    let Some(e) = uc.enemy(&state.dyn_.models[model as usize]) else { return };
+    react(state, model, maker, e.noise_reaction, Some(source));
+}
+
+/// An AI model's reaction to `trigger`: a charge (a move of its nailed-it speed towards base
+/// contact with it, then a blow), a shot at it, or (`Investigate`) a move of its nailed-it
+/// speed towards `source`, the noise, without attacking. A confused model discards a token
+/// instead (seed 003, "Negative conditions"). No one reacts to any of these.
+fn react(
+    state: &mut GameState,
+    model: ModelId,
+    trigger: ModelId,
+    reaction: crate::uc::data::EnemyReaction,
+    source: Option<CellIdx>,
+) {
+    use crate::uc::data::EnemyReaction;
+    if state.dyn_.uc.discard_confusion(model) {
+        return;
+    }
+    match reaction {
         EnemyReaction::Shoot => {
             // The step below only ends the reaction once the shot is resolved.
             state.dyn_.steps.push(Step::Enemy(EnemyStep::ReactionAct { model, trigger, charged: true }));
@@ -607,27 +672,168 @@ fn move_reaction(state: &mut GameState, model: ModelId, trigger: ModelId) {
                 super::sequence::declare(state, model, action);
             }
         }
-        EnemyReaction::Investigate | EnemyReaction::Ignore => {}
+        EnemyReaction::Investigate => {
+            let Some(source) = source else { return };
+            state.dyn_.uc.move_inches = state.profile(model).speed.1;
+            let Some(action) = move_toward(state, model, source) else { return };
+            state.dyn_.uc.reacting = true;
+            // Ends the reaction (no attack follows).
+            state.dyn_.steps.push(Step::Enemy(EnemyStep::ReactionAct { model, trigger, charged: true }));
+            super::sequence::declare(state, model, action);
+        }
+        EnemyReaction::Ignore => {}
     }
 }
 
-/// Apply a chance outcome: a drawn card, or a rolled AI model that joins the game, off the
-/// table until placed.
+/// The move of model `m` (within the AI move under way's inches) that ends nearest `cell`,
+/// then by the shortest path, then the lowest cell index; none when it cannot move closer.
+fn move_toward(state: &GameState, m: ModelId, cell: CellIdx) -> Option<Action> {
+    let want =
+        super::legal::Want { moves: true, crawls: false, shots: false, charges: false, interacts: false };
+    let mut options = Vec::new();
+    super::legal::model_actions(state, m, want, &mut options);
+    let board = state.board();
+    let d = |c: CellIdx| crate::scenario::zones::distance(board, c, cell);
+    let here = state.dyn_.models[m as usize].cell;
+    options
+        .into_iter()
+        .filter_map(|a| match a {
+            Action::Move { dest, prone: false } if d(dest) < d(here) => Some((dest, a)),
+            _ => None,
+        })
+        .min_by(|x, y| d(x.0).total_cmp(&d(y.0)).then(x.0.cmp(&y.0)))
+        .map(|(_, a)| a)
+}
+
+/// How far a noise carries to AI models and ambush markers (seed 003, "Noise reactions":
+/// markers within 12" of a noise flip; docs/rulings.md).
+pub const NOISE_RANGE: f32 = 12.0;
+
+/// The noises a finished sequence made (seed 003, Conversion, "Noise": every ranged weapon
+/// without Primitive or Natural; a template's noise comes from its centre): (where, maker)
+/// for every player model's shot or template. AI models' own weapons make none.
+pub(super) fn noises(state: &GameState, seq: &super::Sequence) -> Vec<(CellIdx, ModelId)> {
+    use crate::profile::WeaponProperty;
+    let mut out = Vec::new();
+    for r in seq.rolls.iter().filter(|r| !r.cancelled) {
+        let weapon = match r.kind {
+            CombatKind::Shoot { weapon } | CombatKind::Template { weapon } => weapon,
+            _ => continue,
+        };
+        if state.dyn_.models[r.model as usize].side == AI_SIDE {
+            continue;
+        }
+        let w = &state.profile(r.model).weapons[weapon as usize];
+        if w.has(WeaponProperty::Primitive) || w.has(WeaponProperty::Natural) {
+            continue;
+        }
+        let template = seq.templates.iter().find(|t| t.firer == r.model && t.weapon == weapon && t.landed);
+        let at = template.map_or(state.dyn_.models[r.model as usize].cell, |t| t.at);
+        out.push((at, r.model));
+    }
+    out
+}
+
+/// After a player's sequence that made noises: every conscious AI model within
+/// [`NOISE_RANGE`] of one, not in base contact with a player model, performs its noise
+/// reaction against the nearest noise, left to right; these come after every other reaction
+/// (pushed beneath the movement reactions).
+pub(super) fn noise_reactions(state: &mut GameState, noises: &[(CellIdx, ModelId)]) {
+    let Some(uc) = state.stat.uc.clone() else { return };
+    if noises.is_empty() {
+        return;
+    }
+    let board = state.board();
+    let mut reacting: Vec<(u8, u8, EnemyStep)> = Vec::new();
+    for (i, m) in state.dyn_.models.iter().enumerate() {
+        let Some(e) = uc.enemy(m) else { continue };
+        if m.side != AI_SIDE
+            || !m.is_conscious()
+            || e.noise_reaction == crate::uc::data::EnemyReaction::Ignore
+        {
+            continue;
+        }
+        let engaged = state.dyn_.models.iter().enumerate().any(|(o, om)| {
+            om.side != AI_SIDE && om.is_conscious() && state.in_contact(i as ModelId, o as ModelId)
+        });
+        let d = |c: CellIdx| crate::scenario::zones::distance(board, c, m.cell);
+        let nearest =
+            noises.iter().filter(|(c, _)| d(*c) <= NOISE_RANGE).min_by(|a, b| d(a.0).total_cmp(&d(b.0)));
+        if let (Some(&(source, maker)), false) = (nearest, engaged) {
+            let (x, y) = board.xy(m.cell);
+            reacting.push((x, y, EnemyStep::NoiseReaction { model: i as ModelId, maker, source }));
+        }
+    }
+    reacting.sort_unstable_by_key(|&(x, y, _)| (x, y));
+    for &(_, _, step) in reacting.iter().rev() {
+        state.dyn_.steps.push(Step::Enemy(step));
+    }
+}
+
+/// Apply a chance outcome: a drawn card, a rolled AI model that joins the game off the table
+/// until placed, or one a noise brings, placed at once.
 pub(super) fn chance(state: &mut GameState, step: EnemyStep, outcome: u8) {
     let chooser = match step {
         EnemyStep::RollPlacement { chooser } => chooser,
         EnemyStep::Draw { model } => return draw(state, model, outcome),
+        EnemyStep::Spawn { near } => {
+            let cell = spawn_cell(state, near).expect("the phase checked the spawn point");
+            let model = new_ai_model(state, outcome);
+            decide(state, EnemyStep::Place { model, chooser: 0 }, Action::Deploy(cell));
+            return;
+        }
         other => unreachable!("{other:?} is not a roll"),
     };
+    let model = new_ai_model(state, outcome);
+    state.dyn_.steps.push(Step::Enemy(EnemyStep::Place { model, chooser }));
+}
+
+/// The AI model of spawn-table outcome `outcome` joins the game, off the table.
+fn new_ai_model(state: &mut GameState, outcome: u8) -> ModelId {
     let enemy = spawn_outcomes(state)[outcome as usize].0;
-    let uc = state.stat.uc.clone().expect("placement steps need the UC data");
+    let uc = state.stat.uc.clone().expect("spawns need the UC data");
     let profile = uc.profile_of[enemy as usize];
     let p = &state.stat.profiles[profile as usize];
     let mut m = crate::setup::fresh_model(p, profile, AI_SIDE, 0, state.board());
     m.health = Health::Reserve;
     state.dyn_.models.push(m);
-    let model = (state.dyn_.models.len() - 1) as ModelId;
-    state.dyn_.steps.push(Step::Enemy(EnemyStep::Place { model, chooser }));
+    (state.dyn_.models.len() - 1) as ModelId
+}
+
+/// Most AI models a game holds, placed and spawned: the collection a UC player spawns from
+/// ("If you have none left, spawn nothing", seed 003, "Spawning"; docs/rulings.md).
+pub const MAX_AI_MODELS: usize = crate::setup::MAX_DINOS as usize;
+
+/// Where a noise near `near` brings an AI model (seed 003, "Noise reactions", "Spawning"):
+/// the spawn points are the middles of the four table edges (TDE tables have no numbered
+/// ones); the model arrives on the free ground cell nearest the spawn point nearest the noise,
+/// then nearest the noise. None when the game holds its most AI models, or 32 models, or no
+/// cell is free.
+pub(super) fn spawn_cell(state: &GameState, near: CellIdx) -> Option<CellIdx> {
+    let ai = state.dyn_.models.iter().filter(|m| m.side == AI_SIDE).count();
+    if ai >= MAX_AI_MODELS || state.dyn_.models.len() >= crate::setup::MAX_GAME_MODELS {
+        return None;
+    }
+    let board = state.board();
+    let (w, d) = (board.width() as i32, board.depth() as i32);
+    let (nx, ny) = board.xy(near);
+    let sq = |(ax, ay): (i32, i32), (bx, by): (i32, i32)| (ax - bx).pow(2) + (ay - by).pow(2);
+    let noise = (nx as i32, ny as i32);
+    let points = [(w / 2, 0), (w - 1, d / 2), (w / 2, d - 1), (0, d / 2)];
+    let point = *points.iter().min_by_key(|&&p| sq(p, noise)).expect("four spawn points");
+    (0..board.len() as CellIdx).filter(|&c| free_ground(state, c)).min_by_key(|&c| {
+        let (x, y) = board.xy(c);
+        (sq((x as i32, y as i32), point), sq((x as i32, y as i32), noise), c)
+    })
+}
+
+/// Free open ground at ground level, not touching a model: where an AI model may be put.
+fn free_ground(state: &GameState, c: CellIdx) -> bool {
+    let cell = state.board().cell(c);
+    cell.terrain == Terrain::Open
+        && cell.height <= 1
+        && !state.models().iter().any(|m| m.is_on_table() && m.cell == c)
+        && !state.touches_side(|_| true, c, cell.height, None)
 }
 
 /// The cells an AI model may be placed on: free open ground at ground level, not touching a
@@ -638,13 +844,7 @@ pub(super) fn placement_options(state: &GameState, out: &mut Vec<Action>) {
     let board = state.board();
     let margin = crate::setup::DEPLOYMENT_DEPTH as i32;
     let (w, d) = (board.width() as i32, board.depth() as i32);
-    let free = |c: CellIdx| {
-        let cell = board.cell(c);
-        cell.terrain == Terrain::Open
-            && cell.height <= 1
-            && !state.models().iter().any(|m| m.is_on_table() && m.cell == c)
-            && !state.touches_side(|_| true, c, cell.height, None)
-    };
+    let free = |c: CellIdx| free_ground(state, c);
     let inland = |c: CellIdx| {
         let (x, y) = board.xy(c);
         let (x, y) = (x as i32, y as i32);

@@ -854,6 +854,6 @@ pub(super) fn cancel_unreached(state: &mut GameState) {
         }
     }
     for m in refunds {
-        state.dyn_.models[m as usize].ap += 1;
+        super::combat::refund_ap(state, m);
     }
 }

@@ -783,12 +783,26 @@ fn end_sequence(state: &mut GameState) {
             m.pending.take_out = false;
         }
     }
+    // Stun on an AI model is Confusion (seed 003, Conversion, "Skill and weapon property
+    // exceptions").
+    if stat.uc.is_some() {
+        for (i, m) in d.models.iter_mut().enumerate() {
+            if m.side == crate::uc::AI_SIDE && m.pending.stun > 0 {
+                d.uc.confuse(i as ModelId, std::mem::take(&mut m.pending.stun));
+            }
+        }
+    }
     let activating = d.activating;
+    let conscious: u64 =
+        d.models.iter().enumerate().filter(|(_, m)| m.is_conscious()).fold(0, |bits, (i, _)| bits | 1 << i);
     for (i, m) in d.models.iter_mut().enumerate() {
         apply_pending(m, &stat.profiles[m.profile as usize], activating == Some(i as ModelId));
     }
     for (m, rider, mount) in cavalry {
         super::cavalry::separate(state, m, rider, mount);
+    }
+    if state.stat.uc.is_some() {
+        count_out_of_action(state, conscious);
     }
     let actor = seq.as_ref().map(|s| s.actor);
     // AI models never keep AP (a frenzy counts as a Feat in the engine's tests).
@@ -808,8 +822,16 @@ fn end_sequence(state: &mut GameState) {
         }
         _ => end_activation(state),
     }
-    // AI models whose reaction range the mover entered react before anything else.
+    // AI models whose reaction range the mover entered react before anything else; noise
+    // reactions come last of all reactions (seed 003, "Noise reactions").
     if let Some(seq) = &seq {
+        if state.stat.uc.is_some() {
+            let noises = super::enemy::noises(state, seq);
+            if let (None, Some(&(first, _))) = (state.dyn_.uc.noise, noises.first()) {
+                state.dyn_.uc.noise = Some(first);
+            }
+            super::enemy::noise_reactions(state, &noises);
+        }
         super::enemy::movement_reactions(state, seq);
     }
     // Scored events and dropped markers come first (their steps go on top).
@@ -836,6 +858,24 @@ fn play_card(
         crate::cards::Effect::Reroll => {
             let (model, attr, purpose, opposed) = test.expect("a re-roll follows a test");
             state.dyn_.steps.push(Step::Test { model, attr, purpose, opposed, rerolled: true });
+        }
+    }
+}
+
+/// At the end of a sequence in a game with AI dinosaurs: every model conscious at its start
+/// (bit set in `conscious`) that is no longer, counted against each side whose attacks hit it.
+fn count_out_of_action(state: &mut GameState, conscious: u64) {
+    let d = &mut state.dyn_;
+    let hit_by = std::mem::take(&mut d.uc.hit_by);
+    for (i, m) in d.models.iter().enumerate() {
+        if conscious & (1 << i) == 0 || m.is_conscious() || !m.is_unconscious() {
+            continue;
+        }
+        for (by, hits) in hit_by.iter().enumerate() {
+            if hits & (1 << i) != 0 {
+                let n = &mut d.uc.out_of_action[by][m.side as usize];
+                *n = n.saturating_add(1);
+            }
         }
     }
 }

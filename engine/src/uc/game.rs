@@ -6,7 +6,7 @@
 use super::data::{EnemyProfile, UcData};
 use crate::data::DataError;
 use crate::profile::Profile;
-use crate::state::{ModelState, Side};
+use crate::state::{ModelState, Side, MAX_SIDES};
 use serde::{Deserialize, Serialize};
 use std::hash::{Hash, Hasher};
 use std::sync::Arc;
@@ -120,6 +120,23 @@ pub struct UcState {
     pub frenzy: bool,
     /// An AI model's movement reaction is under way: no one may react to it.
     pub reacting: bool,
+    /// Bit `m` of entry `s`: model `m` was hit by an attack of side `s`'s in the sequence under
+    /// way (cleared when it ends), to tell who put a model out of action.
+    #[serde(default)]
+    pub hit_by: [u64; MAX_SIDES],
+    /// Entry `[by][side]`: models of `side` put out of action (down or taken out) in a
+    /// sequence in which side `by`'s attacks hit them: the dinosaurs' toll on each crew
+    /// (`[AI_SIDE][side]`) and the dinosaurs each crew took out (`[side][AI_SIDE]`).
+    #[serde(default)]
+    pub out_of_action: [[u8; MAX_SIDES]; MAX_SIDES],
+    /// Confusion tokens on AI models, model `m`'s at `[m / 32][m % 32]` (seed 003: a
+    /// confused AI model discards a token instead of drawing a card or reacting).
+    #[serde(default)]
+    pub confusion: [[u8; 32]; 2],
+    /// Where the first noise since the last enemy phase began was made: that phase spawns an
+    /// AI model at the spawn point nearest it (seed 003, "Noise reactions").
+    #[serde(default)]
+    pub noise: Option<crate::board::CellIdx>,
 }
 
 impl UcState {
@@ -142,6 +159,30 @@ impl UcState {
         self.drawn[deck as usize] |= 1 << card;
     }
 
+    /// Confusion tokens on model `m`.
+    pub fn confusion(&self, m: crate::state::ModelId) -> u8 {
+        self.confusion[m as usize / 32][m as usize % 32]
+    }
+
+    /// Give model `m` `n` more confusion tokens.
+    pub fn confuse(&mut self, m: crate::state::ModelId, n: u8) {
+        let t = &mut self.confusion[m as usize / 32][m as usize % 32];
+        *t = t.saturating_add(n);
+    }
+
+    /// Discard one of model `m`'s confusion tokens: whether it had one.
+    pub fn discard_confusion(&mut self, m: crate::state::ModelId) -> bool {
+        let t = &mut self.confusion[m as usize / 32][m as usize % 32];
+        let had = *t > 0;
+        *t = t.saturating_sub(1);
+        had
+    }
+
+    /// Models of `side` put out of action by attacks of side `by` so far.
+    pub fn out_of_action_by(&self, by: Side, side: Side) -> u8 {
+        self.out_of_action[by as usize][side as usize]
+    }
+
     /// Shuffle every discard pile back (the start phase, UC "Turn structure" 1.4).
     pub fn shuffle(&mut self) {
         self.drawn = [0; MAX_DECKS];
@@ -157,6 +198,10 @@ impl Hash for UcState {
             self.move_inches.hash(state);
             self.frenzy.hash(state);
             self.reacting.hash(state);
+            self.hit_by.hash(state);
+            self.out_of_action.hash(state);
+            self.confusion.hash(state);
+            self.noise.hash(state);
         }
     }
 }
