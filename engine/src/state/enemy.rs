@@ -589,13 +589,10 @@ pub(super) fn movement_reactions(state: &mut GameState, seq: &super::Sequence) {
         {
             continue;
         }
-        let engaged = state.dyn_.models.iter().enumerate().any(|(o, om)| {
-            om.side != AI_SIDE && om.is_conscious() && state.in_contact(i as ModelId, o as ModelId)
-        });
         let entered = reached
             .iter()
             .any(|p| crate::scenario::zones::distance(board, p.cell, m.cell) <= e.reaction_range as f32);
-        if entered && !engaged {
+        if entered && !engaged_with_player(state, i as ModelId) {
             let (x, y) = board.xy(m.cell);
             reacting.push((x, y, i as ModelId));
         }
@@ -604,6 +601,17 @@ pub(super) fn movement_reactions(state: &mut GameState, seq: &super::Sequence) {
     for &(_, _, model) in reacting.iter().rev() {
         state.dyn_.steps.push(Step::Enemy(EnemyStep::MoveReaction { model, trigger: mover }));
     }
+}
+
+/// Whether AI model `m` is in base contact with a conscious player model: it then reacts
+/// neither to movement nor to noise (seed 003, "Enemy reactions vs movement").
+fn engaged_with_player(state: &GameState, m: ModelId) -> bool {
+    state
+        .dyn_
+        .models
+        .iter()
+        .enumerate()
+        .any(|(o, om)| om.side != AI_SIDE && om.is_conscious() && state.in_contact(m, o as ModelId))
 }
 
 /// A movement reaction by the AI model's profile (see [`react`]).
@@ -753,13 +761,10 @@ pub(super) fn noise_reactions(state: &mut GameState, noises: &[(CellIdx, ModelId
         {
             continue;
         }
-        let engaged = state.dyn_.models.iter().enumerate().any(|(o, om)| {
-            om.side != AI_SIDE && om.is_conscious() && state.in_contact(i as ModelId, o as ModelId)
-        });
         let d = |c: CellIdx| crate::scenario::zones::distance(board, c, m.cell);
         let nearest =
             noises.iter().filter(|(c, _)| d(*c) <= NOISE_RANGE).min_by(|a, b| d(a.0).total_cmp(&d(b.0)));
-        if let (Some(&(source, maker)), false) = (nearest, engaged) {
+        if let (Some(&(source, maker)), false) = (nearest, engaged_with_player(state, i as ModelId)) {
             let (x, y) = board.xy(m.cell);
             reacting.push((x, y, EnemyStep::NoiseReaction { model: i as ModelId, maker, source }));
         }

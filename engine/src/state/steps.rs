@@ -793,8 +793,12 @@ fn end_sequence(state: &mut GameState) {
         }
     }
     let activating = d.activating;
-    let conscious: u64 =
-        d.models.iter().enumerate().filter(|(_, m)| m.is_conscious()).fold(0, |bits, (i, _)| bits | 1 << i);
+    // Who was conscious before, to count who put whom out of action (AI dinosaur games only).
+    let conscious: u64 = if stat.uc.is_some() {
+        d.models.iter().enumerate().filter(|(_, m)| m.is_conscious()).fold(0, |bits, (i, _)| bits | 1 << i)
+    } else {
+        0
+    };
     for (i, m) in d.models.iter_mut().enumerate() {
         apply_pending(m, &stat.profiles[m.profile as usize], activating == Some(i as ModelId));
     }
