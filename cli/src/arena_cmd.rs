@@ -53,6 +53,10 @@ pub struct ArenaArgs {
     /// placed by the players before deployment.
     #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u8).range(0..=engine::setup::MAX_DINOS as i64))]
     pub dinos: u8,
+    /// Ambush markers (configs/uc/spawn.toml) in every game, placed by the players after the
+    /// dinosaurs.
+    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u8).range(0..=engine::uc::MAX_MARKERS as i64))]
+    pub ambush: u8,
 }
 
 /// Run the arena and format its results.
@@ -60,7 +64,7 @@ pub fn arena(args: &ArenaArgs) -> Result<String, String> {
     let [a, b] = args.crews.as_slice() else {
         return Err(format!("--crews takes exactly two values (side A, side B), got {}", args.crews.len()));
     };
-    let maker = TdeMatch::with_dinos(&args.board, [a, b], &args.rules, args.dinos)?
+    let maker = TdeMatch::with_ai_side(&args.board, [a, b], &args.rules, args.dinos, args.ambush)?
         .with_factory(training::play::make_agent);
     let agents: Vec<String> = args.agents.iter().flat_map(|list| split_agent_list(list)).collect();
     let settings = ArenaSettings::new(&maker, &agents, &args.scenarios, args.games, args.seed)?;

@@ -38,6 +38,9 @@ pub struct GameOptions {
     /// before deployment.
     #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u8).range(0..=engine::setup::MAX_DINOS as i64))]
     pub dinos: u8,
+    /// Ambush markers (configs/uc/spawn.toml) the players place after the dinosaurs.
+    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u8).range(0..=engine::uc::MAX_MARKERS as i64))]
+    pub ambush: u8,
 }
 
 impl GameOptions {
@@ -50,6 +53,7 @@ impl GameOptions {
             rules: self.rules.clone(),
             scenario: pick_scenario(&self.scenario, seed)?,
             dinos: self.dinos,
+            ambush: self.ambush,
             ..GameConfig::default()
         })
     }
@@ -393,6 +397,9 @@ pub struct FuzzArgs {
     /// AI dinosaurs in every game; with the flag alone, 1 to 4 drawn per game.
     #[arg(long, num_args = 0..=1, default_missing_value = "0", value_parser = clap::value_parser!(u8).range(0..=engine::setup::MAX_DINOS as i64))]
     pub dinos: Option<u8>,
+    /// Ambush markers in every game; with the flag alone, 1 to 3 drawn per game.
+    #[arg(long, num_args = 0..=1, default_missing_value = "0", value_parser = clap::value_parser!(u8).range(0..=engine::uc::MAX_MARKERS as i64))]
+    pub ambush: Option<u8>,
 }
 
 /// Play random games on every board with every crew pairing, checking the invariants (and
@@ -425,8 +432,19 @@ pub fn fuzz(args: &FuzzArgs) -> Result<(String, bool), String> {
             Some(n) => n,
             None => 0,
         };
-        let config =
-            GameConfig { board: board.clone(), crews: [a, b], scenario, dinos, ..GameConfig::default() };
+        let ambush = match args.ambush {
+            Some(0) => 1 + (seed / 4 % 3) as u8,
+            Some(n) => n,
+            None => 0,
+        };
+        let config = GameConfig {
+            board: board.clone(),
+            crews: [a, b],
+            scenario,
+            dinos,
+            ambush,
+            ..GameConfig::default()
+        };
         let mut state = new_game(&config).map_err(|e| e.to_string())?;
         let mut violations_here = violations(&state);
         let mut n = 0;

@@ -56,6 +56,9 @@ pub struct SavedUc {
     pub spawn_table: String,
     /// The AI models placed before deployment.
     pub dinos: u8,
+    /// Ambush markers placed before deployment.
+    #[serde(default)]
+    pub ambush: u8,
 }
 
 /// Why a saved game or record could not be used.
@@ -115,6 +118,7 @@ impl SavedGame {
                 sources: uc.data.sources.clone(),
                 spawn_table: uc.data.spawn_tables[uc.spawn_table as usize].id.clone(),
                 dinos: uc.dinos,
+                ambush: uc.ambush,
             }),
             state: state.dynamic().clone(),
         }
@@ -132,8 +136,14 @@ impl SavedGame {
             Some(saved) => {
                 let data = crate::uc::parse_uc(saved.sources.clone()).map_err(|e| invalid(e.to_string()))?;
                 let known = profiles.len();
-                let game = crate::uc::UcGame::new(data, &mut profiles, &saved.spawn_table, saved.dinos)
-                    .map_err(|e| invalid(e.to_string()))?;
+                let game = crate::uc::UcGame::new(
+                    data,
+                    &mut profiles,
+                    &saved.spawn_table,
+                    saved.dinos,
+                    saved.ambush,
+                )
+                .map_err(|e| invalid(e.to_string()))?;
                 if profiles.len() != known {
                     return Err(invalid("uc: an AI model's profile is missing from profiles".into()));
                 }

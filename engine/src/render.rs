@@ -25,7 +25,8 @@ pub fn model_name(state: &GameState, m: ModelId) -> String {
 
 /// The board as a character map, row 0 at the top. Models are letters; terrain is `.` open
 /// ground, `1`-`9` raised ground of that height (`+` above 9), `~` water, `,` rough, `#`
-/// impassable, `"` soft cover and `%` hard cover.
+/// impassable, `"` soft cover and `%` hard cover; ambush markers are `?` (passive) and `!`
+/// (active).
 pub fn render_map(state: &GameState) -> String {
     let board = state.board();
     let mut out = String::new();
@@ -34,8 +35,15 @@ pub fn render_map(state: &GameState) -> String {
             let idx = board.idx(x, y);
             let model = state.models().iter().position(|m| m.cell == idx && m.is_on_table());
             let c = board.cell(idx);
+            let marker = state.dynamic().uc.marker_at(idx).map(|i| state.dynamic().uc.markers[i as usize]);
             let ch = if let Some(m) = model {
                 model_letter(state, m as ModelId)
+            } else if let Some(mk) = marker {
+                if mk.active {
+                    '!'
+                } else {
+                    '?'
+                }
             } else {
                 match (c.terrain, c.cover) {
                     (Terrain::Water, _) => '~',
@@ -230,6 +238,10 @@ pub fn describe_action(state: &GameState, action: Action) -> String {
         }
         Action::Interact { kind: crate::state::InteractKind::Take { marker }, target } => {
             format!("{} takes prize {marker} from {}", who(actor), model_name(state, target))
+        }
+        Action::Interact { kind: crate::state::InteractKind::Recognise { marker }, .. } => {
+            let at_cell = state.dynamic().uc.markers[marker as usize].cell;
+            format!("{} recognises the ambush marker at {}", who(actor), at(at_cell))
         }
         Action::EndActivation => format!("{} ends its activation", who(actor)),
         Action::NoNested => format!("{} nests no action", who(actor)),

@@ -71,6 +71,9 @@ pub struct GameConfig {
     /// AI-controlled dinosaurs the players place before deployment (Ulaya Chronicles card AI,
     /// seed 003 "The Drowned Earth Conversion"); 0 for none. Their data is `configs/uc/`.
     pub dinos: u8,
+    /// Ambush markers (seed 003, "Ambush markers") the players place after the dinosaurs and
+    /// before deployment; 0 for none. Their kinds are in `configs/uc/spawn.toml`.
+    pub ambush: u8,
     /// The spawn table (in `configs/uc/spawn.toml`) the dinosaurs are rolled on.
     pub spawn_table: String,
 }
@@ -95,6 +98,7 @@ impl Default for GameConfig {
             max_turns: DEFAULT_MAX_TURNS,
             scenario: Scenario::Skirmish,
             dinos: 0,
+            ambush: 0,
             spawn_table: DEFAULT_SPAWN_TABLE.to_string(),
         }
     }
@@ -203,15 +207,22 @@ pub fn new_game(config: &GameConfig) -> Result<GameState, DataError> {
     Ok(GameState::new(stat, models))
 }
 
-/// The AI side of a game with dinosaurs: `configs/uc/` loaded, its profiles added to the
-/// game's. None without dinosaurs.
+/// The AI side of a game with dinosaurs or ambush markers: `configs/uc/` loaded, its profiles
+/// added to the game's. None without either.
 fn ai_side(
     config: &GameConfig,
     profiles: &mut Vec<Arc<Profile>>,
     crew_models: usize,
 ) -> Result<Option<Arc<crate::uc::UcGame>>, DataError> {
-    if config.dinos == 0 {
+    if config.dinos == 0 && config.ambush == 0 {
         return Ok(None);
+    }
+    if config.ambush as usize > crate::uc::MAX_MARKERS {
+        return Err(DataError::new(
+            "game settings",
+            "ambush",
+            format!("{} is more than {}", config.ambush, crate::uc::MAX_MARKERS),
+        ));
     }
     if config.dinos > MAX_DINOS {
         return Err(DataError::new(
@@ -228,7 +239,7 @@ fn ai_side(
         ));
     }
     let data = crate::uc::load_uc(&config.configs.join("uc"))?;
-    let game = crate::uc::UcGame::new(data, profiles, &config.spawn_table, config.dinos)?;
+    let game = crate::uc::UcGame::new(data, profiles, &config.spawn_table, config.dinos, config.ambush)?;
     Ok(Some(Arc::new(game)))
 }
 

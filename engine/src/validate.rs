@@ -118,6 +118,22 @@ pub fn check_dynamic(stat: &StaticData, d: &DynState) -> Result<(), String> {
     }) {
         return Err(format!("model {m} holds confusion tokens but is no AI model"));
     }
+    let kinds = stat.uc.as_ref().map_or(0, |uc| uc.data.markers.len());
+    for (i, mk) in d.uc.markers_on_table() {
+        cell(mk.cell, &format!("ambush marker {i}"))?;
+        if mk.kind as usize >= kinds {
+            return Err(format!("ambush marker {i} is of kind {}, which the UC data lacks", mk.kind));
+        }
+        if mk.heard_by.is_some_and(|m| m as usize >= d.models.len()) {
+            return Err(format!(
+                "ambush marker {i} heard model {}, which does not exist",
+                mk.heard_by.unwrap_or(0)
+            ));
+        }
+        if d.uc.markers_on_table().any(|(j, other)| j < i && other.cell == mk.cell) {
+            return Err(format!("ambush markers {i} and another lie on cell {}", mk.cell));
+        }
+    }
     for (i, m) in d.models.iter().enumerate() {
         let what = format!("model {i}");
         let p = stat
@@ -380,6 +396,29 @@ pub fn check_dynamic(stat: &StaticData, d: &DynState) -> Result<(), String> {
                         }
                     }
                     EnemyStep::Phase => {}
+                    EnemyStep::RollMarker { chooser } => side(*chooser, "a step of the AI side")?,
+                    EnemyStep::PlaceMarker { kind, chooser } => {
+                        side(*chooser, "a step of the AI side")?;
+                        if *kind as usize >= uc.data.markers.len() {
+                            return Err(format!("an ambush marker of kind {kind}, which the UC data lacks"));
+                        }
+                    }
+                    EnemyStep::Ambush { cell, table, trigger, .. } => {
+                        model(*trigger, "a step of the AI side")?;
+                        if *cell as usize >= stat.board.len() {
+                            return Err(format!("an ambush marker at cell {cell}, off the board"));
+                        }
+                        if *table as usize >= uc.data.spawn_tables.len() {
+                            return Err(format!("spawn table {table}, which the UC data lacks"));
+                        }
+                    }
+                    EnemyStep::AmbushReaction { model: m, trigger } => {
+                        model(*m, "a step of the AI side")?;
+                        model(*trigger, "a step of the AI side")?;
+                        if uc.enemy(&d.models[*m as usize]).is_none() {
+                            return Err(format!("model {m} makes an ambush reaction but is no AI model"));
+                        }
+                    }
                     EnemyStep::Spawn { near } => {
                         if *near as usize >= stat.board.len() {
                             return Err(format!("a noise at cell {near}, off the board"));

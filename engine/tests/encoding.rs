@@ -44,6 +44,26 @@ fn check_node(state: &GameState, planes: &mut Array3<f32>, globals: &mut Array1<
 }
 
 #[test]
+fn random_games_with_dinosaurs_and_ambush_markers_encode_their_legal_actions_to_distinct_indices() {
+    let scenarios: Vec<Scenario> = std::iter::once(Scenario::Skirmish).chain(Scenario::ALL).collect();
+    let mut checked = 0;
+    for (si, &scenario) in scenarios.iter().enumerate() {
+        for seed in 0..3u64 {
+            let config = GameConfig { scenario, dinos: 2, ambush: 1 + seed as u8, ..GameConfig::default() };
+            let state = new_game(&config).unwrap();
+            let geo = Geometry::of(state.board());
+            let mut planes = Array3::zeros((PLANES, geo.depth, geo.width));
+            let mut globals = Array1::zeros(GLOBALS);
+            let end = common::random_playout(state, 900 + si as u64 * 10 + seed, 20_000, |_, after, _| {
+                checked += check_node(after, &mut planes, &mut globals);
+            });
+            assert!(end.is_terminal());
+        }
+    }
+    assert!(checked > 5_000, "{checked} actions");
+}
+
+#[test]
 fn every_decision_of_random_games_encodes_its_legal_actions_to_distinct_indices() {
     let configs = engine::data::configs_dir();
     let boards = engine::data::file_names(&configs.join("boards"), "board").unwrap();

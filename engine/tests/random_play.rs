@@ -186,13 +186,14 @@ fn random_games_of_every_scenario_with_every_shipped_crew_keep_the_invariants() 
 const GAMES_PER_CREW: u64 = 10;
 
 #[test]
-fn random_games_with_ai_dinosaurs_in_every_scenario_keep_the_invariants() {
+fn random_games_with_ai_dinosaurs_and_ambush_markers_in_every_scenario_keep_the_invariants() {
     let configs = engine::data::configs_dir();
     let boards = engine::data::file_names(&configs.join("boards"), "board").expect("configs/boards exists");
     let crews = engine::data::file_names(&configs.join("crews"), "toml").expect("configs/crews exists");
     let scenarios: Vec<Scenario> = std::iter::once(Scenario::Skirmish).chain(Scenario::ALL).collect();
     let mut hurt = 0;
     let mut spawned = 0;
+    let mut markers_gone = 0;
     for (si, &scenario) in scenarios.iter().enumerate() {
         for seed in 0..8u64 {
             let k = si * 8 + seed as usize;
@@ -201,13 +202,16 @@ fn random_games_with_ai_dinosaurs_in_every_scenario_keep_the_invariants() {
                 crews: [crews[k % crews.len()].clone(), crews[(k * 7 + 3) % crews.len()].clone()],
                 scenario,
                 dinos: 1 + (seed % 4) as u8,
+                ambush: (seed % 3) as u8,
                 ..GameConfig::default()
             };
             let state = new_game(&config).unwrap_or_else(|e| panic!("{config:?}: {e}"));
             let (_, end) = check_game(state, 50_000 + k as u64);
+            markers_gone += config.ambush as u32 - end.dynamic().uc.marker_mask.count_ones();
             let dinos: Vec<usize> =
                 (0..end.models().len()).filter(|&i| end.models()[i].side == engine::uc::AI_SIDE).collect();
-            // Every dinosaur was placed; noises brought more, up to the collection's size.
+            // Every dinosaur was placed; noises and ambush markers brought more, up to the
+            // collection's size.
             assert!(
                 (config.dinos as usize..=engine::setup::MAX_DINOS as usize).contains(&dinos.len()),
                 "{} AI models for {} placed",
@@ -226,4 +230,5 @@ fn random_games_with_ai_dinosaurs_in_every_scenario_keep_the_invariants() {
     }
     assert!(hurt > 0, "random players hurt dinosaurs: they are targets like any enemy");
     assert!(spawned > 0, "gunfire brought dinosaurs in the enemy phase");
+    assert!(markers_gone > 0, "ambush markers sprang or were recognised");
 }

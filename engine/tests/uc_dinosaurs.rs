@@ -10,17 +10,11 @@ use engine::state::{EnemyStep, Health, Step};
 use engine::uc::AI_SIDE;
 use engine::{Action, GameState, Player};
 
+mod common;
+use common::uc::{flat_game, idle, place_next, put, roll, run_until, to_side_a_activation};
+
 fn game(scenario: Scenario, dinos: u8) -> GameState {
     new_game(&GameConfig { scenario, dinos, ..GameConfig::default() }).expect("a game with dinosaurs")
-}
-
-/// Place the next dinosaur: roll `outcome` on the spawn table, then let the chooser take the
-/// first legal cell.
-fn place_next(state: &mut GameState, outcome: u8) -> usize {
-    state.apply_action(Action::Chance(outcome)).unwrap();
-    let cell = state.legal_actions()[0];
-    state.apply_action(cell).unwrap();
-    state.models().len() - 1
 }
 
 #[test]
@@ -179,57 +173,6 @@ fn the_placement_step_names_its_chooser_and_model() {
     assert_eq!(s.dynamic().steps.last(), Some(&Step::Enemy(EnemyStep::Place { model: m, chooser: 0 })));
 }
 
-/// The first legal action that passes, ends or declines, else the first legal action: the
-/// players let the turn run to the enemy phase.
-fn idle(state: &GameState) -> Action {
-    let legal = state.legal_actions();
-    let quiet = [
-        Action::EndActivation,
-        Action::EndReactions,
-        Action::NoNested,
-        Action::NoFirefight,
-        Action::NoCommand,
-        Action::NoCard,
-        Action::TakeInitiative,
-    ];
-    quiet.into_iter().find(|a| legal.contains(a)).unwrap_or(legal[0])
-}
-
-/// Play on (first chance outcomes, idle players) until `stop` holds.
-fn run_until(state: &mut GameState, stop: impl Fn(&GameState) -> bool) {
-    for _ in 0..5000 {
-        if stop(state) {
-            return;
-        }
-        let action = match state.current_player() {
-            Player::Chance => state.chance_outcomes()[0].0,
-            Player::Side(_) => idle(state),
-            Player::Terminal => panic!("the game ended first"),
-        };
-        state.apply_action(action).unwrap();
-    }
-    panic!("never got there");
-}
-
-/// Move model `m` to the free open-ground cell nearest (x, y) by editing a saved copy.
-fn put(state: &GameState, m: usize, x: u8, y: u8) -> GameState {
-    let mut saved = SavedGame::capture(state);
-    let board = state.board();
-    let cell = (0..board.len() as u16)
-        .filter(|&c| {
-            board.cell(c).terrain == engine::board::Terrain::Open
-                && !state.models().iter().any(|o| o.is_on_table() && o.cell == c)
-        })
-        .min_by_key(|&c| {
-            let (cx, cy) = board.xy(c);
-            (cx as i32 - x as i32).pow(2) + (cy as i32 - y as i32).pow(2)
-        })
-        .expect("open ground");
-    saved.state.models[m].cell = cell;
-    saved.state.models[m].z = state.board().cell(cell).height;
-    saved.restore("edited").expect("a valid position")
-}
-
 fn is_draw(s: &GameState) -> bool {
     matches!(s.dynamic().steps.last(), Some(Step::Enemy(EnemyStep::Draw { .. })))
 }
@@ -340,33 +283,12 @@ fn a_stalk_box_moves_into_cover_from_the_nearest_player_model() {
 /// A skirmish with one dinosaur (spawn outcome `kind`: 0 raptor, 1 dilophosaur) standing
 /// `ahead` inches in front of side A's first model, at side A's first activation.
 fn facing(kind: u8, ahead: u8) -> (GameState, usize, usize) {
-    // A flat, open 24" table: nothing blocks sight or movement. One file per call: the tests
-    // run in parallel.
-    static CALLS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
-    let call = CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    let path = std::env::temp_dir().join(format!("tde-flat-{}-{call}.board", std::process::id()));
-    let row = "0.".repeat(24);
-    let text = format!("name: Flat\nsize: 24x24\n{}", format!("{row}\n").repeat(24));
-    std::fs::write(&path, text).unwrap();
-    let config = GameConfig {
-        board: path.display().to_string(),
-        scenario: Scenario::Skirmish,
-        dinos: 1,
-        ..GameConfig::default()
-    };
-    let mut s = new_game(&config).expect("a game on the flat table");
-    let _ = std::fs::remove_file(&path);
+    let mut s = flat_game(1, 0);
     let dino = place_next(&mut s, kind);
     let a0 = (0..s.models().len()).find(|&i| s.models()[i].side == 0).unwrap();
     let (ax, ay) = s.board().xy(s.models()[a0].cell);
-    let mut s = put(&s, dino, ax, ay + ahead);
-    run_until(&mut s, |s| matches!(s.dynamic().steps.last(), Some(Step::ChooseActivation)));
-    if s.dynamic().active != 0 {
-        let mut saved = SavedGame::capture(&s);
-        saved.state.active = 0;
-        s = saved.restore("side A to act").unwrap();
-    }
-    (s, dino, a0)
+    let s = put(&s, dino, ax, ay + ahead);
+    (to_side_a_activation(s), dino, a0)
 }
 
 /// Side A's model that can shoot the dinosaur (`first` if it can: the nearest, so that no
@@ -474,13 +396,6 @@ fn a_dinosaur_in_base_contact_does_not_react_to_movement() {
         return;
     }
     panic!("no other model moved");
-}
-
-/// At a test node, roll the outcome `wanted` picks out of the node's grouped outcomes.
-fn roll(s: &mut GameState, wanted: impl Fn(&engine::dice::TestOutcome) -> bool) {
-    let table = s.pending_test().expect("a test");
-    let i = table.iter().position(|(t, _)| wanted(t)).expect("such an outcome");
-    s.apply_action(Action::Chance(i as u8)).unwrap();
 }
 
 /// A side A model shoots the raptor, which dodges; the shooter's test and the raptor's come

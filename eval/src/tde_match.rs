@@ -44,11 +44,23 @@ impl TdeMatch {
     /// As [`TdeMatch::new`], with `dinos` AI dinosaurs (the Ulaya Chronicles card AI) placed
     /// before deployment in every game.
     pub fn with_dinos(board: &str, crews: [&str; 2], rules: &str, dinos: u8) -> Result<TdeMatch, String> {
+        TdeMatch::with_ai_side(board, crews, rules, dinos, 0)
+    }
+
+    /// As [`TdeMatch::with_dinos`], with `ambush` ambush markers placed after the dinosaurs.
+    pub fn with_ai_side(
+        board: &str,
+        crews: [&str; 2],
+        rules: &str,
+        dinos: u8,
+        ambush: u8,
+    ) -> Result<TdeMatch, String> {
         let config = GameConfig {
             board: board.to_string(),
             crews: crews.map(String::from),
             rules: rules.to_string(),
             dinos,
+            ambush,
             ..GameConfig::default()
         };
         let initial = Scenario::ALL
@@ -110,7 +122,7 @@ impl MatchMaker<GameState> for TdeMatch {
     /// With AI dinosaurs: the player's models the dinosaurs put out of action (down or taken
     /// out) and the dinosaurs the player's crew put out of action.
     fn figures(&self, state: &GameState, player: usize) -> Vec<(String, f64)> {
-        if self.config.dinos == 0 {
+        if self.config.dinos == 0 && self.config.ambush == 0 {
             return Vec::new();
         }
         let uc = &state.dynamic().uc;
@@ -130,6 +142,9 @@ impl MatchMaker<GameState> for TdeMatch {
         // Named only when there are some, so that earlier runs resume as they were.
         if self.config.dinos > 0 {
             options.insert("dinos".to_string(), self.config.dinos.to_string());
+        }
+        if self.config.ambush > 0 {
+            options.insert("ambush".to_string(), self.config.ambush.to_string());
         }
         options
     }

@@ -386,6 +386,16 @@ pub(crate) fn interact_value(view: &View, m: ModelId, kind: InteractKind, target
         }
         InteractKind::Repair { .. } => 0.25 * view.worth(target) * single(p.intelligence, view.nf).any(),
         InteractKind::Give { .. } | InteractKind::Take { .. } => -0.1,
+        // An active ambush marker will spring on the crew; recognised, its enemy comes out
+        // confused instead. A passive one is best left alone.
+        InteractKind::Recognise { marker } => {
+            if state.dynamic().uc.markers[marker as usize].active {
+                let eff = single(p.intelligence, view.nf);
+                0.3 * (eff.pass + eff.nailed)
+            } else {
+                -0.1
+            }
+        }
     }
 }
 

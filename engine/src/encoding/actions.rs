@@ -5,7 +5,8 @@
 //! channels × cells (move to, deploy at, shoot at, template at, ...); a charge is (destination
 //! cell, target model, weapon); a reaction (reactor, combat kind, path point); a nested action
 //! (combat kind, target, path point); a firefight (combat kind, reactor); command orders, cards,
-//! interactions and grudges their models and kinds; the rest are single indices. Each field
+//! interactions and grudges their models and kinds; the rest are single indices; Recognise (an
+//! ambush marker) comes last, in its own block. Each field
 //! has its own slot, so two legal actions never share an index.
 //!
 //! A network does not need one output per index: it produces [`POLICY_PLANES`] planes over the
@@ -142,9 +143,11 @@ enum Block {
     PlayerA,
     CommandAp,
     Single,
+    Recognise,
 }
 
-const BLOCKS: [Block; 15] = [
+// Recognise comes last so that adding it moved no other action's index.
+const BLOCKS: [Block; 16] = [
     Block::Spatial,
     Block::Charge,
     Block::React,
@@ -160,6 +163,7 @@ const BLOCKS: [Block; 15] = [
     Block::PlayerA,
     Block::CommandAp,
     Block::Single,
+    Block::Recognise,
 ];
 
 impl PolicySpace {
@@ -185,6 +189,7 @@ impl PolicySpace {
             Block::PlayerA => MAX_SIDES,
             Block::CommandAp => 2,
             Block::Single => SINGLETONS,
+            Block::Recognise => MODEL_SLOTS * crate::uc::MAX_MARKERS,
         }
     }
 
@@ -316,6 +321,19 @@ impl PolicySpace {
                 let index = self.offset(Block::Card) + c * MODEL_SLOTS + t;
                 (index, Recipe::new(&[(P_CARD_TARGET, model_cell(target))], &[G_CARD + c]))
             }
+            Action::Interact { kind: InteractKind::Recognise { marker }, target } => {
+                // The interaction plane of scenario markers, at the ambush marker's cell.
+                let m = marker as usize;
+                if m >= crate::uc::MAX_MARKERS {
+                    return Err(fail("ambush marker beyond the slots"));
+                }
+                let t = model(target)?;
+                let at = cell(state.dynamic().uc.markers[m].cell);
+                (
+                    self.offset(Block::Recognise) + t * crate::uc::MAX_MARKERS + m,
+                    Recipe::new(&[(P_INTERACT + 2, at)], &[]),
+                )
+            }
             Action::Interact { kind: k, target } => {
                 let marker = |m: u8| {
                     (m as usize)
@@ -329,6 +347,7 @@ impl PolicySpace {
                     InteractKind::Marker { marker: m } => (2, 1 + MAX_WEAPONS + marker(m)?),
                     InteractKind::Give { marker: m } => (3, 1 + MAX_WEAPONS + MARKER_SLOTS + marker(m)?),
                     InteractKind::Take { marker: m } => (4, 1 + MAX_WEAPONS + 2 * MARKER_SLOTS + marker(m)?),
+                    InteractKind::Recognise { .. } => unreachable!("matched above"),
                 };
                 let t = model(target)?;
                 let index = self.offset(Block::Interact) + slot * MODEL_SLOTS + t;

@@ -40,7 +40,8 @@ pub const P_OWN: usize = 7;
 pub const SIDE_PLANES: usize = 16;
 /// The enemy's model planes.
 pub const P_ENEMY: usize = P_OWN + SIDE_PLANES;
-/// Scenario markers lying on the table (1), or carried (on the carrier's cell, 0.5).
+/// Scenario markers lying on the table (1), or carried (on the carrier's cell, 0.5); ambush
+/// markers (games with AI dinosaurs) passive 0.25, active 0.75.
 pub const P_MARKER: usize = P_ENEMY + SIDE_PLANES;
 /// Markers that are the observer's to take or hold: its objective or prize, one it controls,
 /// or a numbered marker whose number it seeks (as far as it knows).
@@ -135,6 +136,10 @@ pub fn encode_observation(
         for (k, v) in features.into_iter().enumerate() {
             put(base + k, m.cell, v);
         }
+    }
+    // Ambush markers share the scenario markers' plane: passive 0.25, active 0.75.
+    for (_, mk) in d.uc.markers_on_table() {
+        put(P_MARKER, mk.cell, if mk.active { 0.75 } else { 0.25 });
     }
     let mut scenario = d.scenario.clone();
     crate::scenario::hidden::mask(&mut scenario, side);

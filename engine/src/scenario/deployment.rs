@@ -170,6 +170,7 @@ fn may_wait(state: &GameState, placement: Placement) -> bool {
 fn free_ground(state: &GameState, side: Side, cell: CellIdx) -> bool {
     let board = state.board();
     zones::is_ground(board, cell)
+        && state.dynamic().uc.marker_at(cell).is_none()
         && !state.models().iter().any(|m| m.is_on_table() && m.cell == cell)
         && !state.touches_enemy(side, cell, board.cell(cell).height, None)
 }

@@ -19,7 +19,10 @@ pub(super) fn can_interact(state: &GameState, actor: ModelId, kind: InteractKind
         return false;
     }
     match kind {
-        InteractKind::Marker { .. } | InteractKind::Give { .. } | InteractKind::Take { .. } => false,
+        InteractKind::Marker { .. }
+        | InteractKind::Give { .. }
+        | InteractKind::Take { .. }
+        | InteractKind::Recognise { .. } => false,
         // Not beasts, not cavalry (p.58, p.61); only a model below its starting wounds.
         InteractKind::FirstAid => {
             a.role == Role::Medic
@@ -42,6 +45,7 @@ pub(super) fn interact_options(state: &GameState, actor: ModelId, out: &mut Vec<
         return;
     }
     crate::scenario::markers::interact_options(state, actor, out);
+    super::ambush::recognise_options(state, actor, out);
     for (t, tm) in state.models().iter().enumerate() {
         let t = t as ModelId;
         if tm.side != state.models()[actor as usize].side {
@@ -89,6 +93,8 @@ pub(super) fn resolve_interact(state: &mut GameState) {
         (InteractKind::Marker { .. } | InteractKind::Give { .. } | InteractKind::Take { .. }, _) => {
             unreachable!("handled above")
         }
+        // The enemy it brings out arrives at the end of the sequence (ambush::after_sequence).
+        (InteractKind::Recognise { .. }, _) => {}
         _ => {}
     }
 }

@@ -57,6 +57,13 @@ pub enum InteractKind {
         /// Index of the prize.
         marker: u8,
     },
+    /// Recognise an ambush marker within 12" and sight (seed 003, "Recognise"): an
+    /// Intelligence test that may bring its enemy out confused (the target is the model
+    /// itself).
+    Recognise {
+        /// Index of the ambush marker.
+        marker: u8,
+    },
 }
 
 /// One action at a decision or chance node. Actions are small, `Copy` and serialisable so

@@ -109,12 +109,54 @@ pub enum EnemyStep {
         /// The reaction's move was a charge: its blow was the attack.
         charged: bool,
     },
+    /// Chance: the kind of the next ambush marker placed before deployment (every kind of
+    /// `configs/uc/spawn.toml` alike); `chooser` then places it.
+    RollMarker {
+        /// The player who places the marker.
+        chooser: Side,
+    },
+    /// Decision for `chooser`: the cell an ambush marker of `kind` is placed on
+    /// (`Action::Deploy`).
+    PlaceMarker {
+        /// The marker's kind (index into the UC data's markers).
+        kind: u8,
+        /// The player placing it.
+        chooser: Side,
+    },
+    /// Chance: the spawn-table roll for the AI model that replaces an ambush marker that
+    /// sprang or was recognised (seed 003, "Ambush markers", "Recognise").
+    Ambush {
+        /// Where the marker lay: the model arrives there.
+        cell: CellIdx,
+        /// The marker kind's spawn table (index into the UC data's tables).
+        table: u8,
+        /// The player model that triggered or recognised it.
+        trigger: ModelId,
+        /// Confusion tokens the model arrives with: 0 when the marker sprang (it then makes
+        /// its ambush reaction against `trigger`), 1 or 2 when recognised (no reaction).
+        confusion: u8,
+    },
+    /// Automatic: a model that sprang from an ambush marker performs its ambush reaction
+    /// against `trigger`. No one may react to it.
+    AmbushReaction {
+        /// The AI model.
+        model: ModelId,
+        /// The model that triggered the marker.
+        trigger: ModelId,
+    },
 }
 
 impl EnemyStep {
     /// Whether the step is a die roll.
     pub(super) fn is_chance(&self) -> bool {
-        matches!(self, EnemyStep::RollPlacement { .. } | EnemyStep::Draw { .. } | EnemyStep::Spawn { .. })
+        matches!(
+            self,
+            EnemyStep::RollPlacement { .. }
+                | EnemyStep::Draw { .. }
+                | EnemyStep::Spawn { .. }
+                | EnemyStep::RollMarker { .. }
+                | EnemyStep::Ambush { .. }
+        )
     }
 
     /// Whether the step waits for a roll or a decision (the others run on their own).
@@ -125,6 +167,9 @@ impl EnemyStep {
                 | EnemyStep::Place { .. }
                 | EnemyStep::Draw { .. }
                 | EnemyStep::Spawn { .. }
+                | EnemyStep::RollMarker { .. }
+                | EnemyStep::PlaceMarker { .. }
+                | EnemyStep::Ambush { .. }
         )
     }
 
@@ -151,31 +196,50 @@ impl EnemyStep {
             EnemyStep::NoiseReaction { model, .. } => {
                 format!("{} reacts to the noise", crate::render::model_name(state, *model))
             }
+            EnemyStep::RollMarker { .. } => "roll for the kind of the next ambush marker".into(),
+            EnemyStep::PlaceMarker { chooser, .. } => format!("{} places an ambush marker", side(chooser)),
+            EnemyStep::Ambush { confusion: 0, .. } => {
+                "an ambush marker springs: roll on its spawn table".into()
+            }
+            EnemyStep::Ambush { .. } => "an ambush marker is recognised: roll on its spawn table".into(),
+            EnemyStep::AmbushReaction { model, .. } => {
+                format!("{} makes its ambush reaction", crate::render::model_name(state, *model))
+            }
         }
     }
 
     /// The side deciding at this step (chance steps have none).
     pub(super) fn chooser(&self) -> Option<Side> {
         match self {
-            EnemyStep::Place { chooser, .. } => Some(*chooser),
+            EnemyStep::Place { chooser, .. } | EnemyStep::PlaceMarker { chooser, .. } => Some(*chooser),
             _ => None,
         }
     }
 }
 
-/// The placement steps of a game with `dinos` AI models, in the order they happen: a roll on
-/// the spawn table then a placement, the players taking turns, side A first
+/// The placement steps of a game with `dinos` AI models and `ambush` ambush markers, in the
+/// order they happen: for each, a roll (on the spawn table, or for the marker's kind) then a
+/// placement, the players taking turns, side A first, the AI models before the markers
 /// (docs/rulings.md).
-pub(crate) fn placement_steps(dinos: u8) -> Vec<Step> {
-    (0..dinos).map(|i| Step::Enemy(EnemyStep::RollPlacement { chooser: i % 2 })).collect()
+pub(crate) fn placement_steps(dinos: u8, ambush: u8) -> Vec<Step> {
+    (0..dinos as u16 + ambush as u16)
+        .map(|i| {
+            let chooser = (i % 2) as Side;
+            Step::Enemy(if i < dinos as u16 {
+                EnemyStep::RollPlacement { chooser }
+            } else {
+                EnemyStep::RollMarker { chooser }
+            })
+        })
+        .collect()
 }
 
-/// The distinct AI models (indices into the UC data's enemies) of the game's spawn table, with
+/// The distinct AI models (indices into the UC data's enemies) of spawn table `table`, with
 /// their probabilities.
-fn spawn_outcomes(state: &GameState) -> Vec<(u8, f64)> {
-    let uc = state.stat.uc.as_ref().expect("placement steps need the UC data");
+fn table_outcomes(state: &GameState, table: u8) -> Vec<(u8, f64)> {
+    let uc = state.stat.uc.as_ref().expect("spawns need the UC data");
     let mut out: Vec<(u8, f64)> = Vec::new();
-    for e in uc.spawn_faces() {
+    for e in uc.table_faces(table) {
         match out.iter_mut().find(|(x, _)| *x == e) {
             Some(entry) => entry.1 += 0.1,
             None => out.push((e, 0.1)),
@@ -187,16 +251,27 @@ fn spawn_outcomes(state: &GameState) -> Vec<(u8, f64)> {
 /// Outcomes of a chance step of the card AI.
 pub(super) fn chance_outcomes(state: &GameState, step: &EnemyStep) -> Vec<(Action, f64)> {
     match step {
-        EnemyStep::RollPlacement { .. } | EnemyStep::Spawn { .. } => spawn_outcomes(state)
-            .iter()
-            .enumerate()
-            .map(|(i, &(_, p))| (Action::Chance(i as u8), p))
-            .collect(),
+        EnemyStep::RollPlacement { .. } | EnemyStep::Spawn { .. } | EnemyStep::Ambush { .. } => {
+            table_outcomes(state, step_table(state, step))
+                .iter()
+                .enumerate()
+                .map(|(i, &(_, p))| (Action::Chance(i as u8), p))
+                .collect()
+        }
+        EnemyStep::RollMarker { .. } => super::ambush::kind_outcomes(state),
         EnemyStep::Draw { model } => {
             let n = drawable(state, *model).count();
             (0..n).map(|i| (Action::Chance(i as u8), 1.0 / n as f64)).collect()
         }
         _ => Vec::new(),
+    }
+}
+
+/// The spawn table a spawning step rolls on: an ambush marker's own, else the game's.
+fn step_table(state: &GameState, step: &EnemyStep) -> u8 {
+    match step {
+        EnemyStep::Ambush { table, .. } => *table,
+        _ => state.stat.uc.as_ref().expect("spawns need the UC data").spawn_table,
     }
 }
 
@@ -218,6 +293,13 @@ pub(super) fn skipped(state: &GameState, step: &EnemyStep) -> bool {
                 || !state.dyn_.models[*trigger as usize].is_conscious()
         }
         EnemyStep::NoiseReaction { model, .. } => !state.dyn_.models[*model as usize].is_conscious(),
+        // Spawns made impossible since they were due (the collection used up, the cell taken).
+        EnemyStep::Spawn { near } => spawn_cell(state, *near).is_none(),
+        EnemyStep::Ambush { cell, .. } => super::ambush::spawn_blocked(state, *cell),
+        EnemyStep::AmbushReaction { model, trigger } => {
+            !state.dyn_.models[*model as usize].is_conscious()
+                || !state.dyn_.models[*trigger as usize].is_conscious()
+        }
         _ => false,
     }
 }
@@ -233,6 +315,7 @@ pub(super) fn run(state: &mut GameState, step: EnemyStep) {
         EnemyStep::AnswerAttack => answer_attack(state),
         EnemyStep::MoveReaction { model, trigger } => move_reaction(state, model, trigger),
         EnemyStep::NoiseReaction { model, maker, source } => noise_reaction(state, model, maker, source),
+        EnemyStep::AmbushReaction { model, trigger } => super::ambush::ambush_reaction(state, model, trigger),
         EnemyStep::ReactionAct { model, trigger, charged } => {
             state.dyn_.uc.reacting = false;
             if !charged {
@@ -277,6 +360,8 @@ fn phase(state: &mut GameState) {
     if let Some(near) = spawn {
         state.dyn_.steps.push(Step::Enemy(EnemyStep::Spawn { near }));
     }
+    // Markers that heard a noise flip (or spring) before the noise's spawn.
+    super::ambush::enemy_phase(state);
 }
 
 /// The card's boxes, to resolve in order.
@@ -632,7 +717,7 @@ fn noise_reaction(state: &mut GameState, model: ModelId, maker: ModelId, source:
 /// contact with it, then a blow), a shot at it, or (`Investigate`) a move of its nailed-it
 /// speed towards `source`, the noise, without attacking. A confused model discards a token
 /// instead (seed 003, "Negative conditions"). No one reacts to any of these.
-fn react(
+pub(super) fn react(
     state: &mut GameState,
     model: ModelId,
     trigger: ModelId,
@@ -782,20 +867,27 @@ pub(super) fn chance(state: &mut GameState, step: EnemyStep, outcome: u8) {
         EnemyStep::RollPlacement { chooser } => chooser,
         EnemyStep::Draw { model } => return draw(state, model, outcome),
         EnemyStep::Spawn { near } => {
-            let cell = spawn_cell(state, near).expect("the phase checked the spawn point");
-            let model = new_ai_model(state, outcome);
+            let cell = spawn_cell(state, near).expect("skipped when there is no spawn point");
+            let model = new_ai_model(state, step_table(state, &step), outcome);
             decide(state, EnemyStep::Place { model, chooser: 0 }, Action::Deploy(cell));
             return;
         }
+        EnemyStep::RollMarker { chooser } => {
+            state.dyn_.steps.push(Step::Enemy(EnemyStep::PlaceMarker { kind: outcome, chooser }));
+            return;
+        }
+        EnemyStep::Ambush { cell, table, trigger, confusion } => {
+            return super::ambush::arrive(state, cell, table, trigger, confusion, outcome);
+        }
         other => unreachable!("{other:?} is not a roll"),
     };
-    let model = new_ai_model(state, outcome);
+    let model = new_ai_model(state, step_table(state, &step), outcome);
     state.dyn_.steps.push(Step::Enemy(EnemyStep::Place { model, chooser }));
 }
 
-/// The AI model of spawn-table outcome `outcome` joins the game, off the table.
-fn new_ai_model(state: &mut GameState, outcome: u8) -> ModelId {
-    let enemy = spawn_outcomes(state)[outcome as usize].0;
+/// The AI model of outcome `outcome` of spawn table `table` joins the game, off the table.
+pub(super) fn new_ai_model(state: &mut GameState, table: u8, outcome: u8) -> ModelId {
+    let enemy = table_outcomes(state, table)[outcome as usize].0;
     let uc = state.stat.uc.clone().expect("spawns need the UC data");
     let profile = uc.profile_of[enemy as usize];
     let p = &state.stat.profiles[profile as usize];
@@ -832,11 +924,13 @@ pub(super) fn spawn_cell(state: &GameState, near: CellIdx) -> Option<CellIdx> {
     })
 }
 
-/// Free open ground at ground level, not touching a model: where an AI model may be put.
+/// Free open ground at ground level, not touching a model, without an ambush marker: where an
+/// AI model or a marker may be put.
 fn free_ground(state: &GameState, c: CellIdx) -> bool {
     let cell = state.board().cell(c);
     cell.terrain == Terrain::Open
         && cell.height <= 1
+        && state.dyn_.uc.marker_at(c).is_none()
         && !state.models().iter().any(|m| m.is_on_table() && m.cell == c)
         && !state.touches_side(|_| true, c, cell.height, None)
 }
@@ -875,6 +969,9 @@ pub(super) fn decide(state: &mut GameState, step: EnemyStep, action: Action) {
             m.z = c.height;
             m.stance = if c.terrain == Terrain::Water { Stance::Swimming } else { Stance::Standing };
             m.health = Health::Conscious;
+        }
+        (EnemyStep::PlaceMarker { kind, .. }, Action::Deploy(cell)) => {
+            super::ambush::place(state, kind, cell)
         }
         (step, action) => unreachable!("validated action {action:?} at {step:?}"),
     }

@@ -64,7 +64,9 @@ pub(super) fn generate(state: &GameState, out: &mut Vec<Action>) {
         }
         Step::ChooseDodgeMove { model, budget } => dodge_moves(state, *model, *budget as u16, out),
         Step::Scenario(s) => crate::scenario::legal(state, s, out),
-        Step::Enemy(super::EnemyStep::Place { .. }) => super::enemy::placement_options(state, out),
+        Step::Enemy(super::EnemyStep::Place { .. } | super::EnemyStep::PlaceMarker { .. }) => {
+            super::enemy::placement_options(state, out)
+        }
         _ => {}
     }
     out.sort_unstable();

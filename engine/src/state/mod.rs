@@ -8,6 +8,7 @@
 
 mod abilities;
 pub mod action;
+mod ambush;
 mod cavalry;
 mod chance;
 mod combat;
@@ -24,6 +25,7 @@ pub mod template;
 
 pub use action::Action;
 pub use action::{CombatKind, InteractKind};
+pub use ambush::{recognised_confusion, RECOGNISE_RANGE};
 pub use cavalry::Part;
 pub use enemy::EnemyStep;
 pub use legal::{PointClass, ReactionPoint};
@@ -166,7 +168,7 @@ impl GameState {
         // The AI models are placed first: after the scenery, before anything else (seed 003,
         // "The Drowned Earth Conversion", Scenarios).
         if let Some(uc) = &stat.uc {
-            steps.extend(enemy::placement_steps(uc.dinos).into_iter().rev());
+            steps.extend(enemy::placement_steps(uc.dinos, uc.ambush).into_iter().rev());
         }
         let mut s = GameState {
             stat: Arc::new(stat),

@@ -80,12 +80,15 @@ impl Occupancy for MoverOccupancy<'_> {
     }
 
     fn occupied(&self, cell: CellIdx) -> bool {
-        self.state
-            .dyn_
-            .models
-            .iter()
-            .enumerate()
-            .any(|(i, o)| i != self.mover as usize && o.cell == cell && o.is_on_table())
+        // No model may stand on an ambush marker (seed 003, "Ambush markers").
+        self.state.dyn_.uc.marker_at(cell).is_some()
+            || self
+                .state
+                .dyn_
+                .models
+                .iter()
+                .enumerate()
+                .any(|(i, o)| i != self.mover as usize && o.cell == cell && o.is_on_table())
     }
 }
 

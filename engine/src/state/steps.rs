@@ -835,8 +835,11 @@ fn end_sequence(state: &mut GameState) {
                 state.dyn_.uc.noise = Some(first);
             }
             super::enemy::noise_reactions(state, &noises);
+            super::ambush::hear(state, &noises);
         }
         super::enemy::movement_reactions(state, seq);
+        // Ambush markers that spring come out before the movement reactions.
+        super::ambush::after_sequence(state, seq);
     }
     // Scored events and dropped markers come first (their steps go on top).
     crate::scenario::after_health_changes(state, seq.as_ref());

@@ -21,6 +21,9 @@ pub const MAX_DECKS: usize = 8;
 /// Most cards in one action deck.
 pub const MAX_CARDS: usize = 16;
 
+/// Most ambush markers a game holds (a fixed-size table in [`UcState`]).
+pub const MAX_MARKERS: usize = 8;
+
 /// What a game with AI models knows about them, fixed for the whole game.
 #[derive(Debug)]
 pub struct UcGame {
@@ -38,17 +41,23 @@ pub struct UcGame {
     pub spawn_table: u8,
     /// AI models the players place before deployment.
     pub dinos: u8,
+    /// Ambush markers the players place before deployment, after the AI models.
+    pub ambush: u8,
+    /// For every ambush marker kind of `data.markers`: the index of its spawn table.
+    pub marker_table: Vec<u8>,
 }
 
 impl UcGame {
     /// Build the tables for a game: every AI model's profile joins `profiles` (so any of them
-    /// can be placed or spawned); `spawn_table` names the table placements roll on. Errors name
-    /// the UC file and field.
+    /// can be placed or spawned); `spawn_table` names the table placements roll on; `dinos`
+    /// AI models and `ambush` ambush markers are placed before deployment. Errors name the UC
+    /// file and field.
     pub fn new(
         data: UcData,
         profiles: &mut Vec<Arc<Profile>>,
         spawn_table: &str,
         dinos: u8,
+        ambush: u8,
     ) -> Result<UcGame, DataError> {
         let decks_file = data.sources.decks.0.clone();
         if data.decks.len() > MAX_DECKS {
@@ -85,7 +94,34 @@ impl UcGame {
         for (e, &p) in profile_of.iter().enumerate() {
             enemy_of[p as usize] = Some(e as u8);
         }
-        Ok(UcGame { data, enemy_of, profile_of, deck_of, spawn_table: table as u8, dinos })
+        if ambush as usize > MAX_MARKERS {
+            return Err(DataError::new(
+                "game settings",
+                "ambush",
+                format!("at most {MAX_MARKERS} ambush markers"),
+            ));
+        }
+        if ambush > 0 && data.markers.is_empty() {
+            return Err(DataError::new(&data.sources.spawn.0, "marker", "ambush markers need a marker kind"));
+        }
+        let marker_table = data
+            .markers
+            .iter()
+            .map(|k| {
+                data.spawn_tables.iter().position(|t| t.id == k.spawn_table).expect("load_uc checks tables")
+                    as u8
+            })
+            .collect();
+        Ok(UcGame {
+            data,
+            enemy_of,
+            profile_of,
+            deck_of,
+            spawn_table: table as u8,
+            dinos,
+            ambush,
+            marker_table,
+        })
     }
 
     /// The AI model a game model is, if it is one.
@@ -99,13 +135,33 @@ impl UcGame {
         Some(self.deck_of[e as usize])
     }
 
-    /// The enemy index (into `data.enemies`) of each face of the spawn table.
+    /// The enemy index (into `data.enemies`) of each face of the game's spawn table.
     pub fn spawn_faces(&self) -> [u8; 10] {
-        let table = &self.data.spawn_tables[self.spawn_table as usize];
+        self.table_faces(self.spawn_table)
+    }
+
+    /// The enemy index (into `data.enemies`) of each face of spawn table `table`.
+    pub fn table_faces(&self, table: u8) -> [u8; 10] {
+        let table = &self.data.spawn_tables[table as usize];
         std::array::from_fn(|i| {
             self.data.enemies.iter().position(|e| e.id == table.faces[i]).expect("load_uc checks faces") as u8
         })
     }
+}
+
+/// An ambush marker on the table (seed 003, "Ambush markers"): an enemy that has not been
+/// seen yet. Models may move through it but not stand on it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct AmbushMarker {
+    /// Where it lies.
+    pub cell: crate::board::CellIdx,
+    /// Its kind (index into the UC data's `markers`): its triggers and spawn table.
+    pub kind: u8,
+    /// Active side up (an enemy alert to danger); passive (unaware) otherwise.
+    pub active: bool,
+    /// The player model whose noise it heard since the last enemy phase (within 12"): the
+    /// enemy phase flips it, or springs it against that model.
+    pub heard_by: Option<crate::state::ModelId>,
 }
 
 /// The card AI's changing state: which cards of each deck are in its discard pile, and the AI
@@ -137,6 +193,12 @@ pub struct UcState {
     /// AI model at the spawn point nearest it (seed 003, "Noise reactions").
     #[serde(default)]
     pub noise: Option<crate::board::CellIdx>,
+    /// The ambush markers; marker `i` is on the table while bit `i` of `marker_mask` is set.
+    #[serde(default)]
+    pub markers: [AmbushMarker; MAX_MARKERS],
+    /// Which entries of `markers` lie on the table.
+    #[serde(default)]
+    pub marker_mask: u8,
 }
 
 impl UcState {
@@ -178,6 +240,34 @@ impl UcState {
         had
     }
 
+    /// The ambush marker lying on `cell`, if any.
+    pub fn marker_at(&self, cell: crate::board::CellIdx) -> Option<u8> {
+        if self.marker_mask == 0 {
+            return None;
+        }
+        self.markers_on_table().find(|&(_, m)| m.cell == cell).map(|(i, _)| i)
+    }
+
+    /// The ambush markers on the table, with their indices.
+    pub fn markers_on_table(&self) -> impl Iterator<Item = (u8, AmbushMarker)> + '_ {
+        let mask = self.marker_mask;
+        (0..MAX_MARKERS as u8).filter(move |i| mask & (1 << i) != 0).map(|i| (i, self.markers[i as usize]))
+    }
+
+    /// Put a passive marker of `kind` on `cell`: its index, or None when the table is full.
+    pub fn add_marker(&mut self, cell: crate::board::CellIdx, kind: u8) -> Option<u8> {
+        let i = (0..MAX_MARKERS as u8).find(|i| self.marker_mask & (1 << i) == 0)?;
+        self.markers[i as usize] = AmbushMarker { cell, kind, active: false, heard_by: None };
+        self.marker_mask |= 1 << i;
+        Some(i)
+    }
+
+    /// Take marker `i` off the table.
+    pub fn remove_marker(&mut self, i: u8) {
+        self.marker_mask &= !(1 << i);
+        self.markers[i as usize] = AmbushMarker::default();
+    }
+
     /// Models of `side` put out of action by attacks of side `by` so far.
     pub fn out_of_action_by(&self, by: Side, side: Side) -> u8 {
         self.out_of_action[by as usize][side as usize]
@@ -202,6 +292,8 @@ impl Hash for UcState {
             self.out_of_action.hash(state);
             self.confusion.hash(state);
             self.noise.hash(state);
+            self.markers.hash(state);
+            self.marker_mask.hash(state);
         }
     }
 }

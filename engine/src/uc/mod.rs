@@ -9,4 +9,4 @@ pub mod game;
 
 pub use data::{default_uc, load_uc, parse_uc, UcData, UcSources};
 pub use enemy_die::{evaluate_enemy, opposed_vs_enemy, vs_enemy_odds, EnemyLevel, EnemyOutcome, VsEnemy};
-pub use game::{UcGame, UcState, AI_SIDE};
+pub use game::{AmbushMarker, UcGame, UcState, AI_SIDE, MAX_MARKERS};

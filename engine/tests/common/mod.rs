@@ -3,6 +3,7 @@
 #![allow(dead_code)]
 
 pub mod geometry;
+pub mod uc;
 
 use engine::board::{Board, Cell, Cover, Terrain};
 use engine::profile::{load_catalog, Profile};
