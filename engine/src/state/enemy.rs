@@ -410,6 +410,7 @@ fn move_box(state: &mut GameState, model: ModelId, card: u8, index: u8, again: b
     };
     state.dyn_.uc.move_inches = bx.inches.saturating_add(bonus);
     state.dyn_.uc.frenzy = false;
+    state.dyn_.uc.amber = bx.colour == crate::uc::data::MoveColour::Amber;
     let mut charged = false;
     if state.dyn_.uc.move_inches > 0 {
         if let Some(action) = choose_move(state, model, bx, None) {
@@ -725,6 +726,8 @@ pub(super) fn react(
     source: Option<CellIdx>,
 ) {
     use crate::uc::data::EnemyReaction;
+    // A reaction follows no movement symbol: its dynamic movement is tested (green).
+    state.dyn_.uc.amber = false;
     if state.dyn_.uc.discard_confusion(model) {
         return;
     }
@@ -753,6 +756,7 @@ pub(super) fn react(
                 .find(|a| matches!(a, Action::Charge { target, .. } if *target == trigger));
             let action = charge.or_else(|| {
                 let bx = crate::uc::data::ActionBox {
+                    colour: crate::uc::data::MoveColour::Green,
                     inches: state.dyn_.uc.move_inches,
                     target: crate::uc::data::TargetSymbol::CloseCombat,
                     act: crate::uc::data::BoxAct::CloseCombat,

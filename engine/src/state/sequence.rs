@@ -213,7 +213,9 @@ fn declare_path(
     let path = movement::path_to(state.board(), &MoverOccupancy { state, mover: m }, spec, dest)
         .expect("legal destination is reachable");
     push.extend([Step::CancelUnreached, Step::ResolveMove]);
-    if path.first_dynamic.is_some() {
+    // An AI model's box with an amber movement symbol makes no test (seed 003, Conversion).
+    let amber = super::steps::is_ai(state, m) && state.dyn_.uc.amber;
+    if path.first_dynamic.is_some() && !amber {
         let attr = clamp_attribute(state.profile(m).agility as i32 - blind_penalty(state, m));
         let purpose = super::steps::Purpose::Movement;
         push.push(Step::Test { model: m, attr, purpose, opposed: false, rerolled: false });

@@ -51,6 +51,21 @@ pub struct ActionBox {
     pub target: TargetSymbol,
     /// The act after the move.
     pub act: BoxAct,
+    /// The colour of its movement symbol: how it crosses terrain that needs a test.
+    pub colour: MoveColour,
+}
+
+/// The colour of a box's movement symbol (seed 003, Conversion, "Terrain and dynamic
+/// movement"). Red ("may move over and ignore terrain features") is not supported: the data
+/// loader refuses it by name.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum MoveColour {
+    /// An Agility test with the enemy die: pass or frenzy goes the full move (frenzy resolves
+    /// the box again), a fail as the TDE rules say.
+    #[default]
+    Green,
+    /// No test: the full move, as though it nailed it.
+    Amber,
 }
 
 /// The extra effect of a card's elite symbol, resolved only for elite models.
@@ -248,6 +263,7 @@ struct RawBox {
     inches: i64,
     target: String,
     act: String,
+    colour: Option<String>,
 }
 
 #[derive(Deserialize)]
@@ -463,6 +479,20 @@ pub fn parse_decks(text: &str, file: &str) -> Result<Vec<Deck>, DataError> {
                             ("nothing", BoxAct::Nothing),
                         ],
                     )?,
+                    colour: match raw.colour.as_deref() {
+                        None => MoveColour::Green,
+                        Some("red") => {
+                            return Err(ctx.err(
+                                format!("{label}.colour"),
+                                "red movement (ignoring terrain) is not supported; use green or amber",
+                            ))
+                        }
+                        Some(c) => ctx.pick(
+                            format!("{label}.colour"),
+                            c,
+                            &[("green", MoveColour::Green), ("amber", MoveColour::Amber)],
+                        )?,
+                    },
                 });
             }
             let elite =

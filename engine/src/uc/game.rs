@@ -174,6 +174,10 @@ pub struct UcState {
     pub move_inches: u8,
     /// The AI move under way rolled frenzy: its box is resolved a second time.
     pub frenzy: bool,
+    /// The AI move under way is a box's with an amber movement symbol: no dynamic movement
+    /// test, the full move as though it nailed it.
+    #[serde(default)]
+    pub amber: bool,
     /// An AI model's movement reaction is under way: no one may react to it.
     pub reacting: bool,
     /// Bit `m` of entry `s`: model `m` was hit by an attack of side `s`'s in the sequence under
@@ -287,6 +291,7 @@ impl Hash for UcState {
             self.drawn.hash(state);
             self.move_inches.hash(state);
             self.frenzy.hash(state);
+            self.amber.hash(state);
             self.reacting.hash(state);
             self.hit_by.hash(state);
             self.out_of_action.hash(state);
