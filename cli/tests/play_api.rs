@@ -305,3 +305,31 @@ fn viewing_a_record_steps_through_it() {
     assert!(!bad.status.success());
     assert!(String::from_utf8_lossy(&bad.stderr).contains("bad.json"));
 }
+
+#[test]
+fn a_game_with_dinosaurs_and_ambush_markers_shows_the_markers_and_plays_to_the_end() {
+    let server = Server::play(&[
+        "--bot",
+        "scripted",
+        "--scenario",
+        "skirmish",
+        "--side",
+        "A",
+        "--seed",
+        "6",
+        "--dinos",
+        "1",
+        "--ambush",
+        "2",
+    ]);
+    let views = play_to_end(&server, 6);
+    // Both markers are shown once placed, with their side up, until they spring.
+    let most = views.iter().map(|v| v["ambush"].as_array().map_or(0, Vec::len)).max().unwrap();
+    assert_eq!(most, 2, "both ambush markers reach the page");
+    let marker = views.iter().find_map(|v| v["ambush"].as_array().and_then(|a| a.first().cloned())).unwrap();
+    assert!(
+        marker["at"].as_array().is_some_and(|at| at.len() == 2) && marker["active"].is_boolean(),
+        "{marker}"
+    );
+    assert_replays(&server.record);
+}

@@ -365,6 +365,14 @@ function renderMarkers() {
     const t = svg("title", {}, g);
     t.textContent = `marker ${m.index + 1}: ${m.kind}${m.number ? `, number ${m.number}` : ""}${m.controller !== null ? `, held by ${sideName(m.controller)}` : ""}`;
   }
+  // Ambush markers: enemies not seen yet, passive (?) or active (!).
+  for (const a of view.ambush || []) {
+    const [cx, cy] = centre(a.at);
+    const g = svg("g", { class: "marker" }, layer);
+    svg("circle", { cx, cy, r: 8, class: `marker-shape ambush${a.active ? " active" : ""}` }, g);
+    svg("text", { x: cx, y: cy + 3.5, class: "marker-label" }, g).textContent = a.active ? "!" : "?";
+    svg("title", {}, g).textContent = `ambush marker ${a.index + 1}: ${a.active ? "active" : "passive"}`;
+  }
 }
 
 function renderModels() {

@@ -138,6 +138,7 @@ pub fn view_json(table: &Table, at: usize, observer: Option<Side>) -> Value {
         "node": state.describe_node(),
         "models": (0..state.models().len() as u8).map(|m| model_json(state, &scenario, m)).collect::<Vec<_>>(),
         "scenario": scenario_json(state, &scenario),
+        "ambush": ambush_json(state),
         "sequence": sequence_json(state),
         "zones": zones_json(state),
         "decision": decision,
@@ -213,6 +214,21 @@ fn health_name(h: Health) -> &'static str {
         Health::Reserve => "not deployed",
         Health::LeftTable => "left the table",
     }
+}
+
+/// The ambush markers on the table (games with AI dinosaurs; both players see them): index,
+/// cell and side up.
+fn ambush_json(state: &GameState) -> Value {
+    let board = state.board();
+    state
+        .dynamic()
+        .uc
+        .markers_on_table()
+        .map(|(i, mk)| {
+            let (x, y) = board.xy(mk.cell);
+            json!({"index": i, "at": [x, y], "active": mk.active})
+        })
+        .collect()
 }
 
 /// The scenario as the observer knows it: markers, grudges, couriers, numbers sought, zones.
