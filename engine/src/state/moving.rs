@@ -145,9 +145,9 @@ pub(super) fn reach(state: &mut GameState, idx: Option<usize>) {
 }
 
 /// Put the mover at path point `idx` (or leave it at its start for `None`) and set its stance.
-/// A point where it may not stop — mid-leap, on another model, or (for a move, not a charge)
-/// in base contact with an enemy — sends it back along its path to the last point where it
-/// may (p.28 "Legal Resting Point").
+/// A point where it may not stop — mid-leap, on another model or an ambush marker, or (for a
+/// move, not a charge) in base contact with an enemy — sends it back along its path to the
+/// last point where it may (p.28 "Legal Resting Point").
 pub(super) fn place_on_path(state: &mut GameState, m: ModelId, idx: Option<usize>) {
     let seq = state.dyn_.sequence.as_ref().expect("sequence");
     let prone = seq.prone;
@@ -161,7 +161,8 @@ pub(super) fn place_on_path(state: &mut GameState, m: ModelId, idx: Option<usize
                 .models
                 .iter()
                 .enumerate()
-                .any(|(o, om)| o != m as usize && om.cell == p.cell && om.is_on_table());
+                .any(|(o, om)| o != m as usize && om.cell == p.cell && om.is_on_table())
+                || state.dyn_.uc.marker_at(p.cell).is_some();
             p.rest && !taken && (charge || !state.touches_enemy(side, p.cell, p.z, Some(m)))
         })
     });
