@@ -94,6 +94,11 @@ pub struct MoveSpec {
     pub budget_free: u16,
     /// Budget for restricted paths, tenths of an inch (pass speed less stance costs).
     pub budget_restricted: u16,
+    /// Move over the terrain as though it were open ground (an AI model's red movement
+    /// symbol, seed 003 Conversion): every step is normal movement of its plain length, over
+    /// heights, water, rough ground and impassable cells alike, resting only where a model can
+    /// stand.
+    pub ignore_terrain: bool,
 }
 
 /// The cells a move may pass through and end on, supplied by the game state.
@@ -244,6 +249,18 @@ fn static_edges(board: &Board, cell: CellIdx, crawl: bool, mut f: impl FnMut(Edg
     }
 }
 
+/// The edges out of `cell` for a move that ignores the terrain: a normal step of its plain
+/// length to each of the eight neighbours on the board.
+fn open_ground_edges(board: &Board, cell: CellIdx, mut f: impl FnMut(Edge)) {
+    let (x, y) = board.xy(cell);
+    for &(dx, dy) in &DIRS {
+        if let Some(to) = board.checked_idx(x as i32 + dx as i32, y as i32 + dy as i32) {
+            let cost = if dx != 0 && dy != 0 { DIAG } else { ORTHO };
+            f(Edge { to, cost, kind: StepKind::Normal });
+        }
+    }
+}
+
 /// The movement edges of every cell of one board, for walking and for crawling, computed once
 /// per board and thread: a search then only checks them against the models in the way.
 #[derive(Default)]
@@ -364,7 +381,7 @@ pub fn reachable(board: &Board, occ: &impl Occupancy, spec: &MoveSpec, mut f: im
                 continue;
             }
             last_cell = cell;
-            if let Some(r) = best_label(&s, spec, cell as CellIdx) {
+            if let Some(r) = best_label(board, &s, spec, cell as CellIdx) {
                 f(r);
             }
         }
@@ -377,13 +394,17 @@ pub fn path_to(board: &Board, occ: &impl Occupancy, spec: &MoveSpec, dest: CellI
     SCRATCH.with(|s| {
         let mut s = s.borrow_mut();
         search(board, occ, spec, &mut s);
-        let reach = best_label(&s, spec, dest)?;
+        let reach = best_label(board, &s, spec, dest)?;
         let lab = label(reach.restricted, reach.dynamic);
         Some(expand(board, spec, &s, dest as u32 * LABELS as u32 + lab as u32))
     })
 }
 
-fn best_label(s: &Scratch, spec: &MoveSpec, cell: CellIdx) -> Option<Reach> {
+fn best_label(board: &Board, s: &Scratch, spec: &MoveSpec, cell: CellIdx) -> Option<Reach> {
+    // A move over the terrain passes over impassable cells but cannot end on one.
+    if spec.ignore_terrain && !standable(board, cell) {
+        return None;
+    }
     LABEL_ORDER.iter().find_map(|&lab| {
         let d = s.dist[cell as usize * LABELS + lab];
         let restricted = lab & 1 == 1;
@@ -395,7 +416,13 @@ fn best_label(s: &Scratch, spec: &MoveSpec, cell: CellIdx) -> Option<Reach> {
 fn search(board: &Board, occ: &impl Occupancy, spec: &MoveSpec, s: &mut Scratch) {
     let key = (
         board.id(),
-        [spec.start, spec.start_z as u16, spec.crawl as u16, spec.budget_free, spec.budget_restricted],
+        [
+            spec.start,
+            spec.start_z as u16,
+            spec.crawl as u16 | (spec.ignore_terrain as u16) << 1,
+            spec.budget_free,
+            spec.budget_restricted,
+        ],
         occ.key(),
     );
     if s.last == Some(key) {
@@ -420,13 +447,13 @@ fn search(board: &Board, occ: &impl Occupancy, spec: &MoveSpec, s: &mut Scratch)
     }
     s.buckets.iter_mut().for_each(Vec::clear);
     s.graph.build(board);
-    let start_water = board.cell(spec.start).terrain == Terrain::Water;
+    let start_water = board.cell(spec.start).terrain == Terrain::Water && !spec.ignore_terrain;
     let start_restricted = spec.crawl || start_water;
     let surface = board.cell(spec.start).height;
     // A climbing model starts part-way up: it first finishes or reverses its climb.
     let start_label = label(start_restricted, false);
     let start_node = spec.start as u32 * LABELS as u32 + start_label as u32;
-    if spec.start_z <= surface {
+    if spec.start_z <= surface || spec.ignore_terrain {
         relax(s, start_node, 0, NO_PRED);
     } else {
         // Climbing down to the surface of its own cell, or up onto an adjacent higher cell.
@@ -460,19 +487,26 @@ fn search(board: &Board, occ: &impl Occupancy, spec: &MoveSpec, s: &mut Scratch)
             let lab = (node % LABELS as u32) as usize;
             let restricted = lab & 1 == 1;
             let dynamic = lab & 2 == 2;
-            for &(e, gate) in graph.edges(cell, spec.crawl) {
+            let visit = |s: &mut Scratch, e: Edge, gate: CellIdx| {
                 if blocked.blocks(gate) || blocked.blocks(e.to) {
-                    continue;
+                    return;
                 }
                 let r = restricted || e.kind.is_restricted();
                 let dy = dynamic || e.kind.is_dynamic();
                 let nd = d.saturating_add(e.cost);
                 let budget = if r { spec.budget_restricted } else { spec.budget_free };
                 if nd > budget || nd > max_budget {
-                    continue;
+                    return;
                 }
                 let to = e.to as u32 * LABELS as u32 + label(r, dy) as u32;
                 relax(s, to, nd, node);
+            };
+            if spec.ignore_terrain {
+                open_ground_edges(board, cell, |e| visit(s, e, e.to));
+            } else {
+                for &(e, gate) in graph.edges(cell, spec.crawl) {
+                    visit(s, e, gate);
+                }
             }
         }
         bucket.clear();
@@ -520,14 +554,25 @@ fn expand(board: &Board, spec: &MoveSpec, s: &Scratch, node: u32) -> MovePath {
         if cell == prev_cell && cost == 0 {
             continue; // the start node
         }
-        push_step(board, spec, &mut path, prev_cell, prev_z, prev_cost, cell, cost);
+        if spec.ignore_terrain {
+            let z = board.cell(cell).height;
+            path.points.push(PathPoint {
+                cell,
+                z,
+                cost,
+                rest: standable(board, cell),
+                kind: StepKind::Normal,
+            });
+        } else {
+            push_step(board, spec, &mut path, prev_cell, prev_z, prev_cost, cell, cost);
+        }
         prev_cell = cell;
         prev_z = board.cell(cell).height;
         prev_cost = cost;
     }
     path.restricted = path.points.iter().any(|p| p.kind.is_restricted())
         || spec.crawl
-        || board.cell(spec.start).terrain == Terrain::Water;
+        || (board.cell(spec.start).terrain == Terrain::Water && !spec.ignore_terrain);
     path.first_dynamic = path.points.iter().position(|p| p.kind.is_dynamic());
     path
 }

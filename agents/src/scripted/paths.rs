@@ -64,5 +64,6 @@ pub(crate) fn standing_spec(state: &GameState, m: ModelId) -> MoveSpec {
         crawl: false,
         budget_free: (nailed as u16 * ORTHO).saturating_sub(stance_cost),
         budget_restricted: (pass as u16 * ORTHO).saturating_sub(stance_cost),
+        ignore_terrain: false,
     }
 }

@@ -411,6 +411,7 @@ fn move_box(state: &mut GameState, model: ModelId, card: u8, index: u8, again: b
     state.dyn_.uc.move_inches = bx.inches.saturating_add(bonus);
     state.dyn_.uc.frenzy = false;
     state.dyn_.uc.amber = bx.colour == crate::uc::data::MoveColour::Amber;
+    state.dyn_.uc.red = bx.colour == crate::uc::data::MoveColour::Red;
     let mut charged = false;
     if state.dyn_.uc.move_inches > 0 {
         if let Some(action) = choose_move(state, model, bx, None) {
@@ -728,6 +729,7 @@ pub(super) fn react(
     use crate::uc::data::EnemyReaction;
     // A reaction follows no movement symbol: its dynamic movement is tested (green).
     state.dyn_.uc.amber = false;
+    state.dyn_.uc.red = false;
     if state.dyn_.uc.discard_confusion(model) {
         return;
     }

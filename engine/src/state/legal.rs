@@ -362,6 +362,7 @@ fn dodge_moves(state: &GameState, m: ModelId, budget: u16, out: &mut Vec<Action>
         crawl: model.stance == Stance::Prone,
         budget_free: budget,
         budget_restricted: budget,
+        ignore_terrain: false,
     };
     // Nailed It (a 2" allowance) may instead make 1" of dynamic movement without a test.
     let dynamic_allowance = if budget >= 2 * ORTHO { ORTHO } else { 0 };

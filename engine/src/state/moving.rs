@@ -23,6 +23,7 @@ pub(super) fn move_spec(state: &GameState, m: ModelId, prone: bool) -> (MoveSpec
             crawl: false,
             budget_free: budget,
             budget_restricted: budget,
+            ignore_terrain: state.dyn_.uc.red,
         };
         return (spec, 0);
     }
@@ -38,6 +39,7 @@ pub(super) fn move_spec(state: &GameState, m: ModelId, prone: bool) -> (MoveSpec
         crawl: prone,
         budget_free: (nailed as u16 * ORTHO).saturating_sub(stance_cost),
         budget_restricted: (pass as u16 * ORTHO).saturating_sub(stance_cost),
+        ignore_terrain: false,
     };
     (spec, stance_cost)
 }

@@ -66,6 +66,9 @@ pub enum MoveColour {
     Green,
     /// No test: the full move, as though it nailed it.
     Amber,
+    /// Over the terrain as though it were open ground: no climbing, leaping, swimming or
+    /// test, and impassable ground passed over (but not ended on).
+    Red,
 }
 
 /// The extra effect of a card's elite symbol, resolved only for elite models.
@@ -481,16 +484,14 @@ pub fn parse_decks(text: &str, file: &str) -> Result<Vec<Deck>, DataError> {
                     )?,
                     colour: match raw.colour.as_deref() {
                         None => MoveColour::Green,
-                        Some("red") => {
-                            return Err(ctx.err(
-                                format!("{label}.colour"),
-                                "red movement (ignoring terrain) is not supported; use green or amber",
-                            ))
-                        }
                         Some(c) => ctx.pick(
                             format!("{label}.colour"),
                             c,
-                            &[("green", MoveColour::Green), ("amber", MoveColour::Amber)],
+                            &[
+                                ("green", MoveColour::Green),
+                                ("amber", MoveColour::Amber),
+                                ("red", MoveColour::Red),
+                            ],
                         )?,
                     },
                 });

@@ -178,6 +178,10 @@ pub struct UcState {
     /// test, the full move as though it nailed it.
     #[serde(default)]
     pub amber: bool,
+    /// The AI move under way is a box's with a red movement symbol: it moves over the
+    /// terrain as though it were open ground.
+    #[serde(default)]
+    pub red: bool,
     /// An AI model's movement reaction is under way: no one may react to it.
     pub reacting: bool,
     /// Bit `m` of entry `s`: model `m` was hit by an attack of side `s`'s in the sequence under
@@ -292,6 +296,7 @@ impl Hash for UcState {
             self.move_inches.hash(state);
             self.frenzy.hash(state);
             self.amber.hash(state);
+            self.red.hash(state);
             self.reacting.hash(state);
             self.hit_by.hash(state);
             self.out_of_action.hash(state);
