@@ -11,7 +11,8 @@ impl Game for GameState {
     type Action = Action;
 
     fn num_players(&self) -> usize {
-        self.static_data().sides as usize
+        // A solo game has one player: side A's crew against the AI side.
+        self.playing_sides().len()
     }
 
     fn turn(&self) -> Turn {
@@ -57,11 +58,16 @@ impl Game for GameState {
 
 /// A quick estimate of a TDE position for search leaves: the victory-point margin so far and
 /// the share of each crew's points still conscious, squashed into (-1, 1). In a skirmish the
-/// margin already counts casualties, so material is weighed less there.
+/// margin already counts casualties, so material is weighed less there. A solo game is judged
+/// by its score so far.
 pub struct MaterialEvaluator;
 
 impl crate::mcts::Evaluator<GameState> for MaterialEvaluator {
     fn evaluate(&self, state: &GameState) -> Vec<f64> {
+        // A solo game: its score so far (the models lost already count).
+        if let Some(solo) = state.solo_score() {
+            return vec![solo.to_return()];
+        }
         let mut standing = [0.0f64; 2];
         let mut total = [0.0f64; 2];
         for (i, m) in state.models().iter().enumerate() {

@@ -57,10 +57,18 @@ pub struct ArenaArgs {
     /// dinosaurs.
     #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u8).range(0..=engine::uc::MAX_MARKERS as i64))]
     pub ambush: u8,
+    /// Solo runs instead of a round robin: each agent plays the first crew of `--crews` alone
+    /// against the dinosaurs (`--dinos` 1 or more), `--games` games per scenario, and is
+    /// rated by its score (VP + dinosaurs taken out − models lost).
+    #[arg(long)]
+    pub solo: bool,
 }
 
-/// Run the arena and format its results.
+/// Run the arena (or the solo runs) and format its results.
 pub fn arena(args: &ArenaArgs) -> Result<String, String> {
+    if args.solo {
+        return solo(args);
+    }
     let [a, b] = args.crews.as_slice() else {
         return Err(format!("--crews takes exactly two values (side A, side B), got {}", args.crews.len()));
     };
@@ -87,4 +95,49 @@ pub fn arena(args: &ArenaArgs) -> Result<String, String> {
         text.push_str(&format!("\n\nreport: {}", dir.join("report.md").display()));
     }
     Ok(text)
+}
+
+/// `tde arena --solo`: every agent alone against the dinosaurs.
+fn solo(args: &ArenaArgs) -> Result<String, String> {
+    let Some(crew) = args.crews.first() else {
+        return Err("--crews: name the crew that plays solo".into());
+    };
+    let scenarios = scenario_list(&args.scenarios)?;
+    let settings = eval::solo::SoloSettings {
+        agents: args.agents.iter().flat_map(|list| split_agent_list(list)).collect(),
+        scenarios,
+        games: args.games,
+        seed: args.seed,
+        board: args.board.clone(),
+        crew: crew.clone(),
+        rules: args.rules.clone(),
+        dinos: args.dinos,
+        ambush: args.ambush,
+    };
+    let threads = match args.threads {
+        Some(n) => n as usize,
+        None => std::thread::available_parallelism().map_or(1, |n| n.get()),
+    };
+    let progress = std::io::stderr().is_terminal() && std::env::var_os("CI").is_none();
+    let results =
+        eval::solo::run_solo(&settings, training::play::make_agent, threads, progress, args.out.as_deref())?;
+    if args.json {
+        return Ok(serde_json::to_string_pretty(&results).expect("results serialise"));
+    }
+    let mut text = eval::solo::solo_summary(&results);
+    if let Some(dir) = &args.out {
+        text.push_str(&format!("\n\nreport: {}", dir.join("report.md").display()));
+    }
+    Ok(text)
+}
+
+/// `--scenarios`: `all` (the five) or names and numbers 1-5 (`skirmish` too).
+fn scenario_list(names: &[String]) -> Result<Vec<engine::scenario::Scenario>, String> {
+    if names.iter().any(|n| n.eq_ignore_ascii_case("all")) {
+        return Ok(engine::scenario::Scenario::ALL.to_vec());
+    }
+    names
+        .iter()
+        .map(|n| engine::scenario::Scenario::parse(n).map_err(|e| format!("--scenarios: {e}")))
+        .collect()
 }

@@ -41,12 +41,22 @@ pub struct GameOptions {
     /// Ambush markers (configs/uc/spawn.toml) the players place after the dinosaurs.
     #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u8).range(0..=engine::uc::MAX_MARKERS as i64))]
     pub ambush: u8,
+    /// Solo: side A's crew (the first of `--crews`) faces the dinosaurs alone, with no second
+    /// crew or player; needs `--dinos`.
+    #[arg(long)]
+    pub solo: bool,
 }
 
 impl GameOptions {
     /// The game to build; `seed` rolls the D5 of `--scenario random`.
     pub fn config(&self, seed: u64) -> Result<GameConfig, String> {
-        let [a, b] = two("--crews", &self.crews)?;
+        let [a, b] = match (self.solo, self.crews.as_slice()) {
+            (true, [a]) => [a.clone(), a.clone()],
+            _ => two("--crews", &self.crews)?,
+        };
+        if self.solo && self.dinos == 0 {
+            return Err("--solo needs AI dinosaurs to face: add --dinos N (1 or more)".into());
+        }
         Ok(GameConfig {
             board: self.board.clone(),
             crews: [a, b],
@@ -54,6 +64,7 @@ impl GameOptions {
             scenario: pick_scenario(&self.scenario, seed)?,
             dinos: self.dinos,
             ambush: self.ambush,
+            solo: self.solo,
             ..GameConfig::default()
         })
     }
@@ -91,7 +102,7 @@ pub struct DemoArgs {
     /// Write the game record (JSON) to this file.
     #[arg(long)]
     pub record: Option<PathBuf>,
-    /// The two agents, side A then side B.
+    /// The two agents, side A then side B (one in a solo game).
     #[arg(long, value_delimiter = ',', default_value = "greedy,greedy")]
     pub agents: Vec<String>,
     #[command(flatten)]
@@ -103,7 +114,10 @@ pub fn demo(args: &DemoArgs) -> Result<String, String> {
     let config = args.game.config(args.seed)?;
     let state = new_game(&config).map_err(|e| e.to_string())?;
     let specs = split_agent_list(&args.agents.join(","));
-    let [agent_a, agent_b] = two("--agents", &specs)?;
+    let [agent_a, agent_b] = match (config.solo, specs.as_slice()) {
+        (true, [a]) => [a.clone(), a.clone()],
+        _ => two("--agents", &specs)?,
+    };
     let mut agents = vec![
         make_agent(&agent_a, args.seed.wrapping_mul(2))?,
         make_agent(&agent_b, args.seed.wrapping_mul(2) + 1)?,
@@ -142,8 +156,9 @@ pub fn demo(args: &DemoArgs) -> Result<String, String> {
         record.save(path).map_err(|e| e.to_string())?;
     }
     let winner = outcome.winner.map_or("draw".to_string(), |w| if w == 0 { "A".into() } else { "B".into() });
+    let solo = end.solo_score();
     if args.json {
-        let obj = json!({
+        let mut obj = json!({
             "winner": winner,
             "turns": end.turn(),
             "decisions": summary.decisions,
@@ -155,17 +170,37 @@ pub fn demo(args: &DemoArgs) -> Result<String, String> {
             "agents": [agent_a, agent_b],
             "seed": args.seed,
         });
+        if let Some(s) = solo {
+            obj["solo"] = json!({
+                "score": s.total(),
+                "vp": s.vp,
+                "dinosaurs_taken_out": s.dinosaurs_taken_out,
+                "models_lost": s.models_lost,
+            });
+        }
         return Ok(obj.to_string());
     }
+    let result = match solo {
+        Some(s) => format!(
+            "solo score {} (VP {}, dinosaurs taken out {}, models lost {})",
+            s.total(),
+            s.vp,
+            s.dinosaurs_taken_out,
+            s.models_lost
+        ),
+        None => format!(
+            "Result: {} · VP A {} B {}",
+            if winner == "draw" { "draw".to_string() } else { format!("side {winner} wins") },
+            outcome.vp[0],
+            outcome.vp[1]
+        ),
+    };
     Ok(format!(
-        "\n== Game over: {} ==\n{}\n{}\n{} · Result: {} · VP A {} B {} · {} turns · {} decisions · {} chance events · final hash {}",
+        "\n== Game over: {} ==\n{}\n{}\n{} · {result} · {} turns · {} decisions · {} chance events · final hash {}",
         end_reason(end),
         render_map(end),
         render_roster(end),
         config.scenario.title(),
-        if winner == "draw" { "draw".to_string() } else { format!("side {winner} wins") },
-        outcome.vp[0],
-        outcome.vp[1],
         end.turn(),
         summary.decisions,
         summary.chance_events,
@@ -178,7 +213,7 @@ fn demo_header(state: &GameState, config: &GameConfig, agents: [&str; 2]) -> Str
     let board = state.board();
     let mut text =
         format!("{} on {} ({}x{})\n", config.scenario.title(), board.name(), board.width(), board.depth());
-    for (side, crew) in config.crews.iter().enumerate() {
+    for (side, crew) in config.crews.iter().enumerate().take(state.playing_sides().len()) {
         let models: Vec<u8> = (0..state.models().len() as u8)
             .filter(|&m| state.models()[m as usize].side == side as u8)
             .collect();
@@ -190,6 +225,9 @@ fn demo_header(state: &GameState, config: &GameConfig, agents: [&str; 2]) -> Str
             models.len(),
             agents[side]
         );
+    }
+    if state.is_solo() {
+        text.push_str("solo: side A alone against the AI dinosaurs (side B has no crew)\n");
     }
     text.push_str(MAP_LEGEND);
     text
@@ -400,6 +438,9 @@ pub struct FuzzArgs {
     /// Ambush markers in every game; with the flag alone, 1 to 3 drawn per game.
     #[arg(long, num_args = 0..=1, default_missing_value = "0", value_parser = clap::value_parser!(u8).range(0..=engine::uc::MAX_MARKERS as i64))]
     pub ambush: Option<u8>,
+    /// Solo games: one crew against the dinosaurs (1 to 4 per game unless `--dinos N`).
+    #[arg(long)]
+    pub solo: bool,
 }
 
 /// Play random games on every board with every crew pairing, checking the invariants (and
@@ -430,6 +471,7 @@ pub fn fuzz(args: &FuzzArgs) -> Result<(String, bool), String> {
         let dinos = match args.dinos {
             Some(0) => 1 + (seed % 4) as u8,
             Some(n) => n,
+            None if args.solo => 1 + (seed % 4) as u8,
             None => 0,
         };
         let ambush = match args.ambush {
@@ -443,6 +485,7 @@ pub fn fuzz(args: &FuzzArgs) -> Result<(String, bool), String> {
             scenario,
             dinos,
             ambush,
+            solo: args.solo,
             ..GameConfig::default()
         };
         let mut state = new_game(&config).map_err(|e| e.to_string())?;

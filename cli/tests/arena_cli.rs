@@ -160,3 +160,58 @@ fn arena_names_the_option_at_fault() {
         assert!(stderr(&out).contains(message), "{args:?}: {}", stderr(&out));
     }
 }
+
+#[test]
+fn arena_solo_rates_each_agent_alone_against_the_dinosaurs() {
+    let dir = temp_dir("solo");
+    let args = [
+        "arena",
+        "--solo",
+        "--agents",
+        "random,scripted",
+        "--crews",
+        "artifacters_100",
+        "--dinos",
+        "2",
+        "--scenarios",
+        "couriers,skirmish",
+        "--games",
+        "3",
+        "--threads",
+        "2",
+        "--out",
+        dir.to_str().unwrap(),
+        "--json",
+    ];
+    let out = tde(&args);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let r: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let rows = r["rows"].as_array().unwrap();
+    assert_eq!(rows.len(), 2);
+    for row in rows {
+        let all = &row["all"];
+        assert_eq!(all["games"], 6, "3 games per scenario");
+        let score = all["score"].as_f64().unwrap();
+        let [lo, hi] = [all["score_ci95"][0].as_f64().unwrap(), all["score_ci95"][1].as_f64().unwrap()];
+        assert!(lo <= score && score <= hi);
+        // The score is VP + dinosaurs taken out − models lost, in the means too.
+        let parts = all["vp"].as_f64().unwrap() + all["dinosaurs_taken_out"].as_f64().unwrap()
+            - all["models_lost"].as_f64().unwrap();
+        assert!((parts - score).abs() < 1e-9);
+        assert_eq!(row["per_scenario"].as_array().unwrap().len(), 2);
+    }
+    assert_eq!(r["games"].as_array().unwrap().len(), 12);
+    // The same settings give the same games.
+    let again: Value = serde_json::from_slice(&tde(&args).stdout).unwrap();
+    assert_eq!(again["games"], r["games"]);
+    let report = std::fs::read_to_string(dir.join("report.md")).unwrap();
+    assert!(
+        report.contains("| agent | games | score | 95% CI | VP | dinosaurs taken out | models lost |"),
+        "{report}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+    // Solo without dinosaurs is refused by name.
+    let refused = tde(&["arena", "--solo", "--agents", "random", "--crews", "artifacters_100"]);
+    assert!(!refused.status.success());
+    assert!(stderr(&refused).contains("--dinos"), "{}", stderr(&refused));
+}

@@ -59,6 +59,9 @@ pub struct SavedUc {
     /// Ambush markers placed before deployment.
     #[serde(default)]
     pub ambush: u8,
+    /// A solo game (side A's crew alone against the AI side).
+    #[serde(default)]
+    pub solo: bool,
 }
 
 /// Why a saved game or record could not be used.
@@ -119,6 +122,7 @@ impl SavedGame {
                 spawn_table: uc.data.spawn_tables[uc.spawn_table as usize].id.clone(),
                 dinos: uc.dinos,
                 ambush: uc.ambush,
+                solo: uc.solo,
             }),
             state: state.dynamic().clone(),
         }
@@ -136,7 +140,7 @@ impl SavedGame {
             Some(saved) => {
                 let data = crate::uc::parse_uc(saved.sources.clone()).map_err(|e| invalid(e.to_string()))?;
                 let known = profiles.len();
-                let game = crate::uc::UcGame::new(
+                let mut game = crate::uc::UcGame::new(
                     data,
                     &mut profiles,
                     &saved.spawn_table,
@@ -144,6 +148,7 @@ impl SavedGame {
                     saved.ambush,
                 )
                 .map_err(|e| invalid(e.to_string()))?;
+                game.solo = saved.solo;
                 if profiles.len() != known {
                     return Err(invalid("uc: an AI model's profile is missing from profiles".into()));
                 }

@@ -76,6 +76,9 @@ pub struct GameConfig {
     pub ambush: u8,
     /// The spawn table (in `configs/uc/spawn.toml`) the dinosaurs are rolled on.
     pub spawn_table: String,
+    /// Solo: side A's crew (`crews[0]`) faces the AI dinosaurs alone; `crews[1]` is not
+    /// loaded. Needs `dinos` ≥ 1.
+    pub solo: bool,
 }
 
 /// Most AI dinosaurs a game may start with.
@@ -100,6 +103,7 @@ impl Default for GameConfig {
             dinos: 0,
             ambush: 0,
             spawn_table: DEFAULT_SPAWN_TABLE.to_string(),
+            solo: false,
         }
     }
 }
@@ -137,15 +141,23 @@ pub fn new_game(config: &GameConfig) -> Result<GameState, DataError> {
     let catalog = load_catalog(&config.configs.join("factions"))?;
     let board = load_board(&config.configs, &config.board)?;
     let variant = load_rules(&config.configs, &config.rules)?;
-    let crews: Vec<CrewList> = config
-        .crews
+    if config.solo && config.dinos == 0 {
+        return Err(DataError::new(
+            "game settings",
+            "solo",
+            "a solo game needs AI dinosaurs to face (dinos 1 or more)".to_string(),
+        ));
+    }
+    // A solo game has side A's crew only.
+    let playing = if config.solo { &config.crews[..1] } else { &config.crews[..] };
+    let crews: Vec<CrewList> = playing
         .iter()
         .map(|c| load_crew(&resolve(&config.configs, "crews", c, "toml"), &catalog))
         .collect::<Result<_, _>>()?;
     let card_dir = config.configs.join("cards");
     let card_catalog =
         if card_dir.is_dir() { crate::cards::load_cards(&card_dir)? } else { Default::default() };
-    let cards: Vec<Vec<Arc<crate::cards::Card>>> = crews
+    let mut cards: Vec<Vec<Arc<crate::cards::Card>>> = crews
         .iter()
         .zip(&config.crews)
         .map(|(crew, name)| {
@@ -153,6 +165,7 @@ pub fn new_game(config: &GameConfig) -> Result<GameState, DataError> {
             crate::cards::check_crew_cards(&file, crew, &card_catalog)
         })
         .collect::<Result<_, _>>()?;
+    cards.resize_with(2, Vec::new);
     let largest = crews.iter().map(|c| c.models.len()).max().unwrap_or(0);
     crate::scenario::zones::board_fits(&board, config.scenario, largest)
         .map_err(|reason| DataError::new(board.name(), "size", reason))?;
@@ -239,7 +252,8 @@ fn ai_side(
         ));
     }
     let data = crate::uc::load_uc(&config.configs.join("uc"))?;
-    let game = crate::uc::UcGame::new(data, profiles, &config.spawn_table, config.dinos, config.ambush)?;
+    let mut game = crate::uc::UcGame::new(data, profiles, &config.spawn_table, config.dinos, config.ambush)?;
+    game.solo = config.solo;
     Ok(Some(Arc::new(game)))
 }
 
@@ -254,7 +268,8 @@ fn check_scenario_crews(
     if models.len() > 32 {
         return Err(DataError::new(&files[0], "models", "a game holds at most 32 models".to_string()));
     }
-    for (side, file) in files.iter().enumerate() {
+    let sides = if stat.uc.as_ref().is_some_and(|uc| uc.solo) { 1 } else { 2 };
+    for (side, file) in files.iter().enumerate().take(sides) {
         let profiles =
             || models.iter().filter(|m| m.side == side as u8).map(|m| &stat.profiles[m.profile as usize]);
         let name = stat.scenario.title();

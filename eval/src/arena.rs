@@ -395,7 +395,7 @@ pub fn run<G: Game>(
 }
 
 /// A progress bar over `total` games, `done` of them already played; hidden unless `show`.
-fn progress_bar(total: usize, done: usize, show: bool) -> ProgressBar {
+pub(crate) fn progress_bar(total: usize, done: usize, show: bool) -> ProgressBar {
     if !show {
         return ProgressBar::hidden();
     }
@@ -419,7 +419,7 @@ fn io_error(path: &Path) -> impl Fn(std::io::Error) -> String + '_ {
 
 /// Write `bytes` to `path` through a temporary file and a rename, so that readers never see
 /// a half-written file.
-fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), String> {
+pub(crate) fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), String> {
     let tmp = path.with_extension(format!("tmp{}", std::process::id()));
     std::fs::write(&tmp, bytes).map_err(io_error(&tmp))?;
     std::fs::rename(&tmp, path).map_err(io_error(path))

@@ -3,12 +3,14 @@
 //!
 //! The arena core ([`arena`], [`results`], [`stats`], [`ratings`], [`report`]) works with any
 //! two-player game behind [`agents::Game`] and any [`agents::Agent`]; only [`tde_match`] knows
-//! The Drowned Earth, through the [`arena::MatchMaker`] trait.
+//! The Drowned Earth, through the [`arena::MatchMaker`] trait. [`solo`] rates agents that play
+//! one crew alone against the card AI's dinosaurs.
 
 pub mod arena;
 pub mod ratings;
 pub mod report;
 pub mod results;
+pub mod solo;
 pub mod stats;
 pub mod tde_match;
 

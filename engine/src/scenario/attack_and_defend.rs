@@ -96,7 +96,7 @@ pub(super) fn score_control(state: &mut GameState, turn: u8) {
 /// "The end of any Turn where all members of one or more Crews are Unconscious" (a model yet
 /// to arrive is not unconscious).
 pub(super) fn game_ends(state: &GameState) -> bool {
-    (0..2).any(|s| {
+    state.playing_sides().any(|s| {
         state
             .models()
             .iter()

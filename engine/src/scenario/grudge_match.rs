@@ -30,14 +30,26 @@ pub(super) fn zone(state: &GameState, side: Side, placement: Placement, cell: Ce
     }
 }
 
-/// Every (holder, target) pair: one of the side's characters and one of the enemy's.
+/// Every (holder, target) pair: one of the side's characters and one of the enemy's; in a
+/// solo game, any of the AI models on the table (docs/rulings.md).
 pub(super) fn grudge_options(state: &GameState, side: Side, out: &mut Vec<Action>) {
+    let models = 0..state.models().len() as ModelId;
     let chars = |s: Side| {
-        (0..state.models().len() as ModelId)
-            .filter(move |&m| state.models()[m as usize].side == s && is_character(state, m))
+        models.clone().filter(move |&m| state.models()[m as usize].side == s && is_character(state, m))
+    };
+    let targets: Vec<ModelId> = if state.is_solo() {
+        models
+            .clone()
+            .filter(|&m| {
+                state.models()[m as usize].side == crate::uc::AI_SIDE
+                    && state.models()[m as usize].is_on_table()
+            })
+            .collect()
+    } else {
+        chars(1 - side).collect()
     };
     for holder in chars(side) {
-        out.extend(chars(1 - side).map(|target| Action::Grudge { holder, target }));
+        out.extend(targets.iter().map(|&target| Action::Grudge { holder, target }));
     }
 }
 
@@ -81,11 +93,16 @@ pub(super) fn game_ends(state: &GameState, turn: u8) -> bool {
         return false;
     }
     let sc = &state.dynamic().scenario;
-    let g = |s: usize| sc.grudges[s].expect("grudges are chosen before the game");
     let lost = |m: ModelId| state.models()[m as usize].is_unconscious();
-    let both = g(0).complete && g(1).complete;
-    let leader = (0..2).any(|s| g(s).complete && Some(g(s).target) == leader_of(state, 1 - s as Side));
-    let wiped = (0..2).any(|s| lost(g(s).holder) && lost(g(1 - s).target));
+    let [Some(g0), Some(g1), _] = sc.grudges else {
+        // A solo game (one grudge, or none when no AI model was on the table to choose): it
+        // ends once the grudge is complete or its holder is lost.
+        return sc.grudges.iter().flatten().any(|g| g.complete || lost(g.holder));
+    };
+    let g = [g0, g1];
+    let both = g0.complete && g1.complete;
+    let leader = (0..2).any(|s| g[s].complete && Some(g[s].target) == leader_of(state, 1 - s as Side));
+    let wiped = (0..2).any(|s| lost(g[s].holder) && lost(g[1 - s].target));
     both || leader || wiped
 }
 

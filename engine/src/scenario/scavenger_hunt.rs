@@ -145,7 +145,7 @@ pub(super) fn resolve_look(state: &mut GameState, model: ModelId, marker: u8) {
 
 /// "The game ends if, during the Initiative Phase, either player has no Models to assign AP's."
 pub(super) fn a_side_cannot_act(state: &GameState) -> bool {
-    (0..2).any(|s| !state.models().iter().any(|m| m.side == s && m.is_conscious()))
+    state.playing_sides().any(|s| !state.models().iter().any(|m| m.side == s && m.is_conscious()))
 }
 
 /// Markers held by each side.

@@ -209,7 +209,7 @@ impl EnemyStep {
     }
 
     /// The side deciding at this step (chance steps have none).
-    pub(super) fn chooser(&self) -> Option<Side> {
+    pub fn chooser(&self) -> Option<Side> {
         match self {
             EnemyStep::Place { chooser, .. } | EnemyStep::PlaceMarker { chooser, .. } => Some(*chooser),
             _ => None,

@@ -10,15 +10,25 @@ use super::steps::{can_activate, has_eligible, other_side, Step};
 use super::{Action, GameState, ModelId, Side, Stance};
 use crate::movement::{self, MoveSpec, Occupancy, PathPoint, StepKind, ORTHO};
 
-/// Fill `out` with the actions available at the current node, sorted and without duplicates.
+/// Fill `out` with the actions available at the current node, sorted and without duplicates:
+/// a chance node's outcomes (the absent side's random choices in a solo game among them), or
+/// a decision's options.
 pub(super) fn generate(state: &GameState, out: &mut Vec<Action>) {
+    let Some(step) = state.dynamic().steps.last() else { return };
+    if step.is_chance() || super::steps::absent_decision(state) {
+        let n = state.chance_outcomes().len();
+        out.extend((0..n).map(|i| Action::Chance(i as u8)));
+    } else {
+        decisions(state, out);
+    }
+}
+
+/// Fill `out` with the options of the decision on top of the stack, sorted and without
+/// duplicates.
+pub(super) fn decisions(state: &GameState, out: &mut Vec<Action>) {
     let d = state.dynamic();
     let Some(step) = d.steps.last() else { return };
     match step {
-        s if s.is_chance() => {
-            let n = state.chance_outcomes().len();
-            out.extend((0..n).map(|i| Action::Chance(i as u8)));
-        }
         Step::ChooseInitiative(_) => out.extend([Action::TakeInitiative, Action::GiveInitiative]),
         Step::ChooseActivation => {
             for (i, m) in d.models.iter().enumerate() {

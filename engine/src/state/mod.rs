@@ -143,6 +143,35 @@ pub struct IllegalAction {
     pub node: String,
 }
 
+/// The side without a crew in a solo game.
+pub const ABSENT_SIDE: Side = 1;
+
+/// How side A's crew did in a solo game (docs/rulings.md): the scenario's victory points,
+/// the AI models it put out of action, and its own models down or taken out.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SoloScore {
+    /// Victory points for the scenario's objectives (in a skirmish, the points of enemy
+    /// models down or taken out: AI models are worth none).
+    pub vp: i32,
+    /// AI models the crew put out of action.
+    pub dinosaurs_taken_out: i32,
+    /// The crew's models down or taken out.
+    pub models_lost: i32,
+}
+
+impl SoloScore {
+    /// The single figure solo games are compared by: VP plus dinosaurs taken out less
+    /// models lost.
+    pub fn total(&self) -> i32 {
+        self.vp + self.dinosaurs_taken_out - self.models_lost
+    }
+
+    /// The total as a return in [-1, 1] (a tenth of it, clamped): what searches maximise.
+    pub fn to_return(&self) -> f64 {
+        (self.total() as f64 / 10.0).clamp(-1.0, 1.0)
+    }
+}
+
 /// Final result of a game.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Outcome {
@@ -338,10 +367,15 @@ impl GameState {
         Some(sequence::actor_pose(self, seq, point))
     }
 
-    /// Per-side returns: +1 win, −1 loss, 0 draw; all 0 until the game is over.
+    /// Per-side returns: +1 win, −1 loss, 0 draw; all 0 until the game is over. In a solo
+    /// game side A's return is [`SoloScore::to_return`].
     pub fn returns(&self) -> [f64; MAX_SIDES] {
         let mut r = [0.0; MAX_SIDES];
         if !self.is_terminal() {
+            return r;
+        }
+        if let Some(solo) = self.solo_score() {
+            r[0] = solo.to_return();
             return r;
         }
         let o = self.outcome();
@@ -412,7 +446,36 @@ impl GameState {
     }
 
     fn step_player(&self, step: &Step) -> Player {
-        steps::player_of(self, step)
+        match steps::player_of(self, step) {
+            // The absent side's choices are made at random (a solo game).
+            Player::Side(ABSENT_SIDE) if self.is_solo() => Player::Chance,
+            player => player,
+        }
+    }
+
+    /// A solo game: side A's crew alone against the AI side (side B has no crew and no
+    /// player).
+    pub fn is_solo(&self) -> bool {
+        self.stat.uc.as_ref().is_some_and(|uc| uc.solo)
+    }
+
+    /// The sides with a crew and a player: both, or side A alone in a solo game.
+    pub fn playing_sides(&self) -> std::ops::Range<Side> {
+        0..if self.is_solo() { 1 } else { self.stat.sides }
+    }
+
+    /// A solo game's score for side A's crew as the game stands (final once terminal): its
+    /// victory points, the dinosaurs it took out and the models it lost; None in other games.
+    pub fn solo_score(&self) -> Option<SoloScore> {
+        if !self.is_solo() {
+            return None;
+        }
+        let lost = self.dyn_.models.iter().filter(|m| m.side == 0 && m.is_unconscious()).count();
+        Some(SoloScore {
+            vp: self.outcome().vp[0],
+            dinosaurs_taken_out: self.dyn_.uc.out_of_action_by(0, crate::uc::AI_SIDE) as i32,
+            models_lost: lost as i32,
+        })
     }
 }
 

@@ -384,8 +384,34 @@ pub(super) fn pending_test(state: &GameState) -> Option<&'static [(TestOutcome, 
     }
 }
 
+/// Most options the absent side's random choice is made among (a chance outcome is a byte);
+/// a larger choice is thinned to this many, evenly spread over its sorted options.
+const MAX_ABSENT_OPTIONS: usize = 256;
+
+/// Whether the node on top is a decision of the absent side of a solo game: a chance node
+/// whose outcomes are that decision's options, all alike (docs/rulings.md).
+pub(super) fn absent_decision(state: &GameState) -> bool {
+    state.is_solo()
+        && state.dyn_.steps.last().is_some_and(|s| player_of(state, s) == Player::Side(super::ABSENT_SIDE))
+}
+
+/// The options the absent side's random choice on top of the stack is made among.
+fn absent_options(state: &GameState) -> Vec<Action> {
+    let mut options = Vec::new();
+    legal::decisions(state, &mut options);
+    if options.len() > MAX_ABSENT_OPTIONS {
+        let n = options.len();
+        options = (0..MAX_ABSENT_OPTIONS).map(|i| options[i * n / MAX_ABSENT_OPTIONS]).collect();
+    }
+    options
+}
+
 /// Outcomes of the chance node on top of the stack.
 pub(super) fn chance_outcomes(state: &GameState) -> Vec<(Action, f64)> {
+    if absent_decision(state) {
+        let n = absent_options(state).len();
+        return (0..n).map(|i| (Action::Chance(i as u8), 1.0 / n as f64)).collect();
+    }
     if let Some(table) = pending_test(state) {
         return table.iter().enumerate().map(|(i, &(_, p))| (Action::Chance(i as u8), p)).collect();
     }
@@ -454,6 +480,11 @@ pub(super) fn advance(state: &mut GameState) {
             Step::Enemy(e) if super::enemy::skipped(state, &e) => {
                 state.dyn_.steps.pop();
             }
+            // The absent side of a solo game passes over a choice it has no option in (its
+            // crew's nominations).
+            _ if absent_decision(state) && absent_options(state).is_empty() => {
+                state.dyn_.steps.pop();
+            }
             step if step.waits() => return,
             _ => {
                 state.dyn_.steps.pop();
@@ -465,6 +496,14 @@ pub(super) fn advance(state: &mut GameState) {
 
 /// Apply a (validated) action to the step on top of the stack.
 pub(super) fn apply(state: &mut GameState, action: Action) {
+    if absent_decision(state) {
+        let Action::Chance(i) = action else { unreachable!("validated: a chance outcome") };
+        let chosen = absent_options(state)[i as usize];
+        let step = state.dyn_.steps.pop().expect("a decision on top");
+        state.dyn_.chance_events += 1;
+        decide(state, step, chosen);
+        return;
+    }
     if let (Some(table), Action::Chance(i)) = (pending_test(state), action) {
         let outcome = table[i as usize].0;
         let Some(Step::Test { model, attr, purpose, opposed, rerolled }) = state.dyn_.steps.pop() else {
@@ -674,6 +713,11 @@ fn start_turn(state: &mut GameState) {
 /// Initiative phase, first bullet (p.21): the side with fewer conscious models gets the
 /// difference in pass tokens.
 fn pass_tokens(state: &mut GameState) {
+    // A solo game has no second crew to balance activations against.
+    if state.is_solo() {
+        state.dyn_.pass_tokens = [0; super::MAX_SIDES];
+        return;
+    }
     let a = state.conscious_count(0) as i32;
     let b = state.conscious_count(1) as i32;
     let d = &mut state.dyn_;
@@ -891,7 +935,7 @@ fn count_out_of_action(state: &mut GameState, conscious: u64) {
 /// own end conditions.
 fn game_over(state: &GameState) -> bool {
     state.stat.scenario == crate::scenario::Scenario::Skirmish
-        && (0..state.stat.sides).any(|s| !state.dyn_.models.iter().any(|m| m.side == s && m.is_conscious()))
+        && state.playing_sides().any(|s| !state.dyn_.models.iter().any(|m| m.side == s && m.is_conscious()))
 }
 
 /// Apply G-J (p.39) for one model: feat AP, then token effects and Stun, then every wound at

@@ -45,6 +45,9 @@ pub struct UcGame {
     pub ambush: u8,
     /// For every ambush marker kind of `data.markers`: the index of its spawn table.
     pub marker_table: Vec<u8>,
+    /// A solo game: side A's crew faces the AI side alone; side B has no crew and no player,
+    /// and the choices the rules give it are made at random (docs/rulings.md).
+    pub solo: bool,
 }
 
 impl UcGame {
@@ -121,6 +124,7 @@ impl UcGame {
             dinos,
             ambush,
             marker_table,
+            solo: false,
         })
     }
 
