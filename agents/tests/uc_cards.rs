@@ -394,3 +394,25 @@ fn shoots_back_when_shot_at() {
         "shoots back, got {a}"
     );
 }
+
+#[test]
+fn recognises_active_ambush_markers_when_a_box_has_nothing_to_act_on() {
+    let mut recognised = 0;
+    for seed in 0..8u64 {
+        let config = GameConfig {
+            scenario: Scenario::Skirmish,
+            crews: [CREWS[0].0.into(), CREWS[0].1.into()],
+            ambush: 6,
+            ..Default::default()
+        };
+        let (end, actions) = play_out(new_game(&config).unwrap(), ["uc-cards", "uc-cards"], 60 + seed);
+        assert!(end.is_terminal());
+        recognised += actions
+            .iter()
+            .filter(|a| {
+                matches!(a, Action::Interact { kind: engine::state::InteractKind::Recognise { .. }, .. })
+            })
+            .count();
+    }
+    assert!(recognised > 0, "no uc-cards model recognised an active marker in 8 games");
+}

@@ -147,7 +147,8 @@ impl UcCardsAgent {
                 if hand.moved {
                     hand.next += 1;
                     hand.moved = false;
-                    match boxes::act(&view, m, bx.act, legal) {
+                    // An act with nothing to act on turns to an active ambush marker in reach.
+                    match boxes::act(&view, m, bx.act, legal).or_else(|| recognise(state, legal)) {
                         Some(a) => break a,
                         None => continue,
                     }
@@ -189,6 +190,17 @@ fn scenario_action(view: &View, m: ModelId, legal: &[Action]) -> Option<Action> 
         .filter(|&(v, _)| v > 0.5)
         .max_by(|x, y| x.0.total_cmp(&y.0).then(y.1.cmp(&x.1)))
         .map(|(_, a)| a)
+}
+
+/// Recognise an active ambush marker (its enemy would spring on the crew; recognised, it
+/// comes out confused), the first one legal, if any.
+fn recognise(state: &GameState, legal: &[Action]) -> Option<Action> {
+    legal.iter().copied().find(|a| match a {
+        Action::Interact { kind: InteractKind::Recognise { marker }, .. } => {
+            state.dynamic().uc.markers[*marker as usize].active
+        }
+        _ => false,
+    })
 }
 
 /// The elite effect's extra action after the boxes, if any.
