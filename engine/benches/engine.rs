@@ -1,18 +1,19 @@
 //! Criterion benchmarks of the engine's hot paths on the default board with two 100-point
-//! crews (see `docs/performance.md` for what each measures and the figures):
+//! crews (`docs/performance.md` describes each and gives the figures):
 //!
 //! - `state/clone`: cloning a state at a model's action choice;
-//! - `legal_actions/*`: generating the legal actions at each kind of node met in play (an
-//!   activation choice, a model's action choice, a reaction choice, a scenario deployment
-//!   decision) and the outcomes of a test's chance node;
-//! - `apply_action/*`: cloning a state at a model's action choice and applying one of its
-//!   legal actions (each in turn);
-//! - `random_game/*`: a whole random game of the skirmish and of each scenario, set-up and
-//!   deployment included;
-//! - `line_of_sight/*`: sight between the models' cells from the board's table, computed
-//!   directly, and between models with the models in the way;
-//! - `movement/*`: the movement path search of a model's move (all reachable cells, and the
-//!   path to one cell).
+//! - `legal_actions/{activation,action,reaction,deploy}`: the legal actions at each kind of
+//!   decision met in play (an activation choice, a model's action choice, a reaction choice, a
+//!   scenario deployment), and `legal_actions/chance_outcomes` at a test's chance node;
+//! - `apply_action/clone_and_apply`: cloning a state at a model's action choice and applying
+//!   one of its legal actions (each in turn);
+//! - `random_game/<scenario>`: a whole random game of the skirmish and of each scenario,
+//!   set-up and deployment included;
+//! - `line_of_sight/{board_table,board_computed,between_models}`: sight between the models'
+//!   cells from the board's table, computed ray by ray, and between models with the models in
+//!   the way;
+//! - `movement/{reachable,path_to}`: the path search of a model's move, to every reachable
+//!   cell and to its farthest one.
 //!
 //! The nodes are found by playing seeded random games until the wanted step is on top of the
 //! procedure stack, so every run measures the same positions. `tde bench` prints the main
@@ -100,7 +101,7 @@ fn legal_benches(c: &mut Criterion) {
         });
     }
     let test = find(&skirmish, "test", |s| matches!(s, Step::Test { .. }));
-    group.bench_function("chance_outcomes at a test", |b| b.iter(|| black_box(&test).chance_outcomes()));
+    group.bench_function("chance_outcomes", |b| b.iter(|| black_box(&test).chance_outcomes()));
     group.finish();
 }
 
@@ -108,7 +109,7 @@ fn apply_benches(c: &mut Criterion) {
     let decision = action_choice();
     let actions = decision.legal_actions();
     let mut k = 0;
-    c.benchmark_group("apply_action").bench_function("clone and apply at an action choice", |b| {
+    c.benchmark_group("apply_action").bench_function("clone_and_apply", |b| {
         b.iter(|| {
             k = (k + 1) % actions.len();
             let mut s = black_box(&decision).clone();
@@ -155,7 +156,7 @@ fn sight_benches(c: &mut Criterion) {
     let mut group = c.benchmark_group("line_of_sight");
     let mut k = 0;
     // Both bases on their cells' surfaces: the per-board table (filled by the first pass).
-    group.bench_function("board table", |b| {
+    group.bench_function("board_table", |b| {
         b.iter(|| {
             k = (k + 1) % pairs.len();
             let (_, vp, _, tp) = pairs[k];
@@ -164,14 +165,14 @@ fn sight_benches(c: &mut Criterion) {
     });
     // The viewer's base an inch above its cell (as when climbing): computed ray by ray, the
     // work of filling one table entry.
-    group.bench_function("board computed", |b| {
+    group.bench_function("board_computed", |b| {
         b.iter(|| {
             k = (k + 1) % pairs.len();
             let (_, vp, _, tp) = pairs[k];
             board.sight(vp.cell, vp.z + 1, Volume::Base, tp.cell, tp.z, tp.volume)
         })
     });
-    group.bench_function("between models", |b| {
+    group.bench_function("between_models", |b| {
         b.iter(|| {
             k = (k + 1) % pairs.len();
             let (v, vp, t, tp) = pairs[k];
