@@ -28,7 +28,7 @@ pub mod uc_cards;
 
 pub use az::{AzAgent, AzConfig, AzResult, AzSearch, NetOutput, PolicyValue, RootRule};
 pub use game::{Game, Turn};
-pub use mcts::{Evaluator, MctsAgent, MctsConfig, NeutralEvaluator, Ranker};
+pub use mcts::{Evaluator, MctsAgent, MctsConfig, NeutralEvaluator, Ranker, TreeFootprint};
 pub use random::RandomAgent;
 pub use tensor::{Recipe, TensorGame, TensorShape};
 
@@ -37,7 +37,7 @@ pub use greedy::GreedyAgent;
 #[cfg(feature = "tde")]
 pub use scripted::ScriptedAgent;
 #[cfg(feature = "tde")]
-pub use tde_agents::{make_agent, parse_mcts, play, GameSummary, AGENT_NAMES};
+pub use tde_agents::{make_agent, make_mcts, parse_mcts, play, GameSummary, AGENT_NAMES};
 #[cfg(feature = "tde")]
 pub use uc_cards::UcCardsAgent;
 

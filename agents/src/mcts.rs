@@ -217,10 +217,7 @@ impl<G: Game> MctsAgent<G> {
         let deadline = self.config.millis.map(|ms| Instant::now() + Duration::from_millis(ms));
         let per_thread = self.config.iterations.div_ceil(threads as u32);
         let run = |seed: u64| {
-            let policy = self.rollout.as_ref().map(|make| make(seed ^ 0x9e37_79b9_7f4a_7c15));
-            let ranker = self.ranker.as_ref().map(|make| make(seed ^ 0x2545_f491_4f6c_dd1d));
-            let mut tree = Tree::new(state, me, seed, &self.config, self.evaluator.as_ref(), policy);
-            tree.ranker = ranker;
+            let mut tree = self.tree(state, me, seed);
             let mut done = 0u32;
             while deadline.map_or(done < per_thread, |d| done == 0 || Instant::now() < d) {
                 tree.iterate();
@@ -237,6 +234,68 @@ impl<G: Game> MctsAgent<G> {
             }
         }
         total
+    }
+
+    /// A new search tree from `state` for player `me`, with its own rollout policy and ranker.
+    fn tree<'a>(&'a self, state: &'a G, me: usize, seed: u64) -> Tree<'a, G> {
+        let policy = self.rollout.as_ref().map(|make| make(seed ^ 0x9e37_79b9_7f4a_7c15));
+        let mut tree = Tree::new(state, me, seed, &self.config, self.evaluator.as_ref(), policy);
+        tree.ranker = self.ranker.as_ref().map(|make| make(seed ^ 0x2545_f491_4f6c_dd1d));
+        tree
+    }
+
+    /// Grow one tree from `state` (for the player to act) with the whole iteration budget, as
+    /// one thread of [`search`](Self::search) grows its tree, and measure its memory.
+    pub fn tree_footprint(&mut self, state: &G) -> TreeFootprint {
+        let Turn::Player(me) = state.turn() else { panic!("search at a node that is not a decision") };
+        let seed = self.rng.gen();
+        let mut tree = self.tree(state, me, seed);
+        for _ in 0..self.config.iterations {
+            tree.iterate();
+        }
+        tree.footprint()
+    }
+}
+
+/// The memory a search tree holds (see [`MctsAgent::tree_footprint`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TreeFootprint {
+    /// Nodes in the tree, the root included.
+    pub nodes: usize,
+    /// Bytes of one node in the tree's node vector (its statistics and its children map's
+    /// handle).
+    pub node_size: usize,
+    /// Bytes of the whole tree: the node vector's capacity, and the B-tree nodes of every
+    /// node's children map (exact for maps of up to 11 children, estimated for larger ones).
+    pub bytes: usize,
+}
+
+/// Bytes of the B-tree nodes of a `BTreeMap<K, V>` with `n` entries, from the layout of the
+/// standard library's nodes: a leaf holds up to 11 entries after its parent pointer, index
+/// and length, an internal node adds 12 child pointers. Exact up to 11 entries (one leaf);
+/// beyond that the nodes are taken two-thirds full, as random insertion leaves them on
+/// average.
+fn btree_bytes<K, V>(n: usize) -> usize {
+    use std::alloc::Layout;
+    const CAPACITY: usize = 11;
+    const FILL: usize = 7;
+    let field = |l: Layout, f: Layout| l.extend(f).expect("a B-tree node's layout").0;
+    let header = field(Layout::new::<usize>(), Layout::new::<[u16; 2]>());
+    let leaf =
+        field(field(header, Layout::new::<[K; CAPACITY]>()), Layout::new::<[V; CAPACITY]>()).pad_to_align();
+    let internal = field(leaf, Layout::new::<[usize; CAPACITY + 1]>()).pad_to_align();
+    match n {
+        0 => 0,
+        1..=CAPACITY => leaf.size(),
+        _ => {
+            let mut nodes = n.div_ceil(FILL);
+            let mut bytes = nodes * leaf.size();
+            while nodes > 1 {
+                nodes = nodes.div_ceil(FILL + 1);
+                bytes += nodes * internal.size();
+            }
+            bytes
+        }
     }
 }
 
@@ -306,6 +365,14 @@ impl<'a, G: Game> Tree<'a, G> {
             legal: Vec::new(),
             path: Vec::new(),
         }
+    }
+
+    /// Its node count and bytes.
+    fn footprint(&self) -> TreeFootprint {
+        let node_size = std::mem::size_of::<Node<G::Action>>();
+        let maps: usize =
+            self.nodes.iter().map(|n| btree_bytes::<Edge<G::Action>, u32>(n.children.len())).sum();
+        TreeFootprint { nodes: self.nodes.len(), node_size, bytes: self.nodes.capacity() * node_size + maps }
     }
 
     /// Visit counts of the root's children.

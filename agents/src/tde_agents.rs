@@ -30,21 +30,25 @@ pub fn make_agent(spec: &str, seed: u64) -> Result<Box<dyn Agent<GameState>>, St
         "greedy" => no_params().map(|_| Box::new(GreedyAgent::new(seed)) as Box<dyn Agent<GameState>>),
         "scripted" => no_params().map(|_| Box::new(ScriptedAgent::new(seed)) as Box<dyn Agent<GameState>>),
         "uc-cards" => Ok(Box::new(UcCardsAgent::from_params(params, seed)?)),
-        "mcts" => {
-            let (mut config, rollout) = parse_mcts(params)?;
-            config.rollout_depth.get_or_insert(crate::tde::ROLLOUT_DEPTH);
-            let agent = MctsAgent::new(config, Arc::new(tde::MaterialEvaluator), seed)
-                .with_ranker(Arc::new(|s| Box::new(ScriptedAgent::new(s))), "scripted");
-            let policy: mcts::RolloutPolicy<GameState> = match rollout {
-                "random" => return Ok(Box::new(agent)),
-                "greedy" => Arc::new(|s| Box::new(GreedyAgent::new(s))),
-                "scripted" => Arc::new(|s| Box::new(ScriptedAgent::new(s))),
-                other => return Err(format!("mcts rollout `{other}` is not random, greedy or scripted")),
-            };
-            Ok(Box::new(agent.with_rollout(policy, rollout)))
-        }
+        "mcts" => make_mcts(params, seed).map(|a| Box::new(a) as Box<dyn Agent<GameState>>),
         other => Err(format!("unknown agent `{other}` (available: {})", AGENT_NAMES.join(", "))),
     }
+}
+
+/// The MCTS agent of an `mcts:` spec's parameters (see [`make_agent`]), seeded: the scripted
+/// player ranks its candidates and the material evaluator scores its leaves.
+pub fn make_mcts(params: &str, seed: u64) -> Result<MctsAgent<GameState>, String> {
+    let (mut config, rollout) = parse_mcts(params)?;
+    config.rollout_depth.get_or_insert(crate::tde::ROLLOUT_DEPTH);
+    let agent = MctsAgent::new(config, Arc::new(tde::MaterialEvaluator), seed)
+        .with_ranker(Arc::new(|s| Box::new(ScriptedAgent::new(s))), "scripted");
+    let policy: mcts::RolloutPolicy<GameState> = match rollout {
+        "random" => return Ok(agent),
+        "greedy" => Arc::new(|s| Box::new(GreedyAgent::new(s))),
+        "scripted" => Arc::new(|s| Box::new(ScriptedAgent::new(s))),
+        other => return Err(format!("mcts rollout `{other}` is not random, greedy or scripted")),
+    };
+    Ok(agent.with_rollout(policy, rollout))
 }
 
 /// Parse the parameters of an `mcts:` spec: the search settings and the rollout player's

@@ -233,6 +233,18 @@ fn root_parallel_search_sums_the_trees_and_stays_reproducible() {
 }
 
 #[test]
+fn tree_footprint_counts_every_node_and_children_map() {
+    // Three iterations from a pile of 3 add the root's three children (each tried once before
+    // any is tried again): four nodes, and one children map, a B-tree leaf of 11 (edge, child)
+    // entries after its parent pointer, index and length.
+    let footprint = mcts::<ChancyNim>(3, 1).tree_footprint(&ChancyNim::at(3, 0));
+    assert_eq!(footprint.nodes, 4);
+    let map = footprint.bytes - 4 * footprint.node_size;
+    let entries = 11 * (std::mem::size_of::<(u8, u8)>() + std::mem::size_of::<u32>());
+    assert!((entries..=entries + 16).contains(&map), "{footprint:?}");
+}
+
+#[test]
 fn mcts_parameters_are_parsed_and_bad_ones_named() {
     let c = MctsConfig::parse("iters=800,c=1.2,depth=5,threads=2").unwrap();
     assert_eq!((c.iterations, c.c, c.rollout_depth, c.threads), (800, 1.2, Some(5), 2));

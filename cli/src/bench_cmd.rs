@@ -1,6 +1,7 @@
 //! `tde bench`: engine speed on the default board with two 100-point crews, on one core:
 //! clone, legal actions, and complete random games of the skirmish and of each scenario
 //! (set-up and deployment included). Every figure is the median of several timed batches.
+//! Also the memory of a cloned state and of an MCTS tree's nodes.
 
 use crate::game_cmd::random_steps;
 use clap::Args;
@@ -116,6 +117,10 @@ pub fn bench(args: &BenchArgs) -> Result<String, String> {
     }
     let clone_ns = median(clone_ns);
     let legal_us = median(legal_us);
+    let state_bytes = std::mem::size_of::<GameState>();
+    let state_heap_bytes = decision.dynamic().heap_bytes();
+    let tree = agents::make_mcts(mcts_params(&args.mcts)?, 0)?.tree_footprint(&decision);
+    let bytes_per_node = tree.bytes as f64 / tree.nodes as f64;
     let net = network_speed(&args.net, batches)?;
     Ok(if args.json {
         let per: Vec<_> = scenarios
@@ -134,6 +139,12 @@ pub fn bench(args: &BenchArgs) -> Result<String, String> {
             "mcts": args.mcts,
             "batches": batches,
             "network": net,
+            "state_bytes": state_bytes,
+            "state_heap_bytes": state_heap_bytes,
+            "mcts_node_bytes": tree.node_size,
+            "mcts_tree_nodes": tree.nodes,
+            "mcts_tree_bytes": tree.bytes,
+            "mcts_bytes_per_node": bytes_per_node,
         })
         .to_string()
     } else {
@@ -147,6 +158,15 @@ pub fn bench(args: &BenchArgs) -> Result<String, String> {
             ));
         }
         out.push_str(&format!("\n  (MCTS agent: {})", args.mcts));
+        out.push_str(&format!(
+            "\n  memory: {} bytes per cloned state ({state_bytes} in place, {state_heap_bytes} on the heap) \
+             at an activation decision;\n          MCTS tree grown there: {} nodes of {} bytes, \
+             {} bytes in all, {bytes_per_node:.0} bytes per node with its children maps",
+            state_bytes + state_heap_bytes,
+            tree.nodes,
+            tree.node_size,
+            tree.bytes
+        ));
         if let Some(n) = &net {
             out.push_str(&format!(
                 "\n  network ({} parameters, {}): inference {:.0} positions/s at batch 1, {:.0} at batch 64; \
@@ -170,11 +190,7 @@ pub fn bench(args: &BenchArgs) -> Result<String, String> {
 
 /// Median MCTS iterations per second of `spec` searching the decision `at`.
 fn mcts_speed(spec: &str, at: &GameState, batches: u32) -> Result<f64, String> {
-    let (name, params) = spec.split_once(':').unwrap_or((spec, ""));
-    if name != "mcts" {
-        return Err(format!("--mcts: `{spec}` is not an mcts agent"));
-    }
-    let config = agents::parse_mcts(params)?.0;
+    let config = agents::parse_mcts(mcts_params(spec)?)?.0;
     if config.millis.is_some() {
         return Err(format!("--mcts: `{spec}` needs an iteration budget (iters=), not ms="));
     }
@@ -187,6 +203,14 @@ fn mcts_speed(spec: &str, at: &GameState, batches: u32) -> Result<f64, String> {
         rates.push(iterations as f64 / t.elapsed().as_secs_f64());
     }
     Ok(median(rates))
+}
+
+/// The parameters of the `--mcts` spec, which must name the mcts agent.
+fn mcts_params(spec: &str) -> Result<&str, String> {
+    match spec.split_once(':').unwrap_or((spec, "")) {
+        ("mcts", params) => Ok(params),
+        _ => Err(format!("--mcts: `{spec}` is not an mcts agent")),
+    }
 }
 
 /// Median games per second and steps per game of random games from `start`.

@@ -134,6 +134,10 @@ fn bench_prints_its_figures_as_json() {
     assert_eq!(per.len(), 5);
     assert!(per.iter().all(|s| s["games_per_s"].as_f64().is_some_and(|x| x > 0.0)), "{v}");
     assert!(per.iter().all(|s| s["mcts_iterations_per_s"].as_f64().is_some_and(|x| x > 0.0)), "{v}");
+    let bytes = |key: &str| v[key].as_u64().filter(|&x| x > 0).unwrap_or_else(|| panic!("{key}: {v}"));
+    assert!(bytes("state_bytes") + bytes("state_heap_bytes") > bytes("state_bytes"), "{v}");
+    assert!(bytes("mcts_tree_bytes") >= bytes("mcts_tree_nodes") * bytes("mcts_node_bytes"), "{v}");
+    assert!(v["mcts_bytes_per_node"].as_f64().is_some_and(|x| x >= bytes("mcts_node_bytes") as f64), "{v}");
 }
 
 #[test]

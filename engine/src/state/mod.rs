@@ -114,6 +114,25 @@ pub struct DynState {
     pub uc: crate::uc::UcState,
 }
 
+impl DynState {
+    /// Heap bytes a clone of this state allocates: the elements of its vectors (the models,
+    /// the procedure steps, the smoke clouds, the scenario markers, and the action sequence's
+    /// path points, rolls and template shots). A clone allocates each non-empty vector at its
+    /// length, so this plus `size_of::<GameState>()` is what one more copy of the position
+    /// costs (the allocator's rounding aside).
+    pub fn heap_bytes(&self) -> usize {
+        use std::mem::size_of_val;
+        let sequence = self.sequence.as_ref().map_or(0, |s| {
+            size_of_val(&s.path.points[..]) + size_of_val(&s.rolls[..]) + size_of_val(&s.templates[..])
+        });
+        size_of_val(&self.models[..])
+            + size_of_val(&self.steps[..])
+            + size_of_val(&self.clouds[..])
+            + size_of_val(&self.scenario.markers[..])
+            + sequence
+    }
+}
+
 /// A complete game position.
 #[derive(Clone, Debug)]
 pub struct GameState {
@@ -499,5 +518,24 @@ impl Hasher for Fnv64 {
             self.0 ^= b as u64;
             self.0 = self.0.wrapping_mul(0x0100_0000_01b3);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{ModelState, Step};
+    use crate::setup::{new_game, GameConfig};
+    use std::mem::size_of;
+
+    #[test]
+    fn heap_bytes_counts_the_vectors_elements() {
+        // A new skirmish has models and steps, but no sequence, clouds or markers yet.
+        let state = new_game(&GameConfig::default()).expect("default game");
+        let d = state.dynamic();
+        assert!(d.sequence.is_none() && d.clouds.is_empty() && d.scenario.markers.is_empty());
+        let expected = d.models.len() * size_of::<ModelState>() + d.steps.len() * size_of::<Step>();
+        assert!(expected > 0);
+        assert_eq!(d.heap_bytes(), expected);
+        assert_eq!(state.clone().dynamic().heap_bytes(), expected);
     }
 }
