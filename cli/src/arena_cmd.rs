@@ -30,8 +30,8 @@ pub struct ArenaArgs {
     /// Worker threads, 1 to 1024 (default: every core).
     #[arg(long, value_parser = clap::value_parser!(u16).range(1..=1024))]
     pub threads: Option<u16>,
-    /// Output folder: arena.json, games.jsonl, results.json and report.md. Run again with the
-    /// same folder and settings to resume an interrupted arena.
+    /// Output folder: arena.json (solo.json with --solo), games.jsonl, results.json and
+    /// report.md. Run again with the same folder and settings to resume an interrupted run.
     #[arg(long)]
     pub out: Option<PathBuf>,
     /// Also write every game's record (replayable by `tde replay`) under OUT/records/.

@@ -201,9 +201,23 @@ fn arena_solo_rates_each_agent_alone_against_the_dinosaurs() {
         assert_eq!(row["per_scenario"].as_array().unwrap().len(), 2);
     }
     assert_eq!(r["games"].as_array().unwrap().len(), 12);
-    // The same settings give the same games.
-    let again: Value = serde_json::from_slice(&tde(&args).stdout).unwrap();
+    // A run killed after five games (the sixth half written) resumes: it plays the seven
+    // missing games and gives the same results as the run that was not stopped.
+    let log = dir.join("games.jsonl");
+    let lines: Vec<String> = std::fs::read_to_string(&log).unwrap().lines().map(String::from).collect();
+    assert_eq!(lines.len(), 12);
+    std::fs::write(&log, format!("{}\n{}", lines[..5].join("\n"), &lines[5][..20])).unwrap();
+    let again = tde(&args);
+    assert!(again.status.success(), "{}", stderr(&again));
+    let again: Value = serde_json::from_slice(&again.stdout).unwrap();
     assert_eq!(again["games"], r["games"]);
+    assert_eq!(std::fs::read_to_string(&log).unwrap().lines().count(), 12);
+    // Other settings on the same folder are refused by name.
+    let mut other = args;
+    other[11] = "4";
+    let refused = tde(&other);
+    assert!(!refused.status.success());
+    assert!(stderr(&refused).contains("--games 3"), "{}", stderr(&refused));
     let report = std::fs::read_to_string(dir.join("report.md")).unwrap();
     assert!(
         report.contains("| agent | games | score | 95% CI | VP | dinosaurs taken out | models lost |"),

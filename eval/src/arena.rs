@@ -17,6 +17,7 @@
 //! - **Time per move** is the wall time of each `select_action`, summed per agent.
 
 use crate::results::{round_robin, summarize, GameResult, Results, RunInfo};
+use crate::run_folder::{self, io_error, write_atomic, GamesLog, RunSettings};
 use agents::{Agent, Game, Turn};
 use indicatif::{ProgressBar, ProgressStyle};
 use rand::SeedableRng;
@@ -24,10 +25,7 @@ use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
-use std::fs::OpenOptions;
-use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 /// What the arena needs from a game: its scenarios, fresh games, agents from their specs, and
@@ -131,8 +129,9 @@ impl ArenaSettings {
     pub fn total_games(&self) -> usize {
         round_robin(self.agents.len()).len() * self.scenarios.len() * self.games as usize
     }
+}
 
-    /// The first setting in which `self` differs from `other`, with both values.
+impl RunSettings for ArenaSettings {
     fn difference(&self, other: &ArenaSettings) -> Option<(String, String, String)> {
         let fields = |s: &ArenaSettings| {
             let mut f = vec![
@@ -329,16 +328,7 @@ pub fn run<G: Game>(
     jobs.sort_by_key(|j| (j.index, j.scenario, j.a, j.b));
     let resumed = done.len();
 
-    let log = match &options.out {
-        Some(dir) => Some(Mutex::new(
-            OpenOptions::new()
-                .append(true)
-                .create(true)
-                .open(dir.join("games.jsonl"))
-                .map_err(io_error(dir))?,
-        )),
-        None => None,
-    };
+    let log = options.out.as_deref().map(GamesLog::open).transpose()?;
     let records_dir = options.out.as_ref().filter(|_| options.records).map(|d| d.join("records"));
     if let Some(dir) = &records_dir {
         std::fs::create_dir_all(dir).map_err(io_error(dir))?;
@@ -363,12 +353,7 @@ pub fn run<G: Game>(
                     write_atomic(&dir.join(name), record.as_bytes())?;
                 }
                 if let Some(log) = &log {
-                    let mut line = serde_json::to_string(&result).expect("game results serialise");
-                    line.push('\n');
-                    let mut file = log.lock().expect("no thread panicked while writing");
-                    file.write_all(line.as_bytes()).and_then(|_| file.flush()).map_err(|e| {
-                        format!("{}: {e}", options.out.as_deref().unwrap_or(Path::new(".")).display())
-                    })?;
+                    log.append(&result)?;
                 }
                 bar.inc(1);
                 Ok(result)
@@ -412,82 +397,29 @@ pub(crate) fn progress_bar(total: usize, done: usize, show: bool) -> ProgressBar
     bar
 }
 
-/// Turn an I/O error on `path` into a message naming it.
-fn io_error(path: &Path) -> impl Fn(std::io::Error) -> String + '_ {
-    move |e| format!("{}: {e}", path.display())
-}
-
-/// Write `bytes` to `path` through a temporary file and a rename, so that readers never see
-/// a half-written file.
-pub(crate) fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), String> {
-    let tmp = path.with_extension(format!("tmp{}", std::process::id()));
-    std::fs::write(&tmp, bytes).map_err(io_error(&tmp))?;
-    std::fs::rename(&tmp, path).map_err(io_error(path))
-}
-
 /// A name usable in a file name: anything but letters, digits, `-` and `_` becomes `_`.
 fn file_safe(name: &str) -> String {
     name.chars().map(|c| if c.is_ascii_alphanumeric() || c == '-' || c == '_' { c } else { '_' }).collect()
 }
 
 /// Prepare the output folder: check or write `arena.json`, and read back the games of an
-/// earlier run from `games.jsonl`, cutting off a truncated last line.
+/// earlier run from `games.jsonl`.
 fn open_folder(dir: &Path, settings: &ArenaSettings) -> Result<Vec<GameResult>, String> {
-    std::fs::create_dir_all(dir).map_err(io_error(dir))?;
-    let settings_path = dir.join("arena.json");
-    let log_path = dir.join("games.jsonl");
-    if settings_path.exists() {
-        let text = std::fs::read_to_string(&settings_path).map_err(io_error(&settings_path))?;
-        let old: ArenaSettings =
-            serde_json::from_str(&text).map_err(|e| format!("{}: {e}", settings_path.display()))?;
-        if let Some((field, was, now)) = old.difference(settings) {
-            return Err(format!(
-                "{} holds an arena with --{field} {was}, but this one has --{field} {now}: resume it with \
-                 the same settings or choose another --out",
-                settings_path.display()
-            ));
-        }
-    } else {
-        if log_path.exists() {
-            return Err(format!(
-                "{} exists without {}: choose another --out",
-                log_path.display(),
-                settings_path.display()
-            ));
-        }
-        let json = serde_json::to_string_pretty(settings).expect("settings serialise");
-        write_atomic(&settings_path, json.as_bytes())?;
-    }
-    if !log_path.exists() {
-        return Ok(Vec::new());
-    }
-    let bytes = std::fs::read(&log_path).map_err(io_error(&log_path))?;
-    let complete = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
-    if complete < bytes.len() {
-        // The last game was being written when the run stopped: play it again.
-        let file = OpenOptions::new().write(true).open(&log_path).map_err(io_error(&log_path))?;
-        file.set_len(complete as u64).map_err(io_error(&log_path))?;
-    }
-    let text = std::str::from_utf8(&bytes[..complete]).map_err(|e| format!("{}: {e}", log_path.display()))?;
-    let mut games: Vec<GameResult> = Vec::new();
     let mut keys = BTreeSet::new();
-    for (n, line) in text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()) {
-        let at = || format!("{} line {}", log_path.display(), n + 1);
-        let g: GameResult = serde_json::from_str(line).map_err(|e| format!("{}: {e}", at()))?;
+    run_folder::open(dir, "arena.json", settings, |g: &GameResult| {
         let position = |name: &str| settings.agents.iter().position(|x| x == name);
         let known = matches!((position(&g.a), position(&g.b)), (Some(a), Some(b)) if a < b)
             && settings.scenarios.contains(&g.scenario)
             && g.index < settings.games;
         if !known {
-            return Err(format!("{}: the game is not part of this arena", at()));
+            return Err("the game is not part of this arena".into());
         }
-        g.check().map_err(|reason| format!("{}: {reason}", at()))?;
+        g.check()?;
         if !keys.insert((g.a.clone(), g.b.clone(), g.scenario.clone(), g.index)) {
-            return Err(format!("{}: the game appears twice", at()));
+            return Err("the game appears twice".into());
         }
-        games.push(g);
-    }
-    Ok(games)
+        Ok(())
+    })
 }
 
 #[cfg(test)]

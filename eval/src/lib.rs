@@ -10,6 +10,7 @@ pub mod arena;
 pub mod ratings;
 pub mod report;
 pub mod results;
+mod run_folder;
 pub mod solo;
 pub mod stats;
 pub mod tde_match;

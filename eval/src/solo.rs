@@ -7,6 +7,7 @@
 //! hashed from (`seed`, scenario, `i`) alone, so the agents meet the same rolls where their
 //! choices allow. Games run in parallel; the results depend on the settings only.
 
+use crate::run_folder::{self, write_atomic, GamesLog, RunSettings};
 use crate::stats::{mean, Z95};
 use agents::Agent;
 use engine::scenario::Scenario;
@@ -15,6 +16,7 @@ use engine::state::SoloScore;
 use engine::GameState;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
+use std::collections::BTreeSet;
 use std::fmt::Write;
 use std::path::Path;
 
@@ -22,7 +24,7 @@ use std::path::Path;
 pub type AgentFactory = crate::tde_match::AgentFactory;
 
 /// What a solo run plays.
-#[derive(Clone, Debug, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct SoloSettings {
     /// Agent specs (each plays every game).
     pub agents: Vec<String>,
@@ -42,6 +44,30 @@ pub struct SoloSettings {
     pub dinos: u8,
     /// Ambush markers placed after them.
     pub ambush: u8,
+}
+
+impl RunSettings for SoloSettings {
+    fn difference(&self, other: &SoloSettings) -> Option<(String, String, String)> {
+        let fields = |s: &SoloSettings| {
+            let scenarios: Vec<&str> = s.scenarios.iter().map(|sc| sc.name()).collect();
+            [
+                ("agents", s.agents.join(",")),
+                ("scenarios", scenarios.join(",")),
+                ("games", s.games.to_string()),
+                ("seed", s.seed.to_string()),
+                ("board", s.board.clone()),
+                ("crews", s.crew.clone()),
+                ("rules", s.rules.clone()),
+                ("dinos", s.dinos.to_string()),
+                ("ambush", s.ambush.to_string()),
+            ]
+        };
+        fields(self)
+            .into_iter()
+            .zip(fields(other))
+            .find(|(mine, theirs)| mine.1 != theirs.1)
+            .map(|((field, mine), (_, theirs))| (field.to_string(), mine, theirs))
+    }
 }
 
 /// One solo game's result.
@@ -164,20 +190,30 @@ pub fn run_solo(
     for spec in &settings.agents {
         factory(spec, 0)?;
     }
+    let mut done = match out {
+        Some(dir) => open_folder(dir, settings)?,
+        None => Vec::new(),
+    };
+    let finished: BTreeSet<(&str, &str, u32)> =
+        done.iter().map(|g| (g.agent.as_str(), g.scenario.as_str(), g.index)).collect();
     let mut jobs = Vec::new();
     for index in 0..settings.games {
-        for scenario in 0..settings.scenarios.len() {
-            for agent in 0..settings.agents.len() {
-                jobs.push((agent, scenario, index));
+        for (scenario, sc) in settings.scenarios.iter().enumerate() {
+            for (agent, spec) in settings.agents.iter().enumerate() {
+                if !finished.contains(&(spec.as_str(), sc.name(), index)) {
+                    jobs.push((agent, scenario, index));
+                }
             }
         }
     }
-    let bar = crate::arena::progress_bar(jobs.len(), 0, progress);
+    let log = out.map(GamesLog::open).transpose()?;
+    let total = settings.agents.len() * settings.scenarios.len() * settings.games as usize;
+    let bar = crate::arena::progress_bar(total, total - jobs.len(), progress);
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads.max(1))
         .build()
         .map_err(|e| format!("--threads: {e}"))?;
-    let games: Vec<SoloGame> = pool.install(|| {
+    let played: Vec<SoloGame> = pool.install(|| {
         jobs.par_iter()
             .map(|&(agent, scenario, index)| {
                 let name = settings.scenarios[scenario].name();
@@ -186,18 +222,26 @@ pub fn run_solo(
                 let mut agents: Vec<Box<dyn Agent<GameState>>> = vec![factory(spec, mix(&[seeds, 1]))?];
                 let end = agents::play_game(initial[scenario].clone(), &mut agents, seeds, |_, _| {});
                 let score = end.solo_score().ok_or("a solo game ended without a solo score")?;
-                bar.inc(1);
-                Ok(SoloGame {
+                let game = SoloGame {
                     agent: spec.clone(),
                     scenario: name.to_string(),
                     index,
                     score,
                     decisions: end.dynamic().decisions,
-                })
+                };
+                if let Some(log) = &log {
+                    log.append(&game)?;
+                }
+                bar.inc(1);
+                Ok(game)
             })
             .collect::<Result<Vec<_>, String>>()
     })?;
     bar.finish_and_clear();
+    done.extend(played);
+    // The same order whether or not the run was resumed.
+    done.sort_by(|a, b| (&a.agent, &a.scenario, a.index).cmp(&(&b.agent, &b.scenario, b.index)));
+    let games = done;
     let mut rows: Vec<SoloRow> = settings
         .agents
         .iter()
@@ -223,12 +267,29 @@ pub fn run_solo(
     let results =
         SoloResults { settings: settings.clone(), rows, games, wall_s: start.elapsed().as_secs_f64() };
     if let Some(dir) = out {
-        std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
         let json = serde_json::to_string_pretty(&results).expect("results serialise");
-        crate::arena::write_atomic(&dir.join("results.json"), json.as_bytes())?;
-        crate::arena::write_atomic(&dir.join("report.md"), solo_markdown(&results).as_bytes())?;
+        write_atomic(&dir.join("results.json"), json.as_bytes())?;
+        write_atomic(&dir.join("report.md"), solo_markdown(&results).as_bytes())?;
     }
     Ok(results)
+}
+
+/// Prepare the output folder: check or write `solo.json`, and read back the games of an
+/// earlier run from `games.jsonl`.
+fn open_folder(dir: &Path, settings: &SoloSettings) -> Result<Vec<SoloGame>, String> {
+    let mut keys = BTreeSet::new();
+    run_folder::open(dir, "solo.json", settings, |g: &SoloGame| {
+        let known = settings.agents.contains(&g.agent)
+            && settings.scenarios.iter().any(|s| s.name() == g.scenario)
+            && g.index < settings.games;
+        if !known {
+            return Err("the game is not part of this solo run".into());
+        }
+        if !keys.insert((g.agent.clone(), g.scenario.clone(), g.index)) {
+            return Err("the game appears twice".into());
+        }
+        Ok(())
+    })
 }
 
 /// The report: the settings, a table of every agent's means with the score's 95% interval,
