@@ -36,6 +36,15 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// Apply an action; an illegal one is refused with a reason and changes nothing.
     fn apply(&mut self, action: Self::Action) -> Result<(), String>;
 
+    /// Apply an action taken from this state's legal actions (or chance outcomes) just now,
+    /// where a game may skip checking it again (search and rollouts); panics on an illegal
+    /// one where the game checks.
+    fn apply_legal(&mut self, action: Self::Action) {
+        if let Err(e) = self.apply(action) {
+            panic!("apply_legal: an illegal action: {e}");
+        }
+    }
+
     /// The outcomes of a chance node with their probabilities (summing to 1).
     fn chance_outcomes(&self) -> Vec<(Self::Action, f64)>;
 

@@ -400,7 +400,7 @@ impl<'a, G: Game> Tree<'a, G> {
                 Turn::Chance => {
                     let a = state.sample_chance(&mut self.rng).expect("chance outcomes");
                     let edge = if state.is_visible(self.me) { Edge::Seen(a) } else { Edge::Hidden };
-                    state.apply(a).expect("sampled outcome applies");
+                    state.apply_legal(a);
                     node = self.child(node, edge);
                     self.path.push((node, usize::MAX));
                 }
@@ -408,7 +408,7 @@ impl<'a, G: Game> Tree<'a, G> {
                     // A secret choice of another player: played at random, one node for all.
                     state.legal_actions_into(&mut self.legal);
                     let a = self.legal[self.rng.gen_range(0..self.legal.len())];
-                    state.apply(a).expect("legal action applies");
+                    state.apply_legal(a);
                     let known = self.nodes[node as usize].children.contains_key(&Edge::Hidden);
                     node = self.child(node, Edge::Hidden);
                     self.path.push((node, usize::MAX));
@@ -425,7 +425,7 @@ impl<'a, G: Game> Tree<'a, G> {
                         }
                     }
                     let (a, expanded) = self.select(node);
-                    state.apply(a).expect("legal action applies");
+                    state.apply_legal(a);
                     node = self.child(node, Edge::Seen(a));
                     self.path.push((node, p));
                     if expanded {
@@ -539,7 +539,7 @@ impl<'a, G: Game> Tree<'a, G> {
                 Turn::Terminal => return state.returns(),
                 Turn::Chance => {
                     let a = state.sample_chance(&mut self.rng).expect("chance outcomes");
-                    state.apply(a).expect("sampled outcome applies");
+                    state.apply_legal(a);
                 }
                 Turn::Player(_) => {
                     if self.config.rollout_depth.is_some_and(|d| decisions >= d) {
@@ -552,7 +552,7 @@ impl<'a, G: Game> Tree<'a, G> {
                             self.legal[self.rng.gen_range(0..self.legal.len())]
                         }
                     };
-                    state.apply(a).expect("legal action applies");
+                    state.apply_legal(a);
                     decisions += 1;
                 }
             }

@@ -31,6 +31,10 @@ impl Game for GameState {
         self.apply_action(action).map_err(|e| e.to_string())
     }
 
+    fn apply_legal(&mut self, action: Action) {
+        self.apply_legal_action(action);
+    }
+
     fn chance_outcomes(&self) -> Vec<(Action, f64)> {
         GameState::chance_outcomes(self)
     }

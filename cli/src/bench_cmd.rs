@@ -72,7 +72,7 @@ fn random_game(mut state: GameState, rng: &mut ChaCha8Rng, buf: &mut Vec<engine:
                 buf[rng.gen_range(0..buf.len())]
             }
         };
-        state.apply_action(action).expect("legal");
+        state.apply_legal_action(action);
         n += 1;
     }
 }

@@ -130,7 +130,7 @@ fn game_benches(c: &mut Criterion) {
                 let mut s = start.clone();
                 while !s.is_terminal() {
                     let a = random_action(&s, &mut rng, &mut buf);
-                    s.apply_action(a).expect("legal");
+                    s.apply_legal_action(a);
                 }
                 s.turn()
             })

@@ -161,6 +161,8 @@ struct Scratch {
     dist: Vec<u16>,
     pred: Vec<u32>,
     touched: Vec<u32>,
+    /// Cells with a reached node, one bit each, so results come out in cell order unsorted.
+    reached: Vec<u64>,
     /// Nodes to expand by distance (a bucket queue: costs are small whole numbers).
     buckets: Vec<Vec<u32>>,
     /// The movement edges of the last board searched.
@@ -372,20 +374,16 @@ pub fn reachable(board: &Board, occ: &impl Occupancy, spec: &MoveSpec, mut f: im
     SCRATCH.with(|s| {
         let mut s = s.borrow_mut();
         search(board, occ, spec, &mut s);
-        let mut touched = std::mem::take(&mut s.touched);
-        touched.sort_unstable();
-        let mut last_cell = u32::MAX;
-        for &node in &touched {
-            let cell = node / LABELS as u32;
-            if cell == last_cell {
-                continue;
-            }
-            last_cell = cell;
-            if let Some(r) = best_label(board, &s, spec, cell as CellIdx) {
-                f(r);
+        for (w, &word) in s.reached.iter().enumerate() {
+            let mut bits = word;
+            while bits != 0 {
+                let cell = (w * 64 + bits.trailing_zeros() as usize) as CellIdx;
+                bits &= bits - 1;
+                if let Some(r) = best_label(board, &s, spec, cell) {
+                    f(r);
+                }
             }
         }
-        s.touched = touched;
     });
 }
 
@@ -441,6 +439,8 @@ fn search(board: &Board, occ: &impl Occupancy, spec: &MoveSpec, s: &mut Scratch)
         s.pred[t as usize] = NO_PRED;
     }
     s.touched.clear();
+    s.reached.clear();
+    s.reached.resize(board.len().div_ceil(64), 0);
     let max_budget = spec.budget_free.max(spec.budget_restricted);
     if s.buckets.len() <= max_budget as usize {
         s.buckets.resize_with(max_budget as usize + 1, Vec::new);
@@ -521,6 +521,8 @@ fn relax(s: &mut Scratch, node: u32, d: u16, pred: u32) {
     if d < s.dist[i] {
         if s.dist[i] == UNSEEN {
             s.touched.push(node);
+            let cell = i / LABELS;
+            s.reached[cell / 64] |= 1 << (cell % 64);
         }
         s.dist[i] = d;
         s.pred[i] = pred;

@@ -232,3 +232,29 @@ fn random_games_with_ai_dinosaurs_and_ambush_markers_in_every_scenario_keep_the_
     assert!(spawned > 0, "gunfire brought dinosaurs in the enemy phase");
     assert!(markers_gone > 0, "ambush markers sprang or were recognised");
 }
+
+/// `apply_legal_action` (the unchecked path of search and random play) plays the same game
+/// as `apply_action` for actions drawn from `legal_actions` and `chance_outcomes`.
+#[test]
+fn applying_legal_actions_unchecked_plays_the_same_games() {
+    for (i, scenario) in std::iter::once(Scenario::Skirmish).chain(Scenario::ALL).enumerate() {
+        let start =
+            new_game(&GameConfig { scenario, dinos: (i % 2) as u8 * 2, ..Default::default() }).unwrap();
+        let (mut checked, mut unchecked) = (start.clone(), start);
+        let mut rng = ChaCha8Rng::seed_from_u64(900 + i as u64);
+        let mut buf = Vec::new();
+        while !checked.is_terminal() {
+            let action = match checked.current_player() {
+                engine::Player::Chance => checked.sample_chance(&mut rng).unwrap(),
+                _ => {
+                    checked.legal_actions_into(&mut buf);
+                    buf[rand::Rng::gen_range(&mut rng, 0..buf.len())]
+                }
+            };
+            checked.apply_action(action).unwrap();
+            unchecked.apply_legal_action(action);
+            assert_eq!(checked.state_hash(), unchecked.state_hash(), "{}", scenario.name());
+        }
+        assert!(unchecked.is_terminal());
+    }
+}

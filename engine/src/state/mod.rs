@@ -350,6 +350,26 @@ impl GameState {
         Ok(())
     }
 
+    /// Apply an action taken from this very state's [`legal_actions`](Self::legal_actions)
+    /// (or one of its [`chance_outcomes`](Self::chance_outcomes)) without checking it again:
+    /// the fast path of search and random play, where the action comes from the list the
+    /// state just gave. Anything else must go through [`apply_action`](Self::apply_action);
+    /// debug builds check the action and panic on an illegal one.
+    pub fn apply_legal_action(&mut self, action: Action) {
+        debug_assert!(
+            match self.current_player() {
+                Player::Chance =>
+                    matches!(action, Action::Chance(i) if (i as usize) < self.chance_outcomes().len()),
+                Player::Side(_) => legal::is_legal(self, action),
+                Player::Terminal => false,
+            },
+            "apply_legal_action: {action:?} is not legal at {}",
+            self.describe_node()
+        );
+        steps::apply(self, action);
+        self.advance();
+    }
+
     /// At a reaction choice, every reaction the reacting side may declare at every point of
     /// the active model's action, with the class of equivalent points each belongs to; the
     /// ones `legal_actions` offers are marked. Empty at any other node.
