@@ -135,7 +135,6 @@ const fn label(restricted: bool, dynamic: bool) -> usize {
 const LABEL_ORDER: [usize; 4] =
     [label(false, false), label(true, false), label(false, true), label(true, true)];
 
-/// Reusable search buffers, one set per thread, so that searches allocate nothing once warm.
 /// Cells blocked by enemy models, one bit each.
 #[derive(Default)]
 struct Blocked(Vec<u64>);
@@ -152,6 +151,7 @@ impl Blocked {
     }
 }
 
+/// Reusable search buffers, two sets per thread, so that searches allocate nothing once warm.
 #[derive(Default)]
 struct Scratch {
     /// Enemy-blocked cells of the current search.
@@ -170,7 +170,9 @@ struct Scratch {
 }
 
 thread_local! {
-    static SCRATCH: RefCell<Scratch> = RefCell::new(Scratch::default());
+    /// Walking searches in the first, crawling ones in the second: a model's action choice
+    /// searches both, and the move then chosen finds its walk still there.
+    static SCRATCH: [RefCell<Scratch>; 2] = Default::default();
 }
 
 const UNSEEN: u16 = u16::MAX;
@@ -371,8 +373,8 @@ fn leap_edges(board: &Board, x: u8, y: u8, dx: i8, dy: i8, ha: i32, f: &mut impl
 /// Run the search from `spec`, then call `f` for each reachable destination (in cell order)
 /// with its preferred path label. The start cell itself is reported with cost 0.
 pub fn reachable(board: &Board, occ: &impl Occupancy, spec: &MoveSpec, mut f: impl FnMut(Reach)) {
-    SCRATCH.with(|s| {
-        let mut s = s.borrow_mut();
+    SCRATCH.with(|slots| {
+        let mut s = slots[spec.crawl as usize].borrow_mut();
         search(board, occ, spec, &mut s);
         for (w, &word) in s.reached.iter().enumerate() {
             let mut bits = word;
@@ -389,8 +391,8 @@ pub fn reachable(board: &Board, occ: &impl Occupancy, spec: &MoveSpec, mut f: im
 
 /// The declared path to `dest`, if `dest` is reachable under `spec`.
 pub fn path_to(board: &Board, occ: &impl Occupancy, spec: &MoveSpec, dest: CellIdx) -> Option<MovePath> {
-    SCRATCH.with(|s| {
-        let mut s = s.borrow_mut();
+    SCRATCH.with(|slots| {
+        let mut s = slots[spec.crawl as usize].borrow_mut();
         search(board, occ, spec, &mut s);
         let reach = best_label(board, &s, spec, dest)?;
         let lab = label(reach.restricted, reach.dynamic);
