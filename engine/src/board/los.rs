@@ -46,6 +46,7 @@
 
 use super::{Board, CellIdx, Cover, HARD_COVER_HEIGHT, SOFT_COVER_HEIGHT};
 use serde::{Deserialize, Serialize};
+use std::ops::ControlFlow;
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::OnceLock;
 
@@ -192,8 +193,15 @@ impl LosCache {
 /// the start cell and ending with the end cell; calls `f(cell, t_in, t_out)` with the segment
 /// parameters (0 at the start, 1 at the end) where it enters and leaves each. Through an
 /// exact corner it also visits the two side cells, with `t_in == t_out`. Both points must
-/// lie on the board.
-fn walk(board: &Board, x0: f64, y0: f64, x1: f64, y1: f64, mut f: impl FnMut(CellIdx, f64, f64)) {
+/// lie on the board. The walk stops early where `f` breaks.
+fn walk(
+    board: &Board,
+    x0: f64,
+    y0: f64,
+    x1: f64,
+    y1: f64,
+    mut f: impl FnMut(CellIdx, f64, f64) -> ControlFlow<()>,
+) {
     let w = board.width() as i32;
     let (mut cx, mut cy) = (x0.floor() as i32, y0.floor() as i32);
     let (ex, ey) = (x1.floor() as i32, y1.floor() as i32);
@@ -221,8 +229,9 @@ fn walk(board: &Board, x0: f64, y0: f64, x1: f64, y1: f64, mut f: impl FnMut(Cel
         let t_in;
         if cx != ex && cy != ey && (tx - ty).abs() <= TIE_EPS {
             t_in = tx.min(ty);
-            f(idx(cx + sx, cy), t_in, t_in);
-            f(idx(cx, cy + sy), t_in, t_in);
+            if f(idx(cx + sx, cy), t_in, t_in).is_break() || f(idx(cx, cy + sy), t_in, t_in).is_break() {
+                return;
+            }
             cx += sx;
             cy += sy;
             steps -= 2;
@@ -240,7 +249,9 @@ fn walk(board: &Board, x0: f64, y0: f64, x1: f64, y1: f64, mut f: impl FnMut(Cel
             ty = next_y(cy);
         }
         let t_out = if steps == 0 { 1.0 } else { tx.min(ty).min(1.0) };
-        f(idx(cx, cy), t_in, t_out);
+        if f(idx(cx, cy), t_in, t_out).is_break() {
+            return;
+        }
     }
 }
 
@@ -259,6 +270,7 @@ pub(super) fn for_each_cell_between(
         if c != to {
             f(c, ((t0 + t1) * 0.5) as f32)
         }
+        ControlFlow::Continue(())
     });
 }
 
@@ -270,8 +282,10 @@ struct Limits {
     soft: f64,
 }
 
-/// The limits on one eye-to-sample segment, given the sample's horizontal position.
-fn limits(board: &Board, from: CellIdx, eye: (f64, f64, f64), tx: f64, ty: f64) -> Limits {
+/// The limits on one eye-to-sample segment, given the sample's horizontal position. The walk
+/// stops once `block` rises above `top`, the highest sample asked about: every sample is then
+/// blocked whatever lies further on, and a blocked sample's soft cover does not count.
+fn limits(board: &Board, from: CellIdx, eye: (f64, f64, f64), tx: f64, ty: f64, top: f64) -> Limits {
     let (ex, ey, ez) = eye;
     let mut block = f64::NEG_INFINITY;
     let mut soft = f64::NEG_INFINITY;
@@ -299,12 +313,18 @@ fn limits(board: &Board, from: CellIdx, eye: (f64, f64, f64), tx: f64, ty: f64) 
             }
             Cover::None => block = block.max(need(h)),
         }
+        if top < block - Z_EPS {
+            ControlFlow::Break(())
+        } else {
+            ControlFlow::Continue(())
+        }
     });
     Limits { block, soft }
 }
 
-/// The limits for the three lateral samples of a target in cell `to`.
-fn target_limits(board: &Board, from: CellIdx, eye_z: f64, to: CellIdx) -> [Limits; 3] {
+/// The limits for the three lateral samples of a target in cell `to`, none of whose samples
+/// is higher than `top`.
+fn target_limits(board: &Board, from: CellIdx, eye_z: f64, to: CellIdx, top: f64) -> [Limits; 3] {
     let (fx, fy) = board.xy(from);
     let (tx, ty) = board.xy(to);
     let (ex, ey) = (fx as f64 + 0.5, fy as f64 + 0.5);
@@ -314,9 +334,9 @@ fn target_limits(board: &Board, from: CellIdx, eye_z: f64, to: CellIdx) -> [Limi
     let w = TEMPLATE_HALF_WIDTH as f64;
     let (px, py) = (-dy / len * w, dx / len * w);
     [
-        limits(board, from, (ex, ey, eye_z), cx - px, cy - py),
-        limits(board, from, (ex, ey, eye_z), cx, cy),
-        limits(board, from, (ex, ey, eye_z), cx + px, cy + py),
+        limits(board, from, (ex, ey, eye_z), cx - px, cy - py, top),
+        limits(board, from, (ex, ey, eye_z), cx, cy, top),
+        limits(board, from, (ex, ey, eye_z), cx + px, cy + py, top),
     ]
 }
 
@@ -350,8 +370,9 @@ fn entry(board: &Board, from: CellIdx, eye: Volume, to: CellIdx) -> u32 {
         return (0..CLASSES).map(|c| VISIBLE << (3 * c)).sum();
     }
     let eye_z = board.cell(from).height as f64 + eye.height() as f64;
-    let lim = target_limits(board, from, eye_z, to);
     let base_z = board.cell(to).height as f64;
+    let tallest = Volume::ALL.iter().map(|v| v.height()).fold(0.0, f32::max) as f64;
+    let lim = target_limits(board, from, eye_z, to, base_z + tallest);
     (0..CLASSES).map(|c| classify(&lim, base_z, c) << (3 * c)).sum()
 }
 
@@ -368,7 +389,8 @@ fn compute(
     if from == to {
         return Sight { visible: true, ..Sight::default() };
     }
-    let lim = target_limits(board, from, from_z as f64 + eye.height() as f64, to);
+    let top = to_z as f64 + target.height() as f64;
+    let lim = target_limits(board, from, from_z as f64 + eye.height() as f64, to, top);
     Sight::from_bits(classify(&lim, to_z as f64, target.class()))
 }
 
@@ -434,6 +456,34 @@ mod tests {
     }
 
     #[test]
+    fn stopping_a_blocked_walk_early_changes_no_answer() {
+        let b = board(&[
+            "0.0.0.0s0.0.0.0~",
+            "0.3.0.0.0h0.0.0~",
+            "0.3.0h0.0.0.2.0~",
+            "0.0.0.0.5.0.0.0.",
+            "1.1.0s0.5.0.0h0.",
+            "0.0.0.0.0,0.0.0.",
+        ]);
+        let mut stopped = 0;
+        for from in 0..b.len() as CellIdx {
+            for eye in Volume::ALL {
+                for to in (0..b.len() as CellIdx).filter(|&t| t != from) {
+                    let eye_z = b.cell(from).height as f64 + eye.height() as f64;
+                    let base_z = b.cell(to).height as f64;
+                    let full = target_limits(&b, from, eye_z, to, f64::INFINITY);
+                    let early = target_limits(&b, from, eye_z, to, base_z + 3.0);
+                    stopped += full.iter().zip(&early).filter(|(f, e)| f.block != e.block).count();
+                    for class in 0..CLASSES {
+                        assert_eq!(classify(&full, base_z, class), classify(&early, base_z, class));
+                    }
+                }
+            }
+        }
+        assert!(stopped > 0, "some walk stops early on this board");
+    }
+
+    #[test]
     fn walk_visits_monotone_contiguous_cells() {
         let b = Board::from_cells(
             "open",
@@ -455,6 +505,7 @@ mod tests {
                 t_last = t0;
                 last = (x, y);
                 n += 1;
+                ControlFlow::Continue(())
             });
             assert_eq!(last, (x1.floor() as i32, y1.floor() as i32));
             assert!(n > 0);

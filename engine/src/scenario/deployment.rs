@@ -132,16 +132,11 @@ pub(crate) fn deploy_options(state: &GameState, model: ModelId, placement: Place
     let side = state.models()[model as usize].side;
     for strictness in [Strictness::Full, Strictness::ZoneOnly, Strictness::Anywhere] {
         for cell in 0..state.board().len() as CellIdx {
-            if !free_ground(state, side, cell) {
-                continue;
-            }
-            let ok = match strictness {
-                Strictness::Full => {
-                    zone(state, side, placement, cell) && spacing(state, side, placement, cell)
-                }
-                Strictness::ZoneOnly => zone(state, side, placement, cell),
-                Strictness::Anywhere => true,
-            };
+            // The zone first: it rules out most of the board at less cost than free ground.
+            let in_zone = strictness == Strictness::Anywhere || zone(state, side, placement, cell);
+            let ok = in_zone
+                && free_ground(state, side, cell)
+                && (strictness != Strictness::Full || spacing(state, side, placement, cell));
             if ok {
                 out.push(Action::Deploy(cell));
             }
