@@ -282,7 +282,7 @@ fn moves_and_charges(state: &GameState, m: ModelId, want: Want, out: &mut Vec<Ac
             rest: true,
             kind: StepKind::Normal,
         };
-        let dest_pose = state.path_pose(m, &dest, false);
+        let mut dest_pose = None;
         let (dx, dy) = board.xy(r.cell);
         for &t in &targets[..n_targets] {
             // Cheap test first: a target beyond base contact and every reach is skipped.
@@ -290,6 +290,7 @@ fn moves_and_charges(state: &GameState, m: ModelId, want: Want, out: &mut Vec<Ac
             if (dx as i32 - tx as i32).abs().max((dy as i32 - ty as i32).abs()) > max_reach {
                 continue;
             }
+            let dest_pose = *dest_pose.get_or_insert_with(|| state.path_pose(m, &dest, false));
             let tp = state.pose(t);
             for (wi, w) in profile.weapons.iter().enumerate() {
                 if !w.is_ranged()
