@@ -88,6 +88,10 @@ impl LosTemplate {
 /// swimming, climbing models).
 pub const BASE_SIGHT_HEIGHT: f32 = 0.25;
 
+/// Height in inches of the tallest volume, template E: no sample of a target is higher above
+/// its base.
+const TALLEST: f32 = 3.0;
+
 /// Half the width in inches of a LOS template, used for the lateral target samples.
 pub const TEMPLATE_HALF_WIDTH: f32 = 0.35;
 
@@ -371,8 +375,7 @@ fn entry(board: &Board, from: CellIdx, eye: Volume, to: CellIdx) -> u32 {
     }
     let eye_z = board.cell(from).height as f64 + eye.height() as f64;
     let base_z = board.cell(to).height as f64;
-    let tallest = Volume::ALL.iter().map(|v| v.height()).fold(0.0, f32::max) as f64;
-    let lim = target_limits(board, from, eye_z, to, base_z + tallest);
+    let lim = target_limits(board, from, eye_z, to, base_z + TALLEST as f64);
     (0..CLASSES).map(|c| classify(&lim, base_z, c) << (3 * c)).sum()
 }
 
@@ -427,16 +430,27 @@ mod tests {
         Board::parse(&text, "test").unwrap()
     }
 
-    #[test]
-    fn cached_and_direct_agree_everywhere() {
-        let b = board(&[
+    /// A small board with heights, water, soft and hard cover.
+    fn mixed_board() -> Board {
+        board(&[
             "0.0.0.0s0.0.0.0~",
             "0.3.0.0.0h0.0.0~",
             "0.3.0h0.0.0.2.0~",
             "0.0.0.0.5.0.0.0.",
             "1.1.0s0.5.0.0h0.",
             "0.0.0.0.0,0.0.0.",
-        ]);
+        ])
+    }
+
+    #[test]
+    fn tallest_is_template_e() {
+        let heights = Volume::ALL.map(|v| v.height());
+        assert_eq!(heights.iter().copied().fold(0.0, f32::max), TALLEST);
+    }
+
+    #[test]
+    fn cached_and_direct_agree_everywhere() {
+        let b = mixed_board();
         for from in 0..b.len() as CellIdx {
             let fz = b.cell(from).height;
             for eye in Volume::ALL {
@@ -457,14 +471,7 @@ mod tests {
 
     #[test]
     fn stopping_a_blocked_walk_early_changes_no_answer() {
-        let b = board(&[
-            "0.0.0.0s0.0.0.0~",
-            "0.3.0.0.0h0.0.0~",
-            "0.3.0h0.0.0.2.0~",
-            "0.0.0.0.5.0.0.0.",
-            "1.1.0s0.5.0.0h0.",
-            "0.0.0.0.0,0.0.0.",
-        ]);
+        let b = mixed_board();
         let mut stopped = 0;
         for from in 0..b.len() as CellIdx {
             for eye in Volume::ALL {
@@ -472,7 +479,7 @@ mod tests {
                     let eye_z = b.cell(from).height as f64 + eye.height() as f64;
                     let base_z = b.cell(to).height as f64;
                     let full = target_limits(&b, from, eye_z, to, f64::INFINITY);
-                    let early = target_limits(&b, from, eye_z, to, base_z + 3.0);
+                    let early = target_limits(&b, from, eye_z, to, base_z + TALLEST as f64);
                     stopped += full.iter().zip(&early).filter(|(f, e)| f.block != e.block).count();
                     for class in 0..CLASSES {
                         assert_eq!(classify(&full, base_z, class), classify(&early, base_z, class));

@@ -334,20 +334,24 @@ impl GameState {
 
     /// Apply an action. An illegal action returns an error and leaves the state untouched.
     pub fn apply_action(&mut self, action: Action) -> Result<(), IllegalAction> {
-        let legal = match self.current_player() {
-            Player::Chance => match action {
-                Action::Chance(i) => (i as usize) < self.chance_outcomes().len(),
-                _ => false,
-            },
-            Player::Side(_) => legal::is_legal(self, action),
-            Player::Terminal => false,
-        };
-        if !legal {
+        if !self.is_legal(action) {
             return Err(IllegalAction { action, node: self.describe_node() });
         }
         steps::apply(self, action);
         self.advance();
         Ok(())
+    }
+
+    /// Whether `action` may be applied now: a chance outcome's index at a chance node, a
+    /// legal option at a decision, nothing once the game is over.
+    fn is_legal(&self, action: Action) -> bool {
+        match self.current_player() {
+            Player::Chance => {
+                matches!(action, Action::Chance(i) if (i as usize) < self.chance_outcomes().len())
+            }
+            Player::Side(_) => legal::is_legal(self, action),
+            Player::Terminal => false,
+        }
     }
 
     /// Apply an action taken from this very state's [`legal_actions`](Self::legal_actions)
@@ -357,12 +361,7 @@ impl GameState {
     /// debug builds check the action and panic on an illegal one.
     pub fn apply_legal_action(&mut self, action: Action) {
         debug_assert!(
-            match self.current_player() {
-                Player::Chance =>
-                    matches!(action, Action::Chance(i) if (i as usize) < self.chance_outcomes().len()),
-                Player::Side(_) => legal::is_legal(self, action),
-                Player::Terminal => false,
-            },
+            self.is_legal(action),
             "apply_legal_action: {action:?} is not legal at {}",
             self.describe_node()
         );
