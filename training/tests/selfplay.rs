@@ -267,6 +267,13 @@ fn bad_self_play_configurations_are_refused_by_field() {
         let e = SelfPlayConfig::parse(&good.replace(from, to), "bad.toml").unwrap_err();
         assert_eq!(e.field, field, "{e}");
     }
+    // The evaluation's own search, the last table's last key.
+    assert!(good.rfind("[eval]") > good.rfind("[learner]"), "[eval] is the last table: {good}");
+    let with_eval_search = |spec: &str| format!("{}\nsearch = \"{spec}\"\n", good.trim_end());
+    let ok = SelfPlayConfig::parse(&with_eval_search("sims=4"), "ok.toml").unwrap();
+    assert_eq!(ok.eval_search().simulations, 4);
+    let e = SelfPlayConfig::parse(&with_eval_search("sims=0"), "bad.toml").unwrap_err();
+    assert_eq!(e.field, "eval.search", "{e}");
 }
 
 #[test]

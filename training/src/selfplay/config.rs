@@ -71,6 +71,10 @@ pub struct EvalConfig {
     pub games: usize,
     /// Opponents besides the previous best version, e.g. `scripted`.
     pub opponents: Vec<String>,
+    /// The new version's search in these games, as `az:` takes it (e.g. `sims=4`); empty:
+    /// the actors' search without its noise. Fewer simulations make evaluation cheaper.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub search: String,
 }
 
 /// A whole self-play configuration.
@@ -115,12 +119,31 @@ impl SelfPlayConfig {
         AzConfig::parse(&self.search.spec).expect("checked when loaded")
     }
 
+    /// The search of the evaluation games: `eval.search`, else the actors' search, with no
+    /// Gumbel noise either way.
+    pub fn eval_search(&self) -> AzConfig {
+        let mut search = if self.eval.search.is_empty() {
+            self.search()
+        } else {
+            AzConfig::parse(&self.eval.search).expect("checked when loaded")
+        };
+        if let agents::RootRule::Gumbel { noise, .. } = &mut search.root {
+            *noise = false;
+        }
+        search
+    }
+
     /// Check every field's range.
     pub fn check(&self, file: &str) -> Result<(), ConfigError> {
         let bad =
             |field: &str, reason: String| Err(ConfigError { file: file.into(), field: field.into(), reason });
         if let Err(e) = AzConfig::parse(&self.search.spec) {
             return bad("search.spec", e);
+        }
+        if !self.eval.search.is_empty() {
+            if let Err(e) = AzConfig::parse(&self.eval.search) {
+                return bad("eval.search", e);
+            }
         }
         let (a, l, e) = (&self.actors, &self.learner, &self.eval);
         if !(1..=4096).contains(&a.parallel_games) {

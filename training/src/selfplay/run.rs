@@ -197,10 +197,7 @@ pub fn tde_evaluation(
     new: &Path,
     best: Option<&Path>,
 ) -> Vec<(String, f64, [f64; 2])> {
-    let mut search = config.search();
-    if let agents::RootRule::Gumbel { noise, .. } = &mut search.root {
-        *noise = false;
-    }
+    let search = config.eval_search();
     let ours = format!("az:net={},{}", new.display(), search.spec());
     let mut opponents: Vec<(String, String)> =
         config.eval.opponents.iter().map(|o| (o.clone(), o.clone())).collect();
