@@ -150,6 +150,12 @@ fn games_played_together_are_the_games_played_alone_and_seeds_repeat() {
     let (cached, cached_stats) = play_batch(&Boards, net.as_ref(), &search, &seeds, "v", &mut cache).unwrap();
     assert_eq!(cached, together);
     assert!(cache.hits > 0 && cached_stats.positions < stats.positions);
+    // A cache too small for one batch's answers empties itself as it fills, and still
+    // answers every request it counted as a hit.
+    let mut tiny = EvalCache::new(3);
+    let (small, _) = play_batch(&Boards, net.as_ref(), &search, &seeds, "v", &mut tiny).unwrap();
+    assert_eq!(small, together);
+    assert!(tiny.hits > 0);
     let _ = std::fs::remove_dir_all(&run);
 }
 

@@ -167,34 +167,30 @@ pub fn play_batch<G: TensorGame>(
         }
         let keys: Vec<(usize, u64)> =
             requests.iter().map(|(_, leaf, mover)| (*mover, leaf.information_state_key(*mover))).collect();
-        let missing: Vec<usize> = (0..requests.len())
-            .filter(|&r| cache.capacity == 0 || !cache.entries.contains_key(&keys[r]))
-            .collect();
+        // Take every cached answer before the fresh ones are stored: storing may empty a full
+        // cache.
+        let mut answers: Vec<Option<NetOutput>> =
+            keys.iter().map(|k| cache.entries.get(k).cloned()).collect();
+        let missing: Vec<usize> = (0..requests.len()).filter(|&r| answers[r].is_none()).collect();
         let batch: Vec<(&G, usize)> = missing.iter().map(|&r| (&requests[r].1, requests[r].2)).collect();
-        let mut fresh = if batch.is_empty() { Vec::new() } else { net.evaluate(&batch)? };
+        let fresh = if batch.is_empty() { Vec::new() } else { net.evaluate(&batch)? };
         if !batch.is_empty() {
             stats.forward_passes += 1;
             stats.positions += batch.len() as u64;
         }
         cache.misses += missing.len() as u64;
         cache.hits += (requests.len() - missing.len()) as u64;
-        let mut answers: Vec<Option<NetOutput>> = vec![None; requests.len()];
-        for (&r, out) in missing.iter().zip(fresh.drain(..)) {
+        for (&r, out) in missing.iter().zip(fresh) {
+            if cache.capacity > 0 {
+                if cache.entries.len() >= cache.capacity {
+                    cache.entries.clear();
+                }
+                cache.entries.insert(keys[r], out.clone());
+            }
             answers[r] = Some(out);
         }
-        for (r, (i, _, _)) in requests.iter().enumerate() {
-            let out = match answers[r].take() {
-                Some(out) => {
-                    if cache.capacity > 0 {
-                        if cache.entries.len() >= cache.capacity {
-                            cache.entries.clear();
-                        }
-                        cache.entries.insert(keys[r], out.clone());
-                    }
-                    out
-                }
-                None => cache.entries.get(&keys[r]).cloned().ok_or("an evaluation went missing")?,
-            };
+        for ((i, _, _), answer) in requests.iter().zip(answers) {
+            let out = answer.ok_or("the network answered fewer positions than it was given")?;
             live[*i].search.as_mut().map(|s| s.supply(out)).transpose()?;
         }
     }
