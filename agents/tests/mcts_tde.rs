@@ -92,7 +92,7 @@ fn last_chance(seed: u64) -> (GameState, ModelId) {
     d.active = 0;
     d.activating = Some(attacker);
     d.sequence = None;
-    d.steps = vec![Step::ChooseActivation, Step::ChooseAction(attacker)];
+    d.steps = vec![Step::ChooseActivation, Step::ChooseAction(attacker)].into();
     (GameState::from_parts(s.static_data().clone(), d), victim)
 }
 

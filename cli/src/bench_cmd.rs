@@ -112,8 +112,17 @@ pub fn bench(args: &BenchArgs) -> Result<String, String> {
         let config = GameConfig { scenario, ..GameConfig::default() };
         let start = new_game(&config).map_err(|e| e.to_string())?;
         let (g, s) = game_speed(&start, args.games, batches, &mut buf);
-        let at = first_activation(config, 3)?;
-        scenarios.push((scenario, g, s, mcts_speed(&args.mcts, &at, batches)?));
+        let at = first_activation(config.clone(), 3)?;
+        let random_rollouts = mcts_speed(&with_random_rollouts(&args.mcts)?, &at, batches)?;
+        let scripted = scripted_speed(&config, batches)?;
+        scenarios.push(ScenarioSpeed {
+            scenario,
+            games_per_s: g,
+            steps_per_game: s,
+            mcts_per_s: mcts_speed(&args.mcts, &at, batches)?,
+            mcts_random_rollouts_per_s: random_rollouts,
+            scripted_decisions_per_s: scripted,
+        });
     }
     let clone_ns = median(clone_ns);
     let legal_us = median(legal_us);
@@ -125,8 +134,15 @@ pub fn bench(args: &BenchArgs) -> Result<String, String> {
     Ok(if args.json {
         let per: Vec<_> = scenarios
             .iter()
-            .map(|(s, g, n, it)| {
-                json!({"scenario": s.name(), "games_per_s": g, "steps_per_game": n, "mcts_iterations_per_s": it})
+            .map(|s| {
+                json!({
+                    "scenario": s.scenario.name(),
+                    "games_per_s": s.games_per_s,
+                    "steps_per_game": s.steps_per_game,
+                    "mcts_iterations_per_s": s.mcts_per_s,
+                    "mcts_random_rollouts_iterations_per_s": s.mcts_random_rollouts_per_s,
+                    "scripted_decisions_per_s": s.scripted_decisions_per_s,
+                })
             })
             .collect();
         json!({
@@ -151,13 +167,19 @@ pub fn bench(args: &BenchArgs) -> Result<String, String> {
         let mut out = format!(
             "medians of {batches} batches, one thread:\n  clone               {clone_ns:>10.1} ns\n  legal actions       {legal_us:>10.2} µs ({n_legal} actions at an activation decision)\n  random games        {gps:>10.1} games/s ({spg:.0} steps/game), skirmish"
         );
-        for (s, g, n, it) in &scenarios {
+        for s in &scenarios {
             out.push_str(&format!(
-                "\n  {:<19} {g:>10.1} games/s ({n:.0} steps/game), {it:>7.0} MCTS iterations/s at its first activation",
-                s.name()
+                "\n  {:<19} {:>10.1} games/s ({:.0} steps/game), {:>7.0} MCTS iterations/s at its first activation \
+                 ({:.0} with random rollouts), {:.0} scripted decisions/s",
+                s.scenario.name(),
+                s.games_per_s,
+                s.steps_per_game,
+                s.mcts_per_s,
+                s.mcts_random_rollouts_per_s,
+                s.scripted_decisions_per_s
             ));
         }
-        out.push_str(&format!("\n  (MCTS agent: {})", args.mcts));
+        out.push_str(&format!("\n  (MCTS agent: {}; and with rollout=random)", args.mcts));
         out.push_str(&format!(
             "\n  memory: {} bytes per cloned state ({state_bytes} in place, {state_heap_bytes} on the heap) \
              at an activation decision;\n          MCTS tree grown there: {} nodes of {} bytes, \
@@ -186,6 +208,56 @@ pub fn bench(args: &BenchArgs) -> Result<String, String> {
         }
         out
     })
+}
+
+/// One scenario's figures.
+struct ScenarioSpeed {
+    scenario: Scenario,
+    games_per_s: f64,
+    steps_per_game: f64,
+    mcts_per_s: f64,
+    mcts_random_rollouts_per_s: f64,
+    scripted_decisions_per_s: f64,
+}
+
+/// The `--mcts` spec with its rollouts made random (the engine's own speed, without the
+/// scripted player's evaluation of its candidates).
+fn with_random_rollouts(spec: &str) -> Result<String, String> {
+    let params: Vec<&str> =
+        mcts_params(spec)?.split(',').filter(|p| !p.is_empty() && !p.starts_with("rollout=")).collect();
+    Ok(format!("mcts:{}", params.into_iter().chain(["rollout=random"]).collect::<Vec<_>>().join(",")))
+}
+
+/// Median decisions per second of the scripted player over the decisions of a seeded random
+/// game of `config` (those with a choice).
+fn scripted_speed(config: &GameConfig, batches: u32) -> Result<f64, String> {
+    let mut rng = ChaCha8Rng::seed_from_u64(11);
+    let mut state = new_game(config).map_err(|e| e.to_string())?;
+    let mut positions = Vec::new();
+    loop {
+        let action = match state.current_player() {
+            Player::Terminal => break,
+            Player::Chance => state.sample_chance(&mut rng).ok_or("a chance node without outcomes")?,
+            Player::Side(_) => {
+                let legal = state.legal_actions();
+                if legal.len() > 1 {
+                    positions.push(state.clone());
+                }
+                legal[rng.gen_range(0..legal.len())]
+            }
+        };
+        state.apply_legal_action(action);
+    }
+    let mut agent = agents::make_agent("scripted", 0)?;
+    let mut rates = Vec::new();
+    for _ in 0..batches {
+        let t = Instant::now();
+        for p in &positions {
+            black_box(agent.select_action(p));
+        }
+        rates.push(positions.len() as f64 / t.elapsed().as_secs_f64());
+    }
+    Ok(median(rates))
 }
 
 /// Median MCTS iterations per second of `spec` searching the decision `at`.

@@ -8,6 +8,7 @@ pub mod crew;
 pub mod data;
 pub mod dice;
 pub mod encoding;
+pub mod inline_vec;
 pub mod invariants;
 pub mod movement;
 pub mod odds;

@@ -67,7 +67,7 @@ pub struct PathPoint {
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct MovePath {
     /// Points after the start, in order; the last one is the destination.
-    pub points: Vec<PathPoint>,
+    pub points: crate::inline_vec::InlineVec<PathPoint, 24>,
     /// Whether any step is restricted (the action is then limited to pass speed).
     pub restricted: bool,
     /// Index of the first dynamic point, if the path needs a movement test.

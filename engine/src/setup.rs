@@ -608,15 +608,15 @@ pub fn parse_setup(text: &str, file: &str, configs: &Path) -> Result<GameState, 
     let mut pass_tokens = [0; MAX_SIDES];
     pass_tokens[..2].copy_from_slice(&tokens);
     let dyn_ = DynState {
-        models,
+        models: models.into(),
         turn,
         initiative: raw.active,
         active: raw.active,
         pass_tokens,
         activating: raw.activating,
         sequence: None,
-        steps,
-        clouds: Vec::new(),
+        steps: steps.into(),
+        clouds: Default::default(),
         cards_used: [0; MAX_SIDES],
         scenario: Default::default(),
         decisions: 0,

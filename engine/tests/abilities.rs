@@ -130,7 +130,7 @@ fn only_a_mech_repairs_other_weapons() {
     // The captain (no Mech) cannot repair his own non-Primitive gun.
     let mut d = s.dynamic().clone();
     d.activating = Some(1);
-    d.steps = vec![Step::ChooseActivation, Step::ChooseAction(1)];
+    d.steps = vec![Step::ChooseActivation, Step::ChooseAction(1)].into();
     let s = GameState::from_parts(s.static_data().clone(), d);
     assert!(!s.legal_actions().iter().any(|a| matches!(a, Action::Interact { .. })));
 }
@@ -274,7 +274,7 @@ fn beasts_never_go_prone_crawl_or_interact() {
     // The medic may not give it first aid either.
     let mut d = s.dynamic().clone();
     d.activating = Some(1);
-    d.steps = vec![Step::ChooseActivation, Step::ChooseAction(1)];
+    d.steps = vec![Step::ChooseActivation, Step::ChooseAction(1)].into();
     let s = GameState::from_parts(s.static_data().clone(), d);
     assert!(!s.legal_actions().iter().any(|a| matches!(a, Action::Interact { target: 0, .. })));
 }

@@ -21,7 +21,7 @@ fn at_turn_start(places: &[Place]) -> GameState {
     for m in d.models.iter_mut() {
         m.ap = 0;
     }
-    d.steps = vec![Step::StartTurn];
+    d.steps = vec![Step::StartTurn].into();
     d.activating = None;
     GameState::from_parts(s.static_data().clone(), d)
 }

@@ -33,7 +33,7 @@ fn top(s: &GameState) -> Step {
 }
 
 fn rolls(s: &GameState) -> Vec<CombatRoll> {
-    s.dynamic().sequence.as_ref().expect("sequence").rolls.clone()
+    s.dynamic().sequence.as_ref().expect("sequence").rolls.to_vec()
 }
 
 fn roll_of(s: &GameState, m: u8) -> CombatRoll {

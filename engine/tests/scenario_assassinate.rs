@@ -556,7 +556,7 @@ fn the_infiltration_table_gives_each_result_its_zone_and_the_first_turn_ap() {
             for m in d.models.iter_mut() {
                 m.ap = 0;
             }
-            d.steps = vec![Step::EndTurn];
+            d.steps = vec![Step::EndTurn].into();
         });
         assert_eq!(u.turn(), 2);
         force_chance(&mut u, |i| i == 0);
@@ -615,7 +615,7 @@ fn first_leader_taken_out_scores_6_down_leader_3_and_the_treasure_2() {
         d.models[l0 as usize].tokens.fire = 1;
         down(d, l1);
         d.models[holder as usize].cell = b.idx(19, 19);
-        d.steps = vec![Step::EndTurn, Step::FireRoll { model: l0 }];
+        d.steps = vec![Step::EndTurn, Step::FireRoll { model: l0 }].into();
     });
     assert_eq!(e.dynamic().scenario.vp[..2], [0, 0]);
     // The fire wounds the down leader: it is taken out, and side 1 scores first.
@@ -642,7 +642,7 @@ fn the_second_side_to_take_out_the_enemy_leader_scores_5() {
             d.models[l as usize].tokens.fire = 1;
         }
         // Side 1's leader burns first.
-        d.steps = vec![Step::EndTurn, Step::FireRoll { model: l0 }, Step::FireRoll { model: l1 }];
+        d.steps = vec![Step::EndTurn, Step::FireRoll { model: l0 }, Step::FireRoll { model: l1 }].into();
     });
     force_chance(&mut e, |i| i == 1);
     assert_eq!(e.models()[l1 as usize].health, Health::TakenOut);
@@ -657,7 +657,7 @@ fn the_second_side_to_take_out_the_enemy_leader_scores_5() {
     let burning = follower(&e, 0);
     let mut f = edited(&e, |d| {
         d.models[burning as usize].tokens.fire = 1;
-        d.steps = vec![Step::EndTurn, Step::FireRoll { model: burning }];
+        d.steps = vec![Step::EndTurn, Step::FireRoll { model: burning }].into();
     });
     force_chance(&mut f, |i| i == 0);
     assert!(f.is_terminal());
@@ -677,7 +677,7 @@ fn leaders_taken_out_in_the_same_event_both_score_as_first() {
             d.models[l as usize].health = Health::TakenOut;
         }
         d.models[burning as usize].tokens.fire = 1;
-        d.steps = vec![Step::EndTurn, Step::FireRoll { model: burning }];
+        d.steps = vec![Step::EndTurn, Step::FireRoll { model: burning }].into();
     });
     force_chance(&mut e, |i| i == 0);
     assert_eq!(e.dynamic().scenario.vp[..2], [6, 6]);
@@ -692,7 +692,7 @@ fn the_treasure_is_held_by_conscious_models_in_base_contact_with_no_conscious_en
         let t = edited(&s, |d| {
             d.turn = 6;
             edit(d);
-            d.steps = vec![Step::EndTurn];
+            d.steps = vec![Step::EndTurn].into();
         });
         assert!(t.is_terminal(), "turn 6 is the last");
         [t.outcome().vp[0], t.outcome().vp[1]]
@@ -731,7 +731,7 @@ fn the_game_ends_at_the_end_of_turn_4_or_later_only_if_a_leader_is_taken_out() {
         edited(&s, |d| {
             d.turn = turn;
             edit(d);
-            d.steps = vec![Step::EndTurn];
+            d.steps = vec![Step::EndTurn].into();
         })
     };
     let out =

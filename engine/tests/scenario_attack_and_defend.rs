@@ -212,7 +212,7 @@ fn activation(
         d.active = side;
         d.activating = Some(m);
         d.sequence = None;
-        d.steps = vec![Step::ChooseActivation, Step::ChooseAction(m)];
+        d.steps = vec![Step::ChooseActivation, Step::ChooseAction(m)].into();
     })
 }
 
@@ -227,7 +227,7 @@ fn end_of_turn(s: &GameState, turn: u8, edit: impl FnOnce(&mut engine::state::Dy
         d.turn = turn;
         d.activating = None;
         d.sequence = None;
-        d.steps = vec![Step::EndTurn];
+        d.steps = vec![Step::EndTurn].into();
     })
 }
 

@@ -186,7 +186,7 @@ fn activation(s: &GameState, m: ModelId, ap: u8, edit: impl FnOnce(&mut DynState
         d.active = d.models[m as usize].side;
         d.activating = Some(m);
         d.sequence = None;
-        d.steps = vec![Step::ChooseActivation, Step::ChooseAction(m)];
+        d.steps = vec![Step::ChooseActivation, Step::ChooseAction(m)].into();
     })
 }
 
@@ -201,7 +201,7 @@ fn end_of_turn(s: &GameState, turn: u8, edit: impl FnOnce(&mut DynState)) -> Gam
         d.turn = turn;
         d.activating = None;
         d.sequence = None;
-        d.steps = vec![Step::EndTurn];
+        d.steps = vec![Step::EndTurn].into();
     })
 }
 

@@ -409,7 +409,7 @@ fn strike(s: &GameState, attacker: ModelId, target: ModelId, edit: impl FnOnce(&
         d.initiative = side;
         d.active = side;
         d.activating = Some(attacker);
-        d.steps = vec![Step::ChooseActivation, Step::ChooseAction(attacker)];
+        d.steps = vec![Step::ChooseActivation, Step::ChooseAction(attacker)].into();
         edit(d);
     });
     let weapon = e.profile(attacker).weapons.iter().position(|w| !w.is_ranged()).unwrap() as u8;
@@ -501,7 +501,7 @@ fn a_holder_still_conscious_at_the_end_scores_2_and_every_grudge_is_revealed() {
         let t = edited(&s, |d| {
             d.turn = 6;
             edit(d);
-            d.steps = vec![Step::EndTurn];
+            d.steps = vec![Step::EndTurn].into();
         });
         assert!(t.is_terminal());
         t
@@ -519,7 +519,7 @@ fn a_holder_still_conscious_at_the_end_scores_2_and_every_grudge_is_revealed() {
     let e = strike(&s, g0.holder, g0.target, |_| {});
     let t = edited(&e, |d| {
         d.turn = 6;
-        d.steps = vec![Step::EndTurn];
+        d.steps = vec![Step::EndTurn].into();
     });
     assert!(t.is_terminal());
     assert_eq!(t.outcome().vp[..2], [8, 2]);
@@ -539,7 +539,7 @@ fn the_game_ends_from_turn_4_when_a_victory_condition_is_met() {
         edited(&s, |d| {
             d.turn = turn;
             edit(d);
-            d.steps = vec![Step::EndTurn];
+            d.steps = vec![Step::EndTurn].into();
         })
     };
     let complete = |d: &mut DynState, side: usize| {

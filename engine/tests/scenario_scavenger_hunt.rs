@@ -169,7 +169,7 @@ fn table() -> GameState {
         d.turn = 2;
         d.active = 0;
         d.activating = None;
-        d.steps = vec![Step::ChooseActivation];
+        d.steps = vec![Step::ChooseActivation].into();
     })
 }
 
@@ -191,7 +191,7 @@ fn activate(s: &GameState, m: ModelId, at: (u8, u8)) -> GameState {
         model.activated = false;
         d.active = model.side;
         d.activating = Some(m);
-        d.steps = vec![Step::ChooseActivation, Step::ChooseAction(m)];
+        d.steps = vec![Step::ChooseActivation, Step::ChooseAction(m)].into();
     })
 }
 
@@ -259,7 +259,7 @@ fn end_of_turn(s: &GameState, turn: u8) -> GameState {
     common::edited(s, |d| {
         d.turn = turn;
         d.activating = None;
-        d.steps = vec![Step::EndTurn];
+        d.steps = vec![Step::EndTurn].into();
     })
 }
 
@@ -582,7 +582,7 @@ fn a_side_that_found_its_number_rolls_one_it_does_not_hold() {
     let s = common::edited(&s, |d| {
         d.scenario.sought = [None, Some(4), None];
         d.turn = 3;
-        d.steps = vec![Step::StartTurn];
+        d.steps = vec![Step::StartTurn].into();
     });
     assert_eq!(top(&s), Some(Step::Scenario(ScenarioStep::RollSought(0))), "only side 0 rolls");
     let rolled = outcome_values(&s, |c| c.dynamic().scenario.sought[0].unwrap());
@@ -605,7 +605,7 @@ fn a_side_that_picked_up_the_number_it_seeks_has_found_it_and_rolls_again() {
     let s = common::edited(&s, |d| {
         d.scenario.sought = [Some(5), Some(3), None];
         d.turn = 3;
-        d.steps = vec![Step::StartTurn];
+        d.steps = vec![Step::StartTurn].into();
     });
     assert_eq!(top(&s), Some(Step::Scenario(ScenarioStep::RollSought(0))), "at {}", s.describe_node());
     let rolled = outcome_values(&s, |c| c.dynamic().scenario.sought[0].unwrap());
@@ -1042,7 +1042,7 @@ fn the_game_ends_in_the_initiative_phase_when_a_side_has_no_model_to_give_ap() {
                 }
             }
             d.turn = 3;
-            d.steps = vec![Step::StartTurn];
+            d.steps = vec![Step::StartTurn].into();
         })
     };
     let side1 = setup.models().iter().filter(|m| m.side == 1).count();
@@ -1101,7 +1101,7 @@ fn a_real_carrier_put_down_in_play_counts_at_the_end() {
     let at = s.models()[finder as usize].cell;
     let (x, y) = s.board().xy(at);
     let mut s = common::edited(&s, |d| {
-        d.steps = vec![Step::ChooseActivation];
+        d.steps = vec![Step::ChooseActivation].into();
         d.activating = None;
         let c = &mut d.models[finder as usize];
         c.wounds = 1;

@@ -129,7 +129,7 @@ fn fire_reveals_a_stealthed_model() {
     d.models[0].tokens.stealth = true;
     d.models[0].pending.fire = 1;
     d.sequence = None;
-    d.steps = vec![Step::ChooseActivation, Step::EndSequence];
+    d.steps = vec![Step::ChooseActivation, Step::EndSequence].into();
     let s = GameState::from_parts(s.static_data().clone(), d);
     assert!(!s.models()[0].tokens.stealth);
     assert_eq!(s.models()[0].tokens.fire, 1);

@@ -239,7 +239,7 @@ pub struct ScenarioState {
     /// (Assassinate), or \[first corner, second corner\] (Scavenger Hunt).
     pub zones: [[u8; 2]; MAX_SIDES],
     /// Objective markers, prizes or numbered markers.
-    pub markers: Vec<Marker>,
+    pub markers: crate::inline_vec::InlineVec<Marker, 8>,
     /// Each side's grudge (Grudge Match).
     pub grudges: [Option<Grudge>; MAX_SIDES],
     /// Each side's courier (Couriers).
@@ -391,7 +391,8 @@ pub(crate) fn initial_state(
         ],
         Scenario::Couriers => vec![Marker::new(MarkerKind::Prize(0)), Marker::new(MarkerKind::Prize(1))],
         Scenario::ScavengerHunt => vec![Marker::new(MarkerKind::Numbered); scavenger_hunt::MARKERS as usize],
-    };
+    }
+    .into();
     sc
 }
 

@@ -37,6 +37,7 @@ pub use sight::Pose;
 pub use steps::{Purpose, Step};
 
 use crate::board::Board;
+use crate::inline_vec::InlineVec;
 use crate::profile::Profile;
 use crate::rules::RuleVariant;
 use serde::{Deserialize, Serialize};
@@ -76,11 +77,19 @@ pub struct StaticData {
     pub uc: Option<Arc<crate::uc::UcGame>>,
 }
 
-/// The changing part of a game: everything a clone copies and a save file stores.
+/// Models a state holds in place; a game with more keeps them on the heap (two of the
+/// shipped 150-point crews field up to 17 models, dinosaurs add theirs).
+pub const INLINE_MODELS: usize = 24;
+/// Procedure steps a state holds in place (the deepest stacks random play reaches are
+/// about half of it).
+pub const INLINE_STEPS: usize = 64;
+
+/// The changing part of a game: everything a clone copies and a save file stores. Its
+/// vectors keep their items in place up to a capacity, so a clone allocates nothing.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct DynState {
     /// Every model, including those taken out.
-    pub models: Vec<ModelState>,
+    pub models: InlineVec<ModelState, INLINE_MODELS>,
     /// Current turn, from 1.
     pub turn: u8,
     /// Side holding the initiative this turn.
@@ -94,10 +103,10 @@ pub struct DynState {
     /// The action sequence under way, if any.
     pub sequence: Option<Sequence>,
     /// Pending procedure steps; the last one is the current node.
-    pub steps: Vec<Step>,
+    pub steps: InlineVec<Step, INLINE_STEPS>,
     /// Smoke templates on the table until the cleanup.
     #[serde(default)]
-    pub clouds: Vec<template::Cloud>,
+    pub clouds: InlineVec<template::Cloud, 4>,
     /// Bit i set: side's card i has been played (effect cards are one use only).
     #[serde(default)]
     pub cards_used: [u16; MAX_SIDES],
@@ -115,20 +124,20 @@ pub struct DynState {
 }
 
 impl DynState {
-    /// Heap bytes a clone of this state allocates: the elements of its vectors (the models,
+    /// Heap bytes a clone of this state allocates: nothing while its vectors (the models,
     /// the procedure steps, the smoke clouds, the scenario markers, and the action sequence's
-    /// path points, rolls and template shots). A clone allocates each non-empty vector at its
-    /// length, so this plus `size_of::<GameState>()` is what one more copy of the position
-    /// costs (the allocator's rounding aside).
+    /// path points, rolls and template shots) keep their items in place; a vector past its
+    /// capacity in place adds its items' bytes. This plus `size_of::<GameState>()` is what one
+    /// more copy of the position costs (the allocator's rounding aside).
     pub fn heap_bytes(&self) -> usize {
-        use std::mem::size_of_val;
-        let sequence = self.sequence.as_ref().map_or(0, |s| {
-            size_of_val(&s.path.points[..]) + size_of_val(&s.rolls[..]) + size_of_val(&s.templates[..])
-        });
-        size_of_val(&self.models[..])
-            + size_of_val(&self.steps[..])
-            + size_of_val(&self.clouds[..])
-            + size_of_val(&self.scenario.markers[..])
+        let sequence = self
+            .sequence
+            .as_ref()
+            .map_or(0, |s| s.path.points.heap_bytes() + s.rolls.heap_bytes() + s.templates.heap_bytes());
+        self.models.heap_bytes()
+            + self.steps.heap_bytes()
+            + self.clouds.heap_bytes()
+            + self.scenario.markers.heap_bytes()
             + sequence
     }
 }
@@ -221,15 +230,15 @@ impl GameState {
         let mut s = GameState {
             stat: Arc::new(stat),
             dyn_: DynState {
-                models,
+                models: models.into(),
                 turn: 1,
                 initiative: 0,
                 active: 0,
                 pass_tokens: [0; MAX_SIDES],
                 activating: None,
                 sequence: None,
-                steps,
-                clouds: Vec::new(),
+                steps: steps.into(),
+                clouds: Default::default(),
                 cards_used: [0; MAX_SIDES],
                 scenario,
                 decisions: 0,
@@ -547,14 +556,19 @@ mod tests {
     use std::mem::size_of;
 
     #[test]
-    fn heap_bytes_counts_the_vectors_elements() {
-        // A new skirmish has models and steps, but no sequence, clouds or markers yet.
+    fn heap_bytes_counts_only_vectors_past_their_capacity_in_place() {
+        // A new skirmish keeps its models and steps in place.
         let state = new_game(&GameConfig::default()).expect("default game");
         let d = state.dynamic();
-        assert!(d.sequence.is_none() && d.clouds.is_empty() && d.scenario.markers.is_empty());
-        let expected = d.models.len() * size_of::<ModelState>() + d.steps.len() * size_of::<Step>();
-        assert!(expected > 0);
-        assert_eq!(d.heap_bytes(), expected);
-        assert_eq!(state.clone().dynamic().heap_bytes(), expected);
+        assert!(!d.models.is_empty() && !d.steps.is_empty());
+        assert_eq!(d.heap_bytes(), 0);
+        let mut big = d.clone();
+        let model = big.models[0];
+        while big.models.len() <= super::INLINE_MODELS {
+            big.models.push(model);
+        }
+        assert_eq!(big.heap_bytes(), big.models.len() * size_of::<ModelState>());
+        assert_eq!(big.clone().heap_bytes(), big.heap_bytes());
+        assert_eq!(size_of::<Step>(), 8, "a procedure step stays small: 64 are kept in place");
     }
 }

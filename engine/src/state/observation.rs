@@ -120,7 +120,7 @@ impl GameState {
                 name: self.static_data().scenario.name(),
                 player_a: sc.player_a,
                 vp: [sc.vp[0], sc.vp[1]],
-                markers: sc.markers,
+                markers: sc.markers.to_vec(),
                 grudges: [sc.grudges[0], sc.grudges[1]],
                 couriers: [sc.couriers[0], sc.couriers[1]],
                 sought: [sc.sought[0], sc.sought[1]],

@@ -97,7 +97,7 @@ pub struct Sequence {
     /// Last path point the mover reached (0 = start, `k` = the path's `k`-th point).
     pub reached: u8,
     /// Every combat roll of the sequence.
-    pub rolls: Vec<CombatRoll>,
+    pub rolls: crate::inline_vec::InlineVec<CombatRoll, 4>,
     /// AP the active model gets back at the end (cancelled nested action or firefight).
     pub refund: u8,
     /// The command order declared and not yet made: (donor, recipient).
@@ -111,7 +111,7 @@ pub struct Sequence {
     /// Where the active model started.
     pub origin: crate::board::CellIdx,
     /// The sequence's template shots (the active model's and reactions').
-    pub templates: Vec<super::template::TemplateShot>,
+    pub templates: crate::inline_vec::InlineVec<super::template::TemplateShot, 2>,
     /// The active model was stealthed when it initiated combat: opposed reactions against it
     /// are at −2 (p.49).
     pub stealthed_attacker: bool,
@@ -130,13 +130,13 @@ impl Sequence {
             interact_test: None,
             mid_air: None,
             reached: 0,
-            rolls: Vec::new(),
+            rolls: Default::default(),
             refund: 0,
             command: None,
             command_test: None,
             commanded: false,
             stealthed_attacker: false,
-            templates: Vec::new(),
+            templates: Default::default(),
             separation: None,
             origin: 0,
         }

@@ -41,7 +41,7 @@ pub enum Purpose {
 }
 
 /// One pending step of the procedure.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Step {
     /// Automatic: the initiative phase: the scenario's start-of-phase steps (late arrivals,

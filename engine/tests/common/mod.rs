@@ -111,15 +111,15 @@ pub fn game_with(board: Board, places: &[(u8, Arc<Profile>, (u8, u8))], active: 
         uc: None,
     };
     let dyn_ = DynState {
-        models,
+        models: models.into(),
         turn: 1,
         initiative: side,
         active: side,
         pass_tokens: [0; MAX_SIDES],
         activating: active,
         sequence: None,
-        steps,
-        clouds: Vec::new(),
+        steps: steps.into(),
+        clouds: Default::default(),
         cards_used: [0; MAX_SIDES],
         scenario: Default::default(),
         decisions: 0,
