@@ -79,7 +79,9 @@ pub(super) fn decisions(state: &GameState, out: &mut Vec<Action>) {
         }
         _ => {}
     }
-    out.sort_unstable();
+    // A stable sort: the options come as a few ascending runs (moves by cell, then crawls by
+    // cell, ...), which it merges in linear time.
+    out.sort();
     out.dedup();
 }
 
