@@ -12,8 +12,9 @@
 //!   atomically at the end), and with `records` one game record per game under `records/`.
 //! - **Resume.** Started again on the same folder with the same settings, the arena reads
 //!   `games.jsonl` (dropping a truncated last line) and plays only the games not there; with
-//!   other settings it refuses and names the first option that differs. Records are written
-//!   only for the games a run plays.
+//!   a larger `games` and nothing else changed it plays the added indices (the run grows);
+//!   with other settings it refuses and names the first option that differs. Records are
+//!   written only for the games a run plays.
 //! - **Time per move** is the wall time of each `select_action`, summed per agent.
 
 use crate::results::{round_robin, summarize, GameResult, Results, RunInfo};
@@ -153,6 +154,13 @@ impl RunSettings for ArenaSettings {
             .map(|(k, _)| k)
             .find(|k| value(&mine, k) != value(&theirs, k))
             .map(|k| (k.clone(), value(&mine, k), value(&theirs, k)))
+    }
+
+    /// More games per pair and scenario, everything else the same: a game's seed and sides
+    /// depend only on its pair, scenario and index, so the games already played are the
+    /// first indices of the longer run.
+    fn extends(&self, old: &ArenaSettings) -> bool {
+        self.games > old.games && ArenaSettings { games: old.games, ..self.clone() }.difference(old).is_none()
     }
 }
 

@@ -19,6 +19,12 @@ pub(crate) trait RunSettings: Serialize + DeserializeOwned {
     /// The first setting in which `self` differs from `other`: its option name (as the
     /// command line spells it, without `--`), its value here and there.
     fn difference(&self, other: &Self) -> Option<(String, String, String)>;
+
+    /// Whether `self` only adds games to the run `old` describes (the games `old` played are
+    /// among them, unchanged), so a folder holding `old` can go on as `self`.
+    fn extends(&self, _old: &Self) -> bool {
+        false
+    }
 }
 
 /// Turn an I/O error on `path` into a message naming it.
@@ -49,7 +55,10 @@ pub(crate) fn open<S: RunSettings, R: DeserializeOwned>(
     if settings_path.exists() {
         let text = std::fs::read_to_string(&settings_path).map_err(io_error(&settings_path))?;
         let old: S = serde_json::from_str(&text).map_err(|e| format!("{}: {e}", settings_path.display()))?;
-        if let Some((field, was, now)) = old.difference(settings) {
+        if settings.extends(&old) {
+            let json = serde_json::to_string_pretty(settings).expect("settings serialise");
+            write_atomic(&settings_path, json.as_bytes())?;
+        } else if let Some((field, was, now)) = old.difference(settings) {
             return Err(format!(
                 "{} holds a run with --{field} {was}, but this one has --{field} {now}: resume it with \
                  the same settings or choose another --out",

@@ -100,6 +100,19 @@ fn an_interrupted_arena_resumes_without_replaying_finished_games() {
         ArenaSettings::new(&m, &strings(&["random", "greedy"]), &strings(&["couriers"]), 4, 3).unwrap();
     let err = run(&m, &fewer, &options(Some(dir.clone()), 2)).unwrap_err();
     assert!(err.contains("--agents"), "{err}");
+    let err = run(&m, &ArenaSettings { games: 2, ..s.clone() }, &options(Some(dir.clone()), 2)).unwrap_err();
+    assert!(err.contains("--games 4") && err.contains("--games 2"), "fewer games are refused: {err}");
+
+    // More games extend the run: only the new indices are played, and the result is that of
+    // a run played with the larger number from the start.
+    let more = ArenaSettings { games: 6, ..s.clone() };
+    let extended = run(&m, &more, &options(Some(dir.clone()), 2)).unwrap();
+    assert_eq!((extended.timing.run.resumed, extended.timing.run.played), (24, 12));
+    let fresh = run(&m, &more, &options(None, 2)).unwrap();
+    assert_eq!(reproducible(&extended), reproducible(&fresh));
+    let saved: Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("arena.json")).unwrap()).unwrap();
+    assert_eq!(saved["games"], 6);
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
