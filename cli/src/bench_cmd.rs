@@ -60,8 +60,14 @@ fn first_activation(config: GameConfig, seed: u64) -> Result<GameState, String> 
     }
 }
 
-/// Play one random game to the end; returns the number of steps.
-fn random_game(mut state: GameState, rng: &mut ChaCha8Rng, buf: &mut Vec<engine::Action>) -> u64 {
+/// Play one random game to the end, calling `at_decision` with each decision and its number
+/// of legal actions; returns the number of steps.
+fn random_game(
+    mut state: GameState,
+    rng: &mut ChaCha8Rng,
+    buf: &mut Vec<engine::Action>,
+    mut at_decision: impl FnMut(&GameState, usize),
+) -> u64 {
     let mut n = 0;
     loop {
         let action = match state.current_player() {
@@ -69,6 +75,7 @@ fn random_game(mut state: GameState, rng: &mut ChaCha8Rng, buf: &mut Vec<engine:
             Player::Chance => state.sample_chance(rng).expect("outcomes"),
             Player::Side(_) => {
                 state.legal_actions_into(buf);
+                at_decision(&state, buf.len());
                 buf[rng.gen_range(0..buf.len())]
             }
         };
@@ -231,23 +238,13 @@ fn with_random_rollouts(spec: &str) -> Result<String, String> {
 /// Median decisions per second of the scripted player over the decisions of a seeded random
 /// game of `config` (those with a choice).
 fn scripted_speed(config: &GameConfig, batches: u32) -> Result<f64, String> {
-    let mut rng = ChaCha8Rng::seed_from_u64(11);
-    let mut state = new_game(config).map_err(|e| e.to_string())?;
     let mut positions = Vec::new();
-    loop {
-        let action = match state.current_player() {
-            Player::Terminal => break,
-            Player::Chance => state.sample_chance(&mut rng).ok_or("a chance node without outcomes")?,
-            Player::Side(_) => {
-                let legal = state.legal_actions();
-                if legal.len() > 1 {
-                    positions.push(state.clone());
-                }
-                legal[rng.gen_range(0..legal.len())]
-            }
-        };
-        state.apply_legal_action(action);
-    }
+    let start = new_game(config).map_err(|e| e.to_string())?;
+    random_game(start, &mut ChaCha8Rng::seed_from_u64(11), &mut Vec::new(), |state, legal| {
+        if legal > 1 {
+            positions.push(state.clone());
+        }
+    });
     let mut agent = agents::make_agent("scripted", 0)?;
     let mut rates = Vec::new();
     for _ in 0..batches {
@@ -294,7 +291,7 @@ fn game_speed(start: &GameState, games: u32, batches: u32, buf: &mut Vec<engine:
         let t = Instant::now();
         let mut steps = 0;
         for _ in 0..games {
-            steps += random_game(start.clone(), &mut rng, buf);
+            steps += random_game(start.clone(), &mut rng, buf, |_, _| {});
         }
         games_per_s.push(games as f64 / t.elapsed().as_secs_f64());
         steps_per_game.push(steps as f64 / games as f64);

@@ -85,39 +85,6 @@ impl<T: Copy, const N: usize> InlineVec<T, N> {
     pub fn clear(&mut self) {
         self.truncate(0);
     }
-
-    /// Insert `item` at `index`, shifting the later items up.
-    ///
-    /// # Panics
-    /// When `index > len`, as `Vec::insert` does.
-    pub fn insert(&mut self, index: usize, item: T) {
-        assert!(index <= self.len(), "insertion index {index} past the length {}", self.len());
-        self.push(item);
-        self[index..].rotate_right(1);
-    }
-
-    /// Remove and return the item at `index`, shifting the later items down.
-    ///
-    /// # Panics
-    /// When `index >= len`, as `Vec::remove` does.
-    pub fn remove(&mut self, index: usize) -> T {
-        let item = self[index];
-        self[index..].rotate_left(1);
-        self.pop();
-        item
-    }
-
-    /// Keep only the items for which `keep` is true, in order.
-    pub fn retain(&mut self, mut keep: impl FnMut(&T) -> bool) {
-        let mut kept = 0;
-        for i in 0..self.len() {
-            if keep(&self[i]) {
-                self[kept] = self[i];
-                kept += 1;
-            }
-        }
-        self.truncate(kept);
-    }
 }
 
 impl<T: Copy, const N: usize> Default for InlineVec<T, N> {
@@ -171,14 +138,6 @@ impl<T: Copy, const N: usize> Extend<T> for InlineVec<T, N> {
     }
 }
 
-impl<'a, T: Copy + 'a, const N: usize> Extend<&'a T> for InlineVec<T, N> {
-    fn extend<I: IntoIterator<Item = &'a T>>(&mut self, iter: I) {
-        for item in iter {
-            self.push(*item);
-        }
-    }
-}
-
 impl<T: Copy, const N: usize> FromIterator<T> for InlineVec<T, N> {
     fn from_iter<I: IntoIterator<Item = T>>(iter: I) -> Self {
         let mut v = Self::new();
@@ -190,12 +149,6 @@ impl<T: Copy, const N: usize> FromIterator<T> for InlineVec<T, N> {
 impl<T: Copy, const N: usize> From<Vec<T>> for InlineVec<T, N> {
     fn from(items: Vec<T>) -> Self {
         items.into_iter().collect()
-    }
-}
-
-impl<T: Copy, const N: usize> From<&[T]> for InlineVec<T, N> {
-    fn from(items: &[T]) -> Self {
-        items.iter().copied().collect()
     }
 }
 
@@ -230,15 +183,6 @@ impl<'a, T: Copy, const N: usize> IntoIterator for &'a InlineVec<T, N> {
 
     fn into_iter(self) -> Self::IntoIter {
         self.iter()
-    }
-}
-
-impl<'a, T: Copy, const N: usize> IntoIterator for &'a mut InlineVec<T, N> {
-    type Item = &'a mut T;
-    type IntoIter = std::slice::IterMut<'a, T>;
-
-    fn into_iter(self) -> Self::IntoIter {
-        self.iter_mut()
     }
 }
 
@@ -289,12 +233,6 @@ mod tests {
             assert_eq!(&*v, &w[..]);
             assert_eq!(v.is_inline(), w.len() <= 4);
         }
-        v.insert(3, 99);
-        w.insert(3, 99);
-        assert_eq!(v.remove(1), w.remove(1));
-        v.retain(|x| x % 2 == 0);
-        w.retain(|x| x % 2 == 0);
-        assert_eq!(&*v, &w[..]);
         assert_eq!(v.pop(), w.pop());
         v.truncate(2);
         w.truncate(2);
@@ -303,11 +241,9 @@ mod tests {
         let copy = small.clone();
         small[0] = 7;
         assert_eq!(&*copy, &[1, 2, 3], "a clone is independent of its original");
-        small.insert(3, 4);
-        small.retain(|&x| x != 2);
-        assert_eq!(&*small, &[7, 3, 4]);
-        assert_eq!(small.remove(2), 4);
         assert_eq!(small.pop(), Some(3));
+        assert_eq!(small.into_iter().collect::<Vec<_>>(), [7, 2]);
+        let mut small: InlineVec<u16, 4> = vec![1].into();
         small.clear();
         assert_eq!(small.pop(), None);
     }
