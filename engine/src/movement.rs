@@ -165,6 +165,10 @@ struct Scratch {
     reached: Vec<u64>,
     /// Nodes to expand by distance (a bucket queue: costs are small whole numbers).
     buckets: Vec<Vec<u32>>,
+    /// Entries in the buckets not yet taken out: the search ends when none is left.
+    pending: usize,
+    /// The largest distance the current search expands (its larger budget).
+    limit: u16,
     /// The movement edges of the last board searched.
     graph: MoveGraph,
 }
@@ -291,8 +295,11 @@ impl MoveGraph {
             start.clear();
             edges.clear();
             for c in 0..board.len() {
-                start.push(edges.len() as u32);
+                let first = edges.len();
+                start.push(first as u32);
                 static_edges(board, c as CellIdx, crawl, |e, gate| edges.push((e, gate)));
+                // Cheapest first, so a search stops at the first edge beyond its budget.
+                edges[first..].sort_by_key(|(e, _)| e.cost);
             }
             start.push(edges.len() as u32);
         }
@@ -447,7 +454,10 @@ fn search(board: &Board, occ: &impl Occupancy, spec: &MoveSpec, s: &mut Scratch)
     if s.buckets.len() <= max_budget as usize {
         s.buckets.resize_with(max_budget as usize + 1, Vec::new);
     }
-    s.buckets.iter_mut().for_each(Vec::clear);
+    // Every search empties the buckets it fills (it runs until none is pending), so they start
+    // empty.
+    debug_assert!(s.pending == 0 && s.buckets.iter().all(Vec::is_empty));
+    s.limit = max_budget;
     s.graph.build(board);
     let start_water = board.cell(spec.start).terrain == Terrain::Water && !spec.ignore_terrain;
     let start_restricted = spec.crawl || start_water;
@@ -479,7 +489,14 @@ fn search(board: &Board, occ: &impl Occupancy, spec: &MoveSpec, s: &mut Scratch)
     // Expand nodes by increasing distance and, at equal distance, increasing node number:
     // the order a priority queue of (distance, node) gives, so ties resolve as they always did.
     for d in 0..=max_budget {
+        if s.pending == 0 {
+            break;
+        }
+        if s.buckets[d as usize].is_empty() {
+            continue;
+        }
         std::mem::swap(&mut bucket, &mut s.buckets[d as usize]);
+        s.pending -= bucket.len();
         bucket.sort_unstable();
         for &node in &bucket {
             if d != s.dist[node as usize] {
@@ -487,6 +504,9 @@ fn search(board: &Board, occ: &impl Occupancy, spec: &MoveSpec, s: &mut Scratch)
             }
             let cell = (node / LABELS as u32) as CellIdx;
             let lab = (node % LABELS as u32) as usize;
+            if dominated(&s.dist, cell, lab, d) {
+                continue;
+            }
             let restricted = lab & 1 == 1;
             let dynamic = lab & 2 == 2;
             let visit = |s: &mut Scratch, e: Edge, gate: CellIdx| {
@@ -506,7 +526,13 @@ fn search(board: &Board, occ: &impl Occupancy, spec: &MoveSpec, s: &mut Scratch)
             if spec.ignore_terrain {
                 open_ground_edges(board, cell, |e| visit(s, e, e.to));
             } else {
+                // Past the node's own budget no edge fits (a restricted node stays restricted);
+                // edges come cheapest first.
+                let reach = if restricted { spec.budget_restricted } else { max_budget };
                 for &(e, gate) in graph.edges(cell, spec.crawl) {
+                    if d.saturating_add(e.cost) > reach {
+                        break;
+                    }
                     visit(s, e, gate);
                 }
             }
@@ -516,6 +542,26 @@ fn search(board: &Board, occ: &impl Occupancy, spec: &MoveSpec, s: &mut Scratch)
     }
     s.graph = graph;
     s.blocked = blocked;
+}
+
+/// Whether node (`cell`, `lab`) at distance `d` need not be expanded: the same cell is reached
+/// no farther with a label of strictly fewer flags. Flags only accumulate along a path, edges
+/// do not depend on the label, and fewer flags mean an equal or larger budget and an earlier
+/// place in [`LABEL_ORDER`]; so every path on from the dominated node is matched, step for
+/// step, by one from the dominating node that is no longer, fits its budget whenever the
+/// original does, and is expanded first (smaller distance, or the same distance and a smaller
+/// node number). No destination's preferred label, length or declared path changes.
+fn dominated(dist: &[u16], cell: CellIdx, lab: usize, d: u16) -> bool {
+    let base = cell as usize * LABELS;
+    // The strict subsets of `lab`'s flags, largest first.
+    let mut sub = lab;
+    while sub != 0 {
+        sub = (sub - 1) & lab;
+        if dist[base + sub] <= d {
+            return true;
+        }
+    }
+    false
 }
 
 fn relax(s: &mut Scratch, node: u32, d: u16, pred: u32) {
@@ -529,8 +575,9 @@ fn relax(s: &mut Scratch, node: u32, d: u16, pred: u32) {
         s.dist[i] = d;
         s.pred[i] = pred;
         // A start beyond the budget (a long climb down) is recorded but never expanded.
-        if let Some(bucket) = s.buckets.get_mut(d as usize) {
-            bucket.push(node);
+        if d <= s.limit {
+            s.buckets[d as usize].push(node);
+            s.pending += 1;
         }
     }
 }

@@ -198,37 +198,62 @@ pub(super) fn model_actions(state: &GameState, m: ModelId, want: Want, out: &mut
     }
 }
 
-/// The cells next to a conscious enemy of a mover (one bit each): base contact with an enemy
-/// is only possible there, so the exact test runs only on them. Boards beyond
-/// [`NearEnemies::CELLS`] cells mark every cell.
-struct NearEnemies([u64; NearEnemies::CELLS / 64]);
+/// What a move's end cells are checked against, gathered once per listing of a mover's
+/// destinations (one bit per cell): the cells other models or ambush markers occupy, and the
+/// cells next to a conscious enemy, where base contact with an enemy is possible and the exact
+/// test runs. Boards beyond [`EndCells::CELLS`] cells fall back to the exact tests everywhere.
+struct EndCells {
+    occupied: [u64; EndCells::CELLS / 64],
+    near_enemy: [u64; EndCells::CELLS / 64],
+    /// The board is too large for the bitsets: ask the occupancy and test contact everywhere.
+    exact: bool,
+}
 
-impl NearEnemies {
+impl EndCells {
     const CELLS: usize = 4096;
 
-    fn of(state: &GameState, m: ModelId) -> NearEnemies {
+    fn of(state: &GameState, m: ModelId) -> EndCells {
         let board = state.board();
+        let mut cells =
+            EndCells { occupied: [0; Self::CELLS / 64], near_enemy: [0; Self::CELLS / 64], exact: false };
         if board.len() > Self::CELLS {
-            return NearEnemies([u64::MAX; Self::CELLS / 64]);
+            cells.exact = true;
+            return cells;
         }
+        let set = |bits: &mut [u64; Self::CELLS / 64], c: u16| bits[c as usize / 64] |= 1 << (c % 64);
         let side = state.models()[m as usize].side;
-        let mut bits = [0u64; Self::CELLS / 64];
         for (i, o) in state.models().iter().enumerate() {
-            if i as ModelId == m || o.side == side || !o.is_conscious() {
+            if i as ModelId == m || !o.is_on_table() {
+                continue;
+            }
+            set(&mut cells.occupied, o.cell);
+            if o.side == side || !o.is_conscious() {
                 continue;
             }
             let (x, y) = board.xy(o.cell);
             for (dx, dy) in [(-1, -1), (0, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (0, 1), (1, 1)] {
                 if let Some(c) = board.checked_idx(x as i32 + dx, y as i32 + dy) {
-                    bits[c as usize / 64] |= 1 << (c % 64);
+                    set(&mut cells.near_enemy, c);
                 }
             }
         }
-        NearEnemies(bits)
+        // No model may stand on an ambush marker (seed 003, "Ambush markers").
+        for (_, marker) in state.dynamic().uc.markers_on_table() {
+            set(&mut cells.occupied, marker.cell);
+        }
+        cells
     }
 
-    fn may_touch(&self, cell: u16) -> bool {
-        self.0.get(cell as usize / 64).is_none_or(|w| w & (1 << (cell % 64)) != 0)
+    /// Another model or an ambush marker is on `cell` (as [`MoverOccupancy::occupied`] says).
+    fn occupied(&self, occ: &MoverOccupancy, cell: u16) -> bool {
+        if self.exact {
+            return occ.occupied(cell);
+        }
+        self.occupied[cell as usize / 64] & (1 << (cell % 64)) != 0
+    }
+
+    fn may_touch_enemy(&self, cell: u16) -> bool {
+        self.exact || self.near_enemy[cell as usize / 64] & (1 << (cell % 64)) != 0
     }
 }
 
@@ -237,14 +262,14 @@ impl NearEnemies {
 fn move_may_end(
     state: &GameState,
     occ: &MoverOccupancy,
-    near: &NearEnemies,
+    ends: &EndCells,
     m: ModelId,
     cell: u16,
     stays: bool,
 ) -> bool {
     let side = state.models()[m as usize].side;
-    (stays || !occ.occupied(cell))
-        && !(near.may_touch(cell)
+    (stays || !ends.occupied(occ, cell))
+        && !(ends.may_touch_enemy(cell)
             && state.touches_enemy(side, cell, state.board().cell(cell).height, Some(m)))
 }
 
@@ -268,13 +293,13 @@ fn moves_and_charges(state: &GameState, m: ModelId, want: Want, out: &mut Vec<Ac
     }
     // Cells reach(X)" plus one away, rounded up to whole cells, bound every close combat.
     let max_reach = profile.weapons.iter().filter_map(|w| w.reach()).max().unwrap_or(0) as i32 + 2;
-    let near = NearEnemies::of(state, m);
+    let ends = EndCells::of(state, m);
     movement::reachable(board, &occ, &spec, |r| {
         let stays = r.cell == model.cell && r.cost == 0;
-        if want.moves && !(stays && stance_cost == 0) && move_may_end(state, &occ, &near, m, r.cell, stays) {
+        if want.moves && !(stays && stance_cost == 0) && move_may_end(state, &occ, &ends, m, r.cell, stays) {
             out.push(Action::Move { dest: r.cell, prone: false });
         }
-        if stays || occ.occupied(r.cell) {
+        if stays || ends.occupied(&occ, r.cell) {
             return;
         }
         let dest = PathPoint {
@@ -311,10 +336,10 @@ fn crawls(state: &GameState, m: ModelId, out: &mut Vec<Action>) {
     let model = state.models()[m as usize];
     let occ = MoverOccupancy { state, mover: m };
     let (spec, stance_cost) = move_spec(state, m, true);
-    let near = NearEnemies::of(state, m);
+    let ends = EndCells::of(state, m);
     movement::reachable(state.board(), &occ, &spec, |r| {
         let stays = r.cell == model.cell && r.cost == 0;
-        if !(stays && stance_cost == 0) && move_may_end(state, &occ, &near, m, r.cell, stays) {
+        if !(stays && stance_cost == 0) && move_may_end(state, &occ, &ends, m, r.cell, stays) {
             out.push(Action::Move { dest: r.cell, prone: true });
         }
     });
@@ -783,10 +808,10 @@ fn dismounts(state: &GameState, m: ModelId, out: &mut Vec<Action>) {
     let model = state.models()[m as usize];
     let occ = MoverOccupancy { state, mover: m };
     let (spec, _) = super::sequence::dismount_spec(state, m);
-    let near = NearEnemies::of(state, m);
+    let ends = EndCells::of(state, m);
     movement::reachable(state.board(), &occ, &spec, |r| {
         let stays = r.cell == model.cell && r.cost == 0;
-        if move_may_end(state, &occ, &near, m, r.cell, stays) {
+        if move_may_end(state, &occ, &ends, m, r.cell, stays) {
             out.push(Action::Dismount { dest: r.cell, at_end: true });
             if !stays {
                 out.push(Action::Dismount { dest: r.cell, at_end: false });
