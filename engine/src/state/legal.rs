@@ -146,13 +146,43 @@ pub(super) fn is_legal(state: &GameState, action: Action) -> bool {
 /// A model in base contact with an enemy may only fight or dodge (p.40).
 /// An AI model holds no AP: its options are what its card's box may turn into.
 pub(super) fn model_actions(state: &GameState, m: ModelId, want: Want, out: &mut Vec<Action>) {
-    out.push(Action::EndActivation);
     let model = state.models()[m as usize];
     if model.ap == 0 && model.side != crate::uc::AI_SIDE {
+        out.push(Action::EndActivation);
         return;
     }
     let profile = state.profile(m);
+    // A model in base contact with an enemy may only dodge, fight it or end (p.33).
+    let free = state.enemies_in_contact(m).next().is_none();
+    // Options are generated in the order of the `Action` variants, so the final sort finds a
+    // few long ascending runs: charges, found along the move search, wait in their own list.
+    let mut charges = CHARGES.with(|c| std::mem::take(&mut *c.borrow_mut()));
+    charges.clear();
+    if free {
+        if want.moves || want.charges {
+            moves_and_charges(state, m, want, out, &mut charges);
+        }
+        if want.moves && profile.model_type == crate::profile::ModelType::Cavalry {
+            dismounts(state, m, out);
+        }
+        if want.moves {
+            remounts(state, m, out);
+        }
+        // Beasts never go prone or crawl voluntarily, cavalry never prone at all (p.61).
+        let beast = matches!(
+            profile.model_type,
+            crate::profile::ModelType::Beast | crate::profile::ModelType::Cavalry
+        );
+        if want.crawls && !beast && !matches!(model.stance, Stance::Swimming | Stance::Climbing) {
+            crawls(state, m, out);
+        }
+        if want.shots {
+            shots(state, m, out);
+        }
+    }
     out.push(Action::Dodge);
+    out.extend_from_slice(&charges);
+    CHARGES.with(|c| *c.borrow_mut() = charges);
     // Close combat: enemies in base contact, or within a Reach(X) weapon's reach (p.53).
     let pose = state.pose(m);
     for (wi, w) in profile.weapons.iter().enumerate() {
@@ -169,33 +199,19 @@ pub(super) fn model_actions(state: &GameState, m: ModelId, want: Want, out: &mut
             }
         }
     }
-    if state.enemies_in_contact(m).next().is_some() {
-        return;
-    }
-    if want.interacts {
+    if free && want.interacts {
         interact_options(state, m, out);
     }
-    if want.moves || want.charges {
-        moves_and_charges(state, m, want, out);
+    out.push(Action::EndActivation);
+    if free && want.moves && crate::scenario::couriers::may_leave(state, m) {
+        out.push(Action::LeaveTable);
     }
-    if want.moves && profile.model_type == crate::profile::ModelType::Cavalry {
-        dismounts(state, m, out);
-    }
-    if want.moves {
-        remounts(state, m, out);
-        if crate::scenario::couriers::may_leave(state, m) {
-            out.push(Action::LeaveTable);
-        }
-    }
-    // Beasts never go prone or crawl voluntarily, cavalry never prone at all (p.61).
-    let beast =
-        matches!(profile.model_type, crate::profile::ModelType::Beast | crate::profile::ModelType::Cavalry);
-    if want.crawls && !beast && !matches!(model.stance, Stance::Swimming | Stance::Climbing) {
-        crawls(state, m, out);
-    }
-    if want.shots {
-        shots(state, m, out);
-    }
+}
+
+thread_local! {
+    /// The charges found along a model's move search, kept apart until the moves are listed
+    /// (reused, so listing allocates nothing once warm).
+    static CHARGES: std::cell::RefCell<Vec<Action>> = const { std::cell::RefCell::new(Vec::new()) };
 }
 
 /// What a move's end cells are checked against, gathered once per listing of a mover's
@@ -274,7 +290,13 @@ fn move_may_end(
 }
 
 /// Standing moves and charges share one movement search (p.24, p.33).
-fn moves_and_charges(state: &GameState, m: ModelId, want: Want, out: &mut Vec<Action>) {
+fn moves_and_charges(
+    state: &GameState,
+    m: ModelId,
+    want: Want,
+    out: &mut Vec<Action>,
+    charges: &mut Vec<Action>,
+) {
     let model = state.models()[m as usize];
     let board = state.board();
     let profile = state.profile(m);
@@ -324,7 +346,7 @@ fn moves_and_charges(state: &GameState, m: ModelId, want: Want, out: &mut Vec<Ac
                     && model.can_use(wi as u8, w.scarce())
                     && reaches(state, m, dest_pose, wi as u8, t, tp)
                 {
-                    out.push(Action::Charge { target: t, weapon: wi as u8, dest: r.cell });
+                    charges.push(Action::Charge { target: t, weapon: wi as u8, dest: r.cell });
                 }
             }
         }
