@@ -10,7 +10,8 @@ use crate::board::LosTemplate;
 use crate::data::{parse_ap, parse_pair, parse_toml_table, read_file, serde_error, DataError};
 use serde::Deserialize;
 use std::collections::HashMap;
-use std::path::Path;
+use std::path::{Path, PathBuf};
+use std::sync::{Mutex, OnceLock};
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -140,12 +141,28 @@ pub fn load_catalog(dir: &Path) -> Result<Catalog, DataError> {
         return Err(DataError::new(&dir_name, "(directory)", "no *.toml profile files found"));
     }
     files.sort_by(|a, b| a.file_name().cmp(&b.file_name()));
+    let texts: Vec<(PathBuf, String)> =
+        files.into_iter().map(|path| read_file(&path).map(|text| (path, text))).collect::<Result<_, _>>()?;
+    // Every game loads the catalog: the files are read each time (an edit is seen), but the
+    // same texts are parsed and checked once per process.
+    type Loaded = Mutex<HashMap<Vec<(PathBuf, String)>, Catalog>>;
+    static LOADED: OnceLock<Loaded> = OnceLock::new();
+    let loaded = LOADED.get_or_init(Loaded::default);
+    if let Some(catalog) = loaded.lock().unwrap_or_else(|p| p.into_inner()).get(&texts) {
+        return Ok(catalog.clone());
+    }
+    let catalog = parse_catalog(&texts)?;
+    loaded.lock().unwrap_or_else(|p| p.into_inner()).insert(texts, catalog.clone());
+    Ok(catalog)
+}
+
+/// Parse and check the profile files of a catalog, in order.
+fn parse_catalog(texts: &[(PathBuf, String)]) -> Result<Catalog, DataError> {
     let mut origin: HashMap<String, String> = HashMap::new();
     let mut all = Vec::new();
-    for path in &files {
+    for (path, text) in texts {
         let file = path.display().to_string();
-        let text = read_file(path)?;
-        for profile in parse_profiles(&text, &file)? {
+        for profile in parse_profiles(text, &file)? {
             if let Some(first) = origin.get(&profile.id) {
                 return Err(DataError::new(
                     &file,
