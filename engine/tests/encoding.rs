@@ -199,3 +199,79 @@ fn deployment_zones_are_planes_each_side_sees_from_its_own_seat() {
         }
     }
 }
+
+#[test]
+fn nearness_planes_give_the_chessboard_distance_to_their_source_cells() {
+    use engine::encoding::observe::{
+        P_ACTIVE, P_ENEMY, P_MARKER, P_NEAR_ACTIVE, P_NEAR_ENEMY, P_NEAR_MARKER, P_NEAR_ZONE_MINE,
+        P_NEAR_ZONE_THEIRS, P_ZONE_MINE, P_ZONE_THEIRS,
+    };
+    let mut rng = ChaCha8Rng::seed_from_u64(5);
+    for scenario in Scenario::ALL {
+        let config = GameConfig { scenario, ..GameConfig::default() };
+        let mut state = new_game(&config).unwrap();
+        // Some way into the game, so models, markers and zones are all on the board.
+        for _ in 0..120 {
+            if state.is_terminal() {
+                break;
+            }
+            let a = match state.current_player() {
+                Player::Chance => state.sample_chance(&mut rng).unwrap(),
+                _ => {
+                    let legal = state.legal_actions();
+                    legal[rng.gen_range(0..legal.len())]
+                }
+            };
+            state.apply_action(a).unwrap();
+        }
+        let geo = Geometry::of(state.board());
+        let (w, d) = (state.board().width() as usize, state.board().depth() as usize);
+        let view = |side: u8| {
+            let (mut planes, mut globals) =
+                (Array3::zeros((PLANES, geo.depth, geo.width)), Array1::zeros(GLOBALS));
+            encode_observation(&state, side, planes.view_mut(), globals.view_mut());
+            planes
+        };
+        let (a, b) = (view(0), view(1));
+        for (near, source) in [
+            (P_NEAR_ZONE_THEIRS, P_ZONE_THEIRS),
+            (P_NEAR_ZONE_MINE, P_ZONE_MINE),
+            (P_NEAR_MARKER, P_MARKER),
+            (P_NEAR_ENEMY, P_ENEMY),
+            (P_NEAR_ACTIVE, P_ACTIVE),
+        ] {
+            let sources: Vec<(usize, usize)> = (0..d)
+                .flat_map(|y| (0..w).map(move |x| (x, y)))
+                .filter(|&(x, y)| a[[source, y, x]] != 0.0)
+                .collect();
+            for y in 0..geo.depth {
+                for x in 0..geo.width {
+                    let expected = if x >= w || y >= d || sources.is_empty() {
+                        0.0
+                    } else {
+                        let dist =
+                            sources.iter().map(|&(sx, sy)| sx.abs_diff(x).max(sy.abs_diff(y))).min().unwrap();
+                        (1.0 - dist as f32 / 36.0).max(0.0)
+                    };
+                    assert!(
+                        (a[[near, y, x]] - expected).abs() < 1e-6,
+                        "{}: plane {near} at ({x},{y}) is {} not {expected}",
+                        scenario.name(),
+                        a[[near, y, x]]
+                    );
+                }
+            }
+        }
+        // Zones seen from the other seat swap their nearness planes too.
+        assert_eq!(
+            a.index_axis(ndarray::Axis(0), P_NEAR_ZONE_THEIRS),
+            b.index_axis(ndarray::Axis(0), P_NEAR_ZONE_MINE)
+        );
+        let zone = a.index_axis(ndarray::Axis(0), P_NEAR_ZONE_THEIRS);
+        assert!(
+            zone.iter().any(|&v| v == 1.0) && zone.iter().any(|&v| v > 0.0 && v < 1.0),
+            "{}",
+            scenario.name()
+        );
+    }
+}

@@ -13,7 +13,7 @@ use crate::state::{GameState, Health, Player, Side, Stance, Step};
 use ndarray::{ArrayViewMut1, ArrayViewMut3};
 
 /// Planes of the terrain, models, markers and the action under way (see the `P_*` indices).
-pub const PLANES: usize = 51;
+pub const PLANES: usize = 57;
 /// Global features (see [`encode_observation`]).
 pub const GLOBALS: usize = 48;
 
@@ -68,7 +68,35 @@ pub const P_ZONE_MINE: usize = P_COURIER + 1;
 /// The enemy's deployment zone (in Couriers, the edge the observer's couriers leave by).
 pub const P_ZONE_THEIRS: usize = P_ZONE_MINE + 1;
 
-const _: () = assert!(P_ZONE_THEIRS + 1 == PLANES);
+/// How near each cell is to the enemy's deployment zone: 1 in it, falling by 1/36 a cell
+/// (chessboard distance) to 0, and 0 everywhere before zones are chosen. The convolutions see
+/// a few cells around each cell; these "nearness" planes carry the far goals a move is
+/// scored against (the edge a courier leaves by, the nearest marker or enemy) to every cell.
+pub const P_NEAR_ZONE_THEIRS: usize = P_ZONE_THEIRS + 1;
+/// How near each cell is to the observer's deployment zone.
+pub const P_NEAR_ZONE_MINE: usize = P_NEAR_ZONE_THEIRS + 1;
+/// How near each cell is to a scenario marker (any).
+pub const P_NEAR_MARKER: usize = P_NEAR_ZONE_MINE + 1;
+/// How near each cell is to a marker that is the observer's to take or hold.
+pub const P_NEAR_MARKER_MINE: usize = P_NEAR_MARKER + 1;
+/// How near each cell is to a conscious enemy model.
+pub const P_NEAR_ENEMY: usize = P_NEAR_MARKER_MINE + 1;
+/// How near each cell is to the model acting.
+pub const P_NEAR_ACTIVE: usize = P_NEAR_ENEMY + 1;
+
+/// Each nearness plane and the plane whose non-zero cells it measures the distance to.
+const NEARNESS: [(usize, usize); 6] = [
+    (P_NEAR_ZONE_THEIRS, P_ZONE_THEIRS),
+    (P_NEAR_ZONE_MINE, P_ZONE_MINE),
+    (P_NEAR_MARKER, P_MARKER),
+    (P_NEAR_MARKER_MINE, P_MARKER_MINE),
+    (P_NEAR_ENEMY, P_ENEMY),
+    (P_NEAR_ACTIVE, P_ACTIVE),
+];
+/// Cells over which nearness falls from 1 to 0 (a 3'×3' board's side).
+const NEARNESS_SPAN: f32 = 36.0;
+
+const _: () = assert!(P_NEAR_ACTIVE + 1 == PLANES);
 
 /// Write `side`'s observation of `state` into `planes` (`PLANES × depth × width` of the
 /// board's [`Geometry`]) and `globals` (`GLOBALS`). Both are overwritten entirely.
@@ -223,7 +251,63 @@ pub fn encode_observation(
             put(P_ZONE_THEIRS, c, 1.0);
         }
     }
+    for (near, source) in NEARNESS {
+        nearness(&mut planes, source, near, board.width() as usize, board.depth() as usize);
+    }
     encode_globals(state, side, &scenario, &mut globals);
+}
+
+/// Fill plane `near` with each board cell's nearness to the non-zero cells of plane `source`:
+/// 1 − (chessboard distance) / [`NEARNESS_SPAN`], at least 0; all 0 when `source` is empty.
+/// Two raster passes give the exact chessboard distance (a chamfer distance transform).
+fn nearness(planes: &mut ArrayViewMut3<f32>, source: usize, near: usize, width: usize, depth: usize) {
+    const FAR: f32 = f32::MAX / 2.0;
+    let mut any = false;
+    for y in 0..depth {
+        for x in 0..width {
+            let is_source = planes[[source, y, x]] != 0.0;
+            any |= is_source;
+            planes[[near, y, x]] = if is_source { 0.0 } else { FAR };
+        }
+    }
+    if !any {
+        for y in 0..depth {
+            for x in 0..width {
+                planes[[near, y, x]] = 0.0;
+            }
+        }
+        return;
+    }
+    let relax = |planes: &mut ArrayViewMut3<f32>, x: usize, y: usize, nx: isize, ny: isize| {
+        if nx >= 0 && ny >= 0 && (nx as usize) < width && (ny as usize) < depth {
+            let via = planes[[near, ny as usize, nx as usize]] + 1.0;
+            if via < planes[[near, y, x]] {
+                planes[[near, y, x]] = via;
+            }
+        }
+    };
+    for y in 0..depth {
+        for x in 0..width {
+            let (xi, yi) = (x as isize, y as isize);
+            for (dx, dy) in [(-1, 0), (-1, -1), (0, -1), (1, -1)] {
+                relax(planes, x, y, xi + dx, yi + dy);
+            }
+        }
+    }
+    for y in (0..depth).rev() {
+        for x in (0..width).rev() {
+            let (xi, yi) = (x as isize, y as isize);
+            for (dx, dy) in [(1, 0), (1, 1), (0, 1), (-1, 1)] {
+                relax(planes, x, y, xi + dx, yi + dy);
+            }
+        }
+    }
+    for y in 0..depth {
+        for x in 0..width {
+            let d = planes[[near, y, x]];
+            planes[[near, y, x]] = (1.0 - d / NEARNESS_SPAN).max(0.0);
+        }
+    }
 }
 
 /// Global features: turn and game length, scenario, player A, VP, pass tokens, initiative,
