@@ -159,11 +159,13 @@ pub(super) fn model_actions(state: &GameState, m: ModelId, want: Want, out: &mut
     let mut charges = CHARGES.with(|c| std::mem::take(&mut *c.borrow_mut()));
     charges.clear();
     if free {
+        // What the end cells of every move below are checked against, gathered once.
+        let ends = EndCells::of(state, m);
         if want.moves || want.charges {
-            moves_and_charges(state, m, want, out, &mut charges);
+            moves_and_charges(state, m, want, &ends, out, &mut charges);
         }
         if want.moves && profile.model_type == crate::profile::ModelType::Cavalry {
-            dismounts(state, m, out);
+            dismounts(state, m, &ends, out);
         }
         if want.moves {
             remounts(state, m, out);
@@ -174,7 +176,7 @@ pub(super) fn model_actions(state: &GameState, m: ModelId, want: Want, out: &mut
             crate::profile::ModelType::Beast | crate::profile::ModelType::Cavalry
         );
         if want.crawls && !beast && !matches!(model.stance, Stance::Swimming | Stance::Climbing) {
-            crawls(state, m, out);
+            crawls(state, m, &ends, out);
         }
         if want.shots {
             shots(state, m, out);
@@ -294,6 +296,7 @@ fn moves_and_charges(
     state: &GameState,
     m: ModelId,
     want: Want,
+    ends: &EndCells,
     out: &mut Vec<Action>,
     charges: &mut Vec<Action>,
 ) {
@@ -315,10 +318,9 @@ fn moves_and_charges(
     }
     // Cells reach(X)" plus one away, rounded up to whole cells, bound every close combat.
     let max_reach = profile.weapons.iter().filter_map(|w| w.reach()).max().unwrap_or(0) as i32 + 2;
-    let ends = EndCells::of(state, m);
     movement::reachable(board, &occ, &spec, |r| {
         let stays = r.cell == model.cell && r.cost == 0;
-        if want.moves && !(stays && stance_cost == 0) && move_may_end(state, &occ, &ends, m, r.cell, stays) {
+        if want.moves && !(stays && stance_cost == 0) && move_may_end(state, &occ, ends, m, r.cell, stays) {
             out.push(Action::Move { dest: r.cell, prone: false });
         }
         if stays || ends.occupied(&occ, r.cell) {
@@ -354,14 +356,13 @@ fn moves_and_charges(
 }
 
 /// Crawling moves: go (or stay) prone and crawl (p.25).
-fn crawls(state: &GameState, m: ModelId, out: &mut Vec<Action>) {
+fn crawls(state: &GameState, m: ModelId, ends: &EndCells, out: &mut Vec<Action>) {
     let model = state.models()[m as usize];
     let occ = MoverOccupancy { state, mover: m };
     let (spec, stance_cost) = move_spec(state, m, true);
-    let ends = EndCells::of(state, m);
     movement::reachable(state.board(), &occ, &spec, |r| {
         let stays = r.cell == model.cell && r.cost == 0;
-        if !(stays && stance_cost == 0) && move_may_end(state, &occ, &ends, m, r.cell, stays) {
+        if !(stays && stance_cost == 0) && move_may_end(state, &occ, ends, m, r.cell, stays) {
             out.push(Action::Move { dest: r.cell, prone: true });
         }
     });
@@ -826,14 +827,13 @@ fn card_options(state: &GameState, out: &mut Vec<Action>) {
 
 /// Dismounting moves of a cavalry model (p.58): standing moves at −2/−2, the rider separating
 /// at the start or at the end of the path (the separation points offered, docs/rulings.md).
-fn dismounts(state: &GameState, m: ModelId, out: &mut Vec<Action>) {
+fn dismounts(state: &GameState, m: ModelId, ends: &EndCells, out: &mut Vec<Action>) {
     let model = state.models()[m as usize];
     let occ = MoverOccupancy { state, mover: m };
     let (spec, _) = super::sequence::dismount_spec(state, m);
-    let ends = EndCells::of(state, m);
     movement::reachable(state.board(), &occ, &spec, |r| {
         let stays = r.cell == model.cell && r.cost == 0;
-        if move_may_end(state, &occ, &ends, m, r.cell, stays) {
+        if move_may_end(state, &occ, ends, m, r.cell, stays) {
             out.push(Action::Dismount { dest: r.cell, at_end: true });
             if !stays {
                 out.push(Action::Dismount { dest: r.cell, at_end: false });
