@@ -98,8 +98,10 @@ impl Default for AzConfig {
 
 impl AzConfig {
     /// Parse `key=value` pairs separated by commas: `sims`, `ms`, `root` (`gumbel` or `puct`),
-    /// `considered`, `noise` (0 or 1: Gumbel noise), `alpha` and `fraction` (Dirichlet noise of
-    /// the PUCT root), `c` (PUCT constant). Unknown keys, repeats and bad values are refused.
+    /// `considered`, `noise` (0 or 1: Gumbel noise), `scale` and `visit` (the Gumbel root's
+    /// σ(Q) = (visit + max visits) · scale · Q: a smaller scale trusts the policy over the
+    /// values more), `alpha` and `fraction` (Dirichlet noise of the PUCT root), `c` (PUCT
+    /// constant). Unknown keys, repeats and bad values are refused.
     pub fn parse(params: &str) -> Result<AzConfig, String> {
         let mut cfg = AzConfig::default();
         let (mut considered, mut noise, mut alpha, mut fraction) = (16usize, false, 0.3, 0.0);
@@ -137,9 +139,11 @@ impl AzConfig {
                 "alpha" => alpha = real(0.001, 100.0)?,
                 "fraction" => fraction = real(0.0, 1.0)?,
                 "c" => cfg.c_puct = real(0.0, 100.0)?,
+                "scale" => cfg.c_scale = real(0.0, 100.0)?,
+                "visit" => cfg.c_visit = real(0.0, 10_000.0)?,
                 _ => {
                     return Err(format!(
-                        "unknown az parameter `{k}` (sims, ms, root, considered, noise, alpha, fraction, c)"
+                        "unknown az parameter `{k}` (sims, ms, root, considered, noise, scale, visit, alpha, fraction, c)"
                     ))
                 }
             }
@@ -147,12 +151,14 @@ impl AzConfig {
         if seen.contains(&"sims") && seen.contains(&"ms") {
             return Err("az: give `sims` or `ms`, not both".into());
         }
-        let gumbel_only = ["considered", "noise"].iter().any(|k| seen.contains(k));
+        let gumbel_only = ["considered", "noise", "scale", "visit"].iter().any(|k| seen.contains(k));
         let puct_only = ["alpha", "fraction"].iter().any(|k| seen.contains(k));
         cfg.root = match root {
             "gumbel" if puct_only => return Err("az: alpha and fraction belong to root=puct".into()),
             "gumbel" => RootRule::Gumbel { considered, noise },
-            _ if gumbel_only => return Err("az: considered and noise belong to root=gumbel".into()),
+            _ if gumbel_only => {
+                return Err("az: considered, noise, scale and visit belong to root=gumbel".into())
+            }
             _ => RootRule::Puct { alpha, fraction },
         };
         Ok(cfg)
@@ -165,9 +171,10 @@ impl AzConfig {
             None => format!("sims={}", self.simulations),
         };
         let root = match self.root {
-            RootRule::Gumbel { considered, noise } => {
-                format!("root=gumbel,considered={considered},noise={}", noise as u8)
-            }
+            RootRule::Gumbel { considered, noise } => format!(
+                "root=gumbel,considered={considered},noise={},scale={},visit={}",
+                noise as u8, self.c_scale, self.c_visit
+            ),
             RootRule::Puct { alpha, fraction } => format!("root=puct,alpha={alpha},fraction={fraction}"),
         };
         format!("{budget},{root},c={}", self.c_puct)

@@ -172,7 +172,12 @@ fn bad_parameters_are_refused_by_name() {
     let c = AzConfig::parse("sims=8,root=puct,alpha=0.5,fraction=0.25").unwrap();
     assert_eq!(c.root, RootRule::Puct { alpha: 0.5, fraction: 0.25 });
     assert_eq!(AzConfig::parse(&c.spec()).unwrap(), c);
+    let g = AzConfig::parse("sims=8,considered=4,scale=0.02,visit=10").unwrap();
+    assert_eq!((g.c_scale, g.c_visit), (0.02, 10.0));
+    assert_eq!(AzConfig::parse(&g.spec()).unwrap(), g);
     for bad in [
+        "root=puct,scale=0.1",
+        "scale=-1",
         "sims=0",
         "sims=8,sims=9",
         "root=mcts",
