@@ -228,7 +228,8 @@ struct EndCells {
 }
 
 impl EndCells {
-    const CELLS: usize = 4096;
+    // The largest shipped board class, 48"×48".
+    const CELLS: usize = 48 * 48;
 
     fn of(state: &GameState, m: ModelId) -> EndCells {
         let board = state.board();
@@ -603,14 +604,6 @@ fn nested_options(state: &GameState, out: &mut Vec<Action>) {
     }
 }
 
-/// Reactions (p.36): each model of the reacting side with an AP, once per action, with a
-/// combat action at a point of the active model's action where it sees it. Damaging reactions
-/// target the active model; models in base contact with an enemy may only fight or dodge;
-/// against a charge, models other than its target may fight or dodge only if the charge ends
-/// in base contact with them.
-///
-/// `only` restricts the options to one reacting model; `first` stops at the first option found;
-/// `all`, when given, receives every reaction at every point, thinned away or not.
 /// The side reacting at a reaction step: the player named, or the active model's opponent.
 pub(super) fn reacting_side(state: &GameState, step: &Step) -> Side {
     match step {
@@ -622,7 +615,15 @@ pub(super) fn reacting_side(state: &GameState, step: &Step) -> Side {
     }
 }
 
-/// The reactions `reacting`'s models may declare to the active model's action.
+/// Reactions (p.36): each model of the reacting side with an AP, once per action, with a
+/// combat action at a point of the active model's action where it sees it. Damaging reactions
+/// target the active model; models in base contact with an enemy may only fight or dodge;
+/// against a charge, models other than its target may fight or dodge only if the charge ends
+/// in base contact with them.
+///
+/// `only` restricts the options to one reacting model; `first` stops as soon as
+/// one option is known (for callers that ask only whether there is any);
+/// `all`, when given, receives every reaction at every point, thinned away or not.
 pub(super) fn reaction_options(
     state: &GameState,
     reacting: Side,
@@ -689,6 +690,12 @@ pub(super) fn reaction_options(
             }
             // A charge lets bystanders fight or dodge only where it ends in contact with them.
             let may_fight = charge_target.is_none_or(|t| t == r || k == last);
+            let dodge_ok = charge_target.is_none() || (may_fight && (charge_target == Some(r) || contact));
+            if first && dodge_ok {
+                // Asked only whether there is any reaction: a dodge is one.
+                out.push(Action::React { model: r, kind: CombatKind::Dodge, point: k });
+                return;
+            }
             if !engaged {
                 // A template reaction is placed over the active model where it reacts (p.51).
                 for (wi, w) in profile.weapons.iter().enumerate() {
@@ -726,7 +733,6 @@ pub(super) fn reaction_options(
                     }
                 }
             }
-            let dodge_ok = charge_target.is_none() || (may_fight && (charge_target == Some(r) || contact));
             let dodge = Action::React { model: r, kind: CombatKind::Dodge, point: k };
             if dodge_ok && thin.offer((r, actor, CombatKind::Dodge, class, 0, false, false), dodge, &mut all)
             {
