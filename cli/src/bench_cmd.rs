@@ -305,9 +305,8 @@ fn network_speed(path: &str, batches: u32) -> Result<Option<training::speed::Net
     if path == "none" {
         return Ok(None);
     }
-    let network = training::checkpoint::load_network(std::path::Path::new(path), &burn_device())
-        .map_err(|e| format!("--net: {e}"))?
-        .0;
+    let (network, meta, _) = training::checkpoint::load_network(std::path::Path::new(path), &burn_device())
+        .map_err(|e| format!("--net: {e}"))?;
     let mut positions = Vec::new();
     let mut rng = ChaCha8Rng::seed_from_u64(5);
     for (i, scenario) in Scenario::ALL.into_iter().cycle().take(40).enumerate() {
@@ -322,6 +321,10 @@ fn network_speed(path: &str, batches: u32) -> Result<Option<training::speed::Net
                 break;
             }
         }
+    }
+    if let Some(first) = positions.first() {
+        meta.check_shape(&agents::TensorGame::tensor_shape(first))
+            .map_err(|e| format!("--net {path}: {e}"))?;
     }
     training::speed::measure(&network, &positions, batches).map(Some)
 }

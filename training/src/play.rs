@@ -20,6 +20,8 @@ pub struct Network {
     net: PolicyValueNet,
     device: Device,
     buffers: Mutex<InputBuffers>,
+    /// The checkpoint's description (tensor sizes), when loaded from one.
+    meta: Option<checkpoint::Meta>,
     /// Where it was loaded from.
     pub source: String,
 }
@@ -28,13 +30,36 @@ impl Network {
     /// Load the checkpoint a path names (a checkpoint folder, or a run with a `latest`).
     pub fn load(path: &Path) -> Result<Network, String> {
         let device = Device::flex();
-        let (net, _, dir) = checkpoint::load_network(path, &device).map_err(|e| e.to_string())?;
-        Ok(Network::from_net(net, dir.display().to_string()))
+        let (net, meta, dir) = checkpoint::load_network(path, &device).map_err(|e| e.to_string())?;
+        Ok(Network { meta: Some(meta), ..Network::from_net(net, dir.display().to_string()) })
+    }
+
+    /// Load a checkpoint to play TDE: refused with a clear message when the network reads or
+    /// writes other tensor sizes than this engine's encodings (a checkpoint of an older
+    /// observation, or of another game).
+    pub fn load_for_tde(path: &Path) -> Result<Network, String> {
+        let network = Network::load(path)?;
+        network.check_shape(&tde_shape())?;
+        Ok(network)
     }
 
     /// Wrap an in-memory network (for evaluation during training).
     pub fn from_net(net: PolicyValueNet, source: String) -> Network {
-        Network { net, device: Device::flex(), buffers: Mutex::new(InputBuffers::default()), source }
+        Network {
+            net,
+            device: Device::flex(),
+            buffers: Mutex::new(InputBuffers::default()),
+            meta: None,
+            source,
+        }
+    }
+
+    /// Whether a game's tensors fit the checkpoint this network was loaded from.
+    pub fn check_shape(&self, shape: &agents::TensorShape) -> Result<(), String> {
+        match &self.meta {
+            Some(meta) => meta.check_shape(shape).map_err(|e| format!("checkpoint {}: {e}", self.source)),
+            None => Ok(()),
+        }
     }
 
     /// Evaluate decision nodes, each from its mover's view.
@@ -42,6 +67,9 @@ impl Network {
         &self,
         states: &[(&G, usize)],
     ) -> Result<Vec<Evaluation<G::Action>>, String> {
+        if let Some((first, _)) = states.first() {
+            self.check_shape(&first.tensor_shape())?;
+        }
         let mut buffers = self.buffers.lock().unwrap_or_else(|p| p.into_inner());
         evaluate(&self.net, &self.device, &mut buffers, states)
     }
@@ -158,6 +186,20 @@ impl<G: TensorGame> Ranker<G> for NetRanker {
     }
 }
 
+/// The tensor sizes of this engine's encodings (the board size class aside).
+fn tde_shape() -> agents::TensorShape {
+    use engine::encoding::{GLOBALS, PLANES, POLICY_GLOBALS, POLICY_PLANES};
+    agents::TensorShape {
+        planes: PLANES,
+        depth: 0,
+        width: 0,
+        globals: GLOBALS,
+        policy_planes: POLICY_PLANES,
+        policy_globals: POLICY_GLOBALS,
+        policy_size: 0,
+    }
+}
+
 /// Parse `key=value` parameters into the value of `key` and the rest.
 fn take_param<'a>(params: &'a str, key: &str) -> (Option<&'a str>, String) {
     let mut found = None;
@@ -195,7 +237,7 @@ pub fn make_agent(spec: &str, seed: u64) -> Result<Box<dyn Agent<GameState>>, St
                     .ok_or_else(|| format!("agent `policy`: temp `{t}` is not a number in [0, 10]"))?,
                 None => 0.0,
             };
-            let network = Arc::new(Network::load(Path::new(path))?);
+            let network = Arc::new(Network::load_for_tde(Path::new(path))?);
             Ok(Box::new(PolicyAgent::new(network, temperature, seed)))
         }
         "mcts" if params.split(',').any(|p| p.starts_with("net=")) => {
@@ -206,7 +248,7 @@ pub fn make_agent(spec: &str, seed: u64) -> Result<Box<dyn Agent<GameState>>, St
                 return Err(format!("mcts with a network takes no rollout (got rollout={rollout})"));
             }
             config.rollout_depth = Some(0);
-            let network = Arc::new(Network::load(Path::new(path))?);
+            let network = Arc::new(Network::load_for_tde(Path::new(path))?);
             let ranker = network.clone();
             let agent = MctsAgent::new(config, Arc::new(NetEvaluator(network.clone())), seed)
                 .with_ranker(Arc::new(move |_| Box::new(NetRanker(ranker.clone()))), "net");
@@ -216,7 +258,7 @@ pub fn make_agent(spec: &str, seed: u64) -> Result<Box<dyn Agent<GameState>>, St
             let (path, rest) = take_param(params, "net");
             let path = path.ok_or("agent `az` needs net=PATH")?;
             let config = AzConfig::parse(&rest)?;
-            let network = Arc::new(Network::load(Path::new(path))?);
+            let network = Arc::new(Network::load_for_tde(Path::new(path))?);
             let label = network.source.clone();
             Ok(Box::new(AzAgent::new(config, network, &label, seed)))
         }

@@ -135,6 +135,17 @@ fn a_checkpoint_loads_to_identical_outputs_and_a_stopped_run_resumes_where_it_st
     assert_eq!(x.planes.into_data(), y.planes.into_data());
     assert_eq!(x.value.into_data(), y.value.into_data());
 
+    // A checkpoint of other tensor sizes (this game's, for TDE) is refused with its sizes
+    // named, before any game is played with it, whether as an agent or for evaluation.
+    for spec in ["policy:checkpoint=", "az:sims=4,net=", "mcts:iters=10,net="] {
+        let err = training::play::make_agent(&format!("{spec}{}", dir.display()), 1).err().expect(spec);
+        assert!(err.contains("planes") && err.contains("step-00000060"), "{spec}: {err}");
+    }
+    let network = training::play::Network::load(&dir).unwrap();
+    let tde = engine::setup::new_game(&engine::setup::GameConfig::default()).unwrap();
+    let err = network.evaluate(&[(&tde, 0)]).expect_err("a TDE position for a tic-tac-toe network");
+    assert!(err.contains("planes"), "{err}");
+
     // A corrupted checkpoint is refused with its file named.
     std::fs::write(dir.join("model.bpk"), b"not a checkpoint").unwrap();
     let err = checkpoint::load_network(&dir, &device).unwrap_err().to_string();

@@ -89,7 +89,7 @@ fn network(cache: &Mutex<Vec<(String, Arc<Network>)>>, path: &str) -> Result<Arc
     if let Some((_, n)) = cache.iter().find(|(p, _)| p == path) {
         return Ok(n.clone());
     }
-    let n = Arc::new(Network::load(Path::new(path))?);
+    let n = Arc::new(Network::load_for_tde(Path::new(path))?);
     cache.push((path.to_string(), n.clone()));
     Ok(n)
 }
