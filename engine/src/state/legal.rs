@@ -648,7 +648,9 @@ pub(super) fn reaction_options(
         }
         _ => None,
     };
-    let poses: Vec<Pose> = action_points(seq).map(|k| actor_pose(state, seq, k)).collect();
+    // The start and every path point (24 in place, as the path keeps them).
+    let poses: crate::inline_vec::InlineVec<Pose, 25> =
+        action_points(seq).map(|k| actor_pose(state, seq, k)).collect();
     for (r, rm) in d.models.iter().enumerate() {
         let r = r as ModelId;
         if rm.side != reacting
