@@ -24,7 +24,8 @@ pub struct ArenaArgs {
     /// 1 to 100000).
     #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u32).range(1..=100_000))]
     pub games: u32,
-    /// Seed of the whole arena: the same seed gives the same results.
+    /// Seed of the whole arena: the same seed and agent specs give the same results (each game's
+    /// seeds are hashed from the specs as written, so one agent spelt two ways plays other games).
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
     /// Worker threads, 1 to 1024 (default: every core).
