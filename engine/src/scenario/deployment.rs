@@ -131,15 +131,17 @@ enum Strictness {
 pub(crate) fn deploy_options(state: &GameState, model: ModelId, placement: Placement, out: &mut Vec<Action>) {
     let side = state.models()[model as usize].side;
     for strictness in [Strictness::Full, Strictness::ZoneOnly, Strictness::Anywhere] {
-        for cell in 0..state.board().len() as CellIdx {
-            // The zone first: it rules out most of the board at less cost than free ground.
-            let in_zone = strictness == Strictness::Anywhere || zone(state, side, placement, cell);
-            let ok = in_zone
-                && free_ground(state, side, cell)
-                && (strictness != Strictness::Full || spacing(state, side, placement, cell));
-            if ok {
+        let consider = |cell: CellIdx| {
+            if free_ground(state, side, cell)
+                && (strictness != Strictness::Full || spacing(state, side, placement, cell))
+            {
                 out.push(Action::Deploy(cell));
             }
+        };
+        if strictness == Strictness::Anywhere {
+            (0..state.board().len() as CellIdx).for_each(consider);
+        } else {
+            for_each_zone_cell(state, side, placement, consider);
         }
         if !out.is_empty() {
             break;
@@ -148,6 +150,46 @@ pub(crate) fn deploy_options(state: &GameState, model: ModelId, placement: Place
     if may_wait(state, placement) {
         out.push(Action::Reserve);
     }
+}
+
+/// What a zone's cells depend on: the board, the scenario, the side, the placement and the
+/// zones both sides chose.
+type ZoneKey = (u64, Scenario, Side, Placement, [[u8; 2]; super::MAX_SIDES]);
+
+thread_local! {
+    /// Zone cells (one bit each) of the last few zones asked for: every deployment decision
+    /// of a game with the same zones asks for the same cells.
+    static ZONE_CELLS: std::cell::RefCell<Vec<(ZoneKey, Vec<u64>)>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// Call `f` with each cell of `side`'s deployment zone for `placement`, in cell order.
+fn for_each_zone_cell(state: &GameState, side: Side, placement: Placement, mut f: impl FnMut(CellIdx)) {
+    let board = state.board();
+    let key = (board.id(), state.static_data().scenario, side, placement, state.dynamic().scenario.zones);
+    ZONE_CELLS.with(|cache| {
+        let mut cache = cache.borrow_mut();
+        let at = match cache.iter().position(|(k, _)| *k == key) {
+            Some(at) => at,
+            None => {
+                if cache.len() >= 16 {
+                    cache.clear();
+                }
+                let mut bits = vec![0u64; board.len().div_ceil(64)];
+                for cell in (0..board.len() as CellIdx).filter(|&c| zone(state, side, placement, c)) {
+                    bits[cell as usize / 64] |= 1 << (cell % 64);
+                }
+                cache.push((key, bits));
+                cache.len() - 1
+            }
+        };
+        for (w, &word) in cache[at].1.iter().enumerate() {
+            let mut rest = word;
+            while rest != 0 {
+                f((w * 64 + rest.trailing_zeros() as usize) as CellIdx);
+                rest &= rest - 1;
+            }
+        }
+    });
 }
 
 /// Whether a model may stay off the table for now instead (Couriers' "Nailed It").
@@ -221,7 +263,7 @@ pub(crate) fn clear_of_models(
         .iter()
         .enumerate()
         .filter(|(i, m)| m.is_on_table() && which(*i as ModelId))
-        .all(|(_, m)| beyond(zones::distance(board, cell, m.cell), inches, strict))
+        .all(|(_, m)| far_enough(board, cell, m.cell, inches, strict))
 }
 
 fn beyond(d: f32, inches: f32, strict: bool) -> bool {
@@ -236,10 +278,16 @@ fn beyond(d: f32, inches: f32, strict: bool) -> bool {
 pub(crate) fn clear_of_markers(state: &GameState, cell: CellIdx, inches: f32, strict: bool) -> bool {
     let board = state.board();
     let markers = &state.dynamic().scenario.markers;
-    markers
-        .iter()
-        .filter(|m| m.is_loose())
-        .all(|m| beyond(zones::distance(board, cell, m.cell), inches, strict))
+    markers.iter().filter(|m| m.is_loose()).all(|m| far_enough(board, cell, m.cell, inches, strict))
+}
+
+/// Whether two cells are more than (`strict`) or at least `inches` apart, base edge to base
+/// edge. The distance is at least the larger axis gap less one base width, so far pairs are
+/// settled without the square root.
+fn far_enough(board: &crate::board::Board, a: CellIdx, b: CellIdx, inches: f32, strict: bool) -> bool {
+    let ((ax, ay), (bx, by)) = (board.xy(a), board.xy(b));
+    let gap = ax.abs_diff(bx).max(ay.abs_diff(by)) as f32;
+    beyond(gap - 1.0, inches, strict) || beyond(zones::distance(board, a, b), inches, strict)
 }
 
 /// Place `model` (or keep it waiting).
