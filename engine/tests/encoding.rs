@@ -151,6 +151,14 @@ fn shapes_follow_the_board_size_class() {
     assert_eq!(Geometry::of(&common::flat(60, 30)), Geometry { width: 60, depth: 36 });
 }
 
+/// The observation planes `side` sees of `state`.
+fn planes_seen_by(state: &GameState, side: u8) -> Array3<f32> {
+    let geo = Geometry::of(state.board());
+    let (mut planes, mut globals) = (Array3::zeros((PLANES, geo.depth, geo.width)), Array1::zeros(GLOBALS));
+    encode_observation(state, side, planes.view_mut(), globals.view_mut());
+    planes
+}
+
 #[test]
 fn deployment_zones_are_planes_each_side_sees_from_its_own_seat() {
     use engine::encoding::observe::{P_ZONE_MINE, P_ZONE_THEIRS};
@@ -170,13 +178,7 @@ fn deployment_zones_are_planes_each_side_sees_from_its_own_seat() {
             };
             state.apply_action(legal[rng.gen_range(0..legal.len())]).unwrap();
         }
-        let geo = Geometry::of(state.board());
-        let view = |side: u8| {
-            let (mut planes, mut globals) =
-                (Array3::zeros((PLANES, geo.depth, geo.width)), Array1::zeros(GLOBALS));
-            encode_observation(&state, side, planes.view_mut(), globals.view_mut());
-            planes
-        };
+        let view = |side: u8| planes_seen_by(&state, side);
         let (a, b) = (view(0), view(1));
         let count = |p: &Array3<f32>, plane: usize| p.index_axis(ndarray::Axis(0), plane).sum();
         assert!(count(&a, P_ZONE_MINE) > 0.0 && count(&a, P_ZONE_THEIRS) > 0.0, "{}", scenario.name());
@@ -206,32 +208,13 @@ fn nearness_planes_give_the_chessboard_distance_to_their_source_cells() {
         P_ACTIVE, P_ENEMY, P_MARKER, P_NEAR_ACTIVE, P_NEAR_ENEMY, P_NEAR_MARKER, P_NEAR_ZONE_MINE,
         P_NEAR_ZONE_THEIRS, P_ZONE_MINE, P_ZONE_THEIRS,
     };
-    let mut rng = ChaCha8Rng::seed_from_u64(5);
     for scenario in Scenario::ALL {
         let config = GameConfig { scenario, ..GameConfig::default() };
-        let mut state = new_game(&config).unwrap();
         // Some way into the game, so models, markers and zones are all on the board.
-        for _ in 0..120 {
-            if state.is_terminal() {
-                break;
-            }
-            let a = match state.current_player() {
-                Player::Chance => state.sample_chance(&mut rng).unwrap(),
-                _ => {
-                    let legal = state.legal_actions();
-                    legal[rng.gen_range(0..legal.len())]
-                }
-            };
-            state.apply_action(a).unwrap();
-        }
+        let state = common::random_playout(new_game(&config).unwrap(), 5, 120, |_, _, _| {});
         let geo = Geometry::of(state.board());
         let (w, d) = (state.board().width() as usize, state.board().depth() as usize);
-        let view = |side: u8| {
-            let (mut planes, mut globals) =
-                (Array3::zeros((PLANES, geo.depth, geo.width)), Array1::zeros(GLOBALS));
-            encode_observation(&state, side, planes.view_mut(), globals.view_mut());
-            planes
-        };
+        let view = |side: u8| planes_seen_by(&state, side);
         let (a, b) = (view(0), view(1));
         for (near, source) in [
             (P_NEAR_ZONE_THEIRS, P_ZONE_THEIRS),
