@@ -83,8 +83,12 @@ pub fn violations(state: &GameState) -> Vec<String> {
             }
         }
         Player::Side(_) => {
-            if state.legal_actions().is_empty() {
+            let legal = state.legal_actions();
+            if legal.is_empty() {
                 out.push(format!("decision node without legal actions: {}", state.describe_node()));
+            }
+            if !legal.windows(2).all(|w| w[0] < w[1]) {
+                out.push(format!("legal actions not sorted and distinct: {}", state.describe_node()));
             }
         }
         Player::Terminal => {}

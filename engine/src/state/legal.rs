@@ -79,10 +79,12 @@ pub(super) fn decisions(state: &GameState, out: &mut Vec<Action>) {
         }
         _ => {}
     }
-    // A stable sort: the options come as a few ascending runs (moves by cell, then crawls by
-    // cell, ...), which it merges in linear time.
-    out.sort();
-    out.dedup();
+    // A model's options, the commonest list, are generated in order; any other list is sorted
+    // (a stable sort, which merges the ascending runs options come in) and deduplicated.
+    if !out.windows(2).all(|w| w[0] < w[1]) {
+        out.sort();
+        out.dedup();
+    }
 }
 
 /// Which kinds of model action to generate: everything for `legal_actions`, one kind when
@@ -154,21 +156,18 @@ pub(super) fn model_actions(state: &GameState, m: ModelId, want: Want, out: &mut
     let profile = state.profile(m);
     // A model in base contact with an enemy may only dodge, fight it or end (p.33).
     let free = state.enemies_in_contact(m).next().is_none();
-    // Options are generated in the order of the `Action` variants, so the final sort finds a
-    // few long ascending runs: charges, found along the move search, wait in their own list.
-    let mut charges = CHARGES.with(|c| std::mem::take(&mut *c.borrow_mut()));
-    charges.clear();
+    // Options are generated in the order of the `Action` variants and, within a variant, in
+    // the order of their fields, so that the list needs no sorting (`decisions` checks):
+    // crawls and charges, found by their own searches, wait in their own lists.
+    let mut pending = PENDING.with(|c| std::mem::take(&mut *c.borrow_mut()));
+    pending.charges.clear();
+    pending.crawls.clear();
     if free {
         // What the end cells of every move below are checked against, gathered once.
         let ends = EndCells::of(state, m);
+        let moves_from = out.len();
         if want.moves || want.charges {
-            moves_and_charges(state, m, want, &ends, out, &mut charges);
-        }
-        if want.moves && profile.model_type == crate::profile::ModelType::Cavalry {
-            dismounts(state, m, &ends, out);
-        }
-        if want.moves {
-            remounts(state, m, out);
+            moves_and_charges(state, m, want, &ends, out, &mut pending.charges);
         }
         // Beasts never go prone or crawl voluntarily, cavalry never prone at all (p.61).
         let beast = matches!(
@@ -176,15 +175,24 @@ pub(super) fn model_actions(state: &GameState, m: ModelId, want: Want, out: &mut
             crate::profile::ModelType::Beast | crate::profile::ModelType::Cavalry
         );
         if want.crawls && !beast && !matches!(model.stance, Stance::Swimming | Stance::Climbing) {
-            crawls(state, m, &ends, out);
+            crawls(state, m, &ends, &mut pending.crawls);
+            merge_moves(out, moves_from, &pending.crawls);
+        }
+        if want.moves && profile.model_type == crate::profile::ModelType::Cavalry {
+            dismounts(state, m, &ends, out);
+        }
+        if want.moves {
+            remounts(state, m, out);
         }
         if want.shots {
             shots(state, m, out);
         }
     }
     out.push(Action::Dodge);
-    out.extend_from_slice(&charges);
-    CHARGES.with(|c| *c.borrow_mut() = charges);
+    // Found by destination cell; listed by target, weapon and destination.
+    pending.charges.sort_unstable();
+    out.extend_from_slice(&pending.charges);
+    PENDING.with(|c| *c.borrow_mut() = pending);
     // Close combat: enemies in base contact, or within a Reach(X) weapon's reach (p.53).
     let pose = state.pose(m);
     for (wi, w) in profile.weapons.iter().enumerate() {
@@ -210,10 +218,41 @@ pub(super) fn model_actions(state: &GameState, m: ModelId, want: Want, out: &mut
     }
 }
 
+/// Options found out of their place in the sorted list, kept apart until it is their turn.
+#[derive(Default)]
+struct Pending {
+    /// The charges found along a model's move search.
+    charges: Vec<Action>,
+    /// Its crawling moves, by destination cell.
+    crawls: Vec<Action>,
+}
+
 thread_local! {
-    /// The charges found along a model's move search, kept apart until the moves are listed
-    /// (reused, so listing allocates nothing once warm).
-    static CHARGES: std::cell::RefCell<Vec<Action>> = const { std::cell::RefCell::new(Vec::new()) };
+    /// Reused, so that listing a model's options allocates nothing once warm.
+    static PENDING: std::cell::RefCell<Pending> = std::cell::RefCell::new(Pending::default());
+}
+
+/// Merge the crawling moves `crawls` into the standing moves `out[from..]`, both by
+/// destination cell, so that `out[from..]` lists both by (destination, prone).
+fn merge_moves(out: &mut Vec<Action>, from: usize, crawls: &[Action]) {
+    let key = |a: &Action| match *a {
+        Action::Move { dest, prone } => (dest, prone),
+        _ => unreachable!("only moves are merged"),
+    };
+    // From the back: the larger of the two last items goes to the end of the grown list.
+    let (mut i, mut j) = (out.len(), crawls.len());
+    out.resize(out.len() + crawls.len(), Action::Dodge);
+    let mut end = out.len();
+    while j > 0 {
+        end -= 1;
+        if i > from && key(&out[i - 1]) > key(&crawls[j - 1]) {
+            out[end] = out[i - 1];
+            i -= 1;
+        } else {
+            out[end] = crawls[j - 1];
+            j -= 1;
+        }
+    }
 }
 
 /// What a move's end cells are checked against, gathered once per listing of a mover's
@@ -842,10 +881,10 @@ fn dismounts(state: &GameState, m: ModelId, ends: &EndCells, out: &mut Vec<Actio
     movement::reachable(state.board(), &occ, &spec, |r| {
         let stays = r.cell == model.cell && r.cost == 0;
         if move_may_end(state, &occ, ends, m, r.cell, stays) {
-            out.push(Action::Dismount { dest: r.cell, at_end: true });
             if !stays {
                 out.push(Action::Dismount { dest: r.cell, at_end: false });
             }
+            out.push(Action::Dismount { dest: r.cell, at_end: true });
         }
     });
 }
@@ -870,4 +909,24 @@ fn remounts(state: &GameState, m: ModelId, out: &mut Vec<Action>) {
             out.push(Action::Remount { dest: r.cell });
         }
     });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn crawls_merge_into_moves_by_destination_then_stance() {
+        let walk = |dest| Action::Move { dest, prone: false };
+        let crawl = |dest| Action::Move { dest, prone: true };
+        let mut out = vec![Action::EndActivation, walk(2), walk(5), walk(9)];
+        merge_moves(&mut out, 1, &[crawl(1), crawl(5), crawl(7), crawl(12)]);
+        assert_eq!(
+            out,
+            [Action::EndActivation, crawl(1), walk(2), walk(5), crawl(5), crawl(7), walk(9), crawl(12)]
+        );
+        let mut only_crawls = vec![];
+        merge_moves(&mut only_crawls, 0, &[crawl(3), crawl(4)]);
+        assert_eq!(only_crawls, [crawl(3), crawl(4)]);
+    }
 }
