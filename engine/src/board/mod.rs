@@ -78,6 +78,8 @@ pub struct Board {
     width: u8,
     depth: u8,
     cells: Vec<Cell>,
+    /// Each cell's column and row, looked up instead of divided out on every query.
+    coords: Box<[(u8, u8)]>,
     los: LosCache,
 }
 
@@ -96,6 +98,7 @@ impl Board {
             width,
             depth,
             cells,
+            coords: (0..depth).flat_map(|y| (0..width).map(move |x| (x, y))).collect(),
             los,
         }
     }
@@ -180,7 +183,7 @@ impl Board {
 
     /// Column and row of a cell.
     pub fn xy(&self, idx: CellIdx) -> (u8, u8) {
-        ((idx % self.width as CellIdx) as u8, (idx / self.width as CellIdx) as u8)
+        self.coords[idx as usize]
     }
 
     /// The cell at signed coordinates, if on the board.

@@ -345,13 +345,15 @@ fn moves_and_charges(
     let profile = state.profile(m);
     let occ = MoverOccupancy { state, mover: m };
     let (spec, stance_cost) = move_spec(state, m, false);
-    let mut targets = [0 as ModelId; 32];
+    // The models that may be charged, with their columns and rows.
+    let mut targets = [(0 as ModelId, 0i32, 0i32); 32];
     let mut n_targets = 0;
     if want.charges {
         for (t, tm) in state.models().iter().enumerate() {
             // A stealthed model may not be charged (p.48).
             if tm.side != model.side && tm.is_conscious() && !tm.tokens.stealth && n_targets < targets.len() {
-                targets[n_targets] = t as ModelId;
+                let (x, y) = board.xy(tm.cell);
+                targets[n_targets] = (t as ModelId, x as i32, y as i32);
                 n_targets += 1;
             }
         }
@@ -363,7 +365,7 @@ fn moves_and_charges(
         if want.moves && !(stays && stance_cost == 0) && move_may_end(state, &occ, ends, m, r.cell, stays) {
             out.push(Action::Move { dest: r.cell, prone: false });
         }
-        if stays || ends.occupied(&occ, r.cell) {
+        if n_targets == 0 || stays || ends.occupied(&occ, r.cell) {
             return;
         }
         let dest = PathPoint {
@@ -375,10 +377,9 @@ fn moves_and_charges(
         };
         let mut dest_pose = None;
         let (dx, dy) = board.xy(r.cell);
-        for &t in &targets[..n_targets] {
+        for &(t, tx, ty) in &targets[..n_targets] {
             // Cheap test first: a target beyond base contact and every reach is skipped.
-            let (tx, ty) = board.xy(state.models()[t as usize].cell);
-            if (dx as i32 - tx as i32).abs().max((dy as i32 - ty as i32).abs()) > max_reach {
+            if (dx as i32 - tx).abs().max((dy as i32 - ty).abs()) > max_reach {
                 continue;
             }
             let dest_pose = *dest_pose.get_or_insert_with(|| state.path_pose(m, &dest, false));
