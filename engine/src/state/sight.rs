@@ -114,6 +114,30 @@ impl GameState {
             sight.soft_cover = true;
         }
         let side = self.dyn_.models[viewer as usize].side;
+        // The models that may stand in the way: the cells between two cells lie within the
+        // rectangle they span. Most lines have none, and need no walk.
+        let (vx, vy) = board.xy(vp.cell);
+        let (tx, ty) = board.xy(tp.cell);
+        let (xs, ys) = (vx.min(tx)..=vx.max(tx), vy.min(ty)..=vy.max(ty));
+        // (cell, bottom, top, friend of the viewer), in place up to the models of a state.
+        let mut in_way =
+            crate::inline_vec::InlineVec::<(CellIdx, f32, f32, bool), { super::INLINE_MODELS }>::default();
+        for (i, o) in self.dyn_.models.iter().enumerate() {
+            if i == viewer as usize
+                || i == target as usize
+                || !o.is_conscious()
+                || matches!(o.stance, Stance::Prone | Stance::Swimming)
+            {
+                continue;
+            }
+            let (ox, oy) = board.xy(o.cell);
+            if xs.contains(&ox) && ys.contains(&oy) {
+                in_way.push((o.cell, o.z as f32, o.z as f32 + self.volume(o).height(), o.side == side));
+            }
+        }
+        if in_way.is_empty() {
+            return Some(ModelSight { sight, screened_by_enemy: false });
+        }
         let eye = vp.z as f32 + vp.volume.height();
         let aim = tp.z as f32 + tp.volume.height() * 0.5;
         let mut blocked = false;
@@ -123,16 +147,9 @@ impl GameState {
                 return;
             }
             let z = eye + (aim - eye) * frac;
-            for (i, o) in self.dyn_.models.iter().enumerate() {
-                if i == viewer as usize || i == target as usize || o.cell != cell {
-                    continue;
-                }
-                if !o.is_conscious() || matches!(o.stance, Stance::Prone | Stance::Swimming) {
-                    continue;
-                }
-                let top = o.z as f32 + self.volume(o).height();
-                if z >= o.z as f32 && z <= top {
-                    if o.side == side {
+            for &(at, bottom, top, friend) in in_way.iter() {
+                if at == cell && z >= bottom && z <= top {
+                    if friend {
                         blocked = true;
                     } else {
                         screened = true;
