@@ -40,7 +40,12 @@ pub(super) fn decisions(state: &GameState, out: &mut Vec<Action>) {
                 out.push(Action::PassToken);
             }
         }
-        Step::ChooseAction(m) => model_actions(state, *m, Want::ALL, out),
+        Step::ChooseAction(m) => {
+            // Generated in order (the random-play invariants check every list).
+            model_actions(state, *m, Want::ALL, out);
+            debug_assert!(out.windows(2).all(|w| w[0] < w[1]), "model actions out of order");
+            return;
+        }
         Step::ChooseNested => {
             out.push(Action::NoNested);
             nested_options(state, out);
@@ -79,8 +84,8 @@ pub(super) fn decisions(state: &GameState, out: &mut Vec<Action>) {
         }
         _ => {}
     }
-    // A model's options, the commonest list, are generated in order; any other list is sorted
-    // (a stable sort, which merges the ascending runs options come in) and deduplicated.
+    // Any other list is sorted (a stable sort, which merges the ascending runs options come
+    // in) and deduplicated, unless it is in order already.
     if !out.windows(2).all(|w| w[0] < w[1]) {
         out.sort();
         out.dedup();
@@ -210,7 +215,9 @@ pub(super) fn model_actions(state: &GameState, m: ModelId, want: Want, out: &mut
         }
     }
     if free && want.interacts {
+        let from = out.len();
         interact_options(state, m, out);
+        out[from..].sort_unstable();
     }
     out.push(Action::EndActivation);
     if free && want.moves && crate::scenario::couriers::may_leave(state, m) {
@@ -435,6 +442,7 @@ fn shots(state: &GameState, m: ModelId, out: &mut Vec<Action>) {
         if w.is_ranged() && super::template::template_of(w).is_some() && model.can_use(wi as u8, w.scarce()) {
             cells.clear();
             super::template::placements(state, m, wi as u8, &mut cells);
+            cells.sort_unstable();
             out.extend(cells.iter().map(|&at| Action::Template { weapon: wi as u8, at }));
         }
     }
