@@ -37,16 +37,21 @@ pub(super) fn command_options(state: &GameState, out: &mut Vec<Action>) {
     let leader = seq.actor;
     let faction = &state.profile(leader).faction;
     let side = state.models()[leader as usize].side;
-    let eligible = |m: ModelId| {
-        let model = &state.models()[m as usize];
-        model.side == side
-            && model.is_conscious()
-            && state.profile(m).faction == *faction
-            && sees(state, leader, m)
-    };
+    // Who may give or receive an order, decided once per model (each needs a sight check).
+    let eligible: crate::inline_vec::InlineVec<bool, { super::INLINE_MODELS }> = state
+        .models()
+        .iter()
+        .enumerate()
+        .map(|(m, model)| {
+            model.side == side
+                && model.is_conscious()
+                && state.profile(m as ModelId).faction == *faction
+                && sees(state, leader, m as ModelId)
+        })
+        .collect();
     let n = state.models().len() as ModelId;
-    for donor in (0..n).filter(|&d| state.models()[d as usize].ap > 0 && eligible(d)) {
-        for recipient in (0..n).filter(|&r| r != donor && eligible(r)) {
+    for donor in (0..n).filter(|&d| state.models()[d as usize].ap > 0 && eligible[d as usize]) {
+        for recipient in (0..n).filter(|&r| r != donor && eligible[r as usize]) {
             out.push(Action::Command { donor, recipient });
         }
     }
