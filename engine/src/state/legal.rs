@@ -134,16 +134,21 @@ impl Want {
 /// Whether `action` is legal at the current decision node, computing only the kind of action
 /// it is (a single movement search for a move or charge).
 pub(super) fn is_legal(state: &GameState, action: Action) -> bool {
-    let mut out = Vec::new();
+    with_scratch(|out| is_listed(state, action, out))
+}
+
+/// Whether `action` is among the options of its kind at the current decision node (`out`, an
+/// empty list, receives them).
+fn is_listed(state: &GameState, action: Action, out: &mut Vec<Action>) -> bool {
     match state.dynamic().steps.last() {
-        Some(Step::ChooseAction(m)) => model_actions(state, *m, Want::for_action(action), &mut out),
+        Some(Step::ChooseAction(m)) => model_actions(state, *m, Want::for_action(action), out),
         Some(step @ (Step::ChooseReaction | Step::ChooseReactionBy(_))) => match action {
             Action::React { model, .. } => {
-                reaction_options(state, reacting_side(state, step), Some(model), false, &mut out, None)
+                reaction_options(state, reacting_side(state, step), Some(model), false, out, None)
             }
             other => return other == Action::EndReactions,
         },
-        Some(_) => generate(state, &mut out),
+        Some(_) => generate(state, out),
         None => {}
     }
     out.contains(&action)
@@ -491,9 +496,10 @@ fn dodge_moves(state: &GameState, m: ModelId, budget: u16, out: &mut Vec<Action>
 /// besides declining.
 pub(super) fn has_declarations(state: &GameState, step: &Step) -> bool {
     if let Step::ChooseCard { .. } = step {
-        let mut out = Vec::new();
-        card_options(state, &mut out);
-        return !out.is_empty();
+        return with_scratch(|out| {
+            card_options(state, out);
+            !out.is_empty()
+        });
     }
     let d = state.dynamic();
     let Some(seq) = d.sequence.as_ref() else { return false };
@@ -510,21 +516,37 @@ pub(super) fn has_declarations(state: &GameState, step: &Step) -> bool {
                 && !seq.has_nested()
                 && seq.rolls.iter().any(|r| r.role == RollRole::Reaction && r.attacks(seq.actor))
         }
-        Step::ChooseReaction | Step::ChooseReactionBy(_) => {
-            let mut out = Vec::new();
-            reaction_options(state, reacting_side(state, step), None, true, &mut out, None);
+        Step::ChooseReaction | Step::ChooseReactionBy(_) => with_scratch(|out| {
+            reaction_options(state, reacting_side(state, step), None, true, out, None);
             !out.is_empty()
-        }
+        }),
         Step::ChooseCommand => {
             if !may_command(state, seq) {
                 return false;
             }
-            let mut out = Vec::new();
-            command_options(state, &mut out);
-            !out.is_empty()
+            with_scratch(|out| {
+                command_options(state, out);
+                !out.is_empty()
+            })
         }
         _ => false,
     }
+}
+
+thread_local! {
+    /// An option list for the questions asked of a node (is this legal, is there anything to
+    /// declare), reused so that asking allocates nothing once warm.
+    static SCRATCH: std::cell::RefCell<Vec<Action>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// Run `f` with an empty reused option list (taken out of its slot while `f` runs, so a
+/// nested call simply starts a fresh one).
+fn with_scratch<R>(f: impl FnOnce(&mut Vec<Action>) -> R) -> R {
+    let mut out = SCRATCH.with(|c| std::mem::take(&mut *c.borrow_mut()));
+    out.clear();
+    let result = f(&mut out);
+    SCRATCH.with(|c| *c.borrow_mut() = out);
+    result
 }
 
 /// The points of the active model's action: every point of its path (0 = start), or its
