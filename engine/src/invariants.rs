@@ -87,7 +87,7 @@ pub fn violations(state: &GameState) -> Vec<String> {
             if legal.is_empty() {
                 out.push(format!("decision node without legal actions: {}", state.describe_node()));
             }
-            if !legal.windows(2).all(|w| w[0] < w[1]) {
+            if !crate::state::strictly_ascending(&legal) {
                 out.push(format!("legal actions not sorted and distinct: {}", state.describe_node()));
             }
         }

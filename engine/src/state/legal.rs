@@ -43,7 +43,7 @@ pub(super) fn decisions(state: &GameState, out: &mut Vec<Action>) {
         Step::ChooseAction(m) => {
             // Generated in order (the random-play invariants check every list).
             model_actions(state, *m, Want::ALL, out);
-            debug_assert!(out.windows(2).all(|w| w[0] < w[1]), "model actions out of order");
+            debug_assert!(strictly_ascending(out), "model actions out of order");
             return;
         }
         Step::ChooseNested => {
@@ -86,7 +86,7 @@ pub(super) fn decisions(state: &GameState, out: &mut Vec<Action>) {
     }
     // Any other list is sorted (a stable sort, which merges the ascending runs options come
     // in) and deduplicated, unless it is in order already.
-    if !out.windows(2).all(|w| w[0] < w[1]) {
+    if !strictly_ascending(out) {
         out.sort();
         out.dedup();
     }
@@ -169,40 +169,40 @@ pub(super) fn model_actions(state: &GameState, m: ModelId, want: Want, out: &mut
     // Options are generated in the order of the `Action` variants and, within a variant, in
     // the order of their fields, so that the list needs no sorting (`decisions` checks):
     // crawls and charges, found by their own searches, wait in their own lists.
-    let mut pending = PENDING.with(|c| std::mem::take(&mut *c.borrow_mut()));
-    pending.charges.clear();
-    pending.crawls.clear();
-    if free {
-        // What the end cells of every move below are checked against, gathered once.
-        let ends = EndCells::of(state, m);
-        let moves_from = out.len();
-        if want.moves || want.charges {
-            moves_and_charges(state, m, want, &ends, out, &mut pending.charges);
+    reusing(&PENDING, |pending| {
+        pending.charges.clear();
+        pending.crawls.clear();
+        if free {
+            // What the end cells of every move below are checked against, gathered once.
+            let ends = EndCells::of(state, m);
+            let moves_from = out.len();
+            if want.moves || want.charges {
+                moves_and_charges(state, m, want, &ends, out, &mut pending.charges);
+            }
+            // Beasts never go prone or crawl voluntarily, cavalry never prone at all (p.61).
+            let beast = matches!(
+                profile.model_type,
+                crate::profile::ModelType::Beast | crate::profile::ModelType::Cavalry
+            );
+            if want.crawls && !beast && !matches!(model.stance, Stance::Swimming | Stance::Climbing) {
+                crawls(state, m, &ends, &mut pending.crawls);
+                merge_moves(out, moves_from, &pending.crawls);
+            }
+            if want.moves && profile.model_type == crate::profile::ModelType::Cavalry {
+                dismounts(state, m, &ends, out);
+            }
+            if want.moves {
+                remounts(state, m, out);
+            }
+            if want.shots {
+                shots(state, m, out);
+            }
         }
-        // Beasts never go prone or crawl voluntarily, cavalry never prone at all (p.61).
-        let beast = matches!(
-            profile.model_type,
-            crate::profile::ModelType::Beast | crate::profile::ModelType::Cavalry
-        );
-        if want.crawls && !beast && !matches!(model.stance, Stance::Swimming | Stance::Climbing) {
-            crawls(state, m, &ends, &mut pending.crawls);
-            merge_moves(out, moves_from, &pending.crawls);
-        }
-        if want.moves && profile.model_type == crate::profile::ModelType::Cavalry {
-            dismounts(state, m, &ends, out);
-        }
-        if want.moves {
-            remounts(state, m, out);
-        }
-        if want.shots {
-            shots(state, m, out);
-        }
-    }
-    out.push(Action::Dodge);
-    // Found by destination cell; listed by target, weapon and destination.
-    pending.charges.sort_unstable();
-    out.extend_from_slice(&pending.charges);
-    PENDING.with(|c| *c.borrow_mut() = pending);
+        out.push(Action::Dodge);
+        // Found by destination cell; listed by target, weapon and destination.
+        pending.charges.sort_unstable();
+        out.extend_from_slice(&pending.charges);
+    });
     // Close combat: enemies in base contact, or within a Reach(X) weapon's reach (p.53).
     let pose = state.pose(m);
     for (wi, w) in profile.weapons.iter().enumerate() {
@@ -539,14 +539,29 @@ thread_local! {
     static SCRATCH: std::cell::RefCell<Vec<Action>> = const { std::cell::RefCell::new(Vec::new()) };
 }
 
-/// Run `f` with an empty reused option list (taken out of its slot while `f` runs, so a
-/// nested call simply starts a fresh one).
+/// Run `f` with an empty reused option list.
 fn with_scratch<R>(f: impl FnOnce(&mut Vec<Action>) -> R) -> R {
-    let mut out = SCRATCH.with(|c| std::mem::take(&mut *c.borrow_mut()));
-    out.clear();
-    let result = f(&mut out);
-    SCRATCH.with(|c| *c.borrow_mut() = out);
+    reusing(&SCRATCH, |out| {
+        out.clear();
+        f(out)
+    })
+}
+
+/// Run `f` with the buffers kept in `slot` for this thread; they are taken out while `f` runs,
+/// so a nested call simply starts with fresh (empty) ones.
+fn reusing<T: Default, R>(
+    slot: &'static std::thread::LocalKey<std::cell::RefCell<T>>,
+    f: impl FnOnce(&mut T) -> R,
+) -> R {
+    let mut buffers = slot.with(|c| std::mem::take(&mut *c.borrow_mut()));
+    let result = f(&mut buffers);
+    slot.with(|c| *c.borrow_mut() = buffers);
     result
+}
+
+/// Whether `options` is sorted with no duplicates, as every option list must be.
+pub(crate) fn strictly_ascending(options: &[Action]) -> bool {
+    options.windows(2).all(|w| w[0] < w[1])
 }
 
 /// The points of the active model's action: every point of its path (0 = start), or its
