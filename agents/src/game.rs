@@ -70,7 +70,8 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// What `player` sees now, in words (for logs and debugging).
     fn observation(&self, player: usize) -> String;
 
-    /// A key equal for all states `player` cannot tell apart.
+    /// A key equal for all states of one game (one set-up: board, sides, scenario) that
+    /// `player` cannot tell apart; keys of different set-ups are not comparable.
     fn information_state_key(&self, player: usize) -> u64;
 
     /// A full state drawn from `player`'s information state: what `player` cannot see is

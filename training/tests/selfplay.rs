@@ -299,3 +299,70 @@ fn a_seeded_run_is_reproducible() {
     };
     assert_eq!(outputs("seeded-1"), outputs("seeded-2"));
 }
+
+/// Uniform priors and a zero value: a network stand-in that needs no weights.
+struct Uniform;
+
+impl PolicyValue<engine::GameState> for Uniform {
+    fn evaluate(&self, states: &[(&engine::GameState, usize)]) -> Result<Vec<agents::NetOutput>, String> {
+        Ok(states
+            .iter()
+            .map(|(s, _)| {
+                let n = Game::legal_actions(*s).len();
+                agents::NetOutput { priors: vec![1.0 / n as f32; n], value: 0.0 }
+            })
+            .collect())
+    }
+}
+
+/// Two TDE set-ups that differ only in their board: even seeds deal one, odd seeds the other.
+struct TwoBoards(training::selfplay::source::TdeSource);
+
+impl GameSource<engine::GameState> for TwoBoards {
+    fn deal(&self, seed: u64) -> Result<(String, engine::GameState), String> {
+        let board = if seed.is_multiple_of(2) { "mangrove_ruins" } else { "sunken_plaza" };
+        let label = format!("scavenger_hunt/{board}/militia_150_levy/bondsmen_100_melee");
+        Ok((label.clone(), self.0.rebuild(&label)?))
+    }
+    fn rebuild(&self, label: &str) -> Result<engine::GameState, String> {
+        self.0.rebuild(label)
+    }
+}
+
+#[test]
+fn the_evaluation_cache_keeps_apart_games_of_different_set_ups() {
+    let actors = training::selfplay::config::ActorConfig {
+        parallel_games: 2,
+        scenarios: vec!["all".into()],
+        boards: vec!["all".into()],
+        crews: vec!["all".into()],
+        cache: 0,
+    };
+    let source = TwoBoards(training::selfplay::source::TdeSource::new(&actors).unwrap());
+    // The hazard: at their first decisions the two boards' games look the same to an
+    // information-state key, which hashes only what changes during a game; their deployments
+    // soon differ.
+    let first = |seed: u64| {
+        let (_, mut state) = source.deal(seed).unwrap();
+        let mut rng = <rand_chacha::ChaCha8Rng as rand::SeedableRng>::seed_from_u64(1);
+        while !matches!(Game::turn(&state), agents::Turn::Player(_)) {
+            let outcome = Game::sample_chance(&state, &mut rng).unwrap();
+            Game::apply(&mut state, outcome).unwrap();
+        }
+        state
+    };
+    let (a, b) = (first(0), first(1));
+    let mover = match Game::turn(&a) {
+        agents::Turn::Player(p) => p,
+        _ => unreachable!(),
+    };
+    assert_eq!(Game::information_state_key(&a, mover), Game::information_state_key(&b, mover));
+    // Played together with a cache, each game gets its own answers: the same games as without.
+    let search = AzConfig::parse("sims=2,root=gumbel,considered=2").unwrap();
+    let seeds = [0, 1];
+    let (plain, _) = play_batch(&source, &Uniform, &search, &seeds, "v", &mut EvalCache::new(0)).unwrap();
+    let mut cache = EvalCache::new(100_000);
+    let (cached, _) = play_batch(&source, &Uniform, &search, &seeds, "v", &mut cache).unwrap();
+    assert!(cache.hits > 0);
+    assert_eq!(cached, plain);
+}

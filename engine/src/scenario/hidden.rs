@@ -55,8 +55,9 @@ impl GameState {
         d
     }
 
-    /// A key for `player`'s information state: equal for all states `player` cannot tell
-    /// apart (a stable FNV-1a hash of [`masked`](Self::masked)).
+    /// A key for `player`'s information state within this game: equal for all states of the
+    /// same set-up (board, crews, scenario) that `player` cannot tell apart (a stable FNV-1a
+    /// hash of [`masked`](Self::masked); the set-up itself is not hashed).
     pub fn information_state_key(&self, player: Side) -> u64 {
         let mut h = crate::state::Fnv64::default();
         player.hash(&mut h);

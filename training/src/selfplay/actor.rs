@@ -24,10 +24,12 @@ use std::path::Path;
 use std::sync::Arc;
 use std::time::Instant;
 
-/// Positions already judged by one network version, keyed by (mover, information state).
+/// Positions already judged by one network version, keyed by (set-up, mover, information
+/// state): an information-state key tells positions apart within one game only, and an actor
+/// plays games on different boards, crews and scenarios at once.
 pub struct EvalCache {
     capacity: usize,
-    entries: HashMap<(usize, u64), NetOutput>,
+    entries: HashMap<(u64, usize, u64), NetOutput>,
     /// Look-ups answered from the cache.
     pub hits: u64,
     /// Look-ups that went to the network.
@@ -70,6 +72,8 @@ pub type Played<A> = (Vec<PlayedGame<A>>, BatchStats);
 /// One game in progress.
 struct Live<G: Game> {
     setup: String,
+    /// A hash of `setup`, keying the evaluation cache with the game's information states.
+    setup_key: u64,
     state: G,
     search: Option<AzSearch<G>>,
     actions: Vec<G::Action>,
@@ -144,6 +148,7 @@ pub fn play_batch<G: TensorGame>(
         .map(|&seed| {
             let (setup, state) = source.deal(seed)?;
             Ok(Live {
+                setup_key: id_hash(&setup),
                 setup,
                 state,
                 search: None,
@@ -165,8 +170,10 @@ pub fn play_batch<G: TensorGame>(
         if requests.is_empty() {
             break;
         }
-        let keys: Vec<(usize, u64)> =
-            requests.iter().map(|(_, leaf, mover)| (*mover, leaf.information_state_key(*mover))).collect();
+        let keys: Vec<(u64, usize, u64)> = requests
+            .iter()
+            .map(|(i, leaf, mover)| (live[*i].setup_key, *mover, leaf.information_state_key(*mover)))
+            .collect();
         // Take every cached answer before the fresh ones are stored: storing may empty a full
         // cache.
         let mut answers: Vec<Option<NetOutput>> =
@@ -212,7 +219,8 @@ pub fn play_batch<G: TensorGame>(
     Ok((games, stats))
 }
 
-/// A stable number for an actor ID (FNV-1a), to seed its games.
+/// A stable number for a text (FNV-1a): an actor ID, to seed its games; a set-up, to key the
+/// evaluation cache.
 fn id_hash(id: &str) -> u64 {
     id.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| (h ^ b as u64).wrapping_mul(0x100_0000_01b3))
 }
