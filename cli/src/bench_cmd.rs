@@ -26,10 +26,14 @@ pub struct BenchArgs {
     /// Number of timed batches, the median is reported (1 to 1000).
     #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u32).range(1..=1_000))]
     pub batches: u32,
-    /// Trained network to time (inference at batch 1 and 64, training, expert generation);
-    /// `none` to skip.
+    /// Trained network to time (inference at batch 1, 64 and --net-batch, training at batch 32
+    /// and --net-batch, expert generation) on the `--device`; `none` to skip.
     #[arg(long, default_value = "checkpoints/bootstrap")]
     pub net: String,
+    /// The larger batch timed for the network's inference and training (64 to 4096; a GPU
+    /// needs hundreds to be busy).
+    #[arg(long, default_value_t = 128, value_parser = clap::value_parser!(u32).range(64..=4096))]
+    pub net_batch: u32,
     /// MCTS agent timed at the first activation of each scenario (one thread).
     #[arg(long, default_value = "mcts:iters=200,depth=30,rollout=scripted,width=4,threads=1")]
     pub mcts: String,
@@ -140,7 +144,7 @@ pub fn bench(args: &BenchArgs) -> Result<String, String> {
     let state_heap_bytes = decision.dynamic().heap_bytes();
     let tree = agents::make_mcts(mcts_params(&args.mcts)?, 0)?.tree_footprint(&decision);
     let bytes_per_node = tree.bytes as f64 / tree.nodes as f64;
-    let net = network_speed(&args.net, batches)?;
+    let net = network_speed(&args.net, batches, args.net_batch as usize)?;
     Ok(if args.json {
         let per: Vec<_> = scenarios
             .iter()
@@ -201,15 +205,21 @@ pub fn bench(args: &BenchArgs) -> Result<String, String> {
         ));
         if let Some(n) = &net {
             out.push_str(&format!(
-                "\n  network ({} parameters, {}): inference {:.0} positions/s at batch 1, {:.0} at batch 64; \
-                 training {:.0} positions/s; expert games {:.0} positions/s\n  \
+                "\n  network ({} parameters, {}, on {}): inference {:.0} positions/s at batch 1, {:.0} at batch 64, \
+                 {:.0} at batch {}; training {:.0} positions/s at batch 32, {:.0} at batch {}; \
+                 expert games {:.0} positions/s\n  \
                  search with the network (8 simulations): {:.0} positions/s evaluating leaves one by one, \
                  {:.0} positions/s ({:.0} forward passes/s) batching 16 searches' leaves",
                 n.parameters,
                 args.net,
+                n.device,
                 n.inference_batch1_per_s,
                 n.inference_batch64_per_s,
+                n.inference_large_batch_per_s,
+                n.large_batch,
                 n.training_per_s,
+                n.training_large_batch_per_s,
+                n.large_batch,
                 n.expert_positions_per_s,
                 n.search_batch1_per_s,
                 n.search_batch16_per_s,
@@ -304,12 +314,17 @@ fn game_speed(start: &GameState, games: u32, batches: u32, buf: &mut Vec<engine:
 
 /// The network figures (`--net none` skips them): positions from random games of the five
 /// scenarios, at decisions with a choice.
-fn network_speed(path: &str, batches: u32) -> Result<Option<training::speed::NetSpeed>, String> {
+fn network_speed(
+    path: &str,
+    batches: u32,
+    large: usize,
+) -> Result<Option<training::speed::NetSpeed>, String> {
     if path == "none" {
         return Ok(None);
     }
-    let (network, meta, _) = training::checkpoint::load_network(std::path::Path::new(path), &burn_device())
-        .map_err(|e| format!("--net: {e}"))?;
+    let (_, meta, _) =
+        training::checkpoint::load_network(std::path::Path::new(path), &training::compute::device())
+            .map_err(|e| format!("--net: {e}"))?;
     let mut positions = Vec::new();
     let mut rng = ChaCha8Rng::seed_from_u64(5);
     for (i, scenario) in Scenario::ALL.into_iter().cycle().take(40).enumerate() {
@@ -329,9 +344,7 @@ fn network_speed(path: &str, batches: u32) -> Result<Option<training::speed::Net
         meta.check_shape(&agents::TensorGame::tensor_shape(first))
             .map_err(|e| format!("--net {path}: {e}"))?;
     }
-    training::speed::measure(&network, &positions, batches).map(Some)
-}
-
-fn burn_device() -> training::Device {
-    training::Device::flex()
+    training::speed::measure(std::path::Path::new(path), &positions, batches, large)
+        .map(Some)
+        .map_err(|e| format!("--net {path}: {e}"))
 }

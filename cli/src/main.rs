@@ -19,6 +19,11 @@ use std::process::ExitCode;
 #[derive(Parser)]
 #[command(name = "tde", version, about)]
 struct Cli {
+    /// Where networks compute: `cpu` (the default); `vulkan` / `vulkan:N` (a GPU through Vulkan)
+    /// in a build with the `vulkan` feature (`cargo build --release --features vulkan`);
+    /// `cuda` / `cuda:N` in a build with the `cuda` feature.
+    #[arg(long, global = true, default_value = "cpu", value_name = "DEVICE")]
+    device: training::compute::DeviceChoice,
     #[command(subcommand)]
     command: Command,
 }
@@ -74,6 +79,10 @@ enum Command {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    if let Err(message) = training::compute::select(cli.device) {
+        eprintln!("tde: error: --device: {message}");
+        return ExitCode::from(1);
+    }
     // Say which game data is used unless it is the built-in data, and refuse a folder that
     // lacks it (the exact-odds commands need none).
     if !matches!(cli.command, Command::Rules { .. } | Command::Scenarios(_)) {

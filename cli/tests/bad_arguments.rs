@@ -32,6 +32,7 @@ fn numbers_out_of_range_are_refused_with_the_option_named() {
     refused(&["arena", "--agents", "random,greedy", "--threads", "-3"], "-3");
     refused(&["bench", "--games", "0"], "--games");
     refused(&["bench", "--batches", "100000000"], "--batches");
+    refused(&["bench", "--net-batch", "8"], "--net-batch");
     refused(&["fuzz", "--games", "18446744073709551615"], "--games");
     refused(&["demo", "--seed", "x"], "--seed");
 }
@@ -108,4 +109,14 @@ fn help_shows_list_defaults_as_the_option_takes_them() {
 #[test]
 fn the_built_in_crews_are_the_help_defaults() {
     assert_eq!(engine::setup::DEFAULT_CREWS.join(","), "artifacters_100,the_firm_100");
+}
+
+#[test]
+fn an_unknown_or_unbuilt_compute_device_is_refused() {
+    refused(&["--device", "tpu", "scenarios"], "expected `cpu`, `vulkan[:N]` or `cuda[:N]`");
+    refused(&["bench", "--device", "cuda:x", "--net", "none"], "must be a number");
+    #[cfg(not(feature = "cuda"))]
+    refused(&["bench", "--device", "cuda", "--net", "none"], "--features cuda");
+    #[cfg(not(feature = "vulkan"))]
+    refused(&["bench", "--device", "vulkan", "--net", "none"], "--features vulkan");
 }

@@ -142,6 +142,18 @@ fn bench_prints_its_figures_as_json() {
     assert_eq!(v["state_heap_bytes"].as_u64(), Some(0), "a clone allocates nothing: {v}");
     assert!(bytes("mcts_tree_bytes") >= bytes("mcts_tree_nodes") * bytes("mcts_node_bytes"), "{v}");
     assert!(v["mcts_bytes_per_node"].as_f64().is_some_and(|x| x >= bytes("mcts_node_bytes") as f64), "{v}");
+    let net = &v["network"];
+    assert_eq!(net["device"].as_str(), Some("cpu"), "{net}");
+    assert_eq!(net["large_batch"].as_u64(), Some(128), "{net}");
+    for key in [
+        "inference_batch1_per_s",
+        "inference_batch64_per_s",
+        "inference_large_batch_per_s",
+        "training_per_s",
+        "training_large_batch_per_s",
+    ] {
+        assert!(net[key].as_f64().is_some_and(|x| x > 0.0), "{key}: {net}");
+    }
 }
 
 #[test]

@@ -73,9 +73,15 @@ pub fn evaluate<G: TensorGame>(
         legal.push(actions);
         recipes.push(r);
     }
-    let (planes, globals) = buffers.encode(states, &shape, device);
+    // A GPU compiles and tunes its kernels for every new batch size: there, a batch is padded
+    // with copies of its last position to the next power of two, so a few sizes serve all.
+    let rows = crate::compute::padded_batch(states.len());
+    let mut padded = states.to_vec();
+    padded.resize(rows, states[states.len() - 1]);
+    let (planes, globals) = buffers.encode(&padded, &shape, device);
     let outputs = net.forward(planes, globals);
-    let lists: Vec<&[Recipe]> = recipes.iter().map(Vec::as_slice).collect();
+    let mut lists: Vec<&[Recipe]> = recipes.iter().map(Vec::as_slice).collect();
+    lists.resize(rows, &recipes[recipes.len() - 1]);
     let terms = LegalTerms::new(&lists, &shape);
     let priors = softmax(legal_logits(&outputs, &terms, device), 1).into_data();
     let priors: Vec<f32> = priors.try_to_vec::<f32>().map_err(|e| format!("{e:?}"))?;

@@ -248,7 +248,7 @@ fn meta(config: &Config, shape: &TensorShape, net: &PolicyValueNet, step: u64) -
     }
 }
 
-fn new_optimizer(config: &Config) -> ModuleOptimizer {
+pub(crate) fn new_optimizer(config: &Config) -> ModuleOptimizer {
     let decay =
         (config.train.weight_decay > 0.0).then(|| WeightDecayConfig::new(config.train.weight_decay as f32));
     AdamConfig::new().with_weight_decay(decay).init()
@@ -279,8 +279,8 @@ pub fn train<G: TensorGame>(job: TrainRun<'_, G>) -> Result<TrainOutcome, String
         return Err("no training positions".into());
     }
     let shape = job.train[0].state.tensor_shape();
-    let device = Device::flex().autodiff();
-    let inner = Device::flex();
+    let device = crate::compute::device().autodiff();
+    let inner = crate::compute::device();
     let dir = job.run.join("checkpoints");
     let existing = dir.join("latest").is_file();
     if existing && !job.resume {

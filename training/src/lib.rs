@@ -3,10 +3,12 @@
 //! ([`checkpoint`]), metrics for TensorBoard ([`metrics`]), and the agents that play with a
 //! trained network ([`play`]).
 //!
-//! Everything runs on burn's `flex` CPU backend, so no GPU is needed.
+//! Everything runs on burn's `flex` CPU backend by default, so no GPU is needed; a build with
+//! the `cuda` feature can run it on a GPU instead ([`compute`]).
 
 pub mod bootstrap;
 pub mod checkpoint;
+pub mod compute;
 pub mod config;
 pub mod curves;
 pub mod expert;

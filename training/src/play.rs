@@ -15,7 +15,7 @@ use rand_chacha::ChaCha8Rng;
 use std::path::Path;
 use std::sync::{Arc, Mutex};
 
-/// A trained network ready to evaluate positions on the CPU.
+/// A trained network ready to evaluate positions on the process's compute device.
 pub struct Network {
     net: PolicyValueNet,
     device: Device,
@@ -29,7 +29,7 @@ pub struct Network {
 impl Network {
     /// Load the checkpoint a path names (a checkpoint folder, or a run with a `latest`).
     pub fn load(path: &Path) -> Result<Network, String> {
-        let device = Device::flex();
+        let device = crate::compute::device();
         let (net, meta, dir) = checkpoint::load_network(path, &device).map_err(|e| e.to_string())?;
         Ok(Network { meta: Some(meta), ..Network::from_net(net, dir.display().to_string()) })
     }
@@ -47,7 +47,7 @@ impl Network {
     pub fn from_net(net: PolicyValueNet, source: String) -> Network {
         Network {
             net,
-            device: Device::flex(),
+            device: crate::compute::device(),
             buffers: Mutex::new(InputBuffers::default()),
             meta: None,
             source,

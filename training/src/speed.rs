@@ -3,13 +3,13 @@
 //! across 16 searches, training positions per second, and expert-game generation positions
 //! per second (medians of several timed batches, on the threads burn and rayon use).
 
+use crate::checkpoint;
 use crate::config::Config;
 use crate::inference::{evaluate, InputBuffers};
-use crate::learner::{train, TrainRun};
-use crate::net::PolicyValueNet;
+use crate::learner::{batch_tensors, losses, new_optimizer};
 use crate::sample::Sample;
 use agents::{Game, TensorGame, Turn};
-use burn::tensor::Device;
+use burn::optim::GradientsParams;
 use engine::GameState;
 use std::time::Instant;
 
@@ -20,8 +20,16 @@ pub struct NetSpeed {
     pub inference_batch1_per_s: f64,
     /// Positions evaluated per second in batches of 64.
     pub inference_batch64_per_s: f64,
+    /// The larger batch timed below (`tde bench --net-batch`).
+    pub large_batch: usize,
+    /// Positions evaluated per second in batches of `large_batch`.
+    pub inference_large_batch_per_s: f64,
     /// Training positions per second (forward, backward and Adam step, batch 32).
     pub training_per_s: f64,
+    /// Training positions per second in batches of `large_batch`.
+    pub training_large_batch_per_s: f64,
+    /// The compute device measured (`cpu`, `cuda:0`).
+    pub device: String,
     /// Expert positions (decisions with a choice) generated per second by `scripted` self-play.
     pub expert_positions_per_s: f64,
     /// Searches (8 simulations, Gumbel root) each evaluating its leaves alone: positions
@@ -75,14 +83,64 @@ fn searches(
     Ok((positions, passes, t.elapsed().as_secs_f64()))
 }
 
+/// Training positions per second of the checkpoint's network in batches of `batch` (the
+/// positions of the first one's board size class, repeated to fill a batch, on uniform
+/// targets over the legal actions): the median of `steps` timed steps after an untimed one.
+fn training_speed(
+    path: &std::path::Path,
+    config: &Config,
+    views: &[(&GameState, usize)],
+    batch: usize,
+    steps: u32,
+) -> Result<f64, String> {
+    let device = crate::compute::device().autodiff();
+    let (mut net, _, _) = checkpoint::load_network(path, &device).map_err(|e| e.to_string())?;
+    let shape = views[0].0.tensor_shape();
+    let samples: Vec<Sample<GameState>> = views
+        .iter()
+        .filter(|(s, _)| s.tensor_shape() == shape)
+        .cycle()
+        .take(batch)
+        .map(|(s, p)| {
+            let n = s.legal_actions().len();
+            Sample::new((*s).clone(), *p, vec![1.0 / n as f32; n], 0.0)
+        })
+        .collect::<Result<_, _>>()?;
+    let indices: Vec<usize> = (0..samples.len()).collect();
+    let mut optimizer = new_optimizer(config);
+    let mut buffers = InputBuffers::default();
+    let mut rates = Vec::new();
+    for step in 0..=steps {
+        let t = Instant::now();
+        let tensors = batch_tensors(&samples, &indices, &shape, &mut buffers, &device);
+        let l = losses(&net, &tensors, 1.0, &device);
+        let grads = GradientsParams::from_grads(l.total.clone().backward(), &net);
+        // Reading the loss waits for the device to finish the step.
+        l.total.into_scalar::<f32>();
+        net = optimizer.step(1e-4, net, grads);
+        if step > 0 {
+            rates.push(samples.len() as f64 / t.elapsed().as_secs_f64());
+        }
+    }
+    Ok(median(rates))
+}
+
 fn median(mut xs: Vec<f64>) -> f64 {
     xs.sort_by(|a, b| a.total_cmp(b));
     xs[xs.len() / 2]
 }
 
-/// Measure `net` on `positions` (decision nodes of one board size class).
-pub fn measure(net: &PolicyValueNet, positions: &[GameState], batches: u32) -> Result<NetSpeed, String> {
-    let device = Device::flex();
+/// Measure the network of the checkpoint `path` names on `positions` (decision nodes), on the
+/// process's compute device ([`crate::compute`]); `large` is the larger batch also timed for
+/// inference and training (a GPU needs batches of hundreds to be busy).
+pub fn measure(
+    path: &std::path::Path,
+    positions: &[GameState],
+    batches: u32,
+    large: usize,
+) -> Result<NetSpeed, String> {
+    let device = crate::compute::device();
+    let (net, meta, _) = checkpoint::load_network(path, &device).map_err(|e| e.to_string())?;
     let mut buffers = InputBuffers::default();
     let views: Vec<(&GameState, usize)> = positions
         .iter()
@@ -94,47 +152,28 @@ pub fn measure(net: &PolicyValueNet, positions: &[GameState], batches: u32) -> R
     if views.len() < 64 {
         return Err(format!("{} decision positions; the benchmark needs 64", views.len()));
     }
-    let mut one = Vec::new();
-    let mut many = Vec::new();
+    // The positions repeated to fill the large batch.
+    let filled: Vec<(&GameState, usize)> = views.iter().cycle().take(large).copied().collect();
+    // One untimed pass of each size first: a GPU compiles and tunes its kernels on first use.
+    evaluate(&net, &device, &mut buffers, &views[..1])?;
+    evaluate(&net, &device, &mut buffers, &views[..64])?;
+    evaluate(&net, &device, &mut buffers, &filled)?;
+    let (mut one, mut many, mut most) = (Vec::new(), Vec::new(), Vec::new());
     for _ in 0..batches {
         let t = Instant::now();
         for v in views.iter().take(16) {
-            evaluate(net, &device, &mut buffers, std::slice::from_ref(v))?;
+            evaluate(&net, &device, &mut buffers, std::slice::from_ref(v))?;
         }
         one.push(16.0 / t.elapsed().as_secs_f64());
         let t = Instant::now();
-        evaluate(net, &device, &mut buffers, &views[..64])?;
+        evaluate(&net, &device, &mut buffers, &views[..64])?;
         many.push(64.0 / t.elapsed().as_secs_f64());
+        let t = Instant::now();
+        evaluate(&net, &device, &mut buffers, &filled)?;
+        most.push(large as f64 / t.elapsed().as_secs_f64());
     }
-    // Training: a few steps on uniform targets over the legal actions.
-    let samples: Vec<Sample<GameState>> = views
-        .iter()
-        .map(|(s, p)| {
-            let n = s.legal_actions().len();
-            Sample::new((*s).clone(), *p, vec![1.0 / n as f32; n], 0.0)
-        })
-        .collect::<Result<_, _>>()?;
-    let mut config = Config::default();
-    config.train.batch = 32;
-    config.train.steps = 3 * batches as u64;
-    config.train.log_every = config.train.steps;
-    config.train.checkpoint_every = config.train.steps;
-    config.train.validation_positions = 0;
-    let run = std::env::temp_dir().join(format!("tde-bench-train-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&run);
-    let t = Instant::now();
-    train(TrainRun {
-        run: &run,
-        config: &config,
-        train: &samples,
-        valid: &[],
-        resume: false,
-        progress: false,
-        evaluate: None,
-        stop_after: None,
-    })?;
-    let training_per_s = (config.train.steps * 32) as f64 / t.elapsed().as_secs_f64();
-    let _ = std::fs::remove_dir_all(&run);
+    let training_per_s = training_speed(path, &meta.config, &views, 32, batches)?;
+    let training_large_batch_per_s = training_speed(path, &meta.config, &views, large, batches)?;
     // Expert generation: scripted self-play games of the bootstrap configuration.
     let expert = Config::default();
     let t = Instant::now();
@@ -161,7 +200,11 @@ pub fn measure(net: &PolicyValueNet, positions: &[GameState], batches: u32) -> R
         search_batch16_passes_per_s: median(passes),
         inference_batch1_per_s: median(one),
         inference_batch64_per_s: median(many),
+        large_batch: large,
+        inference_large_batch_per_s: median(most),
         training_per_s,
+        training_large_batch_per_s,
+        device: crate::compute::device_name(),
         expert_positions_per_s: positions as f64 / t.elapsed().as_secs_f64(),
         parameters: net.parameters(),
     })

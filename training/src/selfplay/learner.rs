@@ -105,7 +105,7 @@ where
         source: &'a dyn GameSource<G>,
         shape: &agents::TensorShape,
     ) -> Result<Learner<'a, G>, String> {
-        let device = Device::flex().autodiff();
+        let device = crate::compute::device().autodiff();
         let dir = run.join("checkpoints");
         let metrics = Metrics::open(run).map_err(|e| format!("{}: {e}", run.display()))?;
         let mut learner = match read_state(run)? {
