@@ -1,7 +1,8 @@
-//! Speed figures of the learned side, for `tde bench`: network inference per position at
-//! batch 1 and at batch 64, search with the network evaluating its leaves alone or batched
-//! across 16 searches, training positions per second, and expert-game generation positions
-//! per second (medians of several timed batches, on the threads burn and rayon use).
+//! Speed figures of the learned side, for `tde bench`, on the process's compute device:
+//! network inference per position at batch 1, 64 and a larger batch, search with the network
+//! evaluating its leaves alone or batched across 16 searches, training positions per second at
+//! batch 32 and the larger batch, and expert-game generation positions per second (medians of
+//! several timed batches, on the threads burn and rayon use).
 
 use crate::checkpoint;
 use crate::config::Config;

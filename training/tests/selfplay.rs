@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use tictactoe::TicTacToe;
 use training::play::{Network, PolicyAgent};
-use training::selfplay::actor::{lock_actor, play_batch, play_shard, EvalCache};
+use training::selfplay::actor::{lock_actor, play_batch, play_shard, ActorSearch, EvalCache};
 use training::selfplay::config::SelfPlayConfig;
 use training::selfplay::learner::{read_state, Learner};
 use training::selfplay::records::shard_names;
@@ -135,7 +135,7 @@ fn games_played_together_are_the_games_played_alone_and_seeds_repeat() {
     let run = run_dir("together");
     let config = config(1);
     let net = fresh(&run, &config);
-    let search = config.search();
+    let search = config.actor_search();
     let seeds: Vec<u64> = (0..8).collect();
     let (together, stats) =
         play_batch(&Boards, net.as_ref(), &search, &seeds, "v", &mut EvalCache::new(0)).unwrap();
@@ -280,6 +280,75 @@ fn bad_self_play_configurations_are_refused_by_field() {
     assert_eq!(ok.eval_search().simulations, 4);
     let e = SelfPlayConfig::parse(&with_eval_search("sims=0"), "bad.toml").unwrap_err();
     assert_eq!(e.field, "eval.search", "{e}");
+    // A playout cap: a share in (0, 1], and a fast search exactly when the share is below 1.
+    let spec = "spec = \"sims=16,root=gumbel,considered=9,noise=1\"";
+    assert!(good.contains(spec), "{good}");
+    let capped = |extra: &str| good.replace(spec, &format!("{spec}\n{extra}"));
+    let ok = SelfPlayConfig::parse(&capped("full_share = 0.25\nfast_spec = \"sims=2\""), "ok.toml").unwrap();
+    assert_eq!(ok.actor_search().fast.map(|(fast, share)| (fast.simulations, share)), Some((2, 0.25)));
+    for (extra, field) in [
+        ("full_share = 0.0\nfast_spec = \"sims=2\"", "search.full_share"),
+        ("full_share = 1.5", "search.full_share"),
+        ("full_share = 0.5", "search.fast_spec"),
+        ("fast_spec = \"sims=2\"", "search.fast_spec"),
+        ("full_share = 0.5\nfast_spec = \"sims=0\"", "search.fast_spec"),
+    ] {
+        let e = SelfPlayConfig::parse(&capped(extra), "bad.toml").unwrap_err();
+        assert_eq!(e.field, field, "{extra}: {e}");
+    }
+}
+
+/// Tic-tac-toe decisions with a choice along a game's actions.
+fn decisions_with_a_choice(actions: &[u8]) -> usize {
+    let mut state = TicTacToe::new();
+    let mut n = 0;
+    for &a in actions {
+        n += (Game::legal_actions(&state).len() > 1) as usize;
+        Game::apply(&mut state, a).unwrap();
+    }
+    n
+}
+
+#[test]
+fn a_playout_cap_searches_a_share_of_decisions_in_full_and_keeps_only_those() {
+    let run = run_dir("cap");
+    let config = config(1);
+    let net = fresh(&run, &config);
+    let seeds: Vec<u64> = (0..32).collect();
+    let (plain, plain_stats) =
+        play_batch(&Boards, net.as_ref(), &config.actor_search(), &seeds, "v", &mut EvalCache::new(0))
+            .unwrap();
+    for game in &plain {
+        assert_eq!(
+            game.targets.len(),
+            decisions_with_a_choice(&game.actions),
+            "without a cap every choice is a target"
+        );
+    }
+    let fast = AzConfig::parse("sims=2,root=gumbel,considered=2,noise=1").unwrap();
+    let capped = ActorSearch { full: config.search(), fast: Some((fast, 0.25)) };
+    let (games, stats) =
+        play_batch(&Boards, net.as_ref(), &capped, &seeds, "v", &mut EvalCache::new(0)).unwrap();
+    let decisions: usize = games.iter().map(|g| decisions_with_a_choice(&g.actions)).sum();
+    let targets: usize = games.iter().map(|g| g.targets.len()).sum();
+    let share = targets as f64 / decisions as f64;
+    assert!((0.1..0.4).contains(&share), "{targets} of {decisions} decisions searched in full");
+    assert_eq!(stats.decisions, targets as u64);
+    assert!(stats.positions * 2 < plain_stats.positions, "the fast searches ask the network less");
+    // Each target stands at a decision with a choice, and its policy covers legal actions.
+    for game in &games {
+        let mut state = TicTacToe::new();
+        let mut next = game.targets.iter().peekable();
+        for (ply, &a) in game.actions.iter().enumerate() {
+            if let Some(t) = next.next_if(|t| t.ply as usize == ply) {
+                let legal = Game::legal_actions(&state);
+                assert!(legal.len() > 1 && t.probs.iter().all(|&(i, _)| (i as usize) < legal.len()));
+            }
+            Game::apply(&mut state, a).unwrap();
+        }
+        assert!(next.next().is_none(), "every target lies on the game's path");
+    }
+    let _ = std::fs::remove_dir_all(&run);
 }
 
 #[test]
@@ -358,11 +427,30 @@ fn the_evaluation_cache_keeps_apart_games_of_different_set_ups() {
     };
     assert_eq!(Game::information_state_key(&a, mover), Game::information_state_key(&b, mover));
     // Played together with a cache, each game gets its own answers: the same games as without.
-    let search = AzConfig::parse("sims=2,root=gumbel,considered=2").unwrap();
+    let search = AzConfig::parse("sims=2,root=gumbel,considered=2").unwrap().into();
     let seeds = [0, 1];
     let (plain, _) = play_batch(&source, &Uniform, &search, &seeds, "v", &mut EvalCache::new(0)).unwrap();
     let mut cache = EvalCache::new(100_000);
     let (cached, _) = play_batch(&source, &Uniform, &search, &seeds, "v", &mut cache).unwrap();
     assert!(cache.hits > 0);
     assert_eq!(cached, plain);
+}
+
+#[test]
+fn every_shipped_training_configuration_loads() {
+    let dir = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../configs/training"));
+    let mut selfplay = 0;
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_some_and(|e| e == "toml") {
+            if training::selfplay::config::is_selfplay_file(&path).unwrap() {
+                let config = SelfPlayConfig::load(&path).unwrap_or_else(|e| panic!("{e}"));
+                assert!(config.actor_search().fast.is_some(), "{}: a playout cap", path.display());
+                selfplay += 1;
+            } else {
+                training::Config::load(&path).unwrap_or_else(|e| panic!("{e}"));
+            }
+        }
+    }
+    assert_eq!(selfplay, 2, "selfplay.toml and selfplay-gpu.toml");
 }

@@ -60,10 +60,28 @@ pub struct BatchStats {
     pub forward_passes: u64,
     /// Positions the network judged.
     pub positions: u64,
-    /// Decisions taken by search.
+    /// Decisions searched in full: the training targets written.
     pub decisions: u64,
     /// Seconds spent.
     pub seconds: f64,
+}
+
+/// How the actors search their decisions: all with `full`, or, with `fast` (KataGo's
+/// playout-cap randomisation), a share of them drawn at random with `full` and the rest with
+/// the cheaper `fast` search. Only decisions searched in full become training targets.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ActorSearch {
+    /// The search of the decisions kept as training targets.
+    pub full: AzConfig,
+    /// The cheaper search and the share of decisions searched in full, if the share is
+    /// below 1.
+    pub fast: Option<(AzConfig, f64)>,
+}
+
+impl From<AzConfig> for ActorSearch {
+    fn from(full: AzConfig) -> ActorSearch {
+        ActorSearch { full, fast: None }
+    }
 }
 
 /// Games played together and their figures.
@@ -78,13 +96,15 @@ struct Live<G: Game> {
     search: Option<AzSearch<G>>,
     actions: Vec<G::Action>,
     targets: Vec<Target>,
+    /// Whether the search under way is a full one (its result becomes a target).
+    full: bool,
     rng: ChaCha8Rng,
     done: bool,
 }
 
 impl<G: Game> Live<G> {
     /// Play on until the search needs a position judged (returned) or the game ends.
-    fn advance(&mut self, config: &AzConfig) -> Result<Option<(G, usize)>, String> {
+    fn advance(&mut self, searches: &ActorSearch) -> Result<Option<(G, usize)>, String> {
         loop {
             if let Some(search) = &mut self.search {
                 if let Some(request) = search.request() {
@@ -92,14 +112,16 @@ impl<G: Game> Live<G> {
                 }
                 let result = search.result();
                 self.search = None;
-                let legal = self.state.legal_actions();
-                let probs = result
-                    .policy
-                    .iter()
-                    .filter(|&&(_, p)| p > 0.0)
-                    .filter_map(|&(a, p)| Some((legal.iter().position(|&l| l == a)? as u16, p)))
-                    .collect();
-                self.targets.push(Target { ply: self.actions.len() as u32, probs });
+                if self.full {
+                    let legal = self.state.legal_actions();
+                    let probs = result
+                        .policy
+                        .iter()
+                        .filter(|&&(_, p)| p > 0.0)
+                        .filter_map(|&(a, p)| Some((legal.iter().position(|&l| l == a)? as u16, p)))
+                        .collect();
+                    self.targets.push(Target { ply: self.actions.len() as u32, probs });
+                }
                 self.play(result.action)?;
                 continue;
             }
@@ -118,6 +140,13 @@ impl<G: Game> Live<G> {
                     if legal.len() == 1 {
                         self.play(legal[0])?;
                     } else {
+                        // The draw is made only under a playout cap, so games without one are
+                        // unchanged.
+                        let (config, full) = match &searches.fast {
+                            Some((fast, share)) if self.rng.gen::<f64>() >= *share => (fast, false),
+                            _ => (&searches.full, true),
+                        };
+                        self.full = full;
                         self.search = Some(AzSearch::new(&self.state, config.clone(), self.rng.gen())?);
                     }
                 }
@@ -137,7 +166,7 @@ impl<G: Game> Live<G> {
 pub fn play_batch<G: TensorGame>(
     source: &dyn GameSource<G>,
     net: &dyn PolicyValue<G>,
-    search: &AzConfig,
+    search: &ActorSearch,
     seeds: &[u64],
     version: &str,
     cache: &mut EvalCache,
@@ -154,6 +183,7 @@ pub fn play_batch<G: TensorGame>(
                 search: None,
                 actions: Vec::new(),
                 targets: Vec::new(),
+                full: true,
                 rng: ChaCha8Rng::seed_from_u64(seed ^ 0x5E1F_0000),
                 done: false,
             })
@@ -289,7 +319,7 @@ where
 {
     let seq = next_shard(run, id)?;
     let seeds: Vec<u64> = (0..config.actors.parallel_games).map(|g| game_seed(config, id, seq, g)).collect();
-    let (games, stats) = play_batch(source, net, &config.search(), &seeds, version, cache)?;
+    let (games, stats) = play_batch(source, net, &config.actor_search(), &seeds, version, cache)?;
     write_shard(&shard_path(run, id, seq), &games)?;
     Ok((seq, (games, stats)))
 }

@@ -14,6 +14,23 @@ use std::path::Path;
 pub struct SearchConfig {
     /// Search spec as `az:` takes it, e.g. `sims=16,root=gumbel,considered=8,noise=1`.
     pub spec: String,
+    /// KataGo's playout-cap randomisation: the share of decisions, drawn at random, searched
+    /// with `spec` and kept as training targets; the rest are searched with `fast_spec` and
+    /// only played. 1 (the default): every decision in full.
+    #[serde(default = "full_share_default", skip_serializing_if = "is_full_share_default")]
+    pub full_share: f64,
+    /// The cheaper search of the decisions not searched in full (needed when `full_share` is
+    /// below 1), as `az:` takes it, e.g. `sims=4,root=gumbel,considered=4,noise=1`.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub fast_spec: String,
+}
+
+fn full_share_default() -> f64 {
+    1.0
+}
+
+fn is_full_share_default(share: &f64) -> bool {
+    *share == 1.0
 }
 
 /// The games the actors play.
@@ -114,9 +131,18 @@ impl SelfPlayConfig {
         Ok(config)
     }
 
-    /// The actors' search settings.
+    /// The actors' full search settings.
     pub fn search(&self) -> AzConfig {
         AzConfig::parse(&self.search.spec).expect("checked when loaded")
+    }
+
+    /// The actors' searches: the full one, and the fast one with the share searched in full
+    /// when a playout cap is set.
+    pub fn actor_search(&self) -> crate::selfplay::actor::ActorSearch {
+        let fast = (self.search.full_share < 1.0).then(|| {
+            (AzConfig::parse(&self.search.fast_spec).expect("checked when loaded"), self.search.full_share)
+        });
+        crate::selfplay::actor::ActorSearch { full: self.search(), fast }
     }
 
     /// The search of the evaluation games: `eval.search`, else the actors' search, with no
@@ -139,6 +165,24 @@ impl SelfPlayConfig {
             |field: &str, reason: String| Err(ConfigError { file: file.into(), field: field.into(), reason });
         if let Err(e) = AzConfig::parse(&self.search.spec) {
             return bad("search.spec", e);
+        }
+        let share = self.search.full_share;
+        if !(share.is_finite() && share > 0.0 && share <= 1.0) {
+            return bad("search.full_share", format!("{share} is not in (0, 1]"));
+        }
+        match (share < 1.0, self.search.fast_spec.is_empty()) {
+            (true, true) => {
+                return bad("search.fast_spec", "needed when full_share is below 1".into());
+            }
+            (false, false) => {
+                return bad("search.fast_spec", "used only when full_share is below 1".into());
+            }
+            (true, false) => {
+                if let Err(e) = AzConfig::parse(&self.search.fast_spec) {
+                    return bad("search.fast_spec", e);
+                }
+            }
+            (false, true) => {}
         }
         if !self.eval.search.is_empty() {
             if let Err(e) = AzConfig::parse(&self.eval.search) {
