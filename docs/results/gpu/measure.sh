@@ -28,6 +28,9 @@ nvidia-smi -L; nproc; ldconfig -p | grep libvulkan; echo "icd: $(ls $ICD)"
 el probe
 if ! timeout 60 $T --device $D scenarios > /dev/null; then el "probe failed"; ls /usr/local/nvidia/share/vulkan/icd.d/ /usr/share/vulkan/icd.d/ /etc/vulkan/icd.d 2>&1; ldd $T | head; exit 1; fi
 if [ -z "${SKIPBENCH:-}" ]; then
+# In stages, smallest first, so a stage that runs out of time still leaves the ones before.
+el bench-gpu-small
+timeout 90 $T --device $D bench --games 1 --batches 1 --net-batch 64 --mcts mcts:iters=20,depth=5 --json > $OUT/bench-gpu-small.json 2> $OUT/bench-gpu-small.err; echo rc=$?
 el bench-gpu
 timeout ${BENCHT:-200} $T --device $D bench --games 1 --batches 3 --net-batch 1024 --mcts mcts:iters=20,depth=5 --json > $OUT/bench-gpu.json 2> $OUT/bench-gpu.err; echo rc=$?
 tail -3 $OUT/bench-gpu.err
