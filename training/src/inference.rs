@@ -76,8 +76,13 @@ pub fn evaluate<G: TensorGame>(
     // A GPU compiles and tunes its kernels for every new batch size: there, a batch is padded
     // with copies of its last position to the next power of two, so a few sizes serve all.
     let rows = crate::compute::padded_batch(states.len());
-    let mut padded = states.to_vec();
-    padded.resize(rows, states[states.len() - 1]);
+    let padded: std::borrow::Cow<[(&G, usize)]> = if rows == states.len() {
+        std::borrow::Cow::Borrowed(states)
+    } else {
+        let mut padded = states.to_vec();
+        padded.resize(rows, states[states.len() - 1]);
+        std::borrow::Cow::Owned(padded)
+    };
     let (planes, globals) = buffers.encode(&padded, &shape, device);
     let outputs = net.forward(planes, globals);
     let mut lists: Vec<&[Recipe]> = recipes.iter().map(Vec::as_slice).collect();
