@@ -59,6 +59,8 @@ enum Command {
     Selfplay(train_cmd::SelfPlayArgs),
     /// Learning curves of a training run (losses, evaluation scores with intervals) as a PNG.
     Curves(train_cmd::CurvesArgs),
+    /// How well a network's value head foresees results, per scenario (error and sign).
+    ValueCheck(train_cmd::ValueCheckArgs),
     /// Crew lists: `tde crew check FILE` gives the points and every rule a crew breaks.
     Crew {
         #[command(subcommand)]
@@ -115,6 +117,7 @@ fn main() -> ExitCode {
         Command::Train(args) => passed(train_cmd::train(args)),
         Command::Selfplay(args) => passed(train_cmd::selfplay(args)),
         Command::Curves(args) => passed(train_cmd::curves(args)),
+        Command::ValueCheck(args) => passed(train_cmd::value_check(args)),
         Command::Crew { cmd } => crew_cmd::run(cmd),
         Command::Study { cmd } => passed(study_cmd::run(cmd)),
         Command::Fuzz(args) => game_cmd::fuzz(args),

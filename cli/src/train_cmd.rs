@@ -102,3 +102,73 @@ pub fn curves(args: &CurvesArgs) -> Result<String, String> {
     training::curves::plot_run(&args.run, &out)?;
     Ok(format!("wrote {}", out.display()))
 }
+
+/// Arguments of `tde value-check`.
+#[derive(Args)]
+pub struct ValueCheckArgs {
+    /// The network whose value head is judged (a checkpoint folder, or a run with a `latest`).
+    #[arg(long, default_value = "checkpoints/bootstrap")]
+    pub net: PathBuf,
+    /// The agent playing both sides of the games (any `--agents` spec).
+    #[arg(long, default_value = "scripted")]
+    pub agent: String,
+    /// Games per scenario (1 to 10000), on the default board and crews.
+    #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u32).range(1..=10_000))]
+    pub games: u32,
+    /// Judge every this many decisions with a choice (1 to 1000).
+    #[arg(long, default_value_t = 7, value_parser = clap::value_parser!(u64).range(1..=1000))]
+    pub every: u64,
+    /// Seed of the games.
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    /// Print one JSON object.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Run `tde value-check`.
+pub fn value_check(args: &ValueCheckArgs) -> Result<String, String> {
+    let network = training::play::Network::load_for_tde(&args.net).map_err(|e| format!("--net: {e}"))?;
+    training::play::make_agent(&args.agent, 0).map_err(|e| format!("--agent: {e}"))?;
+    let config = engine::setup::GameConfig::default();
+    let records = training::value_check::value_records(
+        &network,
+        &args.agent,
+        &config,
+        args.games,
+        args.every as usize,
+        args.seed,
+    )?;
+    if args.json {
+        let v = serde_json::json!({
+            "net": args.net.display().to_string(),
+            "agent": args.agent,
+            "board": config.board,
+            "crews": config.crews,
+            "scenarios": records,
+        });
+        return Ok(v.to_string());
+    }
+    let mut out = format!(
+        "value head of {} on games of {} (both sides), {} per scenario, every {}th decision with a choice:\n",
+        args.net.display(),
+        args.agent,
+        args.games,
+        args.every
+    );
+    out.push_str("  scenario             positions    mse   sign right (decisive)   mean value\n");
+    for r in &records {
+        out.push_str(&format!(
+            "  {:<20} {:>9} {:>6.3} {:>6.1}% ({}/{}) {:>13.3}\n",
+            r.scenario,
+            r.positions,
+            r.mse,
+            100.0 * r.sign_right as f64 / r.decisive.max(1) as f64,
+            r.sign_right,
+            r.decisive,
+            r.mean_value
+        ));
+    }
+    out.push_str("  (mse against the mover's result: win 1, draw 0, loss -1; a value of 0 everywhere scores the share of decisive games)");
+    Ok(out)
+}

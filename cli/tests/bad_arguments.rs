@@ -33,6 +33,9 @@ fn numbers_out_of_range_are_refused_with_the_option_named() {
     refused(&["bench", "--games", "0"], "--games");
     refused(&["bench", "--batches", "100000000"], "--batches");
     refused(&["bench", "--net-batch", "8"], "--net-batch");
+    refused(&["value-check", "--games", "0"], "--games");
+    refused(&["value-check", "--every", "0"], "--every");
+    refused(&["value-check", "--agent", "nobody", "--games", "1"], "--agent");
     refused(&["fuzz", "--games", "18446744073709551615"], "--games");
     refused(&["demo", "--seed", "x"], "--seed");
 }

@@ -157,6 +157,21 @@ fn bench_prints_its_figures_as_json() {
 }
 
 #[test]
+fn value_check_judges_the_value_head_on_every_scenario() {
+    let v = json(&tde(&["value-check", "--games", "1", "--every", "40", "--json"]));
+    let records = v["scenarios"].as_array().expect("per-scenario records");
+    assert_eq!(records.len(), 5, "{v}");
+    for r in records {
+        let count = |key: &str| r[key].as_u64().unwrap_or_else(|| panic!("{key}: {r}"));
+        assert!(count("positions") > 0, "{r}");
+        assert!(count("sign_right") <= count("decisive") && count("decisive") <= count("positions"), "{r}");
+        // Values in [-1, 1] against results in {-1, 0, 1}: a squared error of at most 4.
+        assert!(r["mse"].as_f64().is_some_and(|x| (0.0..=4.0).contains(&x)), "{r}");
+        assert!(r["mean_value"].as_f64().is_some_and(|x| (-1.0..=1.0).contains(&x)), "{r}");
+    }
+}
+
+#[test]
 fn analyze_values_every_reaction_of_the_shipped_reaction_timing_setup() {
     let setup = concat!(env!("CARGO_MANIFEST_DIR"), "/../configs/setups/reaction_timing.toml");
     let v = json(&tde(&["analyze", setup, "--json"]));

@@ -21,6 +21,7 @@ pub mod play;
 pub mod sample;
 pub mod selfplay;
 pub mod speed;
+pub mod value_check;
 
 pub use burn::tensor::Device;
 pub use config::Config;

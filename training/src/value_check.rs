@@ -1,0 +1,119 @@
+//! How well a network's value head foresees results, per scenario: games played by a given
+//! agent on both sides, the network's value for the mover at sampled decisions compared with
+//! the mover's final return (`tde value-check`). Search steers by these values, so a value
+//! head that cannot tell winning from losing positions makes search no better than its policy.
+
+use crate::play::Network;
+use agents::{Game, PolicyValue, Turn};
+use engine::scenario::Scenario;
+use engine::setup::{new_game, GameConfig};
+use rayon::prelude::*;
+
+/// The value head's record on one scenario.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct ValueRecord {
+    /// The scenario's name.
+    pub scenario: String,
+    /// Games played.
+    pub games: u32,
+    /// Decisions judged.
+    pub positions: usize,
+    /// Mean squared error of the value against the mover's return (win 1, draw 0, loss -1);
+    /// a value of 0 everywhere scores the share of decisive games.
+    pub mse: f64,
+    /// Judged decisions of decisive games.
+    pub decisive: usize,
+    /// Of those, the ones whose value has the sign of the result.
+    pub sign_right: usize,
+    /// Mean value given (0 for an unbiased head over both sides' decisions).
+    pub mean_value: f64,
+}
+
+/// Judge every `every`-th decision with a choice in `games` games per scenario, both sides
+/// played by `agent` (a spec `make_agent` takes), seeded by `seed`, on `config`'s board and
+/// crews.
+pub fn value_records(
+    network: &Network,
+    agent: &str,
+    config: &GameConfig,
+    games: u32,
+    every: usize,
+    seed: u64,
+) -> Result<Vec<ValueRecord>, String> {
+    Scenario::ALL
+        .into_iter()
+        .map(|scenario| {
+            let config = GameConfig { scenario, ..config.clone() };
+            let judged: Vec<Vec<(f32, f64)>> = (0..games as u64)
+                .into_par_iter()
+                .map(|g| judge_game(network, agent, &config, every, seed.wrapping_add(g)))
+                .collect::<Result<_, _>>()?;
+            Ok(record(scenario.name().to_string(), games, judged.concat()))
+        })
+        .collect()
+}
+
+/// The (value, return) pairs of one game's judged decisions.
+fn judge_game(
+    network: &Network,
+    agent: &str,
+    config: &GameConfig,
+    every: usize,
+    seed: u64,
+) -> Result<Vec<(f32, f64)>, String> {
+    let state = new_game(config).map_err(|e| e.to_string())?;
+    let mut players = vec![
+        crate::play::make_agent(agent, seed.wrapping_mul(2))?,
+        crate::play::make_agent(agent, seed * 2 + 1)?,
+    ];
+    let mut judged: Vec<(usize, f32)> = Vec::new();
+    let mut error = None;
+    let mut choices = 0usize;
+    let end = agents::play_game(state, &mut players, seed, |s, _| {
+        let Turn::Player(mover) = Game::turn(s) else { return };
+        if Game::legal_actions(s).len() < 2 {
+            return;
+        }
+        choices += 1;
+        if choices % every == 0 {
+            match PolicyValue::evaluate(network, &[(s, mover)]) {
+                Ok(out) => judged.push((mover, out[0].value)),
+                Err(e) => error = Some(e),
+            }
+        }
+    });
+    if let Some(e) = error {
+        return Err(e);
+    }
+    let returns = Game::returns(&end);
+    Ok(judged.into_iter().map(|(mover, v)| (v, returns[mover])).collect())
+}
+
+fn record(scenario: String, games: u32, judged: Vec<(f32, f64)>) -> ValueRecord {
+    let n = judged.len().max(1) as f64;
+    let decisive: Vec<&(f32, f64)> = judged.iter().filter(|(_, r)| *r != 0.0).collect();
+    ValueRecord {
+        scenario,
+        games,
+        positions: judged.len(),
+        mse: judged.iter().map(|&(v, r)| (v as f64 - r).powi(2)).sum::<f64>() / n,
+        decisive: decisive.len(),
+        sign_right: decisive.iter().filter(|(v, r)| (*v > 0.0) == (*r > 0.0)).count(),
+        mean_value: judged.iter().map(|&(v, _)| v as f64).sum::<f64>() / n,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_record_gives_the_hand_computed_figures() {
+        // Values 0.5 (won), -0.5 (won), 0 (drawn), -1 (lost).
+        let r = record("x".into(), 2, vec![(0.5, 1.0), (-0.5, 1.0), (0.0, 0.0), (-1.0, -1.0)]);
+        assert_eq!(r.positions, 4);
+        assert!((r.mse - (0.25 + 2.25 + 0.0 + 0.0) / 4.0).abs() < 1e-12);
+        assert_eq!((r.decisive, r.sign_right), (3, 2));
+        assert!((r.mean_value - (-0.25)).abs() < 1e-12);
+    }
+}
