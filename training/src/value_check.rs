@@ -75,7 +75,7 @@ fn judge_game(
             return;
         }
         choices += 1;
-        if choices % every == 0 {
+        if choices.is_multiple_of(every) {
             match PolicyValue::evaluate(network, &[(s, mover)]) {
                 Ok(out) => judged.push((mover, out[0].value)),
                 Err(e) => error = Some(e),
