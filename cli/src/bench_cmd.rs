@@ -322,9 +322,6 @@ fn network_speed(
     if path == "none" {
         return Ok(None);
     }
-    let (_, meta, _) =
-        training::checkpoint::load_network(std::path::Path::new(path), &training::compute::device())
-            .map_err(|e| format!("--net: {e}"))?;
     let mut positions = Vec::new();
     let mut rng = ChaCha8Rng::seed_from_u64(5);
     for (i, scenario) in Scenario::ALL.into_iter().cycle().take(40).enumerate() {
@@ -339,10 +336,6 @@ fn network_speed(
                 break;
             }
         }
-    }
-    if let Some(first) = positions.first() {
-        meta.check_shape(&agents::TensorGame::tensor_shape(first))
-            .map_err(|e| format!("--net {path}: {e}"))?;
     }
     training::speed::measure(std::path::Path::new(path), &positions, batches, large)
         .map(Some)

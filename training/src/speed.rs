@@ -142,6 +142,9 @@ pub fn measure(
 ) -> Result<NetSpeed, String> {
     let device = crate::compute::device();
     let (net, meta, _) = checkpoint::load_network(path, &device).map_err(|e| e.to_string())?;
+    if let Some(first) = positions.first() {
+        meta.check_shape(&first.tensor_shape())?;
+    }
     let mut buffers = InputBuffers::default();
     let views: Vec<(&GameState, usize)> = positions
         .iter()

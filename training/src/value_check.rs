@@ -64,7 +64,7 @@ fn judge_game(
     let state = new_game(config).map_err(|e| e.to_string())?;
     let mut players = vec![
         crate::play::make_agent(agent, seed.wrapping_mul(2))?,
-        crate::play::make_agent(agent, seed * 2 + 1)?,
+        crate::play::make_agent(agent, seed.wrapping_mul(2).wrapping_add(1))?,
     ];
     let mut judged: Vec<(usize, f32)> = Vec::new();
     let mut error = None;
