@@ -58,6 +58,12 @@ pub struct DataConfig {
     /// sides' decisions are targets.
     #[serde(default)]
     pub opponents: Vec<String>,
+    /// Whether the `opponents`' decisions become value-only samples: their moves are not
+    /// imitated, but their games' results teach the value head from both sides' view. Without
+    /// them the value head sees mostly the expert winning against weaker play, and learns that
+    /// the player to move usually wins.
+    #[serde(default)]
+    pub value_from_opponents: bool,
     /// DAgger: an agent spec (typically `policy:checkpoint=...`, the network being trained)
     /// that plays the experts' moves in a share of their decisions while the expert's choice
     /// stays the target, so the network also learns how to recover from the positions its own
@@ -82,6 +88,7 @@ impl Default for DataConfig {
             crews: vec!["all".into()],
             agents: vec!["scripted".into()],
             opponents: Vec::new(),
+            value_from_opponents: false,
             driver: None,
             driver_share: 0.0,
             validation: 0.1,
@@ -240,6 +247,12 @@ impl Config {
         }
         if d.opponents.iter().any(|o| o.trim().is_empty()) {
             return bad("data.opponents", "an opponent spec is empty".into());
+        }
+        if d.value_from_opponents && d.opponents.is_empty() {
+            return bad(
+                "data.value_from_opponents",
+                "there are no data.opponents to learn values from".into(),
+            );
         }
         if d.driver.as_deref().is_some_and(|s| s.trim().is_empty()) {
             return bad("data.driver", "the agent spec is empty".into());

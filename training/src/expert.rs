@@ -9,7 +9,7 @@
 //! resumed generation only plays the shards that are missing.
 
 use crate::config::Config;
-use crate::sample::Sample;
+use crate::sample::{balance_sides, Sample};
 use agents::{Agent, Game, Turn};
 use engine::scenario::Scenario;
 use engine::setup::{new_game, GameConfig};
@@ -216,8 +216,10 @@ pub fn generate(run: &Path, config: &Config, progress: bool) -> Result<usize, St
     Ok(games)
 }
 
-/// Rebuild one stored game's samples by replaying it.
-pub fn samples_of(game: &ShardGame) -> Result<Vec<Sample<GameState>>, String> {
+/// Rebuild one stored game's samples by replaying it: a sample at every target and, with
+/// `value_from_opponents`, a value-only sample at every other decision with two or more legal
+/// actions; each side's value weight balanced ([`balance_sides`]).
+pub fn samples_of(game: &ShardGame, value_from_opponents: bool) -> Result<Vec<Sample<GameState>>, String> {
     let scenario =
         scenario_named(&game.scenario).ok_or_else(|| format!("unknown scenario {}", game.scenario))?;
     let setup = GameConfig {
@@ -242,9 +244,14 @@ pub fn samples_of(game: &ShardGame) -> Result<Vec<Sample<GameState>>, String> {
                 })? = prob;
             }
             out.push(Sample::new(state.clone(), p, target, game.returns[p] as f32)?);
+        } else if let (true, Turn::Player(p)) = (value_from_opponents, Game::turn(&state)) {
+            if state.legal_actions().len() >= 2 {
+                out.push(Sample::value_only(state.clone(), p, game.returns[p] as f32)?);
+            }
         }
         state.apply_action(action).map_err(|e| format!("game {}: ply {ply}: {e}", game.game))?;
     }
+    balance_sides(&mut out);
     Ok(out)
 }
 
@@ -271,8 +278,10 @@ pub fn load(run: &Path, config: &Config) -> Result<Split, String> {
         .into_iter()
         .flatten()
         .collect();
-    let per_game: Vec<(usize, Vec<Sample<GameState>>)> =
-        games.par_iter().map(|g| samples_of(g).map(|s| (g.game, s))).collect::<Result<_, _>>()?;
+    let per_game: Vec<(usize, Vec<Sample<GameState>>)> = games
+        .par_iter()
+        .map(|g| samples_of(g, config.data.value_from_opponents).map(|s| (g.game, s)))
+        .collect::<Result<_, _>>()?;
     let (mut train, mut valid) = (Vec::new(), Vec::new());
     for (game, samples) in per_game {
         let mut rng = ChaCha8Rng::seed_from_u64(config.seed.wrapping_add(0x5EED) ^ game as u64);

@@ -60,11 +60,12 @@ pub struct TrainOutcome {
 /// Losses and accuracy over a set of positions.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Scores {
-    /// Policy cross-entropy.
+    /// Policy cross-entropy (over the positions that teach the policy).
     pub policy_loss: f64,
     /// Value mean squared error.
     pub value_loss: f64,
-    /// Share of positions whose most likely action is the target's most likely one.
+    /// Share of the positions teaching the policy whose most likely action is the target's
+    /// most likely one.
     pub accuracy: f64,
     /// Mean absolute value error.
     pub value_error: f64,
@@ -119,15 +120,28 @@ pub(crate) fn batch_indices(
     (b, (0..batch).map(|_| members[rng.gen_range(0..members.len())]).collect())
 }
 
-/// The tensors of a batch: inputs, legal terms, targets and values.
+/// The tensors of a batch: inputs, legal terms, targets and values with their weights.
 pub(crate) struct BatchTensors {
     planes: Tensor<4>,
     globals: Tensor<2>,
     terms: LegalTerms,
+    /// Target distributions; rows of value-only samples are 0.
     target: Tensor<2>,
     value: Tensor<2>,
+    value_weight: Tensor<2>,
+    /// Sum of the value weights.
+    value_weight_sum: f32,
+    /// Which rows teach the policy.
+    teaches_policy: Vec<bool>,
     target_best: Vec<usize>,
     value_raw: Vec<f32>,
+}
+
+impl BatchTensors {
+    /// Rows that teach the policy.
+    fn policy_rows(&self) -> usize {
+        self.teaches_policy.iter().filter(|&&t| t).count()
+    }
 }
 
 pub(crate) fn batch_tensors<G: TensorGame>(
@@ -148,11 +162,15 @@ pub(crate) fn batch_tensors<G: TensorGame>(
     }
     let target_best = chosen.iter().map(|s| argmax(&s.target)).collect();
     let value_raw: Vec<f32> = chosen.iter().map(|s| s.value).collect();
+    let weights: Vec<f32> = chosen.iter().map(|s| s.value_weight).collect();
     BatchTensors {
         planes,
         globals,
         target: Tensor::from_data(TensorData::new(target, [terms.batch, terms.width]), device),
         value: Tensor::from_data(TensorData::new(value_raw.clone(), [terms.batch, 1]), device),
+        value_weight_sum: weights.iter().sum(),
+        value_weight: Tensor::from_data(TensorData::new(weights, [terms.batch, 1]), device),
+        teaches_policy: chosen.iter().map(|s| s.teaches_policy).collect(),
         terms,
         target_best,
         value_raw,
@@ -167,9 +185,9 @@ fn argmax(v: &[f32]) -> usize {
 pub(crate) struct BatchLosses {
     /// Policy loss plus the weighted value loss.
     pub(crate) total: Tensor<1>,
-    /// Policy cross-entropy over the legal actions.
+    /// Policy cross-entropy over the legal actions, averaged over the rows that teach it.
     pub(crate) policy: Tensor<1>,
-    /// Value mean squared error.
+    /// Value squared error, the weighted mean over the rows.
     pub(crate) value: Tensor<1>,
     /// Legal-action logits, `[batch, width]`.
     pub(crate) logits: Tensor<2>,
@@ -185,8 +203,11 @@ pub(crate) fn losses(
 ) -> BatchLosses {
     let outputs = net.forward(t.planes.clone(), t.globals.clone());
     let logits = legal_logits(&outputs, &t.terms, device);
-    let policy = (t.target.clone() * log_softmax(logits.clone(), 1)).sum_dim(1).mean().neg();
-    let value = (outputs.value.clone() - t.value.clone()).powi_scalar(2).mean();
+    // Value-only rows have all-zero targets, so they add nothing to the sum.
+    let policy_rows = t.policy_rows().max(1) as f32;
+    let policy = (t.target.clone() * log_softmax(logits.clone(), 1)).sum().neg().div_scalar(policy_rows);
+    let squared = (outputs.value.clone() - t.value.clone()).powi_scalar(2);
+    let value = (squared * t.value_weight.clone()).sum().div_scalar(t.value_weight_sum.max(1e-6));
     BatchLosses {
         total: policy.clone() + value.clone().mul_scalar(value_weight),
         policy,
@@ -207,7 +228,7 @@ pub fn score<G: TensorGame>(
         return Scores::default();
     }
     let mut buffers = InputBuffers::default();
-    let (mut sums, mut n) = (Scores::default(), 0usize);
+    let (mut sums, mut n, mut policy_n) = (Scores::default(), 0usize, 0usize);
     for (shape, members) in buckets(samples) {
         let members: Vec<usize> = members.into_iter().filter(|&i| i < limit).collect();
         for chunk in members.chunks(64) {
@@ -215,22 +236,25 @@ pub fn score<G: TensorGame>(
             let l = losses(net, &t, 1.0, device);
             let logits: Vec<f32> = l.logits.into_data().try_to_vec::<f32>().unwrap_or_default();
             let values: Vec<f32> = l.values.into_data().try_to_vec::<f32>().unwrap_or_default();
-            let k = chunk.len();
-            sums.policy_loss += l.policy.into_scalar::<f32>() as f64 * k as f64;
+            let (k, rows) = (chunk.len(), t.policy_rows());
+            sums.policy_loss += l.policy.into_scalar::<f32>() as f64 * rows as f64;
             sums.value_loss += l.value.into_scalar::<f32>() as f64 * k as f64;
             for b in 0..k {
                 let row = &logits[b * t.terms.width..(b + 1) * t.terms.width];
-                sums.accuracy += (argmax(row) == t.target_best[b]) as u8 as f64;
+                if t.teaches_policy[b] {
+                    sums.accuracy += (argmax(row) == t.target_best[b]) as u8 as f64;
+                }
                 sums.value_error += (values[b] - t.value_raw[b]).abs() as f64;
             }
             n += k;
+            policy_n += rows;
         }
     }
-    let n = n.max(1) as f64;
+    let (n, policy_n) = (n.max(1) as f64, policy_n.max(1) as f64);
     Scores {
-        policy_loss: sums.policy_loss / n,
+        policy_loss: sums.policy_loss / policy_n,
         value_loss: sums.value_loss / n,
-        accuracy: sums.accuracy / n,
+        accuracy: sums.accuracy / policy_n,
         value_error: sums.value_error / n,
     }
 }
@@ -370,4 +394,48 @@ pub fn train<G: TensorGame>(job: TrainRun<'_, G>) -> Result<TrainOutcome, String
     }
     bar.finish_and_clear();
     Ok(TrainOutcome { step, checkpoint: last_checkpoint, validation })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use agents::Game;
+    use tictactoe::TicTacToe;
+
+    /// The losses of `samples` (all in one batch) under `net`.
+    fn batch_losses(net: &PolicyValueNet, samples: &[Sample<TicTacToe>]) -> (f32, f32) {
+        let device = Device::flex();
+        let shape = samples[0].state.tensor_shape();
+        let indices: Vec<usize> = (0..samples.len()).collect();
+        let t = batch_tensors(samples, &indices, &shape, &mut InputBuffers::default(), &device);
+        let l = losses(net, &t, 1.0, &device);
+        (l.policy.into_scalar::<f32>(), l.value.into_scalar::<f32>())
+    }
+
+    #[test]
+    fn value_only_rows_leave_the_policy_loss_alone_and_value_weights_shape_the_value_loss() {
+        let shape = TicTacToe::new().tensor_shape();
+        let net = PolicyValueNet::new(&crate::config::NetConfig::default(), &shape, &Device::flex());
+        let batch_losses = |samples: &[Sample<TicTacToe>]| batch_losses(&net, samples);
+        let mut second = TicTacToe::new();
+        second.apply(4).unwrap();
+        let uniform = |s: &TicTacToe| vec![1.0 / s.legal_actions().len() as f32; s.legal_actions().len()];
+        let taught = Sample::new(TicTacToe::new(), 0, uniform(&TicTacToe::new()), 1.0).unwrap();
+        let (policy, value) = batch_losses(std::slice::from_ref(&taught));
+        let mut value_only = Sample::value_only(second.clone(), 1, -1.0).unwrap();
+        let (policy_with, _) = batch_losses(&[taught.clone(), value_only.clone()]);
+        assert!(
+            (policy - policy_with).abs() < 1e-5,
+            "{policy} vs {policy_with}: value-only rows teach no policy"
+        );
+        // A weight of ~0 on the second row leaves the first row's value loss alone.
+        value_only.value_weight = 1e-7;
+        let (_, value_with) = batch_losses(&[taught.clone(), value_only.clone()]);
+        assert!((value - value_with).abs() < 1e-4, "{value} vs {value_with}");
+        // With equal weights it is the mean of both rows' squared errors.
+        value_only.value_weight = 1.0;
+        let (_, other) = batch_losses(std::slice::from_ref(&value_only));
+        let (_, both) = batch_losses(&[taught, value_only]);
+        assert!((both - (value + other) / 2.0).abs() < 1e-4, "{both} vs mean of {value} and {other}");
+    }
 }

@@ -28,7 +28,7 @@ fn a_search_players_visit_distribution_is_its_target_and_a_scripted_players_choi
     }
     let scripted = play_game(&config(&["scripted"], 1), 0).unwrap();
     assert!(scripted.targets.iter().all(|t| t.probs == vec![(t.probs[0].0, 1.0)]), "one-hot choices");
-    let samples = samples_of(&game).unwrap();
+    let samples = samples_of(&game, false).unwrap();
     assert_eq!(samples.len(), game.targets.len(), "every target becomes a sample");
 }
 
@@ -60,7 +60,7 @@ fn against_opponents_only_the_experts_decisions_are_targets() {
         let expert = game.agents.iter().position(|a| a == "scripted").expect("one side is the expert");
         assert_eq!(game.agents[1 - expert], "random");
         sides[expert] += 1;
-        let samples = samples_of(&game).unwrap();
+        let samples = samples_of(&game, false).unwrap();
         assert!(!samples.is_empty());
         assert!(
             samples.iter().all(|s| s.player == expert),
@@ -120,4 +120,45 @@ fn a_driver_share_without_a_driver_is_refused() {
     c.data.driver_share = 0.5;
     let e = c.check("c.toml").unwrap_err();
     assert_eq!(e.field, "data.driver_share");
+}
+
+#[test]
+fn with_value_from_opponents_the_opponents_decisions_teach_only_the_value() {
+    let mut c = config(&["scripted"], 4);
+    c.data.opponents = vec!["random".into()];
+    c.data.value_from_opponents = true;
+    c.check("c.toml").unwrap();
+    for g in 0..4 {
+        let game = play_game(&c, g).unwrap();
+        let expert = game.agents.iter().position(|a| a == "scripted").unwrap();
+        let imitated = samples_of(&game, false).unwrap();
+        let samples = samples_of(&game, true).unwrap();
+        let (taught, value_only): (Vec<_>, Vec<_>) = samples.iter().partition(|s| s.teaches_policy);
+        assert_eq!(taught.len(), imitated.len(), "game {g}: the expert's targets are unchanged");
+        assert!(taught.iter().all(|s| s.player == expert));
+        assert!(!value_only.is_empty(), "game {g}: the opponent's decisions are samples too");
+        for s in &value_only {
+            assert_eq!(s.player, 1 - expert, "game {g}: value-only samples are the opponent's");
+            assert!(s.target.iter().all(|&p| p == 0.0), "a value-only sample has no policy target");
+            assert!(s.state.legal_actions().len() >= 2, "only real choices");
+            assert_eq!(s.value, game.returns[s.player] as f32, "the mover's own result");
+        }
+        // Each side's value weights sum to half the game's samples.
+        let weight =
+            |side: usize| samples.iter().filter(|s| s.player == side).map(|s| s.value_weight).sum::<f32>();
+        let half = samples.len() as f32 / 2.0;
+        assert!(
+            (weight(0) - half).abs() < 1e-3 && (weight(1) - half).abs() < 1e-3,
+            "game {g}: balanced sides"
+        );
+    }
+}
+
+#[test]
+fn value_from_opponents_without_opponents_is_refused() {
+    let mut c = config(&["scripted"], 2);
+    c.data.value_from_opponents = true;
+    let e = c.check("c.toml").unwrap_err();
+    assert_eq!(e.field, "data.value_from_opponents");
+    assert!(e.to_string().contains("c.toml"), "{e}");
 }

@@ -4,7 +4,7 @@
 //! the final returns. Positions are rebuilt by replaying, so shards stay small and exact.
 
 use crate::expert::Target;
-use crate::sample::Sample;
+use crate::sample::{balance_sides, Sample};
 use crate::selfplay::source::GameSource;
 use agents::{TensorGame, Turn};
 use serde::de::DeserializeOwned;
@@ -71,7 +71,8 @@ pub fn read_shard<A: DeserializeOwned>(path: &Path) -> Result<Vec<PlayedGame<A>>
         .collect()
 }
 
-/// Rebuild a game's training samples by replaying it from its set-up.
+/// Rebuild a game's training samples by replaying it from its set-up, each side's value
+/// weight balanced ([`balance_sides`]).
 pub fn samples_of<G: TensorGame>(
     source: &dyn GameSource<G>,
     game: &PlayedGame<G::Action>,
@@ -96,5 +97,6 @@ pub fn samples_of<G: TensorGame>(
         }
         state.apply(action).map_err(|e| format!("{}: ply {ply}: {e}", game.setup))?;
     }
+    balance_sides(&mut out);
     Ok(out)
 }
