@@ -422,7 +422,7 @@ mod tests {
         let uniform = |s: &TicTacToe| vec![1.0 / s.legal_actions().len() as f32; s.legal_actions().len()];
         let taught = Sample::new(TicTacToe::new(), 0, uniform(&TicTacToe::new()), 1.0).unwrap();
         let (policy, value) = batch_losses(std::slice::from_ref(&taught));
-        let mut value_only = Sample::value_only(second.clone(), 1, -1.0).unwrap();
+        let mut value_only = Sample::value_only(second, 1, -1.0).unwrap();
         let (policy_with, _) = batch_losses(&[taught.clone(), value_only.clone()]);
         assert!(
             (policy - policy_with).abs() < 1e-5,
