@@ -156,19 +156,28 @@ pub fn value_check(args: &ValueCheckArgs) -> Result<String, String> {
         args.games,
         args.every
     );
-    out.push_str("  scenario             positions    mse   sign right (decisive)   mean value\n");
+    out.push_str(
+        "  scenario             positions    mse   sign right (decisive)   mean value   mse by third   sign right by third\n",
+    );
+    let percent = |right: usize, of: usize| 100.0 * right as f64 / of.max(1) as f64;
     for r in &records {
+        let thirds: Vec<String> = r.by_third.iter().map(|p| format!("{:.2}", p.mse)).collect();
+        let signs: Vec<String> =
+            r.by_third.iter().map(|p| format!("{:.0}%", percent(p.sign_right, p.decisive))).collect();
         out.push_str(&format!(
-            "  {:<20} {:>9} {:>6.3} {:>6.1}% ({}/{}) {:>13.3}\n",
+            "  {:<20} {:>9} {:>6.3} {:>6.1}% ({}/{}) {:>13.3}   {:<14} {}\n",
             r.scenario,
             r.positions,
             r.mse,
-            100.0 * r.sign_right as f64 / r.decisive.max(1) as f64,
+            percent(r.sign_right, r.decisive),
             r.sign_right,
             r.decisive,
-            r.mean_value
+            r.mean_value,
+            thirds.join(" "),
+            signs.join(" ")
         ));
     }
-    out.push_str("  (mse against the mover's result: win 1, draw 0, loss -1; a value of 0 everywhere scores the share of decisive games)");
+    out.push_str("  (mse against the mover's result: win 1, draw 0, loss -1; a value of 0 everywhere scores the share of decisive games;\n");
+    out.push_str("   by third: the first, middle and last third of each game's judged decisions)");
     Ok(out)
 }

@@ -27,7 +27,28 @@ pub struct ValueRecord {
     pub sign_right: usize,
     /// Mean value given (0 for an unbiased head over both sides' decisions).
     pub mean_value: f64,
+    /// The same error and sign figures for the first, middle and last third of each game's
+    /// judged decisions: early on the dice have yet to decide much, near the end the result
+    /// is mostly settled, so a good head's error falls through a game.
+    pub by_third: Vec<PhaseRecord>,
 }
+
+/// The value head's record on one third of the games' decisions.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct PhaseRecord {
+    /// Decisions judged.
+    pub positions: usize,
+    /// Mean squared error against the mover's return.
+    pub mse: f64,
+    /// Judged decisions of decisive games.
+    pub decisive: usize,
+    /// Of those, the ones whose value has the sign of the result.
+    pub sign_right: usize,
+}
+
+/// A judged decision: the value given, the mover's return and which third of its game's
+/// judged decisions it falls in (0, 1 or 2).
+type Judged = (f32, f64, usize);
 
 /// Judge every `every`-th decision with a choice in `games` games per scenario, both sides
 /// played by `agent` (a spec `make_agent` takes), seeded by `seed`, on `config`'s board and
@@ -44,7 +65,7 @@ pub fn value_records(
         .into_iter()
         .map(|scenario| {
             let config = GameConfig { scenario, ..config.clone() };
-            let judged: Vec<Vec<(f32, f64)>> = (0..games as u64)
+            let judged: Vec<Vec<Judged>> = (0..games as u64)
                 .into_par_iter()
                 .map(|g| judge_game(network, agent, &config, every, seed.wrapping_add(g)))
                 .collect::<Result<_, _>>()?;
@@ -53,14 +74,14 @@ pub fn value_records(
         .collect()
 }
 
-/// The (value, return) pairs of one game's judged decisions.
+/// One game's judged decisions.
 fn judge_game(
     network: &Network,
     agent: &str,
     config: &GameConfig,
     every: usize,
     seed: u64,
-) -> Result<Vec<(f32, f64)>, String> {
+) -> Result<Vec<Judged>, String> {
     let state = new_game(config).map_err(|e| e.to_string())?;
     let mut players = vec![
         crate::play::make_agent(agent, seed.wrapping_mul(2))?,
@@ -86,20 +107,32 @@ fn judge_game(
         return Err(e);
     }
     let returns = Game::returns(&end);
-    Ok(judged.into_iter().map(|(mover, v)| (v, returns[mover])).collect())
+    let n = judged.len();
+    Ok(judged.into_iter().enumerate().map(|(i, (mover, v))| (v, returns[mover], 3 * i / n)).collect())
 }
 
-fn record(scenario: String, games: u32, judged: Vec<(f32, f64)>) -> ValueRecord {
-    let n = judged.len().max(1) as f64;
-    let decisive: Vec<&(f32, f64)> = judged.iter().filter(|(_, r)| *r != 0.0).collect();
+fn record(scenario: String, games: u32, judged: Vec<Judged>) -> ValueRecord {
+    let all = phase(judged.iter());
     ValueRecord {
         scenario,
         games,
-        positions: judged.len(),
-        mse: judged.iter().map(|&(v, r)| (v as f64 - r).powi(2)).sum::<f64>() / n,
-        decisive: decisive.len(),
-        sign_right: decisive.iter().filter(|(v, r)| (*v > 0.0) == (*r > 0.0)).count(),
-        mean_value: judged.iter().map(|&(v, _)| v as f64).sum::<f64>() / n,
+        positions: all.positions,
+        mse: all.mse,
+        decisive: all.decisive,
+        sign_right: all.sign_right,
+        mean_value: judged.iter().map(|&(v, ..)| v as f64).sum::<f64>() / judged.len().max(1) as f64,
+        by_third: (0..3).map(|third| phase(judged.iter().filter(|j| j.2 == third))).collect(),
+    }
+}
+
+fn phase<'a>(judged: impl Iterator<Item = &'a Judged> + Clone) -> PhaseRecord {
+    let positions = judged.clone().count();
+    let decisive = judged.clone().filter(|(_, r, _)| *r != 0.0);
+    PhaseRecord {
+        positions,
+        mse: judged.clone().map(|&(v, r, _)| (v as f64 - r).powi(2)).sum::<f64>() / positions.max(1) as f64,
+        decisive: decisive.clone().count(),
+        sign_right: decisive.filter(|(v, r, _)| (*v > 0.0) == (*r > 0.0)).count(),
     }
 }
 
@@ -109,11 +142,18 @@ mod tests {
 
     #[test]
     fn a_record_gives_the_hand_computed_figures() {
-        // Values 0.5 (won), -0.5 (won), 0 (drawn), -1 (lost).
-        let r = record("x".into(), 2, vec![(0.5, 1.0), (-0.5, 1.0), (0.0, 0.0), (-1.0, -1.0)]);
+        // Values 0.5 (won), -0.5 (won), 0 (drawn), -1 (lost), the first two early, the last
+        // two late.
+        let r = record("x".into(), 2, vec![(0.5, 1.0, 0), (-0.5, 1.0, 0), (0.0, 0.0, 2), (-1.0, -1.0, 2)]);
         assert_eq!(r.positions, 4);
         assert!((r.mse - (0.25 + 2.25 + 0.0 + 0.0) / 4.0).abs() < 1e-12);
         assert_eq!((r.decisive, r.sign_right), (3, 2));
         assert!((r.mean_value - (-0.25)).abs() < 1e-12);
+        let [early, middle, late] = [&r.by_third[0], &r.by_third[1], &r.by_third[2]];
+        assert_eq!((early.positions, early.decisive, early.sign_right), (2, 2, 1));
+        assert!((early.mse - 1.25).abs() < 1e-12);
+        assert_eq!((middle.positions, middle.mse), (0, 0.0));
+        assert_eq!((late.positions, late.decisive, late.sign_right), (2, 1, 1));
+        assert!(late.mse.abs() < 1e-12);
     }
 }
