@@ -64,6 +64,11 @@ pub struct DataConfig {
     /// the player to move usually wins.
     #[serde(default)]
     pub value_from_opponents: bool,
+    /// Keep every this-many-th sample of a game (1: all). Positions of one game are much
+    /// alike and share one result, so for a given training budget, more games with fewer
+    /// positions each teach the value head more.
+    #[serde(default = "one")]
+    pub every: usize,
     /// DAgger: an agent spec (typically `policy:checkpoint=...`, the network being trained)
     /// that plays the experts' moves in a share of their decisions while the expert's choice
     /// stays the target, so the network also learns how to recover from the positions its own
@@ -89,11 +94,16 @@ impl Default for DataConfig {
             agents: vec!["scripted".into()],
             opponents: Vec::new(),
             value_from_opponents: false,
+            every: 1,
             driver: None,
             driver_share: 0.0,
             validation: 0.1,
         }
     }
+}
+
+fn one() -> usize {
+    1
 }
 
 /// Learning-rate schedules.
@@ -262,6 +272,9 @@ impl Config {
         }
         if d.driver.is_none() && d.driver_share > 0.0 {
             return bad("data.driver_share", "set data.driver, the agent that plays that share".into());
+        }
+        if !(1..=1000).contains(&d.every) {
+            return bad("data.every", format!("{} is not in 1..=1000", d.every));
         }
         if !(0.0..=0.5).contains(&d.validation) {
             return bad("data.validation", format!("{} is not in [0, 0.5]", d.validation));

@@ -8,7 +8,7 @@
 //! replaying the actions, so a shard is small and exact. Shards are written atomically and a
 //! resumed generation only plays the shards that are missing.
 
-use crate::config::Config;
+use crate::config::{Config, DataConfig};
 use crate::sample::{balance_sides, Sample};
 use agents::{Agent, Game, Turn};
 use engine::scenario::Scenario;
@@ -217,9 +217,10 @@ pub fn generate(run: &Path, config: &Config, progress: bool) -> Result<usize, St
 }
 
 /// Rebuild one stored game's samples by replaying it: a sample at every target and, with
-/// `value_from_opponents`, a value-only sample at every other decision with two or more legal
-/// actions; each side's value weight balanced ([`balance_sides`]).
-pub fn samples_of(game: &ShardGame, value_from_opponents: bool) -> Result<Vec<Sample<GameState>>, String> {
+/// `data.value_from_opponents`, a value-only sample at every other decision with two or more
+/// legal actions; every `data.every`-th of them kept, and each side's value weight balanced
+/// ([`balance_sides`]).
+pub fn samples_of(game: &ShardGame, data: &DataConfig) -> Result<Vec<Sample<GameState>>, String> {
     let scenario =
         scenario_named(&game.scenario).ok_or_else(|| format!("unknown scenario {}", game.scenario))?;
     let setup = GameConfig {
@@ -229,8 +230,15 @@ pub fn samples_of(game: &ShardGame, value_from_opponents: bool) -> Result<Vec<Sa
         ..GameConfig::default()
     };
     let mut state = new_game(&setup).map_err(|e| e.to_string())?;
-    let mut out = Vec::with_capacity(game.targets.len());
+    let mut out = Vec::with_capacity(game.targets.len().div_ceil(data.every));
     let mut next = game.targets.iter().peekable();
+    // Samples are counted as they come and only every `data.every`-th is built; the kept
+    // phase turns with the game, so not every game keeps its first decision.
+    let (mut seen, phase) = (0usize, game.game % data.every);
+    let mut keep = || {
+        seen += 1;
+        (seen - 1) % data.every == phase
+    };
     for (ply, &action) in game.actions.iter().enumerate() {
         if let Some(t) = next.next_if(|t| t.ply as usize == ply) {
             let Turn::Player(p) = Game::turn(&state) else {
@@ -243,9 +251,11 @@ pub fn samples_of(game: &ShardGame, value_from_opponents: bool) -> Result<Vec<Sa
                     format!("game {}: ply {ply}: target beyond the legal actions", game.game)
                 })? = prob;
             }
-            out.push(Sample::new(state.clone(), p, target, game.returns[p] as f32)?);
-        } else if let (true, Turn::Player(p)) = (value_from_opponents, Game::turn(&state)) {
-            if state.legal_actions().len() >= 2 {
+            if keep() {
+                out.push(Sample::new(state.clone(), p, target, game.returns[p] as f32)?);
+            }
+        } else if let (true, Turn::Player(p)) = (data.value_from_opponents, Game::turn(&state)) {
+            if state.legal_actions().len() >= 2 && keep() {
                 out.push(Sample::value_only(state.clone(), p, game.returns[p] as f32)?);
             }
         }
@@ -280,7 +290,7 @@ pub fn load(run: &Path, config: &Config) -> Result<Split, String> {
         .collect();
     let per_game: Vec<(usize, Vec<Sample<GameState>>)> = games
         .par_iter()
-        .map(|g| samples_of(g, config.data.value_from_opponents).map(|s| (g.game, s)))
+        .map(|g| samples_of(g, &config.data).map(|s| (g.game, s)))
         .collect::<Result<_, _>>()?;
     let (mut train, mut valid) = (Vec::new(), Vec::new());
     for (game, samples) in per_game {

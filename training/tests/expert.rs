@@ -1,7 +1,7 @@
 //! Expert games: a search player's visit distributions become the targets, shards are
 //! written once and read back whole, and a finished generation plays nothing again.
 
-use training::config::Config;
+use training::config::{Config, DataConfig};
 use training::expert::{generate, load, play_game, samples_of};
 
 fn config(agents: &[&str], games: usize) -> Config {
@@ -28,8 +28,26 @@ fn a_search_players_visit_distribution_is_its_target_and_a_scripted_players_choi
     }
     let scripted = play_game(&config(&["scripted"], 1), 0).unwrap();
     assert!(scripted.targets.iter().all(|t| t.probs == vec![(t.probs[0].0, 1.0)]), "one-hot choices");
-    let samples = samples_of(&game, false).unwrap();
+    let samples = samples_of(&game, &DataConfig::default()).unwrap();
     assert_eq!(samples.len(), game.targets.len(), "every target becomes a sample");
+}
+
+#[test]
+fn data_every_keeps_every_kth_sample_of_a_game() {
+    let c = config(&["scripted"], 3);
+    for g in 0..3 {
+        let game = play_game(&c, g).unwrap();
+        let all = samples_of(&game, &c.data).unwrap();
+        let kept = samples_of(&game, &DataConfig { every: 4, ..c.data.clone() }).unwrap();
+        let expected: Vec<_> = all.iter().skip(g % 4).step_by(4).collect();
+        assert_eq!(kept.len(), expected.len(), "game {g}");
+        for (k, e) in kept.iter().zip(expected) {
+            assert_eq!((k.player, &k.target, &k.recipes), (e.player, &e.target, &e.recipes), "game {g}");
+        }
+    }
+    let mut bad = config(&["scripted"], 1);
+    bad.data.every = 0;
+    assert_eq!(bad.check("c.toml").unwrap_err().field, "data.every");
 }
 
 #[test]
@@ -60,7 +78,7 @@ fn against_opponents_only_the_experts_decisions_are_targets() {
         let expert = game.agents.iter().position(|a| a == "scripted").expect("one side is the expert");
         assert_eq!(game.agents[1 - expert], "random");
         sides[expert] += 1;
-        let samples = samples_of(&game, false).unwrap();
+        let samples = samples_of(&game, &c.data).unwrap();
         assert!(!samples.is_empty());
         assert!(
             samples.iter().all(|s| s.player == expert),
@@ -131,8 +149,9 @@ fn with_value_from_opponents_the_opponents_decisions_teach_only_the_value() {
     for g in 0..4 {
         let game = play_game(&c, g).unwrap();
         let expert = game.agents.iter().position(|a| a == "scripted").unwrap();
-        let imitated = samples_of(&game, false).unwrap();
-        let samples = samples_of(&game, true).unwrap();
+        let imitated =
+            samples_of(&game, &DataConfig { value_from_opponents: false, ..c.data.clone() }).unwrap();
+        let samples = samples_of(&game, &c.data).unwrap();
         let (taught, value_only): (Vec<_>, Vec<_>) = samples.iter().partition(|s| s.teaches_policy);
         assert_eq!(taught.len(), imitated.len(), "game {g}: the expert's targets are unchanged");
         assert!(taught.iter().all(|s| s.player == expert));
