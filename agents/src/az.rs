@@ -81,6 +81,12 @@ pub struct AzConfig {
     pub c_visit: f64,
     /// See `c_visit`.
     pub c_scale: f64,
+    /// Whether the Gumbel root stretches its actions' Q to fill [0, 1] (min-max, as `mctx`
+    /// does), or maps the game's value range [-1, 1] onto [0, 1]. Min-max turns any spread
+    /// of values, however small, into a full range, so a noisy value head's differences
+    /// between sibling positions outweigh the policy; fixed bounds keep a difference of
+    /// values as large as it is.
+    pub rescale_q: bool,
 }
 
 impl Default for AzConfig {
@@ -92,6 +98,7 @@ impl Default for AzConfig {
             c_puct: 1.25,
             c_visit: 50.0,
             c_scale: 0.1,
+            rescale_q: true,
         }
     }
 }
@@ -141,9 +148,10 @@ impl AzConfig {
                 "c" => cfg.c_puct = real(0.0, 100.0)?,
                 "scale" => cfg.c_scale = real(0.0, 100.0)?,
                 "visit" => cfg.c_visit = real(0.0, 10_000.0)?,
+                "rescale" => cfg.rescale_q = int(0, 1)? == 1,
                 _ => {
                     return Err(format!(
-                        "unknown az parameter `{k}` (sims, ms, root, considered, noise, scale, visit, alpha, fraction, c)"
+                        "unknown az parameter `{k}` (sims, ms, root, considered, noise, scale, visit, rescale, alpha, fraction, c)"
                     ))
                 }
             }
@@ -151,13 +159,14 @@ impl AzConfig {
         if seen.contains(&"sims") && seen.contains(&"ms") {
             return Err("az: give `sims` or `ms`, not both".into());
         }
-        let gumbel_only = ["considered", "noise", "scale", "visit"].iter().any(|k| seen.contains(k));
+        let gumbel_only =
+            ["considered", "noise", "scale", "visit", "rescale"].iter().any(|k| seen.contains(k));
         let puct_only = ["alpha", "fraction"].iter().any(|k| seen.contains(k));
         cfg.root = match root {
             "gumbel" if puct_only => return Err("az: alpha and fraction belong to root=puct".into()),
             "gumbel" => RootRule::Gumbel { considered, noise },
             _ if gumbel_only => {
-                return Err("az: considered, noise, scale and visit belong to root=gumbel".into())
+                return Err("az: considered, noise, scale, visit and rescale belong to root=gumbel".into())
             }
             _ => RootRule::Puct { alpha, fraction },
         };
@@ -172,8 +181,8 @@ impl AzConfig {
         };
         let root = match self.root {
             RootRule::Gumbel { considered, noise } => format!(
-                "root=gumbel,considered={considered},noise={},scale={},visit={}",
-                noise as u8, self.c_scale, self.c_visit
+                "root=gumbel,considered={considered},noise={},scale={},visit={},rescale={}",
+                noise as u8, self.c_scale, self.c_visit, self.rescale_q as u8
             ),
             RootRule::Puct { alpha, fraction } => format!("root=puct,alpha={alpha},fraction={fraction}"),
         };
@@ -446,8 +455,9 @@ impl<G: Game> AzSearch<G> {
         (self.config.c_visit + most) * self.config.c_scale
     }
 
-    /// Completed Q of every root edge for the searcher, rescaled to [0, 1]: the mean value of
-    /// a visited action, the mixed value estimate of an unvisited one.
+    /// Completed Q of every root edge for the searcher, brought into [0, 1] (min-max, or from
+    /// [-1, 1], see [`AzConfig::rescale_q`]): the mean value of a visited action, the mixed
+    /// value estimate of an unvisited one.
     fn completed_q(&self) -> Vec<f64> {
         let root = &self.nodes[0];
         let s = sign(self.searcher);
@@ -468,6 +478,9 @@ impl<G: Game> AzSearch<G> {
             .iter()
             .map(|e| if e.visits > 0 { s * e.value0 / e.visits as f64 } else { mix })
             .collect();
+        if !self.config.rescale_q {
+            return q.iter().map(|x| (x + 1.0) / 2.0).collect();
+        }
         let (lo, hi) = q.iter().fold((f64::MAX, f64::MIN), |(lo, hi), &x| (lo.min(x), hi.max(x)));
         if hi > lo {
             q.iter().map(|x| (x - lo) / (hi - lo)).collect()

@@ -20,6 +20,11 @@ impl TicTacToe {
         TicTacToe::default()
     }
 
+    /// Who marked cell `i` (0..9, row-major), if anyone.
+    pub fn cell(&self, i: usize) -> Option<u8> {
+        self.cells.get(i).copied().flatten()
+    }
+
     /// The player who completed a line, if any.
     pub fn winner(&self) -> Option<u8> {
         LINES.iter().find_map(|l| match (self.cells[l[0]], self.cells[l[1]], self.cells[l[2]]) {

@@ -97,6 +97,57 @@ fn with_exact_values_the_search_plays_a_best_move_almost_everywhere() {
     assert!(few as f64 >= 0.98 * positions.len() as f64, "8 simulations: {few} of {}", positions.len());
 }
 
+/// A confident policy (0.9 on the corner, cell 0) and values that differ by a hair: the
+/// player who holds the centre is 0.01 better off. A noisy value head looks like this.
+struct Hair;
+
+impl PolicyValue<TicTacToe> for Hair {
+    fn evaluate(&self, states: &[(&TicTacToe, usize)]) -> Result<Vec<NetOutput>, String> {
+        Ok(states
+            .iter()
+            .map(|&(s, mover)| {
+                let legal = s.legal_actions();
+                let rest = 0.1 / (legal.len() - 1).max(1) as f32;
+                let priors = legal.iter().map(|&a| if a == 0 { 0.9 } else { rest }).collect();
+                let value = match s.cell(4) {
+                    Some(owner) if owner as usize == mover => 0.01,
+                    Some(_) => -0.01,
+                    None => 0.0,
+                };
+                NetOutput { priors, value }
+            })
+            .collect())
+    }
+}
+
+#[test]
+fn min_max_rescaling_lets_a_hair_of_value_overrule_the_policy_and_fixed_bounds_do_not() {
+    let empty = TicTacToe::new();
+    let min_max = gumbel(32, false);
+    let fixed = AzConfig { rescale_q: false, ..gumbel(32, false) };
+    for seed in 0..5 {
+        assert_eq!(search(&empty, min_max.clone(), &Hair, seed).unwrap().action, 4, "min-max: the centre");
+        assert_eq!(
+            search(&empty, fixed.clone(), &Hair, seed).unwrap().action,
+            0,
+            "fixed: the policy's corner"
+        );
+    }
+    // With exact values, differences are large and fixed bounds still find the best moves.
+    let net = Perfect(Mutex::default());
+    let mut minimax = Minimax::default();
+    let positions = reachable();
+    let good = positions
+        .iter()
+        .enumerate()
+        .filter(|(i, s)| {
+            let config = AzConfig { rescale_q: false, ..gumbel(64, false) };
+            minimax.best_moves(s).contains(&search(*s, config, &net, *i as u64).unwrap().action)
+        })
+        .count();
+    assert!(good as f64 >= 0.995 * positions.len() as f64, "fixed bounds: {good} of {}", positions.len());
+}
+
 #[test]
 fn without_knowledge_the_search_finds_the_win_and_the_block() {
     // X: 0 1 _ / O: 3 4 _: X to move wins at 2.
@@ -172,8 +223,8 @@ fn bad_parameters_are_refused_by_name() {
     let c = AzConfig::parse("sims=8,root=puct,alpha=0.5,fraction=0.25").unwrap();
     assert_eq!(c.root, RootRule::Puct { alpha: 0.5, fraction: 0.25 });
     assert_eq!(AzConfig::parse(&c.spec()).unwrap(), c);
-    let g = AzConfig::parse("sims=8,considered=4,scale=0.02,visit=10").unwrap();
-    assert_eq!((g.c_scale, g.c_visit), (0.02, 10.0));
+    let g = AzConfig::parse("sims=8,considered=4,scale=0.02,visit=10,rescale=0").unwrap();
+    assert_eq!((g.c_scale, g.c_visit, g.rescale_q), (0.02, 10.0, false));
     assert_eq!(AzConfig::parse(&g.spec()).unwrap(), g);
     for bad in [
         "root=puct,scale=0.1",
@@ -186,6 +237,8 @@ fn bad_parameters_are_refused_by_name() {
         "width=3",
         "sims=8,ms=10",
         "c=-1",
+        "rescale=2",
+        "root=puct,rescale=0",
     ] {
         let e = AzConfig::parse(bad).unwrap_err();
         assert!(e.contains("az"), "{bad}: {e}");
