@@ -1,7 +1,6 @@
 //! Every network shipped in `checkpoints/` loads for this engine's encodings, judges a
 //! position with finite outputs, and comes with the configuration that trained it.
 
-use agents::PolicyValue;
 use engine::setup::{new_game, GameConfig};
 use std::path::PathBuf;
 use training::config::Config;
