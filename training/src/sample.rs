@@ -34,18 +34,19 @@ impl<G: TensorGame> Sample<G> {
         if !(0.99..=1.01).contains(&sum) || target.iter().any(|p| !p.is_finite() || *p < 0.0) {
             return Err(format!("targets sum to {sum}, not 1"));
         }
-        Self::build(state, player, target, value, true)
+        Self::build(state, &legal, player, target, value, true)
     }
 
     /// A sample of `state` that teaches only the value: the decision of a player whose moves
     /// are not to be imitated (a weak opponent), whose result still says who was winning.
     pub fn value_only(state: G, player: usize, value: f32) -> Result<Sample<G>, String> {
-        let n = state.legal_actions().len();
-        Self::build(state, player, vec![0.0; n], value, false)
+        let legal = state.legal_actions();
+        Self::build(state, &legal, player, vec![0.0; legal.len()], value, false)
     }
 
     fn build(
         state: G,
+        legal: &[G::Action],
         player: usize,
         target: Vec<f32>,
         value: f32,
@@ -54,7 +55,6 @@ impl<G: TensorGame> Sample<G> {
         if !(-1.0..=1.0).contains(&value) {
             return Err(format!("value {value} is outside [-1, 1]"));
         }
-        let legal = state.legal_actions();
         let recipes =
             legal.iter().map(|&a| state.encode_action(a).map(|(_, r)| r)).collect::<Result<_, _>>()?;
         Ok(Sample { state, player, recipes, target, value, teaches_policy, value_weight: 1.0 })
