@@ -217,7 +217,8 @@ pub(crate) fn losses(
     }
 }
 
-/// Score a network on up to `limit` positions (no gradients).
+/// Score a network on up to `limit` positions, spread evenly over `samples` so that they come
+/// from many games rather than the first few (no gradients).
 pub fn score<G: TensorGame>(
     net: &PolicyValueNet,
     samples: &[Sample<G>],
@@ -227,10 +228,11 @@ pub fn score<G: TensorGame>(
     if samples.is_empty() || limit == 0 {
         return Scores::default();
     }
+    let stride = samples.len().div_ceil(limit);
     let mut buffers = InputBuffers::default();
     let (mut sums, mut n, mut policy_n) = (Scores::default(), 0usize, 0usize);
     for (shape, members) in buckets(samples) {
-        let members: Vec<usize> = members.into_iter().filter(|&i| i < limit).collect();
+        let members: Vec<usize> = members.into_iter().filter(|&i| i % stride == 0).collect();
         for chunk in members.chunks(64) {
             let t = batch_tensors(samples, chunk, &shape, &mut buffers, device);
             let l = losses(net, &t, 1.0, device);
@@ -437,5 +439,18 @@ mod tests {
         let (_, other) = batch_losses(std::slice::from_ref(&value_only));
         let (_, both) = batch_losses(&[taught, value_only]);
         assert!((both - (value + other) / 2.0).abs() < 1e-4, "{both} vs mean of {value} and {other}");
+    }
+
+    #[test]
+    fn a_limited_score_spreads_its_positions_over_the_whole_set() {
+        let shape = TicTacToe::new().tensor_shape();
+        let net = PolicyValueNet::new(&crate::config::NetConfig::default(), &shape, &Device::flex());
+        // Eight copies of one position: the first four won, the last four lost. Over both
+        // halves, a value v in [-1, 1] is off by (1 - v + v + 1) / 2 = 1 on average.
+        let samples: Vec<Sample<TicTacToe>> = (0..8)
+            .map(|i| Sample::value_only(TicTacToe::new(), 0, if i < 4 { 1.0 } else { -1.0 }).unwrap())
+            .collect();
+        let scores = score(&net, &samples, 4, &Device::flex());
+        assert!((scores.value_error - 1.0).abs() < 1e-5, "{scores:?}: both halves scored");
     }
 }
