@@ -167,11 +167,11 @@ pub fn value_check(args: &ValueCheckArgs) -> Result<String, String> {
         out.push_str(&format!(
             "  {:<20} {:>9} {:>6.3} {:>6.1}% ({}/{}) {:>13.3}   {:<14} {}\n",
             r.scenario,
-            r.positions,
-            r.mse,
-            percent(r.sign_right, r.decisive),
-            r.sign_right,
-            r.decisive,
+            r.all.positions,
+            r.all.mse,
+            percent(r.all.sign_right, r.all.decisive),
+            r.all.sign_right,
+            r.all.decisive,
             r.mean_value,
             thirds.join(" "),
             signs.join(" ")

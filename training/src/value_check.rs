@@ -16,15 +16,10 @@ pub struct ValueRecord {
     pub scenario: String,
     /// Games played.
     pub games: u32,
-    /// Decisions judged.
-    pub positions: usize,
-    /// Mean squared error of the value against the mover's return (win 1, draw 0, loss -1);
-    /// a value of 0 everywhere scores the share of decisive games.
-    pub mse: f64,
-    /// Judged decisions of decisive games.
-    pub decisive: usize,
-    /// Of those, the ones whose value has the sign of the result.
-    pub sign_right: usize,
+    /// Error and sign over all judged decisions (a value of 0 everywhere scores the share of
+    /// decisive games as its error).
+    #[serde(flatten)]
+    pub all: PhaseRecord,
     /// Mean value given (0 for an unbiased head over both sides' decisions).
     pub mean_value: f64,
     /// The same error and sign figures for the first, middle and last third of each game's
@@ -33,12 +28,12 @@ pub struct ValueRecord {
     pub by_third: Vec<PhaseRecord>,
 }
 
-/// The value head's record on one third of the games' decisions.
+/// The value head's record on a set of judged decisions.
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
 pub struct PhaseRecord {
     /// Decisions judged.
     pub positions: usize,
-    /// Mean squared error against the mover's return.
+    /// Mean squared error of the value against the mover's return (win 1, draw 0, loss -1).
     pub mse: f64,
     /// Judged decisions of decisive games.
     pub decisive: usize,
@@ -112,14 +107,10 @@ fn judge_game(
 }
 
 fn record(scenario: String, games: u32, judged: Vec<Judged>) -> ValueRecord {
-    let all = phase(judged.iter());
     ValueRecord {
         scenario,
         games,
-        positions: all.positions,
-        mse: all.mse,
-        decisive: all.decisive,
-        sign_right: all.sign_right,
+        all: phase(judged.iter()),
         mean_value: judged.iter().map(|&(v, ..)| v as f64).sum::<f64>() / judged.len().max(1) as f64,
         by_third: (0..3).map(|third| phase(judged.iter().filter(|j| j.2 == third))).collect(),
     }
@@ -145,9 +136,9 @@ mod tests {
         // Values 0.5 (won), -0.5 (won), 0 (drawn), -1 (lost), the first two early, the last
         // two late.
         let r = record("x".into(), 2, vec![(0.5, 1.0, 0), (-0.5, 1.0, 0), (0.0, 0.0, 2), (-1.0, -1.0, 2)]);
-        assert_eq!(r.positions, 4);
-        assert!((r.mse - (0.25 + 2.25 + 0.0 + 0.0) / 4.0).abs() < 1e-12);
-        assert_eq!((r.decisive, r.sign_right), (3, 2));
+        assert_eq!(r.all.positions, 4);
+        assert!((r.all.mse - (0.25 + 2.25 + 0.0 + 0.0) / 4.0).abs() < 1e-12);
+        assert_eq!((r.all.decisive, r.all.sign_right), (3, 2));
         assert!((r.mean_value - (-0.25)).abs() < 1e-12);
         let [early, middle, late] = [&r.by_third[0], &r.by_third[1], &r.by_third[2]];
         assert_eq!((early.positions, early.decisive, early.sign_right), (2, 2, 1));
