@@ -21,7 +21,10 @@ use std::process::ExitCode;
 struct Cli {
     /// Where networks compute: `cpu` (the default); `vulkan` / `vulkan:N` (a GPU through Vulkan)
     /// in a build with the `vulkan` feature (`cargo build --release --features vulkan`);
-    /// `cuda` / `cuda:N` in a build with the `cuda` feature.
+    /// `cuda` / `cuda:N` in a build with the `cuda` feature; `onnx` / `onnx:THREADS` (the networks
+    /// that play run in ONNX Runtime on the CPU, 2-3x faster than burn; training stays on burn) in
+    /// a build with the `onnx` feature, with ORT_DYLIB_PATH naming the library the `onnxruntime`
+    /// Python wheel ships.
     #[arg(long, global = true, default_value = "cpu", value_name = "DEVICE")]
     device: training::compute::DeviceChoice,
     #[command(subcommand)]

@@ -46,7 +46,7 @@ pub fn policy_score(
     opponent: &str,
     games: usize,
 ) -> Result<f64, String> {
-    let network = Arc::new(Network::from_net(net.clone(), "training".into()));
+    let network = Arc::new(Network::from_net(net.clone(), "training".into())?);
     let results: Vec<f64> = (0..games)
         .into_par_iter()
         .map(|g| -> Result<f64, String> {

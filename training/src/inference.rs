@@ -21,6 +21,26 @@ impl InputBuffers {
         shape: &TensorShape,
         device: &Device,
     ) -> (Tensor<4>, Tensor<2>) {
+        self.fill(positions, shape);
+        let (n, gl) = (positions.len(), shape.globals);
+        let planes = Tensor::<4>::from_data(
+            TensorData::new(self.planes.clone(), [n, shape.planes, shape.depth, shape.width]),
+            device,
+        );
+        let globals = Tensor::<2>::from_data(TensorData::new(self.globals.clone(), [n, gl]), device);
+        (planes, globals)
+    }
+}
+
+impl InputBuffers {
+    /// The planes and globals last encoded by [`InputBuffers::fill`].
+    pub fn contents(&self) -> (&[f32], &[f32]) {
+        (&self.planes, &self.globals)
+    }
+
+    /// Encode each (state, observer) into the buffers: `planes` then holds `positions × planes
+    /// × depth × width` floats and `globals` `positions × globals`.
+    pub fn fill<G: TensorGame>(&mut self, positions: &[(&G, usize)], shape: &TensorShape) {
         let n = positions.len();
         let (pl, gl) = (shape.plane_len(), shape.globals);
         self.planes.resize(n * pl, 0.0);
@@ -32,12 +52,6 @@ impl InputBuffers {
                 &mut self.globals[b * gl..(b + 1) * gl],
             );
         }
-        let planes = Tensor::<4>::from_data(
-            TensorData::new(self.planes.clone(), [n, shape.planes, shape.depth, shape.width]),
-            device,
-        );
-        let globals = Tensor::<2>::from_data(TensorData::new(self.globals.clone(), [n, gl]), device);
-        (planes, globals)
     }
 }
 
@@ -99,4 +113,54 @@ pub fn evaluate<G: TensorGame>(
             Evaluation { priors: row.to_vec(), legal, value: values[b] }
         })
         .collect())
+}
+
+/// Evaluate a batch of decision nodes of one tensor shape in ONNX Runtime: the network's raw
+/// outputs, then each legal action's logit summed from its recipe and a softmax over them, as
+/// [`evaluate`] computes with burn.
+#[cfg(feature = "onnx")]
+pub fn evaluate_onnx<G: TensorGame>(
+    net: &crate::onnx::runtime::OnnxNetwork,
+    buffers: &mut InputBuffers,
+    states: &[(&G, usize)],
+) -> Result<Vec<Evaluation<G::Action>>, String> {
+    let Some((first, _)) = states.first() else { return Ok(Vec::new()) };
+    let shape = first.tensor_shape();
+    if states.iter().any(|(s, _)| s.tensor_shape() != shape) {
+        return Err("a batch mixes board size classes".into());
+    }
+    buffers.fill(states, &shape);
+    let (planes, globals) = buffers.contents();
+    let raw = net.run(planes, globals, states.len(), [shape.planes, shape.depth, shape.width])?;
+    let (plane_len, global_len) = (shape.policy_planes * shape.cells(), shape.policy_globals);
+    states
+        .iter()
+        .enumerate()
+        .map(|(b, (s, _))| {
+            let legal = s.legal_actions();
+            let planes = &raw.planes[b * plane_len..(b + 1) * plane_len];
+            let global = &raw.globals[b * global_len..(b + 1) * global_len];
+            let logits = legal
+                .iter()
+                .map(|&a| {
+                    let (_, recipe) = s.encode_action(a)?;
+                    let spatial = recipe.spatial.iter().flatten();
+                    let spatial: f32 = spatial
+                        .map(|&(plane, cell)| planes[plane as usize * shape.cells() + cell as usize])
+                        .sum();
+                    Ok(spatial + recipe.global.iter().flatten().map(|&g| global[g as usize]).sum::<f32>())
+                })
+                .collect::<Result<Vec<f32>, String>>()?;
+            Ok(Evaluation { priors: softmax_of(&logits), legal, value: raw.values[b] })
+        })
+        .collect()
+}
+
+/// The softmax of a list of logits.
+#[cfg(feature = "onnx")]
+fn softmax_of(logits: &[f32]) -> Vec<f32> {
+    let top = logits.iter().copied().fold(f32::NEG_INFINITY, f32::max);
+    let exps: Vec<f32> = logits.iter().map(|&l| (l - top).exp()).collect();
+    let total: f32 = exps.iter().sum();
+    exps.into_iter().map(|e| e / total).collect()
 }

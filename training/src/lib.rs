@@ -17,6 +17,7 @@ pub mod learner;
 pub mod lock;
 pub mod metrics;
 pub mod net;
+pub mod onnx;
 pub mod play;
 pub mod sample;
 pub mod selfplay;

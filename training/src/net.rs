@@ -30,21 +30,21 @@ impl ModuleVisitor for TouchWeights {
 /// One residual block.
 #[derive(Module, Debug)]
 pub struct Residual {
-    first: Conv2d,
-    second: Conv2d,
+    pub(crate) first: Conv2d,
+    pub(crate) second: Conv2d,
 }
 
 /// The network.
 #[derive(Module, Debug)]
 pub struct PolicyValueNet {
-    stem: Conv2d,
-    globals_in: Linear,
-    blocks: Vec<Residual>,
-    policy_planes: Conv2d,
-    hidden: Linear,
-    policy_globals: Linear,
-    value_hidden: Linear,
-    value: Linear,
+    pub(crate) stem: Conv2d,
+    pub(crate) globals_in: Linear,
+    pub(crate) blocks: Vec<Residual>,
+    pub(crate) policy_planes: Conv2d,
+    pub(crate) hidden: Linear,
+    pub(crate) policy_globals: Linear,
+    pub(crate) value_hidden: Linear,
+    pub(crate) value: Linear,
 }
 
 /// The network's outputs for a batch.

@@ -15,10 +15,13 @@ use rand_chacha::ChaCha8Rng;
 use std::path::Path;
 use std::sync::{Arc, Mutex};
 
-/// A trained network ready to evaluate positions on the process's compute device.
+/// A trained network ready to evaluate positions on the process's compute device (in ONNX
+/// Runtime when that is the device: [`crate::compute::onnx_threads`]).
 pub struct Network {
     net: PolicyValueNet,
     device: Device,
+    #[cfg(feature = "onnx")]
+    onnx: Option<crate::onnx::runtime::OnnxNetwork>,
     buffers: Mutex<InputBuffers>,
     /// The checkpoint's description (tensor sizes), when loaded from one.
     meta: Option<checkpoint::Meta>,
@@ -31,7 +34,7 @@ impl Network {
     pub fn load(path: &Path) -> Result<Network, String> {
         let device = crate::compute::device();
         let (net, meta, dir) = checkpoint::load_network(path, &device).map_err(|e| e.to_string())?;
-        Ok(Network { meta: Some(meta), ..Network::from_net(net, dir.display().to_string()) })
+        Ok(Network { meta: Some(meta), ..Network::from_net(net, dir.display().to_string())? })
     }
 
     /// Load a checkpoint to play TDE: refused with a clear message when the network reads or
@@ -43,15 +46,21 @@ impl Network {
         Ok(network)
     }
 
-    /// Wrap an in-memory network (for evaluation during training).
-    pub fn from_net(net: PolicyValueNet, source: String) -> Network {
-        Network {
+    /// Wrap an in-memory network (for evaluation during training); with ONNX Runtime as the
+    /// device, the network's session is built here.
+    pub fn from_net(net: PolicyValueNet, source: String) -> Result<Network, String> {
+        Ok(Network {
+            #[cfg(feature = "onnx")]
+            onnx: match crate::compute::onnx_threads() {
+                Some(threads) => Some(crate::onnx::runtime::OnnxNetwork::new(&net, threads)?),
+                None => None,
+            },
             net,
             device: crate::compute::device(),
             buffers: Mutex::new(InputBuffers::default()),
             meta: None,
             source,
-        }
+        })
     }
 
     /// Whether a game's tensors fit the checkpoint this network was loaded from.
@@ -71,6 +80,10 @@ impl Network {
             self.check_shape(&first.tensor_shape())?;
         }
         let mut buffers = self.buffers.lock().unwrap_or_else(|p| p.into_inner());
+        #[cfg(feature = "onnx")]
+        if let Some(onnx) = &self.onnx {
+            return crate::inference::evaluate_onnx(onnx, &mut buffers, states);
+        }
         evaluate(&self.net, &self.device, &mut buffers, states)
     }
 
@@ -80,6 +93,13 @@ impl Network {
         let view = |p: usize| {
             let mut buffers = self.buffers.lock().unwrap_or_else(|e| e.into_inner());
             let shape = state.tensor_shape();
+            #[cfg(feature = "onnx")]
+            if let Some(onnx) = &self.onnx {
+                buffers.fill(&[(state, p)], &shape);
+                let (planes, globals) = buffers.contents();
+                let raw = onnx.run(planes, globals, 1, [shape.planes, shape.depth, shape.width]);
+                return raw.map_or(0.0, |r| r.values[0] as f64);
+            }
             let (planes, globals) = buffers.encode(&[(state, p)], &shape, &self.device);
             let v: Vec<f32> =
                 self.net.forward(planes, globals).value.into_data().try_to_vec::<f32>().unwrap_or(vec![0.0]);

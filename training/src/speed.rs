@@ -6,7 +6,7 @@
 
 use crate::checkpoint;
 use crate::config::Config;
-use crate::inference::{evaluate, InputBuffers};
+use crate::inference::InputBuffers;
 use crate::learner::{batch_tensors, losses, new_optimizer};
 use crate::sample::Sample;
 use agents::{Game, TensorGame, Turn};
@@ -145,7 +145,7 @@ pub fn measure(
     if let Some(first) = positions.first() {
         meta.check_shape(&first.tensor_shape())?;
     }
-    let mut buffers = InputBuffers::default();
+    let network = crate::play::Network::from_net(net.clone(), "bench".into())?;
     let views: Vec<(&GameState, usize)> = positions
         .iter()
         .filter_map(|s| match Game::turn(s) {
@@ -159,21 +159,21 @@ pub fn measure(
     // The positions repeated to fill the large batch.
     let filled: Vec<(&GameState, usize)> = views.iter().cycle().take(large).copied().collect();
     // One untimed pass of each size first: a GPU compiles and tunes its kernels on first use.
-    evaluate(&net, &device, &mut buffers, &views[..1])?;
-    evaluate(&net, &device, &mut buffers, &views[..64])?;
-    evaluate(&net, &device, &mut buffers, &filled)?;
+    network.evaluate(&views[..1])?;
+    network.evaluate(&views[..64])?;
+    network.evaluate(&filled)?;
     let (mut one, mut many, mut most) = (Vec::new(), Vec::new(), Vec::new());
     for _ in 0..batches {
         let t = Instant::now();
         for v in views.iter().take(16) {
-            evaluate(&net, &device, &mut buffers, std::slice::from_ref(v))?;
+            network.evaluate(std::slice::from_ref(v))?;
         }
         one.push(16.0 / t.elapsed().as_secs_f64());
         let t = Instant::now();
-        evaluate(&net, &device, &mut buffers, &views[..64])?;
+        network.evaluate(&views[..64])?;
         many.push(64.0 / t.elapsed().as_secs_f64());
         let t = Instant::now();
-        evaluate(&net, &device, &mut buffers, &filled)?;
+        network.evaluate(&filled)?;
         most.push(large as f64 / t.elapsed().as_secs_f64());
     }
     let training_per_s = training_speed(path, &meta.config, &views, 32, batches)?;
@@ -186,7 +186,6 @@ pub fn measure(
         positions += crate::expert::play_game(&expert, game)?.targets.len();
     }
     // Search: the same 16 roots searched one at a time, then all together.
-    let network = crate::play::Network::from_net(net.clone(), "bench".into());
     let shape = views[0].0.tensor_shape();
     let roots: Vec<(&GameState, usize)> =
         views.iter().filter(|(s, _)| s.tensor_shape() == shape).take(16).copied().collect();
