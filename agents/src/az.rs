@@ -10,10 +10,10 @@
 //!
 //! - **Root**: either Gumbel sampling with sequential halving (Danihelka et al., "Policy
 //!   improvement by planning with Gumbel", ICLR 2022, as DeepMind's `mctx` does it by
-//!   default): the top `considered` actions by Gumbel noise plus logits, simulations shared
-//!   out over rounds that each halve the candidates by noise + logits + σ(Q), and a policy
-//!   target of softmax(logits + σ(completed Q)); or PUCT with Dirichlet noise, choosing by
-//!   visit counts (AlphaZero).
+//!   default): the top `considered` actions (no more than the simulations) by Gumbel noise
+//!   plus logits, simulations shared out over rounds that each halve the candidates by noise
+//!   + logits + σ(Q), and a policy target of softmax(logits + σ(completed Q)); or PUCT with
+//!   Dirichlet noise, choosing by visit counts (AlphaZero).
 //! - **Below the root**: PUCT on the network's priors; an unvisited action is valued at its
 //!   node's network value.
 //! - **Chance nodes** are sampled with their exact odds, each seen outcome its own child.
@@ -71,7 +71,9 @@ pub enum RootRule {
 pub struct AzConfig {
     /// Simulations (network evaluations at most) per decision.
     pub simulations: u32,
-    /// Time budget per decision in milliseconds; replaces `simulations` when set.
+    /// Time budget per decision in milliseconds; replaces `simulations` when set. The Gumbel
+    /// root then plans sequential halving for the simulations that fit: the budget over the
+    /// time the root's own evaluation took.
     pub millis: Option<u64>,
     /// How the root chooses.
     pub root: RootRule,
@@ -271,6 +273,10 @@ pub struct AzSearch<G: Game> {
     pending: Option<Pending<G>>,
     halving: Option<Halving>,
     simulations: u32,
+    /// The simulations sequential halving plans for: `simulations` of the configuration, or
+    /// with a time budget, as many as the root's evaluation time says fit in it.
+    planned: u32,
+    started: Instant,
     deadline: Option<Instant>,
     legal: Vec<G::Action>,
 }
@@ -295,8 +301,11 @@ impl<G: Game> AzSearch<G> {
         if root.legal_actions().is_empty() {
             return Err("a decision node without legal actions".into());
         }
-        let deadline = config.millis.map(|ms| Instant::now() + Duration::from_millis(ms));
+        let started = Instant::now();
+        let deadline = config.millis.map(|ms| started + Duration::from_millis(ms));
         Ok(AzSearch {
+            planned: config.simulations,
+            started,
             config,
             root: root.clone(),
             searcher,
@@ -343,6 +352,11 @@ impl<G: Game> AzSearch<G> {
         let pending = self.pending.take().ok_or("no evaluation was requested")?;
         let value0 = sign(pending.mover) * output.value.clamp(-1.0, 1.0) as f64;
         if pending.leaf == 0 && !self.nodes[0].expanded {
+            if let Some(ms) = self.config.millis {
+                // Plan for as many simulations as evaluations like the root's fit in the time.
+                let per_evaluation = self.started.elapsed().as_secs_f64().max(1e-6);
+                self.planned = (ms as f64 / 1000.0 / per_evaluation).clamp(1.0, 1e6) as u32;
+            }
             self.expand_root(output)?;
             return Ok(());
         }
@@ -408,7 +422,8 @@ impl<G: Game> AzSearch<G> {
                     .collect();
                 let mut order: Vec<usize> = (0..n).collect();
                 order.sort_by(|&a, &b| score[b].total_cmp(&score[a]).then(a.cmp(&b)));
-                order.truncate(considered.min(n).max(1));
+                // As in mctx, no more actions are considered than there are simulations.
+                order.truncate(considered.min(n).min(self.planned as usize).max(1));
                 let rounds = (order.len() as f64).log2().ceil().max(1.0) as u32;
                 self.halving = Some(Halving { remaining: order, queue: Vec::new(), score, rounds });
             }
@@ -419,7 +434,7 @@ impl<G: Game> AzSearch<G> {
     /// The root edge the next simulation goes through (Gumbel), or `Some(usize::MAX)` for
     /// PUCT's own choice; `None` when sequential halving has settled on one action.
     fn next_root_edge(&mut self) -> Option<usize> {
-        let budget = self.config.simulations.max(1) as usize;
+        let budget = self.planned.max(1) as usize;
         let sigma = self.sigma_scale();
         let completed = self.completed_q();
         let Some(h) = &mut self.halving else { return Some(usize::MAX) };

@@ -244,3 +244,15 @@ fn bad_parameters_are_refused_by_name() {
         assert!(e.contains("az"), "{bad}: {e}");
     }
 }
+
+#[test]
+fn with_fewer_simulations_than_considered_actions_the_search_plays_an_action_it_simulated() {
+    // As in mctx: three simulations consider three actions, and the one played was simulated.
+    let net = Perfect(Mutex::default());
+    for (i, s) in reachable().iter().enumerate().filter(|(_, s)| s.legal_actions().len() > 3) {
+        let result = search(s, gumbel(3, true), &net, i as u64).unwrap();
+        let visited: Vec<_> = result.visits.iter().filter(|(_, n)| *n > 0).map(|(a, _)| *a).collect();
+        assert!(visited.len() <= 3, "{s:?}: {visited:?}");
+        assert!(visited.contains(&result.action), "{s:?}: plays {:?}, visited {visited:?}", result.action);
+    }
+}
