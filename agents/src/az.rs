@@ -11,9 +11,9 @@
 //! - **Root**: either Gumbel sampling with sequential halving (Danihelka et al., "Policy
 //!   improvement by planning with Gumbel", ICLR 2022, as DeepMind's `mctx` does it by
 //!   default): the top `considered` actions (no more than the simulations) by Gumbel noise
-//!   plus logits, simulations shared out over rounds that each halve the candidates by noise
-//!   + logits + σ(Q), and a policy target of softmax(logits + σ(completed Q)); or PUCT with
-//!   Dirichlet noise, choosing by visit counts (AlphaZero).
+//!   plus logits, simulations shared out over rounds that each halve the candidates by
+//!   noise, logits and σ(Q), and a policy target of softmax(logits + σ(completed Q)); or
+//!   PUCT with Dirichlet noise, choosing by visit counts (AlphaZero).
 //! - **Below the root**: PUCT on the network's priors; an unvisited action is valued at its
 //!   node's network value.
 //! - **Chance nodes** are sampled with their exact odds, each seen outcome its own child.
