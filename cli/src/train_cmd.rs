@@ -181,3 +181,32 @@ pub fn value_check(args: &ValueCheckArgs) -> Result<String, String> {
     out.push_str("   by third: the first, middle and last third of each game's judged decisions)");
     Ok(out)
 }
+
+/// Arguments of `tde export-onnx`.
+#[derive(Args)]
+pub struct ExportOnnxArgs {
+    /// The network to export (a checkpoint folder, or a run with a `latest`).
+    #[arg(long, default_value = "checkpoints/bootstrap_value")]
+    pub net: PathBuf,
+    /// The ONNX file to write (written whole or not at all).
+    #[arg(long)]
+    pub out: PathBuf,
+}
+
+/// Run `tde export-onnx`: the network as an ONNX model any ONNX reader runs.
+pub fn export_onnx(args: &ExportOnnxArgs) -> Result<String, String> {
+    let device = training::compute::device();
+    let (net, _, dir) =
+        training::checkpoint::load_network(&args.net, &device).map_err(|e| format!("--net: {e}"))?;
+    let bytes = training::onnx::export::to_onnx(&net)?;
+    engine::record::write_atomic(&args.out, &bytes).map_err(|e| format!("--out: {e}"))?;
+    Ok(format!(
+        "wrote {} ({} bytes, {} parameters, from {}): inputs `planes` [batch, {}, depth, width] and `globals`; \
+         outputs `policy_planes`, `policy_globals` and `value`",
+        args.out.display(),
+        bytes.len(),
+        net.parameters(),
+        dir.display(),
+        engine::encoding::PLANES,
+    ))
+}

@@ -116,10 +116,16 @@ fn the_built_in_crews_are_the_help_defaults() {
 
 #[test]
 fn an_unknown_or_unbuilt_compute_device_is_refused() {
-    refused(&["--device", "tpu", "scenarios"], "expected `cpu`, `vulkan[:N]` or `cuda[:N]`");
+    refused(
+        &["--device", "tpu", "scenarios"],
+        "expected `cpu`, `vulkan[:N]`, `cuda[:N]` or `onnx[:THREADS]`",
+    );
     refused(&["bench", "--device", "cuda:x", "--net", "none"], "must be a number");
     #[cfg(not(feature = "cuda"))]
     refused(&["bench", "--device", "cuda", "--net", "none"], "--features cuda");
     #[cfg(not(feature = "vulkan"))]
     refused(&["bench", "--device", "vulkan", "--net", "none"], "--features vulkan");
+    #[cfg(not(feature = "onnx"))]
+    refused(&["bench", "--device", "onnx:2", "--net", "none"], "--features onnx");
+    refused(&["bench", "--device", "onnx:x", "--net", "none"], "thread count");
 }

@@ -264,3 +264,20 @@ fn an_unknown_scenario_is_a_clear_error() {
         "{err}"
     );
 }
+
+#[test]
+fn export_onnx_writes_the_shipped_network_and_refuses_a_missing_one_without_writing() {
+    let out = temp("bootstrap_value.onnx");
+    let done = tde(&["export-onnx", "--out", out.to_str().unwrap()]);
+    assert!(done.status.success(), "{}", String::from_utf8_lossy(&done.stderr));
+    let bytes = std::fs::read(&out).unwrap();
+    // ModelProto starts with field 1 (ir_version, a varint): 8, and every float weight is in it.
+    assert_eq!(&bytes[..2], &[0x08, 8], "an ONNX model of IR version 8");
+    assert!(bytes.len() > 4 * 93_506, "{} bytes for 93,506 weights", bytes.len());
+    let missing = temp("missing.onnx");
+    let refused =
+        tde(&["export-onnx", "--net", "checkpoints/no_such_network", "--out", missing.to_str().unwrap()]);
+    assert!(!refused.status.success());
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("--net"), "the error names --net");
+    assert!(!missing.exists(), "nothing is written");
+}

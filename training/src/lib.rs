@@ -4,7 +4,8 @@
 //! trained network ([`play`]).
 //!
 //! Everything runs on burn's `flex` CPU backend by default, so no GPU is needed; a build with
-//! the `cuda` feature can run it on a GPU instead ([`compute`]).
+//! the `cuda` feature can run it on a GPU instead ([`compute`]), and one with the `onnx`
+//! feature runs the networks that play in ONNX Runtime ([`onnx`]).
 
 pub mod bootstrap;
 pub mod checkpoint;
