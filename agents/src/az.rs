@@ -16,7 +16,10 @@
 //!   PUCT with Dirichlet noise, choosing by visit counts (AlphaZero).
 //! - **Below the root**: PUCT on the network's priors; an unvisited action is valued at its
 //!   node's network value.
-//! - **Chance nodes** are sampled with their exact odds, each seen outcome its own child.
+//! - **Chance nodes** are sampled with their exact odds, each seen outcome its own child;
+//!   with `chance=K`, a simulation's first chance node of at most K seen outcomes is instead
+//!   averaged over all of them by their odds (one leaf each), so that with few simulations
+//!   root actions are compared at their odds rather than by one roll.
 //! - **Hidden information**: every simulation starts from a fresh determinization of the root
 //!   for the searching player, and a choice or outcome the searcher cannot see leads to one
 //!   shared child (its action drawn from the node's priors), as in [`crate::mcts`].
@@ -89,6 +92,12 @@ pub struct AzConfig {
     /// between sibling positions outweigh the policy; fixed bounds keep a difference of
     /// values as large as it is.
     pub rescale_q: bool,
+    /// A simulation's first chance node with at most this many outcomes the searcher sees is
+    /// averaged over all of them, weighted by their odds (one leaf each, evaluated in turn),
+    /// instead of following one sampled outcome; 0 samples every chance node. With few
+    /// simulations a root action's value then reflects its odds, not one lucky or unlucky
+    /// roll. Each leaf counts as a simulation.
+    pub chance_fanout: usize,
 }
 
 impl Default for AzConfig {
@@ -101,6 +110,7 @@ impl Default for AzConfig {
             c_visit: 50.0,
             c_scale: 0.1,
             rescale_q: true,
+            chance_fanout: 0,
         }
     }
 }
@@ -151,9 +161,10 @@ impl AzConfig {
                 "scale" => cfg.c_scale = real(0.0, 100.0)?,
                 "visit" => cfg.c_visit = real(0.0, 10_000.0)?,
                 "rescale" => cfg.rescale_q = int(0, 1)? == 1,
+                "chance" => cfg.chance_fanout = int(0, 64)? as usize,
                 _ => {
                     return Err(format!(
-                        "unknown az parameter `{k}` (sims, ms, root, considered, noise, scale, visit, rescale, alpha, fraction, c)"
+                        "unknown az parameter `{k}` (sims, ms, root, considered, noise, scale, visit, rescale, chance, alpha, fraction, c)"
                     ))
                 }
             }
@@ -188,7 +199,7 @@ impl AzConfig {
             ),
             RootRule::Puct { alpha, fraction } => format!("root=puct,alpha={alpha},fraction={fraction}"),
         };
-        format!("{budget},{root},c={}", self.c_puct)
+        format!("{budget},{root},c={},chance={}", self.c_puct, self.chance_fanout)
     }
 }
 
@@ -245,11 +256,36 @@ pub struct AzResult<A> {
 
 /// A simulation waiting for the network.
 struct Pending<G: Game> {
-    /// (node, edge) pairs walked from the root.
+    /// (node, edge) pairs walked from the root (from the averaged chance node, for a leaf of
+    /// a [`FanOut`]).
     path: Vec<(u32, u32)>,
     leaf: u32,
     mover: usize,
     state: G,
+    /// The odds of the averaged chance node's outcome this leaf follows, if it is one.
+    odds: Option<f64>,
+}
+
+/// A chance node averaged over its outcomes: the path to it, and its leaves' values so far.
+struct FanOut {
+    /// (node, edge) pairs from the root to the chance node.
+    prefix: Vec<(u32, u32)>,
+    /// Sum of odds × value (player 0's view) of the outcomes judged.
+    weighted: f64,
+    /// Sum of the odds of the outcomes judged.
+    odds: f64,
+    /// Leaves still waiting for the network.
+    waiting: usize,
+}
+
+/// Where a walk down the tree stopped.
+enum WalkEnd<G: Game> {
+    /// An unexpanded decision node: the network must judge it.
+    Leaf(Pending<G>),
+    /// A terminal state, with its value for player 0.
+    Terminal(Vec<(u32, u32)>, f64),
+    /// A chance node to average over: the state there, its node and the path to it.
+    Chance(G, u32, Vec<(u32, u32)>),
 }
 
 /// Sequential halving at a Gumbel root.
@@ -271,6 +307,9 @@ pub struct AzSearch<G: Game> {
     rng: ChaCha8Rng,
     nodes: Vec<Node<G::Action>>,
     pending: Option<Pending<G>>,
+    /// Leaves of an averaged chance node not yet requested.
+    queued: Vec<Pending<G>>,
+    fan: Option<FanOut>,
     halving: Option<Halving>,
     simulations: u32,
     /// The simulations sequential halving plans for: `simulations` of the configuration, or
@@ -312,6 +351,8 @@ impl<G: Game> AzSearch<G> {
             rng: ChaCha8Rng::seed_from_u64(seed),
             nodes: vec![Node::new()],
             pending: None,
+            queued: Vec::new(),
+            fan: None,
             halving: None,
             simulations: 0,
             deadline,
@@ -334,9 +375,20 @@ impl<G: Game> AzSearch<G> {
         }
         if !self.nodes[0].expanded {
             let state = self.root.clone();
-            self.pending =
-                Some(Pending { path: Vec::new(), leaf: 0, mover: self.searcher, state: state.clone() });
+            self.pending = Some(Pending {
+                path: Vec::new(),
+                leaf: 0,
+                mover: self.searcher,
+                state: state.clone(),
+                odds: None,
+            });
             return Some((state, self.searcher));
+        }
+        // The leaves of an averaged chance node are judged before any new simulation.
+        if let Some(next) = self.queued.pop() {
+            let request = (next.state.clone(), next.mover);
+            self.pending = Some(next);
+            return Some(request);
         }
         while self.budget_left() {
             let Some(root_edge) = self.next_root_edge() else { break };
@@ -361,8 +413,30 @@ impl<G: Game> AzSearch<G> {
             return Ok(());
         }
         self.expand(pending.leaf, &pending.state, pending.mover, output)?;
-        self.backup(&pending.path, value0);
+        match pending.odds {
+            Some(odds) => self.fan_leaf(&pending.path, odds, value0),
+            None => self.backup(&pending.path, value0),
+        }
         Ok(())
+    }
+
+    /// One outcome's leaf of the averaged chance node judged: its own path gets its value;
+    /// once every leaf is in, the path to the chance node gets their odds-weighted mean.
+    fn fan_leaf(&mut self, suffix: &[(u32, u32)], odds: f64, value0: f64) {
+        self.backup(suffix, value0);
+        let Some(fan) = &mut self.fan else { return };
+        fan.weighted += odds * value0;
+        fan.odds += odds;
+        fan.waiting = fan.waiting.saturating_sub(1);
+        if fan.waiting == 0 {
+            let fan = self.fan.take().expect("a fan-out");
+            let mean = fan.weighted / fan.odds.max(1e-12);
+            for &(node, edge) in &fan.prefix {
+                let e = &mut self.nodes[node as usize].edges[edge as usize];
+                e.visits += 1;
+                e.value0 += mean;
+            }
+        }
     }
 
     /// Expand a decision node from the network's output.
@@ -507,21 +581,84 @@ impl<G: Game> AzSearch<G> {
     /// Run one simulation through `root_edge`; returns a request when it stops at a leaf the
     /// network must judge, `None` when it ended at a terminal state (already backed up).
     fn simulate(&mut self, root_edge: usize) -> Option<(G, usize)> {
-        let mut state = self.root.determinize(self.searcher, &mut self.rng);
-        let mut path: Vec<(u32, u32)> = Vec::new();
-        let mut node = 0u32;
-        let mut first = true;
+        let state = self.root.determinize(self.searcher, &mut self.rng);
+        let fanout = self.config.chance_fanout;
+        match self.walk(state, 0, Vec::new(), Some(root_edge), fanout)? {
+            WalkEnd::Leaf(pending) => {
+                let request = (pending.state.clone(), pending.mover);
+                self.pending = Some(pending);
+                Some(request)
+            }
+            WalkEnd::Terminal(path, v0) => {
+                self.backup(&path, v0);
+                None
+            }
+            WalkEnd::Chance(state, node, prefix) => self.fan_out(state, node, prefix),
+        }
+    }
+
+    /// Average the chance node `node` (reached by `prefix`) over its outcomes: walk on from
+    /// each, queue the leaves for the network and back up terminal outcomes at once.
+    fn fan_out(&mut self, state: G, node: u32, prefix: Vec<(u32, u32)>) -> Option<(G, usize)> {
+        let outcomes = state.chance_outcomes();
+        // Every outcome is waited for, so the mean is backed up only once all are in.
+        self.fan = Some(FanOut { prefix, weighted: 0.0, odds: 0.0, waiting: outcomes.len() });
+        let mut leaves = Vec::new();
+        for &(outcome, odds) in &outcomes {
+            let edge = self.edge(node, Key::Seen(outcome), 1.0);
+            let child = self.nodes[node as usize].edges[edge as usize].child;
+            let mut next = state.clone();
+            next.apply(outcome).ok()?;
+            match self.walk(next, child, vec![(node, edge)], None, 0)? {
+                WalkEnd::Leaf(mut pending) => {
+                    pending.odds = Some(odds);
+                    leaves.push(pending);
+                }
+                WalkEnd::Terminal(path, v0) => self.fan_leaf(&path, odds, v0),
+                WalkEnd::Chance(..) => unreachable!("walks after the averaged chance node sample"),
+            }
+        }
+        if leaves.is_empty() {
+            // Every outcome ended the game: its mean is backed up already.
+            return None;
+        }
+        leaves.reverse();
+        self.queued = leaves;
+        let first = self.queued.pop().expect("a leaf");
+        let request = (first.state.clone(), first.mover);
+        self.pending = Some(first);
+        Some(request)
+    }
+
+    /// Walk down from `node` (at `state`, reached by `path`) until an unexpanded decision node,
+    /// a terminal state, or (when `fanout` > 0) a chance node with at most `fanout` outcomes
+    /// the searcher sees. `root_edge` is the root action to take first, when walking from the
+    /// root (`usize::MAX` for PUCT's own choice).
+    fn walk(
+        &mut self,
+        mut state: G,
+        mut node: u32,
+        mut path: Vec<(u32, u32)>,
+        mut root_edge: Option<usize>,
+        fanout: usize,
+    ) -> Option<WalkEnd<G>> {
         loop {
             match state.turn() {
                 Turn::Terminal => {
                     let bound = state.return_bound().max(1e-12);
                     let v0 = (state.returns()[0] / bound).clamp(-1.0, 1.0);
-                    self.backup(&path, v0);
-                    return None;
+                    return Some(WalkEnd::Terminal(path, v0));
                 }
                 Turn::Chance => {
+                    let visible = state.is_visible(self.searcher);
+                    if fanout > 0 && visible && node != 0 {
+                        state.legal_actions_into(&mut self.legal);
+                        if self.legal.len() <= fanout {
+                            return Some(WalkEnd::Chance(state, node, path));
+                        }
+                    }
                     let outcome = state.sample_chance(&mut self.rng)?;
-                    let key = if state.is_visible(self.searcher) { Key::Seen(outcome) } else { Key::Hidden };
+                    let key = if visible { Key::Seen(outcome) } else { Key::Hidden };
                     let edge = self.edge(node, key, 1.0);
                     path.push((node, edge));
                     node = self.nodes[node as usize].edges[edge as usize].child;
@@ -529,22 +666,23 @@ impl<G: Game> AzSearch<G> {
                 }
                 Turn::Player(mover) => {
                     if !self.nodes[node as usize].expanded {
-                        self.pending = Some(Pending { path, leaf: node, mover, state: state.clone() });
-                        return Some((state, mover));
+                        return Some(WalkEnd::Leaf(Pending { path, leaf: node, mover, state, odds: None }));
                     }
-                    let (action, edge) = if first && root_edge != usize::MAX {
-                        let e = &self.nodes[0].edges[root_edge];
-                        let Key::Seen(a) = e.key else { return None };
-                        (a, root_edge as u32)
-                    } else {
-                        self.select(node, &state, mover)?
+                    let (action, edge) = match root_edge.take() {
+                        Some(e) if e != usize::MAX => {
+                            let Key::Seen(a) = self.nodes[0].edges[e].key else { return None };
+                            (a, e as u32)
+                        }
+                        _ => self.select(node, &state, mover)?,
                     };
                     path.push((node, edge));
                     node = self.nodes[node as usize].edges[edge as usize].child;
                     state.apply(action).ok()?;
                 }
             }
-            first = false;
+            if root_edge.is_some() {
+                root_edge = None;
+            }
         }
     }
 

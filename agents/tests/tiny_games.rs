@@ -2,6 +2,7 @@
 //! interface only: MCTS solves a subtraction game with a chance node, and never reads a
 //! hidden coin it is not allowed to see.
 
+use agents::az::{search, AzConfig, NetOutput, PolicyValue};
 use agents::{play_game, Agent, Game, MctsAgent, MctsConfig, NeutralEvaluator, RandomAgent, Turn};
 use rand::{Rng, RngCore};
 use std::sync::Arc;
@@ -353,4 +354,123 @@ fn mcts_takes_the_sure_gain_instead_of_guessing_a_coin_it_never_sees() {
     for seed in 0..10 {
         assert!(mcts::<TakeOrGuess>(3000, seed).select_action(&start), "seed {seed}: it played on");
     }
+}
+
+/// Player 0 takes a sure +0.2, or gambles: a die then wins (+1) with odds 0.3 and loses (−1)
+/// with 0.7, worth −0.4, after which player 1 has one move to make (a leaf a network judges).
+#[derive(Clone, Debug, PartialEq)]
+struct SafeOrGamble {
+    gamble: Option<bool>,
+    won: Option<bool>,
+    done: bool,
+}
+
+impl Game for SafeOrGamble {
+    type Action = bool;
+
+    fn num_players(&self) -> usize {
+        2
+    }
+
+    fn turn(&self) -> Turn {
+        match (self.gamble, self.won, self.done) {
+            (None, ..) => Turn::Player(0),
+            (Some(false), ..) | (_, _, true) => Turn::Terminal,
+            (Some(true), None, _) => Turn::Chance,
+            (Some(true), Some(_), false) => Turn::Player(1),
+        }
+    }
+
+    fn legal_actions_into(&self, out: &mut Vec<bool>) {
+        out.clear();
+        match self.turn() {
+            Turn::Player(0) | Turn::Chance => out.extend([false, true]),
+            Turn::Player(_) => out.push(true),
+            Turn::Terminal => {}
+        }
+    }
+
+    fn apply(&mut self, a: bool) -> Result<(), String> {
+        match self.turn() {
+            Turn::Player(0) => self.gamble = Some(a),
+            Turn::Chance => self.won = Some(a),
+            Turn::Player(_) => self.done = true,
+            Turn::Terminal => return Err("over".into()),
+        }
+        Ok(())
+    }
+
+    fn chance_outcomes(&self) -> Vec<(bool, f64)> {
+        vec![(true, 0.3), (false, 0.7)]
+    }
+
+    fn returns(&self) -> Vec<f64> {
+        let v = match (self.gamble, self.won) {
+            (Some(false), _) => 0.2,
+            (Some(true), Some(true)) => 1.0,
+            (Some(true), Some(false)) => -1.0,
+            _ => 0.0,
+        };
+        vec![v, -v]
+    }
+
+    fn observation(&self, _player: usize) -> String {
+        format!("{self:?}")
+    }
+
+    fn information_state_key(&self, _player: usize) -> u64 {
+        (self.gamble.map_or(2, u64::from) * 3 + self.won.map_or(2, u64::from)) * 2 + self.done as u64
+    }
+
+    fn determinize(&self, _player: usize, _rng: &mut dyn RngCore) -> SafeOrGamble {
+        self.clone()
+    }
+}
+
+/// Uniform priors and the exact value of the game for the mover once the die is cast.
+struct Exact;
+
+impl PolicyValue<SafeOrGamble> for Exact {
+    fn evaluate(&self, states: &[(&SafeOrGamble, usize)]) -> Result<Vec<NetOutput>, String> {
+        Ok(states
+            .iter()
+            .map(|&(s, mover)| {
+                let n = s.legal_actions().len();
+                let value = match s.won {
+                    Some(true) => 1.0,
+                    Some(false) => -1.0,
+                    None => 0.0,
+                } * if mover == 0 { 1.0 } else { -1.0 };
+                NetOutput { priors: vec![1.0 / n as f32; n], value }
+            })
+            .collect())
+    }
+}
+
+#[test]
+fn averaging_the_chance_node_below_a_root_action_values_the_gamble_at_its_odds() {
+    let start = SafeOrGamble { gamble: None, won: None, done: false };
+    let sampled = AzConfig { simulations: 2, rescale_q: false, ..AzConfig::default() };
+    let averaged = AzConfig { chance_fanout: 2, simulations: 3, ..sampled.clone() };
+    let gambles = |config: &AzConfig| {
+        (0..200).filter(|&seed| search(&start, config.clone(), &Exact, seed).unwrap().action).count()
+    };
+    // One sampled roll makes the gamble look like a sure win 30% of the time.
+    let lucky = gambles(&sampled);
+    assert!((30..=100).contains(&lucky), "sampling one roll gambles in {lucky} of 200 searches");
+    // Both outcomes weighted by their odds: −0.4 against a sure +0.2, every time.
+    assert_eq!(gambles(&averaged), 0, "averaged over the roll, the search never gambles");
+    let result = search(&start, averaged, &Exact, 7).unwrap();
+    let visits: Vec<u32> = result.visits.iter().map(|v| v.1).collect();
+    assert_eq!(visits, [1, 1], "the averaged roll is one visit of the gamble");
+    assert!((result.policy[1].1 as f64) < 0.5, "the gamble's target share falls: {:?}", result.policy);
+    assert_eq!(result.simulations, 3, "two judged outcomes and the sure gain: three simulations");
+}
+
+#[test]
+fn chance_averaging_is_a_parameter_of_az_with_its_range_checked() {
+    assert_eq!(AzConfig::parse("chance=4").unwrap().chance_fanout, 4);
+    assert_eq!(AzConfig::default().chance_fanout, 0);
+    let err = AzConfig::parse("chance=65").unwrap_err();
+    assert!(err.contains("chance"), "{err}");
 }
