@@ -30,9 +30,7 @@ impl InputBuffers {
         let globals = Tensor::<2>::from_data(TensorData::new(self.globals.clone(), [n, gl]), device);
         (planes, globals)
     }
-}
 
-impl InputBuffers {
     /// The planes and globals last encoded by [`InputBuffers::fill`].
     pub fn contents(&self) -> (&[f32], &[f32]) {
         (&self.planes, &self.globals)
