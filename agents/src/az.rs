@@ -386,9 +386,7 @@ impl<G: Game> AzSearch<G> {
         }
         // The leaves of an averaged chance node are judged before any new simulation.
         if let Some(next) = self.queued.pop() {
-            let request = (next.state.clone(), next.mover);
-            self.pending = Some(next);
-            return Some(request);
+            return Some(self.ask(next));
         }
         while self.budget_left() {
             let Some(root_edge) = self.next_root_edge() else { break };
@@ -584,11 +582,7 @@ impl<G: Game> AzSearch<G> {
         let state = self.root.determinize(self.searcher, &mut self.rng);
         let fanout = self.config.chance_fanout;
         match self.walk(state, 0, Vec::new(), Some(root_edge), fanout)? {
-            WalkEnd::Leaf(pending) => {
-                let request = (pending.state.clone(), pending.mover);
-                self.pending = Some(pending);
-                Some(request)
-            }
+            WalkEnd::Leaf(pending) => Some(self.ask(pending)),
             WalkEnd::Terminal(path, v0) => {
                 self.backup(&path, v0);
                 None
@@ -618,16 +612,18 @@ impl<G: Game> AzSearch<G> {
                 WalkEnd::Chance(..) => unreachable!("walks after the averaged chance node sample"),
             }
         }
-        if leaves.is_empty() {
-            // Every outcome ended the game: its mean is backed up already.
-            return None;
-        }
+        // With no leaf, every outcome ended the game and the mean is backed up already.
         leaves.reverse();
         self.queued = leaves;
-        let first = self.queued.pop().expect("a leaf");
-        let request = (first.state.clone(), first.mover);
-        self.pending = Some(first);
-        Some(request)
+        let first = self.queued.pop()?;
+        Some(self.ask(first))
+    }
+
+    /// Make `pending` the leaf waiting for the network, and return its request.
+    fn ask(&mut self, pending: Pending<G>) -> (G, usize) {
+        let request = (pending.state.clone(), pending.mover);
+        self.pending = Some(pending);
+        request
     }
 
     /// Walk down from `node` (at `state`, reached by `path`) until an unexpanded decision node,
@@ -679,9 +675,6 @@ impl<G: Game> AzSearch<G> {
                     node = self.nodes[node as usize].edges[edge as usize].child;
                     state.apply(action).ok()?;
                 }
-            }
-            if root_edge.is_some() {
-                root_edge = None;
             }
         }
     }

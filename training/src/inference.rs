@@ -65,6 +65,17 @@ pub struct Evaluation<A> {
     pub value: f32,
 }
 
+/// The tensor shape shared by a batch of positions (`None` for an empty batch); a batch
+/// mixing board size classes is refused.
+fn batch_shape<G: TensorGame>(states: &[(&G, usize)]) -> Result<Option<TensorShape>, String> {
+    let Some((first, _)) = states.first() else { return Ok(None) };
+    let shape = first.tensor_shape();
+    if states.iter().any(|(s, _)| s.tensor_shape() != shape) {
+        return Err("a batch mixes board size classes".into());
+    }
+    Ok(Some(shape))
+}
+
 /// Evaluate a batch of decision nodes of one tensor shape, each from its mover's view.
 pub fn evaluate<G: TensorGame>(
     net: &PolicyValueNet,
@@ -72,11 +83,7 @@ pub fn evaluate<G: TensorGame>(
     buffers: &mut InputBuffers,
     states: &[(&G, usize)],
 ) -> Result<Vec<Evaluation<G::Action>>, String> {
-    let Some((first, _)) = states.first() else { return Ok(Vec::new()) };
-    let shape = first.tensor_shape();
-    if states.iter().any(|(s, _)| s.tensor_shape() != shape) {
-        return Err("a batch mixes board size classes".into());
-    }
+    let Some(shape) = batch_shape(states)? else { return Ok(Vec::new()) };
     let mut legal = Vec::with_capacity(states.len());
     let mut recipes: Vec<Vec<Recipe>> = Vec::with_capacity(states.len());
     for (s, _) in states {
@@ -122,11 +129,7 @@ pub fn evaluate_onnx<G: TensorGame>(
     buffers: &mut InputBuffers,
     states: &[(&G, usize)],
 ) -> Result<Vec<Evaluation<G::Action>>, String> {
-    let Some((first, _)) = states.first() else { return Ok(Vec::new()) };
-    let shape = first.tensor_shape();
-    if states.iter().any(|(s, _)| s.tensor_shape() != shape) {
-        return Err("a batch mixes board size classes".into());
-    }
+    let Some(shape) = batch_shape(states)? else { return Ok(Vec::new()) };
     buffers.fill(states, &shape);
     let (planes, globals) = buffers.contents();
     let raw = net.run(planes, globals, states.len(), [shape.planes, shape.depth, shape.width])?;
