@@ -64,6 +64,8 @@ enum Command {
     Curves(train_cmd::CurvesArgs),
     /// How well a network's value head foresees results, per scenario (error and sign).
     ValueCheck(train_cmd::ValueCheckArgs),
+    /// How often a network's policy picks an expert's action, by kind of decision and scenario.
+    PolicyCheck(train_cmd::PolicyCheckArgs),
     /// Write a network as an ONNX model (for ONNX Runtime, Python or Netron).
     ExportOnnx(train_cmd::ExportOnnxArgs),
     /// Crew lists: `tde crew check FILE` gives the points and every rule a crew breaks.
@@ -123,6 +125,7 @@ fn main() -> ExitCode {
         Command::Selfplay(args) => passed(train_cmd::selfplay(args)),
         Command::Curves(args) => passed(train_cmd::curves(args)),
         Command::ValueCheck(args) => passed(train_cmd::value_check(args)),
+        Command::PolicyCheck(args) => passed(train_cmd::policy_check(args)),
         Command::ExportOnnx(args) => passed(train_cmd::export_onnx(args)),
         Command::Crew { cmd } => crew_cmd::run(cmd),
         Command::Study { cmd } => passed(study_cmd::run(cmd)),

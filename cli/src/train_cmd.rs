@@ -182,6 +182,90 @@ pub fn value_check(args: &ValueCheckArgs) -> Result<String, String> {
     Ok(out)
 }
 
+/// Arguments of `tde policy-check`.
+#[derive(Args)]
+pub struct PolicyCheckArgs {
+    /// The network whose policy is judged (a checkpoint folder, or a run with a `latest`).
+    #[arg(long, default_value = "checkpoints/bootstrap")]
+    pub net: PathBuf,
+    /// The expert whose decisions are the answers (any `--agents` spec).
+    #[arg(long, default_value = "scripted")]
+    pub expert: String,
+    /// The expert's opponent (any `--agents` spec).
+    #[arg(long, default_value = "random")]
+    pub opponent: String,
+    /// Games per scenario (1 to 10000), on the default board and crews, the expert on each
+    /// side in turn.
+    #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u32).range(1..=10_000))]
+    pub games: u32,
+    /// Seed of the games.
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    /// Print one JSON object.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Run `tde policy-check`.
+pub fn policy_check(args: &PolicyCheckArgs) -> Result<String, String> {
+    let network = training::play::Network::load_for_tde(&args.net).map_err(|e| format!("--net: {e}"))?;
+    training::play::make_agent(&args.expert, 0).map_err(|e| format!("--expert: {e}"))?;
+    training::play::make_agent(&args.opponent, 0).map_err(|e| format!("--opponent: {e}"))?;
+    let config = engine::setup::GameConfig::default();
+    let records = training::policy_check::policy_records(
+        &network,
+        &args.expert,
+        &args.opponent,
+        &config,
+        args.games,
+        args.seed,
+    )?;
+    if args.json {
+        let v = serde_json::json!({
+            "net": args.net.display().to_string(),
+            "expert": args.expert,
+            "opponent": args.opponent,
+            "board": config.board,
+            "crews": config.crews,
+            "scenarios": records,
+        });
+        return Ok(v.to_string());
+    }
+    let mut all = std::collections::BTreeMap::<String, training::policy_check::Agreement>::new();
+    let mut out = format!(
+        "policy of {} against the choices of {} (playing {}), {} games per scenario:\n",
+        args.net.display(),
+        args.expert,
+        args.opponent,
+        args.games
+    );
+    out.push_str("  scenario             decisions   top-1 agreement   probability of the expert's action\n");
+    for r in &records {
+        out.push_str(&format!(
+            "  {:<20} {:>9} {:>16.1}% {:>20.3}\n",
+            r.scenario,
+            r.all.decisions,
+            100.0 * r.all.rate(),
+            r.all.expert_probability
+        ));
+        for (kind, a) in &r.kinds {
+            all.entry(kind.clone()).or_default().merge(a);
+        }
+    }
+    out.push_str("  by the kind of the expert's action, every scenario:\n");
+    for (kind, a) in &all {
+        out.push_str(&format!(
+            "  {:<20} {:>9} {:>16.1}% {:>20.3}\n",
+            kind,
+            a.decisions,
+            100.0 * a.rate(),
+            a.expert_probability
+        ));
+    }
+    out.push_str("  (decisions with more than one legal action; top-1: the network's most likely action is the expert's)");
+    Ok(out)
+}
+
 /// Arguments of `tde export-onnx`.
 #[derive(Args)]
 pub struct ExportOnnxArgs {

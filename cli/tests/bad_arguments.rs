@@ -36,6 +36,9 @@ fn numbers_out_of_range_are_refused_with_the_option_named() {
     refused(&["value-check", "--games", "0"], "--games");
     refused(&["value-check", "--every", "0"], "--every");
     refused(&["value-check", "--agent", "nobody", "--games", "1"], "--agent");
+    refused(&["policy-check", "--games", "0"], "--games");
+    refused(&["policy-check", "--expert", "nobody", "--games", "1"], "--expert");
+    refused(&["policy-check", "--opponent", "nobody", "--games", "1"], "--opponent");
     refused(&["fuzz", "--games", "18446744073709551615"], "--games");
     refused(&["demo", "--seed", "x"], "--seed");
 }

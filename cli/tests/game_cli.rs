@@ -175,6 +175,37 @@ fn value_check_judges_the_value_head_on_every_scenario() {
     }
 }
 
+/// The network judged against itself playing alone agrees with every choice it makes; the
+/// figures of each scenario add up over the kinds of action.
+#[test]
+fn policy_check_measures_agreement_with_an_expert() {
+    let net = concat!(env!("CARGO_MANIFEST_DIR"), "/../checkpoints/bootstrap");
+    let expert = format!("policy:checkpoint={net}");
+    let v = json(&tde(&["policy-check", "--net", net, "--expert", &expert, "--games", "1", "--json"]));
+    let records = v["scenarios"].as_array().expect("per-scenario records");
+    assert_eq!(records.len(), 5, "{v}");
+    for r in records {
+        let decisions = r["decisions"].as_u64().unwrap();
+        assert!(decisions > 0, "{r}");
+        assert_eq!(r["agreed"].as_u64(), Some(decisions), "{r}");
+        let p = r["expert_probability"].as_f64().unwrap();
+        assert!(p > 0.0 && p <= 1.0, "{r}");
+        let kinds = r["kinds"].as_object().expect("by kind");
+        assert!(kinds.contains_key("move") && kinds.contains_key("activate"), "{r}");
+        let by_kind: u64 = kinds.values().map(|k| k["decisions"].as_u64().unwrap()).sum();
+        assert_eq!(by_kind, decisions, "{r}");
+    }
+    // Against the scripted player it does not agree everywhere.
+    let v = json(&tde(&["policy-check", "--net", net, "--games", "1", "--json"]));
+    let (agreed, decisions): (u64, u64) = v["scenarios"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| (r["agreed"].as_u64().unwrap(), r["decisions"].as_u64().unwrap()))
+        .fold((0, 0), |(a, d), (x, y)| (a + x, d + y));
+    assert!(agreed < decisions && agreed > decisions / 4, "{agreed} of {decisions}");
+}
+
 #[test]
 fn analyze_values_every_reaction_of_the_shipped_reaction_timing_setup() {
     let setup = concat!(env!("CARGO_MANIFEST_DIR"), "/../configs/setups/reaction_timing.toml");

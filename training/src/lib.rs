@@ -20,6 +20,7 @@ pub mod metrics;
 pub mod net;
 pub mod onnx;
 pub mod play;
+pub mod policy_check;
 pub mod sample;
 pub mod selfplay;
 pub mod speed;
