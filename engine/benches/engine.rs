@@ -13,7 +13,9 @@
 //!   cells from the board's table, computed ray by ray, and between models with the models in
 //!   the way;
 //! - `movement/{reachable,path_to}`: the path search of a model's move, to every reachable
-//!   cell and to its farthest one.
+//!   cell and to its farthest one;
+//! - `encoding/observation`: a side's observation tensor (planes and globals) at a model's
+//!   action choice, its sight rows already built as they are after the first few games.
 //!
 //! The nodes are found by playing seeded random games until the wanted step is on top of the
 //! procedure stack, so every run measures the same positions. `tde bench` prints the main
@@ -241,8 +243,20 @@ fn movement_benches(c: &mut Criterion) {
     group.finish();
 }
 
+fn encoding_benches(c: &mut Criterion) {
+    use engine::encoding::{encode_observation, Geometry, GLOBALS, PLANES};
+    let decision = action_choice();
+    let geo = Geometry::of(decision.board());
+    let mut planes = ndarray::Array3::zeros((PLANES, geo.depth, geo.width));
+    let mut globals = ndarray::Array1::zeros(GLOBALS);
+    c.benchmark_group("encoding").bench_function("observation", |b| {
+        b.iter(|| encode_observation(black_box(&decision), 0, planes.view_mut(), globals.view_mut()))
+    });
+}
+
 criterion_group!(
     engine_benches,
+    encoding_benches,
     state_benches,
     legal_benches,
     apply_benches,

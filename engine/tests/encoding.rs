@@ -141,6 +141,18 @@ fn a_side_sees_its_own_grudge_but_not_the_enemys() {
     let sum = |p: usize, planes: &Array3<f32>| planes.index_axis(ndarray::Axis(0), p).sum();
     assert!(sum(P_GRUDGE_MINE, &planes) > 0.0, "its own grudge is marked");
     assert_eq!(sum(P_GRUDGE_THEIRS, &planes), 0.0, "the enemy's is not");
+    // Its holder hunts by the nearness to its target, which falls with the distance.
+    use engine::encoding::observe::P_NEAR_GRUDGE_TARGET;
+    let grudge = grudges[0].unwrap();
+    let cell = |m: u8| {
+        let (x, y) = state.board().xy(state.models()[m as usize].cell);
+        (x as usize, y as usize)
+    };
+    let (tx, ty) = cell(grudge.target);
+    let (hx, hy) = cell(grudge.holder);
+    assert_eq!(planes[[P_NEAR_GRUDGE_TARGET, ty, tx]], 1.0);
+    let apart = tx.abs_diff(hx).max(ty.abs_diff(hy)) as f32;
+    assert!((planes[[P_NEAR_GRUDGE_TARGET, hy, hx]] - (1.0 - apart / 36.0).max(0.0)).abs() < 1e-6);
 }
 
 #[test]
@@ -257,4 +269,217 @@ fn nearness_planes_give_the_chessboard_distance_to_their_source_cells() {
             scenario.name()
         );
     }
+}
+
+/// Who acts is part of the globals, so every cell's move logit can depend on it: through
+/// random Couriers games, the acting-model features are those of the model activating (its
+/// AP, whose it is, whether it is the courier carrying its side's prize) and all zero at a
+/// node where no model acts.
+#[test]
+fn the_globals_describe_the_acting_model() {
+    use engine::encoding::observe::{
+        ACTING, ACTING_CARRIES_MY_PRIZE, ACTING_COURIER, ACTING_MINE, ACTING_PRESENT, P_OWN,
+    };
+    const AP_FEATURE: usize = 3;
+    let mut rng = ChaCha8Rng::seed_from_u64(5);
+    let mut courier_seen = 0;
+    let mut others_seen = 0;
+    let mut idle_seen = 0;
+    for _ in 0..6 {
+        let config = GameConfig { scenario: Scenario::Couriers, ..GameConfig::default() };
+        let mut state = new_game(&config).unwrap();
+        let geo = Geometry::of(state.board());
+        let mut planes = Array3::zeros((PLANES, geo.depth, geo.width));
+        let mut globals = Array1::zeros(GLOBALS);
+        while !state.is_terminal() {
+            let d = state.dynamic();
+            let acting = if d.sequence.is_none() { d.activating } else { None };
+            let idle = d.sequence.is_none()
+                && d.activating.is_none()
+                && matches!(d.steps.last(), Some(engine::state::Step::ChooseActivation));
+            for side in 0..2u8 {
+                encode_observation(&state, side, planes.view_mut(), globals.view_mut());
+                if let Some(m) = acting {
+                    let model = &d.models[m as usize];
+                    let courier = d.scenario.couriers.contains(&Some(m));
+                    let carries_mine = d.scenario.markers[side as usize].holder == Some(m);
+                    assert_eq!(globals[ACTING_PRESENT], 1.0);
+                    assert_eq!(globals[ACTING_MINE], (model.side == side) as u8 as f32);
+                    assert_eq!(globals[ACTING_COURIER], courier as u8 as f32);
+                    assert_eq!(globals[ACTING_CARRIES_MY_PRIZE], carries_mine as u8 as f32);
+                    let (x, y) = state.board().xy(model.cell);
+                    let base = if model.side == side { P_OWN } else { P_OWN + 16 };
+                    assert_eq!(
+                        globals[ACTING + AP_FEATURE],
+                        planes[[base + AP_FEATURE, y as usize, x as usize]]
+                    );
+                    if courier && carries_mine {
+                        courier_seen += 1;
+                    } else {
+                        others_seen += 1;
+                    }
+                } else if idle {
+                    assert!(
+                        globals.iter().skip(ACTING).all(|&v| v == 0.0),
+                        "acting features with no one acting"
+                    );
+                    idle_seen += 1;
+                }
+            }
+            let action = match state.current_player() {
+                Player::Chance => state.sample_chance(&mut rng).unwrap(),
+                _ => {
+                    let legal = state.legal_actions();
+                    legal[rng.gen_range(0..legal.len())]
+                }
+            };
+            state.apply_action(action).unwrap();
+        }
+    }
+    assert!(courier_seen > 0 && others_seen > 0 && idle_seen > 0, "{courier_seen} {others_seen} {idle_seen}");
+}
+
+/// The fire and reach planes on a 12"×12" board: an enemy shooter (range 8") at (1,5) behind
+/// which a 9" wall stands at x = 4, rows 3 to 7, and a second one at (1,9). A cell either sees
+/// counts a quarter, both a half; the wall hides the cells behind it; cells out of range
+/// count nothing; the charge plane reaches the shooters' "Nailed It" move plus base contact.
+/// The observer's own model is unarmed: its fire plane stays empty.
+#[test]
+fn fire_and_reach_planes_count_the_enemies_that_see_and_reach_each_cell() {
+    use engine::encoding::observe::{P_ENEMY_FIRE, P_ENEMY_REACH, P_OWN_FIRE};
+    use engine::profile::Weapon;
+    let rows: Vec<String> = (0..12)
+        .map(|y| (0..12).map(|x| if x == 4 && (3..=7).contains(&y) { "9." } else { "0." }).collect())
+        .collect();
+    let refs: Vec<&str> = rows.iter().map(String::as_str).collect();
+    let shooter = common::custom("kaneda", |p| {
+        p.speed = (4, 6);
+        p.weapons =
+            vec![Weapon { name: "Rifle".into(), range: Some((4, 8)), damage: (1, 2), properties: vec![] }];
+    });
+    let unarmed = common::custom("hosk", |p| {
+        p.weapons = vec![Weapon { name: "Fists".into(), range: None, damage: (1, 1), properties: vec![] }];
+    });
+    let state = common::game_with(
+        common::board(&refs),
+        &[(0, unarmed, (10, 10)), (1, shooter.clone(), (1, 5)), (1, shooter, (1, 9))],
+        None,
+    );
+    let planes = planes_seen_by(&state, 0);
+    let at = |plane: usize, x: usize, y: usize| planes[[plane, y, x]];
+    assert_eq!(at(P_ENEMY_FIRE, 3, 6), 0.5, "open ground both see");
+    assert_eq!(at(P_ENEMY_FIRE, 3, 0), 0.25, "only the nearer one is in range");
+    assert_eq!(at(P_ENEMY_FIRE, 7, 5), 0.0, "behind the wall from both");
+    assert_eq!(at(P_ENEMY_FIRE, 11, 0), 0.0, "out of range");
+    assert_eq!(at(P_ENEMY_FIRE, 20, 20), 0.0, "padding");
+    assert_eq!(at(P_ENEMY_REACH, 1, 0), 0.25, "5\" from one, 9\" from the other");
+    assert_eq!(at(P_ENEMY_REACH, 1, 7), 0.5);
+    assert_eq!(at(P_ENEMY_REACH, 9, 0), 0.0);
+    assert!(planes.index_axis(ndarray::Axis(0), P_OWN_FIRE).iter().all(|&v| v == 0.0));
+    // The other side sees the same fire as its own.
+    let theirs = planes_seen_by(&state, 1);
+    assert_eq!(
+        theirs.index_axis(ndarray::Axis(0), P_OWN_FIRE),
+        planes.index_axis(ndarray::Axis(0), P_ENEMY_FIRE)
+    );
+}
+
+/// In Couriers the cells a side's models may leave from (the whole enemy deployment edge, one
+/// line of the enemy zone) are a plane of their own, and its nearness falls away from it even
+/// inside the zone; in the other scenarios the plane is empty.
+#[test]
+fn the_exit_edge_is_a_plane_in_couriers_only() {
+    use engine::encoding::observe::{P_EXIT, P_NEAR_EXIT, P_ZONE_THEIRS};
+    let mut rng = ChaCha8Rng::seed_from_u64(4);
+    for scenario in Scenario::ALL {
+        let config = GameConfig { scenario, ..GameConfig::default() };
+        let mut state = new_game(&config).unwrap();
+        while state.dynamic().activating.is_none() && !state.is_terminal() {
+            let action = match state.current_player() {
+                Player::Chance => state.sample_chance(&mut rng).unwrap(),
+                _ => {
+                    let legal = state.legal_actions();
+                    legal[rng.gen_range(0..legal.len())]
+                }
+            };
+            state.apply_action(action).unwrap();
+        }
+        let board = state.board();
+        for side in 0..2u8 {
+            let planes = planes_seen_by(&state, side);
+            let exits: Vec<(usize, usize)> = (0..board.cells().len() as u16)
+                .map(|c| board.xy(c))
+                .map(|(x, y)| (x as usize, y as usize))
+                .filter(|&(x, y)| planes[[P_EXIT, y, x]] == 1.0)
+                .collect();
+            if scenario != Scenario::Couriers {
+                assert!(exits.is_empty(), "{}", scenario.name());
+                continue;
+            }
+            // One whole edge of the board, inside the enemy zone.
+            let along_x = exits.iter().all(|e| e.1 == exits[0].1);
+            let along_y = exits.iter().all(|e| e.0 == exits[0].0);
+            let edge_len = if along_x { board.width() } else { board.depth() } as usize;
+            assert!(along_x || along_y, "exit cells on one line");
+            assert_eq!(exits.len(), edge_len);
+            assert!(exits.iter().all(|&(x, y)| planes[[P_ZONE_THEIRS, y, x]] == 1.0));
+            // A step off the edge into the zone is less near to it.
+            let (x, y) = exits[0];
+            let inward = if along_y {
+                (if x == 0 { 1 } else { x - 1 }, y)
+            } else {
+                (x, if y == 0 { 1 } else { y - 1 })
+            };
+            assert_eq!(planes[[P_ZONE_THEIRS, inward.1, inward.0]], 1.0);
+            assert!(planes[[P_NEAR_EXIT, inward.1, inward.0]] < planes[[P_NEAR_EXIT, y, x]]);
+        }
+    }
+}
+
+/// In Scavenger Hunt the markers a side has not looked at are a plane of their own: all six at
+/// the first activation; a marker drops off a side's plane once it has seen its number, and
+/// stays on the other side's until that side looks too.
+#[test]
+fn markers_a_side_has_not_looked_at_are_a_plane() {
+    use engine::encoding::observe::P_MARKER_UNSEEN;
+    let mut rng = ChaCha8Rng::seed_from_u64(6);
+    let count = |state: &GameState, side: u8| {
+        planes_seen_by(state, side).index_axis(ndarray::Axis(0), P_MARKER_UNSEEN).sum()
+    };
+    let mut differed = false;
+    for _ in 0..4 {
+        let config = GameConfig { scenario: Scenario::ScavengerHunt, ..GameConfig::default() };
+        let mut state = new_game(&config).unwrap();
+        let mut first_activation = true;
+        while !state.is_terminal() {
+            if state.dynamic().activating.is_some() && first_activation {
+                first_activation = false;
+                assert_eq!((count(&state, 0), count(&state, 1)), (6.0, 6.0));
+            }
+            let markers = &state.dynamic().scenario.markers;
+            for side in 0..2u8 {
+                let unseen: std::collections::HashSet<u16> = markers
+                    .iter()
+                    .filter(|m| m.placed && !m.off_table && m.holder.is_none() && m.known & (1 << side) == 0)
+                    .map(|m| m.cell)
+                    .collect();
+                let seen_here = planes_seen_by(&state, side);
+                for m in markers.iter().filter(|m| m.placed && !m.off_table && m.holder.is_none()) {
+                    let (x, y) = state.board().xy(m.cell);
+                    let expected = unseen.contains(&m.cell) as u8 as f32;
+                    assert_eq!(seen_here[[P_MARKER_UNSEEN, y as usize, x as usize]], expected);
+                }
+            }
+            differed |= count(&state, 0) != count(&state, 1);
+            let action = match state.current_player() {
+                Player::Chance => state.sample_chance(&mut rng).unwrap(),
+                _ => {
+                    let legal = state.legal_actions();
+                    legal[rng.gen_range(0..legal.len())]
+                }
+            };
+            state.apply_action(action).unwrap();
+        }
+    }
+    assert!(differed, "no side ever looked at a marker the other had not");
 }

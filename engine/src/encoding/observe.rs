@@ -7,15 +7,28 @@
 //! the opponent's, so one network plays either side.
 
 use super::Geometry;
-use crate::board::{Cover, Terrain};
+use crate::board::{Cover, LosTemplate, Terrain, Volume};
 use crate::scenario::MarkerKind;
-use crate::state::{GameState, Health, Player, Side, Stance, Step};
+use crate::state::{GameState, Health, ModelId, Player, Side, Stance, Step};
 use ndarray::{ArrayViewMut1, ArrayViewMut3};
 
 /// Planes of the terrain, models, markers and the action under way (see the `P_*` indices).
-pub const PLANES: usize = 57;
+pub const PLANES: usize = 65;
 /// Global features (see [`encode_observation`]).
-pub const GLOBALS: usize = 48;
+pub const GLOBALS: usize = ACTING + ACTING_FEATURES;
+
+/// First global feature of the acting model (see `acting_model`); all zero when none acts.
+pub const ACTING: usize = 48;
+/// Global features of the acting model: its model-plane features and 12 more.
+const ACTING_FEATURES: usize = SIDE_PLANES + 12;
+/// Global feature: 1 when a model acts.
+pub const ACTING_PRESENT: usize = ACTING + SIDE_PLANES;
+/// Global feature: the acting model is the observer's.
+pub const ACTING_MINE: usize = ACTING_PRESENT + 1;
+/// Global feature: the acting model is a courier (Couriers).
+pub const ACTING_COURIER: usize = ACTING_PRESENT + 2;
+/// Global feature: the acting model carries the observer's prize (Couriers).
+pub const ACTING_CARRIES_MY_PRIZE: usize = ACTING_PRESENT + 3;
 
 /// The cell is on the board (not padding).
 pub const P_BOARD: usize = 0;
@@ -84,19 +97,49 @@ pub const P_NEAR_ENEMY: usize = P_NEAR_MARKER_MINE + 1;
 /// How near each cell is to the model acting.
 pub const P_NEAR_ACTIVE: usize = P_NEAR_ENEMY + 1;
 
-/// Each nearness plane and the plane whose non-zero cells it measures the distance to.
-const NEARNESS: [(usize, usize); 6] = [
-    (P_NEAR_ZONE_THEIRS, P_ZONE_THEIRS),
-    (P_NEAR_ZONE_MINE, P_ZONE_MINE),
-    (P_NEAR_MARKER, P_MARKER),
-    (P_NEAR_MARKER_MINE, P_MARKER_MINE),
-    (P_NEAR_ENEMY, P_ENEMY),
-    (P_NEAR_ACTIVE, P_ACTIVE),
+/// How many conscious enemies could shoot a standing human-sized model on each cell: it is
+/// within their longest weapon's range and in their terrain line of sight (models and
+/// stances aside), a quarter per enemy up to 1.
+pub const P_ENEMY_FIRE: usize = P_NEAR_ACTIVE + 1;
+/// The same for the observer's own models: where its shooters reach.
+pub const P_OWN_FIRE: usize = P_ENEMY_FIRE + 1;
+/// How many conscious enemies could charge each cell: within their "Nailed It" move, base
+/// contact and their longest weapon reach as the crow flies, a quarter per enemy up to 1.
+pub const P_ENEMY_REACH: usize = P_OWN_FIRE + 1;
+/// The cells the observer's models may leave the table from (Couriers: the enemy deployment
+/// edge, the last strip of the zone plane).
+pub const P_EXIT: usize = P_ENEMY_REACH + 1;
+/// How near each cell is to that edge: inside the enemy's zone, where the zone's nearness
+/// is 1 everywhere, this still says which way a carrier leaves.
+pub const P_NEAR_EXIT: usize = P_EXIT + 1;
+/// How near each cell is to the observer's grudge target (Grudge Match; the cells where
+/// [`P_GRUDGE_MINE`] is 1): where its grudge holder hunts.
+pub const P_NEAR_GRUDGE_TARGET: usize = P_NEAR_EXIT + 1;
+/// Numbered markers (Scavenger Hunt) lying on the table whose number the observer has not
+/// seen: the ones worth looking at.
+pub const P_MARKER_UNSEEN: usize = P_NEAR_GRUDGE_TARGET + 1;
+/// How near each cell is to such a marker.
+pub const P_NEAR_MARKER_UNSEEN: usize = P_MARKER_UNSEEN + 1;
+
+/// Each nearness plane, the plane it measures the distance to, and the least value a cell of
+/// that plane needs to count.
+const NEARNESS: [(usize, usize, f32); 9] = [
+    (P_NEAR_ZONE_THEIRS, P_ZONE_THEIRS, ANY),
+    (P_NEAR_ZONE_MINE, P_ZONE_MINE, ANY),
+    (P_NEAR_MARKER, P_MARKER, ANY),
+    (P_NEAR_MARKER_MINE, P_MARKER_MINE, ANY),
+    (P_NEAR_ENEMY, P_ENEMY, ANY),
+    (P_NEAR_ACTIVE, P_ACTIVE, ANY),
+    (P_NEAR_EXIT, P_EXIT, ANY),
+    (P_NEAR_GRUDGE_TARGET, P_GRUDGE_MINE, 1.0),
+    (P_NEAR_MARKER_UNSEEN, P_MARKER_UNSEEN, ANY),
 ];
+/// Any positive value.
+const ANY: f32 = f32::MIN_POSITIVE;
 /// Cells over which nearness falls from 1 to 0 (a 3'×3' board's side).
 const NEARNESS_SPAN: f32 = 36.0;
 
-const _: () = assert!(P_NEAR_ACTIVE + 1 == PLANES);
+const _: () = assert!(P_NEAR_MARKER_UNSEEN + 1 == PLANES);
 
 /// Write `side`'s observation of `state` into `planes` (`PLANES × depth × width` of the
 /// board's [`Geometry`]) and `globals` (`GLOBALS`). Both are overwritten entirely.
@@ -137,30 +180,8 @@ pub fn encode_observation(
         if !m.is_on_table() {
             continue;
         }
-        let p = state.profile(i as u8);
         let base = if m.side == side { P_OWN } else { P_ENEMY };
-        let ranged = p.weapons.iter().filter_map(|w| w.range.map(|r| r.1)).max().unwrap_or(0);
-        let reach = p.weapons.iter().filter_map(|w| w.reach()).max().unwrap_or(0);
-        let armour = crate::odds::armour_target(p.toughness, p.total_armour(), 0, 0, false);
-        let t = &m.tokens;
-        let features = [
-            (m.health == Health::Conscious) as u8 as f32,
-            (m.health == Health::Down) as u8 as f32,
-            m.wounds as f32 / p.wounds.max(1) as f32,
-            m.ap as f32 / p.ap_max.max(1) as f32,
-            m.activated as u8 as f32,
-            m.is_low() as u8 as f32,
-            (t.fire.min(3) as f32 + t.blind as u8 as f32 + (t.slow != (0, 0)) as u8 as f32) / 3.0,
-            t.stealth as u8 as f32,
-            if m.stance == Stance::Climbing { (m.z - board.cell(m.cell).height) as f32 / 10.0 } else { 0.0 },
-            p.marksmanship as f32 / 10.0,
-            p.cc as f32 / 10.0,
-            p.agility as f32 / 10.0,
-            p.intelligence as f32 / 10.0,
-            armour as f32 / 10.0,
-            ranged as f32 / 24.0,
-            reach as f32 / 3.0,
-        ];
+        let features = model_features(state, i as u8);
         for (k, v) in features.into_iter().enumerate() {
             put(base + k, m.cell, v);
         }
@@ -182,6 +203,9 @@ pub fn encode_observation(
             MarkerKind::Objective(s) | MarkerKind::Prize(s) => Some(s),
             MarkerKind::Central | MarkerKind::Numbered => None,
         };
+        if marker.kind == MarkerKind::Numbered && marker.holder.is_none() && marker.known & (1 << side) == 0 {
+            put(P_MARKER_UNSEEN, cell, 1.0);
+        }
         let sought_by_me = marker.kind == MarkerKind::Numbered
             && marker.number.is_some()
             && marker.known & (1 << side) != 0
@@ -250,22 +274,94 @@ pub fn encode_observation(
         if crate::scenario::in_deployment_zone(state, enemy, c) {
             put(P_ZONE_THEIRS, c, 1.0);
         }
+        if crate::scenario::couriers::on_exit_edge(state, side, c) {
+            put(P_EXIT, c, 1.0);
+        }
     }
-    for (near, source) in NEARNESS {
-        nearness(&mut planes, source, near, board.width() as usize, board.depth() as usize);
+    threats(state, side, &mut planes);
+    for (near, source, least) in NEARNESS {
+        nearness(&mut planes, (source, least), near, board.width() as usize, board.depth() as usize);
     }
-    encode_globals(state, side, &scenario, &mut globals);
+    encode_globals(state, side, &scenario, active, &mut globals);
 }
 
-/// Fill plane `near` with each board cell's nearness to the non-zero cells of plane `source`:
-/// 1 − (chessboard distance) / [`NEARNESS_SPAN`], at least 0; all 0 when `source` is empty.
+/// The features of model `i` its cell carries in the side's model planes (one per plane from
+/// `P_OWN` or `P_ENEMY`): health, wounds and AP left, activation, stance, tokens, climbing
+/// height, attributes, armour and weapon reach.
+fn model_features(state: &GameState, i: ModelId) -> [f32; SIDE_PLANES] {
+    let board = state.board();
+    let m = &state.dynamic().models[i as usize];
+    let p = state.profile(i);
+    let ranged = p.weapons.iter().filter_map(|w| w.range.map(|r| r.1)).max().unwrap_or(0);
+    let reach = p.weapons.iter().filter_map(|w| w.reach()).max().unwrap_or(0);
+    let armour = crate::odds::armour_target(p.toughness, p.total_armour(), 0, 0, false);
+    let t = &m.tokens;
+    [
+        (m.health == Health::Conscious) as u8 as f32,
+        (m.health == Health::Down) as u8 as f32,
+        m.wounds as f32 / p.wounds.max(1) as f32,
+        m.ap as f32 / p.ap_max.max(1) as f32,
+        m.activated as u8 as f32,
+        m.is_low() as u8 as f32,
+        (t.fire.min(3) as f32 + t.blind as u8 as f32 + (t.slow != (0, 0)) as u8 as f32) / 3.0,
+        t.stealth as u8 as f32,
+        if m.stance == Stance::Climbing { (m.z - board.cell(m.cell).height) as f32 / 10.0 } else { 0.0 },
+        p.marksmanship as f32 / 10.0,
+        p.cc as f32 / 10.0,
+        p.agility as f32 / 10.0,
+        p.intelligence as f32 / 10.0,
+        armour as f32 / 10.0,
+        ranged as f32 / 24.0,
+        reach as f32 / 3.0,
+    ]
+}
+
+/// Fill the fire and reach planes ([`P_ENEMY_FIRE`], [`P_OWN_FIRE`], [`P_ENEMY_REACH`]),
+/// which are all zero on entry. Sight comes from the board's per-viewer table, so a cell
+/// costs a lookup once a viewer's row is built.
+fn threats(state: &GameState, side: Side, planes: &mut ArrayViewMut3<f32>) {
+    const TARGET: Volume = Volume::Standing(LosTemplate::C);
+    const SHARE: f32 = 0.25;
+    let board = state.board();
+    for (i, m) in state.dynamic().models.iter().enumerate() {
+        if !m.is_on_table() || !m.is_conscious() {
+            continue;
+        }
+        let mine = m.side == side;
+        let p = state.profile(i as ModelId);
+        let range = p.weapons.iter().filter_map(|w| w.range.map(|r| r.1)).max().unwrap_or(0) as f32;
+        let charge = (p.speed.1 + 1 + p.weapons.iter().filter_map(|w| w.reach()).max().unwrap_or(0)) as f32;
+        let eye = state.volume(m);
+        for c in 0..board.cells().len() as crate::board::CellIdx {
+            let (x, y) = board.xy(c);
+            let (x, y) = (x as usize, y as usize);
+            let h = board.cell(c).height;
+            if !mine && board.centre_distance(m.cell, 0, c, 0) <= charge {
+                planes[[P_ENEMY_REACH, y, x]] += SHARE;
+            }
+            if range > 0.0
+                && board.edge_distance(m.cell, m.z, c, h) <= range
+                && board.sight(m.cell, m.z, eye, c, h, TARGET).visible
+            {
+                planes[[if mine { P_OWN_FIRE } else { P_ENEMY_FIRE }, y, x]] += SHARE;
+            }
+        }
+    }
+    for plane in [P_ENEMY_FIRE, P_OWN_FIRE, P_ENEMY_REACH] {
+        planes.index_axis_mut(ndarray::Axis(0), plane).mapv_inplace(|v| v.min(1.0));
+    }
+}
+
+/// Fill plane `near` with each board cell's nearness to the cells of plane `source.0` of at
+/// least `source.1`: 1 − (chessboard distance) / [`NEARNESS_SPAN`], at least 0; all 0 when
+/// there are none.
 /// Two raster passes give the exact chessboard distance (a chamfer distance transform).
-fn nearness(planes: &mut ArrayViewMut3<f32>, source: usize, near: usize, width: usize, depth: usize) {
+fn nearness(planes: &mut ArrayViewMut3<f32>, source: (usize, f32), near: usize, width: usize, depth: usize) {
     const FAR: f32 = f32::MAX / 2.0;
     let mut any = false;
     for y in 0..depth {
         for x in 0..width {
-            let is_source = planes[[source, y, x]] != 0.0;
+            let is_source = planes[[source.0, y, x]] >= source.1;
             any |= is_source;
             planes[[near, y, x]] = if is_source { 0.0 } else { FAR };
         }
@@ -311,11 +407,13 @@ fn nearness(planes: &mut ArrayViewMut3<f32>, source: usize, near: usize, width: 
 }
 
 /// Global features: turn and game length, scenario, player A, VP, pass tokens, initiative,
-/// whose turn it is, the kind of node, and the models each side has left.
+/// whose turn it is, the kind of node, the models each side has left, and the acting model
+/// (from [`ACTING`]).
 fn encode_globals(
     state: &GameState,
     side: Side,
     scenario: &crate::scenario::ScenarioState,
+    active: Option<ModelId>,
     globals: &mut ArrayViewMut1<f32>,
 ) {
     let d = state.dynamic();
@@ -347,9 +445,59 @@ fn encode_globals(
         g[46] = grudge.revealed as u8 as f32;
     }
     g[47] = scenario.done[side as usize] as u8 as f32;
+    if let Some(a) = active {
+        acting_model(state, side, scenario, a, &mut g[ACTING..]);
+    }
     for (k, v) in g.into_iter().enumerate() {
         globals[k] = v;
     }
+}
+
+/// The acting model (the one activating, moving in a sequence or being placed) as global
+/// features, so that every cell's policy logits can depend on who acts: a move's destination
+/// is scored far from the mover, beyond what the trunk's convolutions see around it, and a
+/// prize carrier heads elsewhere than a hunter. Its plane features, then whose it is, its
+/// scenario roles (courier, carrier of either side's prize or any marker, grudge holder or
+/// target), leader and character, and its speeds.
+fn acting_model(
+    state: &GameState,
+    side: Side,
+    scenario: &crate::scenario::ScenarioState,
+    a: ModelId,
+    g: &mut [f32],
+) {
+    let model = &state.dynamic().models[a as usize];
+    let profile = state.profile(a);
+    g[..SIDE_PLANES].copy_from_slice(&model_features(state, a));
+    let carries = |owner: Option<Side>| {
+        scenario.markers.iter().any(|mk| {
+            mk.holder == Some(a)
+                && match (owner, mk.kind) {
+                    (None, _) => true,
+                    (Some(s), MarkerKind::Prize(p)) => p == s,
+                    _ => false,
+                }
+        })
+    };
+    let grudge = |s: Side, holder: bool| {
+        scenario.grudges[s as usize].is_some_and(|g| if holder { g.holder == a } else { g.target == a })
+    };
+    let enemy = 1 - side.min(1);
+    let flags = [
+        1.0,
+        (model.side == side) as u8 as f32,
+        scenario.couriers.contains(&Some(a)) as u8 as f32,
+        carries(Some(side)) as u8 as f32,
+        carries(Some(enemy)) as u8 as f32,
+        carries(None) as u8 as f32,
+        (grudge(side, true) || grudge(enemy, true)) as u8 as f32,
+        (grudge(side, false) || grudge(enemy, false)) as u8 as f32,
+        (profile.role == crate::profile::Role::Leader) as u8 as f32,
+        (profile.model_type == crate::profile::ModelType::Character) as u8 as f32,
+        profile.speed.0 as f32 / 10.0,
+        profile.speed.1 as f32 / 10.0,
+    ];
+    g[SIDE_PLANES..ACTING_FEATURES].copy_from_slice(&flags);
 }
 
 /// The kind of node on top of the stack, 0..24.

@@ -70,10 +70,19 @@ pub(crate) fn may_leave(state: &GameState, m: ModelId) -> bool {
     if model.side == crate::uc::AI_SIDE {
         return false;
     }
-    let enemy_edge = state.dynamic().scenario.zones[1 - model.side as usize][0];
-    model.is_conscious()
-        && model.stance != Stance::Climbing
-        && edge_distance(state.board(), model.cell, enemy_edge) == 0
+    model.is_conscious() && model.stance != Stance::Climbing && on_exit_edge(state, model.side, model.cell)
+}
+
+/// Whether `side`'s models may leave the table from `cell` in Couriers: it lies on the enemy
+/// deployment edge, once the edges are chosen.
+pub(crate) fn on_exit_edge(state: &GameState, side: Side, cell: CellIdx) -> bool {
+    let d = state.dynamic();
+    let choosing =
+        d.steps.iter().any(|s| matches!(s, crate::state::Step::Scenario(ScenarioStep::ChooseZone { .. })));
+    state.static_data().scenario == super::Scenario::Couriers
+        && side < 2
+        && !choosing
+        && edge_distance(state.board(), cell, d.scenario.zones[1 - side as usize][0]) == 0
 }
 
 /// `m` leaves the battlefield and scores: 4 VP for a prize it carries (its own side's or the
