@@ -332,9 +332,14 @@ fn threats(state: &GameState, side: Side, planes: &mut ArrayViewMut3<f32>) {
         let range = p.weapons.iter().filter_map(|w| w.range.map(|r| r.1)).max().unwrap_or(0) as f32;
         let charge = (p.speed.1 + 1 + p.weapons.iter().filter_map(|w| w.reach()).max().unwrap_or(0)) as f32;
         let eye = state.volume(m);
-        for c in 0..board.cells().len() as crate::board::CellIdx {
-            let (x, y) = board.xy(c);
-            let (x, y) = (x as usize, y as usize);
+        // Only the cells within the farther of the two distances can count.
+        let radius = (range + 1.0).max(charge).ceil() as usize;
+        let (mx, my) = board.xy(m.cell);
+        let (mx, my) = (mx as usize, my as usize);
+        let xs = mx.saturating_sub(radius)..(mx + radius + 1).min(board.width() as usize);
+        let ys = my.saturating_sub(radius)..(my + radius + 1).min(board.depth() as usize);
+        for (x, y) in ys.flat_map(|y| xs.clone().map(move |x| (x, y))) {
+            let c = board.idx(x as u8, y as u8);
             let h = board.cell(c).height;
             if !mine && board.centre_distance(m.cell, 0, c, 0) <= charge {
                 planes[[P_ENEMY_REACH, y, x]] += SHARE;
