@@ -163,6 +163,18 @@ fn shapes_follow_the_board_size_class() {
     assert_eq!(Geometry::of(&common::flat(60, 30)), Geometry { width: 60, depth: 36 });
 }
 
+/// Play one step at random: a chance outcome by its odds or a uniformly drawn legal action.
+fn random_step(state: &mut GameState, rng: &mut ChaCha8Rng) {
+    let action = match state.current_player() {
+        Player::Chance => state.sample_chance(rng).unwrap(),
+        _ => {
+            let legal = state.legal_actions();
+            legal[rng.gen_range(0..legal.len())]
+        }
+    };
+    state.apply_action(action).unwrap();
+}
+
 /// The observation planes `side` sees of `state`.
 fn planes_seen_by(state: &GameState, side: u8) -> Array3<f32> {
     let geo = Geometry::of(state.board());
@@ -326,14 +338,7 @@ fn the_globals_describe_the_acting_model() {
                     idle_seen += 1;
                 }
             }
-            let action = match state.current_player() {
-                Player::Chance => state.sample_chance(&mut rng).unwrap(),
-                _ => {
-                    let legal = state.legal_actions();
-                    legal[rng.gen_range(0..legal.len())]
-                }
-            };
-            state.apply_action(action).unwrap();
+            random_step(&mut state, &mut rng);
         }
     }
     assert!(courier_seen > 0 && others_seen > 0 && idle_seen > 0, "{courier_seen} {others_seen} {idle_seen}");
@@ -395,14 +400,7 @@ fn the_exit_edge_is_a_plane_in_couriers_only() {
         let config = GameConfig { scenario, ..GameConfig::default() };
         let mut state = new_game(&config).unwrap();
         while state.dynamic().activating.is_none() && !state.is_terminal() {
-            let action = match state.current_player() {
-                Player::Chance => state.sample_chance(&mut rng).unwrap(),
-                _ => {
-                    let legal = state.legal_actions();
-                    legal[rng.gen_range(0..legal.len())]
-                }
-            };
-            state.apply_action(action).unwrap();
+            random_step(&mut state, &mut rng);
         }
         let board = state.board();
         for side in 0..2u8 {
@@ -471,14 +469,7 @@ fn markers_a_side_has_not_looked_at_are_a_plane() {
                 }
             }
             differed |= count(&state, 0) != count(&state, 1);
-            let action = match state.current_player() {
-                Player::Chance => state.sample_chance(&mut rng).unwrap(),
-                _ => {
-                    let legal = state.legal_actions();
-                    legal[rng.gen_range(0..legal.len())]
-                }
-            };
-            state.apply_action(action).unwrap();
+            random_step(&mut state, &mut rng);
         }
     }
     assert!(differed, "no side ever looked at a marker the other had not");
