@@ -37,6 +37,10 @@ pub struct BenchArgs {
     /// MCTS agent timed at the first activation of each scenario (one thread).
     #[arg(long, default_value = "mcts:iters=200,depth=30,rollout=scripted,width=4,threads=1")]
     pub mcts: String,
+    /// Time the network alone (--net), skipping the engine and MCTS figures: what a GPU
+    /// measurement needs.
+    #[arg(long)]
+    pub network_only: bool,
 }
 
 fn median(mut xs: Vec<f64>) -> f64 {
@@ -90,6 +94,17 @@ fn random_game(
 
 /// Run the benchmark and format its figures.
 pub fn bench(args: &BenchArgs) -> Result<String, String> {
+    if args.network_only {
+        if args.net == "none" {
+            return Err("--network-only needs a network: --net names none".into());
+        }
+        let net = network_speed(&args.net, args.batches.max(1), args.net_batch as usize)?;
+        return Ok(match (&net, args.json) {
+            (_, true) => json!({ "network": net, "batches": args.batches.max(1) }).to_string(),
+            (Some(n), false) => network_text(n, &args.net),
+            (None, false) => String::new(),
+        });
+    }
     let start = new_game(&GameConfig::default()).map_err(|e| e.to_string())?;
     let decision = activation_decision(3)?;
     let batches = args.batches.max(1);
@@ -204,30 +219,49 @@ pub fn bench(args: &BenchArgs) -> Result<String, String> {
             tree.bytes
         ));
         if let Some(n) = &net {
-            out.push_str(&format!(
-                "\n  network ({} parameters, {}, on {}): inference {:.0} positions/s at batch 1, {:.0} at batch 64, \
-                 {:.0} at batch {}; training {:.0} positions/s at batch 32, {:.0} at batch {}; \
-                 expert games {:.0} positions/s\n  \
-                 search with the network (8 simulations): {:.0} positions/s evaluating leaves one by one, \
-                 {:.0} positions/s ({:.0} forward passes/s) batching 16 searches' leaves",
-                n.parameters,
-                args.net,
-                n.device,
-                n.inference_batch1_per_s,
-                n.inference_batch64_per_s,
-                n.inference_large_batch_per_s,
-                n.large_batch,
-                n.training_per_s,
-                n.training_large_batch_per_s,
-                n.large_batch,
-                n.expert_positions_per_s,
-                n.search_batch1_per_s,
-                n.search_batch16_per_s,
-                n.search_batch16_passes_per_s
-            ));
+            out.push('\n');
+            out.push_str(&network_text(n, &args.net));
         }
         out
     })
+}
+
+/// The network's figures as text.
+fn network_text(n: &training::speed::NetSpeed, net: &str) -> String {
+    format!(
+        "  network ({} parameters, {}, on {}): inference {:.0} positions/s at batch 1, {:.0} at batch 64, \
+         {:.0} at batch {}; training {:.0} positions/s at batch 32, {:.0} at batch {}; \
+         expert games {:.0} positions/s\n  \
+         search with the network (8 simulations): {:.0} positions/s evaluating leaves one by one, \
+         {:.0} positions/s ({:.0} forward passes/s) batching 16 searches' leaves, \
+         {:.0} positions/s ({:.0} forward passes/s) batching {}\n  \
+         first (untimed) forward passes {:.3} s at batch 1, {:.3} s at 64, {:.3} s at {}; \
+         first training steps {:.3} s at batch 32, {:.3} s at {} (a GPU compiles its kernels then)",
+        n.parameters,
+        net,
+        n.device,
+        n.inference_batch1_per_s,
+        n.inference_batch64_per_s,
+        n.inference_large_batch_per_s,
+        n.large_batch,
+        n.training_per_s,
+        n.training_large_batch_per_s,
+        n.large_batch,
+        n.expert_positions_per_s,
+        n.search_batch1_per_s,
+        n.search_batch16_per_s,
+        n.search_batch16_passes_per_s,
+        n.search_large_batch_per_s,
+        n.search_large_batch_passes_per_s,
+        n.large_batch,
+        n.first_pass_s[0],
+        n.first_pass_s[1],
+        n.first_pass_s[2],
+        n.large_batch,
+        n.first_training_step_s[0],
+        n.first_training_step_s[1],
+        n.large_batch
+    )
 }
 
 /// One scenario's figures.
@@ -337,7 +371,9 @@ fn network_speed(
             }
         }
     }
-    training::speed::measure(std::path::Path::new(path), &positions, batches, large)
+    let started = Instant::now();
+    let progress = |stage: &str| eprintln!("tde bench [{:.1} s]: {stage}", started.elapsed().as_secs_f64());
+    training::speed::measure(std::path::Path::new(path), &positions, batches, large, &progress)
         .map(Some)
         .map_err(|e| format!("--net {path}: {e}"))
 }

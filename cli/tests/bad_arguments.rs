@@ -33,6 +33,7 @@ fn numbers_out_of_range_are_refused_with_the_option_named() {
     refused(&["bench", "--games", "0"], "--games");
     refused(&["bench", "--batches", "100000000"], "--batches");
     refused(&["bench", "--net-batch", "8"], "--net-batch");
+    refused(&["bench", "--network-only", "--net", "none"], "--network-only");
     refused(&["value-check", "--games", "0"], "--games");
     refused(&["value-check", "--every", "0"], "--every");
     refused(&["value-check", "--agent", "nobody", "--games", "1"], "--agent");

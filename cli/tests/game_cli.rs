@@ -151,8 +151,32 @@ fn bench_prints_its_figures_as_json() {
         "inference_large_batch_per_s",
         "training_per_s",
         "training_large_batch_per_s",
+        "search_batch16_per_s",
+        "search_large_batch_per_s",
     ] {
         assert!(net[key].as_f64().is_some_and(|x| x > 0.0), "{key}: {net}");
+    }
+}
+
+#[test]
+fn bench_times_the_network_alone_with_its_first_passes() {
+    let out = tde(&["bench", "--network-only", "--json", "--batches", "1", "--net-batch", "64"]);
+    let v = json(&out);
+    assert!(v.get("clone_ns").is_none() && v.get("scenarios").is_none(), "no engine figures: {v}");
+    let net = &v["network"];
+    assert_eq!(net["large_batch"].as_u64(), Some(64), "{net}");
+    let positive = |x: &serde_json::Value| x.as_f64().is_some_and(|x| x > 0.0);
+    for key in ["inference_batch1_per_s", "search_large_batch_per_s", "search_large_batch_passes_per_s"] {
+        assert!(positive(&net[key]), "{key}: {net}");
+    }
+    let firsts = net["first_pass_s"].as_array().expect("first passes at three batch sizes");
+    assert_eq!(firsts.len(), 3, "{net}");
+    assert!(firsts.iter().all(positive), "{net}");
+    assert!(net["first_training_step_s"].as_array().is_some_and(|a| a.len() == 2 && a.iter().all(positive)));
+    // Each stage is reported as it ends, so a run cut short says how far it got.
+    let stages = String::from_utf8_lossy(&out.stderr);
+    for stage in ["first forward pass at batch 1:", "training at batch 32:", "searches, 64 at once:"] {
+        assert!(stages.contains(stage), "stage `{stage}` in: {stages}");
     }
 }
 

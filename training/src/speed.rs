@@ -1,6 +1,6 @@
 //! Speed figures of the learned side, for `tde bench`, on the process's compute device:
 //! network inference per position at batch 1, 64 and a larger batch, search with the network
-//! evaluating its leaves alone or batched across 16 searches, training positions per second at
+//! evaluating its leaves alone or batched across 16 searches or the larger batch, training positions per second at
 //! batch 32 and the larger batch, and expert-game generation positions per second (medians of
 //! several timed batches, on the threads burn and rayon use).
 
@@ -41,8 +41,19 @@ pub struct NetSpeed {
     pub search_batch16_per_s: f64,
     /// Forward passes per second of the batched searches.
     pub search_batch16_passes_per_s: f64,
+    /// `large_batch` searches run at once (the 16 roots repeated, each search seeded apart),
+    /// their leaves evaluated together: positions evaluated per second. What one self-play
+    /// actor playing that many games at once can reach.
+    pub search_large_batch_per_s: f64,
+    /// Forward passes per second of those searches.
+    pub search_large_batch_passes_per_s: f64,
     /// Parameters of the network measured.
     pub parameters: usize,
+    /// Seconds of the first, untimed forward pass at batch 1, 64 and `large_batch`: on a GPU
+    /// the kernels are compiled and tuned then, for each new shape.
+    pub first_pass_s: [f64; 3],
+    /// Seconds of the first, untimed training step at batch 32 and `large_batch`.
+    pub first_training_step_s: [f64; 2],
 }
 
 /// Run one 8-simulation search from each root, `together` at a time, their leaves evaluated
@@ -86,14 +97,15 @@ fn searches(
 
 /// Training positions per second of the checkpoint's network in batches of `batch` (the
 /// positions of the first one's board size class, repeated to fill a batch, on uniform
-/// targets over the legal actions): the median of `steps` timed steps after an untimed one.
+/// targets over the legal actions): the median of `steps` timed steps after an untimed one,
+/// and the seconds of that first step.
 fn training_speed(
     path: &std::path::Path,
     config: &Config,
     views: &[(&GameState, usize)],
     batch: usize,
     steps: u32,
-) -> Result<f64, String> {
+) -> Result<(f64, f64), String> {
     let device = crate::compute::device().autodiff();
     let (mut net, _, _) = checkpoint::load_network(path, &device).map_err(|e| e.to_string())?;
     let shape = views[0].0.tensor_shape();
@@ -110,7 +122,7 @@ fn training_speed(
     let indices: Vec<usize> = (0..samples.len()).collect();
     let mut optimizer = new_optimizer(config);
     let mut buffers = InputBuffers::default();
-    let mut rates = Vec::new();
+    let (mut rates, mut first) = (Vec::new(), 0.0);
     for step in 0..=steps {
         let t = Instant::now();
         let tensors = batch_tensors(&samples, &indices, &shape, &mut buffers, &device);
@@ -121,9 +133,11 @@ fn training_speed(
         net = optimizer.step(1e-4, net, grads);
         if step > 0 {
             rates.push(samples.len() as f64 / t.elapsed().as_secs_f64());
+        } else {
+            first = t.elapsed().as_secs_f64();
         }
     }
-    Ok(median(rates))
+    Ok((median(rates), first))
 }
 
 fn median(mut xs: Vec<f64>) -> f64 {
@@ -133,12 +147,14 @@ fn median(mut xs: Vec<f64>) -> f64 {
 
 /// Measure the network of the checkpoint `path` names on `positions` (decision nodes), on the
 /// process's compute device ([`crate::compute`]); `large` is the larger batch also timed for
-/// inference and training (a GPU needs batches of hundreds to be busy).
+/// inference and training (a GPU needs batches of hundreds to be busy). `progress` is told
+/// each stage's figures as it ends, so a run cut short still says how far it got.
 pub fn measure(
     path: &std::path::Path,
     positions: &[GameState],
     batches: u32,
     large: usize,
+    progress: &dyn Fn(&str),
 ) -> Result<NetSpeed, String> {
     let device = crate::compute::device();
     let (net, meta, _) = checkpoint::load_network(path, &device).map_err(|e| e.to_string())?;
@@ -159,9 +175,13 @@ pub fn measure(
     // The positions repeated to fill the large batch.
     let filled: Vec<(&GameState, usize)> = views.iter().cycle().take(large).copied().collect();
     // One untimed pass of each size first: a GPU compiles and tunes its kernels on first use.
-    network.evaluate(&views[..1])?;
-    network.evaluate(&views[..64])?;
-    network.evaluate(&filled)?;
+    let mut first_pass_s = [0.0; 3];
+    for (i, batch) in [&views[..1], &views[..64], &filled[..]].into_iter().enumerate() {
+        let t = Instant::now();
+        network.evaluate(batch)?;
+        first_pass_s[i] = t.elapsed().as_secs_f64();
+        progress(&format!("first forward pass at batch {}: {:.3} s", batch.len(), first_pass_s[i]));
+    }
     let (mut one, mut many, mut most) = (Vec::new(), Vec::new(), Vec::new());
     for _ in 0..batches {
         let t = Instant::now();
@@ -176,8 +196,18 @@ pub fn measure(
         network.evaluate(&filled)?;
         most.push(large as f64 / t.elapsed().as_secs_f64());
     }
-    let training_per_s = training_speed(path, &meta.config, &views, 32, batches)?;
-    let training_large_batch_per_s = training_speed(path, &meta.config, &views, large, batches)?;
+    for (rates, batch) in [(&one, 1), (&many, 64), (&most, large)] {
+        progress(&format!("inference at batch {batch}: {:.0} positions/s", median(rates.clone())));
+    }
+    let (training_per_s, first_32) = training_speed(path, &meta.config, &views, 32, batches)?;
+    progress(&format!(
+        "training at batch 32: first step {first_32:.3} s, then {training_per_s:.0} positions/s"
+    ));
+    let (training_large_batch_per_s, first_large) =
+        training_speed(path, &meta.config, &views, large, batches)?;
+    progress(&format!(
+        "training at batch {large}: first step {first_large:.3} s, then {training_large_batch_per_s:.0} positions/s"
+    ));
     // Expert generation: scripted self-play games of the bootstrap configuration.
     let expert = Config::default();
     let t = Instant::now();
@@ -185,6 +215,8 @@ pub fn measure(
     for game in 0..batches as usize {
         positions += crate::expert::play_game(&expert, game)?.targets.len();
     }
+    let expert_positions_per_s = positions as f64 / t.elapsed().as_secs_f64();
+    progress(&format!("expert games: {expert_positions_per_s:.0} positions/s"));
     // Search: the same 16 roots searched one at a time, then all together.
     let shape = views[0].0.tensor_shape();
     let roots: Vec<(&GameState, usize)> =
@@ -197,10 +229,25 @@ pub fn measure(
         together.push(n as f64 / t);
         passes.push(p as f64 / t);
     }
+    progress(&format!(
+        "searches: {:.0} positions/s one at a time, {:.0} 16 at once",
+        median(alone.clone()),
+        median(together.clone())
+    ));
+    let many_roots: Vec<(&GameState, usize)> = roots.iter().cycle().take(large).copied().collect();
+    let (mut crowd, mut crowd_passes) = (Vec::new(), Vec::new());
+    for _ in 0..batches.min(3) {
+        let (n, p, t) = searches(&network, &many_roots, large)?;
+        crowd.push(n as f64 / t);
+        crowd_passes.push(p as f64 / t);
+    }
+    progress(&format!("searches, {large} at once: {:.0} positions/s", median(crowd.clone())));
     Ok(NetSpeed {
         search_batch1_per_s: median(alone),
         search_batch16_per_s: median(together),
         search_batch16_passes_per_s: median(passes),
+        search_large_batch_per_s: median(crowd),
+        search_large_batch_passes_per_s: median(crowd_passes),
         inference_batch1_per_s: median(one),
         inference_batch64_per_s: median(many),
         large_batch: large,
@@ -208,7 +255,9 @@ pub fn measure(
         training_per_s,
         training_large_batch_per_s,
         device: crate::compute::device_name(),
-        expert_positions_per_s: positions as f64 / t.elapsed().as_secs_f64(),
+        expert_positions_per_s,
         parameters: net.parameters(),
+        first_pass_s,
+        first_training_step_s: [first_32, first_large],
     })
 }
