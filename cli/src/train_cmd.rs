@@ -157,7 +157,7 @@ pub fn value_check(args: &ValueCheckArgs) -> Result<String, String> {
         args.every
     );
     out.push_str(
-        "  scenario             positions    mse   sign right (decisive)   mean value   mse by third   sign right by third\n",
+        "  scenario             positions    mse   sign right (decisive)   mean value (result)   mse by third   sign right by third\n",
     );
     let percent = |right: usize, of: usize| 100.0 * right as f64 / of.max(1) as f64;
     for r in &records {
@@ -165,7 +165,7 @@ pub fn value_check(args: &ValueCheckArgs) -> Result<String, String> {
         let signs: Vec<String> =
             r.by_third.iter().map(|p| format!("{:.0}%", percent(p.sign_right, p.decisive))).collect();
         out.push_str(&format!(
-            "  {:<20} {:>9} {:>6.3} {:>6.1}% ({}/{}) {:>13.3}   {:<14} {}\n",
+            "  {:<20} {:>9} {:>6.3} {:>6.1}% ({}/{}) {:>13.3} ({:>6.3})   {:<14} {}\n",
             r.scenario,
             r.all.positions,
             r.all.mse,
@@ -173,11 +173,13 @@ pub fn value_check(args: &ValueCheckArgs) -> Result<String, String> {
             r.all.sign_right,
             r.all.decisive,
             r.mean_value,
+            r.mean_result,
             thirds.join(" "),
             signs.join(" ")
         ));
     }
     out.push_str("  (mse against the mover's result: win 1, draw 0, loss -1; a value of 0 everywhere scores the share of decisive games;\n");
+    out.push_str("   mean value beside the movers' mean result: above it, the head is optimistic for the player to move;\n");
     out.push_str("   by third: the first, middle and last third of each game's judged decisions)");
     Ok(out)
 }

@@ -192,6 +192,7 @@ fn value_check_judges_the_value_head_on_every_scenario() {
         // Values in [-1, 1] against results in {-1, 0, 1}: a squared error of at most 4.
         assert!(r["mse"].as_f64().is_some_and(|x| (0.0..=4.0).contains(&x)), "{r}");
         assert!(r["mean_value"].as_f64().is_some_and(|x| (-1.0..=1.0).contains(&x)), "{r}");
+        assert!(r["mean_result"].as_f64().is_some_and(|x| (-1.0..=1.0).contains(&x)), "{r}");
         let thirds = r["by_third"].as_array().expect("three phases");
         assert_eq!(thirds.len(), 3, "{r}");
         let in_thirds: u64 = thirds.iter().map(|p| p["positions"].as_u64().unwrap()).sum();

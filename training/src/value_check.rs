@@ -22,6 +22,9 @@ pub struct ValueRecord {
     pub all: PhaseRecord,
     /// Mean value given (0 for an unbiased head over both sides' decisions).
     pub mean_value: f64,
+    /// Mean return of the movers at the judged decisions: beside `mean_value`, whether the
+    /// head is optimistic (above it) or pessimistic for the player to move.
+    pub mean_result: f64,
     /// The same error and sign figures for the first, middle and last third of each game's
     /// judged decisions: early on the dice have yet to decide much, near the end the result
     /// is mostly settled, so a good head's error falls through a game.
@@ -112,6 +115,7 @@ fn record(scenario: String, games: u32, judged: Vec<Judged>) -> ValueRecord {
         games,
         all: phase(judged.iter()),
         mean_value: judged.iter().map(|&(v, ..)| v as f64).sum::<f64>() / judged.len().max(1) as f64,
+        mean_result: judged.iter().map(|&(_, r, _)| r).sum::<f64>() / judged.len().max(1) as f64,
         by_third: (0..3).map(|third| phase(judged.iter().filter(|j| j.2 == third))).collect(),
     }
 }
@@ -140,6 +144,7 @@ mod tests {
         assert!((r.all.mse - (0.25 + 2.25 + 0.0 + 0.0) / 4.0).abs() < 1e-12);
         assert_eq!((r.all.decisive, r.all.sign_right), (3, 2));
         assert!((r.mean_value - (-0.25)).abs() < 1e-12);
+        assert!((r.mean_result - 0.25).abs() < 1e-12);
         let [early, middle, late] = [&r.by_third[0], &r.by_third[1], &r.by_third[2]];
         assert_eq!((early.positions, early.decisive, early.sign_right), (2, 2, 1));
         assert!((early.mse - 1.25).abs() < 1e-12);
