@@ -1,8 +1,9 @@
 //! Speed figures of the learned side, for `tde bench`, on the process's compute device:
 //! network inference per position at batch 1, 64 and a larger batch, search with the network
-//! evaluating its leaves alone or batched across 16 searches or the larger batch, training positions per second at
-//! batch 32 and the larger batch, and expert-game generation positions per second (medians of
-//! several timed batches, on the threads burn and rayon use).
+//! evaluating its leaves alone or batched across 16 searches or the larger batch, training
+//! positions per second at batch 32 and the larger batch, and expert-game generation positions
+//! per second (medians of several timed batches, on the threads burn and rayon use), and the
+//! time of each shape's first pass (a GPU compiles its kernels then).
 
 use crate::checkpoint;
 use crate::config::Config;
