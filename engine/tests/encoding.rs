@@ -192,15 +192,7 @@ fn deployment_zones_are_planes_each_side_sees_from_its_own_seat() {
         let mut state = new_game(&config).unwrap();
         // Play on at random until the first activation, when the zones are chosen.
         while state.dynamic().activating.is_none() && !state.is_terminal() {
-            let legal = match state.current_player() {
-                Player::Chance => {
-                    let a = state.sample_chance(&mut rng).unwrap();
-                    state.apply_action(a).unwrap();
-                    continue;
-                }
-                _ => state.legal_actions(),
-            };
-            state.apply_action(legal[rng.gen_range(0..legal.len())]).unwrap();
+            random_step(&mut state, &mut rng);
         }
         let view = |side: u8| planes_seen_by(&state, side);
         let (a, b) = (view(0), view(1));
