@@ -118,6 +118,10 @@ pub struct ValueCheckArgs {
     /// Judge every this many decisions with a choice (1 to 1000).
     #[arg(long, default_value_t = 7, value_parser = clap::value_parser!(u64).range(1..=1000))]
     pub every: u64,
+    /// Also play each judged decision on this many times by the same agent (0 to 1000): the
+    /// rollouts' mean return beside the result and the head's value.
+    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=1000))]
+    pub rollouts: u32,
     /// Seed of the games.
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
@@ -131,14 +135,14 @@ pub fn value_check(args: &ValueCheckArgs) -> Result<String, String> {
     let network = training::play::Network::load_for_tde(&args.net).map_err(|e| format!("--net: {e}"))?;
     training::play::make_agent(&args.agent, 0).map_err(|e| format!("--agent: {e}"))?;
     let config = engine::setup::GameConfig::default();
-    let records = training::value_check::value_records(
-        &network,
-        &args.agent,
-        &config,
-        args.games,
-        args.every as usize,
-        args.seed,
-    )?;
+    let plan = training::value_check::CheckPlan {
+        agent: args.agent.clone(),
+        games: args.games,
+        every: args.every as usize,
+        rollouts: args.rollouts,
+        seed: args.seed,
+    };
+    let records = training::value_check::value_records(&network, &config, &plan)?;
     if args.json {
         let v = serde_json::json!({
             "net": args.net.display().to_string(),
@@ -177,6 +181,16 @@ pub fn value_check(args: &ValueCheckArgs) -> Result<String, String> {
             thirds.join(" "),
             signs.join(" ")
         ));
+    }
+    if args.rollouts > 0 {
+        out.push_str(&format!("  {} rollouts from each judged decision by {}:\n", args.rollouts, args.agent));
+        out.push_str("  scenario             rollout mse to result   head mse to rollouts\n");
+        for (r, rollouts) in records.iter().filter_map(|r| Some((r, r.rollouts.as_ref()?))) {
+            out.push_str(&format!(
+                "  {:<20} {:>21.3} {:>22.3}\n",
+                r.scenario, rollouts.mse_to_result, rollouts.head_mse_to_rollouts
+            ));
+        }
     }
     out.push_str("  (mse against the mover's result: win 1, draw 0, loss -1; a value of 0 everywhere scores the share of decisive games;\n");
     out.push_str("   mean value beside the movers' mean result: above it, the head is optimistic for the player to move;\n");

@@ -36,6 +36,7 @@ fn numbers_out_of_range_are_refused_with_the_option_named() {
     refused(&["bench", "--network-only", "--net", "none"], "--network-only");
     refused(&["value-check", "--games", "0"], "--games");
     refused(&["value-check", "--every", "0"], "--every");
+    refused(&["value-check", "--rollouts", "1001"], "--rollouts");
     refused(&["value-check", "--agent", "nobody", "--games", "1"], "--agent");
     refused(&["policy-check", "--games", "0"], "--games");
     refused(&["policy-check", "--expert", "nobody", "--games", "1"], "--expert");

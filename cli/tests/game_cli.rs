@@ -197,7 +197,28 @@ fn value_check_judges_the_value_head_on_every_scenario() {
         assert_eq!(thirds.len(), 3, "{r}");
         let in_thirds: u64 = thirds.iter().map(|p| p["positions"].as_u64().unwrap()).sum();
         assert_eq!(in_thirds, count("positions"), "every judged decision falls in one third: {r}");
+        assert!(r.get("rollouts").is_none(), "no rollouts asked for: {r}");
     }
+}
+
+/// With rollouts, each scenario's record says how the rollouts' mean return compares with the
+/// results and with the head; the text names them.
+#[test]
+fn value_check_with_rollouts_compares_them_with_the_results_and_the_head() {
+    let args = ["value-check", "--games", "1", "--every", "60", "--rollouts", "2"];
+    let v = json(&tde(&[&args[..], &["--json"]].concat()));
+    for r in v["scenarios"].as_array().expect("per-scenario records") {
+        let rollouts = &r["rollouts"];
+        assert_eq!(rollouts["per_position"].as_u64(), Some(2), "{r}");
+        for key in ["mse_to_result", "head_mse_to_rollouts"] {
+            assert!(rollouts[key].as_f64().is_some_and(|x| (0.0..=4.0).contains(&x)), "{key}: {r}");
+        }
+    }
+    let text = tde(&args);
+    assert!(
+        text.contains("2 rollouts from each judged decision") && text.contains("head mse to rollouts"),
+        "{text}"
+    );
 }
 
 /// The network judged against itself playing alone agrees with every choice it makes; the

@@ -79,8 +79,22 @@ pub struct DataConfig {
     /// expert's, in [0, 1].
     #[serde(default)]
     pub driver_share: f64,
+    /// Rollouts per kept position (0: none). With rollouts, a position's value target is the
+    /// mean return, for its mover, of this many games played on from it by `rollout_agent`
+    /// on both sides, instead of its own game's one result: the value MCTS with those
+    /// rollouts estimates, with most of the dice's noise averaged away. Computed when the
+    /// games are played and stored in the shards.
+    #[serde(default)]
+    pub value_rollouts: u32,
+    /// The agent spec playing both sides of the rollouts.
+    #[serde(default = "scripted")]
+    pub rollout_agent: String,
     /// Share of the games held out for validation, in [0, 0.5].
     pub validation: f64,
+}
+
+fn scripted() -> String {
+    "scripted".into()
 }
 
 impl Default for DataConfig {
@@ -97,6 +111,8 @@ impl Default for DataConfig {
             every: 1,
             driver: None,
             driver_share: 0.0,
+            value_rollouts: 0,
+            rollout_agent: scripted(),
             validation: 0.1,
         }
     }
@@ -272,6 +288,12 @@ impl Config {
         }
         if d.driver.is_none() && d.driver_share > 0.0 {
             return bad("data.driver_share", "set data.driver, the agent that plays that share".into());
+        }
+        if d.value_rollouts > 1000 {
+            return bad("data.value_rollouts", format!("{} is not in 0..=1000", d.value_rollouts));
+        }
+        if d.rollout_agent.trim().is_empty() {
+            return bad("data.rollout_agent", "the agent spec is empty".into());
         }
         if !(1..=1000).contains(&d.every) {
             return bad("data.every", format!("{} is not in 1..=1000", d.every));

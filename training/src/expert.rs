@@ -48,6 +48,10 @@ pub struct ShardGame {
     pub targets: Vec<Target>,
     /// Final returns of sides A and B.
     pub returns: [f64; 2],
+    /// With `data.value_rollouts`: (ply, the mover's mean rollout return) at every kept
+    /// decision, in order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub rollout_values: Vec<(u32, f32)>,
 }
 
 /// Resolve `["all"]` lists against the configs folder.
@@ -175,7 +179,7 @@ pub fn play_game(config: &Config, game: usize) -> Result<ShardGame, String> {
         actions.push(action);
     }
     let r = state.returns();
-    Ok(ShardGame {
+    let mut played = ShardGame {
         game,
         scenario: scenario.name().to_string(),
         board,
@@ -184,7 +188,28 @@ pub fn play_game(config: &Config, game: usize) -> Result<ShardGame, String> {
         actions,
         targets,
         returns: [r[0], r[1]],
-    })
+        rollout_values: Vec::new(),
+    };
+    let data = &config.data;
+    if data.value_rollouts > 0 {
+        let mut values = Vec::new();
+        let seed = rng.gen::<u64>();
+        replay_kept(&played, data, |kept| {
+            let rollout_seed = seed ^ (kept.ply as u64).wrapping_mul(0x2545_f491_4f6c_dd1d);
+            let mean = crate::rollout::rollout_mean(
+                kept.state,
+                kept.mover,
+                &data.rollout_agent,
+                data.value_rollouts,
+                rollout_seed,
+            )
+            .map_err(|e| format!("game {game}: data.rollout_agent: {e}"))?;
+            values.push((kept.ply as u32, mean as f32));
+            Ok(())
+        })?;
+        played.rollout_values = values;
+    }
+    Ok(played)
 }
 
 /// The shard file of shard `k`.
@@ -216,11 +241,26 @@ pub fn generate(run: &Path, config: &Config, progress: bool) -> Result<usize, St
     Ok(games)
 }
 
-/// Rebuild one stored game's samples by replaying it: a sample at every target and, with
-/// `data.value_from_opponents`, a value-only sample at every other decision with two or more
-/// legal actions; every `data.every`-th of them kept, and each side's value weight balanced
-/// ([`balance_sides`]).
-pub fn samples_of(game: &ShardGame, data: &DataConfig) -> Result<Vec<Sample<GameState>>, String> {
+/// A kept decision of a stored game, as its replay meets it.
+struct Kept<'a> {
+    /// Index of the decision in the game's actions.
+    ply: usize,
+    /// The position before it.
+    state: &'a GameState,
+    /// The player deciding.
+    mover: usize,
+    /// The expert's target, or none for a value-only decision.
+    target: Option<&'a Target>,
+}
+
+/// Replay a stored game and visit its kept decisions in order: every target and, with
+/// `data.value_from_opponents`, every other decision with two or more legal actions; only
+/// every `data.every`-th of them.
+fn replay_kept(
+    game: &ShardGame,
+    data: &DataConfig,
+    mut visit: impl FnMut(Kept<'_>) -> Result<(), String>,
+) -> Result<(), String> {
     let scenario =
         scenario_named(&game.scenario).ok_or_else(|| format!("unknown scenario {}", game.scenario))?;
     let setup = GameConfig {
@@ -230,9 +270,8 @@ pub fn samples_of(game: &ShardGame, data: &DataConfig) -> Result<Vec<Sample<Game
         ..GameConfig::default()
     };
     let mut state = new_game(&setup).map_err(|e| e.to_string())?;
-    let mut out = Vec::with_capacity(game.targets.len().div_ceil(data.every));
     let mut next = game.targets.iter().peekable();
-    // Samples are counted as they come and only every `data.every`-th is built; the kept
+    // Decisions are counted as they come and only every `data.every`-th is kept; the kept
     // phase turns with the game, so not every game keeps its first decision.
     let (mut seen, phase) = (0usize, game.game % data.every);
     let mut keep = || {
@@ -241,26 +280,56 @@ pub fn samples_of(game: &ShardGame, data: &DataConfig) -> Result<Vec<Sample<Game
     };
     for (ply, &action) in game.actions.iter().enumerate() {
         if let Some(t) = next.next_if(|t| t.ply as usize == ply) {
-            let Turn::Player(p) = Game::turn(&state) else {
+            let Turn::Player(mover) = Game::turn(&state) else {
                 return Err(format!("game {}: ply {ply} is not a decision", game.game));
             };
-            let n = state.legal_actions().len();
-            let mut target = vec![0.0f32; n];
-            for &(i, prob) in &t.probs {
-                *target.get_mut(i as usize).ok_or_else(|| {
-                    format!("game {}: ply {ply}: target beyond the legal actions", game.game)
-                })? = prob;
-            }
             if keep() {
-                out.push(Sample::new(state.clone(), p, target, game.returns[p] as f32)?);
+                visit(Kept { ply, state: &state, mover, target: Some(t) })?;
             }
-        } else if let (true, Turn::Player(p)) = (data.value_from_opponents, Game::turn(&state)) {
+        } else if let (true, Turn::Player(mover)) = (data.value_from_opponents, Game::turn(&state)) {
             if state.legal_actions().len() >= 2 && keep() {
-                out.push(Sample::value_only(state.clone(), p, game.returns[p] as f32)?);
+                visit(Kept { ply, state: &state, mover, target: None })?;
             }
         }
         state.apply_action(action).map_err(|e| format!("game {}: ply {ply}: {e}", game.game))?;
     }
+    Ok(())
+}
+
+/// Rebuild one stored game's samples by replaying it: one at each kept decision
+/// ([`replay_kept`]), a value-only one where the decision has no target, its value target
+/// the game's result or, with `data.value_rollouts`, the stored rollout mean; each side's
+/// value weight balanced ([`balance_sides`]).
+pub fn samples_of(game: &ShardGame, data: &DataConfig) -> Result<Vec<Sample<GameState>>, String> {
+    let mut out = Vec::with_capacity(game.targets.len().div_ceil(data.every));
+    let mut rollouts = game.rollout_values.iter().peekable();
+    replay_kept(game, data, |kept| {
+        let value = if data.value_rollouts > 0 {
+            let Some(&(_, mean)) = rollouts.next_if(|&&(ply, _)| ply as usize == kept.ply) else {
+                return Err(format!(
+                    "game {}: no rollout value at ply {} (its shard was played without data.value_rollouts)",
+                    game.game, kept.ply
+                ));
+            };
+            mean
+        } else {
+            game.returns[kept.mover] as f32
+        };
+        let sample = match kept.target {
+            Some(t) => {
+                let mut target = vec![0.0f32; kept.state.legal_actions().len()];
+                for &(i, prob) in &t.probs {
+                    *target.get_mut(i as usize).ok_or_else(|| {
+                        format!("game {}: ply {}: target beyond the legal actions", game.game, kept.ply)
+                    })? = prob;
+                }
+                Sample::new(kept.state.clone(), kept.mover, target, value)?
+            }
+            None => Sample::value_only(kept.state.clone(), kept.mover, value)?,
+        };
+        out.push(sample);
+        Ok(())
+    })?;
     balance_sides(&mut out);
     Ok(out)
 }

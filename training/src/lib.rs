@@ -21,6 +21,7 @@ pub mod net;
 pub mod onnx;
 pub mod play;
 pub mod policy_check;
+pub mod rollout;
 pub mod sample;
 pub mod selfplay;
 pub mod speed;

@@ -2,6 +2,12 @@
 //! agent on both sides, the network's value for the mover at sampled decisions compared with
 //! the mover's final return (`tde value-check`). Search steers by these values, so a value
 //! head that cannot tell winning from losing positions makes search no better than its policy.
+//!
+//! With `rollouts`, each judged decision is also played out that many times by the same agent
+//! from there: the rollouts' mean return is what MCTS with that agent's rollouts estimates,
+//! with the noise of one game's result averaged away. Its error against the result bounds
+//! what any value head can reach on these games, and the head's distance from it says how
+//! well the head stands in for those rollouts.
 
 use crate::play::Network;
 use agents::{Game, PolicyValue, Turn};
@@ -29,6 +35,20 @@ pub struct ValueRecord {
     /// judged decisions: early on the dice have yet to decide much, near the end the result
     /// is mostly settled, so a good head's error falls through a game.
     pub by_third: Vec<PhaseRecord>,
+    /// With rollouts: how their mean return compares with the result and with the head.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rollouts: Option<RolloutRecord>,
+}
+
+/// The judged decisions' rollout estimates beside the result and the value head.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct RolloutRecord {
+    /// Rollouts per judged decision.
+    pub per_position: u32,
+    /// Mean squared error of the rollouts' mean return against the mover's result.
+    pub mse_to_result: f64,
+    /// Mean squared difference between the head's value and the rollouts' mean return.
+    pub head_mse_to_rollouts: f64,
 }
 
 /// The value head's record on a set of judged decisions.
@@ -44,30 +64,41 @@ pub struct PhaseRecord {
     pub sign_right: usize,
 }
 
-/// A judged decision: the value given, the mover's return and which third of its game's
-/// judged decisions it falls in (0, 1 or 2).
-type Judged = (f32, f64, usize);
+/// A judged decision: the value given, the mover's return, which third of its game's judged
+/// decisions it falls in (0, 1 or 2) and the rollouts' mean return (0 without rollouts).
+type Judged = (f32, f64, usize, f64);
 
-/// Judge every `every`-th decision with a choice in `games` games per scenario, both sides
-/// played by `agent` (a spec `make_agent` takes), seeded by `seed`, on `config`'s board and
-/// crews.
+/// How a value check plays and judges its games.
+#[derive(Clone, Debug)]
+pub struct CheckPlan {
+    /// The agent playing both sides (a spec `make_agent` takes), and the rollouts.
+    pub agent: String,
+    /// Games per scenario.
+    pub games: u32,
+    /// Judge every this many decisions with a choice.
+    pub every: usize,
+    /// Rollouts from each judged decision (0: none).
+    pub rollouts: u32,
+    /// Seed of the games and rollouts.
+    pub seed: u64,
+}
+
+/// Judge the decisions `plan` names in every scenario, on `config`'s board and crews.
 pub fn value_records(
     network: &Network,
-    agent: &str,
     config: &GameConfig,
-    games: u32,
-    every: usize,
-    seed: u64,
+    plan: &CheckPlan,
 ) -> Result<Vec<ValueRecord>, String> {
     Scenario::ALL
         .into_iter()
         .map(|scenario| {
             let config = GameConfig { scenario, ..config.clone() };
-            let judged: Vec<Vec<Judged>> = (0..games as u64)
+            let judged: Vec<Vec<Judged>> = (0..plan.games as u64)
                 .into_par_iter()
-                .map(|g| judge_game(network, agent, &config, every, seed.wrapping_add(g)))
+                .map(|g| judge_game(network, &config, plan, plan.seed.wrapping_add(g)))
                 .collect::<Result<_, _>>()?;
-            Ok(record(scenario.name().to_string(), games, judged.concat()))
+            let rollouts = (plan.rollouts > 0).then_some(plan.rollouts);
+            Ok(record(scenario.name().to_string(), plan.games, judged.concat(), rollouts))
         })
         .collect()
 }
@@ -75,17 +106,13 @@ pub fn value_records(
 /// One game's judged decisions.
 fn judge_game(
     network: &Network,
-    agent: &str,
     config: &GameConfig,
-    every: usize,
+    plan: &CheckPlan,
     seed: u64,
 ) -> Result<Vec<Judged>, String> {
     let state = new_game(config).map_err(|e| e.to_string())?;
-    let mut players = vec![
-        crate::play::make_agent(agent, seed.wrapping_mul(2))?,
-        crate::play::make_agent(agent, seed.wrapping_mul(2).wrapping_add(1))?,
-    ];
-    let mut judged: Vec<(usize, f32)> = Vec::new();
+    let mut players = crate::rollout::players(&plan.agent, seed)?;
+    let mut judged: Vec<(usize, f32, f64)> = Vec::new();
     let mut error = None;
     let mut choices = 0usize;
     let end = agents::play_game(state, &mut players, seed, |s, _| {
@@ -94,9 +121,15 @@ fn judge_game(
             return;
         }
         choices += 1;
-        if choices.is_multiple_of(every) {
-            match PolicyValue::evaluate(network, &[(s, mover)]) {
-                Ok(out) => judged.push((mover, out[0].value)),
+        if choices.is_multiple_of(plan.every) {
+            let rollout_seed = seed.wrapping_mul(1_000_003).wrapping_add(choices as u64);
+            let judgement = PolicyValue::evaluate(network, &[(s, mover)]).and_then(|out| {
+                let rollouts =
+                    crate::rollout::rollout_mean(s, mover, &plan.agent, plan.rollouts, rollout_seed)?;
+                Ok((mover, out[0].value, rollouts))
+            });
+            match judgement {
+                Ok(j) => judged.push(j),
                 Err(e) => error = Some(e),
             }
         }
@@ -106,28 +139,39 @@ fn judge_game(
     }
     let returns = Game::returns(&end);
     let n = judged.len();
-    Ok(judged.into_iter().enumerate().map(|(i, (mover, v))| (v, returns[mover], 3 * i / n)).collect())
+    Ok(judged
+        .into_iter()
+        .enumerate()
+        .map(|(i, (mover, v, rollouts))| (v, returns[mover], 3 * i / n, rollouts))
+        .collect())
 }
 
-fn record(scenario: String, games: u32, judged: Vec<Judged>) -> ValueRecord {
+fn record(scenario: String, games: u32, judged: Vec<Judged>, rollouts: Option<u32>) -> ValueRecord {
+    let mean = |f: &dyn Fn(&Judged) -> f64| judged.iter().map(f).sum::<f64>() / judged.len().max(1) as f64;
+    let rollouts = rollouts.map(|per_position| RolloutRecord {
+        per_position,
+        mse_to_result: mean(&|&(_, r, _, m)| (m - r).powi(2)),
+        head_mse_to_rollouts: mean(&|&(v, _, _, m)| (v as f64 - m).powi(2)),
+    });
     ValueRecord {
         scenario,
         games,
         all: phase(judged.iter()),
-        mean_value: judged.iter().map(|&(v, ..)| v as f64).sum::<f64>() / judged.len().max(1) as f64,
-        mean_result: judged.iter().map(|&(_, r, _)| r).sum::<f64>() / judged.len().max(1) as f64,
+        mean_value: mean(&|&(v, ..)| v as f64),
+        mean_result: mean(&|&(_, r, ..)| r),
         by_third: (0..3).map(|third| phase(judged.iter().filter(|j| j.2 == third))).collect(),
+        rollouts,
     }
 }
 
 fn phase<'a>(judged: impl Iterator<Item = &'a Judged> + Clone) -> PhaseRecord {
     let positions = judged.clone().count();
-    let decisive = judged.clone().filter(|(_, r, _)| *r != 0.0);
+    let decisive = judged.clone().filter(|(_, r, ..)| *r != 0.0);
     PhaseRecord {
         positions,
-        mse: judged.clone().map(|&(v, r, _)| (v as f64 - r).powi(2)).sum::<f64>() / positions.max(1) as f64,
+        mse: judged.clone().map(|&(v, r, ..)| (v as f64 - r).powi(2)).sum::<f64>() / positions.max(1) as f64,
         decisive: decisive.clone().count(),
-        sign_right: decisive.filter(|(v, r, _)| (*v > 0.0) == (*r > 0.0)).count(),
+        sign_right: decisive.filter(|(v, r, ..)| (*v > 0.0) == (*r > 0.0)).count(),
     }
 }
 
@@ -139,7 +183,9 @@ mod tests {
     fn a_record_gives_the_hand_computed_figures() {
         // Values 0.5 (won), -0.5 (won), 0 (drawn), -1 (lost), the first two early, the last
         // two late.
-        let r = record("x".into(), 2, vec![(0.5, 1.0, 0), (-0.5, 1.0, 0), (0.0, 0.0, 2), (-1.0, -1.0, 2)]);
+        // Rollout means 1, 0, 0, -0.5.
+        let judged = vec![(0.5, 1.0, 0, 1.0), (-0.5, 1.0, 0, 0.0), (0.0, 0.0, 2, 0.0), (-1.0, -1.0, 2, -0.5)];
+        let r = record("x".into(), 2, judged, Some(4));
         assert_eq!(r.all.positions, 4);
         assert!((r.all.mse - (0.25 + 2.25 + 0.0 + 0.0) / 4.0).abs() < 1e-12);
         assert_eq!((r.all.decisive, r.all.sign_right), (3, 2));
@@ -151,5 +197,9 @@ mod tests {
         assert_eq!((middle.positions, middle.mse), (0, 0.0));
         assert_eq!((late.positions, late.decisive, late.sign_right), (2, 1, 1));
         assert!(late.mse.abs() < 1e-12);
+        let rollouts = r.rollouts.unwrap();
+        assert_eq!(rollouts.per_position, 4);
+        assert!((rollouts.mse_to_result - (0.0 + 1.0 + 0.0 + 0.25) / 4.0).abs() < 1e-12);
+        assert!((rollouts.head_mse_to_rollouts - (0.25 + 0.25 + 0.0 + 0.25) / 4.0).abs() < 1e-12);
     }
 }

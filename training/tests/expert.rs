@@ -181,3 +181,42 @@ fn value_from_opponents_without_opponents_is_refused() {
     assert_eq!(e.field, "data.value_from_opponents");
     assert!(e.to_string().contains("c.toml"), "{e}");
 }
+
+#[test]
+fn with_value_rollouts_each_kept_decision_learns_its_rollouts_mean_return() {
+    let mut c = config(&["scripted"], 2);
+    c.data.opponents = vec!["random".into()];
+    c.data.value_from_opponents = true;
+    c.data.every = 5;
+    c.data.value_rollouts = 3;
+    c.data.rollout_agent = "random".into();
+    c.check("c.toml").unwrap();
+    for g in 0..2 {
+        let game = play_game(&c, g).unwrap();
+        let samples = samples_of(&game, &c.data).unwrap();
+        assert_eq!(game.rollout_values.len(), samples.len(), "game {g}: one rollout value per kept decision");
+        assert_eq!(game, play_game(&c, g).unwrap(), "game {g}: rollouts are seeded");
+        for (s, &(ply, mean)) in samples.iter().zip(&game.rollout_values) {
+            assert_eq!(s.value, mean, "game {g}: ply {ply}");
+            // Three games' returns in {-1, 0, 1}: a multiple of a third.
+            assert!(((mean * 3.0).round() - mean * 3.0).abs() < 1e-4, "game {g}: {mean}");
+        }
+        let results = samples_of(&game, &DataConfig { value_rollouts: 0, ..c.data.clone() }).unwrap();
+        assert!(results.iter().all(|s| s.value == game.returns[s.player] as f32));
+        assert!(
+            samples.iter().zip(&results).any(|(r, s)| r.value != s.value),
+            "game {g}: rollouts from the early positions do not all repeat the game's result"
+        );
+    }
+    // A shard played without rollouts cannot feed a run that asks for them.
+    let plain_config = Config { data: DataConfig { value_rollouts: 0, ..c.data.clone() }, ..c.clone() };
+    let plain = play_game(&plain_config, 0).unwrap();
+    let e = samples_of(&plain, &c.data).unwrap_err();
+    assert!(e.contains("no rollout value") && e.contains("data.value_rollouts"), "{e}");
+    let mut bad = c.clone();
+    bad.data.value_rollouts = 1001;
+    assert_eq!(bad.check("c.toml").unwrap_err().field, "data.value_rollouts");
+    bad.data.value_rollouts = 2;
+    bad.data.rollout_agent = " ".into();
+    assert_eq!(bad.check("c.toml").unwrap_err().field, "data.rollout_agent");
+}
