@@ -64,6 +64,8 @@ enum Command {
     Curves(train_cmd::CurvesArgs),
     /// How well a network's value head foresees results, per scenario (error and sign).
     ValueCheck(train_cmd::ValueCheckArgs),
+    /// Whether a network's value head orders the positions after each action as rollouts do.
+    SiblingCheck(train_cmd::SiblingCheckArgs),
     /// How often a network's policy picks an expert's action, by kind of decision and scenario.
     PolicyCheck(train_cmd::PolicyCheckArgs),
     /// Write a network as an ONNX model (for ONNX Runtime, Python or Netron).
@@ -125,6 +127,7 @@ fn main() -> ExitCode {
         Command::Selfplay(args) => passed(train_cmd::selfplay(args)),
         Command::Curves(args) => passed(train_cmd::curves(args)),
         Command::ValueCheck(args) => passed(train_cmd::value_check(args)),
+        Command::SiblingCheck(args) => passed(train_cmd::sibling_check(args)),
         Command::PolicyCheck(args) => passed(train_cmd::policy_check(args)),
         Command::ExportOnnx(args) => passed(train_cmd::export_onnx(args)),
         Command::Crew { cmd } => crew_cmd::run(cmd),

@@ -198,6 +198,100 @@ pub fn value_check(args: &ValueCheckArgs) -> Result<String, String> {
     Ok(out)
 }
 
+/// Arguments of `tde sibling-check`.
+#[derive(Args)]
+pub struct SiblingCheckArgs {
+    /// The network whose value head is judged (a checkpoint folder, or a run with a `latest`).
+    #[arg(long, default_value = "checkpoints/bootstrap")]
+    pub net: PathBuf,
+    /// The agent playing both sides of the games and of the rollouts (any `--agents` spec).
+    #[arg(long, default_value = "scripted")]
+    pub agent: String,
+    /// Games per scenario (1 to 10000), on the default board and crews.
+    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u32).range(1..=10_000))]
+    pub games: u32,
+    /// Judge every this many decisions with a choice (1 to 1000).
+    #[arg(long, default_value_t = 12, value_parser = clap::value_parser!(u64).range(1..=1000))]
+    pub every: u64,
+    /// Children per judged decision, the network's most probable actions (2 to 64).
+    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u64).range(2..=64))]
+    pub actions: u64,
+    /// Rollouts from each child (2 to 1000).
+    #[arg(long, default_value_t = 32, value_parser = clap::value_parser!(u32).range(2..=1000))]
+    pub rollouts: u32,
+    /// Seed of the games, dice and rollouts.
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    /// Print one JSON object.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Run `tde sibling-check`.
+pub fn sibling_check(args: &SiblingCheckArgs) -> Result<String, String> {
+    let network = training::play::Network::load_for_tde(&args.net).map_err(|e| format!("--net: {e}"))?;
+    training::play::make_agent(&args.agent, 0).map_err(|e| format!("--agent: {e}"))?;
+    let config = engine::setup::GameConfig::default();
+    let plan = training::sibling_check::SiblingPlan {
+        agent: args.agent.clone(),
+        games: args.games,
+        every: args.every as usize,
+        actions: args.actions as usize,
+        rollouts: args.rollouts,
+        seed: args.seed,
+    };
+    let records = training::sibling_check::sibling_records(&network, &config, &plan)?;
+    if args.json {
+        let v = serde_json::json!({
+            "net": args.net.display().to_string(),
+            "agent": args.agent,
+            "board": config.board,
+            "crews": config.crews,
+            "actions": args.actions,
+            "rollouts": args.rollouts,
+            "scenarios": records,
+        });
+        return Ok(v.to_string());
+    }
+    let mut out = format!(
+        "value head of {} among siblings: at every {}th decision with a choice of {} games per scenario by {},\n\
+         the network's {} most probable actions played, each child valued by the head and by {} rollouts:\n",
+        args.net.display(),
+        args.every,
+        args.games,
+        args.agent,
+        args.actions,
+        args.rollouts
+    );
+    out.push_str("  scenario             decisions  pairs  correlation (corrected)  sd head  sd rollouts (noise)  same best (chance)  rollout value of head's / policy's pick  bias: decider / opponent next\n");
+    let corrected = |c: Option<f64>| c.map_or("-".to_string(), |c| format!("{c:.3}"));
+    for r in &records {
+        out.push_str(&format!(
+            "  {:<20} {:>9} {:>6} {:>12.3} ({:>7})  {:>7.3} {:>12.3} ({:.3})  {:>9.1}% ({:.1}%)  {:>21.3} / {:.3}  {:>18.3} / {:.3}\n",
+            r.scenario,
+            r.decisions,
+            r.pairs,
+            r.correlation,
+            corrected(r.corrected_correlation),
+            r.head_sd,
+            r.rollout_sd,
+            r.rollout_noise_sd,
+            100.0 * r.agreement,
+            100.0 * r.chance_agreement,
+            r.head_pick_value,
+            r.policy_pick_value,
+            r.bias_same_mover,
+            r.bias_other_mover
+        ));
+    }
+    out.push_str("  (correlation of the head's and the rollouts' differences between siblings; corrected: with the rollouts' sampling noise\n");
+    out.push_str("   taken out, the correlation with the value they estimate; same best: the head's best child is the rollouts' best;\n");
+    out.push_str(
+        "   bias: mean head value minus rollout value where the decider or the opponent moves next)",
+    );
+    Ok(out)
+}
+
 /// Arguments of `tde policy-check`.
 #[derive(Args)]
 pub struct PolicyCheckArgs {

@@ -37,6 +37,9 @@ fn numbers_out_of_range_are_refused_with_the_option_named() {
     refused(&["value-check", "--games", "0"], "--games");
     refused(&["value-check", "--every", "0"], "--every");
     refused(&["value-check", "--rollouts", "1001"], "--rollouts");
+    refused(&["sibling-check", "--actions", "1"], "--actions");
+    refused(&["sibling-check", "--rollouts", "1"], "--rollouts");
+    refused(&["sibling-check", "--agent", "nobody", "--games", "1"], "--agent");
     refused(&["value-check", "--agent", "nobody", "--games", "1"], "--agent");
     refused(&["policy-check", "--games", "0"], "--games");
     refused(&["policy-check", "--expert", "nobody", "--games", "1"], "--expert");

@@ -214,11 +214,39 @@ fn value_check_with_rollouts_compares_them_with_the_results_and_the_head() {
             assert!(rollouts[key].as_f64().is_some_and(|x| (0.0..=4.0).contains(&x)), "{key}: {r}");
         }
     }
-    let text = tde(&args);
+    let text = String::from_utf8_lossy(&tde(&args).stdout).into_owned();
     assert!(
         text.contains("2 rollouts from each judged decision") && text.contains("head mse to rollouts"),
         "{text}"
     );
+}
+
+/// The sibling check compares the head with rollouts among each judged decision's children,
+/// per scenario, within the ranges its figures must keep.
+#[test]
+fn sibling_check_compares_the_head_with_rollouts_among_siblings() {
+    let args = ["sibling-check", "--games", "1", "--every", "40", "--actions", "3", "--rollouts", "2"];
+    let v = json(&tde(&[&args[..], &["--json"]].concat()));
+    assert_eq!((v["actions"].as_u64(), v["rollouts"].as_u64()), (Some(3), Some(2)), "{v}");
+    let records = v["scenarios"].as_array().expect("per-scenario records");
+    assert_eq!(records.len(), 5, "{v}");
+    for r in records {
+        let decisions = r["decisions"].as_u64().unwrap();
+        assert!(decisions > 0, "{r}");
+        // At most three children: at most three pairs a decision, at least one.
+        let pairs = r["pairs"].as_u64().unwrap();
+        assert!((decisions..=3 * decisions).contains(&pairs), "{r}");
+        assert!(r["correlation"].as_f64().is_some_and(|c| (-1.0..=1.0).contains(&c)), "{r}");
+        for key in ["agreement", "chance_agreement"] {
+            assert!(r[key].as_f64().is_some_and(|x| (0.0..=1.0).contains(&x)), "{key}: {r}");
+        }
+        assert!(r["chance_agreement"].as_f64().unwrap() >= 1.0 / 3.0 - 1e-9, "{r}");
+        for key in ["head_pick_value", "policy_pick_value"] {
+            assert!(r[key].as_f64().is_some_and(|x| (-1.0..=1.0).contains(&x)), "{key}: {r}");
+        }
+    }
+    let text = String::from_utf8_lossy(&tde(&args).stdout).into_owned();
+    assert!(text.contains("among siblings") && text.contains("grudge_match"), "{text}");
 }
 
 /// The network judged against itself playing alone agrees with every choice it makes; the

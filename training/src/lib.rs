@@ -24,6 +24,7 @@ pub mod policy_check;
 pub mod rollout;
 pub mod sample;
 pub mod selfplay;
+pub mod sibling_check;
 pub mod speed;
 pub mod value_check;
 

@@ -23,13 +23,39 @@ pub fn rollout_mean(
     count: u32,
     seed: u64,
 ) -> Result<f64, String> {
-    let mut sum = 0.0;
+    Ok(rollout_estimate(state, player, agent, count, seed)?.mean)
+}
+
+/// A rollout estimate: the games' mean return and that mean's own sampling variance.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Estimate {
+    /// Mean return of the games.
+    pub mean: f64,
+    /// Estimated variance of `mean` around the value it estimates (the returns' sample
+    /// variance over the number of games; 0 with fewer than two games).
+    pub variance: f64,
+}
+
+/// [`rollout_mean`] with the sampling variance of the mean.
+pub fn rollout_estimate(
+    state: &GameState,
+    player: usize,
+    agent: &str,
+    count: u32,
+    seed: u64,
+) -> Result<Estimate, String> {
+    let (mut sum, mut squares) = (0.0, 0.0);
     for r in 0..count as u64 {
         let seed = seed.wrapping_mul(0x9e37_79b9).wrapping_add(r);
         let end = agents::play_game(state.clone(), &mut players(agent, seed)?, seed, |_, _| {});
-        sum += Game::returns(&end)[player];
+        let ret = Game::returns(&end)[player];
+        sum += ret;
+        squares += ret * ret;
     }
-    Ok(sum / count.max(1) as f64)
+    let n = count as f64;
+    let mean = sum / n.max(1.0);
+    let variance = if count > 1 { (squares - n * mean * mean).max(0.0) / (n - 1.0) / n } else { 0.0 };
+    Ok(Estimate { mean, variance })
 }
 
 #[cfg(test)]
@@ -57,5 +83,24 @@ mod tests {
         assert_eq!(-a, rollout_mean(&state, 1, "scripted", 6, 1).unwrap());
         assert!((-1.0..=1.0).contains(&a));
         assert_eq!(rollout_mean(&state, 0, "scripted", 0, 1).unwrap(), 0.0);
+    }
+
+    #[test]
+    fn an_estimates_variance_is_the_returns_variance_over_the_games() {
+        let state = new_game(&GameConfig::default()).unwrap();
+        let (count, seed) = (12, 4);
+        let e = rollout_estimate(&state, 0, "random", count, seed).unwrap();
+        let returns: Vec<f64> = (0..count as u64)
+            .map(|r| {
+                let seed = seed.wrapping_mul(0x9e37_79b9).wrapping_add(r);
+                let end =
+                    agents::play_game(state.clone(), &mut players("random", seed).unwrap(), seed, |_, _| {});
+                Game::returns(&end)[0]
+            })
+            .collect();
+        let mean = returns.iter().sum::<f64>() / 12.0;
+        let variance = returns.iter().map(|r| (r - mean).powi(2)).sum::<f64>() / 11.0 / 12.0;
+        assert!((e.mean - mean).abs() < 1e-12 && (e.variance - variance).abs() < 1e-12, "{e:?}");
+        assert_eq!(rollout_estimate(&state, 0, "random", 1, seed).unwrap().variance, 0.0);
     }
 }

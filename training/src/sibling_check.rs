@@ -1,0 +1,296 @@
+//! Whether a value head orders the positions after each action as rollouts do
+//! (`tde sibling-check`). Search chooses among a position's actions by the values of the
+//! positions they lead to, so what it needs of a value head is less a good guess of who wins
+//! than the right order among those siblings: a head whose errors are large but shared by the
+//! siblings still steers search well, and one that cannot tell them apart only adds noise.
+//!
+//! At every `every`-th decision with a choice in games played by an agent on both sides, the
+//! network's `actions` most probable actions are each played, dice drawn once, to the next
+//! decision (or the end), and each such child is valued twice for the player deciding: by the
+//! head, and by the mean return of `rollouts` games played on by the agent. Per scenario the
+//! report gives the correlation between the head's and the rollouts' differences between
+//! siblings, raw and corrected for the rollouts' own sampling noise, how often the head's
+//! favourite child is the rollouts' favourite, and the head's bias where the decider moves
+//! next and where the opponent does.
+
+use crate::play::Network;
+use crate::rollout::{rollout_estimate, Estimate};
+use agents::{Game, PolicyValue, Turn};
+use engine::scenario::Scenario;
+use engine::setup::{new_game, GameConfig};
+use engine::GameState;
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+use rayon::prelude::*;
+
+/// How a sibling check plays and judges its games.
+#[derive(Clone, Debug)]
+pub struct SiblingPlan {
+    /// The agent playing both sides of the games and the rollouts (a spec `make_agent` takes).
+    pub agent: String,
+    /// Games per scenario.
+    pub games: u32,
+    /// Judge every this many decisions with a choice.
+    pub every: usize,
+    /// Children per judged decision: the network's most probable actions.
+    pub actions: usize,
+    /// Rollouts from each child.
+    pub rollouts: u32,
+    /// Seed of the games, dice and rollouts.
+    pub seed: u64,
+}
+
+/// One child of a judged decision, valued for the player deciding there.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Child {
+    /// The head's value (the result itself where the game ended).
+    pub head: f64,
+    /// The rollouts' estimate.
+    pub rollouts: Estimate,
+    /// Whether the decider moves next (`None` where the game ended).
+    pub same_mover: Option<bool>,
+}
+
+/// The head against the rollouts among siblings, on one scenario.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct SiblingRecord {
+    /// The scenario's name.
+    pub scenario: String,
+    /// Judged decisions with two or more children.
+    pub decisions: usize,
+    /// Pairs of siblings compared.
+    pub pairs: usize,
+    /// Correlation between the head's and the rollouts' differences of sibling values.
+    pub correlation: f64,
+    /// The same with the rollouts' sampling noise taken out of their differences' variance:
+    /// the correlation with the value the rollouts estimate. None where their differences vary
+    /// no more than their noise explains.
+    pub corrected_correlation: Option<f64>,
+    /// Standard deviation of the head's sibling differences.
+    pub head_sd: f64,
+    /// Standard deviation of the rollouts' sibling differences, noise included.
+    pub rollout_sd: f64,
+    /// The part of `rollout_sd` the rollouts' sampling noise explains.
+    pub rollout_noise_sd: f64,
+    /// Share of decisions at which the head's and the rollouts' best child are the same.
+    pub agreement: f64,
+    /// The share picking a child at random would agree.
+    pub chance_agreement: f64,
+    /// Mean rollout value of the head's best child.
+    pub head_pick_value: f64,
+    /// Mean rollout value of the child of the network's most probable action.
+    pub policy_pick_value: f64,
+    /// Mean head value minus rollout value where the decider moves next.
+    pub bias_same_mover: f64,
+    /// The same where the opponent moves next.
+    pub bias_other_mover: f64,
+}
+
+/// Judge the decisions `plan` names in every scenario, on `config`'s board and crews.
+pub fn sibling_records(
+    network: &Network,
+    config: &GameConfig,
+    plan: &SiblingPlan,
+) -> Result<Vec<SiblingRecord>, String> {
+    Scenario::ALL
+        .into_iter()
+        .map(|scenario| {
+            let config = GameConfig { scenario, ..config.clone() };
+            let judged: Vec<Vec<Vec<Child>>> = (0..plan.games as u64)
+                .into_par_iter()
+                .map(|g| judge_game(network, &config, plan, plan.seed.wrapping_add(g)))
+                .collect::<Result<_, _>>()?;
+            Ok(summarize(scenario.name(), &judged.concat()))
+        })
+        .collect()
+}
+
+/// One game's judged decisions, each as its children in the network's order of preference.
+fn judge_game(
+    network: &Network,
+    config: &GameConfig,
+    plan: &SiblingPlan,
+    seed: u64,
+) -> Result<Vec<Vec<Child>>, String> {
+    let state = new_game(config).map_err(|e| e.to_string())?;
+    let mut roots = Vec::new();
+    let mut choices = 0usize;
+    agents::play_game(state, &mut crate::rollout::players(&plan.agent, seed)?, seed, |s, _| {
+        if let Turn::Player(mover) = Game::turn(s) {
+            if Game::legal_actions(s).len() >= 2 {
+                choices += 1;
+                if choices.is_multiple_of(plan.every) {
+                    roots.push((s.clone(), mover));
+                }
+            }
+        }
+    });
+    roots
+        .iter()
+        .enumerate()
+        .map(|(d, (root, mover))| {
+            let decision_seed = seed.wrapping_mul(1_000_003).wrapping_add(d as u64);
+            children(network, root, *mover, plan, decision_seed)
+        })
+        .collect()
+}
+
+/// The children of the network's `plan.actions` most probable actions at `root`.
+fn children(
+    network: &Network,
+    root: &GameState,
+    mover: usize,
+    plan: &SiblingPlan,
+    seed: u64,
+) -> Result<Vec<Child>, String> {
+    let priors = PolicyValue::evaluate(network, &[(root, mover)])?.remove(0).priors;
+    let legal = Game::legal_actions(root);
+    let mut order: Vec<usize> = (0..legal.len()).collect();
+    order.sort_by(|&a, &b| priors[b].total_cmp(&priors[a]));
+    order.truncate(plan.actions);
+    order
+        .iter()
+        .enumerate()
+        .map(|(c, &i)| {
+            let child_seed = seed.wrapping_mul(0x2545_f491).wrapping_add(c as u64);
+            let mut state = root.clone();
+            Game::apply(&mut state, legal[i]).map_err(|e| e.to_string())?;
+            let mut dice = ChaCha8Rng::seed_from_u64(child_seed);
+            while Game::turn(&state) == Turn::Chance {
+                let outcome =
+                    Game::sample_chance(&state, &mut dice).ok_or("a chance node without outcomes")?;
+                Game::apply(&mut state, outcome).map_err(|e| e.to_string())?;
+            }
+            let (head, same_mover) = match Game::turn(&state) {
+                Turn::Player(next) => {
+                    let value = PolicyValue::evaluate(network, &[(&state, next)])?[0].value as f64;
+                    (if next == mover { value } else { -value }, Some(next == mover))
+                }
+                _ => (Game::returns(&state)[mover], None),
+            };
+            let rollouts = rollout_estimate(&state, mover, &plan.agent, plan.rollouts, child_seed)?;
+            Ok(Child { head, rollouts, same_mover })
+        })
+        .collect()
+}
+
+/// The figures of one scenario's judged decisions (children in the network's order).
+pub fn summarize(scenario: &str, decisions: &[Vec<Child>]) -> SiblingRecord {
+    let decisions: Vec<&Vec<Child>> = decisions.iter().filter(|d| d.len() >= 2).collect();
+    // Sibling differences: (head, rollouts, the rollouts' noise variance).
+    let mut pairs = Vec::new();
+    for d in &decisions {
+        for (i, a) in d.iter().enumerate() {
+            for b in &d[i + 1..] {
+                let noise = a.rollouts.variance + b.rollouts.variance;
+                pairs.push((a.head - b.head, a.rollouts.mean - b.rollouts.mean, noise));
+            }
+        }
+    }
+    let mean = |xs: &mut dyn Iterator<Item = f64>| {
+        let (sum, n) = xs.fold((0.0, 0usize), |(s, n), x| (s + x, n + 1));
+        sum / n.max(1) as f64
+    };
+    let (mh, mr) = (mean(&mut pairs.iter().map(|p| p.0)), mean(&mut pairs.iter().map(|p| p.1)));
+    let var_h = mean(&mut pairs.iter().map(|p| (p.0 - mh).powi(2)));
+    let var_r = mean(&mut pairs.iter().map(|p| (p.1 - mr).powi(2)));
+    let cov = mean(&mut pairs.iter().map(|p| (p.0 - mh) * (p.1 - mr)));
+    let noise = mean(&mut pairs.iter().map(|p| p.2));
+    let correlation = if var_h > 0.0 && var_r > 0.0 { cov / (var_h * var_r).sqrt() } else { 0.0 };
+    let corrected_correlation =
+        (var_h > 0.0 && var_r > noise).then(|| (cov / (var_h * (var_r - noise)).sqrt()).clamp(-1.0, 1.0));
+    let best = |d: &[Child], value: &dyn Fn(&Child) -> f64| {
+        (0..d.len()).max_by(|&a, &b| value(&d[a]).total_cmp(&value(&d[b]))).unwrap_or(0)
+    };
+    let head_picks: Vec<usize> = decisions.iter().map(|d| best(d, &|c| c.head)).collect();
+    let agreed =
+        decisions.iter().zip(&head_picks).filter(|(d, &h)| best(d, &|c| c.rollouts.mean) == h).count();
+    let share = |n: usize| n as f64 / decisions.len().max(1) as f64;
+    let bias = |same: bool| {
+        let children = decisions.iter().flat_map(|d| d.iter()).filter(|c| c.same_mover == Some(same));
+        mean(&mut children.map(|c| c.head - c.rollouts.mean))
+    };
+    SiblingRecord {
+        scenario: scenario.to_string(),
+        decisions: decisions.len(),
+        pairs: pairs.len(),
+        correlation,
+        corrected_correlation,
+        head_sd: var_h.sqrt(),
+        rollout_sd: var_r.sqrt(),
+        rollout_noise_sd: noise.sqrt(),
+        agreement: share(agreed),
+        chance_agreement: mean(&mut decisions.iter().map(|d| 1.0 / d.len() as f64)),
+        head_pick_value: mean(&mut decisions.iter().zip(&head_picks).map(|(d, &h)| d[h].rollouts.mean)),
+        policy_pick_value: mean(&mut decisions.iter().map(|d| d[0].rollouts.mean)),
+        bias_same_mover: bias(true),
+        bias_other_mover: bias(false),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn child(head: f64, mean: f64, variance: f64, same_mover: Option<bool>) -> Child {
+        Child { head, rollouts: Estimate { mean, variance }, same_mover }
+    }
+
+    #[test]
+    fn a_summary_gives_the_hand_computed_figures() {
+        // Two decisions; a one-child decision is left out.
+        let decisions = vec![
+            vec![child(0.2, 0.5, 0.01, Some(true)), child(0.0, -0.5, 0.01, Some(false))],
+            vec![child(-0.4, 0.0, 0.02, Some(true)), child(0.4, -1.0, 0.0, None)],
+            vec![child(0.9, 0.9, 0.0, Some(true))],
+        ];
+        let r = summarize("x", &decisions);
+        assert_eq!((r.decisions, r.pairs), (2, 2));
+        // Differences (head, rollouts): (0.2, 1.0) and (-0.8, 1.0): the rollouts' do not vary.
+        assert!((r.head_sd - 0.5).abs() < 1e-12 && r.rollout_sd.abs() < 1e-12);
+        assert_eq!((r.correlation, r.corrected_correlation), (0.0, None));
+        assert!((r.rollout_noise_sd - ((0.02 + 0.02) / 2.0f64).sqrt()).abs() < 1e-12);
+        // The head picks the first child, then the second; the rollouts the first both times.
+        assert_eq!((r.agreement, r.chance_agreement), (0.5, 0.5));
+        assert!((r.head_pick_value - (0.5 + -1.0) / 2.0).abs() < 1e-12);
+        assert!((r.policy_pick_value - (0.5 + 0.0) / 2.0).abs() < 1e-12);
+        assert!((r.bias_same_mover - (-0.3 + -0.4) / 2.0).abs() < 1e-12);
+        assert!((r.bias_other_mover - 0.5).abs() < 1e-12);
+    }
+
+    #[test]
+    fn a_head_that_orders_siblings_as_noiseless_rollouts_do_correlates_fully() {
+        let decisions: Vec<Vec<Child>> = (0..4)
+            .map(|d| {
+                (0..3)
+                    .map(|c| child(0.1 * (c + d) as f64, 0.3 * (c + d) as f64 - 0.5, 0.0, Some(true)))
+                    .collect()
+            })
+            .collect();
+        let r = summarize("x", &decisions);
+        assert!((r.correlation - 1.0).abs() < 1e-9, "{r:?}");
+        assert!((r.corrected_correlation.unwrap() - 1.0).abs() < 1e-9, "{r:?}");
+        assert_eq!(r.agreement, 1.0);
+        assert!((r.chance_agreement - 1.0 / 3.0).abs() < 1e-12);
+        // With noise in the rollouts, the raw correlation stays and the corrected one rises.
+        let noisy: Vec<Vec<Child>> = decisions
+            .iter()
+            .enumerate()
+            .map(|(d, cs)| {
+                cs.iter()
+                    .enumerate()
+                    .map(|(c, x)| {
+                        child(
+                            x.head,
+                            x.rollouts.mean + if (c + d) % 2 == 0 { 0.2 } else { -0.2 },
+                            0.01,
+                            x.same_mover,
+                        )
+                    })
+                    .collect()
+            })
+            .collect();
+        let r = summarize("x", &noisy);
+        assert!(r.correlation < 1.0 && r.corrected_correlation.unwrap() > r.correlation, "{r:?}");
+    }
+}
