@@ -89,6 +89,12 @@ pub struct DataConfig {
     /// The agent spec playing both sides of the rollouts.
     #[serde(default = "scripted")]
     pub rollout_agent: String,
+    /// Children per kept position (0: none), with `value_rollouts`: the positions after the
+    /// action played and after others drawn at random from the legal ones, dice drawn, each a
+    /// value-only sample with its own rollout target. Search compares exactly such siblings,
+    /// so the value head sees positions one action apart and what the action changed.
+    #[serde(default)]
+    pub value_children: usize,
     /// Share of the games held out for validation, in [0, 0.5].
     pub validation: f64,
 }
@@ -113,6 +119,7 @@ impl Default for DataConfig {
             driver_share: 0.0,
             value_rollouts: 0,
             rollout_agent: scripted(),
+            value_children: 0,
             validation: 0.1,
         }
     }
@@ -291,6 +298,15 @@ impl Config {
         }
         if d.value_rollouts > 1000 {
             return bad("data.value_rollouts", format!("{} is not in 0..=1000", d.value_rollouts));
+        }
+        if d.value_children > 64 {
+            return bad("data.value_children", format!("{} is not in 0..=64", d.value_children));
+        }
+        if d.value_children > 0 && d.value_rollouts == 0 {
+            return bad(
+                "data.value_children",
+                "children learn rollout values: set data.value_rollouts".into(),
+            );
         }
         if d.rollout_agent.trim().is_empty() {
             return bad("data.rollout_agent", "the agent spec is empty".into());

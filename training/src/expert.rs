@@ -14,6 +14,7 @@ use agents::{Agent, Game, Turn};
 use engine::scenario::Scenario;
 use engine::setup::{new_game, GameConfig};
 use engine::{Action, GameState};
+use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
@@ -52,6 +53,45 @@ pub struct ShardGame {
     /// decision, in order.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub rollout_values: Vec<(u32, f32)>,
+    /// With `data.value_children`: the children of kept decisions, in order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub children: Vec<ChildValue>,
+}
+
+/// A child of a kept decision: the position after one of its actions, rebuilt from the
+/// decision by the action and a dice seed, with its mover's mean rollout return.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ChildValue {
+    /// Index of the decision in the game's actions.
+    pub ply: u32,
+    /// The action, as its index in the decision's legal actions.
+    pub action: u16,
+    /// Seed of the dice drawn after it.
+    pub dice: u64,
+    /// The child's mover's mean rollout return.
+    pub value: f32,
+}
+
+/// The position after `action` at `state`, dice drawn from the seed `dice`, and its mover;
+/// `None` where the game ends first.
+fn child_position(
+    state: &GameState,
+    action: Action,
+    dice: u64,
+) -> Result<Option<(GameState, usize)>, String> {
+    let mut child = state.clone();
+    child.apply_action(action).map_err(|e| e.to_string())?;
+    let mut rng = ChaCha8Rng::seed_from_u64(dice);
+    loop {
+        match Game::turn(&child) {
+            Turn::Terminal => return Ok(None),
+            Turn::Player(mover) => return Ok(Some((child, mover))),
+            Turn::Chance => {
+                let outcome = child.sample_chance(&mut rng).ok_or("a chance node without outcomes")?;
+                child.apply_action(outcome).map_err(|e| e.to_string())?;
+            }
+        }
+    }
 }
 
 /// Resolve `["all"]` lists against the configs folder.
@@ -189,25 +229,42 @@ pub fn play_game(config: &Config, game: usize) -> Result<ShardGame, String> {
         targets,
         returns: [r[0], r[1]],
         rollout_values: Vec::new(),
+        children: Vec::new(),
     };
     let data = &config.data;
     if data.value_rollouts > 0 {
-        let mut values = Vec::new();
+        let (mut values, mut children) = (Vec::new(), Vec::new());
         let seed = rng.gen::<u64>();
+        let rollout = |state: &GameState, mover: usize, seed: u64| {
+            crate::rollout::rollout_mean(state, mover, &data.rollout_agent, data.value_rollouts, seed)
+                .map(|mean| mean as f32)
+                .map_err(|e| format!("game {game}: data.rollout_agent: {e}"))
+        };
         replay_kept(&played, data, |kept| {
-            let rollout_seed = seed ^ (kept.ply as u64).wrapping_mul(0x2545_f491_4f6c_dd1d);
-            let mean = crate::rollout::rollout_mean(
-                kept.state,
-                kept.mover,
-                &data.rollout_agent,
-                data.value_rollouts,
-                rollout_seed,
-            )
-            .map_err(|e| format!("game {game}: data.rollout_agent: {e}"))?;
-            values.push((kept.ply as u32, mean as f32));
+            let decision_seed = seed ^ (kept.ply as u64).wrapping_mul(0x2545_f491_4f6c_dd1d);
+            values.push((kept.ply as u32, rollout(kept.state, kept.mover, decision_seed)?));
+            if data.value_children == 0 {
+                return Ok(());
+            }
+            // The action played first, then others in a random order.
+            let legal = kept.state.legal_actions();
+            let mut order: Vec<usize> = (0..legal.len()).collect();
+            let mut draw = ChaCha8Rng::seed_from_u64(decision_seed);
+            order.shuffle(&mut draw);
+            if let Some(at) = order.iter().position(|&i| legal[i] == played.actions[kept.ply]) {
+                order[..=at].rotate_right(1);
+            }
+            for (c, &i) in order.iter().take(data.value_children).enumerate() {
+                let dice = draw.gen::<u64>();
+                if let Some((child, mover)) = child_position(kept.state, legal[i], dice)? {
+                    let value = rollout(&child, mover, decision_seed.wrapping_add(1 + c as u64))?;
+                    children.push(ChildValue { ply: kept.ply as u32, action: i as u16, dice, value });
+                }
+            }
             Ok(())
         })?;
         played.rollout_values = values;
+        played.children = children;
     }
     Ok(played)
 }
@@ -298,11 +355,13 @@ fn replay_kept(
 
 /// Rebuild one stored game's samples by replaying it: one at each kept decision
 /// ([`replay_kept`]), a value-only one where the decision has no target, its value target
-/// the game's result or, with `data.value_rollouts`, the stored rollout mean; each side's
-/// value weight balanced ([`balance_sides`]).
+/// the game's result or, with `data.value_rollouts`, the stored rollout mean; with
+/// `data.value_children`, a value-only sample for each of its stored children after it; each
+/// side's value weight balanced ([`balance_sides`]).
 pub fn samples_of(game: &ShardGame, data: &DataConfig) -> Result<Vec<Sample<GameState>>, String> {
     let mut out = Vec::with_capacity(game.targets.len().div_ceil(data.every));
     let mut rollouts = game.rollout_values.iter().peekable();
+    let mut children = game.children.iter().peekable();
     replay_kept(game, data, |kept| {
         let value = if data.value_rollouts > 0 {
             let Some(&(_, mean)) = rollouts.next_if(|&&(ply, _)| ply as usize == kept.ply) else {
@@ -328,6 +387,16 @@ pub fn samples_of(game: &ShardGame, data: &DataConfig) -> Result<Vec<Sample<Game
             None => Sample::value_only(kept.state.clone(), kept.mover, value)?,
         };
         out.push(sample);
+        let legal = if data.value_children > 0 { kept.state.legal_actions() } else { Vec::new() };
+        while let Some(c) = children.next_if(|c| data.value_children > 0 && c.ply as usize == kept.ply) {
+            let action = *legal.get(c.action as usize).ok_or_else(|| {
+                format!("game {}: ply {}: child action beyond the legal actions", game.game, kept.ply)
+            })?;
+            let Some((child, mover)) = child_position(kept.state, action, c.dice)? else {
+                return Err(format!("game {}: ply {}: a stored child ends the game", game.game, kept.ply));
+            };
+            out.push(Sample::value_only(child, mover, c.value)?);
+        }
         Ok(())
     })?;
     balance_sides(&mut out);

@@ -220,3 +220,52 @@ fn with_value_rollouts_each_kept_decision_learns_its_rollouts_mean_return() {
     bad.data.rollout_agent = " ".into();
     assert_eq!(bad.check("c.toml").unwrap_err().field, "data.rollout_agent");
 }
+
+#[test]
+fn with_value_children_the_positions_after_several_actions_learn_their_rollout_values() {
+    let mut c = config(&["scripted"], 2);
+    c.data.opponents = vec!["random".into()];
+    c.data.value_from_opponents = true;
+    c.data.every = 9;
+    c.data.value_rollouts = 2;
+    c.data.rollout_agent = "random".into();
+    c.data.value_children = 3;
+    c.check("c.toml").unwrap();
+    for g in 0..2 {
+        let game = play_game(&c, g).unwrap();
+        assert_eq!(game, play_game(&c, g).unwrap(), "game {g}: children are seeded");
+        let plain = samples_of(&game, &DataConfig { value_children: 0, ..c.data.clone() }).unwrap();
+        let samples = samples_of(&game, &c.data).unwrap();
+        assert_eq!(samples.len(), plain.len() + game.children.len(), "game {g}: one sample per child");
+        let kept: Vec<u32> = game.rollout_values.iter().map(|&(ply, _)| ply).collect();
+        let mut at = 0;
+        for &ply in &kept {
+            let children: Vec<_> = game.children.iter().filter(|ch| ch.ply == ply).collect();
+            assert!(children.len() <= 3, "game {g}: ply {ply}");
+            let distinct: std::collections::HashSet<u16> = children.iter().map(|ch| ch.action).collect();
+            assert_eq!(distinct.len(), children.len(), "game {g}: ply {ply}: distinct actions");
+            // The decision's own sample, then its children's, value-only, in order.
+            let own = &samples[at];
+            assert_eq!(own.value, game.rollout_values.iter().find(|v| v.0 == ply).unwrap().1);
+            for (k, ch) in children.iter().enumerate() {
+                let s = &samples[at + 1 + k];
+                assert!(!s.teaches_policy && s.value == ch.value, "game {g}: ply {ply}");
+                assert!(s.state.legal_actions().len() >= 1);
+            }
+            at += 1 + children.len();
+        }
+        assert_eq!(at, samples.len());
+        // The first child of a kept decision is the action played there.
+        let first = game.children.first().expect("some children");
+        let state_samples = samples_of(&game, &DataConfig { value_children: 0, ..c.data.clone() }).unwrap();
+        let decision = &state_samples[kept.iter().position(|&p| p == first.ply).unwrap()];
+        let legal = decision.state.legal_actions();
+        assert_eq!(legal[first.action as usize], game.actions[first.ply as usize], "game {g}");
+    }
+    let mut bad = c.clone();
+    bad.data.value_rollouts = 0;
+    assert_eq!(bad.check("c.toml").unwrap_err().field, "data.value_children");
+    bad.data.value_rollouts = 2;
+    bad.data.value_children = 65;
+    assert_eq!(bad.check("c.toml").unwrap_err().field, "data.value_children");
+}
