@@ -250,7 +250,7 @@ fn with_value_children_the_positions_after_several_actions_learn_their_rollout_v
             for (k, ch) in children.iter().enumerate() {
                 let s = &samples[at + 1 + k];
                 assert!(!s.teaches_policy && s.value == ch.value, "game {g}: ply {ply}");
-                assert!(s.state.legal_actions().len() >= 1);
+                assert!(!s.state.legal_actions().is_empty(), "game {g}: ply {ply}: a child is a decision");
             }
             at += 1 + children.len();
         }
