@@ -7,6 +7,11 @@
 //! the target: the chosen action (or a search's visit distribution). Positions are rebuilt by
 //! replaying the actions, so a shard is small and exact. Shards are written atomically and a
 //! resumed generation only plays the shards that are missing.
+//!
+//! With `data.value_rollouts`, a game also stores, for each kept decision, the mean return of
+//! rollouts from it (the value target in place of the game's result) and, with
+//! `data.value_children`, the positions after several of its actions (an action index and a
+//! dice seed each) with their own rollout values.
 
 use crate::config::{Config, DataConfig};
 use crate::sample::{balance_sides, Sample};

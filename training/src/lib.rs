@@ -1,7 +1,9 @@
 //! Learned agents for TDE (and any [`agents::TensorGame`]): a policy/value network in `burn`
 //! ([`net`]), training from expert play ([`expert`], [`learner`]), checkpoints
-//! ([`checkpoint`]), metrics for TensorBoard ([`metrics`]), and the agents that play with a
-//! trained network ([`play`]).
+//! ([`checkpoint`]), metrics for TensorBoard ([`metrics`]), the agents that play with a
+//! trained network ([`play`]), and yardsticks for a network: its policy against an expert
+//! ([`policy_check`]), its value head against results and rollouts ([`value_check`],
+//! [`rollout`]) and among the positions after a decision's actions ([`sibling_check`]).
 //!
 //! Everything runs on burn's `flex` CPU backend by default, so no GPU is needed; a build with
 //! the `cuda` feature can run it on a GPU instead ([`compute`]), and one with the `onnx`
