@@ -130,10 +130,22 @@ pub struct ValueCheckArgs {
     pub json: bool,
 }
 
+/// The network a check judges (`--net`), once the agent specs it plays with, each named by
+/// its option, are known to be good.
+fn network_for_check(
+    net: &std::path::Path,
+    agents: &[(&str, &str)],
+) -> Result<training::play::Network, String> {
+    let network = training::play::Network::load_for_tde(net).map_err(|e| format!("--net: {e}"))?;
+    for (option, spec) in agents {
+        training::play::make_agent(spec, 0).map_err(|e| format!("{option}: {e}"))?;
+    }
+    Ok(network)
+}
+
 /// Run `tde value-check`.
 pub fn value_check(args: &ValueCheckArgs) -> Result<String, String> {
-    let network = training::play::Network::load_for_tde(&args.net).map_err(|e| format!("--net: {e}"))?;
-    training::play::make_agent(&args.agent, 0).map_err(|e| format!("--agent: {e}"))?;
+    let network = network_for_check(&args.net, &[("--agent", &args.agent)])?;
     let config = engine::setup::GameConfig::default();
     let plan = training::value_check::CheckPlan {
         agent: args.agent.clone(),
@@ -229,8 +241,7 @@ pub struct SiblingCheckArgs {
 
 /// Run `tde sibling-check`.
 pub fn sibling_check(args: &SiblingCheckArgs) -> Result<String, String> {
-    let network = training::play::Network::load_for_tde(&args.net).map_err(|e| format!("--net: {e}"))?;
-    training::play::make_agent(&args.agent, 0).map_err(|e| format!("--agent: {e}"))?;
+    let network = network_for_check(&args.net, &[("--agent", &args.agent)])?;
     let config = engine::setup::GameConfig::default();
     let plan = training::sibling_check::SiblingPlan {
         agent: args.agent.clone(),
@@ -318,9 +329,8 @@ pub struct PolicyCheckArgs {
 
 /// Run `tde policy-check`.
 pub fn policy_check(args: &PolicyCheckArgs) -> Result<String, String> {
-    let network = training::play::Network::load_for_tde(&args.net).map_err(|e| format!("--net: {e}"))?;
-    training::play::make_agent(&args.expert, 0).map_err(|e| format!("--expert: {e}"))?;
-    training::play::make_agent(&args.opponent, 0).map_err(|e| format!("--opponent: {e}"))?;
+    let network =
+        network_for_check(&args.net, &[("--expert", &args.expert), ("--opponent", &args.opponent)])?;
     let config = engine::setup::GameConfig::default();
     let records = training::policy_check::policy_records(
         &network,

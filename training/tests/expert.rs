@@ -182,14 +182,22 @@ fn value_from_opponents_without_opponents_is_refused() {
     assert!(e.to_string().contains("c.toml"), "{e}");
 }
 
-#[test]
-fn with_value_rollouts_each_kept_decision_learns_its_rollouts_mean_return() {
+/// Two games of `scripted` against `random`, both sides' decisions kept every `every`-th,
+/// each with `rollouts` random rollouts and `children` children.
+fn rollout_config(every: usize, rollouts: u32, children: usize) -> Config {
     let mut c = config(&["scripted"], 2);
     c.data.opponents = vec!["random".into()];
     c.data.value_from_opponents = true;
-    c.data.every = 5;
-    c.data.value_rollouts = 3;
+    c.data.every = every;
+    c.data.value_rollouts = rollouts;
     c.data.rollout_agent = "random".into();
+    c.data.value_children = children;
+    c
+}
+
+#[test]
+fn with_value_rollouts_each_kept_decision_learns_its_rollouts_mean_return() {
+    let c = rollout_config(5, 3, 0);
     c.check("c.toml").unwrap();
     for g in 0..2 {
         let game = play_game(&c, g).unwrap();
@@ -223,13 +231,7 @@ fn with_value_rollouts_each_kept_decision_learns_its_rollouts_mean_return() {
 
 #[test]
 fn with_value_children_the_positions_after_several_actions_learn_their_rollout_values() {
-    let mut c = config(&["scripted"], 2);
-    c.data.opponents = vec!["random".into()];
-    c.data.value_from_opponents = true;
-    c.data.every = 9;
-    c.data.value_rollouts = 2;
-    c.data.rollout_agent = "random".into();
-    c.data.value_children = 3;
+    let c = rollout_config(9, 2, 3);
     c.check("c.toml").unwrap();
     for g in 0..2 {
         let game = play_game(&c, g).unwrap();
