@@ -274,11 +274,11 @@ pub fn sibling_check(args: &SiblingCheckArgs) -> Result<String, String> {
         args.actions,
         args.rollouts
     );
-    out.push_str("  scenario             decisions  pairs  correlation (corrected)  sd head  sd rollouts (noise)  same best (chance)  rollout value of head's / policy's pick  bias: decider / opponent next\n");
+    out.push_str("  scenario             decisions  pairs  correlation (corrected)  sd head  sd rollouts (noise)  same best (chance)  rollout value of head's / policy's pick  bias: decider / opponent next  material: correlation (corrected), same best\n");
     let corrected = |c: Option<f64>| c.map_or("-".to_string(), |c| format!("{c:.3}"));
     for r in &records {
         out.push_str(&format!(
-            "  {:<20} {:>9} {:>6} {:>12.3} ({:>7})  {:>7.3} {:>12.3} ({:.3})  {:>9.1}% ({:.1}%)  {:>21.3} / {:.3}  {:>18.3} / {:.3}\n",
+            "  {:<20} {:>9} {:>6} {:>12.3} ({:>7})  {:>7.3} {:>12.3} ({:.3})  {:>9.1}% ({:.1}%)  {:>21.3} / {:.3}  {:>18.3} / {:.3}  {:>21.3} ({:>7}), {:.1}%\n",
             r.scenario,
             r.decisions,
             r.pairs,
@@ -292,14 +292,18 @@ pub fn sibling_check(args: &SiblingCheckArgs) -> Result<String, String> {
             r.head_pick_value,
             r.policy_pick_value,
             r.bias_same_mover,
-            r.bias_other_mover
+            r.bias_other_mover,
+            r.material_correlation,
+            corrected(r.material_corrected_correlation),
+            100.0 * r.material_agreement
         ));
     }
     out.push_str("  (correlation of the head's and the rollouts' differences between siblings; corrected: with the rollouts' sampling noise\n");
     out.push_str("   taken out, the correlation with the value they estimate; same best: the head's best child is the rollouts' best;\n");
     out.push_str(
-        "   bias: mean head value minus rollout value where the decider or the opponent moves next)",
+        "   bias: mean head value minus rollout value where the decider or the opponent moves next;\n",
     );
+    out.push_str("   material: the same for the material evaluator that ends MCTS's rollouts, ties going to the network's favourite)");
     Ok(out)
 }
 

@@ -237,7 +237,8 @@ fn sibling_check_compares_the_head_with_rollouts_among_siblings() {
         let pairs = r["pairs"].as_u64().unwrap();
         assert!((decisions..=3 * decisions).contains(&pairs), "{r}");
         assert!(r["correlation"].as_f64().is_some_and(|c| (-1.0..=1.0).contains(&c)), "{r}");
-        for key in ["agreement", "chance_agreement"] {
+        assert!(r["material_correlation"].as_f64().is_some_and(|c| (-1.0..=1.0).contains(&c)), "{r}");
+        for key in ["agreement", "chance_agreement", "material_agreement"] {
             assert!(r[key].as_f64().is_some_and(|x| (0.0..=1.0).contains(&x)), "{key}: {r}");
         }
         assert!(r["chance_agreement"].as_f64().unwrap() >= 1.0 / 3.0 - 1e-9, "{r}");
@@ -247,6 +248,7 @@ fn sibling_check_compares_the_head_with_rollouts_among_siblings() {
     }
     let text = String::from_utf8_lossy(&tde(&args).stdout).into_owned();
     assert!(text.contains("among siblings") && text.contains("grudge_match"), "{text}");
+    assert!(text.contains("material evaluator"), "{text}");
 }
 
 /// The network judged against itself playing alone agrees with every choice it makes; the

@@ -11,11 +11,14 @@
 //! report gives the correlation between the head's and the rollouts' differences between
 //! siblings, raw and corrected for the rollouts' own sampling noise, how often the head's
 //! favourite child is the rollouts' favourite, and the head's bias where the decider moves
-//! next and where the opponent does.
+//! next and where the opponent does. The same correlation and agreement are given for the
+//! material evaluator that ends MCTS's rollouts (victory points and conscious models), as a
+//! handcrafted yardstick: a head worth searching with should order siblings at least as well.
 
 use crate::play::Network;
 use crate::rollout::{rollout_estimate, Estimate};
-use agents::{Game, PolicyValue, Turn};
+use agents::tde::MaterialEvaluator;
+use agents::{Evaluator, Game, PolicyValue, Turn};
 use engine::scenario::Scenario;
 use engine::setup::{new_game, GameConfig};
 use engine::GameState;
@@ -45,6 +48,8 @@ pub struct SiblingPlan {
 pub struct Child {
     /// The head's value (the result itself where the game ended).
     pub head: f64,
+    /// The material evaluator's value (the result itself where the game ended).
+    pub material: f64,
     /// The rollouts' estimate.
     pub rollouts: Estimate,
     /// Whether the decider moves next (`None` where the game ended).
@@ -72,9 +77,11 @@ pub struct SiblingRecord {
     pub rollout_sd: f64,
     /// The part of `rollout_sd` the rollouts' sampling noise explains.
     pub rollout_noise_sd: f64,
-    /// Share of decisions at which the head's and the rollouts' best child are the same.
+    /// Share of decisions at which the head's best child is a best child by the rollouts (one
+    /// of the best where their means tie).
     pub agreement: f64,
-    /// The share picking a child at random would agree.
+    /// The share picking a child at random would agree (more than one in the number of
+    /// children where the rollouts' means tie).
     pub chance_agreement: f64,
     /// Mean rollout value of the head's best child.
     pub head_pick_value: f64,
@@ -84,6 +91,12 @@ pub struct SiblingRecord {
     pub bias_same_mover: f64,
     /// The same where the opponent moves next.
     pub bias_other_mover: f64,
+    /// `correlation` for the material evaluator instead of the head.
+    pub material_correlation: f64,
+    /// `corrected_correlation` for the material evaluator.
+    pub material_corrected_correlation: Option<f64>,
+    /// `agreement` for the material evaluator (ties go to the network's more probable child).
+    pub material_agreement: f64,
 }
 
 /// Judge the decisions `plan` names in every scenario, on `config`'s board and crews.
@@ -161,36 +174,60 @@ fn children(
                     Game::sample_chance(&state, &mut dice).ok_or("a chance node without outcomes")?;
                 Game::apply(&mut state, outcome).map_err(|e| e.to_string())?;
             }
-            let (head, same_mover) = match Game::turn(&state) {
+            let (head, material, same_mover) = match Game::turn(&state) {
                 Turn::Player(next) => {
                     let value = PolicyValue::evaluate(network, &[(&state, next)])?[0].value as f64;
-                    (if next == mover { value } else { -value }, Some(next == mover))
+                    let material = MaterialEvaluator.evaluate(&state)[mover];
+                    (if next == mover { value } else { -value }, material, Some(next == mover))
                 }
-                _ => (Game::returns(&state)[mover], None),
+                _ => (Game::returns(&state)[mover], Game::returns(&state)[mover], None),
             };
             let rollouts = rollout_estimate(&state, mover, &plan.agent, plan.rollouts, child_seed)?;
-            Ok(Child { head, rollouts, same_mover })
+            Ok(Child { head, material, rollouts, same_mover })
         })
         .collect()
 }
 
-/// The figures of one scenario's judged decisions (children in the network's order).
-pub fn summarize(scenario: &str, decisions: &[Vec<Child>]) -> SiblingRecord {
-    let decisions: Vec<&Vec<Child>> = decisions.iter().filter(|d| d.len() >= 2).collect();
-    // Sibling differences: (head, rollouts, the rollouts' noise variance).
+/// How one judge of children (the head, or the material evaluator) orders siblings against
+/// the rollouts.
+struct Ordering {
+    correlation: f64,
+    corrected_correlation: Option<f64>,
+    sd: f64,
+    rollout_sd: f64,
+    rollout_noise_sd: f64,
+    agreement: f64,
+    picks: Vec<usize>,
+}
+
+fn mean(xs: &mut dyn Iterator<Item = f64>) -> f64 {
+    let (sum, n) = xs.fold((0.0, 0usize), |(s, n), x| (s + x, n + 1));
+    sum / n.max(1) as f64
+}
+
+/// The index of `d`'s best child by `value` (the first of equals: the network's favourite).
+fn best(d: &[Child], value: &dyn Fn(&Child) -> f64) -> usize {
+    (0..d.len()).rev().max_by(|&a, &b| value(&d[a]).total_cmp(&value(&d[b]))).unwrap_or(0)
+}
+
+/// The highest rollout mean among `d`'s children.
+fn best_mean(d: &[Child]) -> f64 {
+    d.iter().map(|c| c.rollouts.mean).fold(f64::NEG_INFINITY, f64::max)
+}
+
+/// The correlation of `judge`'s and the rollouts' differences between siblings, and how often
+/// their best children agree.
+fn ordering(decisions: &[&Vec<Child>], judge: &dyn Fn(&Child) -> f64) -> Ordering {
+    // Sibling differences: (judge, rollouts, the rollouts' noise variance).
     let mut pairs = Vec::new();
-    for d in &decisions {
+    for d in decisions {
         for (i, a) in d.iter().enumerate() {
             for b in &d[i + 1..] {
                 let noise = a.rollouts.variance + b.rollouts.variance;
-                pairs.push((a.head - b.head, a.rollouts.mean - b.rollouts.mean, noise));
+                pairs.push((judge(a) - judge(b), a.rollouts.mean - b.rollouts.mean, noise));
             }
         }
     }
-    let mean = |xs: &mut dyn Iterator<Item = f64>| {
-        let (sum, n) = xs.fold((0.0, 0usize), |(s, n), x| (s + x, n + 1));
-        sum / n.max(1) as f64
-    };
     let (mh, mr) = (mean(&mut pairs.iter().map(|p| p.0)), mean(&mut pairs.iter().map(|p| p.1)));
     let var_h = mean(&mut pairs.iter().map(|p| (p.0 - mh).powi(2)));
     let var_r = mean(&mut pairs.iter().map(|p| (p.1 - mr).powi(2)));
@@ -199,13 +236,25 @@ pub fn summarize(scenario: &str, decisions: &[Vec<Child>]) -> SiblingRecord {
     let correlation = if var_h > 0.0 && var_r > 0.0 { cov / (var_h * var_r).sqrt() } else { 0.0 };
     let corrected_correlation =
         (var_h > 0.0 && var_r > noise).then(|| (cov / (var_h * (var_r - noise)).sqrt()).clamp(-1.0, 1.0));
-    let best = |d: &[Child], value: &dyn Fn(&Child) -> f64| {
-        (0..d.len()).max_by(|&a, &b| value(&d[a]).total_cmp(&value(&d[b]))).unwrap_or(0)
-    };
-    let head_picks: Vec<usize> = decisions.iter().map(|d| best(d, &|c| c.head)).collect();
-    let agreed =
-        decisions.iter().zip(&head_picks).filter(|(d, &h)| best(d, &|c| c.rollouts.mean) == h).count();
-    let share = |n: usize| n as f64 / decisions.len().max(1) as f64;
+    let picks: Vec<usize> = decisions.iter().map(|d| best(d, judge)).collect();
+    let agreed = decisions.iter().zip(&picks).filter(|(d, &h)| d[h].rollouts.mean == best_mean(d)).count();
+    Ordering {
+        correlation,
+        corrected_correlation,
+        sd: var_h.sqrt(),
+        rollout_sd: var_r.sqrt(),
+        rollout_noise_sd: noise.sqrt(),
+        agreement: agreed as f64 / decisions.len().max(1) as f64,
+        picks,
+    }
+}
+
+/// The figures of one scenario's judged decisions (children in the network's order).
+pub fn summarize(scenario: &str, decisions: &[Vec<Child>]) -> SiblingRecord {
+    let decisions: Vec<&Vec<Child>> = decisions.iter().filter(|d| d.len() >= 2).collect();
+    let head = ordering(&decisions, &|c| c.head);
+    let material = ordering(&decisions, &|c| c.material);
+    let pairs = decisions.iter().map(|d| d.len() * (d.len() - 1) / 2).sum();
     let bias = |same: bool| {
         let children = decisions.iter().flat_map(|d| d.iter()).filter(|c| c.same_mover == Some(same));
         mean(&mut children.map(|c| c.head - c.rollouts.mean))
@@ -213,18 +262,25 @@ pub fn summarize(scenario: &str, decisions: &[Vec<Child>]) -> SiblingRecord {
     SiblingRecord {
         scenario: scenario.to_string(),
         decisions: decisions.len(),
-        pairs: pairs.len(),
-        correlation,
-        corrected_correlation,
-        head_sd: var_h.sqrt(),
-        rollout_sd: var_r.sqrt(),
-        rollout_noise_sd: noise.sqrt(),
-        agreement: share(agreed),
-        chance_agreement: mean(&mut decisions.iter().map(|d| 1.0 / d.len() as f64)),
-        head_pick_value: mean(&mut decisions.iter().zip(&head_picks).map(|(d, &h)| d[h].rollouts.mean)),
+        pairs,
+        correlation: head.correlation,
+        corrected_correlation: head.corrected_correlation,
+        head_sd: head.sd,
+        rollout_sd: head.rollout_sd,
+        rollout_noise_sd: head.rollout_noise_sd,
+        agreement: head.agreement,
+        chance_agreement: mean(
+            &mut decisions.iter().map(|d| {
+                d.iter().filter(|c| c.rollouts.mean == best_mean(d)).count() as f64 / d.len() as f64
+            }),
+        ),
+        head_pick_value: mean(&mut decisions.iter().zip(&head.picks).map(|(d, &h)| d[h].rollouts.mean)),
         policy_pick_value: mean(&mut decisions.iter().map(|d| d[0].rollouts.mean)),
         bias_same_mover: bias(true),
         bias_other_mover: bias(false),
+        material_correlation: material.correlation,
+        material_corrected_correlation: material.corrected_correlation,
+        material_agreement: material.agreement,
     }
 }
 
@@ -233,7 +289,7 @@ mod tests {
     use super::*;
 
     fn child(head: f64, mean: f64, variance: f64, same_mover: Option<bool>) -> Child {
-        Child { head, rollouts: Estimate { mean, variance }, same_mover }
+        Child { head, material: head, rollouts: Estimate { mean, variance }, same_mover }
     }
 
     #[test]
@@ -259,6 +315,29 @@ mod tests {
     }
 
     #[test]
+    fn agreement_counts_any_of_the_rollouts_tied_best_children() {
+        // The rollouts tie the first two children; the head picks the second, material ties
+        // everywhere and so picks the network's favourite, the first.
+        let mut d = vec![
+            child(0.0, 0.5, 0.0, Some(true)),
+            child(0.3, 0.5, 0.0, Some(true)),
+            child(-0.2, -1.0, 0.0, Some(false)),
+        ];
+        for c in &mut d {
+            c.material = 0.1;
+        }
+        let r = summarize("x", &[d.clone()]);
+        assert_eq!((r.agreement, r.material_agreement), (1.0, 1.0));
+        assert!((r.chance_agreement - 2.0 / 3.0).abs() < 1e-12);
+        assert_eq!(r.head_pick_value, 0.5);
+        // Without the tie the head's pick is no longer a best child.
+        d[0].rollouts.mean = 0.6;
+        let r = summarize("x", &[d]);
+        assert_eq!((r.agreement, r.material_agreement), (0.0, 1.0));
+        assert!((r.chance_agreement - 1.0 / 3.0).abs() < 1e-12);
+    }
+
+    #[test]
     fn a_head_that_orders_siblings_as_noiseless_rollouts_do_correlates_fully() {
         let decisions: Vec<Vec<Child>> = (0..4)
             .map(|d| {
@@ -272,6 +351,16 @@ mod tests {
         assert!((r.corrected_correlation.unwrap() - 1.0).abs() < 1e-9, "{r:?}");
         assert_eq!(r.agreement, 1.0);
         assert!((r.chance_agreement - 1.0 / 3.0).abs() < 1e-12);
+        // The material evaluator is judged the same way: here it orders as the head does, and
+        // reversed it anti-correlates and never picks the rollouts' best.
+        assert!((r.material_correlation - 1.0).abs() < 1e-9 && r.material_agreement == 1.0, "{r:?}");
+        let reversed: Vec<Vec<Child>> = decisions
+            .iter()
+            .map(|cs| cs.iter().map(|c| Child { material: -c.head, ..*c }).collect())
+            .collect();
+        let m = summarize("x", &reversed);
+        assert!((m.material_correlation + 1.0).abs() < 1e-9 && m.material_agreement == 0.0, "{m:?}");
+        assert_eq!((m.correlation, m.agreement), (r.correlation, r.agreement));
         // With noise in the rollouts, the raw correlation stays and the corrected one rises.
         let noisy: Vec<Vec<Child>> = decisions
             .iter()
