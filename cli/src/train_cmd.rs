@@ -231,6 +231,10 @@ pub struct SiblingCheckArgs {
     /// Rollouts from each child (2 to 1000).
     #[arg(long, default_value_t = 32, value_parser = clap::value_parser!(u32).range(2..=1000))]
     pub rollouts: u32,
+    /// Decisions played on from each child by the agent before the head and the material
+    /// evaluator judge it, as at the end of a short MCTS rollout (0 to 1000; 0: the child).
+    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=1000))]
+    pub continuation: u32,
     /// Seed of the games, dice and rollouts.
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
@@ -249,6 +253,7 @@ pub fn sibling_check(args: &SiblingCheckArgs) -> Result<String, String> {
         every: args.every as usize,
         actions: args.actions as usize,
         rollouts: args.rollouts,
+        continuation: args.continuation,
         seed: args.seed,
     };
     let records = training::sibling_check::sibling_records(&network, &config, &plan)?;
@@ -260,19 +265,24 @@ pub fn sibling_check(args: &SiblingCheckArgs) -> Result<String, String> {
             "crews": config.crews,
             "actions": args.actions,
             "rollouts": args.rollouts,
+            "continuation": args.continuation,
             "scenarios": records,
         });
         return Ok(v.to_string());
     }
     let mut out = format!(
         "value head of {} among siblings: at every {}th decision with a choice of {} games per scenario by {},\n\
-         the network's {} most probable actions played, each child valued by the head and by {} rollouts:\n",
+         the network's {} most probable actions played, each child valued by the head and by {} rollouts{}:\n",
         args.net.display(),
         args.every,
         args.games,
         args.agent,
         args.actions,
-        args.rollouts
+        args.rollouts,
+        match args.continuation {
+            0 => String::new(),
+            d => format!(" (the head and material after {d} more decisions of {})", args.agent),
+        }
     );
     out.push_str("  scenario             decisions  pairs  correlation (corrected)  sd head  sd rollouts (noise)  same best (chance)  rollout value of head's / policy's pick  bias: decider / opponent next  material: correlation (corrected), same best\n");
     let corrected = |c: Option<f64>| c.map_or("-".to_string(), |c| format!("{c:.3}"));

@@ -39,6 +39,10 @@ pub struct SiblingPlan {
     pub actions: usize,
     /// Rollouts from each child.
     pub rollouts: u32,
+    /// Decisions played on from each child by the agent (dice drawn) before the head and the
+    /// material evaluator judge it, as at the end of a short MCTS rollout; 0 judges the child
+    /// itself. The rollouts still start from the child.
+    pub continuation: u32,
     /// Seed of the games, dice and rollouts.
     pub seed: u64,
 }
@@ -174,6 +178,8 @@ fn children(
                     Game::sample_chance(&state, &mut dice).ok_or("a chance node without outcomes")?;
                 Game::apply(&mut state, outcome).map_err(|e| e.to_string())?;
             }
+            let rollouts = rollout_estimate(&state, mover, &plan.agent, plan.rollouts, child_seed)?;
+            play_on(&mut state, &plan.agent, plan.continuation, child_seed)?;
             let (head, material, same_mover) = match Game::turn(&state) {
                 Turn::Player(next) => {
                     let value = PolicyValue::evaluate(network, &[(&state, next)])?[0].value as f64;
@@ -182,10 +188,31 @@ fn children(
                 }
                 _ => (Game::returns(&state)[mover], Game::returns(&state)[mover], None),
             };
-            let rollouts = rollout_estimate(&state, mover, &plan.agent, plan.rollouts, child_seed)?;
             Ok(Child { head, material, rollouts, same_mover })
         })
         .collect()
+}
+
+/// Play `decisions` decisions on from `state` by `agent` on both sides (dice drawn; fewer where
+/// the game ends), seeded from `seed`.
+fn play_on(state: &mut GameState, agent: &str, decisions: u32, seed: u64) -> Result<(), String> {
+    if decisions == 0 {
+        return Ok(());
+    }
+    let mut players = crate::rollout::players(agent, seed.wrapping_add(0x0c0f_fee5))?;
+    let mut dice = ChaCha8Rng::seed_from_u64(seed ^ 0x5eed_0c0f);
+    let mut played = 0;
+    loop {
+        let action = match Game::turn(state) {
+            Turn::Chance => Game::sample_chance(state, &mut dice).ok_or("a chance node without outcomes")?,
+            Turn::Player(p) if played < decisions => {
+                played += 1;
+                players[p].select_action(state)
+            }
+            _ => return Ok(()),
+        };
+        Game::apply(state, action).map_err(|e| e.to_string())?;
+    }
 }
 
 /// How one judge of children (the head, or the material evaluator) orders siblings against
