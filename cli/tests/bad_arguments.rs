@@ -39,6 +39,7 @@ fn numbers_out_of_range_are_refused_with_the_option_named() {
     refused(&["value-check", "--rollouts", "1001"], "--rollouts");
     refused(&["sibling-check", "--actions", "1"], "--actions");
     refused(&["sibling-check", "--rollouts", "1"], "--rollouts");
+    refused(&["sibling-check", "--continuation", "1001"], "--continuation");
     refused(&["sibling-check", "--agent", "nobody", "--games", "1"], "--agent");
     refused(&["value-check", "--agent", "nobody", "--games", "1"], "--agent");
     refused(&["policy-check", "--games", "0"], "--games");

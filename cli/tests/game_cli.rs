@@ -249,6 +249,18 @@ fn sibling_check_compares_the_head_with_rollouts_among_siblings() {
     let text = String::from_utf8_lossy(&tde(&args).stdout).into_owned();
     assert!(text.contains("among siblings") && text.contains("grudge_match"), "{text}");
     assert!(text.contains("material evaluator"), "{text}");
+    // Judged after a continuation the same children get other head values; the rollouts,
+    // which start from the children, stay.
+    let later = json(&tde(&[&args[..], &["--json", "--continuation", "3"]].concat()));
+    assert_eq!(later["continuation"].as_u64(), Some(3), "{later}");
+    let (now, then) = (&v["scenarios"], &later["scenarios"]);
+    for (a, b) in now.as_array().unwrap().iter().zip(then.as_array().unwrap()) {
+        assert_eq!(
+            (a["pairs"].as_u64(), a["rollout_sd"].as_f64()),
+            (b["pairs"].as_u64(), b["rollout_sd"].as_f64())
+        );
+    }
+    assert_ne!(now.to_string(), then.to_string());
 }
 
 /// The network judged against itself playing alone agrees with every choice it makes; the

@@ -342,6 +342,24 @@ mod tests {
     }
 
     #[test]
+    fn playing_on_is_seeded_stops_at_a_decision_and_at_the_end() {
+        let start = new_game(&GameConfig::default()).unwrap();
+        let key = |s: &GameState| (Game::information_state_key(s, 0), Game::information_state_key(s, 1));
+        let mut same = start.clone();
+        play_on(&mut same, "scripted", 0, 9).unwrap();
+        assert_eq!(key(&same), key(&start));
+        let (mut a, mut b) = (start.clone(), start.clone());
+        play_on(&mut a, "scripted", 5, 9).unwrap();
+        play_on(&mut b, "scripted", 5, 9).unwrap();
+        assert_eq!(key(&a), key(&b));
+        assert_ne!(key(&a), key(&start));
+        assert!(matches!(Game::turn(&a), Turn::Player(_)));
+        // Asked for more decisions than the game has, it plays to the end.
+        play_on(&mut a, "scripted", 1_000_000, 9).unwrap();
+        assert_eq!(Game::turn(&a), Turn::Terminal);
+    }
+
+    #[test]
     fn agreement_counts_any_of_the_rollouts_tied_best_children() {
         // The rollouts tie the first two children; the head picks the second, material ties
         // everywhere and so picks the network's favourite, the first.
