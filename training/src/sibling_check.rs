@@ -56,7 +56,8 @@ pub struct Child {
     pub material: f64,
     /// The rollouts' estimate.
     pub rollouts: Estimate,
-    /// Whether the decider moves next (`None` where the game ended).
+    /// Whether the decider moves at the judged position, the child or where its continuation
+    /// stopped (`None` where the game ended).
     pub same_mover: Option<bool>,
 }
 
@@ -227,6 +228,7 @@ struct Ordering {
     picks: Vec<usize>,
 }
 
+/// The mean of `xs` (0 for none).
 fn mean(xs: &mut dyn Iterator<Item = f64>) -> f64 {
     let (sum, n) = xs.fold((0.0, 0usize), |(s, n), x| (s + x, n + 1));
     sum / n.max(1) as f64
