@@ -20,7 +20,10 @@
 //! - **Candidates**: an optional [`Ranker`] (the scripted TDE player, later a learned policy)
 //!   orders the legal actions; search then considers only the `width` best at each decision
 //!   and selects by PUCT with priors halving by rank. Without one, every legal action
-//!   competes under plain UCT.
+//!   competes under plain UCT. A root ranker ([`MctsAgent::with_root_ranker`]) may choose
+//!   and order the root's candidates instead, asked once a search on the real state and
+//!   inside the time budget: an expensive judge, such as a network, then costs one call a
+//!   move.
 //! - **Budget**: iterations, or milliseconds (`ms`), per decision. Decisions with one legal
 //!   action are taken without search.
 //! - **Root parallelism**: `threads` independent trees, each with its own seed and share of
@@ -174,6 +177,8 @@ pub struct MctsAgent<G: Game> {
     evaluator: Arc<dyn Evaluator<G>>,
     rollout: Option<RolloutPolicy<G>>,
     ranker: Option<RankerFactory<G>>,
+    /// Orders the root's candidates instead of `ranker` (asked once a search).
+    root_ranker: Option<Box<dyn Ranker<G> + Sync>>,
     name: String,
     rng: ChaCha8Rng,
     /// Root visits of the last search.
@@ -189,6 +194,7 @@ impl<G: Game> MctsAgent<G> {
             evaluator,
             rollout: None,
             ranker: None,
+            root_ranker: None,
             name,
             rng: ChaCha8Rng::seed_from_u64(seed),
             last: None,
@@ -209,15 +215,32 @@ impl<G: Game> MctsAgent<G> {
         self
     }
 
+    /// Order the root's candidates with `ranker` (asked once a search, on the real state)
+    /// and the nodes below with the ranker of [`with_ranker`](Self::with_ranker); `label`
+    /// names it. An expensive ranker, such as a network, then costs one call a move.
+    pub fn with_root_ranker(mut self, ranker: Box<dyn Ranker<G> + Sync>, label: &str) -> MctsAgent<G> {
+        self.root_ranker = Some(ranker);
+        self.name = format!("{},root={label}", self.name);
+        self
+    }
+
     /// Root visit counts per action after searching from `state` (for the player to act).
     pub fn search(&mut self, state: &G) -> BTreeMap<G::Action, u32> {
         let Turn::Player(me) = state.turn() else { panic!("search at a node that is not a decision") };
+        // The budget starts before the root ranker is asked: its time is the search's.
+        let deadline = self.config.millis.map(|ms| Instant::now() + Duration::from_millis(ms));
+        let root_order = self.root_ranker.as_mut().map(|ranker| {
+            let mut legal = state.legal_actions();
+            ranker.rank(state, &mut legal);
+            legal.truncate(self.config.width);
+            legal
+        });
         let threads = self.config.threads.max(1);
         let seeds: Vec<u64> = (0..threads).map(|_| self.rng.gen()).collect();
-        let deadline = self.config.millis.map(|ms| Instant::now() + Duration::from_millis(ms));
         let per_thread = self.config.iterations.div_ceil(threads as u32);
         let run = |seed: u64| {
             let mut tree = self.tree(state, me, seed);
+            tree.root_order = root_order.as_deref();
             let mut done = 0u32;
             while deadline.map_or(done < per_thread, |d| done == 0 || Instant::now() < d) {
                 tree.iterate();
@@ -340,6 +363,8 @@ struct Tree<'a, G: Game> {
     evaluator: &'a dyn Evaluator<G>,
     policy: Option<Box<dyn Agent<G>>>,
     ranker: Option<Box<dyn Ranker<G>>>,
+    /// The root's candidates, best first, when a root ranker chose them.
+    root_order: Option<&'a [G::Action]>,
     legal: Vec<G::Action>,
     path: Vec<(u32, usize)>,
 }
@@ -362,6 +387,7 @@ impl<'a, G: Game> Tree<'a, G> {
             evaluator,
             policy,
             ranker: None,
+            root_order: None,
             legal: Vec::new(),
             path: Vec::new(),
         }
@@ -418,7 +444,10 @@ impl<'a, G: Game> Tree<'a, G> {
                 }
                 Turn::Player(p) => {
                     state.legal_actions_into(&mut self.legal);
-                    if let Some(ranker) = self.ranker.as_mut() {
+                    if let (0, Some(order)) = (node, self.root_order) {
+                        self.legal.retain(|a| order.contains(a));
+                        self.legal.sort_by_key(|a| order.iter().position(|b| b == a));
+                    } else if let Some(ranker) = self.ranker.as_mut() {
                         if self.legal.len() > self.config.width {
                             ranker.rank(&state, &mut self.legal);
                             self.legal.truncate(self.config.width);
@@ -447,7 +476,7 @@ impl<'a, G: Game> Tree<'a, G> {
     /// Choose among the legal actions at `node`: an untried one first (expanding the tree),
     /// otherwise the best by UCT over the children available now.
     fn select(&mut self, node: u32) -> (G::Action, bool) {
-        if self.ranker.is_some() {
+        if self.ranker.is_some() || (node == 0 && self.root_order.is_some()) {
             return self.select_ranked(node);
         }
         let legal = std::mem::take(&mut self.legal);

@@ -474,3 +474,31 @@ fn chance_averaging_is_a_parameter_of_az_with_its_range_checked() {
     let err = AzConfig::parse("chance=65").unwrap_err();
     assert!(err.contains("chance"), "{err}");
 }
+
+/// Orders Nim's takes largest first and counts how often it is asked.
+struct TakeMostFirst(Arc<std::sync::atomic::AtomicUsize>);
+
+impl agents::mcts::Ranker<ChancyNim> for TakeMostFirst {
+    fn rank(&mut self, _state: &ChancyNim, legal: &mut Vec<u8>) {
+        self.0.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        legal.sort_by(|a, b| b.cmp(a));
+    }
+}
+
+#[test]
+fn a_root_ranker_is_asked_once_a_search_and_bounds_the_roots_candidates() {
+    // Pile 6: taking 2 wins. With one candidate the search can only take the ranker's 3; with
+    // all three it still finds the win, and the ranker is asked once per searched move.
+    let calls = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let state = ChancyNim::at(6, 0);
+    for (width, expected) in [(1, 3), (3, 2)] {
+        let config = MctsConfig { iterations: 2000, width, ..MctsConfig::default() };
+        let mut agent = MctsAgent::new(config, Arc::new(NeutralEvaluator), 5)
+            .with_root_ranker(Box::new(TakeMostFirst(calls.clone())), "most");
+        assert!(agent.name().ends_with(",root=most"), "{}", agent.name());
+        assert_eq!(agent.select_action(&state), expected, "width {width}");
+        let visits = agent.last_search().unwrap();
+        assert_eq!(visits.len(), width, "only the ranked candidates are searched: {visits:?}");
+    }
+    assert_eq!(calls.load(std::sync::atomic::Ordering::Relaxed), 2);
+}

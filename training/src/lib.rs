@@ -1,7 +1,8 @@
 //! Learned agents for TDE (and any [`agents::TensorGame`]): a policy/value network in `burn`
 //! ([`net`]), training from expert play ([`expert`], [`learner`]), checkpoints
 //! ([`checkpoint`]), metrics for TensorBoard ([`metrics`]), the agents that play with a
-//! trained network ([`play`]), and yardsticks for a network: its policy against an expert
+//! trained network ([`play`]; its policy blended with the scripted order, [`blend`]), and
+//! yardsticks for a network: its policy against an expert
 //! ([`policy_check`]), its value head against results and rollouts ([`value_check`],
 //! [`rollout`]) and among the positions after a decision's actions ([`sibling_check`]).
 //!
@@ -9,6 +10,7 @@
 //! the `cuda` feature can run it on a GPU instead ([`compute`]), and one with the `onnx`
 //! feature runs the networks that play in ONNX Runtime ([`onnx`]).
 
+pub mod blend;
 pub mod bootstrap;
 pub mod checkpoint;
 pub mod compute;

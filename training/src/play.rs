@@ -1,7 +1,10 @@
-//! Agents that play with a trained network: the network alone (`policy:checkpoint=PATH`), and
-//! the network inside MCTS (`mcts:...,net=PATH`) — its policy orders the candidates searched
-//! and its value judges the leaves, with no rollouts.
+//! Agents that play with a trained network: the network alone (`policy:checkpoint=PATH`, or
+//! blended with the scripted order, [`crate::blend`]), the network inside MCTS
+//! (`mcts:...,net=PATH`) — its policy orders the candidates searched and its value judges the
+//! leaves, with no rollouts — or at MCTS's root only (`mcts:...,rollout=R,net=PATH`), and
+//! AlphaZero-style search (`az:net=PATH`).
 
+use crate::blend::{BlendedPolicy, DEFAULT_BLEND};
 use crate::checkpoint;
 use crate::inference::{evaluate, Evaluation, InputBuffers};
 use crate::net::PolicyValueNet;
@@ -236,9 +239,20 @@ fn take_param<'a>(params: &'a str, key: &str) -> (Option<&'a str>, String) {
     (found, rest.join(","))
 }
 
+/// The weight of a `blend=W` parameter: a number from 0 to 100.
+fn parse_blend(w: &str) -> Result<f64, String> {
+    w.parse::<f64>()
+        .ok()
+        .filter(|w| w.is_finite() && (0.0..=100.0).contains(w))
+        .ok_or_else(|| format!("blend `{w}` is not a number from 0 to 100"))
+}
+
 /// Build any agent the CLI and the arena know, learned ones included: `policy:checkpoint=PATH
-/// [,temp=T]`, `mcts:...,net=PATH`, `az:net=PATH[,sims=N|ms=T,...]` (AlphaZero-style search
-/// with the network, see [`AzConfig::parse`]), and everything [`agents::make_agent`] builds.
+/// [,temp=T|,blend=W]` (the network alone, or blended with the scripted order, see
+/// [`crate::blend`]), `mcts:...,net=PATH` (the network's priors and values, no rollouts),
+/// `mcts:...,rollout=R,net=PATH[,blend=W]` (rollouts, with the root's candidates chosen by
+/// the blend), `az:net=PATH[,sims=N|ms=T,...]` (AlphaZero-style search with the network, see
+/// [`AzConfig::parse`]), and everything [`agents::make_agent`] builds.
 pub fn make_agent(spec: &str, seed: u64) -> Result<Box<dyn Agent<GameState>>, String> {
     let (name, params) = spec.split_once(':').unwrap_or((spec, ""));
     match name {
@@ -246,8 +260,19 @@ pub fn make_agent(spec: &str, seed: u64) -> Result<Box<dyn Agent<GameState>>, St
             let (path, rest) = take_param(params, "checkpoint");
             let path = path.ok_or("agent `policy` needs checkpoint=PATH")?;
             let (temp, rest) = take_param(&rest, "temp");
+            let (blend, rest) = take_param(&rest, "blend");
             if !rest.is_empty() {
-                return Err(format!("agent `policy`: unknown parameters `{rest}` (checkpoint, temp)"));
+                return Err(format!("agent `policy`: unknown parameters `{rest}` (checkpoint, temp, blend)"));
+            }
+            if let Some(weight) = blend {
+                if temp.is_some() {
+                    return Err(
+                        "agent `policy`: blend plays the best blended action and takes no temp".into()
+                    );
+                }
+                let weight = parse_blend(weight)?;
+                let network = Arc::new(Network::load_for_tde(Path::new(path))?);
+                return Ok(Box::new(BlendedPolicy::new(network, weight, seed)));
             }
             let temperature = match temp {
                 Some(t) => t
@@ -263,10 +288,23 @@ pub fn make_agent(spec: &str, seed: u64) -> Result<Box<dyn Agent<GameState>>, St
         "mcts" if params.split(',').any(|p| p.starts_with("net=")) => {
             let (path, rest) = take_param(params, "net");
             let path = path.ok_or("mcts: net needs a path")?;
-            let (mut config, rollout) = agents::parse_mcts(&rest)?;
-            if rest.contains("rollout=") {
-                return Err(format!("mcts with a network takes no rollout (got rollout={rollout})"));
+            let (blend, rest) = take_param(&rest, "blend");
+            if rest.split(',').any(|p| p.starts_with("rollout=")) {
+                // Rollouts value the leaves; the network, blended with the scripted order,
+                // chooses and orders the root's candidates.
+                let weight = blend.map_or(Ok(DEFAULT_BLEND), parse_blend)?;
+                let search = agents::make_mcts(&rest, seed)?;
+                let network = Arc::new(Network::load_for_tde(Path::new(path))?);
+                let ranker = BlendedPolicy::new(network, weight, seed ^ 0x5bd1_e995);
+                let label = ranker.label();
+                return Ok(Box::new(search.with_root_ranker(Box::new(ranker), &label)));
             }
+            if blend.is_some() {
+                return Err(
+                    "mcts: blend needs rollout= (without rollouts the network ranks every node alone)".into(),
+                );
+            }
+            let (mut config, _) = agents::parse_mcts(&rest)?;
             config.rollout_depth = Some(0);
             let network = Arc::new(Network::load_for_tde(Path::new(path))?);
             let ranker = network.clone();
