@@ -29,11 +29,16 @@ pub const DEFAULT_BLEND: f64 = 1.0;
 /// actions in the scripted player's order. Ties keep the action order; an action the scripted
 /// order lacks ranks last.
 pub fn blended_order<A: Copy + Ord>(legal: &[A], priors: &[f32], scripted: &[A], weight: f64) -> Vec<A> {
+    // Each action's place in the scripted order, found by binary search (a decision may have
+    // hundreds of legal moves).
+    let mut places: Vec<(A, usize)> = scripted.iter().enumerate().map(|(i, &a)| (a, i)).collect();
+    places.sort_unstable();
     let mut scored: Vec<(f64, A)> = legal
         .iter()
         .zip(priors)
         .map(|(&a, &p)| {
-            let rank = scripted.iter().position(|&b| b == a).unwrap_or(scripted.len()) as f64;
+            let rank =
+                places.binary_search_by(|(b, _)| b.cmp(&a)).map_or(scripted.len(), |i| places[i].1) as f64;
             ((p as f64).max(1e-12).ln() - weight * rank * std::f64::consts::LN_2, a)
         })
         .collect();
