@@ -16,7 +16,9 @@ pub mod tensor;
 #[cfg(feature = "tde")]
 mod greedy;
 #[cfg(feature = "tde")]
-pub(crate) mod scripted;
+pub mod learned;
+#[cfg(feature = "tde")]
+pub mod scripted;
 #[cfg(feature = "tde")]
 pub mod tde;
 #[cfg(feature = "tde")]
@@ -34,6 +36,8 @@ pub use tensor::{Recipe, TensorGame, TensorShape};
 
 #[cfg(feature = "tde")]
 pub use greedy::GreedyAgent;
+#[cfg(feature = "tde")]
+pub use learned::LearnedAgent;
 #[cfg(feature = "tde")]
 pub use scripted::ScriptedAgent;
 #[cfg(feature = "tde")]

@@ -2,17 +2,18 @@
 //! the game driver that records TDE games.
 
 use crate::mcts::{self, MctsAgent, MctsConfig};
-use crate::{play_game, tde, Agent, GreedyAgent, RandomAgent, ScriptedAgent, UcCardsAgent};
+use crate::{play_game, tde, Agent, GreedyAgent, LearnedAgent, RandomAgent, ScriptedAgent, UcCardsAgent};
 use engine::record::GameRecord;
 use engine::{Action, GameState};
 use std::sync::Arc;
 
 /// The agent names [`make_agent`] knows.
-pub const AGENT_NAMES: [&str; 5] = ["random", "greedy", "scripted", "mcts", "uc-cards"];
+pub const AGENT_NAMES: [&str; 6] = ["random", "greedy", "scripted", "learned", "mcts", "uc-cards"];
 
 /// Build a TDE agent from its spec, seeded: `random`, `greedy`, `scripted`,
-/// `mcts[:k=v,...]` (see [`MctsConfig::parse`], plus `rollout=random|greedy|scripted`, the
-/// rollout player, random by default), or `uc-cards[:decks=PATH]` (the UC card AI, see
+/// `learned:gen=PATH[,temp=T]` (the learned player, see [`crate::learned`]),
+/// `mcts[:k=v,...]` (see [`MctsConfig::parse`], plus `rollout=random|greedy|scripted|learned:PATH`,
+/// the rollout player, random by default), or `uc-cards[:decks=PATH]` (the UC card AI, see
 /// [`crate::uc_cards`]).
 pub fn make_agent(spec: &str, seed: u64) -> Result<Box<dyn Agent<GameState>>, String> {
     let (name, params) = spec.split_once(':').unwrap_or((spec, ""));
@@ -30,29 +31,49 @@ pub fn make_agent(spec: &str, seed: u64) -> Result<Box<dyn Agent<GameState>>, St
         "greedy" => no_params().map(|_| Box::new(GreedyAgent::new(seed)) as Box<dyn Agent<GameState>>),
         "scripted" => no_params().map(|_| Box::new(ScriptedAgent::new(seed)) as Box<dyn Agent<GameState>>),
         "uc-cards" => Ok(Box::new(UcCardsAgent::from_params(params, seed)?)),
+        "learned" => Ok(Box::new(LearnedAgent::from_params(params, seed)?)),
         "mcts" => make_mcts(params, seed).map(|a| Box::new(a) as Box<dyn Agent<GameState>>),
         other => Err(format!("unknown agent `{other}` (available: {})", AGENT_NAMES.join(", "))),
     }
 }
 
 /// The MCTS agent of an `mcts:` spec's parameters (see [`make_agent`]), seeded: the scripted
-/// player ranks its candidates and the material evaluator scores its leaves.
+/// player ranks its candidates and the material evaluator scores its leaves; with
+/// `rollout=learned:PATH` the learned generation at PATH both ranks the candidates and plays
+/// the rollouts.
 pub fn make_mcts(params: &str, seed: u64) -> Result<MctsAgent<GameState>, String> {
     let (mut config, rollout) = parse_mcts(params)?;
     config.rollout_depth.get_or_insert(crate::tde::ROLLOUT_DEPTH);
-    let agent = MctsAgent::new(config, Arc::new(tde::MaterialEvaluator), seed)
-        .with_ranker(Arc::new(|s| Box::new(ScriptedAgent::new(s))), "scripted");
+    let agent = MctsAgent::new(config, Arc::new(tde::MaterialEvaluator), seed);
+    if let Some(path) = rollout.strip_prefix("learned:") {
+        let path = path.strip_prefix("gen=").unwrap_or(path);
+        let (generation, label) = crate::learned::load_spec_generation(path)
+            .map_err(|e| format!("mcts rollout `{rollout}`: {e}"))?;
+        let ranks = generation.clone();
+        let plays = generation.clone();
+        let ranker_label = format!("learned:{label}");
+        let agent = agent.with_ranker(
+            Arc::new(move |s| Box::new(LearnedAgent::new(ranks.clone(), 0.0, "", s))),
+            &ranker_label,
+        );
+        let policy: mcts::RolloutPolicy<GameState> =
+            Arc::new(move |s| Box::new(LearnedAgent::new(plays.clone(), 0.0, "", s)));
+        return Ok(agent.with_rollout(policy, rollout));
+    }
+    let agent = agent.with_ranker(Arc::new(|s| Box::new(ScriptedAgent::new(s))), "scripted");
     let policy: mcts::RolloutPolicy<GameState> = match rollout {
         "random" => return Ok(agent),
         "greedy" => Arc::new(|s| Box::new(GreedyAgent::new(s))),
         "scripted" => Arc::new(|s| Box::new(ScriptedAgent::new(s))),
-        other => return Err(format!("mcts rollout `{other}` is not random, greedy or scripted")),
+        other => {
+            return Err(format!("mcts rollout `{other}` is not random, greedy, scripted or learned:PATH"))
+        }
     };
     Ok(agent.with_rollout(policy, rollout))
 }
 
 /// Parse the parameters of an `mcts:` spec: the search settings and the rollout player's
-/// name (`rollout=random|greedy|scripted`, random by default; given at most once).
+/// name (`rollout=random|greedy|scripted|learned:PATH`, random by default; given at most once).
 pub fn parse_mcts(params: &str) -> Result<(MctsConfig, &str), String> {
     let mut rollout = None;
     let mut rest: Vec<&str> = Vec::new();

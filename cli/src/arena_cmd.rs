@@ -4,6 +4,7 @@
 use agents::split_agent_list;
 use clap::Args;
 use eval::arena::{ArenaOptions, ArenaSettings};
+use eval::lineup::Pool;
 use eval::TdeMatch;
 use std::io::IsTerminal;
 use std::path::PathBuf;
@@ -41,10 +42,19 @@ pub struct ArenaArgs {
     /// Print the results as JSON (the content of results.json) instead of the summary.
     #[arg(long)]
     pub json: bool,
-    /// Board name in configs/boards/ or a path to a .board file.
+    /// Board name in configs/boards/ or a path to a .board file: every game's board.
     #[arg(long, default_value = engine::setup::DEFAULT_BOARD)]
     pub board: String,
-    /// Two crews, side A then side B: names in configs/crews/ or paths.
+    /// Draw each game's board instead: `all` (every board in configs/boards/) or a
+    /// comma-separated list of names or paths. Both games of a round (the sides swapped) share
+    /// the draw, a function of the seed, the pair, the scenario and the round.
+    #[arg(long, value_delimiter = ',', num_args = 1.., conflicts_with = "board")]
+    pub boards: Option<Vec<String>>,
+    /// Two crews, side A then side B: names in configs/crews/ or paths. Or `all` (every crew
+    /// in configs/crews/), or three or more, to draw side A's and side B's crews per game as
+    /// `--boards` draws boards; a lineup that cannot play (a crew too large for a board's
+    /// deployment strip, no character for Couriers...) is redrawn. With --solo: the crew that
+    /// plays, or a pool to draw it from.
     #[arg(long, value_delimiter = ',', default_value = "artifacters_100,the_firm_100")]
     pub crews: Vec<String>,
     /// Rule variant in configs/rules/ (standard or narrative).
@@ -58,9 +68,10 @@ pub struct ArenaArgs {
     /// dinosaurs.
     #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u8).range(0..=engine::uc::MAX_MARKERS as i64))]
     pub ambush: u8,
-    /// Solo runs instead of a round robin: each agent plays the first crew of `--crews` alone
-    /// against the dinosaurs (`--dinos` 1 or more), `--games` games per scenario, and is
-    /// rated by its score (VP + dinosaurs taken out − models lost).
+    /// Solo runs instead of a round robin: each agent plays the first crew of `--crews` (or
+    /// one drawn per game, the same for every agent, with `--crews all` and `--boards`) alone
+    /// against the dinosaurs (`--dinos` 1 or more), `--games` games per scenario, and is rated
+    /// by its score (VP + dinosaurs taken out − models lost).
     #[arg(long)]
     pub solo: bool,
 }
@@ -70,11 +81,15 @@ pub fn arena(args: &ArenaArgs) -> Result<String, String> {
     if args.solo {
         return solo(args);
     }
-    let [a, b] = args.crews.as_slice() else {
-        return Err(format!("--crews takes exactly two values (side A, side B), got {}", args.crews.len()));
-    };
-    let maker = TdeMatch::with_ai_side(&args.board, [a, b], &args.rules, args.dinos, args.ambush)?
-        .with_factory(training::play::make_agent);
+    let boards = args.boards.clone().unwrap_or_default();
+    let maker = TdeMatch::with_pools(
+        Pool::drawn_or(&boards, args.board.clone()),
+        Pool::crews(&args.crews)?,
+        &args.rules,
+        args.dinos,
+        args.ambush,
+    )?
+    .with_factory(training::play::make_agent);
     let agents: Vec<String> = args.agents.iter().flat_map(|list| split_agent_list(list)).collect();
     let settings = ArenaSettings::new(&maker, &agents, &args.scenarios, args.games, args.seed)?;
     let threads = match args.threads {
@@ -104,6 +119,10 @@ fn solo(args: &ArenaArgs) -> Result<String, String> {
         return Err("--crews: name the crew that plays solo".into());
     };
     let scenarios = scenario_list(&args.scenarios)?;
+    let crew_pool = match Pool::crews(&args.crews) {
+        Ok(Pool::Drawn(pool)) => pool,
+        _ => Vec::new(),
+    };
     let settings = eval::solo::SoloSettings {
         agents: args.agents.iter().flat_map(|list| split_agent_list(list)).collect(),
         scenarios,
@@ -111,6 +130,8 @@ fn solo(args: &ArenaArgs) -> Result<String, String> {
         seed: args.seed,
         board: args.board.clone(),
         crew: crew.clone(),
+        boards: args.boards.clone().unwrap_or_default(),
+        crew_pool,
         rules: args.rules.clone(),
         dinos: args.dinos,
         ambush: args.ambush,

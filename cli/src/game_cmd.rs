@@ -335,25 +335,83 @@ pub struct LegalArgs {
     pub json: bool,
 }
 
-/// List the legal actions in a set-up situation.
+/// List the legal actions in a set-up situation; at a chance node, every outcome with its
+/// exact probability and what kind of roll or draw it is.
 pub fn legal(args: &LegalArgs) -> Result<String, String> {
     let state = load_state(&args.setup)?;
     let actions = state.legal_actions();
+    let chance = state.described_chance_outcomes();
     let player = match state.current_player() {
         Player::Side(s) => json!(s),
         Player::Chance => json!("chance"),
         Player::Terminal => json!("terminal"),
     };
     if args.json {
-        let list: Vec<_> =
-            actions.iter().map(|&a| json!({"action": a, "text": describe_action(&state, a)})).collect();
-        return Ok(json!({"player": player, "node": state.describe_node(), "actions": list}).to_string());
+        let list: Vec<_> = if chance.is_empty() {
+            actions.iter().map(|&a| json!({"action": a, "text": describe_action(&state, a)})).collect()
+        } else {
+            chance
+                .iter()
+                .map(|o| {
+                    json!({
+                        "action": o.action, "text": o.text(), "probability": o.probability,
+                        "fraction": fraction(o.probability),
+                        "kind": o.kind, "label": o.kind.label(), "roll": o.roll, "outcome": o.outcome,
+                    })
+                })
+                .collect()
+        };
+        let mut object = json!({"player": player, "node": state.describe_node(), "actions": list});
+        if let Some(kind) = state.chance_kind() {
+            object["chance"] = json!({"kind": kind, "label": kind.label(), "outcomes": chance.len()});
+        }
+        return Ok(object.to_string());
     }
-    let mut out = format!("{}\n{} legal actions:\n", render(&state), actions.len());
-    for a in actions {
-        let _ = writeln!(out, "  {}", describe_action(&state, a));
+    let mut out = render(&state);
+    match state.chance_kind() {
+        Some(kind) => {
+            let _ =
+                writeln!(out, "\n{} outcomes of this {} (probability, outcome):", chance.len(), kind.label());
+            for o in &chance {
+                let _ = writeln!(out, "  {:.6}  {}", o.probability, o.text());
+            }
+        }
+        None => {
+            let _ = writeln!(out, "\n{} legal actions:", actions.len());
+            for a in actions {
+                let _ = writeln!(out, "  {}", describe_action(&state, a));
+            }
+        }
     }
     Ok(out)
+}
+
+/// A probability as the fraction it is, "3/10", when one with a denominator up to a million
+/// is within 1e-13 of it (every die roll's odds are: tenths, hundredths, a deck's or a
+/// table's share), else `None`. The engine's probabilities are sums of such fractions, so
+/// their last binary digits may be off (0.30000000000000004).
+fn fraction(p: f64) -> Option<String> {
+    const MAX_DENOMINATOR: i64 = 1_000_000;
+    // Continued-fraction convergents h/k of p, until one is close enough.
+    let (mut h, mut h_prev, mut k, mut k_prev) = (1i64, 0i64, 0i64, 1i64);
+    let mut x = p;
+    for _ in 0..64 {
+        let a = x.floor();
+        if !(0.0..=MAX_DENOMINATOR as f64).contains(&a) {
+            return None;
+        }
+        let a = a as i64;
+        (h, h_prev) = (a * h + h_prev, h);
+        (k, k_prev) = (a * k + k_prev, k);
+        if k > MAX_DENOMINATOR {
+            return None;
+        }
+        if (h as f64 / k as f64 - p).abs() < 1e-13 {
+            return Some(format!("{h}/{k}"));
+        }
+        x = 1.0 / (x - a as f64);
+    }
+    None
 }
 
 /// `tde analyze`.
@@ -408,7 +466,7 @@ side {} chooses; expected over the rest of the sequence:
 }
 
 /// Load a setup file (TOML) or a saved state (JSON).
-fn load_state(path: &std::path::Path) -> Result<GameState, String> {
+pub(crate) fn load_state(path: &std::path::Path) -> Result<GameState, String> {
     if path.extension().is_some_and(|e| e == "json") {
         SavedGame::load(path).map_err(|e| e.to_string())
     } else {

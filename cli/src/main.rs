@@ -5,9 +5,11 @@ mod arena_cmd;
 mod bench_cmd;
 mod crew_cmd;
 mod game_cmd;
+mod learn_cmd;
 mod play;
 mod rules_cmd;
 mod scenarios_cmd;
+mod show_cmd;
 mod study_cmd;
 mod train_cmd;
 
@@ -46,6 +48,9 @@ enum Command {
     Replay(game_cmd::ReplayArgs),
     /// List the legal actions in a situation posed by a setup file.
     Legal(game_cmd::LegalArgs),
+    /// The whole state a player may see in a saved game or setup file (`--side a|b` masks what
+    /// that side may not know).
+    Show(show_cmd::ShowArgs),
     /// Exact expected outcome of every option at a set-up decision, over the rest of the sequence.
     Analyze(game_cmd::AnalyzeArgs),
     /// Play random games checking the engine's invariants after every step.
@@ -56,6 +61,10 @@ enum Command {
     Arena(arena_cmd::ArenaArgs),
     /// List the five scenarios, one line each.
     Scenarios(scenarios_cmd::ScenariosArgs),
+    /// Policy iteration of the learned player from rollouts: label, fit, gate; resumable.
+    Learn(learn_cmd::LearnArgs),
+    /// Rate every committed generation of the learned player, `scripted` and others (Bradley–Terry).
+    Ladder(learn_cmd::LadderArgs),
     /// Train a policy/value network from expert play or by self-play; resumable from its run folder.
     Train(train_cmd::TrainArgs),
     /// One self-play actor: plays games with a run's latest network into its shards.
@@ -119,10 +128,13 @@ fn main() -> ExitCode {
         Command::Demo(args) => passed(game_cmd::demo(args)),
         Command::Replay(args) => game_cmd::replay(args),
         Command::Legal(args) => passed(game_cmd::legal(args)),
+        Command::Show(args) => passed(show_cmd::show(args)),
         Command::Analyze(args) => passed(game_cmd::analyze(args)),
         Command::Bench(args) => passed(bench_cmd::bench(args)),
         Command::Scenarios(args) => Ok((scenarios_cmd::scenarios(args), true)),
         Command::Arena(args) => passed(arena_cmd::arena(args)),
+        Command::Learn(args) => passed(learn_cmd::learn_cmd(args)),
+        Command::Ladder(args) => passed(learn_cmd::ladder_cmd(args)),
         Command::Train(args) => passed(train_cmd::train(args)),
         Command::Selfplay(args) => passed(train_cmd::selfplay(args)),
         Command::Curves(args) => passed(train_cmd::curves(args)),

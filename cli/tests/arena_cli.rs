@@ -147,18 +147,151 @@ fn arena_plays_games_with_ai_dinosaurs_and_their_records_replay() {
 
 #[test]
 fn arena_names_the_option_at_fault() {
-    let cases: [(&[&str], &str); 5] = [
+    let cases: [(&[&str], &str); 12] = [
         (&["--agents", "random,nobody"], "--agents: unknown agent `nobody`"),
         (&["--agents", "random,greedy", "--scenarios", "atlantis"], "--scenarios"),
         (&["--agents", "random,greedy", "--games", "0"], "--games"),
         (&["--agents", "random,greedy", "--threads", "0"], "--threads"),
         (&["--agents", "random,greedy", "--crews", "artifacters_100"], "--crews"),
+        (&["--agents", "random,greedy", "--boards", "nonsense"], "--boards: `nonsense`"),
+        (&["--agents", "random,greedy", "--boards", "all,nonsense"], "--boards: `nonsense`"),
+        (&["--agents", "random,greedy", "--boards", ""], "--boards: an empty name"),
+        (&["--agents", "random,greedy", "--board", "lagoon_docks", "--boards", "all"], "--boards"),
+        (&["--agents", "random,greedy", "--crews", "all,nobody"], "--crews: `nobody`"),
+        (&["--agents", "random,greedy", "--crews", "all,no/such/crew.toml"], "--crews: `no/such/crew.toml`"),
+        (&["--solo", "--agents", "random", "--dinos", "1", "--boards", "nonsense"], "--boards: `nonsense`"),
     ];
     for (args, message) in cases {
         let out = tde(&[&["arena"], args].concat());
         assert!(!out.status.success(), "{args:?} succeeded");
         assert!(stderr(&out).contains(message), "{args:?}: {}", stderr(&out));
+        assert!(!stderr(&out).contains("panicked"), "{args:?}: {}", stderr(&out));
     }
+}
+
+#[test]
+fn arena_draws_a_board_and_crews_per_round_and_reports_them() {
+    let dir = temp_dir("lineups");
+    let out = dir.to_str().unwrap();
+    let args = [
+        "arena",
+        "--agents",
+        "random,greedy",
+        "--boards",
+        "all",
+        "--crews",
+        "all",
+        "--games",
+        "4",
+        "--seed",
+        "5",
+        "--threads",
+        "2",
+        "--out",
+        out,
+        "--records",
+        "--json",
+    ];
+    let run = tde(&args);
+    assert!(run.status.success(), "{}", stderr(&run));
+    let results: Value = serde_json::from_slice(&run.stdout).unwrap();
+    assert_eq!(results["games"], 20, "4 games on each of the five scenarios");
+    let options = &results["settings"]["options"];
+    assert_eq!(options["boards"], "drowned_boulevard,lagoon_docks,mangrove_ruins,sunken_plaza");
+    assert!(options["crews"].as_str().unwrap().starts_with("drawn from artifacters_100,"), "{options}");
+    assert!(options.get("board").is_none(), "{options}");
+
+    // Every game names its board and crews; both games of a round share them.
+    let games: Vec<Value> = std::fs::read_to_string(dir.join("games.jsonl"))
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(games.len(), 20);
+    let mut rounds = std::collections::BTreeMap::new();
+    for g in &games {
+        let lineup = &g["lineup"];
+        assert!(lineup["board"].is_string() && lineup["crews"].as_str().unwrap().contains(" vs "), "{g}");
+        let round = (g["scenario"].as_str().unwrap().to_string(), g["index"].as_u64().unwrap() / 2);
+        assert_eq!(rounds.entry(round).or_insert_with(|| lineup.clone()), lineup, "{g}");
+    }
+    let boards: std::collections::BTreeSet<&str> =
+        games.iter().map(|g| g["lineup"]["board"].as_str().unwrap()).collect();
+    assert!(boards.len() > 1, "{boards:?}");
+
+    // The results and the report break the games down by board and by crew pair.
+    let rows = results["lineups"].as_array().unwrap();
+    let board_games: u64 =
+        rows.iter().filter(|r| r["key"] == "board").map(|r| r["games"].as_u64().unwrap()).sum();
+    assert_eq!(board_games, 20);
+    assert!(rows.iter().any(|r| r["key"] == "crews"));
+    let report = std::fs::read_to_string(dir.join("report.md")).unwrap();
+    assert!(report.contains("## Lineups") && report.contains("| board | games |"), "{report}");
+    for board in &boards {
+        assert!(report.contains(&format!("| {board} |")), "{board}: {report}");
+    }
+    let record = std::fs::read_dir(dir.join("records")).unwrap().next().unwrap().unwrap().path();
+    let replay = tde(&["replay", record.to_str().unwrap()]);
+    assert!(replay.status.success(), "{}", stderr(&replay));
+
+    // The summary for a person (resumed: nothing left to play) names them too.
+    let text = tde(&args[..args.len() - 1]);
+    assert!(text.status.success(), "{}", stderr(&text));
+    let text = String::from_utf8_lossy(&text.stdout);
+    assert!(text.contains("boards drowned_boulevard,") && text.contains("side A"), "{text}");
+    assert!(boards.iter().all(|b| text.contains(b)), "{text}");
+
+    // Other pools on the same folder are refused by name.
+    let mut other = args;
+    other[4] = "sunken_plaza,lagoon_docks";
+    let refused = tde(&other);
+    assert!(!refused.status.success());
+    assert!(stderr(&refused).contains("--boards"), "{}", stderr(&refused));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn arena_solo_draws_one_board_and_crew_per_game_for_every_agent() {
+    let args = [
+        "arena",
+        "--solo",
+        "--agents",
+        "random,greedy",
+        "--boards",
+        "all",
+        "--crews",
+        "all",
+        "--dinos",
+        "1",
+        "--scenarios",
+        "couriers",
+        "--games",
+        "4",
+        "--json",
+    ];
+    let out = tde(&args);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let r: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let games = r["games"].as_array().unwrap();
+    assert_eq!(games.len(), 8);
+    for g in games {
+        let other = games.iter().find(|x| x["index"] == g["index"] && x["agent"] != g["agent"]).unwrap();
+        assert_eq!(g["lineup"], other["lineup"], "both agents play game {} alike", g["index"]);
+        assert!(g["lineup"]["board"].is_string() && g["lineup"]["crew"].is_string(), "{g}");
+    }
+    for row in r["rows"].as_array().unwrap() {
+        let boards: u64 = row["per_lineup"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|x| x[0] == "board")
+            .map(|x| x[2]["games"].as_u64().unwrap())
+            .sum();
+        assert_eq!(boards, 4, "{row}");
+    }
+    let text = tde(&args[..args.len() - 1]);
+    let text = String::from_utf8_lossy(&text.stdout);
+    assert!(text.contains("mean score (games) by board"), "{text}");
 }
 
 #[test]

@@ -138,3 +138,46 @@ fn an_unknown_or_unbuilt_compute_device_is_refused() {
     refused(&["bench", "--device", "onnx:2", "--net", "none"], "--features onnx");
     refused(&["bench", "--device", "onnx:x", "--net", "none"], "thread count");
 }
+
+#[test]
+fn a_saved_game_whose_profile_breaks_a_faction_rule_is_refused_naming_it() {
+    let record = temp("profile-record.json");
+    let out = tde(&["demo", "--seed", "5", "--record", record.to_str().unwrap(), "--json"]);
+    assert!(out.status.success());
+    let mut value: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&record).unwrap()).unwrap();
+    // Within the engine's numeric limits (damage up to 20) but not a profile file's (up to 10).
+    let profile = &mut value["initial"]["profiles"][0];
+    let id = profile["id"].as_str().unwrap().to_string();
+    profile["weapons"][0]["damage"] = serde_json::json!([15, 15]);
+    std::fs::write(&record, value.to_string()).unwrap();
+    let saved = temp("profile-saved.json");
+    std::fs::write(&saved, value["initial"].to_string()).unwrap();
+    let named = format!("profile \"{id}\".weapon[0].damage");
+    for args in [
+        vec!["legal", saved.to_str().unwrap()],
+        vec!["show", saved.to_str().unwrap(), "--json"],
+        vec!["replay", record.to_str().unwrap()],
+    ] {
+        refused(&args, &named);
+        refused(&args, "damage must be 0..=10");
+        refused(&args, if args[0] == "replay" { "profile-record.json" } else { "profile-saved.json" });
+    }
+    // A skill the loader does not know.
+    value["initial"]["profiles"][0]["weapons"][0]["damage"] = serde_json::json!([1, 1]);
+    value["initial"]["profiles"][0]["skills"] = serde_json::json!(["Flying"]);
+    std::fs::write(&saved, value["initial"].to_string()).unwrap();
+    refused(&["show", saved.to_str().unwrap()], "unknown skill \"Flying\"");
+}
+
+#[test]
+fn show_refuses_a_missing_or_broken_file_and_a_bad_side() {
+    refused(&["show", "no_such_state.json"], "no_such_state.json");
+    refused(&["show", "no_such_setup.toml", "--json"], "no_such_setup.toml");
+    let broken = temp("broken-state.json");
+    std::fs::write(&broken, "{ \"format\": 1, ").unwrap();
+    refused(&["show", broken.to_str().unwrap()], "broken-state.json");
+    let setup = concat!(env!("CARGO_MANIFEST_DIR"), "/../configs/setups/reaction_timing.toml");
+    refused(&["show", setup, "--side", "c"], "--side");
+    refused(&["show"], "STATE");
+}

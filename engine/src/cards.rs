@@ -16,8 +16,14 @@
 //! timing = "start_of_turn"     # start_of_turn | after_test
 //! effect = "gain_ap"           # gain_ap (start_of_turn) | reroll (after_test)
 //! amount = 1
+//! limit = "once_per_game"      # once_per_game (the default) | once_per_turn (leader abilities)
 //! text = "One model gains 1 AP (up to its maximum)."
 //! ```
+//!
+//! Conditions of use (p.74, recorded in docs/rulings.md): a side plays only its own cards, at
+//! their timing; a leader ability card only while that side's leader is conscious on the
+//! table ("this Special Rule only applies while the leader Model is Conscious"); an effect
+//! card once in the game; a leader ability card once in the game or once per turn as it says.
 
 use crate::data::{read_file, DataError};
 use serde::{Deserialize, Serialize};
@@ -42,6 +48,17 @@ pub enum Timing {
     StartOfTurn,
     /// Right after one of the side's own models rolled a test.
     AfterTest,
+}
+
+/// How often a card may be played.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Limit {
+    /// Once in the game (effect cards are "one use only", p.74; the default).
+    #[default]
+    OncePerGame,
+    /// Once in each turn (a leader ability that lasts, p.74): usable again from the next turn.
+    OncePerTurn,
 }
 
 /// What a card does when played.
@@ -75,6 +92,9 @@ pub struct Card {
     /// Size of the effect (AP gained).
     #[serde(default)]
     pub amount: u8,
+    /// How often it may be played (`once_per_game`, the default, or `once_per_turn`).
+    #[serde(default)]
+    pub limit: Limit,
     /// Card text, for people.
     #[serde(default)]
     pub text: String,
@@ -137,6 +157,9 @@ pub fn load_cards(dir: &Path) -> Result<CardCatalog, DataError> {
             }
             if card.kind == CardKind::Effect && !(1..=10).contains(&card.points) {
                 return Err(DataError::new(&file, field("points"), "an effect card costs 1 to 10 points"));
+            }
+            if card.kind == CardKind::Effect && card.limit != Limit::OncePerGame {
+                return Err(DataError::new(&file, field("limit"), "an effect card is one use only (p.74)"));
             }
             if card.effect == Effect::GainAp && card.amount == 0 {
                 return Err(DataError::new(&file, field("amount"), "gain_ap needs an amount of at least 1"));

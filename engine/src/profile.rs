@@ -12,7 +12,7 @@ use std::sync::Arc;
 
 mod load;
 
-pub use load::{load_catalog, parse_profiles};
+pub use load::{check_profiles, load_catalog, parse_profiles};
 
 /// Model type (p.12).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]

@@ -167,31 +167,7 @@ pub fn describe_action(state: &GameState, action: Action) -> String {
         m.and_then(|m| state.profile(m).weapons.get(w as usize).map(|w| w.name.clone())).unwrap_or_default()
     };
     match action {
-        Action::Chance(i) => {
-            if let Some(table) = state.pending_test() {
-                let o = table[i as usize].0;
-                let what = match d.steps.last() {
-                    Some(crate::state::Step::Test { model, purpose, .. }) => {
-                        format!("{} {} test", model_name(state, *model), test_name(state, *purpose))
-                    }
-                    _ => "test".to_string(),
-                };
-                if o.high_die > 0 {
-                    format!("{what}: {} (high die {})", o.level.name(), o.high_die)
-                } else {
-                    format!("{what}: {}", o.level.name())
-                }
-            } else if let Some(crate::state::Step::Armour { model, .. }) = d.steps.last() {
-                format!("{} armour roll: {i} wound(s)", model_name(state, *model))
-            } else if let Some(crate::state::Step::FireRoll { model }) = d.steps.last() {
-                let result = if i == 0 { "saves, one fire token less" } else { "burns for 1 wound" };
-                format!("{} on fire {result}", model_name(state, *model))
-            } else if let Some(step @ crate::state::Step::Scenario(_)) = d.steps.last() {
-                crate::scenario::describe_chance(state, step, i)
-            } else {
-                format!("roll-off: side {} rolls lowest", side_letter(i))
-            }
-        }
+        Action::Chance(i) => crate::state::describe_outcome(state, i),
         Action::TakeInitiative => format!("{side} takes the initiative"),
         Action::GiveInitiative => format!("{side} gives the initiative"),
         Action::Activate(m) => format!("{side} activates {}", model_name(state, m)),
@@ -316,7 +292,7 @@ pub fn describe_action(state: &GameState, action: Action) -> String {
 }
 
 /// What a test is for, in words.
-fn test_name(state: &GameState, purpose: crate::state::Purpose) -> &'static str {
+pub(crate) fn test_name(state: &GameState, purpose: crate::state::Purpose) -> &'static str {
     use crate::state::Purpose;
     match purpose {
         Purpose::Movement => "movement",

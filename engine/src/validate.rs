@@ -1,5 +1,6 @@
-//! Checks of a state read from a file (a saved game, a game record's start): every index in
-//! range, every number within its profile's limits, and the procedure stack consistent with
+//! Checks of a state read from a file (a saved game, a game record's start): every profile
+//! as the faction loader would accept it from a profile file, every index in range, every
+//! number within its profile's limits, and the procedure stack consistent with
 //! the state, so that nothing a file says can crash the engine later. The loaders call
 //! [`check_static`] and [`check_dynamic`] before building the state, then make the first step
 //! under [`guarded`] and check the invariants.
@@ -50,7 +51,8 @@ pub fn check_profile(p: &Profile) -> Result<(), String> {
     Ok(())
 }
 
-/// The static part: the board's size, the profiles, turns, sides and cards.
+/// The static part: the board's size, the profiles (every rule a profile file must meet, as
+/// the faction loader checks them, and the engine's own limits), turns, sides and cards.
 pub fn check_static(stat: &StaticData) -> Result<(), String> {
     if stat.sides != 2 {
         return Err(format!("{} sides; the engine plays two", stat.sides));
@@ -61,6 +63,8 @@ pub fn check_static(stat: &StaticData) -> Result<(), String> {
     if stat.profiles.is_empty() || stat.profiles.len() > 255 {
         return Err(format!("{} profiles", stat.profiles.len()));
     }
+    crate::profile::check_profiles(stat.profiles.iter().map(|p| &**p), "profiles")
+        .map_err(|e| format!("{}: {}", e.field, e.reason))?;
     for p in &stat.profiles {
         check_profile(p)?;
         if let Some((rider, mount)) = &p.cavalry {

@@ -112,3 +112,32 @@ fn a_reroll_card_repeats_a_failed_test_but_never_a_reroll() {
         "a re-roll is never re-rolled"
     );
 }
+
+#[test]
+fn a_leader_ability_card_is_not_offered_while_the_leader_is_down() {
+    // p.74: "In every case, this Special Rule only applies while the leader Model is Conscious."
+    let s = militia_game();
+    let leader = (0..s.models().len())
+        .find(|&m| s.models()[m].side == 0 && s.profile(m as u8).role == engine::profile::Role::Leader)
+        .expect("side A has a leader");
+    let cards = &s.static_data().cards[0];
+    let ability = cards.iter().position(|c| c.kind == CardKind::LeaderAbility).expect("a leader card");
+    let offered = |s: &GameState| {
+        let mut s = s.clone();
+        s.apply_action(Action::Chance(0)).unwrap(); // side A rolled lowest
+        s.apply_action(Action::TakeInitiative).unwrap();
+        while let Some(Step::ChooseCard { side, .. }) = s.dynamic().steps.last().cloned() {
+            if side == 0 {
+                return s
+                    .legal_actions()
+                    .iter()
+                    .any(|a| matches!(a, Action::PlayCard { card, .. } if *card as usize == ability));
+            }
+            s.apply_action(Action::NoCard).unwrap();
+        }
+        false
+    };
+    assert!(offered(&s), "offered while the leader is conscious");
+    let down = common::edited(&s, |d| d.models[leader].health = engine::state::Health::Down);
+    assert!(!offered(&down), "not offered with the leader down");
+}

@@ -332,3 +332,34 @@ fn crew_errors_are_reported() {
         "models",
     );
 }
+
+#[test]
+fn profiles_from_elsewhere_are_checked_by_the_loaders_own_rules() {
+    use engine::profile::check_profiles;
+    // Every shipped profile, the AI dinosaurs' included, reads back as itself.
+    let shipped = catalog();
+    check_profiles(shipped.profiles().iter().map(|p| &**p), "shipped").unwrap();
+    let uc = engine::uc::load_uc(&workspace_configs().join("uc")).expect("the shipped UC data");
+    check_profiles(uc.catalog.profiles().iter().map(|p| &**p), "uc").unwrap();
+
+    let nix = (**shipped.get("nix").expect("nix")).clone();
+    let refused = |edit: &dyn Fn(&mut engine::profile::Profile), field: &str, reason: &str| {
+        let mut p = nix.clone();
+        edit(&mut p);
+        let e = check_profiles([&p], "saved.json").expect_err("a broken profile");
+        assert_eq!(e.file, "saved.json");
+        assert!(e.field.starts_with("profile \"nix\"") && e.field.contains(field), "{e}");
+        assert!(e.reason.contains(reason), "{e}");
+    };
+    // What the engine's limits allow but a profile file may not say.
+    refused(&|p| p.weapons[0].damage = (12, 12), "damage", "0..=10");
+    refused(&|p| p.skills = vec!["Flying".into()], "skills[0]", "unknown skill");
+    refused(&|p| p.speed = (0, 6), "speed", "1..=20");
+    refused(&|p| p.weapons.retain(|w| w.is_ranged()), "weapon", "close-combat weapon");
+    refused(&|p| p.faction = " ".into(), "faction", "missing");
+    // What a file would read differently: the loader spells skills its own way.
+    refused(&|p| p.skills = vec!["stealth".into()], "skills", "a profile file would give");
+    // Two profiles with one id.
+    let e = check_profiles([&nix, &nix], "saved.json").expect_err("a duplicate id");
+    assert!(e.reason.contains("duplicate id \"nix\""), "{e}");
+}

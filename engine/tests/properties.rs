@@ -422,3 +422,28 @@ fn camouflage_costs_the_shooter_one_marksmanship() {
     common::declare(&mut hidden, Action::Shoot { weapon: 0, target: TARGET });
     assert_eq!(attr_of_test(&hidden), attr_of_test(&plain) - 1);
 }
+
+#[test]
+fn a_burning_model_that_swims_across_water_comes_out_without_fire() {
+    // p.40: "When Models enter water they will automatically lose any and all Fire Tokens";
+    // Fire(X), p.53: "If this Model enters Water all Fire Tokens are immediately removed".
+    // The move ends on dry ground beyond a one-inch strip of water.
+    let rows: Vec<String> = (0..12).map(|y| if y == 5 { "0~".repeat(8) } else { "0.".repeat(8) }).collect();
+    let refs: Vec<&str> = rows.iter().map(String::as_str).collect();
+    let mut s =
+        game_with(common::board(&refs), &[(0, armed(&[], &[]), (3, 3)), (1, hosk(), (7, 11))], Some(SHOOTER));
+    let mut d = s.dynamic().clone();
+    d.models[SHOOTER as usize].tokens.fire = 2;
+    s = GameState::from_parts(s.static_data().clone(), d);
+    let beyond = s.board().idx(3, 7);
+    let path = s.declared_path(Action::Move { dest: beyond, prone: false }).expect("a path");
+    assert!(path.points.iter().any(|p| p.cell == s.board().idx(3, 5)), "the path crosses the water");
+    common::declare(&mut s, Action::Move { dest: beyond, prone: false });
+    while let Some(Step::Test { .. }) = top(&s) {
+        force_test(&mut s, TestLevel::Pass);
+    }
+    let mover = s.models()[SHOOTER as usize];
+    assert_eq!(mover.cell, beyond);
+    assert_eq!(mover.stance, Stance::Standing, "out of the water again");
+    assert_eq!(mover.tokens.fire, 0, "the water put the fire out on the way");
+}

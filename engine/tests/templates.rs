@@ -430,3 +430,36 @@ fn a_template_reaction_can_be_answered_by_a_firefight() {
     common::decline_declarations(&mut s);
     assert!(s.dynamic().sequence.as_ref().unwrap().rolls.iter().all(|r| !r.opposed));
 }
+
+#[test]
+fn a_template_without_damage_still_delivers_its_properties_to_every_model_under_it() {
+    // Template(X), p.53: "Any Model whose base is partially or completely under the Template
+    // will be hit and subject to the Weapon's Damage and Weapon Properties" (also p.51).
+    let harmless = custom("kaneda", |p| {
+        p.weapons = vec![Weapon {
+            name: "Test Flash".into(),
+            range: Some((8, 14)),
+            damage: (0, 0),
+            properties: small(&[WeaponProperty::Knockdown, WeaponProperty::Blind]),
+        }];
+    });
+    let places =
+        [(0, harmless, (5, 1)), (1, common::profile("hosk"), (5, 8)), (1, common::profile("venk"), (6, 8))];
+    let mut s = game_with(open_board(), &places, Some(0));
+    let at = s.board().idx(5, 8);
+    s.apply_action(Action::Template { weapon: 0, at }).unwrap();
+    common::decline_declarations(&mut s);
+    force_test(&mut s, TestLevel::NailedIt);
+    while s.dynamic().sequence.is_some() && !s.is_terminal() {
+        assert!(
+            !matches!(top(&s), Some(Step::Armour { .. })),
+            "a weapon without damage makes no armour roll"
+        );
+        let a = s.legal_actions()[0];
+        s.apply_action(a).unwrap();
+    }
+    for m in [1usize, 2] {
+        assert_eq!(s.models()[m].stance, engine::state::Stance::Prone, "model {m} knocked down");
+        assert!(s.models()[m].tokens.blind, "model {m} blinded");
+    }
+}

@@ -5,8 +5,10 @@
 //!   `0..games`, one game. Games `2r` and `2r + 1` share their seeds and swap the sides: in the
 //!   even one `a` plays the first side. An odd `games` is rounded up to even.
 //! - **Seeds.** Each round `r`'s seeds are hashed from (`seed`, `a`, `b`, scenario, `r`): the
-//!   dice, and one seed per agent. A game's result therefore depends on the settings alone,
-//!   not on which thread plays it or when, nor on the other pairs and scenarios.
+//!   dice, one seed per agent, and the draw of the game's [`Lineup`] when the maker draws
+//!   boards or crews per game, so both games of a round share their lineup. A game's result
+//!   therefore depends on the settings alone, not on which thread plays it or when, nor on
+//!   the other pairs and scenarios.
 //! - **Output folder** (optional): `arena.json` (the settings), `games.jsonl` (one line per
 //!   finished game, flushed as soon as it ends), `results.json` and `report.md` (written
 //!   atomically at the end), and with `records` one game record per game under `records/`.
@@ -36,8 +38,9 @@ pub trait MatchMaker<G: Game>: Sync {
     fn scenarios(&self) -> Vec<String>;
     /// The canonical name of a scenario typed by the user, or why it is unknown.
     fn scenario(&self, name: &str) -> Result<String, String>;
-    /// A new game of `scenario` (a canonical name), before any decision.
-    fn new_game(&self, scenario: &str) -> Result<G, String>;
+    /// A new game of `scenario` (a canonical name), before any decision, with its lineup
+    /// drawn by `draw` (a seed) when the maker draws them (e.g. a board and crews per game).
+    fn new_game(&self, scenario: &str, draw: u64) -> Result<(G, Lineup), String>;
     /// An agent from its spec, seeded.
     fn make_agent(&self, spec: &str, seed: u64) -> Result<Box<dyn Agent<G>>, String>;
     /// `player`'s margin in a finished game (e.g. victory points ahead).
@@ -56,6 +59,10 @@ pub trait MatchMaker<G: Game>: Sync {
     /// and compared on resume; each key names its command-line option.
     fn options(&self) -> BTreeMap<String, String>;
 }
+
+/// What a game was drawn to be played with beyond its scenario, by name (e.g. `board` →
+/// `lagoon_docks`); empty when every game of the arena has the same.
+pub type Lineup = BTreeMap<String, String>;
 
 /// Version of `arena.json` and `games.jsonl`.
 pub const FORMAT: u32 = 1;
@@ -192,7 +199,7 @@ struct Job {
 }
 
 /// SplitMix64's finaliser: a well-mixed 64-bit function of `x`.
-fn mix(mut x: u64) -> u64 {
+pub(crate) fn mix(mut x: u64) -> u64 {
     x = x.wrapping_add(0x9e37_79b9_7f4a_7c15);
     x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
     x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
@@ -223,7 +230,7 @@ fn play<G: Game>(
     let round = job.index / 2;
     let a_first = job.index.is_multiple_of(2);
     let seed = round_seed(settings.seed, a, b, scenario, round);
-    let mut state = maker.new_game(scenario)?;
+    let (mut state, lineup) = maker.new_game(scenario, mix(seed ^ 4))?;
     if state.num_players() != 2 {
         return Err(format!("the arena plays two-player games; this one has {}", state.num_players()));
     }
@@ -262,9 +269,12 @@ fn play<G: Game>(
     };
     let record = initial.map(|initial| {
         let (first, second) = if a_first { (a, b) } else { (b, a) };
+        let drawn: Vec<String> = lineup.iter().map(|(k, v)| format!("{k} {v}")).collect();
         let description = format!(
-            "arena seed {} {scenario} game {}: {first} (side A) vs {second} (side B)",
-            settings.seed, job.index
+            "arena seed {} {scenario} game {}: {first} (side A) vs {second} (side B){}",
+            settings.seed,
+            job.index,
+            if drawn.is_empty() { String::new() } else { format!("; {}", drawn.join(", ")) }
         );
         maker.record(&initial, &actions, &state, &description)
     });
@@ -280,6 +290,7 @@ fn play<G: Game>(
         moves,
         think_s: think.map(|t| t.as_secs_f64()),
         figures: game_figures(maker, &state, player_a),
+        lineup,
     };
     Ok((result, record))
 }
@@ -457,6 +468,31 @@ mod tests {
         // FNV-1a and SplitMix64 are fixed functions: this value must never change, or resumed
         // arenas would mix games from two seedings.
         assert_eq!(mix(0), 0xe220_a839_7b1d_cdaf);
+    }
+
+    #[test]
+    fn both_games_of_a_round_share_their_drawn_lineup_with_the_sides_swapped() {
+        use crate::lineup::Pool;
+        let all = vec!["all".to_string()];
+        let maker = crate::TdeMatch::with_pools(Pool::Drawn(all.clone()), Pool::Drawn(all), "standard", 0, 0)
+            .unwrap();
+        let agents = ["random".to_string(), "random#2".to_string()];
+        let settings = ArenaSettings::new(&maker, &agents, &["couriers".to_string()], 6, 1).unwrap();
+        assert!(settings.options["crews"].starts_with("drawn from "), "{:?}", settings.options);
+        let job = |index| Job { a: 0, b: 1, scenario: 0, index };
+        let games: Vec<GameResult> =
+            (0..6).map(|index| play(&maker, &settings, job(index), false).unwrap().0).collect();
+        for round in games.chunks(2) {
+            assert_eq!(round[0].lineup, round[1].lineup);
+            assert_eq!(round[0].lineup.keys().collect::<Vec<_>>(), ["board", "crews"]);
+            assert!(round[0].a_first && !round[1].a_first);
+        }
+        let lineups: BTreeSet<&Lineup> = games.iter().map(|g| &g.lineup).collect();
+        assert_eq!(lineups.len(), 3, "each round draws its own: {lineups:?}");
+        // The same game again draws the same lineup, and its record names it.
+        let (again, record) = play(&maker, &settings, job(3), true).unwrap();
+        assert_eq!(again, GameResult { think_s: again.think_s, ..games[3].clone() });
+        assert!(record.unwrap().contains(&format!("board {}", games[3].lineup["board"])));
     }
 
     #[test]

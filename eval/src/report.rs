@@ -1,8 +1,11 @@
 //! The arena's results as text: a Markdown report (`report.md`) and a short summary for the
 //! terminal.
 
-use crate::results::Results;
+use crate::results::{LineupRow, Results};
 use std::fmt::Write;
+
+/// Most rows of one lineup key (boards, crew pairs) the terminal summary shows.
+pub(crate) const SUMMARY_LINEUP_ROWS: usize = 12;
 
 /// `x` as a percentage with one decimal.
 fn pct(x: f64) -> String {
@@ -41,6 +44,48 @@ fn figures_table(out: &mut String, r: &Results) {
         }
         out.push('\n');
     }
+}
+
+/// The games by drawn board and crew pair: for each, the games, the first side's score and
+/// each agent's; nothing when the games draw nothing.
+fn lineup_tables(out: &mut String, r: &Results) {
+    if r.lineups.is_empty() {
+        return;
+    }
+    out.push_str(
+        "\n## Lineups\n\nEach game's board and crews drawn from the pools, the same for both games \
+         of a round (sides swapped). The first side's score, whoever played it: with crews `X vs Y`, \
+         X's score against Y. Agents' scores over their games with the value; – for none.\n",
+    );
+    for rows in r.lineups.chunk_by(|x, y| x.key == y.key) {
+        let _ = write!(out, "\n| {} | games | first side score | 95% CI | mean length |", rows[0].key);
+        for a in &r.settings.agents {
+            let _ = write!(out, " `{a}` |");
+        }
+        out.push_str("\n| --- | ---: | ---: | --- | ---: |");
+        out.push_str(&" ---: |".repeat(r.settings.agents.len()));
+        out.push('\n');
+        for row in rows {
+            let _ = write!(
+                out,
+                "| {} | {} | {} | {} | {:.1} |",
+                row.value,
+                row.games,
+                pct(row.first_side_score),
+                pct_ci(row.first_side_ci95),
+                row.mean_length
+            );
+            for a in &r.settings.agents {
+                let _ = write!(out, " {} |", agent_score(row, a));
+            }
+            out.push('\n');
+        }
+    }
+}
+
+/// `agent`'s score over its games in a lineup row as a percentage; – when it played none.
+fn agent_score(row: &LineupRow, agent: &str) -> String {
+    row.scores.iter().find(|s| s.agent == agent).map_or("–".to_string(), |s| pct(s.score))
 }
 
 /// The full Markdown report: settings, ratings, pairs, scenarios, time per move and how the
@@ -87,6 +132,7 @@ pub fn markdown(r: &Results) -> String {
     }
 
     figures_table(&mut out, r);
+    lineup_tables(&mut out, r);
 
     out.push_str("\n## Pairs\n\nWins, draws and losses from the first agent's side; the score counts a draw as half a win.\n\n");
     out.push_str("| a | b | games | W–D–L (a) | score a | 95% CI | win a 95% CI | draw 95% CI | win b 95% CI | mean margin a | mean length |\n");
@@ -178,7 +224,8 @@ pub fn markdown(r: &Results) -> String {
          draws as half wins and one virtual draw added to every pair, on an Elo-like scale \
          (400·log10 of the strength; 400 points mean 10:1 odds) anchored at mean 0. Their 95% \
          intervals are ±1.96 standard errors from the Fisher information at the fit.\n\
-         - Games 2r and 2r+1 of a pair and scenario share their seeds with the sides swapped.\n",
+         - Games 2r and 2r+1 of a pair and scenario share their seeds (and their drawn board and \
+         crews) with the sides swapped.\n",
     );
     out
 }
@@ -187,12 +234,14 @@ pub fn markdown(r: &Results) -> String {
 pub fn summary(r: &Results) -> String {
     // Columns as wide as the longest agent name (long MCTS specs included).
     let w = r.ratings.iter().map(|x| x.agent.chars().count()).max().unwrap_or(0).max(5);
+    let options: Vec<String> = r.settings.options.iter().map(|(k, v)| format!("{k} {v}")).collect();
     let mut out = format!(
-        "{} games: {} pairs × {} scenarios × {} games\n\n{:>4}  {:<w$} {:>7}  {:>15}  {:>7}  {:>10}\n",
+        "{} games: {} pairs × {} scenarios × {} games\n{}\n\n{:>4}  {:<w$} {:>7}  {:>15}  {:>7}  {:>10}\n",
         r.games,
         r.pairs.len(),
         r.settings.scenarios.len(),
         r.settings.games,
+        options.join(", "),
         "rank",
         "agent",
         "rating",
@@ -227,6 +276,32 @@ pub fn summary(r: &Results) -> String {
             pct_ci(p.score_a_ci95)
         );
     }
+    lineup_summary(&mut out, r, w);
     out.truncate(out.trim_end().len());
     out
+}
+
+/// The summary's lineup tables: for each drawn board and crew pair (the first
+/// [`SUMMARY_LINEUP_ROWS`] of each key), the games, the first side's score and each agent's.
+fn lineup_summary(out: &mut String, r: &Results, w: usize) {
+    for rows in r.lineups.chunk_by(|x, y| x.key == y.key) {
+        let key = &rows[0].key;
+        let v = rows.iter().map(|x| x.value.chars().count()).max().unwrap_or(0).max(key.chars().count());
+        let _ = write!(out, "\n{key:<v$} {:>5}  {:>6}", "games", "side A");
+        for a in &r.settings.agents {
+            let _ = write!(out, "  {a:>w$}");
+        }
+        out.push('\n');
+        for row in rows.iter().take(SUMMARY_LINEUP_ROWS) {
+            let _ = write!(out, "{:<v$} {:>5}  {:>6}", row.value, row.games, pct(row.first_side_score));
+            for a in &r.settings.agents {
+                let _ = write!(out, "  {:>w$}", agent_score(row, a));
+            }
+            out.push('\n');
+        }
+        if rows.len() > SUMMARY_LINEUP_ROWS {
+            let more = rows.len() - SUMMARY_LINEUP_ROWS;
+            let _ = writeln!(out, "… and {more} more {key} values (report.md, results.json)");
+        }
+    }
 }

@@ -4,7 +4,7 @@
 //! Everything in [`Results`] but [`Results::timing`] depends only on the arena's settings, so
 //! the same seed gives the same tables; the timings are wall-clock measurements.
 
-use crate::arena::ArenaSettings;
+use crate::arena::{ArenaSettings, Lineup};
 use crate::ratings::{bradley_terry, PairResult, PRIOR_DRAWS};
 use crate::stats::{mean, wilson, Wdl, Z95};
 use serde::{Deserialize, Serialize};
@@ -38,6 +38,10 @@ pub struct GameResult {
     /// [`crate::arena::MatchMaker::figures`]); absent in games that have none.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub figures: BTreeMap<String, [f64; 2]>,
+    /// What the game was drawn to be played with (its board and crews, see
+    /// [`crate::lineup`]); absent when every game of the arena has the same.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub lineup: Lineup,
 }
 
 impl GameResult {
@@ -189,6 +193,28 @@ pub struct ScenarioRow {
     pub scores: Vec<AgentScore>,
 }
 
+/// The games drawn with one value of their lineup, e.g. board `lagoon_docks` or crews
+/// `militia_100 vs the_firm_150`.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct LineupRow {
+    /// What was drawn: `board` or `crews`.
+    pub key: String,
+    /// The value drawn.
+    pub value: String,
+    /// Games played with it.
+    pub games: u32,
+    /// Mean score of the first side (player 0), whoever played it: with crews `X vs Y`, the
+    /// score of crew X against crew Y.
+    pub first_side_score: f64,
+    /// 95% Wilson interval of the first side's score.
+    pub first_side_ci95: [f64; 2],
+    /// Mean game length in decisions.
+    pub mean_length: f64,
+    /// Each agent's mean score over its games with it, in `--agents` order; agents that
+    /// played none are left out.
+    pub scores: Vec<AgentScore>,
+}
+
 /// One agent's thinking time.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct AgentTiming {
@@ -237,6 +263,9 @@ pub struct Results {
     pub pairs: Vec<PairRow>,
     /// Each scenario in the arena's order.
     pub scenarios: Vec<ScenarioRow>,
+    /// Each drawn board and crew pair, by key and value (none when the games draw nothing).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub lineups: Vec<LineupRow>,
     /// Time per move and run figures (vary between runs).
     pub timing: Timing,
 }
@@ -246,10 +275,22 @@ pub fn round_robin(agents: usize) -> Vec<(usize, usize)> {
     (0..agents).flat_map(|i| (i + 1..agents).map(move |j| (i, j))).collect()
 }
 
+/// The first side's (player 0's) score in a game, whoever played it.
+fn first_side_score(game: &GameResult) -> f64 {
+    if game.a_first {
+        game.score_a
+    } else {
+        1.0 - game.score_a
+    }
+}
+
 /// A game seen from one agent's side: (agent index, score, margin, length).
 fn sides(game: &GameResult, a: usize, b: usize) -> [(usize, f64, f64, u32); 2] {
     [(a, game.score_a, game.margin_a, game.length), (b, 1.0 - game.score_a, -game.margin_a, game.length)]
 }
+
+/// A game's place in the arena: its pair's agents, its scenario (indices) and its index.
+type Key = (usize, usize, usize, u32);
 
 /// Draw the tables from every game of an arena. The games may come in any order: they are
 /// sorted first, so that the sums (and so the results) do not depend on it.
@@ -374,7 +415,7 @@ pub fn summarize(settings: &ArenaSettings, games: &[GameResult], run: RunInfo) -
             let here: Vec<&GameResult> =
                 keyed.iter().filter(|((_, _, ks, _), _)| *ks == s).map(|(_, g)| *g).collect();
             let mut first = Wdl::default();
-            here.iter().for_each(|g| first.add(if g.a_first { g.score_a } else { 1.0 - g.score_a }));
+            here.iter().for_each(|g| first.add(first_side_score(g)));
             ScenarioRow {
                 scenario: name.clone(),
                 games: first.games(),
@@ -396,6 +437,8 @@ pub fn summarize(settings: &ArenaSettings, games: &[GameResult], run: RunInfo) -
         })
         .collect();
 
+    let lineups = lineup_rows(settings, &keyed);
+
     let timing = Timing {
         agents: settings
             .agents
@@ -409,7 +452,58 @@ pub fn summarize(settings: &ArenaSettings, games: &[GameResult], run: RunInfo) -
             .collect(),
         run,
     };
-    Ok(Results { settings: settings.clone(), games: games.len(), ratings, agents, pairs, scenarios, timing })
+    Ok(Results {
+        settings: settings.clone(),
+        games: games.len(),
+        ratings,
+        agents,
+        pairs,
+        scenarios,
+        lineups,
+        timing,
+    })
+}
+
+/// The games by each value of their lineups (`keyed` sorted, keys agent and scenario indices),
+/// in the order of the keys and values.
+fn lineup_rows(settings: &ArenaSettings, keyed: &[(Key, &GameResult)]) -> Vec<LineupRow> {
+    let mut by_value: BTreeMap<(&str, &str), Vec<(Key, &GameResult)>> = BTreeMap::new();
+    for &(key, g) in keyed {
+        for (k, v) in &g.lineup {
+            by_value.entry((k.as_str(), v.as_str())).or_default().push((key, g));
+        }
+    }
+    by_value
+        .into_iter()
+        .map(|((key, value), games)| {
+            let mut first = Wdl::default();
+            games.iter().for_each(|(_, g)| first.add(first_side_score(g)));
+            let mut per_agent = vec![Vec::new(); settings.agents.len()];
+            for &((a, b, _, _), g) in &games {
+                for (agent, score, _, _) in sides(g, a, b) {
+                    per_agent[agent].push(score);
+                }
+            }
+            LineupRow {
+                key: key.to_string(),
+                value: value.to_string(),
+                games: first.games(),
+                first_side_score: first.score(),
+                first_side_ci95: first.score_ci95(),
+                mean_length: mean(games.iter().map(|(_, g)| g.length as f64)),
+                scores: settings
+                    .agents
+                    .iter()
+                    .zip(&per_agent)
+                    .filter(|(_, scores)| !scores.is_empty())
+                    .map(|(agent, scores)| AgentScore {
+                        agent: agent.clone(),
+                        score: mean(scores.iter().copied()),
+                    })
+                    .collect(),
+            }
+        })
+        .collect()
 }
 
 #[cfg(test)]
@@ -445,6 +539,7 @@ mod tests {
             moves: [5, 5],
             think_s: [0.01, 0.02],
             figures: BTreeMap::new(),
+            lineup: Lineup::new(),
         }
     }
 
@@ -571,6 +666,42 @@ mod tests {
         assert!(r.agents[2].figures.is_empty());
         games[0].figures.insert("lost".into(), [f64::NAN, 2.0]);
         assert!(games[0].check().unwrap_err().contains("lost"));
+    }
+
+    #[test]
+    fn games_are_broken_down_by_each_drawn_value() {
+        let (settings, mut games) = table();
+        let lineup = |board: &str| {
+            Lineup::from([
+                ("board".to_string(), board.to_string()),
+                ("crews".to_string(), "p vs q".to_string()),
+            ])
+        };
+        // A–B on x: A wins on the first side, then draws on the second; A–C on y: A wins.
+        games[0].lineup = lineup("x");
+        games[1].lineup = lineup("x");
+        games[2].lineup = lineup("y");
+        let r = summarize(&settings, &games, RunInfo::default()).unwrap();
+        let rows: Vec<(&str, &str, u32)> =
+            r.lineups.iter().map(|x| (x.key.as_str(), x.value.as_str(), x.games)).collect();
+        assert_eq!(rows, [("board", "x", 2), ("board", "y", 1), ("crews", "p vs q", 3)]);
+        let scores = |i: usize| -> Vec<(&str, f64)> {
+            r.lineups[i].scores.iter().map(|s| (s.agent.as_str(), s.score)).collect()
+        };
+        assert_eq!(r.lineups[0].first_side_score, 0.75);
+        assert_eq!(scores(0), [("A", 0.75), ("B", 0.25)]);
+        assert_eq!(scores(1), [("A", 1.0), ("C", 0.0)]);
+        assert!(
+            close(r.lineups[2].first_side_score, 2.5 / 3.0) && close(r.lineups[2].mean_length, 40.0 / 3.0)
+        );
+        let report = crate::report::markdown(&r);
+        assert!(report.contains("| board | games | first side score |"), "{report}");
+        assert!(report.contains("| y | 1 | 100.0% |"), "{report}");
+        let summary = crate::report::summary(&r);
+        assert!(summary.contains("crews") && summary.contains("p vs q"), "{summary}");
+        // Without draws, no table.
+        let plain = summarize(&settings, &table().1, RunInfo::default()).unwrap();
+        assert!(plain.lineups.is_empty() && !crate::report::markdown(&plain).contains("## Lineups"));
     }
 
     #[test]

@@ -1,17 +1,19 @@
 //! Solo runs (`tde arena --solo`): each agent plays side A's crew alone against the Ulaya
-//! Chronicles card AI's dinosaurs, with no second crew, and is judged by its
-//! [`SoloScore`](engine::state::SoloScore): the scenario's victory points, the dinosaurs it took
-//! out and the models it lost.
+//! Chronicles card AI's dinosaurs, with no second crew, and is judged by its [`SoloScore`]:
+//! the scenario's victory points, the dinosaurs it took out and the models it lost.
 //!
-//! Every agent plays the same games: game `i` of a scenario has its dice and agent seeds
-//! hashed from (`seed`, scenario, `i`) alone, so the agents meet the same rolls where their
+//! Every agent plays the same games: game `i` of a scenario has its dice, agent seeds and
+//! lineup (board and crew, when drawn per game: see [`crate::lineup`]) hashed from (`seed`,
+//! scenario, `i`) alone, so the agents meet the same boards, crews and rolls where their
 //! choices allow. Games run in parallel; the results depend on the settings only.
 
+use crate::arena::Lineup;
+use crate::lineup::{pool_or, Lineups, Pool};
 use crate::run_folder::{self, write_atomic, GamesLog, RunSettings};
 use crate::stats::{mean, Z95};
 use agents::Agent;
 use engine::scenario::Scenario;
-use engine::setup::{new_game, GameConfig};
+use engine::setup::GameConfig;
 use engine::state::SoloScore;
 use engine::GameState;
 use rayon::prelude::*;
@@ -38,6 +40,13 @@ pub struct SoloSettings {
     pub board: String,
     /// Side A's crew.
     pub crew: String,
+    /// Boards each game draws from instead of `board` (`all` expanded once the run starts);
+    /// empty when every game is on `board`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub boards: Vec<String>,
+    /// Crews each game draws from instead of `crew`, as `boards`; empty for `crew`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub crew_pool: Vec<String>,
     /// Rule variant.
     pub rules: String,
     /// AI dinosaurs placed before deployment (at least 1).
@@ -56,7 +65,8 @@ impl RunSettings for SoloSettings {
                 ("games", s.games.to_string()),
                 ("seed", s.seed.to_string()),
                 ("board", s.board.clone()),
-                ("crews", s.crew.clone()),
+                ("boards", if s.boards.is_empty() { "(none)".to_string() } else { s.boards.join(",") }),
+                ("crews", pool_or(&s.crew_pool, &s.crew)),
                 ("rules", s.rules.clone()),
                 ("dinos", s.dinos.to_string()),
                 ("ambush", s.ambush.to_string()),
@@ -83,6 +93,9 @@ pub struct SoloGame {
     pub score: SoloScore,
     /// Decisions the agent took.
     pub decisions: u32,
+    /// The board and crew drawn for the game; absent when every game has the same.
+    #[serde(default, skip_serializing_if = "Lineup::is_empty")]
+    pub lineup: Lineup,
 }
 
 /// Mean figures of one agent (or one agent on one scenario).
@@ -130,6 +143,10 @@ pub struct SoloRow {
     pub all: SoloFigures,
     /// Per scenario, in the settings' order.
     pub per_scenario: Vec<(String, SoloFigures)>,
+    /// Per drawn board and crew: the key (`board`, `crew`), the value and the figures of the
+    /// games with it; none when nothing is drawn.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub per_lineup: Vec<(String, String, SoloFigures)>,
 }
 
 /// A finished solo run.
@@ -173,19 +190,20 @@ pub fn run_solo(
         return Err("a solo run needs at least one agent and one scenario".into());
     }
     let config = GameConfig {
-        board: settings.board.clone(),
-        crews: [settings.crew.clone(), settings.crew.clone()],
         rules: settings.rules.clone(),
         dinos: settings.dinos,
         ambush: settings.ambush,
         solo: true,
         ..GameConfig::default()
     };
-    let initial: Vec<GameState> = settings
-        .scenarios
-        .iter()
-        .map(|&scenario| new_game(&GameConfig { scenario, ..config.clone() }).map_err(|e| e.to_string()))
-        .collect::<Result<_, _>>()?;
+    let lineups = Lineups::new(
+        config,
+        Pool::drawn_or(&settings.boards, settings.board.clone()),
+        Pool::drawn_or(&settings.crew_pool, [settings.crew.clone(), settings.crew.clone()]),
+    )?;
+    lineups.prepare(&settings.scenarios)?;
+    let [boards, crew_pool] = lineups.drawn();
+    let settings = &SoloSettings { boards, crew_pool, ..settings.clone() };
     // Every spec must build before any game is played.
     for spec in &settings.agents {
         factory(spec, 0)?;
@@ -220,7 +238,8 @@ pub fn run_solo(
                 let seeds = mix(&[settings.seed, scenario as u64, index as u64]);
                 let spec = &settings.agents[agent];
                 let mut agents: Vec<Box<dyn Agent<GameState>>> = vec![factory(spec, mix(&[seeds, 1]))?];
-                let end = agents::play_game(initial[scenario].clone(), &mut agents, seeds, |_, _| {});
+                let (initial, lineup) = lineups.game(settings.scenarios[scenario], mix(&[seeds, 4]))?;
+                let end = agents::play_game(initial, &mut agents, seeds, |_, _| {});
                 let score = end.solo_score().ok_or("a solo game ended without a solo score")?;
                 let game = SoloGame {
                     agent: spec.clone(),
@@ -228,6 +247,7 @@ pub fn run_solo(
                     index,
                     score,
                     decisions: end.dynamic().decisions,
+                    lineup,
                 };
                 if let Some(log) = &log {
                     log.append(&game)?;
@@ -258,6 +278,16 @@ pub fn run_solo(
                             s.name().to_string(),
                             SoloFigures::of(mine.clone().filter(|g| g.scenario == s.name())),
                         )
+                    })
+                    .collect(),
+                per_lineup: mine
+                    .clone()
+                    .flat_map(|g| &g.lineup)
+                    .collect::<BTreeSet<_>>()
+                    .into_iter()
+                    .map(|(k, v)| {
+                        let here = mine.clone().filter(|g| g.lineup.get(k) == Some(v));
+                        (k.clone(), v.clone(), SoloFigures::of(here))
                     })
                     .collect(),
             }
@@ -302,10 +332,10 @@ pub fn solo_markdown(r: &SoloResults) -> String {
         t,
         "Crew `{}` alone (no second crew) against {} AI dinosaurs{} on board `{}`, rules `{}`; \
          {} games per agent and scenario ({} per agent), seed {}, {:.0} s.\n",
-        s.crew,
+        pool_or(&s.crew_pool, &s.crew),
         s.dinos,
         if s.ambush > 0 { format!(" and {} ambush markers", s.ambush) } else { String::new() },
-        s.board,
+        pool_or(&s.boards, &s.board),
         s.rules,
         s.games,
         s.games as usize * s.scenarios.len(),
@@ -351,7 +381,49 @@ pub fn solo_markdown(r: &SoloResults) -> String {
         }
         t.push('\n');
     }
+    lineup_table(&mut t, r, true);
     t
+}
+
+/// The mean score of every agent by drawn board and crew, one table per key (a line of the
+/// key, the value, then each agent's mean score and games): in Markdown, or as text showing
+/// the first [`crate::report::SUMMARY_LINEUP_ROWS`] values of each key.
+fn lineup_table(t: &mut String, r: &SoloResults, markdown: bool) {
+    let values: BTreeSet<(&str, &str)> = r
+        .rows
+        .iter()
+        .flat_map(|row| row.per_lineup.iter().map(|(k, v, _)| (k.as_str(), v.as_str())))
+        .collect();
+    let values: Vec<(&str, &str)> = values.into_iter().collect();
+    let cell = |row: &SoloRow, key: &str, value: &str| {
+        let f = row.per_lineup.iter().find(|(k, v, _)| k == key && v == value);
+        f.map_or("–".to_string(), |(_, _, f)| format!("{:.2} ({})", f.score, f.games))
+    };
+    for keyed in values.chunk_by(|x, y| x.0 == y.0) {
+        let key = keyed[0].0;
+        if markdown {
+            let _ = write!(t, "\n## Mean score (games) by {key}\n\n| {key} |");
+            for row in &r.rows {
+                let _ = write!(t, " `{}` |", row.agent);
+            }
+            let _ = writeln!(t, "\n| --- |{}", " ---: |".repeat(r.rows.len()));
+            for &(_, value) in keyed {
+                let cells: Vec<String> = r.rows.iter().map(|row| cell(row, key, value)).collect();
+                let _ = writeln!(t, "| {value} | {} |", cells.join(" | "));
+            }
+        } else {
+            let _ = writeln!(t, "\nmean score (games) by {key}");
+            for &(_, value) in keyed.iter().take(crate::report::SUMMARY_LINEUP_ROWS) {
+                let cells: Vec<String> =
+                    r.rows.iter().map(|row| format!("{}: {}", row.agent, cell(row, key, value))).collect();
+                let _ = writeln!(t, "  {value}: {}", cells.join(", "));
+            }
+            if keyed.len() > crate::report::SUMMARY_LINEUP_ROWS {
+                let more = keyed.len() - crate::report::SUMMARY_LINEUP_ROWS;
+                let _ = writeln!(t, "  … and {more} more (report.md, results.json)");
+            }
+        }
+    }
 }
 
 /// A short text summary for the terminal.
@@ -377,6 +449,7 @@ pub fn solo_summary(r: &SoloResults) -> String {
             f.models_lost
         );
     }
+    lineup_table(&mut t, r, false);
     t.trim_end().to_string()
 }
 
@@ -391,6 +464,7 @@ mod tests {
             index: 0,
             score: SoloScore { vp, dinosaurs_taken_out: out, models_lost: lost },
             decisions: 1,
+            lineup: Lineup::new(),
         }
     }
 

@@ -1,25 +1,25 @@
-//! The Drowned Earth in the arena: the only module of this crate that knows the engine.
+//! The Drowned Earth in the arena: the only module of the arena core's users that knows the
+//! engine (with [`crate::lineup`], which builds the games, and [`crate::solo`]).
 //!
-//! Games are built once per scenario from a board, two crews and a rule variant, and cloned
-//! for each game: a TDE game's randomness (set-up rolls, deployment, dice) all comes from its
-//! chance nodes, so the initial state is the same for every game of a scenario. The margin is
-//! the victory-point margin ([`engine::state::Outcome::margin`]), the length the number of
-//! decisions, and agents come from [`agents::make_agent`].
+//! Each game's board and crews are fixed or drawn per game ([`crate::lineup`]); a lineup's
+//! game is built once per scenario and cloned for each game: a TDE game's randomness (set-up
+//! rolls, deployment, dice) all comes from its chance nodes. The margin is the victory-point
+//! margin ([`engine::state::Outcome::margin`]), the length the number of decisions, and agents
+//! come from [`agents::make_agent`].
 
-use crate::arena::MatchMaker;
+use crate::arena::{Lineup, MatchMaker};
+use crate::lineup::{Lineups, Pool};
 use agents::Agent;
 use engine::record::GameRecord;
 use engine::scenario::Scenario;
-use engine::setup::{new_game, GameConfig};
+use engine::setup::GameConfig;
 use engine::GameState;
 use std::collections::BTreeMap;
 
 /// Builds TDE games and agents for the arena.
 pub struct TdeMatch {
-    /// The configuration shared by every game (its scenario is replaced per game).
-    config: GameConfig,
-    /// The initial state of each scenario in [`Scenario::ALL`], then the skirmish.
-    initial: Vec<(Scenario, GameState)>,
+    /// Each game's board and crews, and the configuration the games share.
+    lineups: Lineups,
     /// Builds the agents from their specs (the learned ones come from the training crate).
     factory: AgentFactory,
 }
@@ -28,8 +28,6 @@ pub struct TdeMatch {
 pub type AgentFactory = fn(&str, u64) -> Result<Box<dyn Agent<GameState>>, String>;
 
 impl TdeMatch {
-    /// Games on `board` between `crews` (side A, side B) under rule variant `rules`; names as
-    /// `tde demo` takes them. Fails when a file is missing or invalid.
     /// Build agents with `factory` instead of [`agents::make_agent`] (e.g. one that also
     /// knows learned agents).
     pub fn with_factory(mut self, factory: AgentFactory) -> TdeMatch {
@@ -37,6 +35,8 @@ impl TdeMatch {
         self
     }
 
+    /// Games on `board` between `crews` (side A, side B) under rule variant `rules`; names as
+    /// `tde demo` takes them. Fails when a file is missing or invalid.
     pub fn new(board: &str, crews: [&str; 2], rules: &str) -> Result<TdeMatch, String> {
         TdeMatch::with_dinos(board, crews, rules, 0)
     }
@@ -55,24 +55,30 @@ impl TdeMatch {
         dinos: u8,
         ambush: u8,
     ) -> Result<TdeMatch, String> {
-        let config = GameConfig {
-            board: board.to_string(),
-            crews: crews.map(String::from),
-            rules: rules.to_string(),
+        TdeMatch::with_pools(
+            Pool::Fixed(board.to_string()),
+            Pool::Fixed(crews.map(String::from)),
+            rules,
             dinos,
             ambush,
-            ..GameConfig::default()
-        };
-        let initial = Scenario::ALL
-            .into_iter()
-            .chain([Scenario::Skirmish])
-            .map(|scenario| {
-                let state =
-                    new_game(&GameConfig { scenario, ..config.clone() }).map_err(|e| e.to_string())?;
-                Ok((scenario, state))
-            })
-            .collect::<Result<_, String>>()?;
-        Ok(TdeMatch { config, initial, factory: agents::make_agent })
+        )
+    }
+
+    /// As [`TdeMatch::with_ai_side`], with the board and the crews fixed or drawn per game
+    /// (see [`crate::lineup`]). A fixed lineup is built for every scenario at once and fails
+    /// here when it cannot play one; drawn ones fail here when a pool is bad.
+    pub fn with_pools(
+        boards: Pool<String>,
+        crews: Pool<[String; 2]>,
+        rules: &str,
+        dinos: u8,
+        ambush: u8,
+    ) -> Result<TdeMatch, String> {
+        let config = GameConfig { rules: rules.to_string(), dinos, ambush, ..GameConfig::default() };
+        let lineups = Lineups::new(config, boards, crews)?;
+        let scenarios: Vec<Scenario> = Scenario::ALL.into_iter().chain([Scenario::Skirmish]).collect();
+        lineups.prepare(&scenarios)?;
+        Ok(TdeMatch { lineups, factory: agents::make_agent })
     }
 }
 
@@ -85,13 +91,8 @@ impl MatchMaker<GameState> for TdeMatch {
         Scenario::parse(name).map(|s| s.name().to_string())
     }
 
-    fn new_game(&self, scenario: &str) -> Result<GameState, String> {
-        let scenario = Scenario::parse(scenario)?;
-        self.initial
-            .iter()
-            .find(|(s, _)| *s == scenario)
-            .map(|(_, state)| state.clone())
-            .ok_or_else(|| format!("no game built for scenario `{}`", scenario.name()))
+    fn new_game(&self, scenario: &str, draw: u64) -> Result<(GameState, Lineup), String> {
+        self.lineups.game(Scenario::parse(scenario)?, draw)
     }
 
     fn make_agent(&self, spec: &str, seed: u64) -> Result<Box<dyn Agent<GameState>>, String> {
@@ -122,7 +123,8 @@ impl MatchMaker<GameState> for TdeMatch {
     /// With AI dinosaurs: the player's models the dinosaurs put out of action (down or taken
     /// out) and the dinosaurs the player's crew put out of action.
     fn figures(&self, state: &GameState, player: usize) -> Vec<(String, f64)> {
-        if self.config.dinos == 0 && self.config.ambush == 0 {
+        let config = self.lineups.config();
+        if config.dinos == 0 && config.ambush == 0 {
             return Vec::new();
         }
         let uc = &state.dynamic().uc;
@@ -134,17 +136,15 @@ impl MatchMaker<GameState> for TdeMatch {
     }
 
     fn options(&self) -> BTreeMap<String, String> {
-        let mut options = BTreeMap::from([
-            ("board".to_string(), self.config.board.clone()),
-            ("crews".to_string(), self.config.crews.join(",")),
-            ("rules".to_string(), self.config.rules.clone()),
-        ]);
+        let config = self.lineups.config();
+        let mut options: BTreeMap<String, String> = self.lineups.options().into_iter().collect();
+        options.insert("rules".to_string(), config.rules.clone());
         // Named only when there are some, so that earlier runs resume as they were.
-        if self.config.dinos > 0 {
-            options.insert("dinos".to_string(), self.config.dinos.to_string());
+        if config.dinos > 0 {
+            options.insert("dinos".to_string(), config.dinos.to_string());
         }
-        if self.config.ambush > 0 {
-            options.insert("ambush".to_string(), self.config.ambush.to_string());
+        if config.ambush > 0 {
+            options.insert("ambush".to_string(), config.ambush.to_string());
         }
         options
     }

@@ -43,7 +43,8 @@ pub fn read_metrics(run: &Path) -> Result<Series, String> {
     Ok(series)
 }
 
-fn font() {
+/// Register the shipped font for the plots (once).
+pub(crate) fn font() {
     static FONT: Once = Once::new();
     FONT.call_once(|| {
         // The bytes are a valid TrueType font shipped with the crate.

@@ -1,6 +1,7 @@
 //! Learned agents for TDE (and any [`agents::TensorGame`]): a policy/value network in `burn`
 //! ([`net`]), training from expert play ([`expert`], [`learner`]), checkpoints
-//! ([`checkpoint`]), metrics for TensorBoard ([`metrics`]), the agents that play with a
+//! ([`checkpoint`]), metrics for TensorBoard ([`metrics`]), policy iteration of the learned
+//! feature player from rollouts ([`learn`]), the agents that play with a
 //! trained network ([`play`]; its policy blended with the scripted order, [`blend`]), and
 //! yardsticks for a network: its policy against an expert
 //! ([`policy_check`]), its value head against results and rollouts ([`value_check`],
@@ -18,6 +19,7 @@ pub mod config;
 pub mod curves;
 pub mod expert;
 pub mod inference;
+pub mod learn;
 pub mod learner;
 pub mod lock;
 pub mod metrics;

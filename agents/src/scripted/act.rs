@@ -20,6 +20,7 @@ use super::estimate::{duel, melee, shot, single, Spot, Strike};
 use super::fields::Fields;
 use super::paths::landing;
 use super::plan::{find_chance, goal, Goal};
+use super::terms::Term;
 use super::view::View;
 use engine::board::{Cover, Terrain};
 use engine::profile::Role;
@@ -76,7 +77,7 @@ impl<'v, 'a> Scene<'v, 'a> {
 
     /// Value of keeping `ap` AP at the end of the activation.
     pub fn keep(&self, ap: u8) -> f64 {
-        [0.0, 1.0, 1.35, 1.45, 1.5][ap.min(4) as usize] * self.keep_ap
+        self.view.w.get(Term::Keep) * ([0.0, 1.0, 1.35, 1.45, 1.5][ap.min(4) as usize] * self.keep_ap)
     }
 
     /// Cheap part of a position's value: progress and the cover on the cell itself.
@@ -88,7 +89,10 @@ impl<'v, 'a> Scene<'v, 'a> {
             Cover::None => 0.0,
         };
         let water = if c.terrain == Terrain::Water { -0.03 } else { 0.0 };
-        self.goal.progress(cell) + cover + water
+        let w = &self.view.w;
+        w.get(Term::Progress) * self.goal.progress(cell)
+            + w.get(Term::Cover) * cover
+            + w.get(Term::Water) * water
     }
 
     /// Full value of standing at `spot` with `ap` AP still to spend this activation.
@@ -163,7 +167,7 @@ impl<'v, 'a> Scene<'v, 'a> {
             }
             total += weight * best;
         }
-        total
+        view.w.get(Term::Risk) * total
     }
 
     /// Best attack the model could make from `spot` with its next AP (terrain sight only).
@@ -195,7 +199,7 @@ impl<'v, 'a> Scene<'v, 'a> {
                 }
             }
         }
-        0.8 * best
+        view.w.get(Term::Fire) * (0.8 * best)
     }
 
     /// Net value of an attack by the model, allowing for the target opposing it.
@@ -206,7 +210,7 @@ impl<'v, 'a> Scene<'v, 'a> {
         let t = strike.target;
         let tm = &state.models()[t as usize];
         if !tm.is_conscious() || tm.ap == 0 {
-            return alone;
+            return view.w.get(Term::AttackAlone) * alone;
         }
         let tp = state.profile(t);
         let agility = (tp.agility as i32 - if tm.tokens.blind { 2 } else { 0 }).clamp(1, 9) as u8;
@@ -227,7 +231,8 @@ impl<'v, 'a> Scene<'v, 'a> {
                 worst = worst.min(view.strike_value(strike, ours) - view.strike_value(&back, theirs));
             }
         }
-        (1.0 - OPPOSE) * alone + OPPOSE * worst
+        view.w.get(Term::AttackAlone) * ((1.0 - OPPOSE) * alone)
+            + view.w.get(Term::AttackOpposed) * (OPPOSE * worst)
     }
 }
 
@@ -244,6 +249,8 @@ pub(super) fn score_actions(scene: &Scene, legal: &[Action], scores: &mut Vec<f6
     let carrier = view.carries_prize(m);
     let engaged = state.enemies_in_contact(m).next().is_some();
     let agility = state.profile(m).agility;
+    let w = &view.w;
+    let crawl = |prone: bool| w.get(Term::Crawl) * if prone { 0.02 } else { 0.0 };
     let stay = scene.position(here, after) + scene.keep(after);
     scores.clear();
     let mut movers: Vec<(f64, usize)> = Vec::new();
@@ -251,7 +258,7 @@ pub(super) fn score_actions(scene: &Scene, legal: &[Action], scores: &mut Vec<f6
         let s = match a {
             Action::EndActivation => scene.position(here, 0) + scene.keep(ap),
             Action::Move { dest, prone } => {
-                let s = scene.cheap(dest) + scene.keep(after) - if prone { 0.02 } else { 0.0 };
+                let s = scene.cheap(dest) + scene.keep(after) - crawl(prone);
                 movers.push((s, i));
                 s
             }
@@ -274,16 +281,21 @@ pub(super) fn score_actions(scene: &Scene, legal: &[Action], scores: &mut Vec<f6
                 let strike = melee(state, m, weapon, target, (me.cell, me.z), false);
                 scene.attack(&strike, here) + stay
             }
-            Action::Template { weapon, at } => template_at(view, m, weapon, at) + stay,
+            Action::Template { weapon, at } => {
+                w.weigh(Term::Template, template_at(view, m, weapon, at)) + stay
+            }
             Action::Reveal { target } => {
                 let p = single(state.profile(m).intelligence, view.nf).any();
-                0.15 * p * view.worth(target) + stay
+                w.get(Term::Reveal) * (0.15 * p * view.worth(target)) + stay
             }
             Action::Dodge => {
-                stay - 0.05 + if carrier && engaged { 2.0 * single(agility, view.nf).any() } else { 0.0 }
+                let slip = if carrier && engaged { 2.0 * single(agility, view.nf).any() } else { 0.0 };
+                stay - w.get(Term::Dodge) * 0.05 + w.get(Term::Dodge) * slip
             }
-            Action::Interact { kind, target } => interact_value(view, m, kind, target) + stay,
-            Action::LeaveTable => leave_value(view, m),
+            Action::Interact { kind, target } => {
+                w.weigh(Term::Objective, interact_value(view, m, kind, target)) + stay
+            }
+            Action::LeaveTable => w.weigh(Term::Leave, leave_value(view, m)),
             _ => NEVER,
         };
         scores.push(s);
@@ -300,7 +312,7 @@ pub(super) fn score_actions(scene: &Scene, legal: &[Action], scores: &mut Vec<f6
                 Action::Move { dest, .. } | Action::Charge { dest, .. } => dest,
                 _ => me.cell,
             };
-            (s + 4.0 * (scene.cheap(dest) - scene.goal.progress(dest)), i)
+            (s + 4.0 * (scene.cheap(dest) - w.get(Term::Progress) * scene.goal.progress(dest)), i)
         })
         .collect();
     sheltered.sort_by(|a, b| b.0.total_cmp(&a.0));
@@ -319,13 +331,14 @@ pub(super) fn score_actions(scene: &Scene, legal: &[Action], scores: &mut Vec<f6
             Action::Move { dest, prone } => {
                 let spot = Spot::at(state, m, dest, prone);
                 // A climb or leap may fall short: the progress it then loses.
-                let short = if prone { 0.0 } else { shortfall(scene, m, dest).1 };
-                scene.position(spot, after) + short + scene.keep(after) - if prone { 0.02 } else { 0.0 }
+                let short = if prone { 0.0 } else { w.get(Term::Shortfall) * shortfall(scene, m, dest).1 };
+                scene.position(spot, after) + short + scene.keep(after) - crawl(prone)
             }
             Action::Charge { dest, .. } => {
                 let cheap = scene.cheap(dest);
                 let spot = Spot::at(state, m, dest, false);
                 let (arrive, short) = shortfall(scene, m, dest);
+                let short = w.get(Term::Shortfall) * short;
                 let gain = scores[i] - cheap - scene.keep(after);
                 arrive * gain + short + scene.position(spot, 0) + scene.keep(after)
             }
@@ -464,7 +477,12 @@ pub(super) fn activation_priority(view: &View, fields: &mut Fields, m: ModelId) 
         _ if state.profile(m).role == Role::Leader => 0.05,
         _ => 0.0,
     };
-    best + task + 0.5 * scene.risk(here) + 0.02 * me.ap as f64 + leader
+    let w = &view.w;
+    w.get(Term::ActivateAttack) * best
+        + w.get(Term::ActivateTask) * task
+        + w.get(Term::ActivateDanger) * (0.5 * scene.risk(here))
+        + w.get(Term::ActivateAp) * (0.02 * me.ap as f64)
+        + w.get(Term::ActivateLeader) * leader
 }
 
 /// Scores of dodge-move destinations: safety first, then progress.

@@ -63,6 +63,7 @@ pub(crate) mod paths;
 mod plan;
 pub(crate) mod respond;
 mod setup;
+pub mod terms;
 pub(crate) mod view;
 
 use crate::Agent;
@@ -70,6 +71,7 @@ use engine::state::{Player, Step};
 use engine::{Action, GameState};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
+use terms::TermWeights;
 
 /// The scripted player.
 pub struct ScriptedAgent {
@@ -90,9 +92,9 @@ impl ScriptedAgent {
         }
     }
 
-    /// Fill `self.scores` with a score for each action of `self.buf`.
-    fn score(&mut self, state: &GameState, side: engine::state::Side) {
-        let view = view::View::new(state, side);
+    /// Fill `self.scores` with a score for each action of `self.buf`, the terms weighted by `w`.
+    fn score(&mut self, state: &GameState, side: engine::state::Side, w: TermWeights) {
+        let view = view::View::weighted(state, side, w);
         let legal = &self.buf;
         let scores = &mut self.scores;
         let fields = &mut self.fields;
@@ -125,43 +127,45 @@ impl ScriptedAgent {
             _ => respond::score_misc(&view, fields, legal, scores),
         }
     }
-}
 
-impl crate::mcts::Ranker<GameState> for ScriptedAgent {
-    /// The legal actions by the scripted player's scores, best first (search looks at the
-    /// best few only).
-    fn rank(&mut self, state: &GameState, legal: &mut Vec<Action>) {
-        let Player::Side(side) = state.current_player() else { return };
+    /// The scores of `actions` (legal at `state`'s decision, in any number) under the term
+    /// weights `w`, in their order; `None` where no side decides. The scores of moves not
+    /// among the best few by the cheap estimate are [`act::NEVER`] / 2, as in play.
+    pub fn scores_with(&mut self, state: &GameState, actions: &[Action], w: TermWeights) -> Option<&[f64]> {
+        let Player::Side(side) = state.current_player() else { return None };
+        self.buf.clear();
+        self.buf.extend_from_slice(actions);
+        self.score(state, side, w);
+        self.scores.resize(actions.len(), act::NEVER);
+        for s in self.scores.iter_mut() {
+            if s.is_nan() {
+                *s = act::NEVER;
+            }
+        }
+        Some(&self.scores)
+    }
+
+    /// `legal` ordered by the scores under term weights `w`, best first.
+    pub fn rank_with(&mut self, state: &GameState, legal: &mut Vec<Action>, w: TermWeights) {
         if legal.len() < 2 {
             return;
         }
-        self.buf.clear();
-        self.buf.extend_from_slice(legal);
-        self.score(state, side);
-        let mut order: Vec<(f64, Action)> = self
-            .buf
-            .iter()
-            .enumerate()
-            .map(|(i, &a)| (self.scores.get(i).copied().filter(|s| !s.is_nan()).unwrap_or(act::NEVER), a))
-            .collect();
+        let Some(scores) = self.scores_with(state, legal, w) else { return };
+        let mut order: Vec<(f64, Action)> = scores.iter().copied().zip(legal.iter().copied()).collect();
         order.sort_by(|x, y| y.0.total_cmp(&x.0).then(x.1.cmp(&y.1)));
         legal.clear();
         legal.extend(order.into_iter().map(|(_, a)| a));
     }
-}
 
-impl Agent<GameState> for ScriptedAgent {
-    fn name(&self) -> String {
-        "scripted".to_string()
-    }
-
-    fn select_action(&mut self, state: &GameState) -> Action {
+    /// The best legal action under term weights `w` (ties broken by the seeded generator),
+    /// as [`Agent::select_action`] chooses with the scripted player's own weights.
+    pub fn select_with(&mut self, state: &GameState, w: TermWeights) -> Action {
         state.legal_actions_into(&mut self.buf);
         let Player::Side(side) = state.current_player() else { return self.buf[0] };
         if self.buf.len() == 1 {
             return self.buf[0];
         }
-        self.score(state, side);
+        self.score(state, side, w);
         let mut best = f64::NEG_INFINITY;
         let mut choice = self.buf[0];
         for (i, &a) in self.buf.iter().enumerate() {
@@ -174,5 +178,23 @@ impl Agent<GameState> for ScriptedAgent {
             }
         }
         choice
+    }
+}
+
+impl crate::mcts::Ranker<GameState> for ScriptedAgent {
+    /// The legal actions by the scripted player's scores, best first (search looks at the
+    /// best few only).
+    fn rank(&mut self, state: &GameState, legal: &mut Vec<Action>) {
+        self.rank_with(state, legal, TermWeights::ONES);
+    }
+}
+
+impl Agent<GameState> for ScriptedAgent {
+    fn name(&self) -> String {
+        "scripted".to_string()
+    }
+
+    fn select_action(&mut self, state: &GameState) -> Action {
+        self.select_with(state, TermWeights::ONES)
     }
 }

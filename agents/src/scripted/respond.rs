@@ -18,6 +18,7 @@
 use super::act::{activation_priority, is_attack, Scene, NEVER};
 use super::estimate::{duel, melee, shot, single, Spot, Strike};
 use super::fields::Fields;
+use super::terms::Term;
 use super::view::View;
 use engine::cards::{Effect as CardEffect, Timing};
 use engine::state::{Action, CombatKind, CombatRoll, ModelId, Purpose, RollRole, Sequence, Stance, Step};
@@ -146,7 +147,8 @@ pub(crate) fn score_reactions(view: &View, legal: &[Action], scores: &mut Vec<f6
             (CombatKind::Template { weapon }, _) => 0.5 * super::act::template_at(view, r, weapon, pose.cell),
             _ => -0.05,
         };
-        scores.push(reach_chance(view, seq, point) * (value - reaction_cost(view, r)) - 0.01);
+        let (gain, cost) = (view.w.weigh(Term::ReactValue, value), view.w.get(Term::ReactCost));
+        scores.push(reach_chance(view, seq, point) * (gain - cost * reaction_cost(view, r)) - cost * 0.01);
     }
 }
 
@@ -168,6 +170,7 @@ pub(crate) fn score_nested(view: &View, fields: &mut Fields, legal: &[Action], s
     let ap = state.models()[me as usize].ap;
     let spare =
         if ap >= 2 { scene.keep(ap) - scene.keep(ap - 1) } else { scene.fire(end).max(scene.keep(1)) };
+    let spare = view.w.get(Term::NestedSpare) * spare;
     for &a in legal {
         let s = match a {
             Action::Nested { kind: CombatKind::Shoot { weapon }, target, point } => {
@@ -179,7 +182,8 @@ pub(crate) fn score_nested(view: &View, fields: &mut Fields, legal: &[Action], s
             }
             Action::Nested { kind: CombatKind::Template { weapon }, target, point } => {
                 let at = state.models()[target as usize].cell;
-                reach_chance(view, seq, point) * (super::act::template_at(view, me, weapon, at) - spare)
+                let value = view.w.weigh(Term::Template, super::act::template_at(view, me, weapon, at));
+                reach_chance(view, seq, point) * (value - spare)
             }
             Action::NoNested => 0.0,
             _ => -0.05,
@@ -198,7 +202,8 @@ pub(crate) fn score_firefights(view: &View, fields: &mut Fields, legal: &[Action
     let me = seq.actor;
     let scene = Scene::new(view, fields, me);
     let ap = state.models()[me as usize].ap;
-    let spare = (scene.keep(ap) - scene.keep(ap.saturating_sub(1))).max(0.08);
+    let spare =
+        view.w.get(Term::FirefightSpare) * (scene.keep(ap) - scene.keep(ap.saturating_sub(1))).max(0.08);
     for &a in legal {
         let Action::Firefight { kind, reactor } = a else {
             scores.push(0.0);
@@ -240,7 +245,8 @@ pub(crate) fn score_firefights(view: &View, fields: &mut Fields, legal: &[Action
             }
             _ => NEVER,
         };
-        scores.push(reach_chance(view, seq, roll.point) * (value - spare));
+        scores
+            .push(reach_chance(view, seq, roll.point) * (view.w.weigh(Term::FirefightValue, value) - spare));
     }
 }
 
@@ -278,7 +284,12 @@ pub(crate) fn score_commands(view: &View, fields: &mut Fields, legal: &[Action],
         let rm = &state.models()[recipient as usize];
         let room = state.profile(recipient).ap_max.saturating_sub(rm.ap);
         let gain = |k: u8| k.min(dm.ap).min(room) as f64 * (vr - vd);
-        scores.push(eff.pass * gain(1) + eff.nailed * gain(2) - blunder.max(0.0) * vd - 0.05);
+        let (wg, wc) = (view.w.get(Term::CommandGain), view.w.get(Term::CommandCost));
+        scores.push(
+            wg * (eff.pass * gain(1)) + wg * (eff.nailed * gain(2))
+                - wc * (blunder.max(0.0) * vd)
+                - wc * 0.05,
+        );
     }
 }
 
@@ -302,9 +313,12 @@ pub(crate) fn score_cards(view: &View, fields: &mut Fields, legal: &[Action], sc
                 let room = state.profile(target).ap_max.saturating_sub(tm.ap).min(c.amount);
                 let late = state.turn() + 1 >= super::plan::end_turn(view);
                 let value = room as f64 * ap_value(view, fields, target, None);
-                value - if late { 0.0 } else { 0.6 }
+                view.w.get(Term::CardValue) * value
+                    - view.w.get(Term::CardHold) * if late { 0.0 } else { 0.6 }
             }
-            (Timing::AfterTest, CardEffect::Reroll) => test.map_or(NEVER, |t| reroll_value(view, t)),
+            (Timing::AfterTest, CardEffect::Reroll) => {
+                view.w.weigh(Term::CardValue, test.map_or(NEVER, |t| reroll_value(view, t)))
+            }
             _ => NEVER,
         };
         scores.push(s);

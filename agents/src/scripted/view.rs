@@ -5,6 +5,7 @@
 //! nothing hidden can leak into a choice.
 
 use super::estimate::{for_wounds, Effect, Strike};
+use super::terms::TermWeights;
 use engine::odds::armour_target;
 use engine::profile::{ModelType, Role};
 use engine::scenario::{MarkerKind, Scenario, ScenarioState};
@@ -25,11 +26,18 @@ pub(crate) struct View<'a> {
     pub nf: bool,
     /// This turn is surely the last one.
     pub last_turn: bool,
+    /// The weights of the score's terms (all 1 for the scripted player).
+    pub w: TermWeights,
 }
 
 impl<'a> View<'a> {
-    /// The view of `side`.
+    /// The view of `side`, scoring with the scripted player's own weights.
     pub fn new(state: &'a GameState, side: Side) -> View<'a> {
+        View::weighted(state, side, TermWeights::ONES)
+    }
+
+    /// The view of `side`, scoring with the term weights `w`.
+    pub fn weighted(state: &'a GameState, side: Side, w: TermWeights) -> View<'a> {
         let scenario = state.static_data().scenario;
         let sc = state.masked(side).scenario;
         let turn = state.turn();
@@ -42,7 +50,7 @@ impl<'a> View<'a> {
                     Scenario::Couriers => sc.markers.iter().any(|m| m.off_table),
                     _ => false,
                 });
-        View { state, side, scenario, sc, nf: state.static_data().variant.narrative_feats, last_turn }
+        View { state, side, scenario, sc, nf: state.static_data().variant.narrative_feats, last_turn, w }
     }
 
     /// Whether `m` belongs to the other side.

@@ -7,7 +7,7 @@
 mod advice;
 mod server;
 mod table;
-mod view;
+pub(crate) mod view;
 
 use crate::game_cmd::GameOptions;
 use clap::Args;

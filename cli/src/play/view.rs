@@ -149,8 +149,8 @@ pub fn view_json(table: &Table, at: usize, observer: Option<Side>) -> Value {
     })
 }
 
-/// One model: where it is and everything on it.
-fn model_json(state: &GameState, scenario: &ScenarioState, m: u8) -> Value {
+/// One model: where it is and everything on it (`tde show` gives the same).
+pub(crate) fn model_json(state: &GameState, scenario: &ScenarioState, m: u8) -> Value {
     let ms = &state.models()[m as usize];
     let p = state.profile(m);
     let (x, y) = state.board().xy(ms.cell);
@@ -174,6 +174,7 @@ fn model_json(state: &GameState, scenario: &ScenarioState, m: u8) -> Value {
         "letter": model_letter(state, m).to_string(),
         "name": p.name,
         "profile": ms.profile,
+        "profile_id": p.id,
         "side": ms.side,
         "on_table": ms.is_on_table(),
         "at": [x, y],
@@ -192,6 +193,8 @@ fn model_json(state: &GameState, scenario: &ScenarioState, m: u8) -> Value {
         "blind": ms.tokens.blind,
         "slow": [ms.tokens.slow.0, ms.tokens.slow.1],
         "stealth": ms.tokens.stealth,
+        "confusion": state.dynamic().uc.confusion(m),
+        "pending": (!ms.pending.is_empty()).then_some(ms.pending),
         "carries": carries,
     })
 }
@@ -218,7 +221,7 @@ fn health_name(h: Health) -> &'static str {
 
 /// The ambush markers on the table (games with AI dinosaurs; both players see them): index,
 /// cell and side up.
-fn ambush_json(state: &GameState) -> Value {
+pub(crate) fn ambush_json(state: &GameState) -> Value {
     let board = state.board();
     state
         .dynamic()
@@ -231,8 +234,8 @@ fn ambush_json(state: &GameState) -> Value {
         .collect()
 }
 
-/// The scenario as the observer knows it: markers, grudges, couriers, numbers sought, zones.
-fn scenario_json(state: &GameState, sc: &ScenarioState) -> Value {
+/// The scenario as the observer knows it: markers, grudges, couriers, numbers sought.
+pub(crate) fn scenario_json(state: &GameState, sc: &ScenarioState) -> Value {
     let board = state.board();
     let markers: Vec<Value> = sc
         .markers
@@ -250,6 +253,7 @@ fn scenario_json(state: &GameState, sc: &ScenarioState) -> Value {
                 "index": i, "kind": kind, "at": [x, y], "placed": mk.placed, "loose": mk.is_loose(),
                 "holder": mk.holder, "controller": mk.controller, "number": mk.number,
                 "shown": mk.shown, "off_table": mk.off_table,
+                "known_by": (0..2u8).filter(|s| mk.known & (1 << s) != 0).collect::<Vec<_>>(),
             })
         })
         .collect();
@@ -283,7 +287,7 @@ fn zones_json(state: &GameState) -> Value {
 }
 
 /// The action sequence under way: the declared action, the path and every combat roll.
-fn sequence_json(state: &GameState) -> Value {
+pub(crate) fn sequence_json(state: &GameState) -> Value {
     let Some(seq) = state.dynamic().sequence.as_ref() else { return Value::Null };
     let board = state.board();
     let (ox, oy) = board.xy(seq.origin);

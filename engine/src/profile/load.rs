@@ -103,8 +103,12 @@ impl Ctx<'_> {
 /// Parses the text of one profile file. `file` names the file in errors. Ids are checked for
 /// duplicates within the file only; [`load_catalog`] checks across files.
 pub fn parse_profiles(text: &str, file: &str) -> Result<Vec<Profile>, DataError> {
+    read_profiles(parse_toml_table(text, file)?, file)
+}
+
+/// The profiles of a profile file's table, every one checked; ids must be unique.
+fn read_profiles(table: toml::Table, file: &str) -> Result<Vec<Profile>, DataError> {
     let ctx = Ctx { file };
-    let table = parse_toml_table(text, file)?;
     let raw = RawFile::deserialize(toml::Value::Table(table)).map_err(|e| serde_error(file, "", &e))?;
     let mut seen: HashMap<String, usize> = HashMap::new();
     let mut out = Vec::with_capacity(raw.profile.len());
@@ -175,10 +179,16 @@ fn parse_catalog(texts: &[(PathBuf, String)]) -> Result<Catalog, DataError> {
         }
     }
     let catalog = Catalog::new(all);
-    // Riders and mounts must exist: a rider that is not cavalry, a mount that is a beast.
+    check_cavalry_parts(&catalog, |id| origin.get(id).cloned().unwrap_or_default())?;
+    Ok(catalog)
+}
+
+/// Riders and mounts must exist: a rider that is not cavalry, a mount that is a beast.
+/// `file_of` names the file a profile comes from, by id.
+fn check_cavalry_parts(catalog: &Catalog, file_of: impl Fn(&str) -> String) -> Result<(), DataError> {
     for p in catalog.profiles() {
         let Some((rider, mount)) = &p.cavalry else { continue };
-        let file = origin.get(&p.id).cloned().unwrap_or_default();
+        let file = file_of(&p.id);
         let field = format!("profile \"{}\".rider", p.id);
         match catalog.get(rider) {
             Some(r) if r.model_type != ModelType::Cavalry => {}
@@ -202,7 +212,100 @@ fn parse_catalog(texts: &[(PathBuf, String)]) -> Result<Catalog, DataError> {
             }
         }
     }
-    Ok(catalog)
+    Ok(())
+}
+
+/// Checks profiles that come from elsewhere than a profile file (a saved game carries its
+/// own) against every rule a profile file must meet, with the loader's own checks and
+/// messages: each profile is written out as the `[[profile]]` table of a file and read back
+/// by the conversion [`parse_profiles`] uses; ids must be unique, riders and mounts of the
+/// right types, and the reading must give the profile back unchanged (names trimmed, skills
+/// and weapon properties spelt as the loader spells them). `file` names the source in errors.
+pub fn check_profiles<'a>(
+    profiles: impl IntoIterator<Item = &'a Profile>,
+    file: &str,
+) -> Result<(), DataError> {
+    let given: Vec<&Profile> = profiles.into_iter().collect();
+    let mut table = toml::Table::new();
+    table.insert("profile".into(), toml::Value::Array(given.iter().map(|p| profile_table(p)).collect()));
+    let read = read_profiles(table, file)?;
+    for (given, read) in given.iter().zip(&read) {
+        let (a, b) = (serde_json::to_value(given), serde_json::to_value(read));
+        let (Ok(serde_json::Value::Object(a)), Ok(serde_json::Value::Object(b))) = (a, b) else { continue };
+        if let Some((field, value)) = a.iter().find(|(k, v)| b.get(*k) != Some(*v)) {
+            let loaded = b.get(field).cloned().unwrap_or_default();
+            return Err(DataError::new(
+                file,
+                format!("profile \"{}\".{field}", given.id),
+                format!("is {value}, which a profile file would give as {loaded}"),
+            ));
+        }
+    }
+    check_cavalry_parts(&Catalog::new(read), |_| file.to_string())
+}
+
+/// A profile as the `[[profile]]` table of a profile file (the inverse of the conversion).
+fn profile_table(p: &Profile) -> toml::Value {
+    use toml::Value;
+    let text = |s: &str| Value::String(s.to_string());
+    let pair = |(a, b): (u8, u8)| Value::String(format!("{a}/{b}"));
+    let mut t = toml::Table::new();
+    t.insert("id".into(), text(&p.id));
+    t.insert("name".into(), text(&p.name));
+    let model_type = match p.model_type {
+        ModelType::Character => "character",
+        ModelType::Troop => "troop",
+        ModelType::Cavalry => "cavalry",
+        ModelType::Beast => "beast",
+    };
+    t.insert("type".into(), text(model_type));
+    let role = match p.role {
+        Role::Leader => "leader",
+        Role::Medic => "medic",
+        Role::Mech => "mech",
+        Role::Scout => "scout",
+        Role::Tough => "tough",
+        Role::None => "none",
+    };
+    t.insert("role".into(), text(role));
+    t.insert("faction".into(), text(&p.faction));
+    t.insert("frequency".into(), Value::Integer(p.frequency.into()));
+    t.insert("points".into(), Value::Integer(p.points.into()));
+    t.insert("ap".into(), Value::String(format!("{}({})", p.ap_gain, p.ap_max)));
+    t.insert("speed".into(), pair(p.speed));
+    for (key, v) in [
+        ("wounds", p.wounds),
+        ("cc", p.cc),
+        ("agility", p.agility),
+        ("marksmanship", p.marksmanship),
+        ("intelligence", p.intelligence),
+        ("toughness", p.toughness),
+        ("armour", p.armour),
+        ("base_mm", p.base_mm),
+    ] {
+        t.insert(key.into(), Value::Integer(v.into()));
+    }
+    t.insert("skills".into(), Value::Array(p.skills.iter().map(|s| text(s)).collect()));
+    t.insert("los_template".into(), Value::String(format!("{:?}", p.los_template)));
+    let weapons = p.weapons.iter().map(|w| {
+        let mut wt = toml::Table::new();
+        wt.insert("name".into(), text(&w.name));
+        if let Some(range) = w.range {
+            wt.insert("range".into(), pair(range));
+        }
+        wt.insert("damage".into(), pair(w.damage));
+        wt.insert(
+            "properties".into(),
+            Value::Array(w.properties.iter().map(|x| text(&x.to_string())).collect()),
+        );
+        Value::Table(wt)
+    });
+    t.insert("weapon".into(), Value::Array(weapons.collect()));
+    if let Some((rider, mount)) = &p.cavalry {
+        t.insert("rider".into(), text(rider));
+        t.insert("mount".into(), text(mount));
+    }
+    Value::Table(t)
 }
 
 fn valid_id(id: &str) -> bool {

@@ -449,26 +449,33 @@ pub(crate) fn legal(state: &GameState, step: &ScenarioStep, out: &mut Vec<Action
     }
 }
 
-/// The outcomes of a scenario chance node with their probabilities.
-pub(crate) fn chance_outcomes(state: &GameState, step: &ScenarioStep) -> Vec<(Action, f64)> {
-    let values = match *step {
+/// The numbers a scenario chance node draws among, outcome `i` the `i`-th, all alike: the
+/// numbers not yet under a marker, or those a side may seek; empty at other steps.
+pub(crate) fn chance_values(state: &GameState, step: &ScenarioStep) -> Vec<u8> {
+    match *step {
         ScenarioStep::DrawNumber { .. } => markers::undrawn_numbers(state),
         ScenarioStep::RollSought(side) => scavenger_hunt::sought_candidates(state, side),
-        _ => return Vec::new(),
-    };
+        _ => Vec::new(),
+    }
+}
+
+/// The outcomes of a scenario chance node with their probabilities.
+pub(crate) fn chance_outcomes(state: &GameState, step: &ScenarioStep) -> Vec<(Action, f64)> {
+    let values = chance_values(state, step);
     let p = 1.0 / values.len().max(1) as f64;
     (0..values.len()).map(|i| (Action::Chance(i as u8), p)).collect()
 }
 
 /// Apply a chance outcome of a scenario step.
 pub(crate) fn chance(state: &mut GameState, step: ScenarioStep, outcome: u8) {
+    let n = || chance_values(state, &step)[outcome as usize];
     match step {
         ScenarioStep::DrawNumber { marker } => {
-            let n = markers::undrawn_numbers(state)[outcome as usize];
+            let n = n();
             state.dyn_.scenario.markers[marker as usize].number = Some(n);
         }
         ScenarioStep::RollSought(side) => {
-            let n = scavenger_hunt::sought_candidates(state, side)[outcome as usize];
+            let n = n();
             state.dyn_.scenario.sought[side as usize] = Some(n);
         }
         other => unreachable!("{other:?} is not a chance node"),
@@ -610,22 +617,6 @@ pub(crate) fn leader_of(state: &GameState, side: Side) -> Option<ModelId> {
 /// p.61).
 pub(crate) fn is_character(state: &GameState, m: ModelId) -> bool {
     state.profile(m).model_type == crate::profile::ModelType::Character
-}
-
-/// A scenario chance outcome in words (for game logs, which see everything).
-pub fn describe_chance(state: &GameState, step: &Step, outcome: u8) -> String {
-    match step {
-        Step::Scenario(ScenarioStep::DrawNumber { marker }) => {
-            let n = markers::undrawn_numbers(state).get(outcome as usize).copied().unwrap_or(0);
-            format!("marker {marker} turns out to be number {n}")
-        }
-        Step::Scenario(ScenarioStep::RollSought(side)) => {
-            let n =
-                scavenger_hunt::sought_candidates(state, *side).get(outcome as usize).copied().unwrap_or(0);
-            format!("side {} seeks number {n}", if *side == 0 { 'A' } else { 'B' })
-        }
-        _ => format!("chance #{outcome}"),
-    }
 }
 
 /// A scenario step in words (for errors and logs).

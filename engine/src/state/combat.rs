@@ -286,7 +286,7 @@ pub(super) fn resolve_combat(state: &mut GameState) {
                         }
                     });
                     cavalry_hits.push((target, damage, w.clone(), hard, chooser));
-                    on_hit(state, roll.model, target, w);
+                    on_hit(state, roll.model, target, w, roll.point);
                     continue;
                 }
                 let tp = state.profile(target);
@@ -295,7 +295,7 @@ pub(super) fn resolve_combat(state: &mut GameState) {
                     damage,
                     armour_target(tp.toughness, tp.total_armour(), w.pierce(), w.sunder(), hard),
                 ));
-                on_hit(state, roll.model, target, w);
+                on_hit(state, roll.model, target, w, roll.point);
             }
         }
     }
@@ -401,12 +401,12 @@ pub(super) fn template_hits(state: &mut GameState) {
                 noxious: w.has(WeaponProperty::Choke),
             });
         }
-        if !template::damages(&w) {
-            continue;
-        }
+        // Every model under the template is hit, whatever the weapon's damage (p.53 Template(X),
+        // p.51); only a template that causes damage lets a stealthed model try to avoid it (p.51).
+        let damaging = template::damages(&w);
         let under = template::models_under(state, kind, shot.origin, shot.at, shot.mover_at);
         for &(m, hard) in under.iter().rev() {
-            if state.dyn_.models[m as usize].tokens.stealth {
+            if damaging && state.dyn_.models[m as usize].tokens.stealth {
                 state.dyn_.steps.push(Step::TemplateStealth { template: t as u8, model: m, hard });
             } else {
                 template_damage(state, t as u8, m, hard);
@@ -420,7 +420,11 @@ pub(super) fn template_damage(state: &mut GameState, t: u8, m: ModelId, hard: bo
     let shot = state.dyn_.sequence.as_ref().expect("sequence").templates[t as usize];
     let w = state.profile(shot.firer).weapons[shot.weapon as usize].clone();
     let damage = if shot.nailed && shot.pass_range { w.damage.1 } else { w.damage.0 };
-    on_hit(state, shot.firer, m, &w);
+    let point = state.dyn_.sequence.as_ref().expect("sequence").rolls[shot.roll as usize].point;
+    on_hit(state, shot.firer, m, &w, point);
+    if damage == 0 {
+        return; // the properties alone: no armour roll, nothing to allocate
+    }
     if super::cavalry::is_cavalry(state, m) {
         // The template's owner chooses rider or mount (p.58).
         let owner = state.dyn_.models[shot.firer as usize].side;
@@ -431,15 +435,25 @@ pub(super) fn template_damage(state: &mut GameState, t: u8, m: ModelId, hard: bo
     let target = armour_target(tp.toughness, tp.total_armour(), w.pierce(), w.sunder(), hard);
     add_damage(state, m, damage, target);
 }
-/// The token and AP effects of a hit by `attacker`'s weapon `w` on `target` (p.53), applied
+/// The token and AP effects of a hit by `attacker`'s weapon `w` on `target` at path point
+/// `point` of the sequence (p.53), applied
 /// with the sequence's other effects at its end. In games with AI dinosaurs the hit is noted
 /// for the count of models each side puts out of action.
-fn on_hit(state: &mut GameState, attacker: ModelId, target: ModelId, w: &crate::profile::Weapon) {
+fn on_hit(state: &mut GameState, attacker: ModelId, target: ModelId, w: &crate::profile::Weapon, point: u8) {
     if state.stat.uc.is_some() {
         let by = state.dyn_.models[attacker as usize].side;
         state.dyn_.uc.hit_by[by as usize] |= 1 << target;
     }
-    let swimming = state.dyn_.models[target as usize].stance == super::model::Stance::Swimming;
+    // A model in water takes no fire tokens (p.40), and a mover hit at path point `point`
+    // that is in water there or enters water later on its path has the fire put out
+    // (p.40, Fire(X) p.53).
+    let seq = state.dyn_.sequence.as_ref();
+    let mover = seq.is_some_and(|s| s.actor == target && !s.path.points.is_empty());
+    let swimming = if mover {
+        super::moving::water_on_path(state, point)
+    } else {
+        state.dyn_.models[target as usize].stance == super::model::Stance::Swimming
+    };
     let p = &mut state.dyn_.models[target as usize].pending;
     p.knockdown |= w.has(WeaponProperty::Knockdown);
     p.blind |= w.has(WeaponProperty::Blind);

@@ -236,7 +236,7 @@ pub(crate) fn placement_steps(dinos: u8, ambush: u8) -> Vec<Step> {
 
 /// The distinct AI models (indices into the UC data's enemies) of spawn table `table`, with
 /// their probabilities.
-fn table_outcomes(state: &GameState, table: u8) -> Vec<(u8, f64)> {
+pub(super) fn table_outcomes(state: &GameState, table: u8) -> Vec<(u8, f64)> {
     let uc = state.stat.uc.as_ref().expect("spawns need the UC data");
     let mut out: Vec<(u8, f64)> = Vec::new();
     for e in uc.table_faces(table) {
@@ -268,7 +268,7 @@ pub(super) fn chance_outcomes(state: &GameState, step: &EnemyStep) -> Vec<(Actio
 }
 
 /// The spawn table a spawning step rolls on: an ambush marker's own, else the game's.
-fn step_table(state: &GameState, step: &EnemyStep) -> u8 {
+pub(super) fn step_table(state: &GameState, step: &EnemyStep) -> u8 {
     match step {
         EnemyStep::Ambush { table, .. } => *table,
         _ => state.stat.uc.as_ref().expect("spawns need the UC data").spawn_table,
@@ -276,7 +276,7 @@ fn step_table(state: &GameState, step: &EnemyStep) -> u8 {
 }
 
 /// The cards model `m`'s deck can deal now: (deck index, card indices).
-fn drawable(state: &GameState, m: ModelId) -> impl Iterator<Item = u8> {
+pub(super) fn drawable(state: &GameState, m: ModelId) -> impl Iterator<Item = u8> {
     let uc = state.stat.uc.as_ref().expect("an AI model needs the UC data");
     let deck = uc.deck_of_model(&state.dyn_.models[m as usize]).expect("an AI model has a deck");
     state.dyn_.uc.drawable(deck, uc.data.decks[deck as usize].cards.len())

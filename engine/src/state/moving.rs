@@ -141,9 +141,35 @@ pub(super) fn resolve_move(state: &mut GameState) {
     }
 }
 
-/// Record the last path index the mover reached (`None`: it never left its start).
+/// Record the last path index the mover reached (`None`: it never left its start). A burning
+/// mover that entered water anywhere on the way has lost its Fire tokens there, even if the
+/// move carries it out again (p.40 "When Models enter water they will automatically lose any
+/// and all Fire Tokens"; Fire(X), p.53).
 pub(super) fn reach(state: &mut GameState, idx: Option<usize>) {
-    state.dyn_.sequence.as_mut().expect("sequence").reached = idx.map_or(0, |i| i as u8 + 1);
+    let seq = state.dyn_.sequence.as_mut().expect("sequence");
+    seq.reached = idx.map_or(0, |i| i as u8 + 1);
+    let actor = seq.actor;
+    if water_on_path(state, 0) {
+        state.dyn_.models[actor as usize].tokens.fire = 0;
+    }
+}
+
+/// Whether the mover of the sequence is in water at path point `from` (0 = its start) or
+/// enters water at any later point it reached: what it then carries of fire is put out
+/// (p.40, p.53). Points mid-leap or mid-climb above the water do not count.
+pub(super) fn water_on_path(state: &GameState, from: u8) -> bool {
+    let Some(seq) = state.dyn_.sequence.as_ref() else { return false };
+    let board = state.board();
+    let wet = |cell: crate::board::CellIdx, z: u8| {
+        let c = board.cell(cell);
+        c.terrain == Terrain::Water && z <= c.height
+    };
+    if from == 0 && wet(seq.origin, board.cell(seq.origin).height) {
+        return true;
+    }
+    let reached = (seq.reached as usize).min(seq.path.points.len());
+    let first = (from as usize).saturating_sub(1);
+    seq.path.points.get(first..reached).is_some_and(|points| points.iter().any(|p| wet(p.cell, p.z)))
 }
 
 /// Put the mover at path point `idx` (or leave it at its start for `None`) and set its stance.

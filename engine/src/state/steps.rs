@@ -738,6 +738,14 @@ fn grant_ap(state: &mut GameState) {
     }
     let stat = state.stat.clone();
     let d = &mut state.dyn_;
+    // A card played once per turn may be played again this turn (p.74).
+    for (side, cards) in stat.cards.iter().enumerate() {
+        for (i, card) in cards.iter().enumerate() {
+            if card.limit == crate::cards::Limit::OncePerTurn {
+                d.cards_used[side] &= !(1 << i);
+            }
+        }
+    }
     for m in d.models.iter_mut() {
         m.activated = false;
         // AI models hold no AP: they act in the enemy phase by their cards.

@@ -1,0 +1,188 @@
+//! The learned player: generation 0 plays exactly as `scripted`, other weights change its
+//! play, and its features are the scores' slopes in the weights.
+
+use agents::learned::features::{dot, term_values};
+use agents::learned::generation::{block_of, file_name, Generation};
+use agents::scripted::terms::{Term, TERMS};
+use agents::{make_agent, make_mcts, play, Agent, LearnedAgent, ScriptedAgent};
+use engine::scenario::Scenario;
+use engine::setup::{new_game, GameConfig};
+use engine::state::Player;
+use engine::{Action, GameState};
+use std::sync::Arc;
+
+const BOARDS: [&str; 4] = ["drowned_boulevard", "lagoon_docks", "mangrove_ruins", "sunken_plaza"];
+const CREWS: [(&str, &str); 4] = [
+    ("artifacters_100", "the_firm_100"),
+    ("bondsmen_100", "militia_100"),
+    ("militia_150", "artifacters_150"),
+    ("artifacters_150_raptor_riders", "militia_150_levy"),
+];
+
+/// Game `i` of a series: the five scenarios in turn, boards and crews cycling.
+fn game(i: usize) -> GameState {
+    let crews = CREWS[i / 5 % CREWS.len()];
+    let config = GameConfig {
+        scenario: Scenario::ALL[i % 5],
+        board: BOARDS[i / 20 % BOARDS.len()].into(),
+        crews: [crews.0.into(), crews.1.into()],
+        ..Default::default()
+    };
+    new_game(&config).unwrap()
+}
+
+/// The actions of a game between two agents built by `make`, seeded by the game's number.
+fn actions(i: usize, make: &dyn Fn(u64) -> Box<dyn Agent<GameState>>) -> Vec<Action> {
+    let mut agents = vec![make(2 * i as u64 + 1), make(2 * i as u64 + 2)];
+    let mut out = Vec::new();
+    play(game(i), &mut agents, i as u64, None, |s, a| {
+        if matches!(s.current_player(), Player::Side(_)) {
+            out.push(a);
+        }
+    });
+    out
+}
+
+fn temp_file(name: &str, g: &Generation) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("tde-learned-test-{}-{name}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(file_name(g.generation));
+    g.save(&path, true).unwrap();
+    path
+}
+
+#[test]
+fn generation_zero_plays_exactly_as_scripted_over_1000_games() {
+    let path = temp_file("zero", &Generation::scripted());
+    let spec = format!("learned:gen={}", path.display());
+    let mut decisions = 0;
+    for i in 0..1000 {
+        let scripted = actions(i, &|s| Box::new(ScriptedAgent::new(s)));
+        let learned = actions(i, &|s| make_agent(&spec, s).unwrap());
+        assert_eq!(
+            scripted,
+            learned,
+            "game {i}: the first difference at decision {:?}",
+            first_difference(&scripted, &learned)
+        );
+        decisions += scripted.len();
+    }
+    assert!(decisions > 50_000, "{decisions} decisions");
+}
+
+fn first_difference(a: &[Action], b: &[Action]) -> Option<usize> {
+    a.iter().zip(b).position(|(x, y)| x != y).or((a.len() != b.len()).then_some(a.len().min(b.len())))
+}
+
+#[test]
+fn other_weights_change_the_play_of_their_scenario_only() {
+    // A player that ignores danger in Couriers (risk weight 0 there) plays other Couriers games
+    // and the same games of the other scenarios.
+    let mut g = Generation::scripted();
+    g.generation = 1;
+    for phase in 0..3 {
+        let b = agents::learned::generation::block(Scenario::Couriers, phase);
+        g.blocks[b].0[Term::Risk as usize] = 0.0;
+    }
+    let path = temp_file("reckless", &g);
+    let spec = format!("learned:gen={}", path.display());
+    let mut changed = [0usize; 5];
+    for i in 0..40 {
+        let scripted = actions(i, &|s| Box::new(ScriptedAgent::new(s)));
+        let learned = actions(i, &|s| make_agent(&spec, s).unwrap());
+        if scripted != learned {
+            changed[i % 5] += 1;
+        }
+    }
+    assert_eq!(changed, [0, 0, 0, changed[3], 0], "only Couriers games change");
+    assert!(changed[3] >= 6, "most Couriers games change: {changed:?}");
+}
+
+/// Decisions with several options in game `i`, played by the scripted player.
+fn decisions(i: usize, every: usize) -> Vec<GameState> {
+    let mut agents: Vec<Box<dyn Agent<GameState>>> =
+        vec![Box::new(ScriptedAgent::new(1)), Box::new(ScriptedAgent::new(2))];
+    let mut out = Vec::new();
+    let mut n = 0;
+    play(game(i), &mut agents, i as u64, None, |s, _| {
+        if matches!(s.current_player(), Player::Side(_)) && s.legal_actions().len() > 1 {
+            n += 1;
+            if n % every == 0 {
+                out.push(s.clone());
+            }
+        }
+    });
+    out
+}
+
+#[test]
+fn features_are_the_slopes_of_the_scores_in_the_weights() {
+    // Around generation 0, a score under other weights is predicted by θ·φ plus what no
+    // weight scales.
+    let mut moved = Generation::scripted();
+    for (b, block) in moved.blocks.iter_mut().enumerate() {
+        for (k, w) in block.0.iter_mut().enumerate() {
+            *w += 0.01 * (((b * TERMS + k) * 7919 % 13) as f64 - 6.0);
+        }
+    }
+    let mut scripted = ScriptedAgent::new(0);
+    let (mut checked, mut nonzero) = (0, 0);
+    for i in 0..10 {
+        for state in decisions(i, 9) {
+            let legal = state.legal_actions();
+            let candidates: Vec<Action> = legal.iter().copied().take(4).collect();
+            let w0 = Generation::scripted().weights_at(&state);
+            let (phi, base) = term_values(&mut scripted, &state, &candidates, w0).unwrap();
+            let w1 = moved.blocks[block_of(&state)];
+            let after = scripted.scores_with(&state, &candidates, w1).unwrap().to_vec();
+            for c in 0..candidates.len() {
+                if base[c] < -1.0e5 {
+                    continue;
+                }
+                let rest = base[c] - dot(&w0, &phi[c]);
+                let predicted = rest + dot(&w1, &phi[c]);
+                let scale = 1.0 + after[c].abs();
+                assert!(
+                    (predicted - after[c]).abs() <= 0.02 * scale,
+                    "game {i}, {:?}: predicted {predicted}, scored {}",
+                    candidates[c],
+                    after[c]
+                );
+                checked += 1;
+                nonzero += phi[c].iter().any(|&x| x != 0.0) as usize;
+            }
+        }
+    }
+    assert!(checked > 200 && nonzero * 2 > checked, "{checked} checked, {nonzero} with features");
+}
+
+#[test]
+fn a_learned_generation_ranks_and_rolls_out_for_mcts() {
+    let path = temp_file("mcts", &Generation::scripted());
+    let spec = format!("iters=30,rollout=learned:{},width=4", path.display());
+    let mut search = make_mcts(&spec, 3).unwrap();
+    assert!(search.name().contains("rollout=learned:"), "{}", search.name());
+    let state = decisions(0, 5).into_iter().nth(3).expect("a decision");
+    let a = search.select_action(&state);
+    assert!(state.legal_actions().contains(&a));
+    assert!(make_mcts("iters=30,rollout=learned:/nonexistent.json", 3)
+        .err()
+        .unwrap()
+        .contains("/nonexistent.json"));
+}
+
+#[test]
+fn a_warm_player_samples_and_a_cold_one_does_not() {
+    let g = Arc::new(Generation::scripted());
+    let state = decisions(2, 4).into_iter().find(|s| s.legal_actions().len() > 5).expect("a wide decision");
+    let pick = |temp: f64, seed: u64| LearnedAgent::new(g.clone(), temp, "g", seed).select_action(&state);
+    for seed in 0..20 {
+        assert_eq!(
+            pick(0.0, seed),
+            ScriptedAgent::new(seed).select_action(&state),
+            "cold: the scripted choice"
+        );
+    }
+    let warm: std::collections::HashSet<Action> = (0..200).map(|s| pick(1.0, s)).collect();
+    assert!(warm.len() > 1, "sampling at temperature 1 varies");
+}

@@ -1,0 +1,276 @@
+//! Policy iteration from rollouts (`tde learn --run DIR`): generation after generation of the
+//! learned player ([`agents::learned`]), each fitted to labels its predecessor's rollouts give
+//! and promoted only through a gate of thousands of games.
+//!
+//! A round has three steps, each leaving files in `DIR/round-NNN/` that the next run picks up,
+//! so a run killed at any moment resumes where it was:
+//! 1. **label** ([`labels`]): games of the incumbent ([`games`]) in shards of
+//!    [`LearnSettings::shard_games`] games, `labels/shard-NNNN.jsonl` each;
+//! 2. **fit** ([`fit`]): the next generation from every label of the incumbent's rounds
+//!    (features rebuilt by replay), `gen-NNN.json` and `fit.json`;
+//! 3. **gate** ([`gate`]): an arena in `gate/`, its decision in `gate.json`.
+//!
+//! A promoted generation is copied to the ladder folder (`checkpoints/learned/` by default)
+//! with its gate and fit figures (`gen-NNN.gate.json`), and becomes the incumbent; a candidate
+//! that fails leaves the incumbent in place, and the next round labels more games for it.
+//! The run starts from the newest generation in the ladder folder (generation 0, the scripted
+//! player's weights, when it holds none).
+
+pub mod fit;
+pub mod games;
+pub mod gate;
+pub mod labels;
+pub mod ladder;
+
+use agents::learned::generation::{file_name, newest_in, Generation};
+use games::Games;
+use labels::{label_game, parse_labels, to_lines, LabelConfig, LabelSummary};
+use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Instant;
+
+/// What a run does.
+#[derive(Clone, Debug)]
+pub struct LearnSettings {
+    /// The run folder.
+    pub run: PathBuf,
+    /// Where promoted generations go, and the run starts from.
+    pub ladder: PathBuf,
+    /// Rounds to run (label, fit, gate each).
+    pub rounds: u32,
+    /// Labelled games per round.
+    pub label_games: u32,
+    /// Games per shard of labels.
+    pub shard_games: u32,
+    /// How decisions are labelled.
+    pub labels: LabelConfig,
+    /// Optimiser steps of a fit.
+    pub fit_steps: usize,
+    /// Games per pair in the gate.
+    pub gate_games: u32,
+    /// Worker threads.
+    pub threads: usize,
+    /// Show progress bars.
+    pub progress: bool,
+}
+
+/// The run's state between rounds (`DIR/learn.json`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RunState {
+    /// The incumbent generation's file.
+    pub incumbent: PathBuf,
+    /// Rounds started so far.
+    pub rounds: u32,
+    /// Each round's incumbent (labels of a round are the incumbent's of that time).
+    pub round_incumbents: Vec<PathBuf>,
+}
+
+/// What one round did.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RoundReport {
+    /// The round's number.
+    pub round: u32,
+    /// Its labels' summary.
+    pub labels: LabelSummary,
+    /// Labels per hour of this round's labelling (0 when resumed with nothing left to label).
+    pub labels_per_hour: f64,
+    /// The fit.
+    pub fit: fit::FitReport,
+    /// The gate.
+    pub gate: gate::GateResult,
+    /// The promoted generation's file in the ladder, if any.
+    pub promoted: Option<PathBuf>,
+}
+
+fn write_atomic(path: &Path, text: &str) -> Result<(), String> {
+    let tmp = path.with_extension("tmp");
+    std::fs::write(&tmp, text).map_err(|e| format!("{}: {e}", tmp.display()))?;
+    std::fs::rename(&tmp, path).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+fn read_json<T: for<'de> Deserialize<'de>>(path: &Path) -> Result<T, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+/// The ladder's newest generation, writing generation 0 there first when it holds none.
+pub fn newest_generation(ladder: &Path) -> Result<PathBuf, String> {
+    std::fs::create_dir_all(ladder).map_err(|e| format!("{}: {e}", ladder.display()))?;
+    if let Some(p) = newest_in(ladder)? {
+        return Ok(p);
+    }
+    let path = ladder.join(file_name(0));
+    Generation::scripted().save(&path, false)?;
+    Ok(path)
+}
+
+/// Every generation in the ladder older than `incumbent`, oldest first.
+fn older_generations(ladder: &Path, incumbent: &Generation) -> Result<Vec<Arc<Generation>>, String> {
+    let mut out = Vec::new();
+    for n in 0..incumbent.generation {
+        let p = ladder.join(file_name(n));
+        if p.exists() {
+            out.push(Arc::new(Generation::load(&p)?));
+        }
+    }
+    Ok(out)
+}
+
+/// Run (or resume) policy iteration; returns each round's report.
+pub fn learn(settings: &LearnSettings) -> Result<Vec<RoundReport>, String> {
+    let s = settings;
+    if s.label_games == 0 || s.shard_games == 0 || s.gate_games < 2 || s.threads == 0 {
+        return Err(
+            "--label-games, --shard-games and --threads must be at least 1, --gate-games at least 2".into()
+        );
+    }
+    std::fs::create_dir_all(&s.run).map_err(|e| format!("--run {}: {e}", s.run.display()))?;
+    let state_file = s.run.join("learn.json");
+    let mut state: RunState = if state_file.exists() {
+        read_json(&state_file)?
+    } else {
+        RunState { incumbent: newest_generation(&s.ladder)?, rounds: 0, round_incumbents: Vec::new() }
+    };
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(s.threads).build().map_err(|e| e.to_string())?;
+    let mut reports = Vec::new();
+    // A round started but not finished (its gate.json missing) is finished first, and counts
+    // as one of the rounds asked for.
+    let unfinished = state.rounds > 0 && !round_dir(s, state.rounds - 1).join("gate.json").exists();
+    let first = if unfinished { state.rounds - 1 } else { state.rounds };
+    for round in first..first + s.rounds {
+        if round == state.rounds {
+            state.rounds += 1;
+            state.round_incumbents.push(state.incumbent.clone());
+            write_atomic(&state_file, &serde_json::to_string_pretty(&state).expect("state serialises"))?;
+        }
+        let report = pool.install(|| run_round(s, &mut state, round))?;
+        write_atomic(&state_file, &serde_json::to_string_pretty(&state).expect("state serialises"))?;
+        reports.push(report);
+    }
+    Ok(reports)
+}
+
+fn round_dir(s: &LearnSettings, round: u32) -> PathBuf {
+    s.run.join(format!("round-{round:03}"))
+}
+
+/// One round: label, fit, gate, promote.
+fn run_round(s: &LearnSettings, state: &mut RunState, round: u32) -> Result<RoundReport, String> {
+    let dir = round_dir(s, round);
+    let incumbent_file = state.round_incumbents[round as usize].clone();
+    let incumbent = Arc::new(Generation::load(&incumbent_file)?);
+    let games = Games::new(incumbent.clone(), older_generations(&s.ladder, &incumbent)?)?;
+
+    // 1. Labels, shard by shard.
+    let labels_dir = dir.join("labels");
+    std::fs::create_dir_all(&labels_dir).map_err(|e| format!("{}: {e}", labels_dir.display()))?;
+    let shards = s.label_games.div_ceil(s.shard_games);
+    let bar = crate::progress_bar(s.progress, shards as u64, &format!("round {round} labels"));
+    let start = Instant::now();
+    let mut fresh = 0usize;
+    for shard in 0..shards {
+        let file = labels_dir.join(format!("shard-{shard:04}.jsonl"));
+        if !file.exists() {
+            let first = shard * s.shard_games;
+            let last = (first + s.shard_games).min(s.label_games);
+            let seeds: Vec<u64> = (first..last).map(|i| ((round as u64 + 1) << 32) | i as u64).collect();
+            let done: Vec<Result<Vec<labels::Label>, String>> =
+                seeds.par_iter().map(|&g| label_game(&games, g, &s.labels)).collect();
+            let mut shard_labels = Vec::new();
+            for d in done {
+                shard_labels.extend(d?);
+            }
+            fresh += shard_labels.len();
+            write_atomic(&file, &to_lines(&shard_labels))?;
+            let hours = start.elapsed().as_secs_f64() / 3600.0;
+            bar.set_message(format!("{:.0} labels/h", fresh as f64 / hours.max(1e-9)));
+        }
+        bar.inc(1);
+    }
+    bar.finish_and_clear();
+    let labels_per_hour = fresh as f64 / (start.elapsed().as_secs_f64() / 3600.0).max(1e-9);
+    let round_labels = read_labels(&labels_dir)?;
+
+    // 2. Fit, on every label of the rounds with this incumbent.
+    let fit_file = dir.join("fit.json");
+    let candidate_file = dir.join(file_name(incumbent.generation + 1));
+    let fit_report: fit::FitReport = if fit_file.exists() && candidate_file.exists() {
+        read_json(&fit_file)?
+    } else {
+        let mut all = Vec::new();
+        for (r, inc) in state.round_incumbents.iter().enumerate().take(round as usize + 1) {
+            if *inc == incumbent_file {
+                all.extend(read_labels(&round_dir(s, r as u32).join("labels"))?);
+            }
+        }
+        eprintln!("round {round}: fitting on {} labels (replaying their games)", all.len());
+        let examples = fit::examples(&games, &all)?;
+        let parent = incumbent_file.file_name().map_or(String::new(), |n| n.to_string_lossy().to_string());
+        let (next, report) = fit::fit(&incumbent, &parent, &examples, s.fit_steps)?;
+        next.save(&candidate_file, true)?;
+        write_atomic(&fit_file, &serde_json::to_string_pretty(&report).expect("report serialises"))?;
+        report
+    };
+
+    // 3. Gate.
+    let gate_file = dir.join("gate.json");
+    let gate: gate::GateResult = if gate_file.exists() {
+        read_json(&gate_file)?
+    } else {
+        let seed = 0x6a7e_0000 + round as u64;
+        let g =
+            gate::run(&candidate_file, &incumbent_file, s.gate_games, seed, s.threads, &dir.join("gate"))?;
+        write_atomic(&gate_file, &serde_json::to_string_pretty(&g).expect("gate serialises"))?;
+        g
+    };
+
+    // 4. Promotion.
+    let mut promoted = None;
+    if gate.promoted {
+        let target = s.ladder.join(file_name(incumbent.generation + 1));
+        if !target.exists() {
+            let mut next = Generation::load(&candidate_file)?;
+            next.parent =
+                Some(state.incumbent.file_name().map_or(String::new(), |n| n.to_string_lossy().to_string()));
+            next.save(&target, false)?;
+            let record = serde_json::json!({ "round": round, "fit": fit_report, "gate": gate });
+            write_atomic(
+                &target.with_extension("gate.json"),
+                &serde_json::to_string_pretty(&record).expect("record serialises"),
+            )?;
+        }
+        state.incumbent = target.clone();
+        promoted = Some(target);
+    }
+    let report = RoundReport {
+        round,
+        labels: LabelSummary::of(&round_labels),
+        labels_per_hour,
+        fit: fit_report,
+        gate,
+        promoted,
+    };
+    write_atomic(
+        &dir.join("round.json"),
+        &serde_json::to_string_pretty(&report).expect("report serialises"),
+    )?;
+    Ok(report)
+}
+
+/// Every label in a folder of shards, in shard order.
+pub fn read_labels(dir: &Path) -> Result<Vec<labels::Label>, String> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+        .map_err(|e| format!("{}: {e}", dir.display()))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "jsonl"))
+        .collect();
+    files.sort();
+    let mut out = Vec::new();
+    for f in files {
+        let text = std::fs::read_to_string(&f).map_err(|e| format!("{}: {e}", f.display()))?;
+        out.extend(parse_labels(&text, &f.display().to_string())?);
+    }
+    Ok(out)
+}
