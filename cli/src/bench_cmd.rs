@@ -4,6 +4,7 @@
 //! Also the memory of a cloned state and of an MCTS tree's nodes.
 
 use crate::game_cmd::random_steps;
+use agents::learned::Generation;
 use clap::Args;
 use engine::scenario::Scenario;
 use engine::setup::{new_game, GameConfig};
@@ -12,7 +13,10 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde_json::json;
 use std::hint::black_box;
+use std::sync::Arc;
 use std::time::Instant;
+use training::learn::games::Games;
+use training::learn::labels::{label_game, LabelConfig};
 
 /// `tde bench`.
 #[derive(Args, Debug)]
@@ -160,6 +164,7 @@ pub fn bench(args: &BenchArgs) -> Result<String, String> {
     let tree = agents::make_mcts(mcts_params(&args.mcts)?, 0)?.tree_footprint(&decision);
     let bytes_per_node = tree.bytes as f64 / tree.nodes as f64;
     let net = network_speed(&args.net, batches, args.net_batch as usize)?;
+    let learn = learn_speed(batches)?;
     Ok(if args.json {
         let per: Vec<_> = scenarios
             .iter()
@@ -184,6 +189,8 @@ pub fn bench(args: &BenchArgs) -> Result<String, String> {
             "mcts": args.mcts,
             "batches": batches,
             "network": net,
+            "learned_games_per_hour": learn.games_per_hour,
+            "labels_per_hour": learn.labels_per_hour,
             "state_bytes": state_bytes,
             "state_heap_bytes": state_heap_bytes,
             "mcts_node_bytes": tree.node_size,
@@ -218,12 +225,44 @@ pub fn bench(args: &BenchArgs) -> Result<String, String> {
             tree.node_size,
             tree.bytes
         ));
+        out.push_str(&format!(
+            "\n  policy iteration (one thread, boards and crews drawn, generation 0): {:.0} learning games/hour, \
+             {:.0} rollout labels/hour ({} candidates x {} rollouts each)",
+            learn.games_per_hour,
+            learn.labels_per_hour,
+            LabelConfig::default().top + 1,
+            LabelConfig::default().rollouts
+        ));
         if let Some(n) = &net {
             out.push('\n');
             out.push_str(&network_text(n, &args.net));
         }
         out
     })
+}
+
+/// Speed of policy iteration on one thread.
+struct LearnSpeed {
+    games_per_hour: f64,
+    labels_per_hour: f64,
+}
+
+/// Medians over `batches` of learning games (four a batch) and of labelling one game each, by
+/// generation 0 with the default label settings.
+fn learn_speed(batches: u32) -> Result<LearnSpeed, String> {
+    let games = Games::new(Arc::new(Generation::scripted()), Vec::new())?;
+    let (mut per_game, mut per_label) = (Vec::new(), Vec::new());
+    for b in 0..batches as u64 {
+        let t = Instant::now();
+        for g in 0..4 {
+            games.play(1_000 + 4 * b + g, |_, _| true)?;
+        }
+        per_game.push(3600.0 * 4.0 / t.elapsed().as_secs_f64());
+        let t = Instant::now();
+        let labels = label_game(&games, 2_000 + b, &LabelConfig::default())?;
+        per_label.push(3600.0 * labels.len() as f64 / t.elapsed().as_secs_f64());
+    }
+    Ok(LearnSpeed { games_per_hour: median(per_game), labels_per_hour: median(per_label) })
 }
 
 /// The network's figures as text.

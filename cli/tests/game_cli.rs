@@ -127,7 +127,9 @@ fn fuzz_reports_games_steps_and_no_violations() {
 fn bench_prints_its_figures_as_json() {
     let v =
         json(&tde(&["bench", "--json", "--games", "2", "--batches", "1", "--mcts", "mcts:iters=20,depth=5"]));
-    for key in ["clone_ns", "legal_actions_us", "random_games_per_s"] {
+    for key in
+        ["clone_ns", "legal_actions_us", "random_games_per_s", "learned_games_per_hour", "labels_per_hour"]
+    {
         assert!(v[key].as_f64().is_some_and(|x| x > 0.0), "{key}: {v}");
     }
     let per = v["scenarios"].as_array().expect("per-scenario figures");

@@ -185,8 +185,6 @@ fn a_fire_hit_is_put_out_if_the_mover_enters_water_later_on_its_path_but_not_if_
 }
 
 #[test]
-#[ignore = "engine bug: a dodge move that crosses water keeps its fire tokens (state/steps.rs decide, \
-            ChooseDodgeMove: only the destination's stance is settled); docs/rulings.md 136"]
 fn a_dodge_move_through_water_puts_the_fire_out() {
     // p.40: "When Models enter water they will automatically lose any and all Fire Tokens";
     // p.32 Nailed It: "up to 2" of Normal or Restricted Movement in the direction of your
@@ -294,8 +292,6 @@ fn a_charge_through_smoke_or_begun_in_water_has_no_charge_bonus_but_water_on_the
 }
 
 #[test]
-#[ignore = "engine bug: a charge begun under smoke keeps its charge bonus (state/combat.rs charge_strike \
-            and roll_combat test the path points, not the start); docs/rulings.md 137"]
 fn a_charge_begun_under_smoke_has_no_charge_bonus() {
     // Smoke (p.53): "no Model may gain a Charge Bonus if part of their Charge Move was through
     // Smoke". A charger whose base starts under the cloud moves through it as it sets off
@@ -613,8 +609,6 @@ fn a_reach_charge_at_a_dinosaur_draws_its_answer_but_no_movement_reaction() {
 }
 
 #[test]
-#[ignore = "engine bug: a fall may land on an ambush marker (state/moving.rs landing_cell looks at models \
-            only; state/cavalry.rs free_cell_near likewise for a rider put down); docs/rulings.md 142"]
 fn a_fall_never_lands_on_an_ambush_marker() {
     // Seed 003, "Ambush markers": "you may not stand on one" (ruling 123); p.42: a falling
     // model lands below its fall point, or as near it as it may. Two 4" roofs with a 4" gap

@@ -170,7 +170,8 @@ fn free_cell_near(state: &GameState, cell: CellIdx) -> Option<CellIdx> {
                 }
                 let Some(c) = board.checked_idx(x as i32 + dx, y as i32 + dy) else { continue };
                 let free = board.cell(c).terrain != Terrain::Impassable
-                    && !state.models().iter().any(|o| o.cell == c && o.is_on_table());
+                    && !state.models().iter().any(|o| o.cell == c && o.is_on_table())
+                    && state.dyn_.uc.marker_at(c).is_none();
                 if free {
                     return Some(c);
                 }

@@ -63,7 +63,8 @@ pub(super) fn charge_strike(state: &mut GameState) {
     let actor = seq.actor;
     // No charge bonus from water, nor through smoke (p.33, p.53).
     let through_smoke = !state.dyn_.clouds.is_empty()
-        && seq.path.points.iter().any(|p| template::smoke_between(state, p.cell, p.cell));
+        && (template::smoke_between(state, seq.origin, seq.origin)
+            || seq.path.points.iter().any(|p| template::smoke_between(state, p.cell, p.cell)));
     let charged = !seq.started_in_water && !through_smoke;
     let point = seq.path.points.len() as u8;
     // A Reach charge strikes from its destination point (p.53).
@@ -105,7 +106,8 @@ pub(super) fn roll_combat(state: &mut GameState) {
     let seq = state.dyn_.sequence.as_ref().expect("sequence");
     let pairs = pairings(&seq.rolls);
     let through_smoke = !state.dyn_.clouds.is_empty()
-        && seq.path.points.iter().any(|p| template::smoke_between(state, p.cell, p.cell));
+        && (template::smoke_between(state, seq.origin, seq.origin)
+            || seq.path.points.iter().any(|p| template::smoke_between(state, p.cell, p.cell)));
     let charge = matches!(seq.declared, Action::Charge { .. }) && !seq.started_in_water && !through_smoke;
     let mut rolls = seq.rolls.clone();
     let stealthed_attacker = seq.stealthed_attacker;

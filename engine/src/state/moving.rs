@@ -283,6 +283,7 @@ fn landing_cell(state: &GameState, m: ModelId, cell: CellIdx) -> CellIdx {
                 .iter()
                 .enumerate()
                 .any(|(i, o)| i != m as usize && o.cell == c && o.is_on_table())
+            && state.dyn_.uc.marker_at(c).is_none()
             && !state.touches_enemy(side, c, board.cell(c).height, Some(m))
     };
     let max_r = board.width().max(board.depth()) as i32;

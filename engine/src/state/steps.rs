@@ -20,6 +20,7 @@ use super::model::{Health, ModelId, ModelState, Side, Stance};
 use super::moving::{fall, place_on_path, reach, resolve_move, settle_stance};
 use super::sequence::{add_combat, cancel_unreached, declare};
 use super::{Action, GameState, Player};
+use crate::board::Terrain;
 use crate::dice::TestOutcome;
 use crate::profile::Profile;
 use serde::{Deserialize, Serialize};
@@ -661,7 +662,19 @@ fn decide(state: &mut GameState, step: Step, action: Action) {
         (Step::ChooseDodgeMove { model, .. }, Action::DodgeMove(cell)) => {
             let surface = state.board().cell(cell).height;
             let prone = state.dyn_.models[model as usize].stance == Stance::Prone;
+            // The straight way from its cell to the destination crosses water at surface
+            // level: entering water puts out every fire, received or pending (p.40, p.53).
+            let from = state.dyn_.models[model as usize].cell;
+            let board = state.board();
+            let mut wet = false;
+            board.for_each_cell_between(from, cell, |c, _| {
+                wet |= board.cell(c).terrain == Terrain::Water;
+            });
             let m = &mut state.dyn_.models[model as usize];
+            if wet {
+                m.tokens.fire = 0;
+                m.pending.fire = 0;
+            }
             m.cell = cell;
             m.z = surface;
             settle_stance(state, model, prone);
