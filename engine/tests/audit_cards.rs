@@ -5,11 +5,10 @@
 
 mod common;
 
-use common::uc::{flat_game, idle, place_next, roll, run_until, to_side_a_activation};
+use common::uc::{arranged, flat_game, idle, place_next, roll, run_until, to_side_a_activation};
 use engine::cards::{load_cards, Card, CardKind, Limit, Timing};
 use engine::dice::TestLevel;
 use engine::profile::Role;
-use engine::record::SavedGame;
 use engine::setup::{new_game, GameConfig};
 use engine::state::{EnemyStep, Health, ModelState, Step};
 use engine::uc::AI_SIDE;
@@ -211,39 +210,7 @@ fn dino_field(
     let mut s = flat_game(1, 0);
     let dino = place_next(&mut s, kind);
     let s = to_side_a_activation(s);
-    let a0 = (0..s.models().len())
-        .find(|&i| {
-            s.models()[i].side == 0 && s.profile(i as u8).model_type == engine::profile::ModelType::Character
-        })
-        .unwrap();
-    let board = s.static_data().board.clone();
-    let mut saved = SavedGame::capture(&s);
-    let mut kept_b = false;
-    for (i, m) in saved.state.models.iter_mut().enumerate() {
-        let at = if i == a0 {
-            Some(a_at)
-        } else if i == dino {
-            Some(ai_at)
-        } else if m.side == 1 && !kept_b {
-            kept_b = true;
-            Some((0, 0))
-        } else {
-            None
-        };
-        match at {
-            Some((x, y)) => {
-                m.cell = board.idx(x, y);
-                m.z = board.cell(m.cell).height;
-            }
-            None if m.side != AI_SIDE => {
-                m.health = Health::TakenOut;
-                m.ap = 0;
-                m.wounds = 0;
-                m.mount_wounds = 0;
-            }
-            None => {}
-        }
-    }
+    let (mut saved, a0) = arranged(&s, a_at, &[(dino, ai_at)]);
     edit(&mut saved.state.models[dino]);
     (saved.restore("arranged").expect("a valid position"), a0, dino)
 }
@@ -277,8 +244,6 @@ fn only_an_elite_dinosaur_resolves_a_cards_elite_move() {
 }
 
 #[test]
-#[ignore = "engine bug: a card's elite `damage +N` is never resolved for an elite AI model (only \
-            `move +N` is, state/enemy.rs move_box); docs/rulings.md 134"]
 fn an_elite_dinosaur_adds_its_cards_elite_damage() {
     // Seed 003, "Enemy phase" (as above); the hunter deck's Pounce: elite "damage +1"
     // (configs/uc/decks.toml; configs/uc/README.md: "an optional card elite effect (damage +N,
@@ -300,8 +265,6 @@ fn an_elite_dinosaur_adds_its_cards_elite_damage() {
 }
 
 #[test]
-#[ignore = "engine bug: a card's elite `heal N` is never resolved for an elite AI model (only \
-            `move +N` is, state/enemy.rs move_box); docs/rulings.md 134"]
 fn an_elite_dinosaur_heals_by_its_cards_elite_effect() {
     // Seed 003, "Enemy phase" (as above); the spitter deck's "Retreat and spit": elite "heal 1"
     // (ruling 134: N wounds back, never above its starting wounds, as the card is resolved).

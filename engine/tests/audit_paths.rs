@@ -5,13 +5,11 @@
 
 mod common;
 
-use common::uc::{flat_game, place_next, run_until, to_side_a_activation};
+use common::uc::{arranged, flat_game, place_next, run_until, to_side_a_activation};
 use common::{custom, force_test, force_wounds, game_with};
 use engine::dice::TestLevel;
 use engine::profile::{Profile, TemplateKind, Weapon, WeaponProperty};
-use engine::record::SavedGame;
-use engine::state::{CombatKind, EnemyStep, Health, ModelState, Purpose, Stance, Step};
-use engine::uc::AI_SIDE;
+use engine::state::{CombatKind, EnemyStep, ModelState, Purpose, Stance, Step};
 use engine::{Action, GameState};
 use std::sync::Arc;
 
@@ -412,39 +410,9 @@ fn arrange_game(
         s.apply_action(first).unwrap();
     }
     let s = to_side_a_activation(s);
-    let a0 = (0..s.models().len())
-        .find(|&i| {
-            s.models()[i].side == 0 && s.profile(i as u8).model_type == engine::profile::ModelType::Character
-        })
-        .unwrap();
+    let placed: Vec<(usize, (u8, u8))> = dinos.iter().copied().zip(dino_at.iter().copied()).collect();
+    let (mut saved, a0) = arranged(&s, a_at, &placed);
     let board = s.static_data().board.clone();
-    let mut saved = SavedGame::capture(&s);
-    let mut kept_b = false;
-    for (i, m) in saved.state.models.iter_mut().enumerate() {
-        let at = if i == a0 {
-            Some(a_at)
-        } else if let Some(k) = dinos.iter().position(|&d| d == i) {
-            Some(dino_at[k])
-        } else if m.side == 1 && !kept_b {
-            kept_b = true;
-            Some((0, 0))
-        } else {
-            None
-        };
-        match at {
-            Some((x, y)) => {
-                m.cell = board.idx(x, y);
-                m.z = board.cell(m.cell).height;
-            }
-            None if m.side != AI_SIDE => {
-                m.health = Health::TakenOut;
-                m.ap = 0;
-                m.wounds = 0;
-                m.mount_wounds = 0;
-            }
-            None => {}
-        }
-    }
     edit(&mut saved.state.models[a0]);
     for (i, &(_, (x, y), active)) in markers.iter().enumerate() {
         saved.state.uc.markers[i].cell = board.idx(x, y);
@@ -521,8 +489,6 @@ fn nested_shot_from_the_start(markers: &[(u8, (u8, u8), bool)]) -> (GameState, u
 }
 
 #[test]
-#[ignore = "engine bug: a nested (or firefight) shot triggers markers from the mover's final cell, not \
-            from where it was fired (state/ambush.rs after_sequence, `shooters`); docs/rulings.md 138"]
 fn a_shot_nested_where_the_mover_was_within_a_markers_range_springs_it() {
     // Seed 003, "Ambush markers": "When active markers are triggered, roll on the spawn table"
     // (ruling 124: "by shooting if a players' model made a shot ... from a cell within that
@@ -533,8 +499,6 @@ fn a_shot_nested_where_the_mover_was_within_a_markers_range_springs_it() {
 }
 
 #[test]
-#[ignore = "engine bug: a nested (or firefight) shot makes its noise at the mover's final cell, not \
-            where it was fired (state/enemy.rs noises); docs/rulings.md 138"]
 fn a_nested_shots_noise_is_made_where_it_was_fired() {
     // Seed 003, Conversion, "Noise": "All ranged weapons have the noise property"; "Noise
     // reactions": the AI models and markers within 12" of the noise hear it (rulings 118, 121).
@@ -544,10 +508,6 @@ fn a_nested_shots_noise_is_made_where_it_was_fired() {
 }
 
 #[test]
-#[ignore = "engine bug: a stealthed mover revealed at the end of its sequence (a nested dodge, p.48) \
-            still triggers the movement reactions and markers of the path it ran stealthed \
-            (state/enemy.rs movement_reactions, state/ambush.rs after_sequence read the token after \
-            the sequence's effects); docs/rulings.md 139"]
 fn a_stealthed_mover_triggers_nothing_though_its_nested_dodge_reveals_it() {
     // Seed 003, "Stealth": "Models with stealth tokens do not trigger reactions during the
     // player phase ... If the result is greater than the stealthed model's AGILITY, remove its
@@ -570,9 +530,6 @@ fn a_stealthed_mover_triggers_nothing_though_its_nested_dodge_reveals_it() {
 }
 
 #[test]
-#[ignore = "engine bug: the target of a charge that ends out of base contact (a Reach charge, or a \
-            charge stopped short) also makes a movement reaction (state/enemy.rs movement_reactions \
-            does not skip the charge's target); docs/rulings.md 135"]
 fn a_reach_charge_at_a_dinosaur_draws_its_answer_but_no_movement_reaction() {
     // Seed 003, "Charge": "The target will react with CC. Any other enemies will react to the
     // charge as though it was a movement action"; p.36: "each Model may only declare a single

@@ -11,13 +11,11 @@
 
 mod common;
 
-use common::uc::{flat_game, place_next, roll, run_until, to_side_a_activation};
+use common::uc::{arranged, flat_game, place_next, roll, run_until, to_side_a_activation};
 use common::{custom, force_test, force_wounds, game_with};
 use engine::dice::TestLevel;
-use engine::profile::{ModelType, Profile, TemplateKind, Weapon, WeaponProperty as P};
-use engine::record::SavedGame;
-use engine::state::{CombatKind, Health, ModelState, Stance, Step};
-use engine::uc::AI_SIDE;
+use engine::profile::{Profile, TemplateKind, Weapon, WeaponProperty as P};
+use engine::state::{CombatKind, ModelState, Stance, Step};
 use engine::{Action, GameState};
 use std::sync::Arc;
 
@@ -392,37 +390,7 @@ fn dino_field(
     let mut s = flat_game(1, 0);
     let dino = place_next(&mut s, kind);
     let s = to_side_a_activation(s);
-    let a0 = (0..s.models().len())
-        .find(|&i| s.models()[i].side == 0 && s.profile(i as u8).model_type == ModelType::Character)
-        .expect("a side A character");
-    let board = s.static_data().board.clone();
-    let mut saved = SavedGame::capture(&s);
-    let mut kept_b = false;
-    for (i, m) in saved.state.models.iter_mut().enumerate() {
-        let at = if i == a0 {
-            Some(a_at)
-        } else if i == dino {
-            Some(ai_at)
-        } else if m.side == 1 && !kept_b {
-            kept_b = true;
-            Some((0, 0))
-        } else {
-            None
-        };
-        match at {
-            Some((x, y)) => {
-                m.cell = board.idx(x, y);
-                m.z = board.cell(m.cell).height;
-            }
-            None if m.side != AI_SIDE => {
-                m.health = Health::TakenOut;
-                m.ap = 0;
-                m.wounds = 0;
-                m.mount_wounds = 0;
-            }
-            None => {}
-        }
-    }
+    let (mut saved, a0) = arranged(&s, a_at, &[(dino, ai_at)]);
     edit(&mut saved.state.models[dino]);
     (saved.restore("arranged").expect("a valid position"), a0, dino)
 }
@@ -506,8 +474,6 @@ fn a_dinosaurs_free_move_is_nine_inches_without_slow_or_knockdown() {
 }
 
 #[test]
-#[ignore = "engine bug: Slow(X/X) on an AI model is ignored (state/moving.rs move_spec's AI branch; \
-            enemy.rs react's move_inches); docs/rulings.md 140"]
 fn slow_on_a_dinosaur_shortens_its_next_moves() {
     // Slow(X/X) (p.53): "Until the end of that Model's next Activation, it will suffer a -X/-X
     // modifier to its Speed"; seed 003, Conversion: only Stun is exchanged (for Confusion), so
@@ -522,8 +488,6 @@ fn slow_on_a_dinosaur_shortens_its_next_moves() {
 }
 
 #[test]
-#[ignore = "engine bug: a prone AI model stands up for free (state/moving.rs move_spec's AI branch \
-            pays no stance change); docs/rulings.md 141"]
 fn a_knocked_down_dinosaur_pays_an_inch_to_stand_up() {
     // Knockdown (p.53): "A Model hit by this Weapon is knocked Prone"; p.25: "the Model must
     // apply a Speed Modifier of -1/-1 to either enter or exit the Prone State"; seed 003,

@@ -43,8 +43,7 @@ pub fn read_metrics(run: &Path) -> Result<Series, String> {
     Ok(series)
 }
 
-/// Register the shipped font for the plots (once).
-pub(crate) fn font() {
+fn font() {
     static FONT: Once = Once::new();
     FONT.call_once(|| {
         // The bytes are a valid TrueType font shipped with the crate.
@@ -61,9 +60,20 @@ const COLOURS: [RGBColor; 6] = [
     RGBColor(140, 86, 75),
 ];
 
+/// Draw a PNG with `draw` into a temporary file beside `out`, then rename it over `out` (the
+/// shipped font registered first).
+pub(crate) fn write_png(
+    out: &Path,
+    draw: impl FnOnce(&Path) -> Result<(), Box<dyn std::error::Error>>,
+) -> Result<(), String> {
+    font();
+    let tmp = out.with_extension(format!("tmp{}.png", std::process::id()));
+    draw(&tmp).map_err(|e| format!("{}: {e}", out.display()))?;
+    std::fs::rename(&tmp, out).map_err(|e| format!("{}: {e}", out.display()))
+}
+
 /// Draw the curves of `series` into the PNG file `out` (written atomically); `title` heads it.
 pub fn plot(series: &Series, title: &str, out: &Path) -> Result<(), String> {
-    font();
     let losses: Vec<&String> =
         series.keys().filter(|k| k.ends_with("_loss") && !k.starts_with("eval/")).collect();
     let scores: Vec<&String> = series
@@ -73,9 +83,8 @@ pub fn plot(series: &Series, title: &str, out: &Path) -> Result<(), String> {
     if losses.is_empty() && scores.is_empty() {
         return Err("the metrics hold no losses and no evaluation scores to plot".into());
     }
-    let tmp = out.with_extension(format!("tmp{}.png", std::process::id()));
-    let draw = || -> Result<(), Box<dyn std::error::Error>> {
-        let root = BitMapBackend::new(&tmp, (1000, 800)).into_drawing_area();
+    write_png(out, |tmp| {
+        let root = BitMapBackend::new(tmp, (1000, 800)).into_drawing_area();
         root.fill(&WHITE)?;
         let root = root.titled(title, ("sans-serif", 22))?;
         let (top, bottom) = root.split_vertically(400);
@@ -137,9 +146,7 @@ pub fn plot(series: &Series, title: &str, out: &Path) -> Result<(), String> {
         }
         root.present()?;
         Ok(())
-    };
-    draw().map_err(|e| format!("{}: {e}", out.display()))?;
-    std::fs::rename(&tmp, out).map_err(|e| format!("{}: {e}", out.display()))
+    })
 }
 
 /// Plot the curves of a run into `out`.

@@ -79,7 +79,7 @@ pub fn recognised_confusion(level: TestLevel, active: bool) -> Option<u8> {
 /// At the end of a players' sequence: a Recognise's result, then the movement and shooting
 /// triggers of every marker on the table. Springs are pushed on top of the step stack, so the
 /// ambush reactions come before the AI models' movement and noise reactions.
-pub(super) fn after_sequence(state: &mut GameState, seq: &Sequence) {
+pub(super) fn after_sequence(state: &mut GameState, seq: &Sequence, stealthed: bool) {
     let Some(uc) = state.stat.uc.clone() else { return };
     if state.dyn_.uc.marker_mask == 0 {
         return;
@@ -99,14 +99,14 @@ pub(super) fn after_sequence(state: &mut GameState, seq: &Sequence) {
     let board = &stat.board;
     let mover = &state.dyn_.models[seq.actor as usize];
     // As for the AI models' movement reactions, a stealthed mover triggers nothing.
-    let moved = mover.side != AI_SIDE && seq.has_path() && !mover.tokens.stealth;
+    let moved = mover.side != AI_SIDE && seq.has_path() && !stealthed;
     let reached = &seq.path.points[..(seq.reached as usize).min(seq.path.points.len())];
     let shooters: Vec<(CellIdx, ModelId)> = seq
         .rolls
         .iter()
         .filter(|r| !r.cancelled && matches!(r.kind, CombatKind::Shoot { .. } | CombatKind::Template { .. }))
         .filter(|r| state.dyn_.models[r.model as usize].side != AI_SIDE)
-        .map(|r| (state.dyn_.models[r.model as usize].cell, r.model))
+        .map(|r| (super::sequence::roll_cell(state, seq, r), r.model))
         .collect();
     let markers: Vec<_> = state.dyn_.uc.markers_on_table().collect();
     for (i, mk) in markers {

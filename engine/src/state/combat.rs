@@ -272,6 +272,14 @@ pub(super) fn resolve_combat(state: &mut GameState) {
                     (true, false) | (false, true) => w.damage.0,
                     (false, false) => continue, // a Pass beyond pass range misses
                 };
+                // An elite card's `damage +N` on the AI model's own attack (ruling 134).
+                let damage = if roll.role == RollRole::Main
+                    && state.dyn_.models[roll.model as usize].side == crate::uc::AI_SIDE
+                {
+                    damage.saturating_add(state.dyn_.uc.card_damage)
+                } else {
+                    damage
+                };
                 let target = roll.target.expect("attacks have a target");
                 let hard = ranged && roll.hard_cover;
                 if super::cavalry::is_cavalry(state, target) {

@@ -384,6 +384,17 @@ fn draw(state: &mut GameState, model: ModelId, outcome: u8) {
     let deck = uc.deck_of_model(&state.dyn_.models[model as usize]).expect("an AI model has a deck");
     state.dyn_.uc.draw(deck, uc.data.decks[deck as usize].cards.len(), card);
     let boxes = uc.data.decks[deck as usize].cards[card as usize].boxes.len();
+    // The card's elite `heal N`: N wounds back as it is drawn, never above the model's
+    // starting wounds (seed 003, "Enemy phase"; ruling 134).
+    if let Some(crate::uc::data::EliteEffect::Heal(n)) =
+        uc.data.decks[deck as usize].cards[card as usize].elite
+    {
+        if elite(state, model) {
+            let max = state.profile(model).wounds;
+            let m = &mut state.dyn_.models[model as usize];
+            m.wounds = m.wounds.saturating_add(n).min(max);
+        }
+    }
     for index in (0..boxes as u8).rev() {
         state.dyn_.steps.push(Step::Enemy(EnemyStep::Box { model, card, index, again: false }));
     }
@@ -409,6 +420,11 @@ fn move_box(state: &mut GameState, model: ModelId, card: u8, index: u8, again: b
         _ => 0,
     };
     state.dyn_.uc.move_inches = bx.inches.saturating_add(bonus);
+    // The card's elite `damage +N` on its charge (seed 003, "Enemy phase"; ruling 134).
+    state.dyn_.uc.card_damage = match c.elite {
+        Some(crate::uc::data::EliteEffect::Damage(n)) if elite(state, model) => n,
+        _ => 0,
+    };
     state.dyn_.uc.frenzy = false;
     state.dyn_.uc.amber = bx.colour == crate::uc::data::MoveColour::Amber;
     state.dyn_.uc.red = bx.colour == crate::uc::data::MoveColour::Red;
@@ -569,7 +585,13 @@ fn act(state: &mut GameState, model: ModelId, card: u8, index: u8, again: bool, 
     if std::mem::take(&mut state.dyn_.uc.frenzy) && !again {
         state.dyn_.steps.push(Step::Enemy(EnemyStep::Box { model, card, index, again: true }));
     }
-    let bx = card_of(state, model, card).boxes[index as usize];
+    let c = card_of(state, model, card);
+    let bx = c.boxes[index as usize];
+    // The card's elite `damage +N` on its attacks (seed 003, "Enemy phase"; ruling 134).
+    state.dyn_.uc.card_damage = match c.elite {
+        Some(crate::uc::data::EliteEffect::Damage(n)) if elite(state, model) => n,
+        _ => 0,
+    };
     match bx.act {
         BoxAct::Shoot => strike(state, model, |a| matches!(a, Action::Shoot { .. })),
         BoxAct::CloseCombat if !charged => strike(state, model, |a| matches!(a, Action::CloseCombat { .. })),
@@ -658,13 +680,19 @@ fn answer_attack(state: &mut GameState) {
 /// some point of its path react, left to right (seed 003, "Enemy reactions vs movement": the
 /// order is the players' choice in UC). Models in base contact with a player model, and
 /// movers with a stealth token, trigger nothing; a reaction is never reacted to.
-pub(super) fn movement_reactions(state: &mut GameState, seq: &super::Sequence) {
+pub(super) fn movement_reactions(state: &mut GameState, seq: &super::Sequence, stealthed: bool) {
     let Some(uc) = state.stat.uc.clone() else { return };
     let mover = seq.actor;
     let mm = &state.dyn_.models[mover as usize];
-    if mm.side == AI_SIDE || !seq.has_path() || mm.tokens.stealth || !mm.is_conscious() {
+    if mm.side == AI_SIDE || !seq.has_path() || stealthed || !mm.is_conscious() {
         return;
     }
+    // A charge's target answers it with close combat, not with a movement reaction (seed 003,
+    // "Charge").
+    let charged = match seq.declared {
+        Action::Charge { target, .. } => Some(target),
+        _ => None,
+    };
     let board = state.board();
     let reached = &seq.path.points[..(seq.reached as usize).min(seq.path.points.len())];
     let mut reacting: Vec<(u8, u8, ModelId)> = Vec::new();
@@ -672,6 +700,7 @@ pub(super) fn movement_reactions(state: &mut GameState, seq: &super::Sequence) {
         let Some(e) = uc.enemy(m) else { continue };
         if m.side != AI_SIDE
             || !m.is_conscious()
+            || charged == Some(i as ModelId)
             || e.movement_reaction == crate::uc::data::EnemyReaction::Ignore
         {
             continue;
@@ -827,7 +856,7 @@ pub(super) fn noises(state: &GameState, seq: &super::Sequence) -> Vec<(CellIdx, 
             continue;
         }
         let template = seq.templates.iter().find(|t| t.firer == r.model && t.weapon == weapon && t.landed);
-        let at = template.map_or(state.dyn_.models[r.model as usize].cell, |t| t.at);
+        let at = template.map_or_else(|| super::sequence::roll_cell(state, seq, r), |t| t.at);
         out.push((at, r.model));
     }
     out

@@ -14,9 +14,13 @@ use crate::movement::{MoveSpec, Occupancy, ORTHO};
 /// The movement rules for `m` crawling (`prone`) or not.
 pub(super) fn move_spec(state: &GameState, m: ModelId, prone: bool) -> (MoveSpec, u16) {
     let model = &state.dyn_.models[m as usize];
-    // An AI model moves as far as its card's box says (seed 003, "Movement (enemy)").
+    // An AI model moves as far as its card's box says (seed 003, "Movement (enemy)"), less
+    // its Slow (the Nailed It X, p.53; ruling 140) and 1" to stand up from prone (p.25, 003
+    // "Prone"; ruling 141).
     if model.side == crate::uc::AI_SIDE {
-        let budget = state.dyn_.uc.move_inches as u16 * ORTHO;
+        let stance_cost = if model.stance == Stance::Prone { ORTHO } else { 0 };
+        let inches = state.dyn_.uc.move_inches.saturating_sub(model.tokens.slow.1);
+        let budget = (inches as u16 * ORTHO).saturating_sub(stance_cost);
         let spec = MoveSpec {
             start: model.cell,
             start_z: model.z,
@@ -25,7 +29,7 @@ pub(super) fn move_spec(state: &GameState, m: ModelId, prone: bool) -> (MoveSpec
             budget_restricted: budget,
             ignore_terrain: state.dyn_.uc.red,
         };
-        return (spec, 0);
+        return (spec, stance_cost);
     }
     let (pass, nailed) = state.profile(m).speed;
     // Slow(X/X) takes X off both speeds (p.53).

@@ -259,6 +259,20 @@ pub(super) fn actor_pose(state: &GameState, seq: &Sequence, k: u8) -> Pose {
     }
 }
 
+/// Where the roll `r` of a finished sequence was made from: the active model's nested shot or
+/// firefight at the path point where it happened (its start for point 0), anyone else's
+/// where it stands.
+pub(super) fn roll_cell(state: &GameState, seq: &Sequence, r: &CombatRoll) -> crate::board::CellIdx {
+    if r.model == seq.actor && seq.has_path() {
+        match r.point {
+            0 => seq.origin,
+            k => seq.path.points[(k as usize - 1).min(seq.path.points.len() - 1)].cell,
+        }
+    } else {
+        state.dyn_.models[r.model as usize].cell
+    }
+}
+
 /// Blinded models are at −2 Marksmanship, Close Combat and Agility (Blind, p.53).
 pub(super) fn blind_penalty(state: &GameState, m: ModelId) -> i32 {
     if state.models()[m as usize].tokens.blind {

@@ -821,6 +821,11 @@ fn end_sequence(state: &mut GameState) {
     let stat = state.stat.clone();
     let d = &mut state.dyn_;
     let seq = d.sequence.take();
+    // Whether the active model was stealthed as it acted, before the sequence's reveals: a
+    // stealthed mover triggers no reactions nor markers (seed 003, "Stealth").
+    let stealthed = seq.as_ref().is_some_and(|s| d.models[s.actor as usize].tokens.stealth);
+    // A card's elite damage bonus lasts for the attack it was declared with.
+    d.uc.card_damage = 0;
     // AP of a cancelled nested action or firefight come back at the end of the sequence (p.28).
     if let Some(seq) = &seq {
         let m = &mut d.models[seq.actor as usize];
@@ -902,9 +907,9 @@ fn end_sequence(state: &mut GameState) {
             super::enemy::noise_reactions(state, &noises);
             super::ambush::hear(state, &noises);
         }
-        super::enemy::movement_reactions(state, seq);
+        super::enemy::movement_reactions(state, seq, stealthed);
         // Ambush markers that spring come out before the movement reactions.
-        super::ambush::after_sequence(state, seq);
+        super::ambush::after_sequence(state, seq, stealthed);
     }
     // Scored events and dropped markers come first (their steps go on top).
     crate::scenario::after_health_changes(state, seq.as_ref());
@@ -1018,6 +1023,14 @@ fn cleanup(state: &mut GameState) {
         m.ap = 0;
         m.activated = false;
         m.commanded = false;
+        // An AI model's activation is its card, resolved in the enemy phase just ended: Slow
+        // wears off at its end, or at the end of that phase if it drew none (ruling 140).
+        if m.side == crate::uc::AI_SIDE && m.tokens.slow_activations > 0 {
+            m.tokens.slow_activations -= 1;
+            if m.tokens.slow_activations == 0 {
+                m.tokens.slow = (0, 0);
+            }
+        }
     }
     d.clouds.clear(); // smoke templates go in the cleanup (p.53)
     d.steps.push(Step::EndTurn);

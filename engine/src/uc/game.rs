@@ -211,6 +211,10 @@ pub struct UcState {
     /// Which entries of `markers` lie on the table.
     #[serde(default)]
     pub marker_mask: u8,
+    /// The elite `damage +N` of the card whose attack is under way (0 otherwise): added to the
+    /// damage of the AI model's own attack (seed 003, "Enemy phase"; ruling 134).
+    #[serde(default)]
+    pub card_damage: u8,
 }
 
 impl UcState {
@@ -308,6 +312,7 @@ impl Hash for UcState {
             self.noise.hash(state);
             self.markers.hash(state);
             self.marker_mask.hash(state);
+            self.card_damage.hash(state);
         }
     }
 }

@@ -113,3 +113,43 @@ pub fn to_side_a_activation(mut s: GameState) -> GameState {
     }
     s
 }
+
+/// A copy of `s` arranged for a test, as a saved game to edit: side A's first character at
+/// `a_at`, each AI model of `placed` at its cell, one side B model kept at (0, 0) and every
+/// other crew model taken out of the game. Returns the copy and side A's character.
+pub fn arranged(s: &GameState, a_at: (u8, u8), placed: &[(usize, (u8, u8))]) -> (SavedGame, usize) {
+    use engine::profile::ModelType;
+    use engine::state::Health;
+    let a0 = (0..s.models().len())
+        .find(|&i| s.models()[i].side == 0 && s.profile(i as u8).model_type == ModelType::Character)
+        .expect("a side A character");
+    let board = s.static_data().board.clone();
+    let mut saved = SavedGame::capture(s);
+    let mut kept_b = false;
+    for (i, m) in saved.state.models.iter_mut().enumerate() {
+        let at = if i == a0 {
+            Some(a_at)
+        } else if let Some(&(_, at)) = placed.iter().find(|(d, _)| *d == i) {
+            Some(at)
+        } else if m.side == 1 && !kept_b {
+            kept_b = true;
+            Some((0, 0))
+        } else {
+            None
+        };
+        match at {
+            Some((x, y)) => {
+                m.cell = board.idx(x, y);
+                m.z = board.cell(m.cell).height;
+            }
+            None if m.side != engine::uc::AI_SIDE => {
+                m.health = Health::TakenOut;
+                m.ap = 0;
+                m.wounds = 0;
+                m.mount_wounds = 0;
+            }
+            None => {}
+        }
+    }
+    (saved, a0)
+}

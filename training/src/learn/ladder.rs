@@ -192,8 +192,6 @@ pub fn readme(ladder: &Ladder) -> String {
 
 /// Plot the generations' ratings with their intervals, and the other agents as lines.
 pub fn plot(ladder: &Ladder, out: &Path) -> Result<(), String> {
-    crate::curves::font();
-    let tmp = out.with_extension(format!("tmp{}.png", std::process::id()));
     let gens: Vec<&Rung> = {
         let mut g: Vec<&Rung> = ladder.rungs.iter().filter(|r| r.generation.is_some()).collect();
         g.sort_by_key(|r| r.generation);
@@ -203,8 +201,8 @@ pub fn plot(ladder: &Ladder, out: &Path) -> Result<(), String> {
     let lo = ladder.rungs.iter().map(|r| r.ci95[0]).fold(f64::INFINITY, f64::min) - 20.0;
     let hi = ladder.rungs.iter().map(|r| r.ci95[1]).fold(f64::NEG_INFINITY, f64::max) + 20.0;
     let last = gens.last().and_then(|r| r.generation).unwrap_or(0) as f64;
-    let draw = || -> Result<(), Box<dyn std::error::Error>> {
-        let root = BitMapBackend::new(&tmp, (900, 560)).into_drawing_area();
+    crate::curves::write_png(out, |tmp| {
+        let root = BitMapBackend::new(tmp, (900, 560)).into_drawing_area();
         root.fill(&WHITE)?;
         let mut chart = ChartBuilder::on(&root)
             .margin(16)
@@ -254,9 +252,7 @@ pub fn plot(ladder: &Ladder, out: &Path) -> Result<(), String> {
             .draw()?;
         root.present()?;
         Ok(())
-    };
-    draw().map_err(|e| format!("{}: {e}", out.display()))?;
-    std::fs::rename(&tmp, out).map_err(|e| format!("{}: {e}", out.display()))
+    })
 }
 
 #[cfg(test)]
