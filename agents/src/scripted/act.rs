@@ -29,8 +29,7 @@ use engine::state::template::{damages, models_under, template_of};
 use engine::state::{CombatKind, InteractKind, ModelId, Stance};
 use engine::Action;
 
-/// Score for options never worth taking (kept legal as a last resort).
-pub(crate) const NEVER: f64 = -1.0e6;
+pub(crate) use super::terms::NEVER;
 /// Moves and charges given the full position estimate.
 const REFINED: usize = 14;
 /// Chance that an attacked model with AP opposes the attack.

@@ -9,10 +9,11 @@
 //! linear in the weights, so a term's value for an action is the score's change per unit of
 //! its weight (what [`crate::learned::features`] measures).
 //!
-//! Options the player never takes score [`super::act::NEVER`]; [`TermWeights::weigh`] leaves
+//! Options the player never takes score [`NEVER`]; [`TermWeights::weigh`] leaves
 //! such sentinels alone, so no weight can turn a forbidden option into a good one.
 
-use super::act::NEVER;
+/// Score for options never worth taking (kept legal as a last resort).
+pub const NEVER: f64 = -1.0e6;
 
 /// One named term of the scripted player's scores.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
