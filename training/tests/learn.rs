@@ -31,7 +31,8 @@ fn labels_are_deterministic_and_their_positions_replay() {
     // Round trip through the shard format, and the features rebuild by replay.
     let back = parse_labels(&to_lines(&a), "shard.jsonl").unwrap();
     assert_eq!(back, a);
-    let examples = fit::examples(&g, &a).unwrap();
+    let (examples, diverged) = fit::examples(&g, &a).unwrap();
+    assert!(diverged.is_empty(), "{diverged:?}");
     assert_eq!(examples.len(), a.len());
     assert!(examples.iter().any(|e| e.phi.iter().any(|p| p.iter().any(|&x| x != 0.0))));
 }

@@ -28,7 +28,7 @@ pub const POLICY_TEMPERATURE: f64 = 0.1;
 /// Temperature of the rollout-improved target, in return units.
 pub const TARGET_TEMPERATURE: f64 = 0.1;
 /// The penalties tried for the blocks' own changes (the shared change's is a tenth).
-pub const PENALTIES: [f64; 3] = [3.0, 1.0, 0.3];
+pub const PENALTIES: [f64; 4] = [1.0, 0.3, 0.1, 0.03];
 
 /// One label with its features.
 #[derive(Clone, Debug, PartialEq)]
@@ -48,8 +48,10 @@ pub struct Example {
 }
 
 /// The labels' features, rebuilt by replaying their games with `games`' incumbent (in
-/// parallel over games).
-pub fn examples(games: &Games, labels: &[Label]) -> Result<Vec<Example>, String> {
+/// parallel over games), and the games whose replay no longer reaches their labels' positions
+/// (labels made by another version of the engine or the players), each with why; their
+/// labels are left out.
+pub fn examples(games: &Games, labels: &[Label]) -> Result<(Vec<Example>, Vec<String>), String> {
     let mut by_game: BTreeMap<u64, Vec<&Label>> = BTreeMap::new();
     for l in labels {
         by_game.entry(l.game).or_default().push(l);
@@ -86,11 +88,15 @@ pub fn examples(games: &Games, labels: &[Label]) -> Result<Vec<Example>, String>
             }
         })
         .collect();
-    let mut all = Vec::new();
+    let (mut all, mut diverged) = (Vec::new(), Vec::new());
     for d in done {
-        all.extend(d?);
+        match d {
+            Ok(e) => all.extend(e),
+            Err(e) if e.contains("replay") => diverged.push(e),
+            Err(e) => return Err(e),
+        }
     }
-    Ok(all)
+    Ok((all, diverged))
 }
 
 fn example(game: u64, block: usize, phi: Vec<[f64; TERMS]>, score: Vec<f64>, label: &Label) -> Example {
@@ -130,6 +136,9 @@ pub struct FitReport {
     pub after: Figures,
     /// Held-out cross-entropy of each penalty tried.
     pub tried: Vec<(f64, f64)>,
+    /// Games left out because their replay no longer reaches their labels.
+    #[serde(default)]
+    pub diverged_games: usize,
 }
 
 /// The change from the incumbent: a shared part and each block's own; and the scale of the
@@ -291,7 +300,16 @@ pub fn fit(
         100.0 * after.agreement
     );
     let next = Generation::from_flat(incumbent.generation + 1, Some(parent.to_string()), note, &flat);
-    Ok((next, FitReport { train: train.len(), held_out: test.len(), penalty, before, after, tried }))
+    let report = FitReport {
+        train: train.len(),
+        held_out: test.len(),
+        penalty,
+        before,
+        after,
+        tried,
+        diverged_games: 0,
+    };
+    Ok((next, report))
 }
 
 #[cfg(test)]

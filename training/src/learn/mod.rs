@@ -206,9 +206,16 @@ fn run_round(s: &LearnSettings, state: &mut RunState, round: u32) -> Result<Roun
             }
         }
         eprintln!("round {round}: fitting on {} labels (replaying their games)", all.len());
-        let examples = fit::examples(&games, &all)?;
+        let (examples, diverged) = fit::examples(&games, &all)?;
+        if let Some(first) = diverged.first() {
+            eprintln!(
+                "round {round}: {} games left out, their replay diverged (the first: {first})",
+                diverged.len()
+            );
+        }
         let parent = incumbent_file.file_name().map_or(String::new(), |n| n.to_string_lossy().to_string());
-        let (next, report) = fit::fit(&incumbent, &parent, &examples, s.fit_steps)?;
+        let (next, mut report) = fit::fit(&incumbent, &parent, &examples, s.fit_steps)?;
+        report.diverged_games = diverged.len();
         next.save(&candidate_file, true)?;
         write_atomic(&fit_file, &serde_json::to_string_pretty(&report).expect("report serialises"))?;
         report
