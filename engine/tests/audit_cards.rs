@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::uc::{arranged, flat_game, idle, place_next, roll, run_until, to_side_a_activation};
+use common::uc::{dino_field, idle, roll, run_until};
 use engine::cards::{load_cards, Card, CardKind, Limit, Timing};
 use engine::dice::TestLevel;
 use engine::profile::Role;
@@ -196,24 +196,6 @@ fn every_card_offered_in_random_games_meets_its_conditions_of_use() {
 }
 
 // ---- The Ulaya Chronicles AI's action cards (seed 003, "Enemy phase") ----
-
-/// A skirmish on the flat 24" table at side A's first activation with one AI model rolled as
-/// outcome `kind` of the jungle table (0 raptor, 3 raptor alpha (elite), 4 frilled
-/// dilophosaur (elite)), side A's first character at `a_at`, the AI model at `ai_at`, one side
-/// B model kept at (0, 0) and every other crew model out of the game.
-fn dino_field(
-    kind: u8,
-    a_at: (u8, u8),
-    ai_at: (u8, u8),
-    edit: impl Fn(&mut ModelState),
-) -> (GameState, usize, usize) {
-    let mut s = flat_game(1, 0);
-    let dino = place_next(&mut s, kind);
-    let s = to_side_a_activation(s);
-    let (mut saved, a0) = arranged(&s, a_at, &[(dino, ai_at)]);
-    edit(&mut saved.state.models[dino]);
-    (saved.restore("arranged").expect("a valid position"), a0, dino)
-}
 
 /// Play on to AI model `dino`'s draw in the enemy phase and draw card `card` of its deck.
 fn draw(s: &mut GameState, dino: usize, card: u8) {

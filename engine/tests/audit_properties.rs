@@ -11,7 +11,7 @@
 
 mod common;
 
-use common::uc::{arranged, flat_game, place_next, roll, run_until, to_side_a_activation};
+use common::uc::{dino_field, roll, run_until};
 use common::{custom, force_test, force_wounds, game_with};
 use engine::dice::TestLevel;
 use engine::profile::{Profile, TemplateKind, Weapon, WeaponProperty as P};
@@ -375,24 +375,6 @@ fn spray_and_a_blinded_user_change_every_test_the_weapon_makes() {
             assert_eq!(spray, plain + 1, "{way:?}: Spray at pass range");
         }
     }
-}
-
-/// A skirmish on the flat 24" table at side A's first activation with one AI model (`kind`:
-/// the spawn table outcome, 0 = raptor), the chosen side A model at `a_at`, the AI model at
-/// `ai_at`, one side B model kept at (0, 0) and every other crew model out of the game.
-/// Returns the state, side A's model and the AI model.
-fn dino_field(
-    kind: u8,
-    a_at: (u8, u8),
-    ai_at: (u8, u8),
-    edit: impl Fn(&mut ModelState),
-) -> (GameState, usize, usize) {
-    let mut s = flat_game(1, 0);
-    let dino = place_next(&mut s, kind);
-    let s = to_side_a_activation(s);
-    let (mut saved, a0) = arranged(&s, a_at, &[(dino, ai_at)]);
-    edit(&mut saved.state.models[dino]);
-    (saved.restore("arranged").expect("a valid position"), a0, dino)
 }
 
 /// The state with model `m`'s profile's first weapon given `props`.

@@ -153,3 +153,21 @@ pub fn arranged(s: &GameState, a_at: (u8, u8), placed: &[(usize, (u8, u8))]) -> 
     }
     (saved, a0)
 }
+
+/// A skirmish on the flat 24" table at side A's first activation with one AI model rolled as
+/// outcome `kind` of the spawn table (0 raptor, 3 raptor alpha (elite), 4 frilled
+/// dilophosaur (elite)), arranged as [`arranged`] does with the AI model at `ai_at` and
+/// changed by `edit`. Returns the state, side A's character and the AI model.
+pub fn dino_field(
+    kind: u8,
+    a_at: (u8, u8),
+    ai_at: (u8, u8),
+    edit: impl Fn(&mut engine::state::ModelState),
+) -> (GameState, usize, usize) {
+    let mut s = flat_game(1, 0);
+    let dino = place_next(&mut s, kind);
+    let s = to_side_a_activation(s);
+    let (mut saved, a0) = arranged(&s, a_at, &[(dino, ai_at)]);
+    edit(&mut saved.state.models[dino]);
+    (saved.restore("arranged").expect("a valid position"), a0, dino)
+}
