@@ -13,7 +13,7 @@ pub const AGENT_NAMES: [&str; 6] = ["random", "greedy", "scripted", "learned", "
 /// Build a TDE agent from its spec, seeded: `random`, `greedy`, `scripted`,
 /// `learned:gen=PATH[,temp=T]` (the learned player, see [`crate::learned`]),
 /// `mcts[:k=v,...]` (see [`MctsConfig::parse`], plus `rollout=random|greedy|scripted|learned:PATH`,
-/// the rollout player, random by default), or `uc-cards[:decks=PATH]` (the UC card AI, see
+/// the rollout player, random by default, and `leaf=PATH`, a learned leaf value), or `uc-cards[:decks=PATH]` (the UC card AI, see
 /// [`crate::uc_cards`]).
 pub fn make_agent(spec: &str, seed: u64) -> Result<Box<dyn Agent<GameState>>, String> {
     let (name, params) = spec.split_once(':').unwrap_or((spec, ""));
@@ -40,11 +40,20 @@ pub fn make_agent(spec: &str, seed: u64) -> Result<Box<dyn Agent<GameState>>, St
 /// The MCTS agent of an `mcts:` spec's parameters (see [`make_agent`]), seeded: the scripted
 /// player ranks its candidates and the material evaluator scores its leaves; with
 /// `rollout=learned:PATH` the learned generation at PATH both ranks the candidates and plays
-/// the rollouts.
+/// the rollouts, and with `leaf=PATH` the learned leaf value at PATH
+/// ([`crate::learned::leaf`]) scores the leaves.
 pub fn make_mcts(params: &str, seed: u64) -> Result<MctsAgent<GameState>, String> {
-    let (mut config, rollout) = parse_mcts(params)?;
+    let (params, leaf) = take_leaf(params)?;
+    let (mut config, rollout) = parse_mcts(&params)?;
     config.rollout_depth.get_or_insert(crate::tde::ROLLOUT_DEPTH);
-    let agent = MctsAgent::new(config, Arc::new(tde::MaterialEvaluator), seed);
+    let evaluator: Arc<dyn crate::Evaluator<GameState>> = match leaf {
+        Some(path) => Arc::new(
+            crate::learned::leaf::LeafValue::load(std::path::Path::new(&path))
+                .map_err(|e| format!("mcts leaf: {e}"))?,
+        ),
+        None => Arc::new(tde::MaterialEvaluator),
+    };
+    let agent = MctsAgent::new(config, evaluator, seed);
     if let Some(path) = rollout.strip_prefix("learned:") {
         let path = path.strip_prefix("gen=").unwrap_or(path);
         let (generation, label) = crate::learned::load_spec_generation(path)
@@ -70,6 +79,21 @@ pub fn make_mcts(params: &str, seed: u64) -> Result<MctsAgent<GameState>, String
         }
     };
     Ok(agent.with_rollout(policy, rollout))
+}
+
+/// An `mcts:` spec's parameters without its `leaf=PATH` (given at most once), and the path.
+fn take_leaf(params: &str) -> Result<(String, Option<String>), String> {
+    let mut leaf = None;
+    let mut rest: Vec<&str> = Vec::new();
+    for p in params.split(',') {
+        match p.strip_prefix("leaf=") {
+            Some(_) if leaf.is_some() => return Err("mcts parameter `leaf` is given twice".into()),
+            Some("") => return Err("mcts parameter `leaf` needs a path (leaf=PATH)".into()),
+            Some(path) => leaf = Some(path.to_string()),
+            None => rest.push(p),
+        }
+    }
+    Ok((rest.join(","), leaf))
 }
 
 /// Parse the parameters of an `mcts:` spec: the search settings and the rollout player's

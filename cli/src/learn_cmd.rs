@@ -1,12 +1,13 @@
-//! `tde learn`: policy iteration of the learned player from rollouts (see `training::learn`):
-//! rounds of labelling, fitting and gating, resumable, with promoted generations written to
-//! the ladder folder.
+//! `tde learn`: policy iteration of the learned player (see `training::learn`): rounds that
+//! propose a candidate (fitted to rollout labels, or searched by self-play games) and gate it,
+//! resumable, with promoted generations written to the ladder folder.
 
 use clap::Args;
 use std::fmt::Write;
 use std::path::PathBuf;
 use training::learn::labels::LabelConfig;
-use training::learn::{learn, LearnSettings};
+use training::learn::tune::TuneConfig;
+use training::learn::{learn, LearnSettings, Proposer};
 
 /// Arguments of `tde learn`.
 #[derive(Args)]
@@ -20,6 +21,29 @@ pub struct LearnArgs {
     /// Rounds to run (label, fit, gate), 1 to 1000.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=1000))]
     pub rounds: u32,
+    /// Where each round's candidate comes from: `rollouts` (fitted to rollout labels of the
+    /// incumbent's decisions) or `games` (searched by self-play games between perturbed
+    /// players, SPSA).
+    #[arg(long, default_value = "rollouts", value_parser = ["rollouts", "games"])]
+    pub proposer: String,
+    /// `games`: search iterations, 2 to 100,000.
+    #[arg(long, default_value_t = 200, value_parser = clap::value_parser!(u32).range(2..=100_000))]
+    pub tune_iterations: u32,
+    /// `games`: games per search iteration, 2 to 100,000.
+    #[arg(long, default_value_t = 400, value_parser = clap::value_parser!(u32).range(2..=100_000))]
+    pub tune_games: u32,
+    /// `games`: how far each weight's logarithm is moved to compare two players, in (0, 1].
+    #[arg(long, default_value_t = 0.25)]
+    pub tune_perturbation: f64,
+    /// `games`: the search's step, in (0, 100].
+    #[arg(long, default_value_t = 0.5)]
+    pub tune_step: f64,
+    /// `games`: also search a multiplier per scenario and term.
+    #[arg(long)]
+    pub tune_per_scenario: bool,
+    /// `games`: the terms searched, comma-separated names (default: every term).
+    #[arg(long, default_value = "")]
+    pub tune_terms: String,
     /// Labelled games per round, 1 to 1,000,000.
     #[arg(long, default_value_t = 400, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
     pub label_games: u32,
@@ -64,7 +88,28 @@ pub fn learn_cmd(args: &LearnArgs) -> Result<String, String> {
         Some(t) => t as usize,
         None => std::thread::available_parallelism().map_or(1, |n| n.get()),
     };
+    let proposer = if args.proposer == "games" {
+        let config = TuneConfig {
+            iterations: args.tune_iterations,
+            games: args.tune_games,
+            perturbation: args.tune_perturbation,
+            step: args.tune_step,
+            per_scenario: args.tune_per_scenario,
+            terms: args
+                .tune_terms
+                .split(',')
+                .map(str::trim)
+                .filter(|t| !t.is_empty())
+                .map(String::from)
+                .collect(),
+        };
+        config.check().map_err(|e| format!("--{e}"))?;
+        Proposer::Games(config)
+    } else {
+        Proposer::Rollouts
+    };
     let settings = LearnSettings {
+        proposer,
         run: args.run.clone(),
         ladder: args.ladder.clone(),
         rounds: args.rounds,
@@ -84,20 +129,40 @@ pub fn learn_cmd(args: &LearnArgs) -> Result<String, String> {
     let reports = learn(&settings)?;
     let mut out = String::new();
     for r in &reports {
-        let _ = writeln!(
-            out,
-            "round {}: {} labels ({:.0}/h), {} improvable; shared seeds cut the variance of differences {:.1}x",
-            r.round, r.labels.labels, r.labels_per_hour, r.labels.improvable, r.labels.variance_saved
-        );
-        let _ = writeln!(
-            out,
-            "  fit: held-out cross-entropy {:.4} -> {:.4}, agreement with the rollouts' best {:.1}% -> {:.1}% (penalty {})",
-            r.fit.before.cross_entropy,
-            r.fit.after.cross_entropy,
-            100.0 * r.fit.before.agreement,
-            100.0 * r.fit.after.agreement,
-            r.fit.penalty
-        );
+        if let Some(l) = &r.labels {
+            let _ = writeln!(
+                out,
+                "round {}: {} labels ({:.0}/h), {} improvable; shared seeds cut the variance of differences {:.1}x",
+                r.round, l.labels, r.labels_per_hour, l.improvable, l.variance_saved
+            );
+        }
+        if let Some(f) = &r.fit {
+            let _ = writeln!(
+                out,
+                "  fit: held-out cross-entropy {:.4} -> {:.4}, agreement with the rollouts' best {:.1}% -> {:.1}% (penalty {})",
+                f.before.cross_entropy,
+                f.after.cross_entropy,
+                100.0 * f.before.agreement,
+                100.0 * f.after.agreement,
+                f.penalty
+            );
+        }
+        if let Some(t) = &r.tune {
+            let moved: Vec<String> = t
+                .multipliers
+                .iter()
+                .filter(|(_, m)| (**m - 1.0).abs() >= 0.1)
+                .map(|(k, m)| format!("{k} x{m:.2}"))
+                .collect();
+            let _ = writeln!(
+                out,
+                "round {}: self-play search, {} games ({:.0}/h); weights moved: {}",
+                r.round,
+                t.games,
+                t.games_per_hour,
+                if moved.is_empty() { "none by 10% or more".to_string() } else { moved.join(", ") }
+            );
+        }
         let _ = writeln!(out, "  gate: {}", r.gate.reason);
         match &r.promoted {
             Some(p) => {
@@ -158,4 +223,107 @@ pub fn ladder_cmd(args: &LadderArgs) -> Result<String, String> {
     };
     let ladder = training::learn::ladder::run_ladder(&settings)?;
     Ok(format!("{}\nwritten to {}", training::learn::ladder::readme(&ladder).trim_end(), args.out.display()))
+}
+
+/// Arguments of `tde leaf-value`.
+#[derive(Args)]
+pub struct LeafValueArgs {
+    /// The generation whose games and rollouts the value is fitted to (a file, or a folder whose
+    /// newest `gen-NNN.json` is taken).
+    #[arg(long, default_value = "checkpoints/learned")]
+    pub gen: PathBuf,
+    /// Games whose positions are valued, 10 to 1,000,000.
+    #[arg(long, default_value_t = 400, value_parser = clap::value_parser!(u32).range(10..=1_000_000))]
+    pub games: u32,
+    /// Chance that a decision's position is kept, in (0, 1].
+    #[arg(long, default_value_t = 0.05)]
+    pub rate: f64,
+    /// Rollouts from each kept position, 1 to 1000.
+    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u32).range(1..=1000))]
+    pub rollouts: u32,
+    /// Weight of the penalty on the distance from the material count's weights, 0 to 100.
+    #[arg(long, default_value_t = 1e-3)]
+    pub penalty: f64,
+    /// Gradient steps of the fit, 1 to 1,000,000.
+    #[arg(long, default_value_t = 3000, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+    pub steps: u32,
+    /// Seed of the games and rollouts.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Where the leaf value is written (default: `leaf-NNN.json` beside the generation, NNN its
+    /// number), with its report beside it (`.report.json`).
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// Replace an existing file.
+    #[arg(long)]
+    pub force: bool,
+    /// Worker threads, 1 to 1024 (default: every core).
+    #[arg(long, value_parser = clap::value_parser!(u16).range(1..=1024))]
+    pub threads: Option<u16>,
+}
+
+/// Run `tde leaf-value`.
+pub fn leaf_value_cmd(args: &LeafValueArgs) -> Result<String, String> {
+    use agents::learned::generation::{resolve, Generation};
+    use training::learn::leaf::{fit, positions, LeafSettings};
+    if !(args.rate > 0.0 && args.rate <= 1.0) {
+        return Err(format!("--rate {} is not in (0, 1]", args.rate));
+    }
+    if !(0.0..=100.0).contains(&args.penalty) {
+        return Err(format!("--penalty {} is not in [0, 100]", args.penalty));
+    }
+    let file = resolve(&args.gen).map_err(|e| format!("--gen: {e}"))?;
+    let generation = Generation::load(&file).map_err(|e| format!("--gen: {e}"))?;
+    let out = args
+        .out
+        .clone()
+        .unwrap_or_else(|| file.with_file_name(format!("leaf-{:03}.json", generation.generation)));
+    let report_file = out.with_extension("report.json");
+    if !args.force {
+        for f in [&out, &report_file] {
+            if f.exists() {
+                return Err(format!("{}: already exists (give --force to replace it)", f.display()));
+            }
+        }
+    }
+    let settings = LeafSettings {
+        games: args.games,
+        rate: args.rate,
+        rollouts: args.rollouts,
+        penalty: args.penalty,
+        seed: args.seed,
+    };
+    let threads = match args.threads {
+        Some(t) => t as usize,
+        None => std::thread::available_parallelism().map_or(1, |n| n.get()),
+    };
+    let games = training::learn::games::Games::new(std::sync::Arc::new(generation), Vec::new())?;
+    let valued = positions(&games, &settings, threads)?;
+    let (mut leaf, report) = fit(&valued, &settings, args.steps as usize);
+    leaf.note = format!(
+        "fitted to {} positions of {} ({} games, {} rollouts each)",
+        valued.len(),
+        file.display(),
+        args.games,
+        args.rollouts
+    );
+    leaf.save(&out, args.force)?;
+    let text = serde_json::to_string_pretty(&report).expect("report serialises");
+    let tmp = report_file.with_extension("tmp");
+    std::fs::write(&tmp, text).map_err(|e| format!("{}: {e}", tmp.display()))?;
+    std::fs::rename(&tmp, &report_file).map_err(|e| format!("{}: {e}", report_file.display()))?;
+    let line = |name: &str, e: &training::learn::leaf::Errors| {
+        format!(
+            "  {name}: {} positions, mean squared error against the rollouts' means: leaf value {:.4}, material count {:.4}, constant 0 {:.4}",
+            e.positions, e.leaf, e.material, e.zero
+        )
+    };
+    Ok(format!(
+        "{}\n{}\n{}\nwritten: {} ({})",
+        leaf.note,
+        line("fitted", &report.fitted),
+        line("held out (every tenth game)", &report.held_out),
+        out.display(),
+        report_file.display()
+    ))
 }

@@ -61,10 +61,13 @@ enum Command {
     Arena(arena_cmd::ArenaArgs),
     /// List the five scenarios, one line each.
     Scenarios(scenarios_cmd::ScenariosArgs),
-    /// Policy iteration of the learned player from rollouts: label, fit, gate; resumable.
+    /// Policy iteration of the learned player: propose (rollout labels or self-play games), gate; resumable.
     Learn(learn_cmd::LearnArgs),
     /// Rate every committed generation of the learned player, `scripted` and others (Bradley–Terry).
     Ladder(learn_cmd::LadderArgs),
+    /// Fit the learned leaf value MCTS cuts its rollouts off with (`mcts:...,leaf=PATH`) to
+    /// rollouts from positions of a generation's own games.
+    LeafValue(learn_cmd::LeafValueArgs),
     /// Train a policy/value network from expert play or by self-play; resumable from its run folder.
     Train(train_cmd::TrainArgs),
     /// One self-play actor: plays games with a run's latest network into its shards.
@@ -135,6 +138,7 @@ fn main() -> ExitCode {
         Command::Arena(args) => passed(arena_cmd::arena(args)),
         Command::Learn(args) => passed(learn_cmd::learn_cmd(args)),
         Command::Ladder(args) => passed(learn_cmd::ladder_cmd(args)),
+        Command::LeafValue(args) => passed(learn_cmd::leaf_value_cmd(args)),
         Command::Train(args) => passed(train_cmd::train(args)),
         Command::Selfplay(args) => passed(train_cmd::selfplay(args)),
         Command::Curves(args) => passed(train_cmd::curves(args)),

@@ -238,6 +238,10 @@ pub struct SiblingCheckArgs {
     /// Seed of the games, dice and rollouts.
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
+    /// Judge a learned leaf value (a `tde leaf-value` file) in place of the value head; the
+    /// network still chooses the children.
+    #[arg(long)]
+    pub leaf: Option<PathBuf>,
     /// Print one JSON object.
     #[arg(long)]
     pub json: bool,
@@ -255,11 +259,21 @@ pub fn sibling_check(args: &SiblingCheckArgs) -> Result<String, String> {
         rollouts: args.rollouts,
         continuation: args.continuation,
         seed: args.seed,
+        leaf: match &args.leaf {
+            Some(p) => Some(agents::learned::leaf::LeafValue::load(p).map_err(|e| format!("--leaf: {e}"))?),
+            None => None,
+        },
+    };
+    let judged = match &args.leaf {
+        Some(p) => format!("leaf value {}", p.display()),
+        None => format!("value head of {}", args.net.display()),
     };
     let records = training::sibling_check::sibling_records(&network, &config, &plan)?;
     if args.json {
         let v = serde_json::json!({
             "net": args.net.display().to_string(),
+            "leaf": args.leaf.as_ref().map(|p| p.display().to_string()),
+            "leaf": args.leaf.as_ref().map(|p| p.display().to_string()),
             "agent": args.agent,
             "board": config.board,
             "crews": config.crews,
@@ -271,9 +285,9 @@ pub fn sibling_check(args: &SiblingCheckArgs) -> Result<String, String> {
         return Ok(v.to_string());
     }
     let mut out = format!(
-        "value head of {} among siblings: at every {}th decision with a choice of {} games per scenario by {},\n\
-         the network's {} most probable actions played, each child valued by the head and by {} rollouts{}:\n",
-        args.net.display(),
+        "{} among siblings: at every {}th decision with a choice of {} games per scenario by {},\n\
+         the network's {} most probable actions played, each child valued by it and by {} rollouts{}:\n",
+        judged,
         args.every,
         args.games,
         args.agent,

@@ -14,9 +14,12 @@
 //! next and where the opponent does. The same correlation and agreement are given for the
 //! material evaluator that ends MCTS's rollouts (victory points and conscious models), as a
 //! handcrafted yardstick: a head worth searching with should order siblings at least as well.
+//! With [`SiblingPlan::leaf`] a learned leaf value ([`agents::learned::leaf`]) is judged in the
+//! head's place.
 
 use crate::play::Network;
 use crate::rollout::{rollout_estimate, Estimate};
+use agents::learned::leaf::LeafValue;
 use agents::tde::MaterialEvaluator;
 use agents::{Evaluator, Game, PolicyValue, Turn};
 use engine::scenario::Scenario;
@@ -45,6 +48,9 @@ pub struct SiblingPlan {
     pub continuation: u32,
     /// Seed of the games, dice and rollouts.
     pub seed: u64,
+    /// A learned leaf value judged in place of the value head (the network still chooses the
+    /// children).
+    pub leaf: Option<LeafValue>,
 }
 
 /// One child of a judged decision, valued for the player deciding there.
@@ -183,9 +189,19 @@ fn children(
             play_on(&mut state, &plan.agent, plan.continuation, child_seed)?;
             let (head, material, same_mover) = match Game::turn(&state) {
                 Turn::Player(next) => {
-                    let value = PolicyValue::evaluate(network, &[(&state, next)])?[0].value as f64;
                     let material = MaterialEvaluator.evaluate(&state)[mover];
-                    (if next == mover { value } else { -value }, material, Some(next == mover))
+                    let head = match &plan.leaf {
+                        Some(leaf) => leaf.evaluate(&state)[mover],
+                        None => {
+                            let value = PolicyValue::evaluate(network, &[(&state, next)])?[0].value as f64;
+                            if next == mover {
+                                value
+                            } else {
+                                -value
+                            }
+                        }
+                    };
+                    (head, material, Some(next == mover))
                 }
                 _ => (Game::returns(&state)[mover], Game::returns(&state)[mover], None),
             };

@@ -11,6 +11,7 @@
 
 pub mod features;
 pub mod generation;
+pub mod leaf;
 
 use crate::scripted::ScriptedAgent;
 use crate::Agent;

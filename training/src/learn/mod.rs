@@ -2,13 +2,17 @@
 //! learned player ([`agents::learned`]), each fitted to labels its predecessor's rollouts give
 //! and promoted only through a gate of thousands of games.
 //!
-//! A round has three steps, each leaving files in `DIR/round-NNN/` that the next run picks up,
-//! so a run killed at any moment resumes where it was:
-//! 1. **label** ([`labels`]): games of the incumbent ([`games`]) in shards of
-//!    [`LearnSettings::shard_games`] games, `labels/shard-NNNN.jsonl` each;
-//! 2. **fit** ([`fit`]): the next generation from every label of the incumbent's rounds
-//!    (features rebuilt by replay), `gen-NNN.json` and `fit.json`;
-//! 3. **gate** ([`gate`]): an arena in `gate/`, its decision in `gate.json`.
+//! A round proposes a candidate and gates it, each step leaving files in `DIR/round-NNN/` that
+//! the next run picks up, so a run killed at any moment resumes where it was. The candidate
+//! comes from one of two proposers ([`Proposer`]):
+//! - **rollouts**: 1. **label** ([`labels`]): games of the incumbent ([`games`]) in shards of
+//!   [`LearnSettings::shard_games`] games, `labels/shard-NNNN.jsonl` each; 2. **fit**
+//!   ([`fit`]): the next generation from every label of the incumbent's rounds (features rebuilt
+//!   by replay), `gen-NNN.json` and `fit.json`;
+//! - **games**: a self-play search of the term weights by whole games' results ([`tune`]), its
+//!   state in `tune/`, its report in `tune.json` and the candidate in `gen-NNN.json`.
+//!
+//! Then the **gate** ([`gate`]): an arena in `gate/`, its decision in `gate.json`.
 //!
 //! A promoted generation is copied to the ladder folder (`checkpoints/learned/` by default)
 //! with its gate and fit figures (`gen-NNN.gate.json`), and becomes the incumbent; a candidate
@@ -21,6 +25,8 @@ pub mod games;
 pub mod gate;
 pub mod labels;
 pub mod ladder;
+pub mod leaf;
+pub mod tune;
 
 use agents::learned::generation::{file_name, newest_in, Generation};
 use games::Games;
@@ -31,9 +37,20 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Instant;
 
+/// Where a round's candidate comes from.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Proposer {
+    /// Fitted to rollout labels of the incumbent's decisions ([`labels`], [`fit`]).
+    Rollouts,
+    /// Searched by self-play games between perturbed players ([`tune`]).
+    Games(tune::TuneConfig),
+}
+
 /// What a run does.
 #[derive(Clone, Debug)]
 pub struct LearnSettings {
+    /// Where each round's candidate comes from.
+    pub proposer: Proposer,
     /// The run folder.
     pub run: PathBuf,
     /// Where promoted generations go, and the run starts from.
@@ -72,12 +89,18 @@ pub struct RunState {
 pub struct RoundReport {
     /// The round's number.
     pub round: u32,
-    /// Its labels' summary.
-    pub labels: LabelSummary,
+    /// Its labels' summary (rollout proposals).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub labels: Option<LabelSummary>,
     /// Labels per hour of this round's labelling (0 when resumed with nothing left to label).
+    #[serde(default)]
     pub labels_per_hour: f64,
-    /// The fit.
-    pub fit: fit::FitReport,
+    /// The fit (rollout proposals).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fit: Option<fit::FitReport>,
+    /// The self-play search (game proposals).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tune: Option<tune::TuneReport>,
     /// The gate.
     pub gate: gate::GateResult,
     /// The promoted generation's file in the ladder, if any.
@@ -156,14 +179,91 @@ fn round_dir(s: &LearnSettings, round: u32) -> PathBuf {
     s.run.join(format!("round-{round:03}"))
 }
 
-/// One round: label, fit, gate, promote.
+/// The candidate's figures from whichever proposer made it.
+struct Proposal {
+    labels: Option<LabelSummary>,
+    labels_per_hour: f64,
+    fit: Option<fit::FitReport>,
+    tune: Option<tune::TuneReport>,
+}
+
+/// One round: propose, gate, promote.
 fn run_round(s: &LearnSettings, state: &mut RunState, round: u32) -> Result<RoundReport, String> {
     let dir = round_dir(s, round);
     let incumbent_file = state.round_incumbents[round as usize].clone();
     let incumbent = Arc::new(Generation::load(&incumbent_file)?);
     let games = Games::new(incumbent.clone(), older_generations(&s.ladder, &incumbent)?)?;
+    let candidate_file = dir.join(file_name(incumbent.generation + 1));
+    let proposal = match &s.proposer {
+        Proposer::Rollouts => propose_by_rollouts(s, state, round, &games, &incumbent_file, &candidate_file)?,
+        Proposer::Games(config) => {
+            propose_by_games(s, round, &games, config, &incumbent_file, &candidate_file)?
+        }
+    };
 
-    // 1. Labels, shard by shard.
+    // Gate.
+    let gate_file = dir.join("gate.json");
+    let gate: gate::GateResult = if gate_file.exists() {
+        read_json(&gate_file)?
+    } else {
+        let seed = 0x6a7e_0000 + round as u64;
+        let g =
+            gate::run(&candidate_file, &incumbent_file, s.gate_games, seed, s.threads, &dir.join("gate"))?;
+        write_atomic(&gate_file, &serde_json::to_string_pretty(&g).expect("gate serialises"))?;
+        g
+    };
+
+    // Promotion.
+    let mut promoted = None;
+    if gate.promoted {
+        let target = s.ladder.join(file_name(incumbent.generation + 1));
+        if !target.exists() {
+            let mut next = Generation::load(&candidate_file)?;
+            next.parent =
+                Some(state.incumbent.file_name().map_or(String::new(), |n| n.to_string_lossy().to_string()));
+            next.save(&target, false)?;
+            let record = serde_json::json!({
+                "round": round,
+                "fit": proposal.fit,
+                "tune": proposal.tune,
+                "gate": gate,
+            });
+            write_atomic(
+                &target.with_extension("gate.json"),
+                &serde_json::to_string_pretty(&record).expect("record serialises"),
+            )?;
+        }
+        state.incumbent = target.clone();
+        promoted = Some(target);
+    }
+    let report = RoundReport {
+        round,
+        labels: proposal.labels,
+        labels_per_hour: proposal.labels_per_hour,
+        fit: proposal.fit,
+        tune: proposal.tune,
+        gate,
+        promoted,
+    };
+    write_atomic(
+        &dir.join("round.json"),
+        &serde_json::to_string_pretty(&report).expect("report serialises"),
+    )?;
+    Ok(report)
+}
+
+/// A candidate fitted to rollout labels of the incumbent's decisions: label this round's games,
+/// then fit on every label of the rounds with this incumbent.
+fn propose_by_rollouts(
+    s: &LearnSettings,
+    state: &RunState,
+    round: u32,
+    games: &Games,
+    incumbent_file: &Path,
+    candidate_file: &Path,
+) -> Result<Proposal, String> {
+    // Labels, shard by shard.
+    let dir = round_dir(s, round);
     let labels_dir = dir.join("labels");
     std::fs::create_dir_all(&labels_dir).map_err(|e| format!("{}: {e}", labels_dir.display()))?;
     let shards = s.label_games.div_ceil(s.shard_games);
@@ -177,7 +277,7 @@ fn run_round(s: &LearnSettings, state: &mut RunState, round: u32) -> Result<Roun
             let last = (first + s.shard_games).min(s.label_games);
             let seeds: Vec<u64> = (first..last).map(|i| ((round as u64 + 1) << 32) | i as u64).collect();
             let done: Vec<Result<Vec<labels::Label>, String>> =
-                seeds.par_iter().map(|&g| label_game(&games, g, &s.labels)).collect();
+                seeds.par_iter().map(|&g| label_game(games, g, &s.labels)).collect();
             let mut shard_labels = Vec::new();
             for d in done {
                 shard_labels.extend(d?);
@@ -193,20 +293,19 @@ fn run_round(s: &LearnSettings, state: &mut RunState, round: u32) -> Result<Roun
     let labels_per_hour = fresh as f64 / (start.elapsed().as_secs_f64() / 3600.0).max(1e-9);
     let round_labels = read_labels(&labels_dir)?;
 
-    // 2. Fit, on every label of the rounds with this incumbent.
+    // Fit, on every label of the rounds with this incumbent.
     let fit_file = dir.join("fit.json");
-    let candidate_file = dir.join(file_name(incumbent.generation + 1));
     let fit_report: fit::FitReport = if fit_file.exists() && candidate_file.exists() {
         read_json(&fit_file)?
     } else {
         let mut all = Vec::new();
         for (r, inc) in state.round_incumbents.iter().enumerate().take(round as usize + 1) {
-            if *inc == incumbent_file {
+            if inc == incumbent_file {
                 all.extend(read_labels(&round_dir(s, r as u32).join("labels"))?);
             }
         }
         eprintln!("round {round}: fitting on {} labels (replaying their games)", all.len());
-        let (examples, diverged) = fit::examples(&games, &all)?;
+        let (examples, diverged) = fit::examples(games, &all)?;
         if let Some(first) = diverged.first() {
             eprintln!(
                 "round {round}: {} games left out, their replay diverged (the first: {first})",
@@ -214,56 +313,51 @@ fn run_round(s: &LearnSettings, state: &mut RunState, round: u32) -> Result<Roun
             );
         }
         let parent = incumbent_file.file_name().map_or(String::new(), |n| n.to_string_lossy().to_string());
-        let (next, mut report) = fit::fit(&incumbent, &parent, &examples, s.fit_steps)?;
+        let (next, mut report) = fit::fit(&games.incumbent, &parent, &examples, s.fit_steps)?;
         report.diverged_games = diverged.len();
-        next.save(&candidate_file, true)?;
+        next.save(candidate_file, true)?;
         write_atomic(&fit_file, &serde_json::to_string_pretty(&report).expect("report serialises"))?;
         report
     };
 
-    // 3. Gate.
-    let gate_file = dir.join("gate.json");
-    let gate: gate::GateResult = if gate_file.exists() {
-        read_json(&gate_file)?
-    } else {
-        let seed = 0x6a7e_0000 + round as u64;
-        let g =
-            gate::run(&candidate_file, &incumbent_file, s.gate_games, seed, s.threads, &dir.join("gate"))?;
-        write_atomic(&gate_file, &serde_json::to_string_pretty(&g).expect("gate serialises"))?;
-        g
-    };
-
-    // 4. Promotion.
-    let mut promoted = None;
-    if gate.promoted {
-        let target = s.ladder.join(file_name(incumbent.generation + 1));
-        if !target.exists() {
-            let mut next = Generation::load(&candidate_file)?;
-            next.parent =
-                Some(state.incumbent.file_name().map_or(String::new(), |n| n.to_string_lossy().to_string()));
-            next.save(&target, false)?;
-            let record = serde_json::json!({ "round": round, "fit": fit_report, "gate": gate });
-            write_atomic(
-                &target.with_extension("gate.json"),
-                &serde_json::to_string_pretty(&record).expect("record serialises"),
-            )?;
-        }
-        state.incumbent = target.clone();
-        promoted = Some(target);
-    }
-    let report = RoundReport {
-        round,
-        labels: LabelSummary::of(&round_labels),
+    Ok(Proposal {
+        labels: Some(LabelSummary::of(&round_labels)),
         labels_per_hour,
-        fit: fit_report,
-        gate,
-        promoted,
+        fit: Some(fit_report),
+        tune: None,
+    })
+}
+
+/// A candidate searched by self-play games ([`tune`]), resumed from the round's `tune/` folder.
+fn propose_by_games(
+    s: &LearnSettings,
+    round: u32,
+    games: &Games,
+    config: &tune::TuneConfig,
+    incumbent_file: &Path,
+    candidate_file: &Path,
+) -> Result<Proposal, String> {
+    let dir = round_dir(s, round);
+    let tune_file = dir.join("tune.json");
+    let report: tune::TuneReport = if tune_file.exists() && candidate_file.exists() {
+        read_json(&tune_file)?
+    } else {
+        let seed = 0x7e4e_0000 + round as u64;
+        let (mut next, report) = tune::tune(games, config, seed, &dir.join("tune"), s.progress)?;
+        next.parent = incumbent_file.file_name().map(|n| n.to_string_lossy().to_string());
+        next.note = format!(
+            "searched by self-play: {} iterations of {} games (SPSA, perturbation {}, step {}{})",
+            config.iterations,
+            config.games,
+            config.perturbation,
+            config.step,
+            if config.per_scenario { ", per scenario" } else { "" }
+        );
+        next.save(candidate_file, true)?;
+        write_atomic(&tune_file, &serde_json::to_string_pretty(&report).expect("report serialises"))?;
+        report
     };
-    write_atomic(
-        &dir.join("round.json"),
-        &serde_json::to_string_pretty(&report).expect("report serialises"),
-    )?;
-    Ok(report)
+    Ok(Proposal { labels: None, labels_per_hour: 0.0, fit: None, tune: Some(report) })
 }
 
 /// Every label in a folder of shards, in shard order.
