@@ -1,0 +1,135 @@
+"""The Drowned Earth (TDE) from Python: the Rust rules engine, its tensor encodings, its
+built-in agents and its arena, at native speed.
+
+>>> import tde
+>>> state = tde.new_game(scenario="skirmish", seed=1)
+>>> state.current_player(), len(state.legal_actions()) > 0
+(0, True)
+
+Actions are indices of the Rust policy space (the indexing the networks use); chance nodes
+list their outcomes ``0..k`` with exact odds (``chance_outcomes()``). Adapters:
+``tde.pettingzoo.env(...)`` (PettingZoo AEC), ``tde.gym.make(...)`` (Gymnasium, one side
+played by a built-in agent) and ``tde.openspiel`` (registers ``python_tde`` with
+``pyspiel``).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Dict, Optional, Sequence, Union
+
+from tde._tde import (
+    AGENT_NAMES,
+    CHANCE_PLAYER,
+    GLOBALS,
+    MAX_CHANCE_OUTCOMES,
+    PLANES,
+    TERMINAL_PLAYER,
+    Agent,
+    IllegalActionError,
+    State,
+    TdeError,
+    deserialize,
+    new_game,
+    random_games_in_rust,
+    scenarios,
+)
+
+__all__ = [
+    "AGENT_NAMES",
+    "CHANCE_PLAYER",
+    "GLOBALS",
+    "MAX_CHANCE_OUTCOMES",
+    "PLANES",
+    "TERMINAL_PLAYER",
+    "Agent",
+    "IllegalActionError",
+    "State",
+    "TdeError",
+    "arena",
+    "deserialize",
+    "load_record",
+    "new_game",
+    "random_games_in_rust",
+    "scenarios",
+]
+
+DEFAULT_BOARD = "sunken_plaza"
+DEFAULT_CREWS = ("artifacters_100", "the_firm_100")
+
+
+def _names(value: Union[str, Sequence[str]], argument: str) -> list:
+    """A comma-separated string or a sequence of strings as a list of names."""
+    if isinstance(value, str):
+        names = [v.strip() for v in value.split(",") if v.strip()]
+    else:
+        names = [str(v) for v in value]
+    if not names:
+        raise TdeError(f"{argument}: name at least one")
+    return names
+
+
+def arena(
+    agents: Union[str, Sequence[str]],
+    scenarios: Union[str, Sequence[str]] = "all",
+    games: int = 2,
+    seed: int = 1,
+    threads: int = 1,
+    board: Union[str, Sequence[str]] = DEFAULT_BOARD,
+    crews: Union[str, Sequence[str]] = DEFAULT_CREWS,
+    rules: str = "standard",
+    dinos: int = 0,
+    ambush: int = 0,
+) -> Dict[str, Any]:
+    """Play a round robin between built-in agents, as ``tde arena`` does, and return its
+    results (the content of ``results.json``) as a dict: ``ratings`` (Bradley-Terry, best
+    first), ``agents`` (totals with Wilson intervals), ``pairs``, ``scenarios``, ``timing``...
+
+    ``agents``: two or more specs (a list, or one comma-separated string where an ``mcts:``
+    spec keeps its ``key=value`` parameters); ``games`` per pair and scenario, sides swapped
+    (rounded up to even); ``board``: one board, or several (or ``"all"``) to draw from;
+    ``crews``: side A's and side B's, or a pool of three or more (or ``"all"``).
+    """
+    if isinstance(games, bool) or not isinstance(games, int) or games < 1:
+        raise TdeError(f"games: a positive whole number, got {games!r}")
+    if isinstance(threads, bool) or not isinstance(threads, int) or threads < 1:
+        raise TdeError(f"threads: a positive whole number, got {threads!r}")
+    text = _tde_arena_json(
+        _names(agents, "agents"),
+        _names(scenarios, "scenarios"),
+        games,
+        seed,
+        threads,
+        _names(board, "board"),
+        _names(crews, "crews"),
+        rules,
+        dinos,
+        ambush,
+    )
+    return json.loads(text)
+
+
+def load_record(path: str) -> State:
+    """The final state of a game record file (``tde demo --record``, ``tde arena --records``,
+    ``State.serialize()``), replayed and checked against its final hash."""
+    with open(path, encoding="utf-8") as f:
+        return deserialize(f.read())
+
+
+def _tde_arena_json(*args: Any) -> str:
+    from tde._tde import arena_json
+
+    return arena_json(*args)
+
+
+def _agent_for(spec_or_agent: Union[str, Agent], seed: int) -> Agent:
+    """An ``Agent`` from a spec string, or the agent itself."""
+    if isinstance(spec_or_agent, Agent):
+        return spec_or_agent
+    return Agent(spec_or_agent, seed)
+
+
+def _check_seed(seed: Optional[int]) -> None:
+    """Refuse a seed that is not a non-negative whole number."""
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or seed < 0):
+        raise TdeError(f"seed: a non-negative whole number, got {seed!r}")

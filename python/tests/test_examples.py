@@ -1,0 +1,28 @@
+"""The README's examples run."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+from conftest import EXAMPLES
+
+
+def run_example(*args: str) -> str:
+    out = subprocess.run(
+        [sys.executable, *args], cwd=EXAMPLES, capture_output=True, text=True, timeout=600, check=False
+    )
+    assert out.returncode == 0, out.stderr
+    return out.stdout
+
+
+def test_play_vs_scripted() -> None:
+    out = run_example("play_vs_scripted.py")
+    assert "returns [" in out and "VP (" in out
+
+
+def test_reinforce_runs_a_few_episodes() -> None:
+    out = run_example("reinforce.py", "--episodes", "6", "--report", "3")
+    lines = [l for l in out.splitlines() if l.startswith("games")]
+    assert len(lines) == 2 and "win rate" in lines[-1]

@@ -1,0 +1,62 @@
+"""The Gymnasium environment against a built-in agent."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+pytest.importorskip("gymnasium", reason="gymnasium is not installed")
+
+from gymnasium.utils.env_checker import check_env  # noqa: E402
+
+import tde  # noqa: E402
+import tde.gym  # noqa: E402
+from conftest import TINY  # noqa: E402
+
+
+def test_check_env() -> None:
+    check_env(tde.gym.make(opponent="scripted", **TINY), skip_render_check=True)
+
+
+def test_check_env_on_a_random_scenario_and_side() -> None:
+    check_env(tde.gym.make(opponent="random", scenario="random", side="random"), skip_render_check=True)
+
+
+def play_episode(env, seed: int) -> float:
+    obs, info = env.reset(seed=seed)
+    rng = np.random.default_rng(seed)
+    total = 0.0
+    while True:
+        assert env.observation_space.contains(obs)
+        legal = np.flatnonzero(info["action_mask"])
+        assert legal.tolist() == info["legal_actions"]
+        obs, reward, terminated, truncated, info = env.step(int(rng.choice(legal)))
+        total += reward
+        if terminated or truncated:
+            return total
+
+
+def test_episodes_end_with_the_games_return_and_repeat_with_the_seed() -> None:
+    env = tde.gym.make(opponent="scripted", side=1, **TINY)
+    results = [play_episode(env, s) for s in range(3)]
+    assert all(r in (-1.0, 0.0, 1.0) for r in results)
+    assert results == [play_episode(env, s) for s in range(3)]
+
+
+def test_illegal_actions_lose_or_raise() -> None:
+    env = tde.gym.make(**TINY)
+    _, info = env.reset(seed=0)
+    illegal = next(i for i in range(env.action_space.n) if not info["action_mask"][i])
+    _, reward, terminated, _, info = env.step(illegal)
+    assert (reward, terminated, info["illegal_action"]) == (-1.0, True, True)
+    env = tde.gym.make(illegal_action="raise", **TINY)
+    env.reset(seed=0)
+    with pytest.raises(tde.IllegalActionError):
+        env.step(illegal)
+
+
+def test_bad_arguments_raise_naming_them() -> None:
+    with pytest.raises(tde.TdeError, match="side:"):
+        tde.gym.make(side=2)
+    with pytest.raises(tde.TdeError, match="spec:"):
+        tde.gym.make(opponent="nobody")
