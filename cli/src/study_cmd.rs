@@ -27,22 +27,37 @@ pub struct ReactionTimingArgs {
     /// A sweep config (TOML, see configs/studies/) generating families of situations.
     #[arg(long)]
     pub sweep: Option<PathBuf>,
-    /// Agent playing both sides of the continuations beyond the sequence (any spec `tde arena`
-    /// takes, e.g. scripted, mcts:iters=200, az:net=checkpoints/bootstrap,sims=8).
-    #[arg(long, default_value = "scripted")]
-    pub agent: String,
-    /// Continuations per option (0: exact values only; at most 100000). A sweep takes its
-    /// own from its config.
+    /// The judge: the agent playing both sides of the continuations beyond the sequence (any
+    /// spec `tde arena` takes, e.g. scripted, mcts:ms=20,rollout=scripted,width=4,
+    /// az:net=checkpoints/bootstrap,sims=8); named in every table. A sweep takes its own from
+    /// its config unless given here.
+    #[arg(long, alias = "agent")]
+    pub judge: Option<String>,
+    /// Continuations per option (0: exact values only; at most 100000); with --until-settled,
+    /// the first batch. A sweep takes its own from its config.
     #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u32).range(0..=100_000))]
     pub samples: u32,
+    /// Keep sampling (doubling) until every comparison of the verdict is settled at
+    /// --confidence, or --budget samples per option are spent.
+    #[arg(long)]
+    pub until_settled: bool,
+    /// Most samples per option with --until-settled.
+    #[arg(long, default_value_t = 3200, value_parser = clap::value_parser!(u32).range(1..=100_000))]
+    pub budget: u32,
+    /// Confidence of the paired intervals (0.5 to 0.999).
+    #[arg(long, default_value_t = 0.95)]
+    pub confidence: f64,
+    /// Wounds per AP in the AP-counted net (the exact measure): what a kept AP is worth.
+    #[arg(long, default_value_t = study::DEFAULT_AP_VALUE)]
+    pub ap_value: f64,
     /// Seed of the continuations' dice and agents.
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
     /// How far continuations are played: game (to the end) or turn (to the end of the turn).
     #[arg(long, default_value = "game")]
     pub horizon: Horizon,
-    /// Folder for the pictures (board.png/svg, curves.png/svg) and study.json; a sweep writes
-    /// its heatmaps and summary there.
+    /// Folder for the pictures (board.png/svg, curves.png/svg), study.json and the long-format
+    /// options.csv; a sweep writes its heatmaps, summary.md, sweep.json and sweep.csv there.
     #[arg(long)]
     pub out: Option<PathBuf>,
     /// Print one JSON object instead of the table.
@@ -77,13 +92,33 @@ fn factory(spec: &str, seed: u64) -> Result<Box<dyn agents::Agent<engine::GameSt
     training::play::make_agent(spec, seed)
 }
 
+/// The run's metadata for the exports.
+fn meta(judge: &str, seed: u64) -> study::export::Meta {
+    study::export::Meta {
+        judge: judge.to_string(),
+        seed,
+        commit: study::export::git_commit(),
+        command: std::env::args().collect::<Vec<_>>().join(" "),
+    }
+}
+
 fn reaction_timing(args: &ReactionTimingArgs) -> Result<String, String> {
+    if !(0.5..1.0).contains(&args.confidence) {
+        return Err(format!("--confidence {}: must be at least 0.5 and below 1", args.confidence));
+    }
+    if !(args.ap_value.is_finite() && args.ap_value >= 0.0) {
+        return Err(format!("--ap-value {}: must be a number of at least 0", args.ap_value));
+    }
     if let Some(config) = &args.sweep {
-        let config = study::sweep::SweepConfig::load(config)?;
+        let mut config = study::sweep::SweepConfig::load(config)?;
+        if let Some(judge) = &args.judge {
+            config.judge = judge.clone();
+        }
         let result = study::sweep::run(&config, &factory)?;
+        let judge = if config.samples > 0 { config.judge.clone() } else { "exact".to_string() };
         let mut out = String::new();
         if let Some(dir) = &args.out {
-            let files = study::sweep::write_outputs(&result, dir)?;
+            let files = study::sweep::write_outputs(&result, dir, &meta(&judge, config.seed))?;
             let _ = writeln!(
                 out,
                 "wrote {}",
@@ -95,20 +130,32 @@ fn reaction_timing(args: &ReactionTimingArgs) -> Result<String, String> {
         }
         return Ok(format!("{}{out}", study::sweep::render_summary(&result)));
     }
-    let path = args.setup.as_ref().expect("clap requires a setup without --sweep");
+    let path = args.setup.as_ref().ok_or("a setup file is needed without --sweep")?;
     let state = study::load_situation(path).map_err(|e| e.to_string())?;
+    let judge = args.judge.clone().unwrap_or_else(|| "scripted".to_string());
     let sampling =
-        Sampling { agent: args.agent.clone(), samples: args.samples, seed: args.seed, horizon: args.horizon };
+        Sampling { agent: judge.clone(), samples: args.samples, seed: args.seed, horizon: args.horizon };
+    let options = study::StudyOptions {
+        ap_value: args.ap_value,
+        confidence: args.confidence,
+        until_settled: args.until_settled.then_some(args.budget.max(args.samples)),
+    };
     let name =
         path.file_stem().map_or_else(|| path.display().to_string(), |s| s.to_string_lossy().into_owned());
-    let s = study::study(&state, &name, Some((&sampling, &factory))).map_err(|e| e.to_string())?;
+    let s = study::study(&state, &name, Some((&sampling, &factory)), &options).map_err(|e| e.to_string())?;
     let mut written = Vec::new();
     if let Some(dir) = &args.out {
         written = study::plot::write_figures(&s, &state, dir)?;
+        let m = meta(if args.samples > 0 { &judge } else { "exact" }, args.seed);
         let json = dir.join("study.json");
-        let text = serde_json::to_string_pretty(&s).map_err(|e| e.to_string())?;
+        let text = serde_json::to_string_pretty(&serde_json::json!({ "meta": m, "study": s }))
+            .map_err(|e| e.to_string())?;
         engine::record::write_atomic(&json, text.as_bytes()).map_err(|e| e.to_string())?;
         written.push(json);
+        let csv = dir.join("options.csv");
+        engine::record::write_atomic(&csv, study::export::study_csv(&s, &m).as_bytes())
+            .map_err(|e| e.to_string())?;
+        written.push(csv);
     }
     if args.json {
         return serde_json::to_string(&s).map_err(|e| e.to_string());

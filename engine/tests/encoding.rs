@@ -461,7 +461,15 @@ fn markers_a_side_has_not_looked_at_are_a_plane() {
                 }
             }
             differed |= count(&state, 0) != count(&state, 1);
-            random_step(&mut state, &mut rng);
+            // Random play that looks at a marker whenever a model touches one, so that the
+            // sides come to know different markers.
+            let look = state.legal_actions().into_iter().find(|a| {
+                matches!(a, engine::Action::Interact { kind: engine::state::InteractKind::Marker { .. }, .. })
+            });
+            match look {
+                Some(action) if state.current_player() != Player::Chance => state.apply_action(action).unwrap(),
+                _ => random_step(&mut state, &mut rng),
+            }
         }
     }
     assert!(differed, "no side ever looked at a marker the other had not");

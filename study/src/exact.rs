@@ -111,11 +111,25 @@ pub struct ReactionRow {
     pub answer: Option<Answer>,
 }
 
+/// The AP-counted net of exact values, for the choosing side: expected wounds dealt minus
+/// taken, less `ap_value` wounds per AP it spends, plus `ap_value` per AP the other side spends
+/// (a kept AP is worth what it buys later; `ap_value` is the stated exchange rate).
+pub fn net_ap(v: &OptionValue, ap_value: f64) -> f64 {
+    v.expected_wounds_dealt - v.expected_wounds_taken - ap_value * v.expected_ap_spent
+        + ap_value * v.expected_opponent_ap_spent
+}
+
 impl ReactionRow {
     /// Expected wounds dealt minus taken by the reacting side once the mover answers at best.
     pub fn net(&self) -> f64 {
         let v = self.answered();
         v.expected_wounds_dealt - v.expected_wounds_taken
+    }
+
+    /// [`net`](Self::net) with the AP spent by both sides counted at the table's exchange rate
+    /// (see [`net_ap`]).
+    pub fn net_ap(&self, ap_value: f64) -> f64 {
+        net_ap(self.answered(), ap_value)
     }
 
     /// The values once the mover answers at best (the unanswered values if it has no answer).
@@ -141,6 +155,9 @@ pub struct ExactTable {
     pub rows: Vec<ReactionRow>,
     /// Holding the AP (no reaction): its exact values.
     pub hold: OptionValue,
+    /// The exchange rate of the AP-counted net: wounds per AP (the mover's answers were chosen
+    /// by it).
+    pub ap_value: f64,
 }
 
 /// Load a situation from setup text (`file` names it in errors, names resolve under
@@ -183,8 +200,10 @@ pub fn load_situation(path: &std::path::Path) -> Result<GameState, StudyError> {
     situation_from_text(&text, &file, &engine::data::configs_dir())
 }
 
-/// Build the exact table of the reaction choice pending in `state`.
-pub fn exact_table(state: &GameState) -> Result<ExactTable, StudyError> {
+/// Build the exact table of the reaction choice pending in `state`; the mover answers every
+/// reaction with the firefight that leaves the reacting side the lowest AP-counted net at
+/// `ap_value` wounds per AP.
+pub fn exact_table(state: &GameState, ap_value: f64) -> Result<ExactTable, StudyError> {
     let node = state.describe_node();
     let Some(seq) = state.dynamic().sequence.as_ref() else {
         return Err(StudyError::NoDeclaredAction(node));
@@ -230,7 +249,7 @@ pub fn exact_table(state: &GameState) -> Result<ExactTable, StudyError> {
         let mut after = state.clone();
         after.apply_reaction_anywhere(rp.action).expect("a listed reaction applies");
         let exact = value_from(state, side, rp.action, &after).map_err(analysis)?;
-        let answer = best_answer(state, side, rp.action, &after).map_err(analysis)?;
+        let answer = best_answer(state, side, rp.action, &after, ap_value).map_err(analysis)?;
         let same_as = (!rp.offered).then(|| {
             points
                 .iter()
@@ -272,6 +291,7 @@ pub fn exact_table(state: &GameState) -> Result<ExactTable, StudyError> {
         path,
         rows,
         hold,
+        ap_value,
     })
 }
 
@@ -335,17 +355,18 @@ pub fn firefight_node(after: &GameState, side: Side) -> Option<GameState> {
 }
 
 /// The mover's best firefight answer to `reaction` (already applied in `after`): each answer
-/// is valued exactly, and the one that leaves the reacting side the lowest expected wounds
-/// dealt minus taken is kept if it does strictly better than not answering. `None` when the
-/// mover has no firefight to choose or none helps it.
+/// is valued exactly, and the one that leaves the reacting side the lowest AP-counted net
+/// ([`net_ap`] at `ap_value`: an answer costs the mover an AP) is kept if it does strictly
+/// better than not answering. `None` when the mover has no firefight to choose or none helps it.
 fn best_answer(
     start: &GameState,
     side: Side,
     reaction: Action,
     after: &GameState,
+    ap_value: f64,
 ) -> Result<Option<Answer>, engine::analysis::AnalysisError> {
     let Some(s) = firefight_node(after, side) else { return Ok(None) };
-    let net = |v: &OptionValue| v.expected_wounds_dealt - v.expected_wounds_taken;
+    let net = |v: &OptionValue| net_ap(v, ap_value);
     let value_of = |f: Action| {
         let mut t = s.clone();
         t.apply_action(f).expect("legal firefight");

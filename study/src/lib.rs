@@ -4,11 +4,12 @@
 
 pub mod beyond;
 pub mod exact;
+pub mod export;
 pub mod plot;
 pub mod records;
 pub mod sweep;
 pub mod timing;
 
-pub use beyond::{AgentFactory, Estimate, Horizon, Sampling};
+pub use beyond::{AgentFactory, Estimate, Horizon, Paired, Sampling};
 pub use exact::{exact_table, load_situation, situation_from_text, ExactTable, ReactionRow, StudyError};
-pub use timing::{render_table, study, Study};
+pub use timing::{render_table, study, Study, StudyOptions, DEFAULT_AP_VALUE};

@@ -96,7 +96,7 @@ pub fn write_figures(study: &Study, state: &GameState, dir: &Path) -> Result<Vec
     let width = 420 * reactors.len().max(1) as u32;
     let mut files =
         figure(dir, "board", (width, 520), |a| draw_board(a, study, state), |a| draw_board(a, study, state))?;
-    let height = if study.beyond.is_empty() { 640 } else { 900 };
+    let height = if study.sampled() { 900 } else { 640 };
     files.extend(figure(dir, "curves", (900, height), |a| draw_curves(a, study), |a| draw_curves(a, study))?);
     Ok(files)
 }
@@ -108,9 +108,10 @@ fn reactors(study: &Study) -> Vec<u8> {
     out
 }
 
-/// The value the study ranks a row by: beyond the sequence when sampled, else net wounds.
+/// The value the study ranks a row by (the verdict's measure); a point not offered takes the
+/// value of the offered point it is equivalent to.
 fn row_value(study: &Study, i: usize) -> f64 {
-    study.beyond.get(i).map_or_else(|| study.exact.rows[i].net(), |e| e.mean)
+    study.value(Some(study.twin(i)))
 }
 
 /// The colour of a cell of the board map.
@@ -156,9 +157,8 @@ pub fn draw_board<DB: DrawingBackend>(
     let x1 = (cells.iter().map(|c| c[0] as i32).max().unwrap_or(0) + m).min(board.width() as i32 - 1);
     let y0 = (cells.iter().map(|c| c[1] as i32).min().unwrap_or(0) - m).max(0);
     let y1 = (cells.iter().map(|c| c[1] as i32).max().unwrap_or(0) + m).min(board.depth() as i32 - 1);
-    let what = if study.beyond.is_empty() { "net expected wounds" } else { "value beyond the sequence" };
-    let hold =
-        study.hold_beyond.map_or(e.hold.expected_wounds_dealt - e.hold.expected_wounds_taken, |h| h.mean);
+    let what = if study.sampled() { "value beyond the sequence" } else { "AP-counted net" };
+    let hold = study.value(None);
     let root =
         root.titled(&format!("{}: {}", study.situation, e.declared), ("sans-serif", 15)).map_err(err)?;
     let (main, foot) = root.split_vertically(root.dim_in_pixel().1 as i32 - 40);
@@ -288,7 +288,7 @@ pub fn draw_curves<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, study: &St
     let root = root
         .titled(&format!("{}: odds and values along the path", study.situation), ("sans-serif", 16))
         .map_err(err)?;
-    let panels = if study.beyond.is_empty() { root.split_evenly((2, 1)) } else { root.split_evenly((3, 1)) };
+    let panels = if study.sampled() { root.split_evenly((3, 1)) } else { root.split_evenly((2, 1)) };
     let x_range = -0.3..last + 0.3;
     // Chance to hit the mover.
     let mut chart = ChartBuilder::on(&panels[0])
@@ -383,20 +383,20 @@ pub fn draw_curves<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, study: &St
         chart.draw_series(LineSeries::new(pts.clone(), colour.stroke_width(2))).map_err(err)?;
         chart.draw_series(pts.iter().map(|&p| Circle::new(p, 4, colour.filled()))).map_err(err)?;
     }
-    if let (Some(panel), Some(h)) = (panels.get(2), study.hold_beyond) {
-        let lows = study.beyond.iter().map(|b| b.low).chain([h.low]).fold(1.0, f64::min);
-        let highs = study.beyond.iter().map(|b| b.high).chain([h.high]).fold(-1.0, f64::max);
+    if let (Some(panel), Some(h)) = (panels.get(2), &study.hold_beyond) {
+        let sampled = study.beyond.iter().filter(|b| b.samples > 0);
+        let lows = sampled.clone().map(|b| b.low).chain([h.low]).fold(1.0, f64::min);
+        let highs = sampled.map(|b| b.high).chain([h.high]).fold(-1.0, f64::max);
         let mut chart = ChartBuilder::on(panel)
             .margin(10)
             .x_label_area_size(30)
             .y_label_area_size(50)
             .caption(
                 format!(
-                    "value beyond the sequence with 95% intervals ({}), grey band: holding the AP",
-                    study
-                        .sampling
-                        .as_ref()
-                        .map_or(String::new(), |s| format!("{}, {} samples", s.agent, s.samples))
+                    "value beyond the sequence, {:.0}% intervals (judge {}, {} samples; offered points only), grey band: holding the AP",
+                    100.0 * study.options.confidence,
+                    study.sampling.as_ref().map_or("-", |s| s.agent.as_str()),
+                    h.samples
                 ),
                 ("sans-serif", 13),
             )
@@ -435,8 +435,9 @@ pub fn draw_curves<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, study: &St
         let n = series.len().max(1) as f64;
         for (k, (_, rows)) in series.iter().enumerate() {
             let colour = COLOURS[k % COLOURS.len()];
+            let rows: Vec<usize> = rows.iter().copied().filter(|&i| study.beyond[i].samples > 0).collect();
             // Series side by side around each point, so intervals do not hide each other.
-            let dx = (k as f64 - (n - 1.0) / 2.0) * 0.08;
+            let dx = (k as f64 - (n - 1.0) / 2.0) * 0.12;
             let pts: Vec<(f64, f64)> =
                 rows.iter().map(|&i| (e.rows[i].point as f64 + dx, study.beyond[i].mean)).collect();
             chart.draw_series(LineSeries::new(pts.clone(), colour.stroke_width(2))).map_err(err)?;

@@ -1,31 +1,38 @@
-//! A sweep of reaction-timing situations: families generated from a config (the reactor's
-//! profile — its attributes and weapon ranges —, its distance from the path and its position
-//! along it, hard cover at the start or end of the path or none, the mover's and the reactor's
-//! AP), each studied, and a map of where reacting early, reacting late, dodging or holding
-//! the AP is best: heatmaps and a summary table.
+//! A sweep of reaction-timing situations generated from setup templates (TOML): each template
+//! names a board, a mover with its declared move (start and destination) and a grid of cells
+//! where a reactor waits; the sweep crosses it with the reactor profiles, the declared actions
+//! (the move, or a charge at the reactor), the mover's and the reactor's AP. Every situation is
+//! studied ([`crate::timing`]) and classified: react early, react late, dodge, hold the AP,
+//! uncertain (the verdict's intervals span 0) or none; heatmaps over the board, a summary and a
+//! long-format export of every option ([`crate::export`]).
 //!
-//! Config (TOML; `configs/studies/reaction_sweep.toml` is the shipped one):
+//! Config (TOML; one file per shipped board in `configs/studies/templates/`):
 //!
 //! ```toml
-//! board = "reaction_lanes.board"   # relative to the config's folder, or a board name
-//! mover = "kaneda"
-//! length = 6                # inches of the declared move, along a lane
-//! actions = ["move", "charge"]  # a move along the lane, or a charge at the reactor from its start
-//! reactors = ["slethssk", "nix"]
-//! distances = [3, 5, 7, 9]  # rows between the lane and the reactor (perpendicular)
-//! positions = [-3, 0, 3, 6, 9]  # the reactor's column from the path's start, along the move
-//! cover = ["none", "start", "end"]  # the crates of lane A at the start or end of the move
-//! mover_ap = [1, 2]         # the mover's AP before the move (1: no AP left to answer)
-//! reactor_ap = [1]
-//! samples = 0               # continuations per option (0: exact values only)
-//! agent = "scripted"
+//! samples = 0               # continuations per option (0: exact, AP-counted measure only)
+//! judge = "scripted"        # the agent playing the continuations (any `tde arena` spec)
 //! seed = 0
-//! hold_threshold = 0.05     # exact only: hold when no reaction nets more expected wounds
+//! ap_value = 0.5            # wounds per AP in the AP-counted net
+//! confidence = 0.95         # of the paired intervals
+//! budget = 0                # > samples: sample until settled, up to this many per option
+//! actions = ["move", "charge"]
+//! mover_ap = [1, 3]         # the mover's AP before it pays for the move
+//! reactor_ap = [2]
+//!
+//! [[template]]
+//! name = "lane_cover_start" # names the heatmaps and the rows of the export
+//! board = "../reaction_lanes.board"  # relative to the file, or a board name
+//! mover = "kaneda"
+//! from = [14, 8]            # the mover's cell
+//! to = [20, 8]              # the declared move's destination
+//! reactors = ["lissz", "slethssk", "nix"]
+//! grid = { x = [11, 26], y = [10, 17], step = 1 }  # reactor cells (column and row ranges)
 //! ```
 
-use crate::beyond::{AgentFactory, Horizon, Sampling};
+use crate::beyond::{AgentFactory, Horizon, Paired, Sampling};
+use crate::export::{option_records, OptionRecord};
 use crate::plot::{err, figure};
-use crate::timing::{study, Study};
+use crate::timing::{study, Study, StudyOptions, DEFAULT_AP_VALUE};
 use engine::GameState;
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -34,51 +41,97 @@ use serde::{Deserialize, Serialize};
 use std::fmt::Write;
 use std::path::{Path, PathBuf};
 
-/// The lane rows and cover of the shipped board (see `configs/studies/reaction_lanes.board`).
-const LANE_COVER: u8 = 8;
-const LANE_OPEN: u8 = 26;
-/// The middle column of the three crates below the covered lane (13 to 15).
-const MIDDLE: i32 = 14;
+/// The reactor cells of a template: column and row ranges (inclusive) and a step.
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Grid {
+    /// First and last column.
+    pub x: [u8; 2],
+    /// First and last row.
+    pub y: [u8; 2],
+    /// Every `step`-th column and row.
+    #[serde(default = "one")]
+    pub step: u8,
+}
+
+fn one() -> u8 {
+    1
+}
+
+impl Grid {
+    /// The cells, row by row.
+    pub fn cells(&self) -> Vec<[u8; 2]> {
+        let step = self.step.max(1) as usize;
+        let mut out = Vec::new();
+        for y in (self.y[0]..=self.y[1]).step_by(step) {
+            for x in (self.x[0]..=self.x[1]).step_by(step) {
+                out.push([x, y]);
+            }
+        }
+        out
+    }
+}
+
+/// A setup template: a board, a mover and its declared move, reactors on a grid.
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Template {
+    /// Its name (heatmaps, summary and export rows).
+    pub name: String,
+    /// Board name or path (relative to the config's folder).
+    pub board: String,
+    /// The mover's profile.
+    pub mover: String,
+    /// The mover's cell.
+    pub from: [u8; 2],
+    /// The declared move's destination.
+    pub to: [u8; 2],
+    /// Reactor profiles.
+    pub reactors: Vec<String>,
+    /// The cells a reactor waits on.
+    pub grid: Grid,
+    /// A short description (for the heatmaps' captions).
+    #[serde(default)]
+    pub about: String,
+}
 
 /// A sweep config (see the module docs).
 #[derive(Clone, Debug, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct SweepConfig {
-    /// Board name or path (relative to the config's folder).
-    pub board: String,
-    /// The mover's profile.
-    pub mover: String,
-    /// Length of the declared move in inches.
-    pub length: u8,
-    /// The declared actions: `move` (along the lane) and/or `charge` (at the reactor, from the
-    /// move's start, ending next to it).
+    /// The templates.
+    #[serde(rename = "template")]
+    pub templates: Vec<Template>,
+    /// The declared actions: `move` (to the template's destination) and/or `charge` (at the
+    /// reactor, ending next to it).
     #[serde(default = "default_actions")]
     pub actions: Vec<String>,
-    /// Reactor profiles.
-    pub reactors: Vec<String>,
-    /// Rows between the lane and the reactor.
-    pub distances: Vec<u8>,
-    /// The reactor's column relative to the path's start, counted along the move.
-    pub positions: Vec<i32>,
-    /// Where the hard cover is: none, start or end.
-    pub cover: Vec<String>,
-    /// The mover's AP before the move.
+    /// The mover's AP before it pays for its action.
     pub mover_ap: Vec<u8>,
     /// The reactor's AP.
     pub reactor_ap: Vec<u8>,
     /// Continuations per option (0: exact values only).
     #[serde(default)]
     pub samples: u32,
-    /// Agent of the continuations.
-    #[serde(default = "default_agent")]
-    pub agent: String,
+    /// The judge: the agent of the continuations.
+    #[serde(default = "default_agent", alias = "agent")]
+    pub judge: String,
     /// Seed of the continuations.
     #[serde(default)]
     pub seed: u64,
-    /// Exact only: holding is best when no reaction nets more expected wounds than this.
-    #[serde(default = "default_threshold")]
-    pub hold_threshold: f64,
-    /// The config's folder, to resolve the board.
+    /// Wounds per AP in the AP-counted net.
+    #[serde(default = "default_ap_value")]
+    pub ap_value: f64,
+    /// Confidence of the paired intervals.
+    #[serde(default = "default_confidence")]
+    pub confidence: f64,
+    /// Sample until settled, up to this many samples per option (0 or at most `samples`: no).
+    #[serde(default)]
+    pub budget: u32,
+    /// The config's file, for errors.
+    #[serde(skip)]
+    pub file: String,
+    /// The config's folder, to resolve boards.
     #[serde(skip)]
     pub folder: PathBuf,
 }
@@ -91,107 +144,228 @@ fn default_agent() -> String {
     "scripted".to_string()
 }
 
-fn default_threshold() -> f64 {
-    0.05
+fn default_ap_value() -> f64 {
+    DEFAULT_AP_VALUE
+}
+
+fn default_confidence() -> f64 {
+    0.95
 }
 
 impl SweepConfig {
-    /// Load and check a sweep config; errors name the file and field.
+    /// Load and check a sweep config: every template's board, profiles, cells and declared
+    /// move are tried; errors name the file and the field.
     pub fn load(path: &Path) -> Result<SweepConfig, String> {
         let file = path.display().to_string();
         let text = std::fs::read_to_string(path).map_err(|e| format!("{file}: {e}"))?;
         let mut c: SweepConfig = toml::from_str(&text).map_err(|e| format!("{file}: {e}"))?;
+        c.file = file.clone();
         c.folder = path.parent().map(Path::to_path_buf).unwrap_or_default();
+        c.check()?;
+        Ok(c)
+    }
+
+    /// Check the config (see [`load`](Self::load)).
+    pub fn check(&self) -> Result<(), String> {
+        let file = &self.file;
         let bad = |field: &str, why: &str| Err(format!("{file}: {field}: {why}"));
         for (field, empty) in [
-            ("actions", c.actions.is_empty()),
-            ("reactors", c.reactors.is_empty()),
-            ("distances", c.distances.is_empty()),
-            ("positions", c.positions.is_empty()),
-            ("cover", c.cover.is_empty()),
-            ("mover_ap", c.mover_ap.is_empty()),
-            ("reactor_ap", c.reactor_ap.is_empty()),
+            ("template", self.templates.is_empty()),
+            ("actions", self.actions.is_empty()),
+            ("mover_ap", self.mover_ap.is_empty()),
+            ("reactor_ap", self.reactor_ap.is_empty()),
         ] {
             if empty {
                 return bad(field, "needs at least one value");
             }
         }
-        if let Some(k) = c.cover.iter().find(|k| !matches!(k.as_str(), "none" | "start" | "end")) {
-            return bad("cover", &format!("`{k}` is not none, start or end"));
-        }
-        if let Some(a) = c.actions.iter().find(|a| !matches!(a.as_str(), "move" | "charge")) {
+        if let Some(a) = self.actions.iter().find(|a| !matches!(a.as_str(), "move" | "charge")) {
             return bad("actions", &format!("`{a}` is not move or charge"));
         }
-        if !(1..=12).contains(&c.length) {
-            return bad("length", "must be 1 to 12 inches");
-        }
-        if c.distances.iter().any(|&d| !(2..=9).contains(&d)) {
-            return bad("distances", "each must be 2 to 9 rows (the lanes leave 9 rows below them)");
-        }
-        if c.positions.iter().any(|&p| !(-12..=24).contains(&p)) {
-            return bad("positions", "each must be -12 to 24 columns");
-        }
-        if c.mover_ap.iter().chain(&c.reactor_ap).any(|&a| a == 0) {
+        if self.mover_ap.iter().chain(&self.reactor_ap).any(|&a| a == 0) {
             return bad("mover_ap/reactor_ap", "AP must be at least 1 (to move, to react)");
         }
-        if !(c.hold_threshold.is_finite() && c.hold_threshold >= 0.0) {
-            return bad("hold_threshold", "must be a number of at least 0");
+        if !(self.ap_value.is_finite() && self.ap_value >= 0.0) {
+            return bad("ap_value", "must be a number of at least 0");
         }
-        if c.samples > 10_000 {
-            return bad("samples", "at most 10000");
+        if !(0.5..1.0).contains(&self.confidence) {
+            return bad("confidence", "must be at least 0.5 and below 1");
         }
-        Ok(c)
+        if self.samples > 10_000 || self.budget > 100_000 {
+            return bad("samples/budget", "at most 10000 samples and a budget of 100000");
+        }
+        let configs = engine::data::configs_dir();
+        let catalog =
+            engine::profile::load_catalog(&configs.join("factions")).map_err(|e| format!("{file}: {e}"))?;
+        let mut names = Vec::new();
+        for (i, t) in self.templates.iter().enumerate() {
+            let at = |field: &str| format!("template[{i}] ({}).{field}", t.name);
+            if t.name.is_empty() || !t.name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+            {
+                return bad(&at("name"), "needs letters, digits, _ or - only");
+            }
+            if names.contains(&t.name) {
+                return bad(&at("name"), "is used by two templates");
+            }
+            names.push(t.name.clone());
+            if t.reactors.is_empty() {
+                return bad(&at("reactors"), "needs at least one profile");
+            }
+            if t.grid.x[0] > t.grid.x[1] || t.grid.y[0] > t.grid.y[1] || t.grid.step == 0 {
+                return bad(
+                    &at("grid"),
+                    "needs x = [first, last] and y = [first, last] in order, step at least 1",
+                );
+            }
+            // The move alone: the board, the mover and its move must work.
+            let alone = format!(
+                "board = {:?}\nactive = 0\nactivating = 0\n\n[[model]]\nside = 0\nprofile = {:?}\nat = [{}, {}]\nap = {}\n\n[declared]\naction = \"move\"\nto = [{}, {}]\n",
+                self.board_ref(t),
+                t.mover,
+                t.from[0],
+                t.from[1],
+                self.mover_ap.iter().max().copied().unwrap_or(1),
+                t.to[0],
+                t.to[1]
+            );
+            match engine::setup::parse_setup(&alone, &format!("{file}: {}", at("to")), &configs) {
+                Ok(state) => {
+                    let (w, h) = (state.board().width(), state.board().depth());
+                    if t.grid.x[1] >= w || t.grid.y[1] >= h {
+                        return bad(&at("grid"), &format!("reaches off the {w}x{h} board"));
+                    }
+                }
+                Err(e) => {
+                    return bad(
+                        &at("board/mover/from/to"),
+                        &format!("the declared move is not possible: {e}"),
+                    )
+                }
+            }
+            for r in &t.reactors {
+                if catalog.get(r).is_none() {
+                    return bad(&at("reactors"), &format!("no profile `{r}` in configs/factions"));
+                }
+            }
+        }
+        Ok(())
     }
 
     /// The board as `parse_setup` takes it: a path next to the config if there is one.
-    fn board_ref(&self) -> String {
-        let local = self.folder.join(&self.board);
+    fn board_ref(&self, t: &Template) -> String {
+        let local = self.folder.join(&t.board);
         if local.is_file() {
             local.display().to_string()
         } else {
-            self.board.clone()
+            t.board.clone()
         }
+    }
+
+    /// The setup text of one situation: the mover at the template's start, the reactor
+    /// (revealed, so that it can be charged) at `at`; a charge uses the mover's weapon
+    /// `weapon` and ends on cell `end`.
+    #[allow(clippy::too_many_arguments)]
+    fn setup_text(
+        &self,
+        t: &Template,
+        action: &str,
+        reactor: &str,
+        at: [u8; 2],
+        mover_ap: u8,
+        reactor_ap: u8,
+        weapon: u8,
+    ) -> String {
+        self.setup_text_to(t, action, reactor, at, mover_ap, reactor_ap, weapon, t.to)
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn setup_text_to(
+        &self,
+        t: &Template,
+        action: &str,
+        reactor: &str,
+        at: [u8; 2],
+        mover_ap: u8,
+        reactor_ap: u8,
+        weapon: u8,
+        end: [u8; 2],
+    ) -> String {
+        let declared = if action == "charge" {
+            format!("action = \"charge\"\ntarget = 1\nweapon = {weapon}\nto = [{}, {}]\n", end[0], end[1])
+        } else {
+            format!("action = \"move\"\nto = [{}, {}]\n", t.to[0], t.to[1])
+        };
+        format!(
+            "board = {board:?}\nactive = 0\nactivating = 0\n\n[[model]]\nside = 0\nprofile = {mover:?}\nat = [{}, {}]\nap = {mover_ap}\n\n\
+             [[model]]\nside = 1\nprofile = {reactor:?}\nat = [{}, {}]\nap = {reactor_ap}\nstealth = false\n\n[declared]\n{declared}",
+            t.from[0],
+            t.from[1],
+            at[0],
+            at[1],
+            board = self.board_ref(t),
+            mover = t.mover,
+        )
     }
 }
 
 /// One generated situation.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Situation {
+    /// The template's name.
+    pub template: String,
     /// The declared action: move or charge.
     pub action: String,
     /// Reactor profile.
     pub reactor: String,
-    /// Rows between lane and reactor.
+    /// The reactor's cell.
+    pub cell: [u8; 2],
+    /// The reactor's least distance to the mover's straight way from start to destination, in
+    /// cells (rounded), for the summary.
     pub distance: u8,
-    /// Column of the reactor from the path's start, along the move.
-    pub position: i32,
-    /// Cover: none, start or end.
-    pub cover: String,
-    /// Mover's AP before the move.
+    /// Mover's AP before it pays for its action.
     pub mover_ap: u8,
     /// Reactor's AP.
     pub reactor_ap: u8,
+}
+
+impl Situation {
+    /// A short name.
+    pub fn name(&self) -> String {
+        format!(
+            "{} {} {} at ({},{}) ap {}/{}",
+            self.template,
+            self.action,
+            self.reactor,
+            self.cell[0],
+            self.cell[1],
+            self.mover_ap,
+            self.reactor_ap
+        )
+    }
 }
 
 /// What is best in a situation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Best {
-    /// React with an attack at the first point it is possible (nothing later is better).
+    /// React with an attack at its first offered point (nothing later is better).
     Early,
-    /// React with an attack at a later point, strictly better than at once.
+    /// React with an attack at a later point, better than at once.
     Late,
     /// Dodge.
     Dodge,
     /// Keep the AP.
     Hold,
-    /// Nobody can react (out of sight or range everywhere).
+    /// The verdict is not settled: an interval of its comparisons spans 0.
+    Uncertain,
+    /// Nobody can react (out of sight or range everywhere), or no such situation.
     None,
 }
 
 impl Best {
     /// All categories, in legend order.
-    pub const ALL: [Best; 5] = [Best::Early, Best::Late, Best::Dodge, Best::Hold, Best::None];
+    pub const ALL: [Best; 6] =
+        [Best::Early, Best::Late, Best::Dodge, Best::Hold, Best::Uncertain, Best::None];
 
     /// The name.
     pub fn name(self) -> &'static str {
@@ -200,6 +374,7 @@ impl Best {
             Best::Late => "late",
             Best::Dodge => "dodge",
             Best::Hold => "hold",
+            Best::Uncertain => "uncertain",
             Best::None => "none",
         }
     }
@@ -210,6 +385,7 @@ impl Best {
             Best::Late => RGBColor(255, 127, 14),
             Best::Dodge => RGBColor(44, 160, 44),
             Best::Hold => RGBColor(150, 150, 150),
+            Best::Uncertain => RGBColor(214, 39, 40),
             Best::None => RGBColor(245, 245, 245),
         }
     }
@@ -222,14 +398,22 @@ pub struct Outcome {
     pub situation: Situation,
     /// What is best.
     pub best: Best,
+    /// What would be best if the verdict were taken at face value (the class without
+    /// "uncertain").
+    pub leaning: Best,
     /// The best reaction's point, when reacting is best.
     pub best_point: Option<u8>,
-    /// The best reaction's net expected wounds (the mover answering at best).
-    pub best_net: f64,
-    /// How much better the best point is than reacting at once with the same reaction.
-    pub gain_over_at_once: f64,
+    /// The best option minus reacting at once with the same reaction, on the verdict's measure
+    /// (with its interval when sampled), when the best is a later point.
+    pub gain_over_at_once: Option<Paired>,
+    /// The best option minus holding the AP (or, when holding is best, minus the best reaction).
+    pub versus_hold: Option<Paired>,
+    /// The verdict's measure in words.
+    pub measure: String,
     /// The best timing in words.
     pub verdict: String,
+    /// Every option of the situation (long format).
+    pub options: Vec<OptionRecord>,
 }
 
 /// A whole sweep.
@@ -244,23 +428,21 @@ pub struct SweepResult {
 /// Every situation of the config, in a fixed order.
 pub fn situations(c: &SweepConfig) -> Vec<Situation> {
     let mut out = Vec::new();
-    for action in &c.actions {
-        for reactor in &c.reactors {
-            for cover in &c.cover {
+    for t in &c.templates {
+        for action in &c.actions {
+            for reactor in &t.reactors {
                 for &mover_ap in &c.mover_ap {
                     for &reactor_ap in &c.reactor_ap {
-                        for &distance in &c.distances {
-                            for &position in &c.positions {
-                                out.push(Situation {
-                                    action: action.clone(),
-                                    reactor: reactor.clone(),
-                                    distance,
-                                    position,
-                                    cover: cover.clone(),
-                                    mover_ap,
-                                    reactor_ap,
-                                });
-                            }
+                        for cell in t.grid.cells() {
+                            out.push(Situation {
+                                template: t.name.clone(),
+                                action: action.clone(),
+                                reactor: reactor.clone(),
+                                cell,
+                                distance: distance_to_way(t.from, t.to, cell),
+                                mover_ap,
+                                reactor_ap,
+                            });
                         }
                     }
                 }
@@ -270,70 +452,72 @@ pub fn situations(c: &SweepConfig) -> Vec<Situation> {
     out
 }
 
-/// The setup text of a situation: the lane, start and end of the move, the reactor below
-/// (revealed: no stealth token, so that it can be charged); a charge uses the mover's weapon
-/// number `weapon`.
-pub fn setup_text(c: &SweepConfig, s: &Situation, weapon: u8) -> String {
-    let len = c.length as i32;
-    // Covered start: the move begins at the crates and runs right; covered end: it runs left
-    // and ends at them; no cover: the open lane.
-    let (row, start, dir) = match s.cover.as_str() {
-        "start" => (LANE_COVER, MIDDLE, 1),
-        "end" => (LANE_COVER, MIDDLE + len, -1),
-        _ => (LANE_OPEN, 12, 1),
+/// The least distance in cells from `p` to the segment from `a` to `b`, rounded.
+fn distance_to_way(a: [u8; 2], b: [u8; 2], p: [u8; 2]) -> u8 {
+    let f = |v: [u8; 2]| (v[0] as f64, v[1] as f64);
+    let ((ax, ay), (bx, by), (px, py)) = (f(a), f(b), f(p));
+    let (dx, dy) = (bx - ax, by - ay);
+    let len2 = dx * dx + dy * dy;
+    let t = if len2 > 0.0 { (((px - ax) * dx + (py - ay) * dy) / len2).clamp(0.0, 1.0) } else { 0.0 };
+    let (qx, qy) = (ax + t * dx, ay + t * dy);
+    ((px - qx).hypot(py - qy)).round().min(255.0) as u8
+}
+
+/// The state of a situation, or why there is none (the reactor's cell is blocked or on the
+/// mover's way, a charge cannot reach it).
+fn situation_state(c: &SweepConfig, t: &Template, s: &Situation) -> Result<GameState, String> {
+    let configs = engine::data::configs_dir();
+    let name = format!("{}: {}", c.file, s.name());
+    if s.action == "move" {
+        let text = c.setup_text(t, "move", &s.reactor, s.cell, s.mover_ap, s.reactor_ap, 0);
+        return engine::setup::parse_setup(&text, &name, &configs).map_err(|e| e.to_string());
+    }
+    // A charge ends next to the reactor, on the neighbouring cell nearest the mover's start,
+    // with the mover's first weapon it can charge with.
+    let mut ends: Vec<[u8; 2]> = [(0i32, -1i32), (-1, 0), (1, 0), (0, 1)]
+        .iter()
+        .filter_map(|(dx, dy)| {
+            let (x, y) = (s.cell[0] as i32 + dx, s.cell[1] as i32 + dy);
+            (x >= 0 && y >= 0 && x < 256 && y < 256).then_some([x as u8, y as u8])
+        })
+        .collect();
+    let d2 = |e: &[u8; 2]| {
+        let (dx, dy) = (e[0] as i32 - t.from[0] as i32, e[1] as i32 - t.from[1] as i32);
+        dx * dx + dy * dy
     };
-    let end = start + dir * len;
-    let rx = (start + dir * s.position).clamp(0, 35);
-    let ry = row as i32 + s.distance as i32;
-    let declared = if s.action == "charge" {
-        format!("action = \"charge\"\ntarget = 1\nweapon = {weapon}\nto = [{rx}, {}]\n", ry - 1)
-    } else {
-        format!("action = \"move\"\nto = [{end}, {row}]\n")
-    };
-    format!(
-        "board = {board:?}\nactive = 0\nactivating = 0\n\n[[model]]\nside = 0\nprofile = {mover:?}\nat = [{start}, {row}]\nap = {map}\n\n\
-         [[model]]\nside = 1\nprofile = {reactor:?}\nat = [{rx}, {ry}]\nap = {rap}\nstealth = false\n\n[declared]\n{declared}",
-        board = c.board_ref(),
-        mover = c.mover,
-        map = s.mover_ap,
-        reactor = s.reactor,
-        rap = s.reactor_ap,
-    )
+    ends.sort_by_key(d2);
+    let mut first_error = None;
+    for end in ends {
+        for w in 0..4u8 {
+            let text = c.setup_text_to(t, "charge", &s.reactor, s.cell, s.mover_ap, s.reactor_ap, w, end);
+            match engine::setup::parse_setup(&text, &name, &configs) {
+                Ok(st) => return Ok(st),
+                Err(e) => {
+                    first_error.get_or_insert(e.to_string());
+                }
+            }
+        }
+    }
+    Err(format!("no charge: {}", first_error.unwrap_or_default()))
 }
 
 /// Study every situation of the config (in parallel) and classify what is best.
 pub fn run(c: &SweepConfig, factory: &AgentFactory) -> Result<SweepResult, String> {
-    let configs = engine::data::configs_dir();
     let sampling =
-        Sampling { agent: c.agent.clone(), samples: c.samples, seed: c.seed, horizon: Horizon::Game };
+        Sampling { agent: c.judge.clone(), samples: c.samples, seed: c.seed, horizon: Horizon::Game };
+    let options = StudyOptions {
+        ap_value: c.ap_value,
+        confidence: c.confidence,
+        until_settled: (c.budget > c.samples).then_some(c.budget),
+    };
     let outcomes = situations(c)
         .into_par_iter()
         .map(|s| {
-            let name = format!(
-                "{} {} d{} p{} cover {} ap {}/{}",
-                s.action, s.reactor, s.distance, s.position, s.cover, s.mover_ap, s.reactor_ap
-            );
-            // A charge takes the mover's first weapon it can charge with (close combat).
-            let weapons = if s.action == "charge" { 0..4u8 } else { 0..1 };
-            let mut first_error = None;
-            let mut state = None;
-            for w in weapons {
-                match engine::setup::parse_setup(&setup_text(c, &s, w), &name, &configs) {
-                    Ok(st) => {
-                        state = Some(st);
-                        break;
-                    }
-                    Err(e) => {
-                        first_error.get_or_insert(e.to_string());
-                    }
-                }
+            let t = c.templates.iter().find(|t| t.name == s.template).expect("the situation's template");
+            match situation_state(c, t, &s) {
+                Ok(state) => classify(s, &state, &sampling, &options, factory),
+                Err(e) => Ok(nothing(s, e)),
             }
-            let Some(state) = state else {
-                let e = first_error.unwrap_or_default();
-                // A charge the mover cannot make (out of reach) has nothing to react to.
-                return if s.action == "charge" { Ok(nothing(s, format!("no charge: {e}"))) } else { Err(e) };
-            };
-            classify(c, s, &state, &name, &sampling, factory)
         })
         .collect::<Result<Vec<_>, String>>()?;
     Ok(SweepResult { config: c.clone(), outcomes })
@@ -341,69 +525,99 @@ pub fn run(c: &SweepConfig, factory: &AgentFactory) -> Result<SweepResult, Strin
 
 /// The outcome of a situation where nobody reacts.
 fn nothing(situation: Situation, verdict: String) -> Outcome {
-    Outcome { situation, best: Best::None, best_point: None, best_net: 0.0, gain_over_at_once: 0.0, verdict }
+    Outcome {
+        situation,
+        best: Best::None,
+        leaning: Best::None,
+        best_point: None,
+        gain_over_at_once: None,
+        versus_hold: None,
+        measure: String::new(),
+        verdict,
+        options: Vec::new(),
+    }
 }
 
 /// Study one situation and classify what is best.
 fn classify(
-    c: &SweepConfig,
     s: Situation,
     state: &GameState,
-    name: &str,
     sampling: &Sampling,
+    options: &StudyOptions,
     factory: &AgentFactory,
 ) -> Result<Outcome, String> {
-    let none = |verdict: String| nothing(s.clone(), verdict);
+    let name = s.name();
     if state.dynamic().steps.last() != Some(&engine::state::Step::ChooseReaction) {
-        return Ok(none("nobody can react".into()));
+        return Ok(nothing(s, "nobody can react".into()));
     }
-    let st: Study = match study(state, name, Some((sampling, factory))) {
+    let sampled = (sampling.samples > 0).then_some((sampling, factory));
+    let st: Study = match study(state, &name, sampled, options) {
         Ok(st) => st,
-        Err(crate::exact::StudyError::NoReactor(why)) => return Ok(none(why)),
+        Err(crate::exact::StudyError::NoReactor(why)) => return Ok(nothing(s, why)),
         Err(e) => return Err(format!("{name}: {e}")),
     };
-    let Some(b) = st.best_row() else { return Ok(none("nobody can react".into())) };
-    let row = &st.exact.rows[b];
-    let first = &st.exact.rows[st.at_once(b)];
-    let hold = match (st.beyond.get(b), st.hold_beyond) {
-        (Some(e), Some(h)) => h.mean > e.mean,
-        _ => row.net() < c.hold_threshold,
-    };
-    let best = if hold {
-        Best::Hold
-    } else if row.kind == "dodge" {
-        Best::Dodge
-    } else if row.point > first.point {
-        Best::Late
-    } else {
-        Best::Early
-    };
-    Ok(Outcome {
-        situation: s,
-        best,
-        best_point: (!hold).then_some(row.point),
-        best_net: row.net(),
-        gain_over_at_once: row.net() - first.net(),
-        verdict: st.verdict.clone(),
-    })
+    Ok(outcome_of(s, &st))
 }
 
-/// The summary table: for every value of every axis, how often each choice is best and the
-/// mean gain of the best point over reacting at once.
+/// The outcome of a finished study.
+pub fn outcome_of(s: Situation, st: &Study) -> Outcome {
+    let Some(best) = st.best else { return nothing(s, st.verdict.clone()) };
+    let leaning = match best {
+        None => Best::Hold,
+        Some(b) if st.exact.rows[b].kind == "dodge" => Best::Dodge,
+        Some(b) if st.at_once(b) != b => Best::Late,
+        Some(_) => Best::Early,
+    };
+    let at_once = st.comparisons.iter().find(|c| c.label.starts_with("reacting at once")).map(|c| c.diff);
+    let versus_hold = st.comparisons.first().map(|c| c.diff);
+    Outcome {
+        situation: s,
+        best: if st.settled { leaning } else { Best::Uncertain },
+        leaning,
+        best_point: best.map(|b| st.exact.rows[b].point),
+        gain_over_at_once: at_once,
+        versus_hold,
+        measure: st.measure.clone(),
+        verdict: st.verdict.clone(),
+        options: option_records(st),
+    }
+}
+
+/// The summary table: for every value of every axis, how often each choice is best, and the
+/// mean gain of waiting where late is best (on the verdicts' measure).
 pub fn render_summary(r: &SweepResult) -> String {
+    let c = &r.config;
+    let measure = if c.samples > 0 {
+        format!(
+            "return beyond the sequence, judge {}, {} samples per option{}, seed {}, {:.0}% paired intervals",
+            c.judge,
+            c.samples,
+            if c.budget > c.samples {
+                format!(" (until settled, up to {})", c.budget)
+            } else {
+                String::new()
+            },
+            c.seed,
+            100.0 * c.confidence
+        )
+    } else {
+        format!("AP-counted net, exact ({} wounds per AP)", c.ap_value)
+    };
     let mut out = format!(
-        "{} situations; best choice by axis value (counts), mean gain of waiting:\n",
+        "{} situations; measure: {measure}; best choice by axis value (counts; uncertain: an interval of the verdict spans 0), mean gain of waiting where late is best:\n",
         r.outcomes.len()
     );
-    let _ = writeln!(out, "\n| axis | value | early | late | dodge | hold | none | mean gain |");
-    let _ = writeln!(out, "|---|---|---:|---:|---:|---:|---:|---:|");
+    let _ = writeln!(
+        out,
+        "\n| axis | value | early | late | dodge | hold | uncertain | none | mean gain of late |"
+    );
+    let _ = writeln!(out, "|---|---|---:|---:|---:|---:|---:|---:|---:|");
     type Axis = (&'static str, fn(&Situation) -> String);
-    let axes: [Axis; 7] = [
+    let axes: [Axis; 6] = [
+        ("template", |s| s.template.clone()),
         ("action", |s| s.action.clone()),
         ("reactor", |s| s.reactor.clone()),
-        ("cover", |s| s.cover.clone()),
         ("distance", |s| s.distance.to_string()),
-        ("position", |s| s.position.to_string()),
         ("mover AP", |s| s.mover_ap.to_string()),
         ("reactor AP", |s| s.reactor_ap.to_string()),
     ];
@@ -415,22 +629,30 @@ pub fn render_summary(r: &SweepResult) -> String {
                 values.push(v);
             }
         }
+        if axis == "distance" {
+            values.sort_by_key(|v| v.parse::<u32>().unwrap_or(0));
+        }
         for v in values {
             let group: Vec<&Outcome> = r.outcomes.iter().filter(|o| value(&o.situation) == v).collect();
             let count = |b: Best| group.iter().filter(|o| o.best == b).count();
-            let reacting: Vec<f64> = group
+            let gains: Vec<f64> = group
                 .iter()
-                .filter(|o| matches!(o.best, Best::Early | Best::Late))
-                .map(|o| o.gain_over_at_once)
+                .filter(|o| o.best == Best::Late)
+                .filter_map(|o| o.gain_over_at_once.map(|g| g.mean))
                 .collect();
-            let gain = reacting.iter().sum::<f64>() / reacting.len().max(1) as f64;
+            let gain = if gains.is_empty() {
+                "-".to_string()
+            } else {
+                format!("{:+.3}", gains.iter().sum::<f64>() / gains.len() as f64)
+            };
             let _ = writeln!(
                 out,
-                "| {axis} | {v} | {} | {} | {} | {} | {} | {gain:+.3} |",
+                "| {axis} | {v} | {} | {} | {} | {} | {} | {} | {gain} |",
                 count(Best::Early),
                 count(Best::Late),
                 count(Best::Dodge),
                 count(Best::Hold),
+                count(Best::Uncertain),
                 count(Best::None)
             );
         }
@@ -438,24 +660,37 @@ pub fn render_summary(r: &SweepResult) -> String {
     out
 }
 
-/// Write the heatmaps (one figure per mover AP and reactor AP: a panel per reactor and cover,
-/// distance across, position down), the summary (`summary.md`) and the results
-/// (`sweep.json`) into `dir`; returns the files written.
-pub fn write_outputs(r: &SweepResult, dir: &Path) -> Result<Vec<PathBuf>, String> {
+/// Write the heatmaps (one figure per template, action, mover AP and reactor AP: a panel per
+/// reactor over the board's grid), the summary (`summary.md`), the results with every option
+/// (`sweep.json`) and the long-format export (`sweep.csv`) into `dir`; `meta` is written into
+/// the export. Returns the files written.
+pub fn write_outputs(
+    r: &SweepResult,
+    dir: &Path,
+    meta: &crate::export::Meta,
+) -> Result<Vec<PathBuf>, String> {
     let mut files = Vec::new();
     let c = &r.config;
-    for action in &c.actions {
-        for &map in &c.mover_ap {
-            for &rap in &c.reactor_ap {
-                let name = format!("heatmap_{action}_ap{map}_{rap}");
-                let size = (300 * c.cover.len() as u32 + 40, 260 * c.reactors.len() as u32 + 90);
-                files.extend(figure(
-                    dir,
-                    &name,
-                    size,
-                    |a| draw_heatmap(a, r, action, map, rap),
-                    |a| draw_heatmap(a, r, action, map, rap),
-                )?);
+    for t in &c.templates {
+        for action in &c.actions {
+            for &map in &c.mover_ap {
+                for &rap in &c.reactor_ap {
+                    let name = format!("heatmap_{}_{action}_ap{map}_{rap}", t.name);
+                    let cols = (t.grid.x[1] - t.grid.x[0]) as u32 / t.grid.step.max(1) as u32 + 1;
+                    let rows = (t.grid.y[1] - t.grid.y[0]) as u32 / t.grid.step.max(1) as u32 + 1;
+                    let cell = (560 / cols.max(1)).clamp(14, 40);
+                    let size = (
+                        (cols * cell + 70) * t.reactors.len() as u32 + 20,
+                        (rows * cell + 110).max(260) + 40,
+                    );
+                    files.extend(figure(
+                        dir,
+                        &name,
+                        size,
+                        |a| draw_heatmap(a, r, t, action, map, rap),
+                        |a| draw_heatmap(a, r, t, action, map, rap),
+                    )?);
+                }
             }
         }
     }
@@ -463,104 +698,119 @@ pub fn write_outputs(r: &SweepResult, dir: &Path) -> Result<Vec<PathBuf>, String
     engine::record::write_atomic(&summary, render_summary(r).as_bytes()).map_err(err)?;
     files.push(summary);
     let json = dir.join("sweep.json");
-    let text = serde_json::to_string_pretty(r).map_err(err)?;
+    let text = serde_json::to_string_pretty(&serde_json::json!({ "meta": meta, "sweep": r })).map_err(err)?;
     engine::record::write_atomic(&json, text.as_bytes()).map_err(err)?;
     files.push(json);
+    let csv = dir.join("sweep.csv");
+    let rows: Vec<(Vec<String>, &OptionRecord)> = r
+        .outcomes
+        .iter()
+        .flat_map(|o| {
+            let s = &o.situation;
+            let fields = vec![
+                s.template.clone(),
+                s.action.clone(),
+                s.reactor.clone(),
+                s.cell[0].to_string(),
+                s.cell[1].to_string(),
+                s.distance.to_string(),
+                s.mover_ap.to_string(),
+                s.reactor_ap.to_string(),
+                o.best.name().to_string(),
+            ];
+            o.options.iter().map(move |x| (fields.clone(), x))
+        })
+        .collect();
+    let prefix = "template,action,reactor_profile,cell_x,cell_y,distance,mover_ap,reactor_ap,verdict_class";
+    engine::record::write_atomic(&csv, crate::export::long_csv(prefix, &rows, meta).as_bytes())
+        .map_err(err)?;
+    files.push(csv);
     Ok(files)
 }
 
-/// One heatmap figure.
+/// One heatmap figure: for each reactor a panel of the template's grid, each cell coloured by
+/// what is best with the reactor there, labelled with the best point and the gain of waiting
+/// (late) on the verdict's measure; the mover's way drawn from its start (dot) to its
+/// destination.
 pub fn draw_heatmap<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,
     r: &SweepResult,
+    t: &Template,
     action: &str,
     mover_ap: u8,
     reactor_ap: u8,
 ) -> Result<(), String> {
     let c = &r.config;
-    let what = if action == "charge" {
-        "charging the reactor".to_string()
+    let what = if action == "charge" { "charging the reactor".to_string() } else { "moving".to_string() };
+    let measure = if c.samples > 0 {
+        format!(
+            "return beyond the sequence, judge {}, {:.0}% paired intervals",
+            c.judge,
+            100.0 * c.confidence
+        )
     } else {
-        format!("moving {}\"", c.length)
+        format!("exact AP-counted net ({} wounds/AP)", c.ap_value)
     };
-    let title = format!(
-        "best reaction: {} {what} (AP {mover_ap}), reactor AP {reactor_ap}; label: best point, its gain over reacting at once",
-        c.mover
-    );
+    let title =
+        format!("{}: {} {what} (AP {mover_ap} before), reactor AP {reactor_ap}; {measure}", t.name, t.mover);
     let root = root.titled(&title, ("sans-serif", 13)).map_err(err)?;
     let (main, foot) = root.split_vertically(root.dim_in_pixel().1 as i32 - 30);
     let mut x = 10;
     for b in Best::ALL {
         foot.draw(&Rectangle::new([(x, 6), (x + 14, 20)], b.colour().filled())).map_err(err)?;
         foot.draw(&Text::new(b.name(), (x + 18, 6), ("sans-serif", 12))).map_err(err)?;
-        x += 80;
+        x += 90;
     }
-    let panels = main.split_evenly((c.reactors.len(), c.cover.len()));
-    let mut dists = c.distances.clone();
-    dists.sort_unstable();
-    let mut pos = c.positions.clone();
-    pos.sort_unstable();
-    for (i, reactor) in c.reactors.iter().enumerate() {
-        for (j, cover) in c.cover.iter().enumerate() {
-            let panel = &panels[i * c.cover.len() + j];
-            let mut chart = ChartBuilder::on(panel)
-                .margin(6)
-                .caption(format!("{reactor}, cover {cover}"), ("sans-serif", 12))
-                .x_label_area_size(28)
-                .y_label_area_size(34)
-                .build_cartesian_2d(-0.5..dists.len() as f64 - 0.5, -0.5..pos.len() as f64 - 0.5)
-                .map_err(err)?;
-            let (dl, pl) = (dists.clone(), pos.clone());
+    foot.draw(&Text::new("label: best point, gain of waiting", (x + 10, 6), ("sans-serif", 12)))
+        .map_err(err)?;
+    let panels = main.split_evenly((1, t.reactors.len()));
+    let (x0, x1, y0, y1) = (t.grid.x[0] as f64, t.grid.x[1] as f64, t.grid.y[0] as f64, t.grid.y[1] as f64);
+    let xr = (x0.min(t.from[0] as f64).min(t.to[0] as f64) - 0.5)
+        ..(x1.max(t.from[0] as f64).max(t.to[0] as f64) + 0.5);
+    let yr = (y1.max(t.from[1] as f64).max(t.to[1] as f64) + 0.5)
+        ..(y0.min(t.from[1] as f64).min(t.to[1] as f64) - 0.5);
+    let step = t.grid.step.max(1) as f64;
+    for (i, reactor) in t.reactors.iter().enumerate() {
+        let mut chart = ChartBuilder::on(&panels[i])
+            .margin(6)
+            .caption(reactor, ("sans-serif", 12))
+            .x_label_area_size(24)
+            .y_label_area_size(30)
+            .build_cartesian_2d(xr.clone(), yr.clone())
+            .map_err(err)?;
+        chart
+            .configure_mesh()
+            .disable_mesh()
+            .x_desc("column")
+            .y_desc("row")
+            .label_style(("sans-serif", 10))
+            .draw()
+            .map_err(err)?;
+        for o in r.outcomes.iter().filter(|o| {
+            o.situation.template == t.name
+                && o.situation.reactor == *reactor
+                && o.situation.action == action
+                && o.situation.mover_ap == mover_ap
+                && o.situation.reactor_ap == reactor_ap
+        }) {
+            let (x, y) = (o.situation.cell[0] as f64, o.situation.cell[1] as f64);
+            let h = 0.47 * step;
             chart
-                .configure_mesh()
-                .disable_mesh()
-                .x_desc("distance from the path (rows)")
-                .y_desc("position along")
-                .x_labels(dl.len())
-                .y_labels(pl.len())
-                .x_label_formatter(&move |v| cell_label(*v, &dl))
-                .y_label_formatter(&move |v| cell_label(*v, &pl))
-                .label_style(("sans-serif", 10))
-                .draw()
+                .draw_series([Rectangle::new([(x - h, y - h), (x + h, y + h)], o.best.colour().filled())])
                 .map_err(err)?;
-            for o in r.outcomes.iter().filter(|o| {
-                o.situation.reactor == *reactor
-                    && o.situation.action == action
-                    && o.situation.cover == *cover
-                    && o.situation.mover_ap == mover_ap
-                    && o.situation.reactor_ap == reactor_ap
-            }) {
-                let (Some(xi), Some(yi)) = (
-                    dists.iter().position(|&d| d == o.situation.distance),
-                    pos.iter().position(|&p| p == o.situation.position),
-                ) else {
-                    continue;
-                };
-                let (x, y) = (xi as f64, yi as f64);
-                chart
-                    .draw_series([Rectangle::new(
-                        [(x - 0.47, y - 0.47), (x + 0.47, y + 0.47)],
-                        o.best.colour().filled(),
-                    )])
-                    .map_err(err)?;
-                let (point, gain) = match (o.best, o.best_point) {
-                    (Best::Late, Some(k)) => (format!("p{k}"), format!("{:+.2}", o.gain_over_at_once)),
-                    (Best::Early | Best::Dodge, Some(k)) => (format!("p{k}"), String::new()),
-                    _ => (String::new(), String::new()),
-                };
-                chart.draw_series([Text::new(point, (x - 0.4, y + 0.4), ("sans-serif", 10))]).map_err(err)?;
-                chart.draw_series([Text::new(gain, (x - 0.4, y - 0.05), ("sans-serif", 9))]).map_err(err)?;
-            }
+            let label = match (o.best, o.leaning, o.best_point) {
+                (Best::None, ..) | (_, Best::Hold, _) => String::new(),
+                (_, Best::Late, Some(k)) => {
+                    format!("p{k} {:+.1}", o.gain_over_at_once.map_or(0.0, |g| g.mean))
+                }
+                (_, _, Some(k)) => format!("p{k}"),
+                _ => String::new(),
+            };
+            chart.draw_series([Text::new(label, (x - h, y - 0.1), ("sans-serif", 9))]).map_err(err)?;
         }
+        let way = [(t.from[0] as f64, t.from[1] as f64), (t.to[0] as f64, t.to[1] as f64)];
+        chart.draw_series([PathElement::new(way.to_vec(), BLACK.stroke_width(2))]).map_err(err)?;
+        chart.draw_series([Circle::new(way[0], 4, BLACK.filled())]).map_err(err)?;
     }
     Ok(())
-}
-
-/// The label of a heatmap axis at `v`: the value of the cell centred there, or nothing between
-/// cells.
-fn cell_label<T: ToString>(v: f64, values: &[T]) -> String {
-    if (v - v.round()).abs() > 1e-6 || v < -0.5 {
-        return String::new();
-    }
-    values.get(v.round() as usize).map_or(String::new(), T::to_string)
 }

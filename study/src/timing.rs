@@ -1,11 +1,64 @@
 //! A whole reaction-timing study of one situation: the exact table, the values beyond the
-//! sequence of every reaction and of holding the AP, and the best timing named in words.
+//! sequence of every reaction and of holding the AP (sampled until the verdict is settled when
+//! asked), the best option by one labelled measure, paired intervals against holding the AP and
+//! against the other timing of the same reaction, and the verdict in words.
 
-use crate::beyond::{estimate, AgentFactory, Estimate, Sampling};
-use crate::exact::{exact_table, firefight_node, ExactTable, ReactionRow, StudyError};
+use crate::beyond::{sample_range, z_for, AgentFactory, Estimate, Horizon, Paired, Sampling};
+use crate::exact::{exact_table, firefight_node, net_ap, ExactTable, ReactionRow, StudyError};
 use engine::{Action, GameState};
 use serde::Serialize;
 use std::fmt::Write;
+
+/// The AP exchange rate used when none is given: half a wound per AP (see
+/// docs/studies/reaction-timing.md, "AP counted").
+pub const DEFAULT_AP_VALUE: f64 = 0.5;
+
+/// How a study decides and how sure it must be.
+#[derive(Clone, Debug, Serialize)]
+pub struct StudyOptions {
+    /// Wounds per AP in the AP-counted net (the exact measure).
+    pub ap_value: f64,
+    /// Confidence of the paired intervals (e.g. 0.95).
+    pub confidence: f64,
+    /// Sample until every comparison of the verdict is settled, up to this many samples per
+    /// option (doubling from `Sampling::samples`); `None`: sample `Sampling::samples` once.
+    pub until_settled: Option<u32>,
+}
+
+impl Default for StudyOptions {
+    fn default() -> StudyOptions {
+        StudyOptions { ap_value: DEFAULT_AP_VALUE, confidence: 0.95, until_settled: None }
+    }
+}
+
+/// One option the verdict compares the best one with, and the paired difference (best minus
+/// it) on the verdict's measure.
+#[derive(Clone, Debug, Serialize)]
+pub struct Comparison {
+    /// The other option: a row of `exact.rows`, or `None` for holding the AP.
+    pub row: Option<usize>,
+    /// What it is in words ("holding the AP", "reacting at once (point 0)", ...).
+    pub label: String,
+    /// Best minus it, with its interval (no interval on the exact measure).
+    pub diff: Paired,
+}
+
+impl Comparison {
+    /// The comparison in words: the difference and interval, or "no clear difference".
+    pub fn describe(&self) -> String {
+        let d = &self.diff;
+        let value = if d.samples == 0 {
+            format!("{:+.3}", d.mean)
+        } else {
+            format!("{:+.3} [{:+.3}, {:+.3}]", d.mean, d.low, d.high)
+        };
+        if self.diff.settled() {
+            format!("{value} over {}", self.label)
+        } else {
+            format!("no clear difference from {} ({value})", self.label)
+        }
+    }
+}
 
 /// A study of the reaction choice pending in a situation.
 #[derive(Clone, Debug, Serialize)]
@@ -16,43 +69,87 @@ pub struct Study {
     pub exact: ExactTable,
     /// How the values beyond the sequence were sampled (absent when they were not).
     pub sampling: Option<Sampling>,
-    /// Value beyond the sequence of each row of `exact.rows`, in order.
+    /// How the study decides.
+    pub options: StudyOptions,
+    /// Value beyond the sequence of each row of `exact.rows`, in order (offered rows only are
+    /// sampled; the others are empty estimates).
     pub beyond: Vec<Estimate>,
     /// Value beyond the sequence of holding the AP.
     pub hold_beyond: Option<Estimate>,
+    /// The measure the verdict picks and compares by, in words.
+    pub measure: String,
+    /// The best option: a row of `exact.rows` (always one `tde legal` offers), or `None` for
+    /// holding the AP; absent when no reaction is possible.
+    pub best: Option<Option<usize>>,
+    /// The best option against holding the AP (or the best reaction when holding is best) and
+    /// against the other timing of the same reaction.
+    pub comparisons: Vec<Comparison>,
+    /// Whether every comparison's interval excludes 0.
+    pub settled: bool,
     /// The best timing in words.
     pub verdict: String,
 }
 
-/// Study the reaction choice pending in `state`; with `sampling`, also estimate every option's
-/// value beyond the sequence with the agent `factory` builds.
+/// Study the reaction choice pending in `state`; with `sampling`, also estimate every offered
+/// option's value beyond the sequence with the judge `factory` builds (until settled, when
+/// `options` asks).
 pub fn study(
     state: &GameState,
     situation: &str,
     sampling: Option<(&Sampling, &AgentFactory)>,
+    options: &StudyOptions,
 ) -> Result<Study, StudyError> {
-    let exact = exact_table(state)?;
-    let (beyond, hold_beyond) = match sampling {
-        Some((sampling, factory)) if sampling.samples > 0 => {
-            let mut decided: Vec<GameState> =
-                exact.rows.iter().map(|r| decided_state(state, r, exact.side)).collect();
-            let mut held = state.clone();
-            held.apply_action(Action::EndReactions).expect("ending reactions is always legal");
-            decided.push(held);
-            let mut values = estimate(&decided, exact.side, sampling, factory)?;
-            let hold = values.pop();
-            (values, hold)
-        }
-        _ => (Vec::new(), None),
-    };
+    let exact = exact_table(state, options.ap_value)?;
+    let sampling = sampling.filter(|(s, _)| s.samples > 0);
     let mut s = Study {
         situation: situation.to_string(),
         exact,
-        sampling: sampling.filter(|(s, _)| s.samples > 0).map(|(s, _)| s.clone()),
-        beyond,
-        hold_beyond,
+        sampling: sampling.map(|(s, _)| s.clone()),
+        options: options.clone(),
+        beyond: Vec::new(),
+        hold_beyond: None,
+        measure: String::new(),
+        best: None,
+        comparisons: Vec::new(),
+        settled: true,
         verdict: String::new(),
     };
+    if let Some((sampling, factory)) = sampling {
+        // The offered rows and holding, sampled in batches until the verdict settles.
+        let offered: Vec<usize> = (0..s.exact.rows.len()).filter(|&i| s.exact.rows[i].offered).collect();
+        let mut decided: Vec<GameState> =
+            offered.iter().map(|&i| decided_state(state, &s.exact.rows[i], s.exact.side)).collect();
+        let mut held = state.clone();
+        held.apply_action(Action::EndReactions).expect("ending reactions is always legal");
+        decided.push(held);
+        let z = z_for(options.confidence);
+        let mut raw: Vec<(Vec<f64>, Vec<f64>)> = vec![(Vec::new(), Vec::new()); decided.len()];
+        let mut n = 0;
+        let mut next = sampling.samples;
+        loop {
+            for (all, new) in
+                raw.iter_mut().zip(sample_range(&decided, s.exact.side, sampling, factory, n, next)?)
+            {
+                all.0.extend(new.0);
+                all.1.extend(new.1);
+            }
+            n = next;
+            let empty = Estimate::with_z(&[], &[], z);
+            s.beyond = vec![empty; s.exact.rows.len()];
+            for (k, &i) in offered.iter().enumerate() {
+                s.beyond[i] = Estimate::with_z(&raw[k].0, &raw[k].1, z);
+            }
+            let (r, m) = raw.last().expect("holding is sampled");
+            s.hold_beyond = Some(Estimate::with_z(r, m, z));
+            decide(&mut s);
+            match options.until_settled {
+                Some(budget) if !s.settled && n < budget => next = (n * 2).min(budget),
+                _ => break,
+            }
+        }
+    } else {
+        decide(&mut s);
+    }
     s.verdict = verdict(&s);
     Ok(s)
 }
@@ -70,26 +167,148 @@ fn decided_state(state: &GameState, row: &ReactionRow, side: engine::state::Side
     }
 }
 
-impl Study {
-    /// Index of the best row: the highest value beyond the sequence when sampled, else the
-    /// highest expected wounds dealt minus taken with the mover's best answer; ties go to the
-    /// earlier point.
-    pub fn best_row(&self) -> Option<usize> {
-        let key = |i: usize| match self.beyond.get(i) {
-            Some(e) => e.mean,
-            None => self.exact.rows[i].net(),
+/// Pick the best option by the study's measure and compare it with the others that matter.
+fn decide(s: &mut Study) {
+    s.measure = s.measure_label();
+    s.best = s.best_option();
+    s.comparisons.clear();
+    let Some(best) = s.best else {
+        s.settled = true;
+        return;
+    };
+    let mut others: Vec<(Option<usize>, String)> = Vec::new();
+    match best {
+        Some(b) => {
+            others.push((None, "holding the AP".to_string()));
+            let rows = &s.exact.rows;
+            let first = s.at_once(b);
+            if first != b {
+                others.push((Some(first), format!("reacting at once (point {})", rows[first].point)));
+            } else if let Some(later) = s
+                .offered()
+                .filter(|&j| j != b && rows[j].reactor == rows[b].reactor && rows[j].kind == rows[b].kind)
+                .max_by(|&x, &y| s.value(Some(x)).total_cmp(&s.value(Some(y))).then(y.cmp(&x)))
+            {
+                others.push((Some(later), format!("waiting for point {}", rows[later].point)));
+            }
+        }
+        None => {
+            if let Some(r) =
+                s.offered().max_by(|&x, &y| s.value(Some(x)).total_cmp(&s.value(Some(y))).then(y.cmp(&x)))
+            {
+                let row = &s.exact.rows[r];
+                others.push((
+                    Some(r),
+                    format!("the best reaction ({} {} at point {})", row.reactor_name, row.kind, row.point),
+                ));
+            }
+        }
+    }
+    let z = z_for(s.options.confidence);
+    for (row, label) in others {
+        let diff = match (s.returns(best), s.returns(row)) {
+            (Some(a), Some(b)) => Paired::of(a, b, z),
+            _ => Paired::exact(s.value(best) - s.value(row)),
         };
-        (0..self.exact.rows.len()).fold(None, |best: Option<usize>, i| match best {
-            Some(b) if key(b) >= key(i) - 1e-12 => Some(b),
+        s.comparisons.push(Comparison { row, label, diff });
+    }
+    s.settled = s.comparisons.iter().all(|c| c.diff.settled());
+}
+
+impl Study {
+    /// The offered rows (the points `tde legal` lists), in table order.
+    pub fn offered(&self) -> impl Iterator<Item = usize> + '_ {
+        (0..self.exact.rows.len()).filter(|&i| self.exact.rows[i].offered)
+    }
+
+    /// The offered row equivalent to row `i` (itself when offered).
+    pub fn twin(&self, i: usize) -> usize {
+        let r = &self.exact.rows[i];
+        match r.same_as {
+            Some(k) => self
+                .offered()
+                .find(|&j| {
+                    let o = &self.exact.rows[j];
+                    o.point == k && o.reactor == r.reactor && o.kind == r.kind
+                })
+                .unwrap_or(i),
+            None => i,
+        }
+    }
+
+    /// Whether the values are sampled beyond the sequence.
+    pub fn sampled(&self) -> bool {
+        self.hold_beyond.is_some()
+    }
+
+    /// The verdict's measure in words, naming the judge when sampled.
+    pub fn measure_label(&self) -> String {
+        match &self.sampling {
+            Some(sm) if self.sampled() => format!(
+                "return beyond the sequence (+1 win, -1 loss; to the end of the {}), judge {}, {} samples per option, seed {}, {:.0}% paired intervals",
+                match sm.horizon {
+                    Horizon::Game => "game",
+                    Horizon::Turn => "turn",
+                },
+                sm.agent,
+                self.hold_beyond.as_ref().map_or(0, |h| h.samples),
+                sm.seed,
+                100.0 * self.options.confidence
+            ),
+            _ => format!(
+                "AP-counted net (exact expected wounds dealt minus taken over the sequence, the mover answering at best, {} wounds per AP spent)",
+                self.exact.ap_value
+            ),
+        }
+    }
+
+    /// The value of an option (`None`: holding the AP) on the verdict's measure.
+    pub fn value(&self, option: Option<usize>) -> f64 {
+        match (option, self.sampled()) {
+            (Some(i), true) => self.beyond[i].mean,
+            (None, true) => self.hold_beyond.as_ref().map_or(0.0, |h| h.mean),
+            (Some(i), false) => self.exact.rows[i].net_ap(self.exact.ap_value),
+            (None, false) => net_ap(&self.exact.hold, self.exact.ap_value),
+        }
+    }
+
+    /// The sampled returns of an option, when sampled.
+    fn returns(&self, option: Option<usize>) -> Option<&[f64]> {
+        match option {
+            Some(i) => self.beyond.get(i).map(|e| e.returns.as_slice()),
+            None => self.hold_beyond.as_ref().map(|h| h.returns.as_slice()),
+        }
+    }
+
+    /// The best option on the verdict's measure among the offered reactions and holding the AP:
+    /// `Some(Some(row))`, `Some(None)` for holding; ties go to holding, then the earlier point.
+    pub fn best_option(&self) -> Option<Option<usize>> {
+        if self.exact.rows.is_empty() {
+            return None;
+        }
+        let mut best: Option<usize> = None;
+        for i in self.offered() {
+            if self.value(Some(i)) > self.value(best) + 1e-12 {
+                best = Some(i);
+            }
+        }
+        Some(best)
+    }
+
+    /// Index of the best reaction row on the verdict's measure, holding aside (ties go to the
+    /// earlier point); only rows `tde legal` offers.
+    pub fn best_row(&self) -> Option<usize> {
+        self.offered().fold(None, |best: Option<usize>, i| match best {
+            Some(b) if self.value(Some(b)) >= self.value(Some(i)) - 1e-12 => Some(b),
             _ => Some(i),
         })
     }
 
     /// Index of the row "reacting at once" with the same reactor and kind as row `i`: its
-    /// earliest point.
+    /// earliest offered point.
     pub fn at_once(&self, i: usize) -> usize {
         let r = &self.exact.rows[i];
-        (0..self.exact.rows.len())
+        self.offered()
             .filter(|&j| self.exact.rows[j].reactor == r.reactor && self.exact.rows[j].kind == r.kind)
             .min_by_key(|&j| self.exact.rows[j].point)
             .unwrap_or(i)
@@ -135,63 +354,44 @@ fn why(from: &ReactionRow, to: &ReactionRow, path: &[crate::exact::PathPoint]) -
     reasons.join(", ")
 }
 
-/// The best timing named in words: the best reaction with what changes at its point and its
-/// gain over reacting at once, and what holding the AP is worth next to it (beyond the sequence
-/// when sampled, else in expected wounds over the sequence).
+/// The best timing named in words: the best option with what changes at its point, each
+/// comparison (with "no clear difference" where its interval spans 0), and the measure.
 fn verdict(s: &Study) -> String {
-    let Some(b) = s.best_row() else { return "no reaction is possible".to_string() };
-    let rows = &s.exact.rows;
-    let best = &rows[b];
-    let first = &rows[s.at_once(b)];
-    let p = &s.exact.path[best.point as usize];
-    let mut out = format!(
-        "{} should {} at point {} ({},{})",
-        best.reactor_name, best.kind, best.point, p.cell[0], p.cell[1]
-    );
-    let reasons = why(first, best, &s.exact.path);
-    if !reasons.is_empty() {
-        let _ = write!(out, ", where {} is {reasons}", s.exact.mover_name);
-    }
-    if best.point != first.point {
-        let gain = best.net() - first.net();
-        let _ = write!(out, ": {gain:+.2} expected wounds over reacting at once (point {})", first.point);
-    } else {
-        let _ = write!(out, " (at once): {:+.2} expected wounds dealt minus taken", best.net());
-    }
-    if let Some(a) = &best.answer {
-        let _ = write!(out, ", counting the mover's best answer ({})", a.text);
-    }
-    let hold_better = match (s.beyond.get(b), s.hold_beyond) {
-        (Some(e), Some(h)) => {
-            let _ = write!(
-                out,
-                "; beyond the sequence it is worth {:+.2} [{:+.2}, {:+.2}], holding the AP {:+.2} ({:+.2} relative)",
-                e.mean,
-                e.low,
-                e.high,
-                h.mean,
-                h.mean - e.mean
+    let Some(best) = s.best else { return "no reaction is possible".to_string() };
+    let mut out = match best {
+        None => "hold the AP".to_string(),
+        Some(b) => {
+            let rows = &s.exact.rows;
+            let row = &rows[b];
+            let first = &rows[s.at_once(b)];
+            let p = &s.exact.path[row.point as usize];
+            let mut out = format!(
+                "{} should {} at point {} ({},{})",
+                row.reactor_name, row.kind, row.point, p.cell[0], p.cell[1]
             );
-            h.mean > e.mean
-        }
-        _ => {
-            let h = &s.exact.hold;
-            let hold = h.expected_wounds_dealt - h.expected_wounds_taken;
-            let _ = write!(
-                out,
-                "; holding the AP is worth {:+.2} expected wounds relative (and keeps it; no continuations sampled)",
-                hold - best.net()
-            );
-            hold > best.net() + 1e-12
+            let reasons = why(first, row, &s.exact.path);
+            if !reasons.is_empty() {
+                let _ = write!(out, ", where {} is {reasons}", s.exact.mover_name);
+            }
+            if let Some(a) = &row.answer {
+                let _ = write!(out, " (the mover's best answer: {})", a.text);
+            }
+            out
         }
     };
-    if hold_better {
-        out = format!("hold the AP: it is worth more than the best reaction. Best reaction: {out}");
+    if !s.settled {
+        out = format!("not settled: {out}");
     }
+    let parts: Vec<String> = s.comparisons.iter().map(Comparison::describe).collect();
+    if !parts.is_empty() {
+        let _ = write!(out, ": {}", parts.join("; "));
+    }
+    let _ = write!(out, " [measure: {}]", s.measure);
     out
 }
 
-/// The study as a table, one line per reaction at a point, with the equivalent points marked.
+/// The study as a table, one line per reaction at a point, with the equivalent points marked;
+/// the judge and the measure are named under it.
 pub fn render_table(s: &Study) -> String {
     let e = &s.exact;
     let mut out = format!("{}: side {} reacts to {}\n", s.situation, e.side, e.declared);
@@ -199,10 +399,10 @@ pub fn render_table(s: &Study) -> String {
     for p in &e.path {
         let _ = writeln!(out, "  point {:>2}  ({},{}) h{} {}", p.point, p.cell[0], p.cell[1], p.z, p.stance);
     }
-    let beyond = !s.beyond.is_empty();
+    let beyond = s.sampled();
     let _ = write!(
         out,
-        "\n{:<24} {:>3} {:>5} {:>4} {:>4} {:>5} {:>5} {:>7} {:>7} {:>6} {:>6} {:>6} {:>5}",
+        "\n{:<24} {:>3} {:>5} {:>4} {:>4} {:>5} {:>5} {:>7} {:>7} {:>6} {:>6} {:>6} {:>5} {:>6}",
         "reactor / reaction",
         "pt",
         "reach",
@@ -215,10 +415,11 @@ pub fn render_table(s: &Study) -> String {
         "dealt",
         "taken",
         "net*",
-        "AP"
+        "AP",
+        "netAP*"
     );
     if beyond {
-        let _ = write!(out, " {:>21}", "beyond [95%]");
+        let _ = write!(out, " {:>23}", "beyond [interval]");
     }
     let _ = writeln!(out, "  same as");
     for (i, r) in s.exact.rows.iter().enumerate() {
@@ -232,7 +433,7 @@ pub fn render_table(s: &Study) -> String {
         let name = format!("{} {}", r.reactor_name, r.kind);
         let _ = write!(
             out,
-            "{:<24} {:>3} {:>5} {:>4} {:>4} {:>5} {:>5.1} {:>7.3} {:>7.3} {:>6.3} {:>6.3} {:>6.3} {:>5.2}",
+            "{:<24} {:>3} {:>5} {:>4} {:>4} {:>5} {:>5.1} {:>7.3} {:>7.3} {:>6.3} {:>6.3} {:>6.3} {:>5.2} {:>6.3}",
             truncate(&name, 24),
             r.point,
             r.sighting.reach,
@@ -245,10 +446,13 @@ pub fn render_table(s: &Study) -> String {
             v.expected_wounds_dealt,
             v.expected_wounds_taken,
             r.net(),
-            v.expected_ap_spent
+            v.expected_ap_spent,
+            r.net_ap(e.ap_value)
         );
-        if let Some(b) = s.beyond.get(i) {
-            let _ = write!(out, " {:>+6.2} [{:+.2},{:+.2}]", b.mean, b.low, b.high);
+        if let Some(b) = s.beyond.get(i).filter(|b| b.samples > 0) {
+            let _ = write!(out, " {:>+6.3} [{:+.3},{:+.3}]", b.mean, b.low, b.high);
+        } else if beyond {
+            let _ = write!(out, " {:>23}", "-");
         }
         let _ =
             writeln!(out, "  {}", r.same_as.map_or_else(|| "offered".to_string(), |k| format!("point {k}")));
@@ -256,7 +460,7 @@ pub fn render_table(s: &Study) -> String {
     let h = &e.hold;
     let _ = write!(
         out,
-        "{:<24} {:>3} {:>5} {:>4} {:>4} {:>5} {:>5} {:>7.3} {:>7.3} {:>6.3} {:>6.3} {:>6.3} {:>5.2}",
+        "{:<24} {:>3} {:>5} {:>4} {:>4} {:>5} {:>5} {:>7.3} {:>7.3} {:>6.3} {:>6.3} {:>6.3} {:>5.2} {:>6.3}",
         "hold the AP",
         "-",
         "-",
@@ -269,20 +473,25 @@ pub fn render_table(s: &Study) -> String {
         h.expected_wounds_dealt,
         h.expected_wounds_taken,
         h.expected_wounds_dealt - h.expected_wounds_taken,
-        h.expected_ap_spent
+        h.expected_ap_spent,
+        net_ap(h, e.ap_value)
     );
-    if let Some(b) = s.hold_beyond {
-        let _ = write!(out, " {:>+6.2} [{:+.2},{:+.2}]", b.mean, b.low, b.high);
+    if let Some(b) = &s.hold_beyond {
+        let _ = write!(out, " {:>+6.3} [{:+.3},{:+.3}]", b.mean, b.low, b.high);
     }
     let _ = writeln!(out);
     let _ = writeln!(
         out,
-        "\nnet* = expected wounds dealt minus taken once the mover answers with its best firefight."
+        "\nnet* = expected wounds dealt minus taken once the mover answers with its best firefight;\n\
+         netAP* = net* less {ap} wounds per AP the reactor spends, plus {ap} per AP the mover spends \
+         (the exchange rate; the mover's answer is the one that minimises it).",
+        ap = e.ap_value
     );
     let answers: Vec<String> = s
         .exact
         .rows
         .iter()
+        .filter(|r| r.offered)
         .filter_map(|r| {
             r.answer
                 .as_ref()
@@ -295,15 +504,16 @@ pub fn render_table(s: &Study) -> String {
     if let Some(sm) = &s.sampling {
         let _ = writeln!(
             out,
-            "beyond = mean return for side {} playing the rest of the {} with {} ({} samples, seed {}).",
+            "beyond = mean return for side {} playing the rest of the {} with judge {} ({} samples per offered option, seed {}; {:.0}% intervals; points not offered are not sampled).",
             e.side,
             match sm.horizon {
-                crate::beyond::Horizon::Game => "game",
-                crate::beyond::Horizon::Turn => "turn",
+                Horizon::Game => "game",
+                Horizon::Turn => "turn",
             },
             sm.agent,
-            sm.samples,
-            sm.seed
+            s.hold_beyond.as_ref().map_or(0, |h| h.samples),
+            sm.seed,
+            100.0 * s.options.confidence
         );
     }
     let _ = writeln!(out, "\nbest timing: {}", s.verdict);

@@ -14,7 +14,7 @@ fn setup() -> engine::GameState {
 fn offered_points_have_the_values_analyze_gives() {
     let state = setup();
     let (side, options) = engine::analysis::analyze(&state).unwrap();
-    let table = exact_table(&state).unwrap();
+    let table = exact_table(&state, 0.5).unwrap();
     assert_eq!(table.side, side);
     let offered: Vec<_> = table.rows.iter().filter(|r| r.offered).collect();
     let reactions: Vec<_> = options.iter().filter(|o| matches!(o.action, Action::React { .. })).collect();
@@ -30,7 +30,7 @@ fn offered_points_have_the_values_analyze_gives() {
 #[test]
 fn every_point_of_the_path_is_studied_and_equivalent_points_agree() {
     let state = setup();
-    let table = exact_table(&state).unwrap();
+    let table = exact_table(&state, 0.5).unwrap();
     assert!(
         table.rows.len() > table.rows.iter().filter(|r| r.offered).count(),
         "thinned points are shown too"
@@ -48,6 +48,9 @@ fn every_point_of_the_path_is_studied_and_equivalent_points_agree() {
         assert!((a.p_active_hit - b.p_active_hit).abs() < 1e-12, "{:?} vs {:?}", twin.action, r.action);
         assert!((a.expected_wounds_dealt - b.expected_wounds_dealt).abs() < 1e-12);
         assert!((a.expected_ap_spent - b.expected_ap_spent).abs() < 1e-12);
+        // And the same once the mover answers (ruling 147): nothing that follows differs.
+        assert!((twin.net_ap(0.5) - r.net_ap(0.5)).abs() < 1e-12, "{:?} vs {:?}", twin.action, r.action);
+        assert_eq!(twin.answer.as_ref().map(|a| a.action), r.answer.as_ref().map(|a| a.action));
     }
     // The table covers each reactor and kind at every point where it sees the mover.
     assert_eq!(table.path.len(), 7, "Kaneda's path from (1,3) to (7,3): the start and six cells");
@@ -58,7 +61,7 @@ fn a_setup_without_a_declared_action_is_refused() {
     let configs = Path::new(env!("CARGO_MANIFEST_DIR")).join("../configs");
     let text = "board = \"sunken_plaza\"\nactive = 0\nactivating = 0\n\n[[model]]\nside = 0\nprofile = \"kaneda\"\nat = [1, 3]\n\n[[model]]\nside = 1\nprofile = \"nix\"\nat = [5, 5]\n";
     let state = parse_setup(text, "no_declared.toml", &configs).unwrap();
-    let err = exact_table(&state).unwrap_err();
+    let err = exact_table(&state, 0.5).unwrap_err();
     assert!(matches!(err, StudyError::NoDeclaredAction(_)));
     let err = situation_from_text(text, "no_declared.toml", &configs).unwrap_err();
     assert!(matches!(err, StudyError::NoDeclaredAction(_)));

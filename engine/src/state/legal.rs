@@ -573,8 +573,11 @@ fn action_points(seq: &Sequence) -> std::ops::RangeInclusive<u8> {
 /// Keeps the first point of each equivalence class, so that reactions and nested actions
 /// offer a handful of points instead of every cell of the path (see docs/rulings.md).
 struct Thinning {
-    seen: Vec<(u8, u8, CombatKind, u8, u8, bool, bool)>,
+    seen: Vec<ThinKey>,
 }
+
+/// (model, target, kind, reach class, attribute, within pass range, hard cover, what follows).
+type ThinKey = (u8, u8, CombatKind, u8, u8, bool, bool, u64);
 
 /// A reaction at one point of the active model's action, offered or thinned away.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -589,8 +592,9 @@ pub struct ReactionPoint {
 
 /// What makes two points of one reactor's reaction equivalent: reach class (0 always reached,
 /// 1 on a Pass or better, 2 only on Nailed It, 3-5 the same after a dismount's separation),
-/// the attribute after modifiers, whether the mover is within the weapon's pass range, and
-/// whether it is in hard cover. Dodges and close combat have only a reach class.
+/// the attribute after modifiers, whether the mover is within the weapon's pass range,
+/// whether it is in hard cover, and what follows the reaction there (`follow`, ruling 147).
+/// Dodges and close combat have no attribute, band or cover of their own.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct PointClass {
     /// Reach class of the point.
@@ -601,6 +605,13 @@ pub struct PointClass {
     pub pass_range: bool,
     /// The mover is in hard cover from the reactor (+1 armour).
     pub hard_cover: bool,
+    /// A digest of what follows the reaction at the point and differs from point to point
+    /// although the reactor's own test does not (ruling 147): the mover's firefight answers
+    /// there (each weapon's test against the reactor, or none), the worst fall the reacting
+    /// side may still choose on the mover's Blunder without cancelling the reaction, water at
+    /// or after the point (which puts out a Fire hit), and the models under a template placed
+    /// there. Points share a class only if this is equal.
+    pub follow: u64,
 }
 
 impl Thinning {
@@ -609,23 +620,19 @@ impl Thinning {
     }
 
     /// [`first`](Self::first) for a reaction, also recording it in `all` when given.
-    fn offer(
-        &mut self,
-        key: (u8, u8, CombatKind, u8, u8, bool, bool),
-        action: Action,
-        all: &mut Option<&mut Vec<ReactionPoint>>,
-    ) -> bool {
+    fn offer(&mut self, key: ThinKey, action: Action, all: &mut Option<&mut Vec<ReactionPoint>>) -> bool {
         let offered = self.first(key);
         if let Some(all) = all {
-            let class = PointClass { reach: key.3, attr: key.4, pass_range: key.5, hard_cover: key.6 };
+            let class =
+                PointClass { reach: key.3, attr: key.4, pass_range: key.5, hard_cover: key.6, follow: key.7 };
             all.push(ReactionPoint { action, class, offered });
         }
         offered
     }
 
     /// True the first time a (model, target, kind, reach class, attribute, range band, hard
-    /// cover) combination is seen.
-    fn first(&mut self, key: (u8, u8, CombatKind, u8, u8, bool, bool)) -> bool {
+    /// cover, what follows) combination is seen.
+    fn first(&mut self, key: ThinKey) -> bool {
         if self.seen.contains(&key) {
             false
         } else {
@@ -649,7 +656,7 @@ fn nested_options(state: &GameState, out: &mut Vec<Action>) {
     for k in action_points(seq) {
         let pose = actor_pose(state, seq, k);
         let class = seq.reach_class(k, budget);
-        if thin.first((actor, actor, CombatKind::Dodge, class, 0, false, false)) {
+        if thin.first((actor, actor, CombatKind::Dodge, class, 0, false, false, 0)) {
             out.push(Action::Nested { kind: CombatKind::Dodge, target: actor, point: k });
         }
         if state.touches_enemy(model.side, pose.cell, pose.z, Some(actor)) {
@@ -672,7 +679,7 @@ fn nested_options(state: &GameState, out: &mut Vec<Action>) {
                         && super::template::placement_ok(state, actor, pose, wi as u8, tm.cell, mover_at)
                     {
                         let roll = super::sequence::template_roll(state, actor, pose, wi as u8, tm.cell, k);
-                        if thin.first((actor, t, roll.kind, class, roll.attr, roll.pass_range, false)) {
+                        if thin.first((actor, t, roll.kind, class, roll.attr, roll.pass_range, false, 0)) {
                             out.push(Action::Nested { kind: roll.kind, target: t, point: k });
                         }
                     }
@@ -680,7 +687,16 @@ fn nested_options(state: &GameState, out: &mut Vec<Action>) {
                 }
                 if let Some(roll) = shot(state, actor, pose, wi as u8, t, state.pose(t), RollRole::Nested, k)
                 {
-                    if thin.first((actor, t, roll.kind, class, roll.attr, roll.pass_range, roll.hard_cover)) {
+                    if thin.first((
+                        actor,
+                        t,
+                        roll.kind,
+                        class,
+                        roll.attr,
+                        roll.pass_range,
+                        roll.hard_cover,
+                        0,
+                    )) {
                         out.push(Action::Nested { kind: roll.kind, target: t, point: k });
                     }
                 }
@@ -736,6 +752,12 @@ pub(super) fn reaction_options(
     // The start and every path point (24 in place, as the path keeps them).
     let poses: crate::inline_vec::InlineVec<Pose, 25> =
         action_points(seq).map(|k| actor_pose(state, seq, k)).collect();
+    // What follows a reaction at each point besides the reactor's own test (ruling 147).
+    let (falls, wet) = if first {
+        (Default::default(), Default::default())
+    } else {
+        (fall_follow(state, seq, budget), wet_follow(state, seq))
+    };
     for (r, rm) in d.models.iter().enumerate() {
         let r = r as ModelId;
         if rm.side != reacting
@@ -757,6 +779,12 @@ pub(super) fn reaction_options(
             }
             let pose = poses[k as usize];
             let class = seq.reach_class(k, budget);
+            // What follows here: the worst fall the reacting side may still choose, and for
+            // attacks the mover's firefight answers and whether water puts out a Fire hit.
+            let fall = if first { 0 } else { falls[k as usize] };
+            let answered =
+                if first { 0 } else { digest(digest(DIGEST, fall), answers_digest(state, seq, r, k)) };
+            let attack = |fire: bool| digest(answered, u64::from(fire && !first && wet[k as usize]));
             let contact = super::sight::cells_touch(state, rp.cell, rp.z, pose.cell, pose.z);
             // "Models which are in Base to Base Contact with an enemy Model may only perform a CC
             // or Dodge Action" (p.40): also where the mover touches the reactor at this point.
@@ -765,7 +793,8 @@ pub(super) fn reaction_options(
             if !engaged {
                 if let Some(roll) = reveal(state, r, rp, actor, pose, RollRole::Reaction, k) {
                     let action = Action::React { model: r, kind: CombatKind::Reveal, point: k };
-                    let key = (r, actor, roll.kind, class, roll.attr, roll.pass_range, roll.hard_cover);
+                    let key =
+                        (r, actor, roll.kind, class, roll.attr, roll.pass_range, roll.hard_cover, answered);
                     if thin.offer(key, action, &mut all) {
                         out.push(action);
                     }
@@ -799,7 +828,16 @@ pub(super) fn reaction_options(
                             Some((actor, pose.cell, pose.z)),
                         )
                         && thin.offer(
-                            (r, actor, kind, class, 0, false, false),
+                            (
+                                r,
+                                actor,
+                                kind,
+                                class,
+                                0,
+                                false,
+                                false,
+                                template_follow(state, r, rp, wi as u8, pose, k, attack(w.fire() > 0)),
+                            ),
                             Action::React { model: r, kind, point: k },
                             &mut all,
                         )
@@ -813,7 +851,9 @@ pub(super) fn reaction_options(
                     }
                     if let Some(roll) = shot(state, r, rp, wi as u8, actor, pose, RollRole::Reaction, k) {
                         let action = Action::React { model: r, kind: roll.kind, point: k };
-                        let key = (r, actor, roll.kind, class, roll.attr, roll.pass_range, roll.hard_cover);
+                        let follow = attack(w.fire() > 0);
+                        let key =
+                            (r, actor, roll.kind, class, roll.attr, roll.pass_range, roll.hard_cover, follow);
                         if thin.offer(key, action, &mut all) {
                             out.push(action);
                         }
@@ -821,7 +861,8 @@ pub(super) fn reaction_options(
                 }
             }
             let dodge = Action::React { model: r, kind: CombatKind::Dodge, point: k };
-            if dodge_ok && thin.offer((r, actor, CombatKind::Dodge, class, 0, false, false), dodge, &mut all)
+            if dodge_ok
+                && thin.offer((r, actor, CombatKind::Dodge, class, 0, false, false, fall), dodge, &mut all)
             {
                 out.push(dodge);
             }
@@ -837,7 +878,7 @@ pub(super) fn reaction_options(
                         && rm.can_use(wi as u8, w.scarce())
                         && (struck || reaches(state, r, rp, wi as u8, actor, pose))
                         && thin.offer(
-                            (r, actor, kind, class, 0, false, false),
+                            (r, actor, kind, class, 0, false, false, attack(w.fire() > 0)),
                             Action::React { model: r, kind, point: k },
                             &mut all,
                         )
@@ -854,45 +895,170 @@ pub(super) fn reaction_options(
 /// model may spend an AP on a combat action against that reactor — shoot it, fight it, or
 /// dodge — at the reaction's point. Not after a nested action, and only one per action.
 fn firefight_options(state: &GameState, out: &mut Vec<Action>) {
-    let d = state.dynamic();
-    let seq = d.sequence.as_ref().expect("sequence");
-    let actor = seq.actor;
-    let model = d.models[actor as usize];
-    if model.ap == 0
-        || !matches!(seq.declared, Action::Move { .. } | Action::Interact { .. })
-        || seq.has_nested()
-    {
+    let seq = state.dynamic().sequence.as_ref().expect("sequence");
+    if !may_firefight(state, seq) {
         return;
     }
-    let profile = state.profile(actor);
+    let actor = seq.actor;
     for reaction in seq.rolls.iter().filter(|r| r.role == RollRole::Reaction && r.attacks(actor)) {
-        let r = reaction.model;
-        let pose = actor_pose(state, seq, reaction.point);
-        let rp = state.pose(r);
-        out.push(Action::Firefight { kind: CombatKind::Dodge, reactor: r });
-        let engaged = state.touches_enemy(model.side, pose.cell, pose.z, Some(actor));
-        for (wi, w) in profile.weapons.iter().enumerate() {
-            let weapon = wi as u8;
-            if w.is_ranged() && super::template::template_of(w).is_some() {
-                // A template firefight is placed over the reactor (p.51).
-                let mover_at = Some((actor, pose.cell, pose.z));
-                if !engaged
-                    && model.can_use(weapon, w.scarce())
-                    && super::template::placement_ok(state, actor, pose, weapon, rp.cell, mover_at)
-                {
-                    out.push(Action::Firefight { kind: CombatKind::Template { weapon }, reactor: r });
-                }
-            } else if w.is_ranged() {
-                if !engaged
-                    && shot(state, actor, pose, weapon, r, rp, RollRole::Firefight, reaction.point).is_some()
-                {
-                    out.push(Action::Firefight { kind: CombatKind::Shoot { weapon }, reactor: r });
-                }
-            } else if model.can_use(weapon, w.scarce()) && reaches(state, actor, pose, weapon, r, rp) {
-                out.push(Action::Firefight { kind: CombatKind::CloseCombat { weapon }, reactor: r });
+        firefight_answers(state, seq, reaction.model, reaction.point, |action, _| out.push(action));
+    }
+}
+
+/// Whether the active model may answer a reaction with a firefight (p.38): it has an AP, its
+/// action is a move or an interaction, and it declared no nested action.
+fn may_firefight(state: &GameState, seq: &Sequence) -> bool {
+    state.dynamic().models[seq.actor as usize].ap > 0
+        && matches!(seq.declared, Action::Move { .. } | Action::Interact { .. })
+        && !seq.has_nested()
+}
+
+/// The active model's firefights against reactor `r` reacting at point `point` (p.38): a dodge,
+/// a template placed over the reactor, a shot at it, a blow that reaches it; each with its test
+/// (`None` for the dodge and blows, whose tests do not depend on the point).
+fn firefight_answers(
+    state: &GameState,
+    seq: &Sequence,
+    r: ModelId,
+    point: u8,
+    mut each: impl FnMut(Action, Option<super::sequence::CombatRoll>),
+) {
+    let actor = seq.actor;
+    let model = state.dynamic().models[actor as usize];
+    let profile = state.profile(actor);
+    let pose = actor_pose(state, seq, point);
+    let rp = state.pose(r);
+    each(Action::Firefight { kind: CombatKind::Dodge, reactor: r }, None);
+    let engaged = state.touches_enemy(model.side, pose.cell, pose.z, Some(actor));
+    for (wi, w) in profile.weapons.iter().enumerate() {
+        let weapon = wi as u8;
+        if w.is_ranged() && super::template::template_of(w).is_some() {
+            // A template firefight is placed over the reactor (p.51).
+            let mover_at = Some((actor, pose.cell, pose.z));
+            if !engaged
+                && model.can_use(weapon, w.scarce())
+                && super::template::placement_ok(state, actor, pose, weapon, rp.cell, mover_at)
+            {
+                let roll = super::sequence::template_roll(state, actor, pose, weapon, rp.cell, point);
+                each(Action::Firefight { kind: CombatKind::Template { weapon }, reactor: r }, Some(roll));
             }
+        } else if w.is_ranged() {
+            if engaged {
+                continue;
+            }
+            if let Some(roll) = shot(state, actor, pose, weapon, r, rp, RollRole::Firefight, point) {
+                each(Action::Firefight { kind: CombatKind::Shoot { weapon }, reactor: r }, Some(roll));
+            }
+        } else if model.can_use(weapon, w.scarce()) && reaches(state, actor, pose, weapon, r, rp) {
+            each(Action::Firefight { kind: CombatKind::CloseCombat { weapon }, reactor: r }, None);
         }
     }
+}
+
+/// What follows a template reaction by `r` (at `rp`) with weapon `weapon` placed over the
+/// mover at point `k` (at `pose`): `follow` (falls, answers, water), the template's test there
+/// and the models under it with their cover from its origin (p.51).
+fn template_follow(
+    state: &GameState,
+    r: ModelId,
+    rp: Pose,
+    weapon: u8,
+    pose: Pose,
+    k: u8,
+    follow: u64,
+) -> u64 {
+    let actor = state.dynamic().sequence.as_ref().expect("sequence").actor;
+    let roll = super::sequence::template_roll(state, r, rp, weapon, pose.cell, k);
+    let mut h = digest(follow, (roll.attr as u64) << 1 | roll.pass_range as u64);
+    let w = &state.profile(r).weapons[weapon as usize];
+    if let Some(kind) = super::template::template_of(w) {
+        for (m, hidden) in
+            super::template::models_under(state, kind, rp.cell, pose.cell, Some((actor, pose.cell, pose.z)))
+        {
+            h = digest(h, (m as u64) << 1 | hidden as u64);
+        }
+    }
+    h
+}
+
+/// One step of a digest of what follows a reaction (FNV-1a over 64-bit words).
+fn digest(h: u64, x: u64) -> u64 {
+    (h ^ x).wrapping_mul(0x0100_0000_01b3)
+}
+
+/// The start of a digest.
+const DIGEST: u64 = 0xcbf2_9ce4_8422_2325;
+
+/// A digest of the active model's firefight answers to reactor `r` reacting at `point`: which
+/// it may declare and each one's test there (0 when it may declare none).
+fn answers_digest(state: &GameState, seq: &Sequence, r: ModelId, point: u8) -> u64 {
+    if !may_firefight(state, seq) {
+        return 0;
+    }
+    let mut h = DIGEST;
+    firefight_answers(state, seq, r, point, |action, roll| {
+        if let Action::Firefight { kind, .. } = action {
+            let (k, w) = match kind {
+                CombatKind::Shoot { weapon } => (1, weapon),
+                CombatKind::Template { weapon } => (2, weapon),
+                CombatKind::CloseCombat { weapon } => (3, weapon),
+                CombatKind::Reveal => (4, 0),
+                CombatKind::Dodge => (5, 0),
+            };
+            h = digest(h, (k << 8) | w as u64);
+        }
+        if let Some(roll) = roll {
+            h = digest(h, (roll.attr as u64) << 2 | (roll.pass_range as u64) << 1 | roll.hard_cover as u64);
+        }
+    });
+    h
+}
+
+/// For every point of the action, the worst fall (its damage, plus 1) the reacting side may
+/// choose on the mover's Blunder without cancelling a reaction there: a reaction at point `k`
+/// happens only if the chosen fall point is at or after path point `k − 1` (p.38 Conditional
+/// Reactions, p.39 Test C; rulings 42, 147). 0 where every result of the test reaches the
+/// point, and everywhere on a path without a movement test.
+fn fall_follow(state: &GameState, seq: &Sequence, budget: u16) -> crate::inline_vec::InlineVec<u64, 25> {
+    let n = seq.path.points.len();
+    let first = seq.path.first_dynamic;
+    let damage: Vec<u64> = match first {
+        Some(_) if seq.has_path() => seq
+            .path
+            .points
+            .iter()
+            .map(|p| super::moving::fall_landing(state, seq.actor, p.cell, p.z).2 as u64)
+            .collect(),
+        _ => Vec::new(),
+    };
+    action_points(seq)
+        .map(|k| match first {
+            Some(first) if !damage.is_empty() && !seq.reach_class(k, budget).is_multiple_of(3) => {
+                let from = first.max(k as usize - 1).min(n);
+                1 + damage[from..].iter().copied().max().unwrap_or(0)
+            }
+            _ => 0,
+        })
+        .collect()
+}
+
+/// For every point of the action, whether the mover is in water there or enters water at a
+/// later point of its path, which puts out the fire of a hit at that point (p.40, Fire(X)
+/// p.53; `moving::water_on_path` once the points reached are known).
+fn wet_follow(state: &GameState, seq: &Sequence) -> crate::inline_vec::InlineVec<bool, 25> {
+    let board = state.board();
+    let wet = |cell: crate::board::CellIdx, z: u8| {
+        let c = board.cell(cell);
+        c.terrain == crate::board::Terrain::Water && z <= c.height
+    };
+    let origin_wet = wet(seq.origin, board.cell(seq.origin).height);
+    action_points(seq)
+        .map(|k| {
+            let first = (k as usize).saturating_sub(1);
+            (k == 0 && origin_wet)
+                || seq.path.points.get(first..).is_some_and(|ps| ps.iter().any(|p| wet(p.cell, p.z)))
+        })
+        .collect()
 }
 
 /// Cards the side may play now (p.74): unused cards of the step's timing; a start-of-turn AP

@@ -233,6 +233,30 @@ pub(super) fn settle_stance(state: &mut GameState, m: ModelId, prone: bool) {
 /// damage is the drop in whole inches less one, none into water. A movement Blunder also
 /// costs 1 wound and leaves the model prone (p.25).
 pub(super) fn fall(state: &mut GameState, m: ModelId, cell: CellIdx, z: u8, blunder: bool) {
+    let (landing, surface, damage) = fall_landing(state, m, cell, z);
+    {
+        let model = &mut state.dyn_.models[m as usize];
+        model.cell = landing;
+        model.z = surface;
+        if blunder {
+            // A blundered movement test hurts a cavalry model's mount (p.58).
+            if model.mount_wounds > 0 {
+                model.pending.mount_wounds = model.pending.mount_wounds.saturating_add(1);
+            } else {
+                model.pending.wounds = model.pending.wounds.saturating_add(1);
+            }
+        }
+    }
+    settle_stance(state, m, blunder);
+    if damage > 0 {
+        let target = self_armour(state, m);
+        add_damage(state, m, damage, target);
+    }
+}
+
+/// Where model `m` falling from `cell` at height `z` lands, the surface height there and the
+/// damage of the fall (its drop less 1, none into water), without moving it.
+pub(super) fn fall_landing(state: &GameState, m: ModelId, cell: CellIdx, z: u8) -> (CellIdx, u8, u8) {
     let board = state.board();
     let mut from = cell;
     // A fall from a point on solid ground topples off its lowest neighbouring edge.
@@ -253,24 +277,8 @@ pub(super) fn fall(state: &mut GameState, m: ModelId, cell: CellIdx, z: u8, blun
     let surface = state.board().cell(landing).height;
     let water = state.board().cell(landing).terrain == Terrain::Water;
     let drop = z.saturating_sub(surface);
-    {
-        let model = &mut state.dyn_.models[m as usize];
-        model.cell = landing;
-        model.z = surface;
-        if blunder {
-            // A blundered movement test hurts a cavalry model's mount (p.58).
-            if model.mount_wounds > 0 {
-                model.pending.mount_wounds = model.pending.mount_wounds.saturating_add(1);
-            } else {
-                model.pending.wounds = model.pending.wounds.saturating_add(1);
-            }
-        }
-    }
-    settle_stance(state, m, blunder);
-    if !water && drop > 1 {
-        let target = self_armour(state, m);
-        add_damage(state, m, drop - 1, target);
-    }
+    let damage = if !water && drop > 1 { drop - 1 } else { 0 };
+    (landing, surface, damage)
 }
 
 /// The nearest cell to `cell` where a falling model may land: on the table, not impassable,
