@@ -176,6 +176,11 @@ fn click_then_option(tab: &Tab, version: u64, selector: &str, or_under: Option<&
 /// Chromium started headless, or `None` (the test is then skipped) when there is none and
 /// `TDE_REQUIRE_CHROMIUM` is not set.
 fn launch() -> Option<Browser> {
+    launch_sized(1500, 950)
+}
+
+/// [`launch`] with a window of `width` × `height` pixels.
+fn launch_sized(width: u32, height: u32) -> Option<Browser> {
     let Some(path) = chromium() else {
         let message =
             "no chromium found (apt-get install -y chromium, or set CHROMIUM=/path): browser test skipped";
@@ -187,7 +192,7 @@ fn launch() -> Option<Browser> {
         .path(Some(path))
         .headless(true)
         .sandbox(false)
-        .window_size(Some((1500, 950)))
+        .window_size(Some((width, height)))
         .idle_browser_timeout(Duration::from_secs(120))
         .build()
         .expect("launch options");
@@ -282,7 +287,7 @@ fn a_whole_scenario_is_played_by_clicking_in_chromium() {
                 // The start of the path is under the enemy's mover, which picks it too.
                 (format!("#board circle.pt.offered[data-point=\"{}\"]", o["point"]), Some("#board g.model"))
             } else {
-                (format!("#board g.model[data-model=\"{}\"]", o["model"]), None)
+                (format!("#board g.model[data-model=\"{}\"] circle.hit", o["model"]), None)
             };
             click(&tab, &what, under);
             let listed = format!("#decision .focus button.opt[data-i=\"{}\"]", o["i"]);
@@ -318,7 +323,7 @@ fn a_whole_scenario_is_played_by_clicking_in_chromium() {
             let o = of_kind[rng.gen_range(0..of_kind.len())];
             let on_board = o["cell"].is_array() && o["zone"].is_null();
             view = if step == "activation" && o["kind"] == "activate" {
-                let what = format!("#board g.model[data-model=\"{}\"]", o["model"]);
+                let what = format!("#board g.model[data-model=\"{}\"] circle.hit", o["model"]);
                 click_then_option(&tab, version, &what, None, &o["i"])
             } else if on_board {
                 board_clicks += 1;
@@ -353,6 +358,232 @@ fn a_whole_scenario_is_played_by_clicking_in_chromium() {
     save_screenshot(&tab, &server, "end");
 }
 
+/// Open the page of `server` in a new tab and wait until it shows whose decision it is.
+fn open(browser: &Browser, server: &Server) -> std::sync::Arc<Tab> {
+    let tab = browser.new_tab().expect("a tab");
+    tab.navigate_to(&format!("{}/", server.base)).unwrap().wait_until_navigated().unwrap();
+    tab.wait_for_element("#status .pill.now").expect("the page shows whose decision it is");
+    tab
+}
+
+/// Wait until `condition` (a JavaScript expression) is true in the page, up to a minute; the
+/// value it had last otherwise.
+fn wait_until(tab: &Tab, condition: &str) -> Value {
+    let script = format!(
+        "new Promise((resolve) => {{
+            const start = performance.now();
+            const check = () => {{
+                let ok = false;
+                try {{ ok = ({condition}); }} catch (e) {{}}
+                if (ok) return resolve(true);
+                if (performance.now() - start > 60000) return resolve('not within a minute: {}');
+                setTimeout(check, 10);
+            }};
+            check();
+        }})",
+        condition.replace('\'', "")
+    );
+    eval_json(tab, &script)
+}
+
+/// Take the first option of the page's decision the way a person does: a place on the board
+/// by clicking its cell, an activation by clicking the model, anything else by its button.
+fn take_first(tab: &Tab, view: &Value) -> Value {
+    let version = view["version"].as_u64().unwrap();
+    let o = &view["decision"]["options"][0];
+    if o["cell"].is_array() && o["zone"].is_null() {
+        let what =
+            format!("#board rect.target-cell[data-x=\"{}\"][data-y=\"{}\"]", o["cell"][0], o["cell"][1]);
+        click_then_option(tab, version, &what, Some("#board g.model"), &o["i"])
+    } else if o["kind"] == "activate" {
+        click_then_option(
+            tab,
+            version,
+            &format!("#board g.model[data-model=\"{}\"] circle.hit", o["model"]),
+            None,
+            &o["i"],
+        )
+    } else {
+        click(tab, &format!("#decision button.opt[data-i=\"{}\"]", o["i"]), None);
+        let After::Moved(next) = wait_for_page(tab, version, None) else { unreachable!() };
+        next
+    }
+}
+
+/// Over the API, play on from the current decision (first the quick options: end the
+/// activation, no nested action; else a seeded random one) until an `action` decision
+/// offers a move, a shot or a charge some enemy model answers in the samples of `/api/risk`;
+/// returns that option's index.
+fn play_until_an_answered_attack(server: &Server, seed: u64) -> u64 {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut view = server.get("/api/state").ok();
+    for _ in 0..3000 {
+        assert!(view["over"].is_null(), "the game ended before an attack could be answered");
+        let version = view["version"].as_u64().unwrap();
+        let options = view["decision"]["options"].as_array().unwrap().clone();
+        if view["decision"]["step"] == "action" {
+            let attacks =
+                options.iter().filter(|o| ["shoot", "charge"].contains(&o["kind"].as_str().unwrap_or("")));
+            let moves = options.iter().filter(|o| o["kind"] == "move").step_by(7).take(6);
+            for o in attacks.chain(moves) {
+                let risk =
+                    server.post("/api/risk", serde_json::json!({"version": version, "index": o["i"]})).ok();
+                if risk["reactors"].as_array().is_some_and(|r| !r.is_empty()) {
+                    return o["i"].as_u64().unwrap();
+                }
+            }
+        }
+        // Move towards the fight: moves and activations rather than ending at once.
+        let kinds = ["move", "activate", "charge", "shoot"];
+        let good: Vec<&Value> =
+            options.iter().filter(|o| kinds.contains(&o["kind"].as_str().unwrap_or(""))).collect();
+        let pick = if !good.is_empty() && rng.gen_bool(0.8) {
+            good[rng.gen_range(0..good.len())]["i"].as_u64().unwrap()
+        } else {
+            rng.gen_range(0..options.len()) as u64
+        };
+        view = server.post("/api/action", serde_json::json!({"version": version, "index": pick})).ok();
+    }
+    panic!("no attack an enemy answers in 3000 decisions");
+}
+
+#[test]
+fn risk_with_the_enemys_answers_fresh_advice_and_the_layout_at_1366x768_in_chromium() {
+    let Some(browser) = launch_sized(1366, 768) else { return };
+    let server = Server::play(&["--bot", "greedy", "--scenario", "skirmish", "--seed", "41"]);
+    let index = play_until_an_answered_attack(&server, 41);
+    let tab = open(&browser, &server);
+    let view = page_view(&tab);
+    let version = view["version"].as_u64().unwrap();
+    let option = eval_json(&tab, &format!("window.tdeView.decision.options[{index}]"));
+    let target = &option["target"];
+
+    // The layout: nothing wider than the window, the prompt's title and the board in sight,
+    // models big enough to read.
+    let layout = eval_json(
+        &tab,
+        "(() => {
+            const r = (s) => document.querySelector(s).getBoundingClientRect();
+            const body = document.querySelector('#board g.model .body').getBoundingClientRect();
+            return { width: innerWidth, height: innerHeight, scroll: document.documentElement.scrollWidth,
+                board: r('#board'), title: r('#decision h2'), side: r('#side'), model: body.width };
+        })()",
+    );
+    assert!(layout["scroll"].as_f64() <= layout["width"].as_f64(), "no sideways scrolling: {layout}");
+    assert!(
+        layout["board"]["right"].as_f64() <= layout["side"]["left"].as_f64(),
+        "board beside the panel: {layout}"
+    );
+    assert!(
+        layout["board"]["bottom"].as_f64().unwrap() <= layout["height"].as_f64().unwrap() + 1.0,
+        "the whole board in sight: {layout}"
+    );
+    assert!(
+        layout["title"]["top"].as_f64().unwrap() >= 0.0
+            && layout["title"]["bottom"].as_f64() <= layout["height"].as_f64(),
+        "the prompt's title in sight: {layout}"
+    );
+    assert!(layout["model"].as_f64().unwrap() >= 14.0, "a model is at least 14 px across: {layout}");
+
+    // The risk: pick the target (or the place); its options show the odds with the enemy's
+    // answers.
+    if target.is_null() {
+        let what = format!(
+            "#board rect.target-cell[data-x=\"{}\"][data-y=\"{}\"]",
+            option["cell"][0], option["cell"][1]
+        );
+        click(&tab, &what, Some("#board g.model"));
+    } else {
+        click(&tab, &format!("#board g.model[data-model=\"{target}\"] circle.hit"), None);
+    }
+    let listed = format!("#decision .focus button.opt[data-i=\"{index}\"] .risk b");
+    assert_eq!(
+        wait_until(&tab, &format!("document.querySelector('{listed}')")),
+        Value::Bool(true),
+        "the risk line is shown for {option}"
+    );
+    let line = eval_json(
+        &tab,
+        &format!("document.querySelector('#decision .focus button.opt[data-i=\"{index}\"]').textContent"),
+    );
+    let line = line.as_str().unwrap().to_string();
+    assert!(
+        line.contains("With their answers") && line.contains("may answer:") && line.contains("AP"),
+        "{line}"
+    );
+    if !target.is_null() || option["dynamic"] == true {
+        assert!(
+            line.contains("needs Pass") || line.contains("needs Nailed It"),
+            "the level needed is named: {line}"
+        );
+        assert!(
+            ["Marksmanship", "Close Combat", "Agility"].iter().any(|a| line.contains(a)),
+            "the attribute is named: {line}"
+        );
+    }
+    assert!(
+        eval_json(&tab, "document.querySelectorAll('#board line.threat').length").as_u64() > Some(0),
+        "the threat is drawn"
+    );
+    save_screenshot(&tab, &server, "risk");
+
+    // Advice belongs to one decision: asked here, gone when the game moves on.
+    click(&tab, "#ask", None);
+    assert_eq!(eval_json(&tab, WAIT_FOR_ADVICE), Value::Bool(true), "the bot's candidates are shown");
+    let advice = eval_json(&tab, "document.querySelector('#advice').textContent");
+    assert!(
+        advice.as_str().is_some_and(|t| t.contains("you win") && t.contains(&format!("step {version}"))),
+        "advice with reasons: {advice}"
+    );
+    click(&tab, &format!("#decision .focus button.opt[data-i=\"{index}\"]"), None);
+    let After::Moved(next) = wait_for_page(&tab, version, None) else { unreachable!() };
+    let left = eval_json(&tab, "document.querySelector('#advice').textContent");
+    assert_eq!(left, Value::String(String::new()), "no stale advice after the step");
+    // Kept on, the advice is asked again at each decision, about that decision.
+    if next["over"].is_null() {
+        click(&tab, "#keep-advising", None);
+        let now = next["version"].as_u64().unwrap();
+        let fresh = format!("document.querySelector('#advice h3') && document.querySelector('#advice h3').textContent.includes('step {now}')");
+        assert_eq!(wait_until(&tab, &fresh), Value::Bool(true), "advice about step {now}");
+    }
+    // The log names dice, attributes and levels in words, never engine names.
+    let log = eval_json(&tab, "document.querySelector('#log').textContent").as_str().unwrap().to_string();
+    assert!(log.contains("rolled ") && log.contains("needs "), "dice in the log: {log}");
+    for leak in ["nailed_it", "side A", "side B", "(rolled against"] {
+        assert!(!log.contains(leak), "the log says `{leak}`: {log}");
+    }
+}
+
+#[test]
+fn a_game_resumes_in_chromium_after_a_server_restart() {
+    let Some(browser) = launch() else { return };
+    let server = Server::play(&["--bot", "greedy", "--scenario", "grudge_match", "--seed", "43"]);
+    let record = server.record.clone();
+    let tab = open(&browser, &server);
+    let mut view = page_view(&tab);
+    for _ in 0..6 {
+        view = take_first(&tab, &view);
+    }
+    let log = eval_json(&tab, "document.querySelector('#log').textContent");
+    let saved = std::fs::read(&record).unwrap();
+    drop(tab);
+    drop(server);
+    // The same record again, alone: the same game, at the same step, nothing rewritten.
+    let (server, said) = Server::start_in(None, &["play", "--record", record.to_str().unwrap()]);
+    assert!(said.contains("Resuming"), "{said}");
+    let tab = open(&browser, &server);
+    let again = page_view(&tab);
+    assert_eq!(again["version"], view["version"]);
+    assert_eq!(again["decision"], view["decision"]);
+    assert_eq!(eval_json(&tab, "document.querySelector('#log').textContent"), log, "the same log");
+    assert_eq!(std::fs::read(&record).unwrap(), saved, "the record is not overwritten");
+    let status = eval_json(&tab, "document.querySelector('#status').textContent");
+    assert!(
+        status.as_str().is_some_and(|s| s.contains("record.json")),
+        "the page names the record: {status}"
+    );
+}
+
 fn save_screenshot(tab: &Tab, server: &Server, name: &str) {
     let png =
         tab.capture_screenshot(CaptureScreenshotFormatOption::Png, None, None, true).expect("screenshot");
@@ -361,7 +592,7 @@ fn save_screenshot(tab: &Tab, server: &Server, name: &str) {
     let file = dir.join(format!("play_{name}.png"));
     std::fs::write(&file, &png).unwrap();
     eprintln!("screenshot: {}", file.display());
-    if name == "reaction" && std::env::var_os("TDE_UPDATE_SCREENSHOT").is_some() {
+    if name == "risk" && std::env::var_os("TDE_UPDATE_SCREENSHOT").is_some() {
         let docs = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../docs/play.png");
         let temp = docs.with_extension("png.tmp");
         std::fs::write(&temp, &png).unwrap();

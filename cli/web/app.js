@@ -53,8 +53,9 @@ async function choose(index) {
     selection = null;
     setView(await api("/api/action", { version: view.version, index }));
   } catch (e) {
-    showError(e.message);
-    await load();
+    // Show the game as it is now, then say why the click was refused (kept until the next step).
+    await load().catch(() => {});
+    showError(`Not taken: ${e.message}`);
   } finally {
     busy = false;
     document.body.classList.remove("busy");
@@ -63,12 +64,33 @@ async function choose(index) {
 
 async function askAdvice() {
   const box = document.getElementById("advice");
+  const asked = view.version;
+  box.dataset.version = asked;
   box.replaceChildren(el("p", { class: "muted" }, "The bot is thinking…"));
   try {
-    const advice = await api("/api/advice", { version: view.version });
+    const advice = await api("/api/advice", { version: asked });
+    // An answer about a decision the page no longer shows is dropped.
+    if (!view || view.version !== asked) return;
     renderAdvice(advice);
   } catch (e) {
-    box.replaceChildren(el("p", { class: "error" }, e.message));
+    if (view && view.version === asked) box.replaceChildren(el("p", { class: "error" }, e.message));
+  }
+}
+
+// The risk of an option with the enemy's answers, asked of the server when it is picked.
+const riskCache = new Map(); // "version:index" -> risk or error text
+async function askRisk(o) {
+  const key = `${view.version}:${o.i}`;
+  if (riskCache.has(key) || MODE !== "play") return;
+  riskCache.set(key, null);
+  try {
+    riskCache.set(key, await api("/api/risk", { version: view.version, index: o.i }));
+  } catch (e) {
+    riskCache.set(key, { error: e.message });
+  }
+  if (view && `${view.version}:${o.i}` === key) {
+    renderDecision();
+    renderThreats();
   }
 }
 
@@ -103,18 +125,26 @@ const capitalised = (text) => text.charAt(0).toUpperCase() + text.slice(1);
 const pct = (p) => `${Math.round(p * 100)}%`;
 const num = (x) => (Math.round(x * 100) / 100).toFixed(2);
 const centre = ([x, y]) => [x * CELL + CELL / 2, y * CELL + CELL / 2];
-const sideName = (s) => (s === null || s === undefined ? "" : `side ${SIDE_NAMES[s]}`);
+// "your side (A)" and "the bot's side (B)" when a person plays; "side A" otherwise.
+const sideName = (s) => {
+  if (s === null || s === undefined) return "";
+  if (MODE === "play" && view && view.you !== null && s < 2) return s === view.you ? `your side (${SIDE_NAMES[s]})` : `the bot's side (${SIDE_NAMES[s]})`;
+  return `side ${SIDE_NAMES[s]}`;
+};
 const modelById = (id) => view.models.find((m) => m.id === id);
 const sameCell = (a, b) => a && b && a[0] === b[0] && a[1] === b[1];
 
+// Who sits at a side, short enough for the status bar (the whole spec is the pill's title).
 function who(side) {
   if (view.you === side) return "you";
-  return view.seats[side];
+  const spec = view.seats[side];
+  return spec.length > 22 ? `${spec.split(",")[0].slice(0, 20)}…` : spec;
 }
 
 // ---- the whole view --------------------------------------------------------------------
 
 function setView(v) {
+  const changed = !view || view.version !== v.version;
   view = v;
   window.tdeView = v; // read by the browser test
   renderStatus();
@@ -125,8 +155,19 @@ function setView(v) {
   renderCard();
   renderScenario();
   renderControls();
-  if (v.decision === null) document.getElementById("advice").replaceChildren();
+  const advice = document.getElementById("advice");
+  document.getElementById("advice-bar").hidden = !(MODE === "play" && v.decision);
+  if (changed) {
+    // Advice is about one decision: a new step clears it, and asks again when kept on.
+    advice.replaceChildren();
+    delete advice.dataset.version;
+    if (v.decision && keepAdvising()) askAdvice();
+    // A new prompt is read from its title.
+    if (v.decision) document.getElementById("side").scrollTop = 0;
+  }
 }
+
+const keepAdvising = () => document.getElementById("keep-advising")?.checked === true;
 
 function renderStatus() {
   const s = fixed.scenario;
@@ -140,7 +181,7 @@ function renderStatus() {
     el("span", { class: "pill" }, `turn ${view.turn}/${fixed.max_turns}`),
     el("span", { class: "pill" }, `initiative ${SIDE_NAMES[view.initiative]}`),
     ...[0, 1].map((s) =>
-      el("span", { class: `pill side${s}` },
+      el("span", { class: `pill side${s}`, title: view.seats[s] },
         `${SIDE_NAMES[s]} · ${who(s)} · ${view.vp[s]} VP · ${view.pass_tokens[s]} pass`)),
     el("span", { class: "pill now" }, toAct),
   ];
@@ -180,7 +221,7 @@ function buildBoard() {
       const sameLeft = x > 0 && b.height[i - 1] === h && b.terrain[i - 1] !== "x";
       const sameUp = y > 0 && b.height[i - b.width] === h && b.terrain[i - b.width] !== "x";
       if (h > 0 && b.terrain[i] !== "x" && !sameLeft && !sameUp) {
-        svg("text", { x: x * CELL + 2, y: y * CELL + 7, class: "height" }, ground).textContent = h;
+        svg("text", { x: x * CELL + 2, y: y * CELL + 9, class: "height" }, ground).textContent = `${h}"`;
       }
       const cover = b.cover[i];
       if (cover === "s") {
@@ -211,6 +252,7 @@ function buildBoard() {
     sequence: svg("g", { class: "sequence" }, board),
     markers: svg("g", { class: "markers" }, board),
     models: svg("g", { class: "models" }, board),
+    threats: svg("g", { class: "threats" }, board),
     preview: svg("g", { class: "preview" }, board),
   };
   document.getElementById("legend").replaceChildren(
@@ -241,6 +283,28 @@ function renderBoard() {
   renderOptionsOnBoard();
   renderMarkers();
   renderModels();
+  renderThreats();
+}
+
+// For the picked option, a dashed red line from every enemy model that answered it in the
+// samples to where the option goes (or to the mover): the threat to that place.
+function renderThreats() {
+  boardLayers.threats.replaceChildren();
+  const focus = options().filter(selected);
+  for (const o of focus) {
+    const r = riskCache.get(`${view.version}:${o.i}`);
+    if (!r || !r.reactors) continue;
+    const to = o.cell || modelById(o.model)?.at;
+    if (!to) continue;
+    const [x2, y2] = centre(to);
+    for (const x of r.reactors) {
+      const m = modelById(x.model);
+      if (!m || !m.on_table) continue;
+      const [x1, y1] = centre(m.at);
+      const line = svg("line", { x1, y1, x2, y2, class: "threat" }, boardLayers.threats);
+      svg("title", {}, line).textContent = `${x.name} answered in ${pct(x.answered)} of the samples`;
+    }
+  }
 }
 
 // Deployment zones while models are still to be deployed: each side's cells in its colour.
@@ -348,7 +412,7 @@ function previewPath(o) {
   const points = (start ? [start] : []).concat(o.path);
   svg("polyline", { points: points.map(centre).map((c) => c.join(",")).join(" "), class: `path ${o.dynamic ? "dynamic" : ""}` }, layer);
   const [ex, ey] = centre(o.cell);
-  const label = `${o.length}"${o.test ? ` · test ${o.test.attr}: ${pct(o.test.success)}` : ""}`;
+  const label = `${o.length}"${o.test ? ` · ${o.test.name} ${o.test.attr}: ${pct(o.test.success)}` : ""}`;
   svg("text", { x: ex + 8, y: ey < CELL ? ey + 14 : ey - 8, class: "pathlabel" }, layer).textContent = label;
 }
 
@@ -390,33 +454,41 @@ function renderModels() {
     const [cx, cy] = centre(m.at);
     const g = svg("g", { class: `model side${m.side}${m.activated ? " activated" : ""}`, "data-model": m.id }, layer);
     const targeted = options().some((o) => o.target === m.id);
-    const own = options().some((o) => o.model === m.id && o.target === undefined);
-    if (actionable.has(m.id)) svg("circle", { cx, cy, r: 11.5, class: targeted ? "ring target" : "ring mine" }, g);
-    if (selection && selection.kind === "model" && selection.id === m.id) svg("circle", { cx, cy, r: 13, class: "ring selected" }, g);
-    if (view.activating === m.id) svg("circle", { cx, cy, r: 12.5, class: "ring active" }, g);
+    // The base to scale: a cell is an inch (25.4 mm).
+    const r = Math.max(8, Math.min(CELL, (fixed.profiles[m.profile].base_mm / 25.4) * CELL / 2));
+    const active = view.activating === m.id;
+    if (actionable.has(m.id)) svg("circle", { cx, cy, r: r + 3.5, class: targeted ? "ring target" : "ring mine" }, g);
+    if (selection && selection.kind === "model" && selection.id === m.id) svg("circle", { cx, cy, r: r + 5, class: "ring selected" }, g);
+    if (active) svg("circle", { cx, cy, r: r + 2, class: "ring active" }, g);
     const down = m.health !== "conscious";
     const fill = down ? "#71717a" : SIDE_COLOURS[m.side];
-    if (m.stance === "prone" || down) svg("ellipse", { cx, cy, rx: 9, ry: 5.5, fill, class: "body" }, g);
-    else svg("circle", { cx, cy, r: 8, fill, class: `body${m.stealth ? " stealth" : ""}` }, g);
-    svg("text", { x: cx, y: cy + 3.5, class: "letter" }, g).textContent = down ? "✕" : m.letter;
-    // Wounds: a bar under the base.
+    if (m.stance === "prone" || down) svg("ellipse", { cx, cy, rx: r + 1, ry: r * 0.65, fill, class: "body" }, g);
+    else svg("circle", { cx, cy, r, fill, class: `body${m.stealth ? " stealth" : ""}` }, g);
+    // Clicks on a model land within its own cell, so that the cells around a large base stay
+    // clickable.
+    svg("circle", { cx, cy, r: CELL * 0.45, class: "hit" }, g);
+    svg("text", { x: cx, y: cy + r * 0.42, class: "letter", "font-size": r * 1.2 }, g).textContent = down ? "✕" : m.letter;
+    // Wounds: a bar under the base, with the count.
     const frac = m.wounds_max ? m.wounds / m.wounds_max : 0;
-    svg("rect", { x: cx - 8, y: cy + 9, width: 16, height: 2.5, class: "wbar-bg" }, g);
-    svg("rect", { x: cx - 8, y: cy + 9, width: 16 * frac, height: 2.5, class: "wbar", fill: `hsl(${frac * 120}, 70%, 45%)` }, g);
-    // AP: pips over the base.
+    const bw = Math.max(2 * r, 18);
+    svg("rect", { x: cx - bw / 2, y: cy + r + 1, width: bw, height: 5, rx: 1, class: "wbar-bg" }, g);
+    svg("rect", { x: cx - bw / 2, y: cy + r + 1, width: bw * frac, height: 5, rx: 1, class: "wbar", fill: `hsl(${frac * 120}, 70%, 40%)` }, g);
+    svg("text", { x: cx + bw / 2 + 1.5, y: cy + r + 6, class: "wtext" }, g).textContent = `${m.wounds}W`;
+    // AP: pips over the base (filled: AP left).
     for (let k = 0; k < m.ap_max; k++) {
-      svg("circle", { cx: cx - (m.ap_max - 1) * 2 + k * 4, cy: cy - 10.5, r: 1.5, class: k < m.ap ? "ap on" : "ap" }, g);
+      svg("circle", { cx: cx - (m.ap_max - 1) * 3.5 + k * 7, cy: cy - r - 4, r: 3, class: k < m.ap ? "ap on" : "ap" }, g);
     }
     const badges = [];
-    if (m.stance === "swimming") badges.push("~");
-    if (m.stance === "climbing") badges.push("^");
-    if (m.fire) badges.push(`F${m.fire}`);
-    if (m.blind) badges.push("Bl");
-    if (m.slow[0] || m.slow[1]) badges.push("Sl");
-    if (m.jammed.length) badges.push("J");
-    if (m.carries.length) badges.push("◆");
-    if (m.z > fixed.board.height[m.at[0] + m.at[1] * fixed.board.width]) badges.push(`h${m.z}`);
-    if (badges.length) svg("text", { x: cx + 9, y: cy + 9, class: "badge" }, g).textContent = badges.join(" ");
+    if (m.stance === "swimming") badges.push("swim");
+    if (m.stance === "climbing") badges.push("climb");
+    if (m.stance === "prone") badges.push("prone");
+    if (m.fire) badges.push(`fire ${m.fire}`);
+    if (m.blind) badges.push("blind");
+    if (m.slow[0] || m.slow[1]) badges.push("slow");
+    if (m.jammed.length) badges.push("jammed");
+    if (m.carries.length) badges.push("◆ carries");
+    if (m.z > fixed.board.height[m.at[0] + m.at[1] * fixed.board.width]) badges.push(`${m.z}" up`);
+    if (badges.length) svg("text", { x: cx + r + 1, y: cy - r + 2, class: "badge" }, g).textContent = badges.join(" · ");
     g.addEventListener("mouseenter", (e) => showTip(m, e));
     g.addEventListener("mousemove", (e) => moveTip(e));
     g.addEventListener("mouseleave", hideTip);
@@ -460,11 +532,14 @@ function selectCell(x, y) {
     renderCard();
     return;
   }
+  // The first click (tap) on a place shows its options and odds; a second one on the same
+  // place takes the option when it is the only one there.
+  const again = selection && selection.kind === "cell" && selection.x === x && selection.y === y;
   selection = here.length ? { kind: "cell", x, y } : null;
   renderBoard();
   renderDecision();
   const all = optionsAt(x, y);
-  if (all.length === 1) choose(all[0].i);
+  if (again && all.length === 1) choose(all[0].i);
 }
 
 function selectPoint(k) {
@@ -485,30 +560,40 @@ function selected(o) {
 
 // ---- the decision panel ----------------------------------------------------------------
 
+// Decisions whose options start or change an action the enemy may answer.
+const RISKY = new Set(["action", "nested", "firefight"]);
+
 const STEP_HELP = {
   initiative: "You lost the roll-off: keep the initiative or hand it over.",
   activation: "Click one of your models to activate it (ringed in green), or discard a pass token.",
-  action: "Green cells: where it can move (hover to see the path; amber cells need a movement test). Red rings: whom it can shoot or charge. Click to see the odds.",
+  action: "Green cells: where it can move (hover to see the path; amber cells need a movement test). Red rings: whom it can shoot or charge. Click (tap) once to see the odds and the enemy's likely answers, again to do it.",
   reaction: "The enemy declared its action. Pick a reacting model or a point of its path (numbered circles) to see your reactions there, with the odds at that point.",
   nested: "You may nest a shoot or dodge at a point of your path, for one more AP.",
   firefight: "A model reacted to your move: you may answer it with a firefight.",
   fall_point: "The mover blundered: choose the path point it falls from.",
   mid_air: "Stopped mid-leap: rest back at the last resting point, or fall.",
   dodge_move: "Choose where the dodge move ends.",
-  setup: "Set-up: the highlighted cells, edges or corners are yours to choose.",
+  setup: "Set-up: the cells, edges or corners ringed in colour are yours to choose; hover a model for its profile card.",
   card: "You may play a card now.",
   command: "Your leader may give a command order.",
 };
 
 // The engine's prompt names the side ("side B: ..."); the person reads it as theirs.
 function promptText(prompt) {
-  const mine = `${sideName(view.you)}: `;
-  return prompt.startsWith(mine) ? `Your decision: ${prompt.slice(mine.length)}` : prompt;
+  const mine = `your side (${SIDE_NAMES[view.you]}): `;
+  return prompt.startsWith(mine) ? `Your decision: ${prompt.slice(mine.length)}` : capitalised(prompt);
+}
+
+// "Marksmanship 7−4 = 3, needs Nailed It (long range): 12%".
+function testText(t) {
+  const attr = t.base !== undefined && t.base !== t.attr ? `${t.name} ${t.base}${t.attr < t.base ? "−" : "+"}${Math.abs(t.base - t.attr)} = ${t.attr}` : `${t.name} ${t.attr}`;
+  const why = t.why ? ` (${t.why})` : "";
+  return `${attr}, needs ${t.needed}${why}: ${pct(t.success)}`;
 }
 
 function oddsText(o) {
   const parts = [];
-  if (o.test) parts.push(`test vs ${o.test.attr}: ${pct(o.test.success)}`);
+  if (o.test) parts.push(testText(o.test));
   if (o.odds) {
     const step = view.decision.step;
     if (o.odds.dealt > 0.005) parts.push(`deals ${num(o.odds.dealt)} W`);
@@ -520,11 +605,31 @@ function oddsText(o) {
   return parts.join(" · ");
 }
 
+// The option's outcome with the enemy's answers, once the server has worked it out.
+function riskLine(o) {
+  const r = riskCache.get(`${view.version}:${o.i}`);
+  if (r === undefined) return null;
+  if (r === null) return el("span", { class: "risk muted" }, "with their answers: working it out…");
+  if (r.error) return el("span", { class: "risk error" }, r.error);
+  const parts = [];
+  if (r.reactors.length) {
+    parts.push(`may answer: ${r.reactors.map((x) => `${x.name} (${x.ap} AP${x.answered > 0 ? `, answered in ${pct(x.answered)}` : ""})`).join(", ")}`);
+  } else {
+    parts.push("no enemy answered");
+  }
+  parts.push(`your models take ${num(r.taken)} W`);
+  if (r.dealt > 0.005) parts.push(`deal ${num(r.dealt)} W`);
+  if (r.mover_down > 0.0005) parts.push(`${r.mover} down or out ${pct(r.mover_down)}`);
+  return el("span", { class: "risk" }, el("b", {}, "With their answers: "), parts.join(" · "),
+    el("span", { class: "muted" }, ` (${r.how})`));
+}
+
 function optionButton(o) {
   const odds = oddsText(o);
   return el("button", { class: "opt", "data-i": o.i, "data-kind": o.kind, onclick: () => choose(o.i),
     onmouseenter: () => previewPath(o), onmouseleave: () => boardLayers.preview.replaceChildren() },
-    el("span", { class: "opt-text" }, o.text), odds ? el("span", { class: "odds" }, odds) : null);
+    el("span", { class: "opt-text" }, o.text), odds ? el("span", { class: "odds" }, odds) : null,
+    o.card ? el("span", { class: "card-text" }, o.card) : null, riskLine(o));
 }
 
 function renderDecision() {
@@ -549,6 +654,7 @@ function renderDecision() {
   if (focus.length) {
     const title = selection.kind === "point" ? `At path point ${selection.point}` :
       selection.kind === "cell" ? `At (${selection.x},${selection.y})` : `${modelById(selection.id)?.name ?? "Model"}`;
+    if (RISKY.has(d.step)) focus.filter((o) => o.kind !== "end_activation").slice(0, 8).forEach(askRisk);
     box.append(el("h3", {}, title), el("div", { class: "opts focus" }, focus.map(optionButton)),
       el("button", { class: "link", onclick: () => { selection = null; renderBoard(); renderDecision(); } }, "clear selection"));
   }
@@ -560,18 +666,23 @@ function renderDecision() {
     box.append(el("details", { class: "cells" }, el("summary", {}, `${cells.length} places on the board (the highlighted cells), or pick from this list`),
       el("div", { class: "opts" }, cells.map(optionButton))));
   }
-  if (MODE === "play") box.append(el("button", { id: "ask", class: "ask", onclick: askAdvice }, "What would the bot do here?"));
 }
 
 function renderAdvice(advice) {
   const box = document.getElementById("advice");
-  const label = advice.kind === "search" ? "share of the search (visits)" : advice.kind === "network" ? "network probability" : "its choice";
-  const rows = advice.candidates.map((c) =>
-    el("li", { onmouseenter: () => { const o = options()[c.i]; if (o) previewPath(o); } },
+  const label = advice.kind === "search" ? `share of its search (${advice.total} visits in all)` : advice.kind === "network" ? "network probability" : "its choice";
+  const rows = advice.candidates.map((c) => {
+    const o = options()[c.i];
+    const reasons = [];
+    if (o && oddsText(o)) reasons.push(oddsText(o));
+    if (c.playouts) reasons.push(`played on ${c.playouts.n}×: you win ${pct(c.playouts.win)}, VP ${c.playouts.vp >= 0 ? "+" : ""}${num(c.playouts.vp)}, wounds you take ${num(c.playouts.taken)} / deal ${num(c.playouts.dealt)}`);
+    return el("li", { onmouseenter: () => { if (o) previewPath(o); } },
       el("span", { class: "bar", style: `width:${Math.round(c.share * 100)}%` }),
-      el("span", {}, `${pct(c.share)} · ${c.text}`), advice.kind === "search" ? el("span", { class: "muted" }, ` (${Math.round(c.weight)} visits)`) : null));
-  box.replaceChildren(el("h3", {}, `${advice.bot} would play`), el("p", { class: "muted small" }, label +
-    (advice.value !== null ? ` · its value for you: ${num(advice.value)}` : "")), el("ol", { class: "advice" }, rows));
+      el("span", {}, `${pct(c.share)} · ${c.text}`), advice.kind === "search" ? el("span", { class: "muted" }, ` (${Math.round(c.weight)} visits)`) : null,
+      reasons.length ? el("span", { class: "why" }, reasons.join(" · ")) : null);
+  });
+  box.replaceChildren(el("h3", {}, `The bot would play (step ${view.version})`), el("p", { class: "muted small" }, label +
+    (advice.value !== null ? ` · its value for you: ${num(advice.value)}` : "") + `. ${advice.playouts_how}`), el("ol", { class: "advice" }, rows));
 }
 
 function renderOver() {
@@ -615,7 +726,7 @@ function renderScenario() {
   }
   document.getElementById("scenario").replaceChildren(...present(
     el("h3", {}, `${s.title} (p.${s.page})`), el("p", { class: "small" }, s.summary),
-    el("p", { class: "small" }, `The scenario's player A is ${sideName(sc.player_a)}${view.you === sc.player_a ? " (you)" : ""}.`),
+    el("p", { class: "small" }, `The scenario's player A is ${sideName(sc.player_a)}.`),
     lines.length ? el("ul", { class: "small" }, lines.map((l) => el("li", {}, l))) : null));
 }
 
@@ -730,6 +841,8 @@ async function start() {
     fixed = await api("/api/fixed");
     buildBoard();
     if (MODE !== "play") wireControls();
+    document.getElementById("ask").addEventListener("click", askAdvice);
+    document.getElementById("keep-advising").addEventListener("change", (e) => { if (e.target.checked && view && view.decision) askAdvice(); });
     document.getElementById("board").addEventListener("click", () => {
       selection = null;
       renderBoard();

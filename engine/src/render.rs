@@ -207,13 +207,13 @@ pub fn describe_action(state: &GameState, action: Action) -> String {
             format!("{} repairs {}'s {}", who(actor), model_name(state, target), weapon(Some(target), w))
         }
         Action::Interact { kind: crate::state::InteractKind::Marker { marker }, .. } => {
-            format!("{} interacts with marker {marker}", who(actor))
+            format!("{} interacts with marker {}", who(actor), marker as u16 + 1)
         }
         Action::Interact { kind: crate::state::InteractKind::Give { marker }, target } => {
-            format!("{} passes prize {marker} to {}", who(actor), model_name(state, target))
+            format!("{} passes prize {} to {}", who(actor), marker as u16 + 1, model_name(state, target))
         }
         Action::Interact { kind: crate::state::InteractKind::Take { marker }, target } => {
-            format!("{} takes prize {marker} from {}", who(actor), model_name(state, target))
+            format!("{} takes prize {} from {}", who(actor), marker as u16 + 1, model_name(state, target))
         }
         Action::Interact { kind: crate::state::InteractKind::Recognise { marker }, .. } => {
             let at_cell = state.dynamic().uc.markers[marker as usize].cell;
@@ -236,6 +236,9 @@ pub fn describe_action(state: &GameState, action: Action) -> String {
             path_point(state, point)
         ),
         Action::EndReactions => format!("{side} makes no more reactions"),
+        Action::Firefight { kind: CombatKind::Dodge, reactor } => {
+            format!("{} starts a firefight: dodges {}'s reaction", who(actor), model_name(state, reactor))
+        }
         Action::Firefight { kind, reactor } => {
             format!("{} starts a firefight: {}", who(actor), combat(state, actor, kind, Some(reactor)))
         }
@@ -249,8 +252,8 @@ pub fn describe_action(state: &GameState, action: Action) -> String {
         Action::CommandAp(n) => format!("{} has the order move {n} AP", who(actor)),
         Action::NoCommand => format!("{} gives no command order", who(actor)),
         Action::PlayCard { card, target } => {
-            let side = state.models()[target as usize].side as usize;
-            let cards = state.static_data().cards.get(side);
+            let owner = state.models()[target as usize].side as usize;
+            let cards = state.static_data().cards.get(owner);
             let name = cards.and_then(|c| c.get(card as usize)).map_or("?", |c| c.name.as_str());
             format!("{side} plays {name} on {}", model_name(state, target))
         }
@@ -269,7 +272,7 @@ pub fn describe_action(state: &GameState, action: Action) -> String {
             }
             _ => format!("dodge move to {}", at(c)),
         },
-        Action::PlayerA(s) => format!("side {} is player A", side_letter(s)),
+        Action::PlayerA(s) => format!("side {} becomes the scenario's player A", side_letter(s)),
         Action::Grudge { holder, target } => {
             format!("{} swears a grudge against {}", model_name(state, holder), model_name(state, target))
         }
@@ -329,15 +332,11 @@ fn combat(state: &GameState, model: Option<ModelId>, kind: CombatKind, target: O
     }
 }
 
-/// "the start", or "path point 3 (10,12)".
+/// "the start", or "path point 3" (the numbered circles on a table's declared path).
 fn path_point(state: &GameState, point: u8) -> String {
     let seq = state.dynamic().sequence.as_ref();
     match seq.filter(|s| point > 0 && (point as usize) <= s.path.points.len()) {
-        Some(s) => {
-            let p = s.path.points[point as usize - 1];
-            let (x, y) = state.board().xy(p.cell);
-            format!("path point {point} ({x},{y})")
-        }
+        Some(_) => format!("path point {point}"),
         None => "the start".into(),
     }
 }

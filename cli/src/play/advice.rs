@@ -4,8 +4,11 @@
 //! resampled consistently with what the person knows, [`GameState::determinize`]), so its
 //! answer cannot leak the opponent's secrets. Searching agents report their root weights
 //! (visit counts); the network reports its probabilities and value; other agents their choice.
+//! Each candidate comes with its reasons: the game played on from it (see [`super::risk`]).
 
+use super::risk::{playouts, PLAYOUTS_HOW};
 use super::table::{Seat, Table};
+use super::words::seat_words;
 use engine::render::describe_action;
 use engine::Player;
 use rand::SeedableRng;
@@ -46,34 +49,46 @@ pub fn advise(table: &Table, networks: &Mutex<Vec<(String, Arc<Network>)>>) -> R
     let world = state.determinize(side, &mut ChaCha8Rng::seed_from_u64(seed));
     let legal = state.legal_actions();
     let index_of = |a: &engine::Action| legal.iter().position(|l| l == a);
-    let entry = |a: &engine::Action, weight: f64, share: f64| json!({"i": index_of(a), "text": describe_action(state, *a), "weight": weight, "share": share});
+    let entry = |a: &engine::Action, weight: f64, share: f64| json!({"i": index_of(a), "text": seat_words(&describe_action(state, *a), Some(side)), "weight": weight, "share": share});
     if let Some(path) = checkpoint_of(&spec) {
         let network = network(networks, path).map_err(AdviceError::Agent)?;
         let e = network.evaluate(&[(&world, side as usize)]).map_err(AdviceError::Agent)?.remove(0);
         let mut ranked: Vec<(f32, engine::Action)> =
             e.priors.iter().copied().zip(e.legal.iter().copied()).collect();
         ranked.sort_by(|a, b| b.0.total_cmp(&a.0));
-        let candidates: Vec<Value> =
-            ranked.iter().take(TOP).map(|(p, a)| entry(a, *p as f64, *p as f64)).collect();
+        let mut candidates = Vec::new();
+        for (p, a) in ranked.iter().take(TOP) {
+            let mut c = entry(a, *p as f64, *p as f64);
+            c["playouts"] = playouts(state, side, *a, seed).map_err(AdviceError::Agent)?;
+            candidates.push(c);
+        }
         return Ok(json!({
-            "bot": spec, "kind": "network", "candidates": candidates, "value": e.value,
-            "choice": candidates.first(),
+            "bot": spec, "kind": "network", "candidates": candidates, "value": e.value, "total": 1.0,
+            "choice": candidates.first(), "playouts_how": PLAYOUTS_HOW,
         }));
     }
     let mut agent = make_agent(&spec, seed).map_err(AdviceError::Agent)?;
     let choice = agent.select_action(&world);
     let search = agent.last_search();
-    let (kind, candidates) = match search {
+    let mut total = 0.0;
+    let (kind, mut candidates) = match search {
         Some(mut weights) => {
-            let total: f64 = weights.iter().map(|(_, w)| w).sum::<f64>().max(f64::MIN_POSITIVE);
+            total = weights.iter().map(|(_, w)| w).sum::<f64>();
+            let sum = total.max(f64::MIN_POSITIVE);
             weights.sort_by(|a, b| b.1.total_cmp(&a.1));
-            ("search", weights.iter().take(TOP).map(|(a, w)| entry(a, *w, w / total)).collect::<Vec<_>>())
+            let top: Vec<_> = weights.iter().take(TOP).map(|(a, w)| (*a, entry(a, *w, w / sum))).collect();
+            ("search", top)
         }
-        None => ("choice", vec![entry(&choice, 1.0, 1.0)]),
+        None => ("choice", vec![(choice, entry(&choice, 1.0, 1.0))]),
     };
+    // Reasons: each candidate played on to the end from the person's information set.
+    for (action, value) in &mut candidates {
+        value["playouts"] = playouts(state, side, *action, seed).map_err(AdviceError::Agent)?;
+    }
+    let candidates: Vec<Value> = candidates.into_iter().map(|(_, v)| v).collect();
     Ok(json!({
-        "bot": spec, "kind": kind, "candidates": candidates, "value": Value::Null,
-        "choice": entry(&choice, 1.0, 1.0),
+        "bot": spec, "kind": kind, "candidates": candidates, "value": Value::Null, "total": total,
+        "choice": entry(&choice, 1.0, 1.0), "playouts_how": PLAYOUTS_HOW,
     }))
 }
 

@@ -1,20 +1,28 @@
 //! `tde play`, `tde watch` and `tde view`: the game on a local web page.
 //!
 //! [`table`] holds the game and takes the person's actions, [`view`] builds what one seat may
-//! see, [`advice`] asks the opponent agent about the person's decision, and [`server`] serves
+//! see, [`advice`] asks the opponent agent about the person's decision, [`level`] names the
+//! bot's levels, [`risk`] samples what an option risks once the enemy answers, [`saved`] decides whether a start resumes a saved game, [`words`]
+//! puts the log in players' words, and [`server`] serves
 //! the page (`cli/web/`, built into the binary) and the JSON API.
 
 mod advice;
+pub mod level;
+mod risk;
+mod saved;
 mod server;
 mod table;
 pub(crate) mod view;
+mod words;
 
 use crate::game_cmd::GameOptions;
 use clap::Args;
 use engine::record::GameRecord;
 use engine::setup::new_game;
+use level::Level;
+use saved::{Opening, PlaySettings, Wanted, DEFAULT_FOLDER};
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use table::{Mode, Seat, Table};
 
 /// Where and how to serve the page.
@@ -31,18 +39,24 @@ pub struct ServeOptions {
 /// `tde play`.
 #[derive(Args, Debug)]
 pub struct PlayArgs {
-    /// The agent you play against (see `tde arena` for the specs).
-    #[arg(long, default_value = "mcts:iters=200")]
-    pub bot: String,
-    /// Your side: A or B.
-    #[arg(long, default_value = "A")]
-    pub side: String,
+    /// How strong the bot is: easy (greedy), normal (scripted), hard (search led by the
+    /// network, 0.1 s a move) or strongest (the same, 0.5 s a move; the default).
+    #[arg(long, value_enum, conflicts_with = "bot")]
+    pub level: Option<Level>,
+    /// The agent you play against instead of a level: any spec `tde arena` takes.
+    #[arg(long)]
+    pub bot: Option<String>,
+    /// Your side: A or B (default A).
+    #[arg(long)]
+    pub side: Option<String>,
     /// Seed for the dice and the bot (default: from the clock, printed so the game can be
     /// played again).
     #[arg(long)]
     pub seed: Option<u64>,
-    /// Write the game record here after every step (default: tde_play_SEED.json); `tde replay`
-    /// and `tde view` read it.
+    /// The game record, written after every step; `tde replay` and `tde view` read it. An
+    /// unfinished `tde play` game there is resumed with its own settings; any other file there
+    /// is left as it is. Default: saved-games/tde_play_SEED.json (that game resumed when it is
+    /// this game, unfinished; else the next free name).
     #[arg(long)]
     pub record: Option<PathBuf>,
     #[command(flatten)]
@@ -78,32 +92,82 @@ pub struct ViewArgs {
     pub serve: ServeOptions,
 }
 
-/// Play a game against an agent on a local web page.
+/// Play a game against an agent on a local web page: a new game, or the saved one resumed.
 pub fn play(args: &PlayArgs) -> Result<String, String> {
-    let human = match args.side.to_ascii_uppercase().as_str() {
-        "A" => 0,
-        "B" => 1,
-        other => return Err(format!("--side: `{other}` is not A or B")),
+    let human = match args.side.as_deref().map(str::to_ascii_uppercase).as_deref() {
+        None | Some("A") => "A",
+        Some("B") => "B",
+        Some(other) => return Err(format!("--side: `{other}` is not A or B")),
+    };
+    let named_bot = match (&args.bot, args.level) {
+        (Some(spec), _) => Some(spec.clone()),
+        (None, Some(level)) => Some(level.spec()?),
+        (None, None) => None,
+    };
+    let bot = match &named_bot {
+        Some(spec) => spec.clone(),
+        None => Level::Strongest.spec()?,
+    };
+    let level = match (&args.bot, args.level) {
+        (Some(_), _) => String::new(),
+        (None, level) => format!("level {}: ", level.unwrap_or(Level::Strongest).name()),
     };
     let seed = args.seed.unwrap_or_else(clock_seed);
     let config = args.game.config(seed)?;
-    let state = new_game(&config).map_err(|e| e.to_string())?;
-    let bot = Table::bot(&args.bot, seed, 1 - human)?;
+    let initial = new_game(&config).map_err(|e| e.to_string())?;
+    let settings = PlaySettings { human: human.to_string(), bot, seed };
+    let wanted = Wanted { human: args.side.clone(), bot: named_bot, seed: args.seed };
+    let opening =
+        saved::open(args.record.as_deref(), Path::new(DEFAULT_FOLDER), &settings, &wanted, &initial)?;
+    // The port first: a busy port stops here, before any record is written.
+    let listener = server::bind(&args.serve.host, args.serve.port)?;
+    let (table, intro) = match opening {
+        Opening::New { path, note } => {
+            if let Some(folder) = path.parent().filter(|f| !f.as_os_str().is_empty()) {
+                std::fs::create_dir_all(folder)
+                    .map_err(|e| format!("{}: cannot create it: {e}", folder.display()))?;
+            }
+            let intro = format!(
+                "{}{} on {}, you play side {human} against the bot ({level}{}), seed {seed}; the game is kept in {}",
+                note.map(|n| format!("{n}\n")).unwrap_or_default(),
+                config.scenario.title(),
+                initial.board().name(),
+                settings.bot,
+                path.display()
+            );
+            let seats = seats(&settings)?;
+            let table =
+                Table::new(Mode::Play, initial, seats, seed, Some(path), Some(settings.description()))?;
+            (table, intro)
+        }
+        Opening::Resume { path, record, settings } => {
+            let seats = seats(&settings)?;
+            let table = Table::resume(*record, path.clone(), seats, settings.seed)?;
+            let intro = format!(
+                "Resuming {} at step {}: {} on {}, you play side {} against {} (seed {})",
+                path.display(),
+                table.version(),
+                table.current().static_data().scenario.title(),
+                table.current().board().name(),
+                settings.human,
+                settings.bot,
+                settings.seed
+            );
+            (table, intro)
+        }
+    };
+    run(listener, table, &args.serve, &intro)
+}
+
+/// The two seats of a `tde play` game, side A then side B.
+fn seats(settings: &PlaySettings) -> Result<[Seat; 2], String> {
+    let human = settings.human_side();
+    let bot = Table::bot(&settings.bot, settings.seed, 1 - human)?;
     let mut seats = [Seat::Human, bot];
     if human == 1 {
         seats.swap(0, 1);
     }
-    let record = args.record.clone().unwrap_or_else(|| PathBuf::from(format!("tde_play_{seed}.json")));
-    let intro = format!(
-        "{} on {}, you play side {} against {} (seed {seed}); the record is kept in {}",
-        config.scenario.title(),
-        state.board().name(),
-        if human == 0 { 'A' } else { 'B' },
-        args.bot,
-        record.display()
-    );
-    let table = Table::new(Mode::Play, state, seats, seed, Some(record))?;
-    run(table, &args.serve, &intro)
+    Ok(seats)
 }
 
 /// Watch two agents play on a local web page.
@@ -113,6 +177,7 @@ pub fn watch(args: &WatchArgs) -> Result<String, String> {
         .map_err(|s| format!("--agents takes exactly two agents separated by a comma, got {}", s.len()))?;
     let config = args.game.config(args.seed)?;
     let state = new_game(&config).map_err(|e| e.to_string())?;
+    let listener = server::bind(&args.serve.host, args.serve.port)?;
     let seats = [Table::bot(&a, args.seed, 0)?, Table::bot(&b, args.seed, 1)?];
     let intro = format!(
         "{} on {}: {a} (A) against {b} (B), seed {}",
@@ -120,22 +185,28 @@ pub fn watch(args: &WatchArgs) -> Result<String, String> {
         state.board().name(),
         args.seed
     );
-    let table = Table::new(Mode::Watch, state, seats, args.seed, args.record.clone())?;
-    run(table, &args.serve, &intro)
+    let table = Table::new(Mode::Watch, state, seats, args.seed, args.record.clone(), None)?;
+    run(listener, table, &args.serve, &intro)
 }
 
 /// Step through a recorded game on a local web page.
 pub fn view(args: &ViewArgs) -> Result<String, String> {
     let file = args.record.display().to_string();
+    let listener = server::bind(&args.serve.host, args.serve.port)?;
     let record = GameRecord::load(&args.record).map_err(|e| e.to_string())?;
     let table = Table::from_record(record, &file)?;
     let intro = format!("{file}: {} actions", table.version());
-    run(table, &args.serve, &intro)
+    run(listener, table, &args.serve, &intro)
 }
 
 /// Serve the table, saying where.
-fn run(table: Table, serve: &ServeOptions, intro: &str) -> Result<String, String> {
-    server::serve(table, &serve.host, serve.port, |url| {
+fn run(
+    listener: std::net::TcpListener,
+    table: Table,
+    serve: &ServeOptions,
+    intro: &str,
+) -> Result<String, String> {
+    server::serve(listener, table, &serve.host, |url| {
         let mut out = std::io::stdout().lock();
         let _ = writeln!(out, "{intro}\nOpen {url} in a browser (Ctrl-C stops the server).");
         let _ = out.flush();

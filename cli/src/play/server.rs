@@ -85,6 +85,7 @@ pub fn router(shared: Arc<Shared>) -> Router {
         .route("/api/action", post(action))
         .route("/api/advance", post(advance))
         .route("/api/advice", post(advice))
+        .route("/api/risk", post(risk))
         .route_layer(middleware::from_fn_with_state(shared.clone(), check_token));
     Router::new()
         .route("/", get(index))
@@ -247,6 +248,42 @@ async fn advice(
     .await
 }
 
+/// An option of the person's decision, followed through the enemy's answers.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RiskRequest {
+    version: usize,
+    index: usize,
+}
+
+async fn risk(
+    State(shared): State<Arc<Shared>>,
+    body: Result<Json<RiskRequest>, JsonRejection>,
+) -> Result<Json<Value>, ApiError> {
+    let Json(request) = body.map_err(bad_json)?;
+    blocking(shared, move |table| {
+        if table.mode != Mode::Play {
+            return Err(Refusal::WrongMode(table.mode).into());
+        }
+        if request.version != table.version() {
+            return Err(Refusal::Stale { offered: request.version, current: table.version() }.into());
+        }
+        let state = table.current();
+        let side = match state.current_player() {
+            engine::Player::Side(s) if Some(s) == table.human() => s,
+            _ => return Err(Refusal::NotYourTurn(state.describe_node()).into()),
+        };
+        let legal = state.legal_actions();
+        let Some(&action) = legal.get(request.index) else {
+            return Err(Refusal::NoSuchAction { index: request.index, count: legal.len() }.into());
+        };
+        let seed = table.version() as u64 ^ (request.index as u64) << 20 ^ 0x715c;
+        super::risk::risk(state, side, action, seed)
+            .map_err(|e| ApiError(StatusCode::UNPROCESSABLE_ENTITY, e))
+    })
+    .await
+}
+
 /// Run `f` on the table off the async workers (agents and odds may take a while).
 async fn blocking(
     shared: Arc<Shared>,
@@ -261,18 +298,31 @@ async fn blocking(
     result.map(Json)
 }
 
-/// Serve `shared` on `host:port` until the process is stopped; `announce` gets the address
-/// once the socket is bound (port 0 picks a free port).
-pub fn serve(table: Table, host: &str, port: u16, announce: impl FnOnce(&str)) -> Result<(), String> {
+/// Bind `host:port` (port 0 picks a free port) before anything else is done, so that a busy
+/// port stops `tde play` before it writes a record.
+pub fn bind(host: &str, port: u16) -> Result<std::net::TcpListener, String> {
+    let listener = std::net::TcpListener::bind((host, port))
+        .map_err(|e| format!("--host {host} --port {port}: cannot listen: {e}"))?;
+    listener.set_nonblocking(true).map_err(|e| format!("--host {host} --port {port}: {e}"))?;
+    Ok(listener)
+}
+
+/// Serve `table` on `listener` (bound to `host`) until the process is stopped; `announce`
+/// gets the address.
+pub fn serve(
+    listener: std::net::TcpListener,
+    table: Table,
+    host: &str,
+    announce: impl FnOnce(&str),
+) -> Result<(), String> {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
         .build()
         .map_err(|e| format!("cannot start the server runtime: {e}"))?;
     runtime.block_on(async move {
-        let listener = tokio::net::TcpListener::bind((host, port))
-            .await
-            .map_err(|e| format!("--host {host} --port {port}: cannot listen: {e}"))?;
+        let listener =
+            tokio::net::TcpListener::from_std(listener).map_err(|e| format!("cannot listen: {e}"))?;
         let bound = listener.local_addr().map_err(|e| e.to_string())?;
         let port = bound.port();
         let fixed = fixed_json(table.current());

@@ -5,11 +5,12 @@
 //! index into the current legal actions, at the state version it was offered at, and only
 //! when it is that person's decision; anything else is rejected with the game unchanged.
 
+use super::words::{roll_line, seat_words, side_effects, why_scored};
 use crate::game_cmd::{consequences, end_reason};
 use agents::Agent;
 use engine::record::{format_hash, GameRecord};
 use engine::render::describe_action;
-use engine::state::{Side, Step};
+use engine::state::Side;
 use engine::{Action, GameState, Player};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -39,8 +40,9 @@ pub enum Seat {
         /// Its spec (`greedy`, `mcts:iters=200`, ...).
         spec: String,
     },
-    /// Nobody: the actions come from a record.
-    Record,
+    /// Nobody: the actions come from a record; who played the side, as far as the record's
+    /// description says.
+    Record(String),
 }
 
 impl Seat {
@@ -49,7 +51,7 @@ impl Seat {
         match self {
             Seat::Human => "you".to_string(),
             Seat::Bot { spec, .. } => spec.clone(),
-            Seat::Record => "recorded".to_string(),
+            Seat::Record(who) => who.clone(),
         }
     }
 }
@@ -155,21 +157,44 @@ pub struct Table {
 
 impl Table {
     /// A table where `seats` play `initial` with dice from `seed`; the agents move until a
-    /// person must decide or the game ends.
+    /// person must decide or the game ends. The record (described by `description`, or by
+    /// the mode, seed and seats) is written to `record_path`, which must not exist: a file
+    /// there is never overwritten.
     pub fn new(
         mode: Mode,
         initial: GameState,
         seats: [Seat; 2],
         seed: u64,
         record_path: Option<PathBuf>,
+        description: Option<String>,
     ) -> Result<Table, String> {
-        let description = format!("{:?} seed {seed}: {} vs {}", mode, seats[0].label(), seats[1].label());
+        if let Some(path) = record_path.as_ref().filter(|p| p.exists()) {
+            return Err(format!(
+                "--record {}: the file exists and is left as it is; name another",
+                path.display()
+            ));
+        }
+        let description = description.unwrap_or_else(|| {
+            format!("{:?} seed {seed}: {} vs {}", mode, seats[0].label(), seats[1].label())
+        });
         let record = GameRecord::new(&initial, description);
         let mut table =
             Table { mode, seats, states: vec![initial], record, log: Vec::new(), seed, record_path };
         if mode == Mode::Play {
             table.run_agents()?;
         }
+        table.save()?;
+        Ok(table)
+    }
+
+    /// A saved game of `tde play` (`record`, read from `path`) resumed with `seats` and its
+    /// `seed`: every action is replayed and checked, the log rebuilt, and the agents move on
+    /// if it is theirs to act. The record goes on being written to `path`.
+    pub fn resume(record: GameRecord, path: PathBuf, seats: [Seat; 2], seed: u64) -> Result<Table, String> {
+        let file = path.display().to_string();
+        let mut table = Table::replayed(record, &file, Mode::Play, seats, seed)?;
+        table.record_path = Some(path);
+        table.run_agents()?;
         table.save()?;
         Ok(table)
     }
@@ -183,14 +208,26 @@ impl Table {
     /// A table stepping through `record` (read from `file`): every action is replayed and
     /// checked, and the log is rebuilt.
     pub fn from_record(record: GameRecord, file: &str) -> Result<Table, String> {
+        let [a, b] = recorded_players(&record.description);
+        Table::replayed(record, file, Mode::View, [Seat::Record(a), Seat::Record(b)], 0)
+    }
+
+    /// `record` replayed action by action (each checked), with its log, at a table in `mode`.
+    fn replayed(
+        record: GameRecord,
+        file: &str,
+        mode: Mode,
+        seats: [Seat; 2],
+        seed: u64,
+    ) -> Result<Table, String> {
         let initial = record.initial.restore(file).map_err(|e| e.to_string())?;
         let mut table = Table {
-            mode: Mode::View,
-            seats: [Seat::Record, Seat::Record],
+            mode,
+            seats,
             states: vec![initial],
             record: GameRecord { actions: Vec::new(), ..record.clone() },
             log: Vec::new(),
-            seed: 0,
+            seed,
             record_path: None,
         };
         for (index, &action) in record.actions.iter().enumerate() {
@@ -288,7 +325,13 @@ impl Table {
             }
             Player::Side(s) => match &mut self.seats[s as usize] {
                 Seat::Bot { agent, .. } => agent.select_action(state),
-                Seat::Human | Seat::Record => return Ok(false),
+                // A person is never asked a question with one answer ("nests no action" when
+                // nothing can be nested): the table takes it, and the log says so.
+                Seat::Human if self.mode == Mode::Play => match state.legal_actions().as_slice() {
+                    [only] => *only,
+                    _ => return Ok(false),
+                },
+                Seat::Human | Seat::Record(_) => return Ok(false),
             },
         };
         self.apply(action)?;
@@ -305,22 +348,37 @@ impl Table {
             Player::Side(s) => (LogKind::Decision, Some(s)),
             _ => (LogKind::Roll, None),
         };
-        let mut text = describe_action(&before, action);
-        if let (Some(Step::Test { attr, .. }), LogKind::Roll) = (before.dynamic().steps.last(), kind) {
-            text = format!("{text} (rolled against {attr})");
-        }
+        let human = self.human();
+        let plain = describe_action(&before, action);
+        let dice_seed = self.seed ^ 0xd1ce ^ (at as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        let text = seat_words(&roll_line(&before, action, plain, dice_seed), human);
         let secret = (0..2)
             .find(|&s| !before.node_visible_to(s))
-            .map(|s| (s, format!("{} — kept secret from you", before.describe_node())));
+            .map(|s| (s, format!("{} — kept secret from you", seat_words(&before.describe_node(), human))));
         self.log.push(LogEntry { at, kind, side, text, secret });
+        let mut lines = side_effects(&before, &after);
         for line in consequences(&before, &after) {
-            self.log.push(LogEntry { at, kind: LogKind::Event, side: None, text: line, secret: None });
+            // "side A scores 1 VP by the scenario's scoring": say why, where the table can tell.
+            let line = match (line.strip_prefix("side "), line.contains("by the scenario's scoring")) {
+                (Some(rest), true) => {
+                    let s = u8::from(rest.starts_with('B'));
+                    line.replace("by the scenario's scoring", &why_scored(&before, &after, s))
+                }
+                _ => line,
+            };
+            lines.push(line);
+        }
+        for line in lines {
+            let text = seat_words(&line, human);
+            self.log.push(LogEntry { at, kind: LogKind::Event, side: None, text, secret: None });
         }
         if after.is_terminal() {
             let o = after.outcome();
-            let result = match o.winner {
-                Some(w) => format!("side {} wins", (b'A' + w) as char),
-                None => "a draw".to_string(),
+            let result = match (o.winner, human) {
+                (Some(w), Some(h)) if w == h => "You win".to_string(),
+                (Some(_), Some(_)) => "The bot wins".to_string(),
+                (Some(w), None) => format!("Side {} wins", (b'A' + w) as char),
+                (None, _) => "A draw".to_string(),
             };
             let text = format!("Game over: {}. {result}, VP A {} B {}", end_reason(&after), o.vp[0], o.vp[1]);
             self.log.push(LogEntry { at, kind: LogKind::Turn, side: None, text, secret: None });
@@ -340,5 +398,38 @@ impl Table {
             Some(path) => self.record.save(path).map_err(|e| e.to_string()),
             None => Ok(()),
         }
+    }
+}
+
+/// Who played sides A and B, from a record's description: `tde play`'s settings ("the person"
+/// and the bot's spec), or "X vs Y" at its end (`tde demo`, `tde watch`); "recorded" when it
+/// does not say.
+fn recorded_players(description: &str) -> [String; 2] {
+    if let Some(s) = super::saved::PlaySettings::from_description(description) {
+        let mut seats = ["the person".to_string(), s.bot.clone()];
+        if s.human_side() == 1 {
+            seats.swap(0, 1);
+        }
+        return seats;
+    }
+    let tail = description.rsplit(": ").next().unwrap_or(description);
+    let tail = tail.rsplit(" agents ").next().unwrap_or(tail);
+    match tail.split_once(" vs ") {
+        Some((a, b)) if !a.is_empty() && !b.is_empty() => [a.to_string(), b.to_string()],
+        _ => ["recorded".to_string(), "recorded".to_string()],
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::recorded_players;
+
+    #[test]
+    fn recorded_players_are_named_from_the_description() {
+        assert_eq!(recorded_players("demo seed 4 agents greedy vs scripted"), ["greedy", "scripted"]);
+        assert_eq!(recorded_players("Watch seed 1: scripted vs greedy"), ["scripted", "greedy"]);
+        let play = r#"tde play {"human":"B","bot":"greedy","seed":3}"#;
+        assert_eq!(recorded_players(play), ["greedy", "the person"]);
+        assert_eq!(recorded_players("something else"), ["recorded", "recorded"]);
     }
 }

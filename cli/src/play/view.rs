@@ -101,7 +101,8 @@ pub fn view_json(table: &Table, at: usize, observer: Option<Side>) -> Value {
         Player::Terminal => json!("over"),
     };
     let yours = matches!(state.current_player(), Player::Side(s) if Some(s) == observer);
-    let decision = (table.mode == Mode::Play && yours && at == table.version()).then(|| decision_json(state));
+    let decision =
+        (table.mode == Mode::Play && yours && at == table.version()).then(|| decision_json(state, observer));
     let next = table.action_at(at).map(|a| {
         let text = table.log.iter().find(|e| e.at == at).map(|e| e.text_for(observer).to_string());
         text.unwrap_or_else(|| describe_action(state, a))
@@ -135,7 +136,7 @@ pub fn view_json(table: &Table, at: usize, observer: Option<Side>) -> Value {
         "pass_tokens": [d.pass_tokens[0], d.pass_tokens[1]],
         "vp": [outcome.vp[0], outcome.vp[1]],
         "to_act": to_act,
-        "node": state.describe_node(),
+        "node": super::words::seat_words(&state.describe_node(), observer),
         "models": (0..state.models().len() as u8).map(|m| model_json(state, &scenario, m)).collect::<Vec<_>>(),
         "scenario": scenario_json(state, &scenario),
         "ambush": ambush_json(state),
@@ -346,7 +347,8 @@ fn combat_name(kind: CombatKind) -> &'static str {
 /// The person's decision: the question, and every legal option with what it is about (model,
 /// target, cell, path point), its path for moves, the test it makes and the exact expected
 /// outcome over the rest of the action sequence where the engine can work it out.
-fn decision_json(state: &GameState) -> Value {
+fn decision_json(state: &GameState, observer: Option<Side>) -> Value {
+    let words = |text: String| super::words::seat_words(&text, observer);
     let legal = state.legal_actions();
     let step = state.dynamic().steps.last();
     let chooser_model = match step {
@@ -368,6 +370,7 @@ fn decision_json(state: &GameState) -> Value {
         .map(|(i, &action)| {
             let mut o = option_json(state, action, chooser_model);
             o["i"] = json!(i);
+            o["text"] = json!(words(describe_action(state, action)));
             if let Some(v) = analysed.iter().find(|v| v.action == action) {
                 o["odds"] = json!({
                     "active_hit": v.p_active_hit,
@@ -377,15 +380,25 @@ fn decision_json(state: &GameState) -> Value {
                     "ap": v.expected_ap_spent,
                 });
             }
-            if let Some(attr) = test_of(state, action) {
-                let levels = engine::odds::level_distribution(attr as i32, narrative);
-                o["test"] = json!({"attr": attr, "success": levels[2] + levels[3] + levels[4]});
+            if let Some(test) = test_of(state, action) {
+                let levels = engine::odds::level_distribution(test.attr as i32, narrative);
+                let from = if test.nailed_needed { 3 } else { 2 };
+                o["test"] = json!({
+                    "attr": test.attr, "name": test.name, "base": test.base,
+                    "needed": if test.nailed_needed { "Nailed It" } else { "Pass" },
+                    "why": test.why, "success": levels[from..].iter().sum::<f64>(),
+                });
+            }
+            if let Action::PlayCard { card, target } = action {
+                let side = state.models()[target as usize].side as usize;
+                let text = state.static_data().cards.get(side).and_then(|c| c.get(card as usize));
+                o["card"] = json!(text.map(|c| format!("{}: {}", c.name, c.text)));
             }
             o
         })
         .collect();
     json!({
-        "prompt": state.describe_node(),
+        "prompt": words(state.describe_node()),
         "step": step.map(step_name),
         "options": options,
     })
@@ -471,9 +484,24 @@ fn zone_json(state: &GameState, z: u8) -> Value {
     }
 }
 
-/// The attribute the option's own test is made against: the combat roll it adds to the
-/// sequence, or the movement test its path needs.
-fn test_of(state: &GameState, action: Action) -> Option<u8> {
+/// An option's own test: the attribute tested (modified, and its name and profile value) and
+/// the result it needs.
+pub(crate) struct TestInfo {
+    /// The attribute after modifiers.
+    pub attr: u8,
+    /// Its name ("Marksmanship").
+    pub name: &'static str,
+    /// Its value on the profile card.
+    pub base: u8,
+    /// Whether only a Nailed It (or Feat) succeeds.
+    pub nailed_needed: bool,
+    /// Why that level is needed, when it is not a plain Pass.
+    pub why: Option<&'static str>,
+}
+
+/// The test an option makes: the combat roll it adds to the sequence, or the movement test
+/// its path needs.
+pub(crate) fn test_of(state: &GameState, action: Action) -> Option<TestInfo> {
     let combat = matches!(
         action,
         Action::Shoot { .. }
@@ -495,10 +523,20 @@ fn test_of(state: &GameState, action: Action) -> Option<u8> {
     let d = after.dynamic();
     if combat {
         let roll = d.sequence.as_ref()?.rolls.get(before)?;
-        return (!roll.automatic).then_some(roll.attr);
+        if roll.automatic {
+            return None;
+        }
+        let (name, base, long, why) = super::words::attribute_of(state, roll);
+        return Some(TestInfo { attr: roll.attr, name, base, nailed_needed: long, why });
     }
     d.steps.iter().rev().find_map(|s| match s {
-        Step::Test { purpose: engine::state::Purpose::Movement, attr, .. } => Some(*attr),
+        Step::Test { purpose: engine::state::Purpose::Movement, attr, model, .. } => Some(TestInfo {
+            attr: *attr,
+            name: "Agility",
+            base: state.profile(*model).agility,
+            nailed_needed: false,
+            why: None,
+        }),
         _ => None,
     })
 }

@@ -61,7 +61,17 @@ impl Server {
 
     /// `tde ARGS --port 0`: waits for the address it prints and reads the token from the page.
     pub fn start(args: &[&str]) -> Server {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_tde"))
+        Server::start_in(None, args).0
+    }
+
+    /// As [`Server::start`], run in folder `dir` (the working folder) when given; also
+    /// returns what the server printed before its address.
+    pub fn start_in(dir: Option<&std::path::Path>, args: &[&str]) -> (Server, String) {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_tde"));
+        if let Some(dir) = dir {
+            command.current_dir(dir);
+        }
+        let mut child = command
             .args(args)
             .args(["--port", "0"])
             .stdout(Stdio::piped())
@@ -70,11 +80,14 @@ impl Server {
             .expect("tde starts");
         let stdout = child.stdout.take().unwrap();
         let mut lines = BufReader::new(stdout).lines();
+        let mut said = String::new();
         let base = loop {
             let line = lines.next().expect("the server prints its address").unwrap();
             if let Some(rest) = line.strip_prefix("Open ") {
                 break rest.split_whitespace().next().unwrap().trim_end_matches('/').to_string();
             }
+            said.push_str(&line);
+            said.push('\n');
         };
         // Keep draining the output so the server never blocks on a full pipe.
         std::thread::spawn(move || lines.for_each(drop));
@@ -85,7 +98,7 @@ impl Server {
             .and_then(|rest| rest.split('"').next())
             .expect("the page carries the token")
             .to_string();
-        Server { child, base, token, record: PathBuf::new() }
+        (Server { child, base, token, record: PathBuf::new() }, said)
     }
 
     fn reply(result: Result<ureq::Response, ureq::Error>) -> Reply {
