@@ -467,7 +467,9 @@ fn markers_a_side_has_not_looked_at_are_a_plane() {
                 matches!(a, engine::Action::Interact { kind: engine::state::InteractKind::Marker { .. }, .. })
             });
             match look {
-                Some(action) if state.current_player() != Player::Chance => state.apply_action(action).unwrap(),
+                Some(action) if state.current_player() != Player::Chance => {
+                    state.apply_action(action).unwrap()
+                }
                 _ => random_step(&mut state, &mut rng),
             }
         }
