@@ -31,6 +31,17 @@ impl TestLevel {
     pub const ALL: [TestLevel; 5] =
         [TestLevel::Blunder, TestLevel::Fail, TestLevel::Pass, TestLevel::NailedIt, TestLevel::Feat];
 
+    /// The level as the rulebook names it: "Blunder", "Fail", "Pass", "Nailed It", "Feat".
+    pub fn words(self) -> &'static str {
+        match self {
+            TestLevel::Blunder => "Blunder",
+            TestLevel::Fail => "Fail",
+            TestLevel::Pass => "Pass",
+            TestLevel::NailedIt => "Nailed It",
+            TestLevel::Feat => "Feat",
+        }
+    }
+
     /// Pass, "Nailed It" and Feat are successful results.
     pub fn is_success(self) -> bool {
         self >= TestLevel::Pass

@@ -164,19 +164,12 @@ impl LeafValue {
     /// Read a leaf value file.
     pub fn load(path: &Path) -> Result<LeafValue, String> {
         let file = path.display().to_string();
-        let text = std::fs::read_to_string(path).map_err(|e| format!("{file}: {e}"))?;
-        LeafValue::parse(&text, &file)
+        LeafValue::parse(&super::files::read_file(path)?, &file)
     }
 
     /// Write the file atomically; an existing file is replaced only when `overwrite` is set.
     pub fn save(&self, path: &Path, overwrite: bool) -> Result<(), String> {
-        let file = path.display().to_string();
-        if path.exists() && !overwrite {
-            return Err(format!("{file}: already exists (not overwritten)"));
-        }
-        let tmp = path.with_extension("json.tmp");
-        std::fs::write(&tmp, self.to_json()).map_err(|e| format!("{}: {e}", tmp.display()))?;
-        std::fs::rename(&tmp, path).map_err(|e| format!("{file}: {e}"))
+        super::files::write_file(path, &self.to_json(), overwrite)
     }
 }
 

@@ -10,6 +10,7 @@
 //! (`mcts:...,rollout=learned:PATH`).
 
 pub mod features;
+mod files;
 pub mod generation;
 pub mod leaf;
 

@@ -45,20 +45,9 @@ fn attribute_words(name: &str, base: u8, attr: u8) -> String {
     }
 }
 
-/// A result level as the rulebook names it.
-fn level_words(level: TestLevel) -> &'static str {
-    match level {
-        TestLevel::Blunder => "Blunder",
-        TestLevel::Fail => "Fail",
-        TestLevel::Pass => "Pass",
-        TestLevel::NailedIt => "Nailed It",
-        TestLevel::Feat => "Feat",
-    }
-}
-
 /// The level (and high die) an outcome's words name: "Nailed It (high die 3)".
 fn parse_level(outcome: &str) -> Option<(TestLevel, u8)> {
-    let level = TestLevel::ALL.into_iter().rev().find(|l| outcome.starts_with(level_words(*l)))?;
+    let level = TestLevel::ALL.into_iter().rev().find(|l| outcome.starts_with(l.words()))?;
     let high = outcome
         .split("high die ")
         .nth(1)
@@ -120,7 +109,7 @@ pub fn roll_line(before: &GameState, action: Action, text: String, seed: u64) ->
             let success = if needs_nailed { level >= TestLevel::NailedIt } else { level >= TestLevel::Pass };
             let verdict = if success { "success" } else { "no success" };
             let head = text.split(": ").next().unwrap_or(&text).to_string();
-            format!("{head}: {what}, needs {needed}{why}; {dice}{} — {verdict}", level_words(level))
+            format!("{head}: {what}, needs {needed}{why}; {dice}{} — {verdict}", level.words())
         }
         Some(Step::Armour { model, damage, target, .. }) => {
             let p = before.profile(*model);

@@ -234,17 +234,6 @@ fn roll_text(state: &GameState, kind: ChanceKind) -> String {
     }
 }
 
-/// A result level as the rulebook names it: "Blunder", "Fail", "Pass", "Nailed It", "Feat".
-fn level_words(level: TestLevel) -> &'static str {
-    match level {
-        TestLevel::Blunder => "Blunder",
-        TestLevel::Fail => "Fail",
-        TestLevel::Pass => "Pass",
-        TestLevel::NailedIt => "Nailed It",
-        TestLevel::Feat => "Feat",
-    }
-}
-
 /// What outcome `i` of the chance node of kind `kind` on top is.
 fn outcome_text(state: &GameState, kind: ChanceKind, i: u8) -> String {
     let d = &state.dyn_;
@@ -254,8 +243,8 @@ fn outcome_text(state: &GameState, kind: ChanceKind, i: u8) -> String {
             format!("option {} of {}", i as usize + 1, state.chance_outcomes().len())
         }
         (ChanceKind::AttributeTest, _) => match pending_test(state).and_then(|t| t.get(i as usize)) {
-            Some((o, _)) if o.high_die > 0 => format!("{} (high die {})", level_words(o.level), o.high_die),
-            Some((o, _)) => level_words(o.level).to_string(),
+            Some((o, _)) if o.high_die > 0 => format!("{} (high die {})", o.level.words(), o.high_die),
+            Some((o, _)) => o.level.words().to_string(),
             None => format!("outcome {i}"),
         },
         (ChanceKind::EnemyDie, _) => match pending_test(state).and_then(|t| t.get(i as usize)) {
@@ -264,8 +253,8 @@ fn outcome_text(state: &GameState, kind: ChanceKind, i: u8) -> String {
                 match e.level {
                     EnemyLevel::Frenzy => "Frenzy".to_string(),
                     EnemyLevel::Pass if e.face > 0 => format!("Pass (face {})", e.face),
-                    EnemyLevel::Pass => level_words(TestLevel::Pass).to_string(),
-                    EnemyLevel::Fail => level_words(TestLevel::Fail).to_string(),
+                    EnemyLevel::Pass => TestLevel::Pass.words().to_string(),
+                    EnemyLevel::Fail => TestLevel::Fail.words().to_string(),
                 }
             }
             None => format!("outcome {i}"),
