@@ -219,5 +219,5 @@ fn legal_gives_each_chance_outcome_its_odds_and_the_kind_of_roll_or_draw() {
     });
     let (kind, list) = chance_outcomes(&save(&enemy_test, "enemy_test.json"));
     assert_eq!(kind, "enemy_die");
-    assert!(list.iter().any(|o| o["outcome"] == "frenzy"), "{list:?}");
+    assert!(list.iter().any(|o| o["outcome"] == "Frenzy"), "{list:?}");
 }
