@@ -58,6 +58,18 @@ DEFAULT_BOARD = "sunken_plaza"
 DEFAULT_CREWS = ("artifacters_100", "the_firm_100")
 
 
+def render_text(state: Optional[State], render_mode: Optional[str]) -> Optional[str]:
+    """What an environment's ``render()`` gives: the map and roster as text for ``"ansi"``,
+    printed (and ``None`` returned) for ``"human"``, ``None`` without a mode or a game."""
+    if render_mode is None or state is None:
+        return None
+    text = str(state)
+    if render_mode == "human":
+        print(text)
+        return None
+    return text
+
+
 def _names(value: Union[str, Sequence[str]], argument: str) -> list:
     """A comma-separated string or a sequence of strings as a list of names."""
     if isinstance(value, str):

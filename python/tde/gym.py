@@ -158,10 +158,4 @@ class TdeGymEnv(gymnasium.Env):
 
     def render(self) -> Optional[str]:
         """The map and roster as text (``"ansi"``), or printed (``"human"``)."""
-        if self.render_mode is None or self.state is None:
-            return None
-        text = str(self.state)
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
+        return tde.render_text(self.state, self.render_mode)

@@ -263,23 +263,9 @@ impl SweepConfig {
 
     /// The setup text of one situation: the mover at the template's start, the reactor
     /// (revealed, so that it can be charged) at `at`; a charge uses the mover's weapon
-    /// `weapon` and ends on cell `end`.
+    /// `weapon`; the action ends on cell `end`.
     #[allow(clippy::too_many_arguments)]
     fn setup_text(
-        &self,
-        t: &Template,
-        action: &str,
-        reactor: &str,
-        at: [u8; 2],
-        mover_ap: u8,
-        reactor_ap: u8,
-        weapon: u8,
-    ) -> String {
-        self.setup_text_to(t, action, reactor, at, mover_ap, reactor_ap, weapon, t.to)
-    }
-
-    #[allow(clippy::too_many_arguments)]
-    fn setup_text_to(
         &self,
         t: &Template,
         action: &str,
@@ -293,7 +279,7 @@ impl SweepConfig {
         let declared = if action == "charge" {
             format!("action = \"charge\"\ntarget = 1\nweapon = {weapon}\nto = [{}, {}]\n", end[0], end[1])
         } else {
-            format!("action = \"move\"\nto = [{}, {}]\n", t.to[0], t.to[1])
+            format!("action = \"move\"\nto = [{}, {}]\n", end[0], end[1])
         };
         format!(
             "board = {board:?}\nactive = 0\nactivating = 0\n\n[[model]]\nside = 0\nprofile = {mover:?}\nat = [{}, {}]\nap = {mover_ap}\n\n\
@@ -469,7 +455,7 @@ fn situation_state(c: &SweepConfig, t: &Template, s: &Situation) -> Result<GameS
     let configs = engine::data::configs_dir();
     let name = format!("{}: {}", c.file, s.name());
     if s.action == "move" {
-        let text = c.setup_text(t, "move", &s.reactor, s.cell, s.mover_ap, s.reactor_ap, 0);
+        let text = c.setup_text(t, "move", &s.reactor, s.cell, s.mover_ap, s.reactor_ap, 0, t.to);
         return engine::setup::parse_setup(&text, &name, &configs).map_err(|e| e.to_string());
     }
     // A charge ends next to the reactor, on the neighbouring cell nearest the mover's start,
@@ -489,7 +475,7 @@ fn situation_state(c: &SweepConfig, t: &Template, s: &Situation) -> Result<GameS
     let mut first_error = None;
     for end in ends {
         for w in 0..4u8 {
-            let text = c.setup_text_to(t, "charge", &s.reactor, s.cell, s.mover_ap, s.reactor_ap, w, end);
+            let text = c.setup_text(t, "charge", &s.reactor, s.cell, s.mover_ap, s.reactor_ap, w, end);
             match engine::setup::parse_setup(&text, &name, &configs) {
                 Ok(st) => return Ok(st),
                 Err(e) => {
