@@ -77,13 +77,16 @@ pub fn make_generic_agent<G: Game>(spec: &str, seed: u64) -> Result<Box<dyn Agen
 }
 
 /// Split a comma-separated agent list, keeping each spec's parameters with it: a piece of
-/// the form `key=value` continues the spec before it, so
-/// `random,mcts:iters=400,c=1.4,greedy` gives `random`, `mcts:iters=400,c=1.4`, `greedy`.
+/// the form `key=value` (no `:` in the key) continues the spec before it, so
+/// `random,mcts:iters=400,c=1.4,greedy` gives `random`, `mcts:iters=400,c=1.4`, `greedy`,
+/// and `mcts:ms=20,rollout=learned:gen.json,scripted` gives `mcts:ms=20,rollout=learned:gen.json`
+/// and `scripted`.
 pub fn split_agent_list(list: &str) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
+    let is_parameter = |piece: &str| piece.split_once('=').is_some_and(|(key, _)| !key.contains(':'));
     for piece in list.split(',').map(str::trim).filter(|p| !p.is_empty()) {
         match out.last_mut() {
-            Some(last) if piece.contains('=') && !piece.contains(':') && last.contains(':') => {
+            Some(last) if is_parameter(piece) && last.contains(':') => {
                 last.push(',');
                 last.push_str(piece);
             }
