@@ -5,11 +5,12 @@
 //! for carrying the enemy prize off it, 1 per other character leaving, 2 for holding the enemy
 //! prize at the end. The game ends after turn 4 (or 5) once a prize has left the table.
 
-use super::deployment::{alternate_infiltrators, deploy_crew, Placement, ZoneKind};
+use super::deployment::{alternate_infiltrators, deploy_crew};
+use super::types::{Placement, ZoneKind};
 use super::zones::{edge_distance, in_half, in_strip, on_board_edge};
 use super::{is_character, score, MarkerKind, ScenarioStep};
 use crate::board::CellIdx;
-use crate::setup::DEPLOYMENT_DEPTH;
+use crate::limits::DEPLOYMENT_DEPTH;
 use crate::state::{Action, GameState, Health, ModelId, Side, Stance};
 
 /// Deployment in the order of p.82. Player A chooses the deployment edges, as in the other

@@ -7,46 +7,10 @@
 //! always placed somewhere (docs/rulings.md).
 
 use super::zones::{self, corners_adjacent, edge_between, is_long_edge, opposite_corner, opposite_edge};
-use super::{Scenario, ScenarioStep};
+use super::{Placement, Scenario, ScenarioStep, ZoneKind};
 use crate::board::{CellIdx, Terrain};
 use crate::dice::TestLevel;
 use crate::state::{Action, GameState, Health, ModelId, Side, Stance, Step};
-use serde::{Deserialize, Serialize};
-
-/// What a [`ScenarioStep::ChooseZone`] decides.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum ZoneKind {
-    /// The side's deployment edge (the enemy gets the opposite one).
-    Edge,
-    /// The side's leader corner (the enemy leader gets the opposite one; Assassinate).
-    LeaderCorner,
-    /// The side's crew corner (the enemy crew gets the last one; Assassinate).
-    CrewCorner,
-    /// The side's first corner (its second is the diagonal one; Scavenger Hunt).
-    FirstCorner,
-}
-
-/// Where a model being deployed may go.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Placement {
-    /// The leader in its own corner (Assassinate).
-    Leader,
-    /// The side's regular deployment zone (its first group's corner in Scavenger Hunt).
-    Crew,
-    /// The second group's corner (Scavenger Hunt).
-    SecondGroup,
-    /// The courier, last, in the regular zone (Couriers).
-    Courier,
-    /// A set-aside infiltrator, after its Intelligence test where the scenario has a table.
-    Infiltrator(Option<TestLevel>),
-    /// A late arrival on a board edge at the start of a turn; `optional` lets it wait longer.
-    Arrival {
-        /// It may wait for a later turn instead.
-        optional: bool,
-    },
-}
 
 /// The choices at a [`ScenarioStep::ChooseZone`].
 pub(crate) fn zone_options(state: &GameState, side: Side, zone: ZoneKind, out: &mut Vec<Action>) {
@@ -287,7 +251,7 @@ pub(crate) fn clear_of_markers(state: &GameState, cell: CellIdx, inches: f32, st
 fn far_enough(board: &crate::board::Board, a: CellIdx, b: CellIdx, inches: f32, strict: bool) -> bool {
     let ((ax, ay), (bx, by)) = (board.xy(a), board.xy(b));
     let gap = ax.abs_diff(bx).max(ay.abs_diff(by)) as f32;
-    beyond(gap - 1.0, inches, strict) || beyond(zones::distance(board, a, b), inches, strict)
+    beyond(gap - 1.0, inches, strict) || beyond(board.ground_distance(a, b), inches, strict)
 }
 
 /// Place `model` (or keep it waiting).

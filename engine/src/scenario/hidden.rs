@@ -6,25 +6,11 @@
 //! facts back in at random, consistently with everything the player has seen, so that search
 //! can sample worlds without reading the true ones.
 
-use super::{Grudge, ScenarioState};
+use super::Grudge;
 use crate::state::{DynState, GameState, Health, ModelId, Side};
 use rand::seq::SliceRandom;
 use rand::Rng;
 use std::hash::{Hash, Hasher};
-
-/// Remove from `sc` what `player` does not know.
-pub(crate) fn mask(sc: &mut ScenarioState, player: Side) {
-    for (side, grudge) in sc.grudges.iter_mut().enumerate() {
-        if side as Side != player && grudge.is_some_and(|g| !g.revealed) {
-            *grudge = None;
-        }
-    }
-    for mk in sc.markers.iter_mut() {
-        if !mk.known_to(player) {
-            mk.number = None;
-        }
-    }
-}
 
 impl GameState {
     /// Whether `observer` learns which action or chance outcome is taken at the current node.
@@ -51,7 +37,7 @@ impl GameState {
     /// hidden from `player` give equal views.
     pub fn masked(&self, player: Side) -> DynState {
         let mut d = self.dynamic().clone();
-        mask(&mut d.scenario, player);
+        d.scenario.mask(player);
         d
     }
 

@@ -73,11 +73,6 @@ pub(crate) fn interact_options(state: &GameState, actor: ModelId, out: &mut Vec<
     }
 }
 
-/// Whether an Interact kind is a scenario one (no Intelligence test).
-pub(crate) fn is_marker_kind(kind: InteractKind) -> bool {
-    matches!(kind, InteractKind::Marker { .. } | InteractKind::Give { .. } | InteractKind::Take { .. })
-}
-
 /// Apply a scenario Interact action of `actor`.
 pub(crate) fn resolve(state: &mut GameState, actor: ModelId, kind: InteractKind, target: ModelId) {
     let side = state.models()[actor as usize].side;

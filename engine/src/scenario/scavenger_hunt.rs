@@ -8,7 +8,8 @@
 //! time anyone looks at it, from the numbers not drawn yet: the same odds as numbers fixed at
 //! set-up, and a state never holds a number nobody has seen.
 
-use super::deployment::{clear_of_markers, clear_of_models, deploy_crew, Placement, ZoneKind};
+use super::deployment::{clear_of_markers, clear_of_models, deploy_crew};
+use super::types::{Placement, ZoneKind};
 use super::zones::{edge_distance, in_corner, EDGES};
 use super::{score, ScenarioStep};
 use crate::board::CellIdx;

@@ -108,11 +108,6 @@ pub fn centre(board: &Board) -> CellIdx {
         .unwrap_or(middle)
 }
 
-/// Distance in inches between two cells at ground level, base edge to base edge.
-pub fn distance(board: &Board, a: CellIdx, b: CellIdx) -> f32 {
-    board.edge_distance(a, board.cell(a).height, b, board.cell(b).height)
-}
-
 /// Whether models may deploy on `cell`: open ground at ground level (p.76, "Scenario
 /// Deployment Rules"; docs/rulings.md).
 pub fn is_ground(board: &Board, cell: CellIdx) -> bool {
@@ -133,7 +128,7 @@ pub fn touches(board: &Board, a: CellIdx, b: CellIdx) -> bool {
 /// `board 36x2: the Assassinate deployment zones need at least 17 rows and 17 columns`.
 pub fn board_fits(board: &Board, scenario: super::Scenario, crew: usize) -> Result<(), String> {
     use super::Scenario;
-    let depth = crate::setup::DEPLOYMENT_DEPTH;
+    let depth = crate::limits::DEPLOYMENT_DEPTH;
     // (rows, columns) at least; edge scenarios measure across their long edges.
     let (rows, columns) = match scenario {
         Scenario::Skirmish => (2 * depth + 1, 1),
