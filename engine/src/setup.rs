@@ -159,7 +159,7 @@ pub fn new_game(config: &GameConfig) -> Result<GameState, DataError> {
         .collect::<Result<_, _>>()?;
     cards.resize_with(2, Vec::new);
     let largest = crews.iter().map(|c| c.models.len()).max().unwrap_or(0);
-    crate::scenario::zones::board_fits(&board, config.scenario, largest)
+    crate::scenario::board_fits(&board, config.scenario, largest)
         .map_err(|reason| DataError::new(board.name(), "size", reason))?;
     let mut profiles: Vec<Arc<Profile>> = Vec::new();
     let mut models = Vec::new();

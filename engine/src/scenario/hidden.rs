@@ -6,7 +6,7 @@
 //! facts back in at random, consistently with everything the player has seen, so that search
 //! can sample worlds without reading the true ones.
 
-use super::Grudge;
+use super::types::Grudge;
 use crate::state::{DynState, GameState, Health, ModelId, Side};
 use rand::seq::SliceRandom;
 use rand::Rng;
@@ -17,7 +17,7 @@ impl GameState {
     /// It does not for an enemy's secret grudge (p.80), nor for the number under a marker an
     /// enemy model looks at first (p.84): search must not tell those outcomes apart.
     pub fn node_visible_to(&self, observer: Side) -> bool {
-        use crate::scenario::ScenarioStep;
+        use crate::scenario::types::ScenarioStep;
         use crate::state::Step;
         let steps = &self.dynamic().steps;
         match steps.last() {
@@ -74,7 +74,7 @@ fn sample_grudge<R: Rng + ?Sized>(state: &GameState, side: Side, truth: Grudge, 
             .filter(|&m| {
                 let model = &state.models()[m as usize];
                 model.side == s
-                    && super::is_character(state, m)
+                    && super::common::is_character(state, m)
                     && (!alive || model.health != Health::TakenOut)
             })
             .collect()

@@ -2,8 +2,8 @@
 //! and taking a prize between friends, and dropping whatever an unconscious model carried
 //! (pp.81–85).
 
+use super::types::{MarkerKind, Scenario, ScenarioStep};
 use super::zones;
-use super::{MarkerKind, Scenario, ScenarioStep};
 use crate::board::Terrain;
 use crate::profile::ModelType;
 use crate::state::{Action, GameState, InteractKind, ModelId, Step};
@@ -131,7 +131,7 @@ pub(crate) fn drop_from_unconscious(state: &mut GameState) {
         for h in 0..32 {
             if carriers & (1 << h) != 0 {
                 let enemy = 1 - state.dyn_.models[h as usize].side;
-                super::score(state, enemy, 1);
+                super::common::score(state, enemy, 1);
             }
         }
     }

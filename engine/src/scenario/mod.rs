@@ -5,15 +5,21 @@
 //! progress lives in [`ScenarioState`] inside the dynamic state. Its set-up runs on the same
 //! procedure stack as the turns: [`ScenarioStep`]s are decisions (choose player A, edges and
 //! corners, place markers and models), chance nodes (infiltration tests, hidden marker
-//! numbers, the number sought) or automatic steps. Each scenario's own rules — its plan of
-//! set-up steps, its zones and infiltration table, its scoring and end conditions — are in
-//! its own module; the shared mechanics are in [`deployment`], [`markers`] and [`hidden`].
+//! numbers, the number sought) or automatic steps.
+//!
+//! The plain data ([`types`]) is a leaf module the game state keeps. The rules reach the
+//! state only through its hook trait, [`ScenarioRules`], implemented here for [`Scenario`]:
+//! each hook hands the scenario played to its own module — its plan of set-up steps, its
+//! zones and infiltration table, its scoring and end conditions. The shared mechanics are in
+//! [`deployment`], [`markers`] and [`hidden`]; the building blocks the scenarios' own rules
+//! share (victory points, leaders, plan steps, distances) in `common`.
 //!
 //! The core game without a scenario ([`Scenario::Skirmish`]) deploys automatically and scores
 //! the points of enemy casualties; it is what hand-written setup files use.
 
 mod assassinate;
 mod attack_and_defend;
+mod common;
 pub(crate) mod couriers;
 pub(crate) mod deployment;
 mod grudge_match;
@@ -23,10 +29,12 @@ mod scavenger_hunt;
 pub mod types;
 pub mod zones;
 
+use crate::board::{Board, CellIdx};
 use crate::state::hooks::ScenarioRules;
 use crate::state::{
     Action, GameState, InteractKind, ModelId, ModelState, Player, Sequence, Side, StaticData, Step, MAX_SIDES,
 };
+use zones::{in_strip, is_ground};
 
 pub use deployment::in_deployment_zone;
 pub use types::{Grudge, Marker, MarkerKind, Placement, Scenario, ScenarioState, ScenarioStep, ZoneKind};
@@ -321,24 +329,6 @@ fn plan(state: &mut GameState) {
     state.dyn_.steps.extend(steps.into_iter().map(Step::Scenario));
 }
 
-/// Add `vp` victory points to `side`.
-pub(crate) fn score(state: &mut GameState, side: Side, vp: i16) {
-    state.dyn_.scenario.vp[side as usize] += vp;
-}
-
-/// The side's leader (the model with the Leader role), if it has one in play.
-pub(crate) fn leader_of(state: &GameState, side: Side) -> Option<ModelId> {
-    (0..state.models().len() as ModelId).find(|&m| {
-        state.models()[m as usize].side == side && state.profile(m).role == crate::profile::Role::Leader
-    })
-}
-
-/// Whether a model is a "Character" for the scenarios (not a troop, cavalry or beast; p.58,
-/// p.61).
-pub(crate) fn is_character(state: &GameState, m: ModelId) -> bool {
-    state.profile(m).model_type == crate::profile::ModelType::Character
-}
-
 /// A zone choice in words: "the edge at row 0", "the corner at (0,35)".
 pub fn describe_zone_choice(state: &GameState, z: u8) -> String {
     let board = state.board();
@@ -353,4 +343,43 @@ pub fn describe_zone_choice(state: &GameState, z: u8) -> String {
         let y = if ye == 0 { 0 } else { board.depth() - 1 };
         format!("chooses the corner at ({x},{y})")
     }
+}
+
+/// Whether a board is large enough for a scenario: the rows and columns its deployment zones,
+/// corner squares and marker bands need, and enough ground in a deployment strip for the
+/// larger crew (`crew` models). The error says what the scenario needs, e.g.
+/// `board 36x2: the Assassinate deployment zones need at least 17 rows and 17 columns`.
+pub fn board_fits(board: &Board, scenario: Scenario, crew: usize) -> Result<(), String> {
+    let depth = crate::limits::DEPLOYMENT_DEPTH;
+    // (rows, columns) at least; edge scenarios measure across their long edges.
+    let (rows, columns) = match scenario {
+        Scenario::Skirmish => (2 * depth + 1, 1),
+        Scenario::GrudgeMatch | Scenario::Couriers => (2 * depth + 1, 2 * depth + 1),
+        Scenario::Assassinate => (2 * assassinate::CORNER + 1, 2 * assassinate::CORNER + 1),
+        Scenario::AttackAndDefend => (2 * 8 + 1, 2 * 8 + 1),
+        Scenario::ScavengerHunt => {
+            let n = 2 * scavenger_hunt::EDGE_CLEARANCE + 3;
+            (n.max(2 * depth + 1), n.max(2 * depth + 1))
+        }
+    };
+    let (w, d) = (board.width(), board.depth());
+    if d < rows || w < columns {
+        return Err(format!(
+            "board {w}x{d}: the {} deployment zones need at least {rows} rows and {columns} columns",
+            scenario.title()
+        ));
+    }
+    // Each side's strip along a deployment edge holds the crew on open ground.
+    for edge in [0u8, 1] {
+        let ground = (0..board.len() as CellIdx)
+            .filter(|&c| in_strip(board, c, edge, depth) && is_ground(board, c))
+            .count();
+        if ground < crew {
+            return Err(format!(
+                "board {w}x{d}: the {} deployment strip along edge {edge} has {ground} ground cells for {crew} models",
+                scenario.title()
+            ));
+        }
+    }
+    Ok(())
 }
