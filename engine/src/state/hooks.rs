@@ -2,11 +2,12 @@
 //!
 //! The state knows the scenarios only through [`ScenarioRules`]: their plain data
 //! ([`crate::scenario::types`]) is part of the state, and their rules are the trait's
-//! methods, implemented for [`Scenario`](crate::scenario::types::Scenario) by `crate::scenario`, which hands each one to the
-//! scenario's own module. The scenario is chosen once, when the game is set up, and kept in
-//! [`StaticData::scenario`]; the state calls its rules as `self.stat.scenario.hook(..)`.
-//! The core game without a scenario is
-//! [`Scenario::Skirmish`](crate::scenario::types::Scenario::Skirmish).
+//! methods, implemented for [`Scenario`](crate::scenario::types::Scenario) by
+//! `crate::scenario`, which hands each one to the scenario's own module. The scenario is
+//! chosen once, when the game is set up, and kept in [`StaticData::scenario`]; the state
+//! calls its rules as `state.stat.scenario.hook(state, ..)`. The hooks take the scenario by
+//! value (a small `Copy` value), so a hook may change the state it was read from. The core
+//! game without a scenario is [`Scenario::Skirmish`](crate::scenario::types::Scenario::Skirmish).
 
 use super::action::InteractKind;
 use super::model::{ModelId, ModelState};
