@@ -94,7 +94,7 @@ fn score(state: &GameState, action: Action) -> f64 {
             added + charge_bonus
         }
         Action::Move { dest, prone } => {
-            let Some(Step::ChooseAction(m)) = state.dynamic().steps.last() else { return 0.0 };
+            let Some(Step::ChooseAction(m)) = state.node() else { return 0.0 };
             let before = nearest_enemy(state, *m, state.models()[*m as usize].cell);
             let after = nearest_enemy(state, *m, dest);
             (before - after) * 0.1 - if prone { 0.05 } else { 0.0 }

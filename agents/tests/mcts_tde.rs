@@ -17,7 +17,7 @@ fn assassinate_after_setup(seed: u64) -> GameState {
     let config = GameConfig { scenario: Scenario::Assassinate, ..GameConfig::default() };
     let mut s = new_game(&config).unwrap();
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    while !matches!(s.dynamic().steps.last(), Some(Step::ChooseActivation | Step::ChooseAction(_))) {
+    while !matches!(s.node(), Some(Step::ChooseActivation | Step::ChooseAction(_))) {
         let a = match Game::turn(&s) {
             Turn::Chance => GameState::sample_chance(&s, &mut rng).unwrap(),
             _ => {

@@ -149,7 +149,7 @@ fn duel(board: &TempFile, nix: [u8; 2], delver: [u8; 2]) -> GameState {
 fn step(state: &mut GameState, agent: &mut dyn agents::Agent<GameState>, action: Action) {
     state.apply_action(action).unwrap();
     loop {
-        match (state.current_player(), state.dynamic().steps.last()) {
+        match (state.current_player(), state.node()) {
             (Player::Chance, _) => state.apply_action(Action::Chance(0)).unwrap(),
             (Player::Side(_), Some(Step::ChooseAction(_) | Step::ChooseActivation))
             | (Player::Terminal, _) => return,
@@ -239,7 +239,7 @@ fn activates_models_left_to_right() {
         board.path()
     );
     let state = parse_setup(&text, "order.toml", &engine::data::configs_dir()).unwrap();
-    assert_eq!(state.dynamic().steps.last(), Some(&Step::ChooseActivation));
+    assert_eq!(state.node(), Some(&Step::ChooseActivation));
     let mut agent = make_agent("uc-cards", 0).unwrap();
     // Column 3 comes first, and row 4 before row 7 in it.
     assert_eq!(agent.select_action(&state), Action::Activate(2));
@@ -319,7 +319,7 @@ fn rarely_loses_to_random_play() {
 /// side 1 must choose a reaction.
 fn to_reaction(state: &mut GameState) {
     loop {
-        match (state.current_player(), state.dynamic().steps.last()) {
+        match (state.current_player(), state.node()) {
             (Player::Chance, _) => state.apply_action(Action::Chance(0)).unwrap(),
             (Player::Side(1), Some(Step::ChooseReaction)) => return,
             (Player::Side(_), _) => {
@@ -361,7 +361,7 @@ fn reacts_to_movement_by_role() {
     assert!(state.board().edge_distance(nix.cell, nix.z, at.cell, at.z) <= 12.0);
     state.apply_action(first).unwrap();
     to_reaction_or_not(&mut state);
-    assert_eq!(state.dynamic().steps.last(), Some(&Step::ChooseReaction));
+    assert_eq!(state.node(), Some(&Step::ChooseReaction));
     assert!(state.legal_actions().iter().any(|a| matches!(a, Action::React { model: 4, .. })));
     assert_eq!(agent.select_action(&state), Action::EndReactions, "Slethssk does not shoot");
 }

@@ -62,7 +62,7 @@ fn first_activation(config: GameConfig, seed: u64) -> Result<GameState, String> 
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let mut state = new_game(&config).map_err(|e| e.to_string())?;
     loop {
-        if let Some(engine::state::Step::ChooseAction(_)) = state.dynamic().steps.last() {
+        if let Some(engine::state::Step::ChooseAction(_)) = state.node() {
             return Ok(state);
         }
         if state.is_terminal() {

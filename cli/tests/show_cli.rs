@@ -194,9 +194,7 @@ fn legal_gives_each_chance_outcome_its_odds_and_the_kind_of_roll_or_draw() {
     assert!(list.iter().all(|o| !o["text"].as_str().unwrap().contains("roll-off")), "{list:?}");
 
     // An AI dinosaur's card draw in the enemy phase: every card left alike.
-    let draw = play_until(&config, 3, |s| {
-        matches!(s.dynamic().steps.last(), Some(Step::Enemy(EnemyStep::Draw { .. })))
-    });
+    let draw = play_until(&config, 3, |s| matches!(s.node(), Some(Step::Enemy(EnemyStep::Draw { .. }))));
     let (kind, list) = chance_outcomes(&save(&draw, "draw.json"));
     assert_eq!(kind, "ai_card_draw");
     assert!(list.iter().all(|o| o["outcome"].as_str().unwrap().starts_with("card \"")), "{list:?}");
@@ -205,8 +203,7 @@ fn legal_gives_each_chance_outcome_its_odds_and_the_kind_of_roll_or_draw() {
     assert!(text.contains("outcomes of this AI card draw") && !text.contains("rolls lowest"), "{text}");
 
     // The initiative roll-off of turn 2 is still a roll-off.
-    let roll_off =
-        play_until(&config, 5, |s| s.turn() == 2 && s.dynamic().steps.last() == Some(&Step::RollOff));
+    let roll_off = play_until(&config, 5, |s| s.turn() == 2 && s.node() == Some(&Step::RollOff));
     let (kind, list) = chance_outcomes(&save(&roll_off, "roll_off.json"));
     assert_eq!(kind, "roll_off");
     assert_eq!(list[0]["outcome"], "side A rolls lowest");
@@ -214,7 +211,7 @@ fn legal_gives_each_chance_outcome_its_odds_and_the_kind_of_roll_or_draw() {
 
     // An AI model's test rolls the enemy die.
     let enemy_test = play_until(&config, 7, |s| {
-        matches!(s.dynamic().steps.last(), Some(Step::Test { model, .. })
+        matches!(s.node(), Some(Step::Test { model, .. })
             if s.models()[*model as usize].side == engine::uc::AI_SIDE)
     });
     let (kind, list) = chance_outcomes(&save(&enemy_test, "enemy_test.json"));

@@ -50,7 +50,7 @@ fn find(config: &GameConfig, what: &str, wanted: impl Fn(&Step) -> bool) -> Game
     for seed in 0..1_000 {
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
         let mut state = start.clone();
-        while let Some(step) = state.dynamic().steps.last() {
+        while let Some(step) = state.node() {
             if wanted(step) {
                 return state;
             }
@@ -66,7 +66,7 @@ fn action_choice() -> GameState {
     let mut rng = ChaCha8Rng::seed_from_u64(3);
     let mut buf = Vec::new();
     let mut state = new_game(&GameConfig::default()).expect("default game");
-    while !matches!(state.dynamic().steps.last(), Some(Step::ChooseAction(_))) {
+    while !matches!(state.node(), Some(Step::ChooseAction(_))) {
         let a = random_action(&state, &mut rng, &mut buf);
         state.apply_action(a).expect("legal");
     }

@@ -156,7 +156,8 @@ fn walk(
     }
     match s.current_player() {
         Player::Chance => {
-            let armour_on_active = matches!(s.dynamic().steps.last(), Some(Step::Armour { model, .. }) if Some(*model) == active);
+            let armour_on_active =
+                matches!(s.node(), Some(Step::Armour { model, .. }) if Some(*model) == active);
             for (a, q) in s.chance_outcomes() {
                 let mut next = s.clone();
                 next.apply_action(a).expect("chance outcome applies");
@@ -190,7 +191,7 @@ pub fn default_decision(s: &GameState) -> Action {
     if let Some(&a) = prefer.iter().find(|a| legal.contains(a)) {
         return a;
     }
-    if let Some(Step::ChooseDodgeMove { model, .. }) = s.dynamic().steps.last() {
+    if let Some(Step::ChooseDodgeMove { model, .. }) = s.node() {
         let stay = Action::DodgeMove(s.models()[*model as usize].cell);
         if legal.contains(&stay) {
             return stay;

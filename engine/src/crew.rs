@@ -15,6 +15,7 @@
 //! there is exactly one Leader. Frequency and Wayfarer limits come with the full
 //! crew-building rules.
 
+use crate::cards::{Card, CardCatalog, CardKind};
 use crate::data::{parse_toml_table, read_file, serde_error, DataError};
 use crate::profile::{Catalog, Profile, Role};
 use serde::Deserialize;
@@ -36,7 +37,7 @@ pub struct CrewList {
     /// Profile ids of the models, in file order; repeats allowed.
     pub models: Vec<String>,
     /// Ids of its leader ability card and effect cards (checked by
-    /// [`crate::cards::check_crew_cards`]).
+    /// [`check_crew_cards`]).
     pub cards: Vec<String>,
 }
 
@@ -127,11 +128,7 @@ pub struct CrewReport {
 /// leader, model frequencies, one version of a character (a cavalry version and its rider are
 /// one character), wayfarer limits in a non-wayfarer crew (1 per 100 points, 2 per 125, 3 per
 /// 150), and, given the card catalog, the card rules.
-pub fn check_crew(
-    crew: &CrewList,
-    catalog: &Catalog,
-    cards: Option<&crate::cards::CardCatalog>,
-) -> CrewReport {
+pub fn check_crew(crew: &CrewList, catalog: &Catalog, cards: Option<&CardCatalog>) -> CrewReport {
     let mut v = Vec::new();
     let mut bad = |field: String, rule: String| v.push(Violation { field, rule });
     let faction = crew.faction.as_str();
@@ -213,11 +210,11 @@ pub fn check_crew(
         ),
     }
     if let Some(catalog) = cards {
-        match crate::cards::check_crew_cards("", crew, catalog) {
+        match check_crew_cards("", crew, catalog) {
             Ok(taken) => {
                 total += taken
                     .iter()
-                    .filter(|c| c.kind == crate::cards::CardKind::Effect)
+                    .filter(|c| c.kind == CardKind::Effect)
                     .map(|c| u32::from(c.points))
                     .sum::<u32>();
             }
@@ -231,6 +228,48 @@ pub fn check_crew(
         );
     }
     CrewReport { points: total, limit: crew.points, violations: v }
+}
+
+/// The cards of a crew, checked against p.74: every id known, no card twice, at most 10 points
+/// of effect cards, and at most one leader ability card, of the crew's faction. `file` names
+/// the crew file in errors.
+pub fn check_crew_cards(
+    file: &str,
+    crew: &CrewList,
+    catalog: &CardCatalog,
+) -> Result<Vec<Arc<Card>>, DataError> {
+    let mut out: Vec<Arc<Card>> = Vec::new();
+    for (i, id) in crew.cards.iter().enumerate() {
+        let field = format!("cards[{i}]");
+        let card = catalog
+            .get(id)
+            .ok_or_else(|| DataError::new(file, &field, format!("no card with id \"{id}\"")))?;
+        if out.iter().any(|c| c.id == card.id) {
+            return Err(DataError::new(file, &field, format!("card \"{id}\" is taken twice")));
+        }
+        if card.kind == CardKind::LeaderAbility {
+            if card.faction != crew.faction {
+                return Err(DataError::new(
+                    file,
+                    &field,
+                    format!("leader ability card \"{id}\" is not of the {} faction", crew.faction),
+                ));
+            }
+            if out.iter().any(|c| c.kind == CardKind::LeaderAbility) {
+                return Err(DataError::new(file, &field, "a crew takes at most one leader ability card"));
+            }
+        }
+        out.push(card.clone());
+    }
+    let effect_points: u16 = out.iter().filter(|c| c.kind == CardKind::Effect).map(|c| c.points).sum();
+    if effect_points > 10 {
+        return Err(DataError::new(
+            file,
+            "cards",
+            format!("{effect_points} points of effect cards; at most 10"),
+        ));
+    }
+    Ok(out)
 }
 
 /// Board size for a game of `points` (p.74): 3'x3' up to 150 points, 3'x4' above (columns, rows;

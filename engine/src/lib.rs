@@ -10,6 +10,7 @@ pub mod dice;
 pub mod encoding;
 pub mod inline_vec;
 pub mod invariants;
+pub mod limits;
 pub mod movement;
 pub mod odds;
 pub mod profile;

@@ -397,6 +397,12 @@ pub struct Profile {
 }
 
 impl Profile {
+    /// Whether the model deploys by Infiltrate (the Scout's ability, p.47): the hook the
+    /// scenarios' infiltration tables use.
+    pub fn infiltrates(&self) -> bool {
+        self.role == Role::Scout
+    }
+
     /// Armour in armour rolls: worn armour plus every carried item's Armour(X) (a shield
     /// protects whoever carries it, p.53).
     pub fn total_armour(&self) -> u8 {

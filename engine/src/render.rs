@@ -5,22 +5,14 @@ use crate::board::{Cover, Terrain};
 use crate::state::{Action, CombatKind, GameState, Health, ModelId, Player, Stance};
 use std::fmt::Write;
 
-/// The letter that marks model `m` on the map: side A upper case, side B lower case, AI
-/// dinosaurs the digits 1-9 then 0 (and `&` beyond ten).
+/// The letter that marks model `m` on the map (see [`GameState::model_letter`]).
 pub fn model_letter(state: &GameState, m: ModelId) -> char {
-    let side = state.models()[m as usize].side;
-    let index = state.models()[..m as usize].iter().filter(|o| o.side == side).count() as u8;
-    match side {
-        0 => (b'A' + index % 26) as char,
-        1 => (b'a' + index % 26) as char,
-        _ if index < 10 => (b'0' + (index + 1) % 10) as char,
-        _ => '&',
-    }
+    state.model_letter(m)
 }
 
-/// "Nix [A]": a model's name and map letter.
+/// "Nix [A]": a model's name and map letter (see [`GameState::model_name`]).
 pub fn model_name(state: &GameState, m: ModelId) -> String {
-    format!("{} [{}]", state.profile(m).name, model_letter(state, m))
+    state.model_name(m)
 }
 
 /// The board as a character map, row 0 at the top. Models are letters; terrain is `.` open
@@ -291,27 +283,6 @@ pub fn describe_action(state: &GameState, action: Action) -> String {
             _ => format!("{side} keeps the model back"),
         },
         Action::LeaveTable => format!("{} leaves the table", who(actor)),
-    }
-}
-
-/// What a test is for, in words.
-pub(crate) fn test_name(state: &GameState, purpose: crate::state::Purpose) -> &'static str {
-    use crate::state::Purpose;
-    match purpose {
-        Purpose::Movement => "movement",
-        Purpose::Interact => "interact",
-        Purpose::Command => "command",
-        Purpose::Infiltrate => "infiltration",
-        Purpose::Combat(i) => {
-            match state.dynamic().sequence.as_ref().and_then(|s| s.rolls.get(i as usize)).map(|r| r.kind) {
-                Some(CombatKind::Shoot { .. }) => "shooting",
-                Some(CombatKind::CloseCombat { .. }) => "close combat",
-                Some(CombatKind::Dodge) => "dodge",
-                Some(CombatKind::Reveal) => "reveal",
-                Some(CombatKind::Template { .. }) => "template",
-                None => "combat",
-            }
-        }
     }
 }
 

@@ -50,8 +50,7 @@ pub const DEFAULT_BOARD: &str = "sunken_plaza";
 pub const DEFAULT_CREWS: [&str; 2] = ["artifacters_100", "the_firm_100"];
 /// Turns in a game when nothing else decides (scenarios end between turns 4 and 6).
 pub const DEFAULT_MAX_TURNS: u8 = 6;
-/// How far from its board edge a crew deploys, in inches (p.20, step 5).
-pub const DEPLOYMENT_DEPTH: u8 = 4;
+pub use crate::limits::{DEPLOYMENT_DEPTH, MAX_DINOS, MAX_GAME_MODELS};
 
 /// What to build a game from; every field has a built-in default.
 #[derive(Clone, Debug)]
@@ -80,13 +79,6 @@ pub struct GameConfig {
     /// loaded. Needs `dinos` ≥ 1.
     pub solo: bool,
 }
-
-/// Most AI dinosaurs a game may start with.
-pub const MAX_DINOS: u8 = 12;
-
-/// Most models a game with AI dinosaurs holds, spawns included: the scenarios track models in
-/// 32-bit masks.
-pub const MAX_GAME_MODELS: usize = 32;
 
 /// The spawn table games use unless told otherwise.
 pub const DEFAULT_SPAWN_TABLE: &str = "jungle";
@@ -162,12 +154,12 @@ pub fn new_game(config: &GameConfig) -> Result<GameState, DataError> {
         .zip(&config.crews)
         .map(|(crew, name)| {
             let file = resolve(&config.configs, "crews", name, "toml").display().to_string();
-            crate::cards::check_crew_cards(&file, crew, &card_catalog)
+            crate::crew::check_crew_cards(&file, crew, &card_catalog)
         })
         .collect::<Result<_, _>>()?;
     cards.resize_with(2, Vec::new);
     let largest = crews.iter().map(|c| c.models.len()).max().unwrap_or(0);
-    crate::scenario::zones::board_fits(&board, config.scenario, largest)
+    crate::scenario::board_fits(&board, config.scenario, largest)
         .map_err(|reason| DataError::new(board.name(), "size", reason))?;
     let mut profiles: Vec<Arc<Profile>> = Vec::new();
     let mut models = Vec::new();
@@ -178,13 +170,13 @@ pub fn new_game(config: &GameConfig) -> Result<GameState, DataError> {
             let n = crew.models.len();
             for (i, id) in crew.models.iter().enumerate() {
                 let profile = catalog.get(id).expect("crew ids checked by load_crew").clone();
-                if infiltrates(&profile) != infiltrators {
+                if profile.infiltrates() != infiltrators {
                     continue;
                 }
                 let pidx = profile_index(&mut profiles, profile.clone());
                 add_cavalry_parts(&mut profiles, &profile, &catalog);
                 if config.scenario != Scenario::Skirmish {
-                    let mut m = fresh_model(&profiles[pidx], pidx as u8, side as u8, 0, &board);
+                    let mut m = ModelState::fresh(&profiles[pidx], pidx as u8, side as u8, 0, &board);
                     m.health = Health::Reserve;
                     m.mount_wounds = mount_wounds(&profiles[pidx], &catalog);
                     models.push(m);
@@ -197,7 +189,7 @@ pub fn new_game(config: &GameConfig) -> Result<GameState, DataError> {
                         format!("no free ground cell to deploy {id} for side {side}"),
                     )
                 })?;
-                let mut m = fresh_model(&profiles[pidx], pidx as u8, side as u8, cell, &board);
+                let mut m = ModelState::fresh(&profiles[pidx], pidx as u8, side as u8, cell, &board);
                 m.mount_wounds = mount_wounds(&profiles[pidx], &catalog);
                 models.push(m);
             }
@@ -291,12 +283,6 @@ fn check_scenario_crews(
     Ok(())
 }
 
-/// Whether a model deploys by Infiltrate (the Scout's ability, p.47): the hook the scenarios'
-/// infiltration tables use.
-pub fn infiltrates(p: &Profile) -> bool {
-    p.role == crate::profile::Role::Scout
-}
-
 /// A cavalry model's rider and mount profiles join the game's profiles, for when they separate.
 fn add_cavalry_parts(profiles: &mut Vec<Arc<Profile>>, p: &Profile, catalog: &Catalog) {
     if let Some((rider, mount)) = &p.cavalry {
@@ -319,37 +305,6 @@ fn profile_index(profiles: &mut Vec<Arc<Profile>>, p: Arc<Profile>) -> usize {
             profiles.push(p);
             profiles.len() - 1
         }
-    }
-}
-
-/// A model as deployed: on `cell`'s surface (swimming in water), unhurt, no AP yet, with its
-/// stealth token if it has the Stealth skill.
-pub fn fresh_model(p: &Profile, profile: u8, side: u8, cell: CellIdx, board: &Board) -> ModelState {
-    let c = board.cell(cell);
-    // A model with the Stealth skill deploys with its stealth token (docs/rulings.md).
-    let tokens = crate::state::model::Tokens {
-        stealth: p.skills.iter().any(|s| s == "Stealth"),
-        ..Default::default()
-    };
-    ModelState {
-        profile,
-        side,
-        cell,
-        z: c.height,
-        stance: if c.terrain == Terrain::Water { Stance::Swimming } else { Stance::Standing },
-        ap: 0,
-        wounds: p.wounds,
-        mount_wounds: 0,
-        health: Health::Conscious,
-        activated: false,
-        commanded: false,
-        partner: None,
-        jammed: 0,
-        broken: 0,
-        uses: [0; crate::state::model::MAX_WEAPONS],
-        tokens,
-        pending: Default::default(),
-        ap_adjust: 0,
     }
 }
 
@@ -463,9 +418,8 @@ pub fn parse_setup(text: &str, file: &str, configs: &Path) -> Result<GameState, 
     if raw.active > 1 {
         return Err(err("active".into(), format!("side {} does not exist (0 or 1)", raw.active)));
     }
-    if raw.models.is_empty() || raw.models.len() > crate::validate::MAX_MODELS {
-        let reason =
-            format!("{} models; a game holds 1 to {}", raw.models.len(), crate::validate::MAX_MODELS);
+    if raw.models.is_empty() || raw.models.len() > crate::limits::MAX_MODELS {
+        let reason = format!("{} models; a game holds 1 to {}", raw.models.len(), crate::limits::MAX_MODELS);
         return Err(err("model".into(), reason));
     }
     let mut profiles: Vec<Arc<Profile>> = Vec::new();
@@ -495,7 +449,7 @@ pub fn parse_setup(text: &str, file: &str, configs: &Path) -> Result<GameState, 
         }
         let pidx = profile_index(&mut profiles, p.clone());
         add_cavalry_parts(&mut profiles, &p, &catalog);
-        let mut m = fresh_model(&p, pidx as u8, rm.side, cell, &board);
+        let mut m = ModelState::fresh(&p, pidx as u8, rm.side, cell, &board);
         m.mount_wounds = mount_wounds(&p, &catalog);
         m.ap = rm.ap.unwrap_or(p.ap_gain.min(p.ap_max));
         if m.ap > p.ap_max {
@@ -590,8 +544,8 @@ pub fn parse_setup(text: &str, file: &str, configs: &Path) -> Result<GameState, 
         uc: None,
     };
     let turn = raw.turn.unwrap_or(1);
-    if !(1..=crate::validate::MAX_TURNS).contains(&stat.max_turns) {
-        let reason = format!("{} is not in 1..={}", stat.max_turns, crate::validate::MAX_TURNS);
+    if !(1..=crate::limits::MAX_TURNS).contains(&stat.max_turns) {
+        let reason = format!("{} is not in 1..={}", stat.max_turns, crate::limits::MAX_TURNS);
         return Err(err("max_turns".into(), reason));
     }
     if !(1..=stat.max_turns).contains(&turn) {
@@ -660,7 +614,7 @@ pub fn parse_setup(text: &str, file: &str, configs: &Path) -> Result<GameState, 
             }
         };
         state.apply_action(action).map_err(|e| err(field("action"), format!("not legal here: {e}")))?;
-        if state.dynamic().steps.last() == Some(&Step::ChooseNested) {
+        if state.node() == Some(&Step::ChooseNested) {
             state.apply_action(Action::NoNested).expect("declining a nested action is always legal");
         }
     }

@@ -56,7 +56,7 @@ impl EventCounts {
             Action::Interact { kind: InteractKind::Repair { .. }, .. } => self.repairs += 1,
             _ => {}
         }
-        if let Some(crate::state::Step::Test { opposed: true, .. }) = before.dynamic().steps.last() {
+        if let Some(crate::state::Step::Test { opposed: true, .. }) = before.node() {
             self.opposed_tests += 1;
         }
         let kind = |s: &GameState, i: usize| s.profile(i as u8).model_type;

@@ -6,15 +6,11 @@
 //! under [`guarded`] and check the invariants.
 
 use crate::board::Board;
+use crate::limits::{MAX_MODELS, MAX_TURNS};
 use crate::profile::Profile;
-use crate::scenario::ScenarioStep;
+use crate::scenario::types::ScenarioStep;
 use crate::state::model::MAX_WEAPONS;
 use crate::state::{DynState, EnemyStep, GameState, Purpose, StaticData, Step, MAX_SIDES};
-
-/// The most models a game may hold.
-pub const MAX_MODELS: usize = 64;
-/// The most turns a game may last.
-pub const MAX_TURNS: u8 = 20;
 
 /// A profile's numbers within the engine's limits.
 pub fn check_profile(p: &Profile) -> Result<(), String> {

@@ -153,10 +153,10 @@ fn a_reaction_to_an_interact_action_can_be_answered_with_a_firefight() {
         .find(|a| matches!(a, Action::React { model: 2, kind: engine::state::CombatKind::Shoot { .. }, .. }))
         .expect("Kaneda may shoot the medic");
     s.apply_action(shot).unwrap();
-    if s.dynamic().steps.last() == Some(&Step::ChooseReaction) {
+    if s.node() == Some(&Step::ChooseReaction) {
         s.apply_action(Action::EndReactions).unwrap();
     }
-    assert_eq!(s.dynamic().steps.last(), Some(&Step::ChooseFirefight));
+    assert_eq!(s.node(), Some(&Step::ChooseFirefight));
 }
 
 /// Kaneda (The Firm's leader) with Hosk and the Sawbones beside him; a Bondsman far away.
@@ -176,7 +176,7 @@ const SAWBONES: u8 = 2;
 /// Kaneda dodges (any action will do) and declares an order from Hosk to the Sawbones.
 fn order(s: &mut GameState) {
     s.apply_action(Action::Dodge).unwrap();
-    assert_eq!(s.dynamic().steps.last(), Some(&Step::ChooseCommand), "the leader is offered command orders");
+    assert_eq!(s.node(), Some(&Step::ChooseCommand), "the leader is offered command orders");
     s.apply_action(Action::Command { donor: HOSK, recipient: SAWBONES }).unwrap();
     common::decline_declarations(s);
     force_test(s, TestLevel::Fail); // the dodge
@@ -187,22 +187,19 @@ fn a_command_order_moves_ap_and_a_success_allows_another() {
     let mut s = command_post();
     let (hosk, saw) = (s.models()[HOSK as usize].ap, s.models()[SAWBONES as usize].ap);
     order(&mut s);
-    assert!(
-        matches!(s.dynamic().steps.last(), Some(Step::Test { .. })),
-        "the Intelligence test comes at the end"
-    );
+    assert!(matches!(s.node(), Some(Step::Test { .. })), "the Intelligence test comes at the end");
     force_test(&mut s, TestLevel::Pass);
     assert_eq!(s.models()[HOSK as usize].ap, hosk - 1);
     assert_eq!(s.models()[SAWBONES as usize].ap, (saw + 1).min(s.profile(SAWBONES).ap_max));
     // The chain goes on after a success: Sawbones gives back, and a failure ends the orders.
-    assert_eq!(s.dynamic().steps.last(), Some(&Step::ChooseCommand));
+    assert_eq!(s.node(), Some(&Step::ChooseCommand));
     s.apply_action(Action::Command { donor: SAWBONES, recipient: HOSK }).unwrap();
     force_test(&mut s, TestLevel::Fail);
     assert!(s.models()[0].commanded, "no more orders this turn after a failure");
-    assert_ne!(s.dynamic().steps.last(), Some(&Step::ChooseCommand));
+    assert_ne!(s.node(), Some(&Step::ChooseCommand));
     // Kaneda's next action offers no order.
     s.apply_action(Action::Dodge).unwrap();
-    assert_ne!(s.dynamic().steps.last(), Some(&Step::ChooseCommand));
+    assert_ne!(s.node(), Some(&Step::ChooseCommand));
 }
 
 /// p.46: "\"Nailed It\":- Move 1 or 2 AP from the Donor to the Recipient Model." and "Feat:-
@@ -217,7 +214,7 @@ fn nailed_it_lets_the_leader_move_one_or_two_ap_and_a_blunder_costs_the_donor_on
         order(&mut s);
         force_test(&mut s, level);
         assert_eq!(
-            s.dynamic().steps.last(),
+            s.node(),
             Some(&Step::ChooseCommandAp { donor: HOSK, recipient: SAWBONES }),
             "{level:?}: the leader chooses how many AP move"
         );
@@ -227,7 +224,7 @@ fn nailed_it_lets_the_leader_move_one_or_two_ap_and_a_blunder_costs_the_donor_on
         let max = s.profile(SAWBONES).ap_max;
         assert_eq!(s.models()[HOSK as usize].ap, hosk - n, "the donor keeps what is not moved");
         assert_eq!(s.models()[SAWBONES as usize].ap, (saw + n).min(max), "AP over the maximum are discarded");
-        assert_eq!(s.dynamic().steps.last(), Some(&Step::ChooseCommand), "a success allows another order");
+        assert_eq!(s.node(), Some(&Step::ChooseCommand), "a success allows another order");
     }
     // With one AP to give there is nothing to choose.
     let mut one = command_post();
@@ -237,7 +234,7 @@ fn nailed_it_lets_the_leader_move_one_or_two_ap_and_a_blunder_costs_the_donor_on
     order(&mut one);
     force_test(&mut one, TestLevel::NailedIt);
     assert_eq!(one.models()[HOSK as usize].ap, 0);
-    assert_eq!(one.dynamic().steps.last(), Some(&Step::ChooseCommand));
+    assert_eq!(one.node(), Some(&Step::ChooseCommand));
     let mut b = command_post();
     let hosk = b.models()[HOSK as usize].ap;
     order(&mut b);
@@ -255,7 +252,7 @@ fn a_leader_whose_action_ends_without_orders_may_order_later_in_the_turn() {
     force_test(&mut s, TestLevel::Fail);
     assert!(!s.models()[0].commanded);
     s.apply_action(Action::Dodge).unwrap();
-    assert_eq!(s.dynamic().steps.last(), Some(&Step::ChooseCommand));
+    assert_eq!(s.node(), Some(&Step::ChooseCommand));
 }
 
 #[test]

@@ -27,7 +27,7 @@ fn board_of(rows: &[String]) -> engine::board::Board {
 }
 
 fn top(state: &GameState) -> Step {
-    state.dynamic().steps.last().cloned().expect("not terminal")
+    state.node().cloned().expect("not terminal")
 }
 
 fn cell(state: &GameState, x: u8, y: u8) -> u16 {

@@ -133,7 +133,7 @@ fn a_harmless_fight_back_against_a_reach_blow_is_valued_exactly() {
     let places = [(0, armed_kaneda(pike), (3, 1)), (1, common::profile("hosk"), (3, 4))];
     let mut state = common::game_with(common::flat(8, 12), &places, Some(0));
     state.apply_action(Action::CloseCombat { weapon: 0, target: 1 }).unwrap();
-    while state.dynamic().steps.last() == Some(&engine::state::Step::ChooseCommand) {
+    while state.node() == Some(&engine::state::Step::ChooseCommand) {
         state.apply_action(Action::NoCommand).unwrap();
     }
     let (side, options) = analyze(&state).unwrap();

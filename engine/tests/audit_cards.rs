@@ -52,7 +52,7 @@ fn leader_card(s: &GameState, side: usize) -> u8 {
 /// asked), to that turn's first activation.
 fn to_start_of_turn_cards(s: &mut GameState, side: u8, turn: u8) {
     for _ in 0..20_000 {
-        match s.dynamic().steps.last() {
+        match s.node() {
             Some(Step::ChooseCard { side: sd, timing: Timing::StartOfTurn, .. })
                 if *sd == side && s.turn() == turn =>
             {
@@ -160,7 +160,7 @@ fn a_start_of_turn_card_is_played_only_on_a_conscious_model_of_its_own_side_on_t
 /// timing, not spent, a leader ability card only while the side's leader is conscious, played
 /// on the model that just tested (a re-roll) or on a conscious model of the side (an AP).
 fn check_card_offers(s: &GameState, offers: &mut [usize; 2]) {
-    let Some(Step::ChooseCard { side, timing, test }) = s.dynamic().steps.last().cloned() else { return };
+    let Some(Step::ChooseCard { side, timing, test }) = s.node().cloned() else { return };
     if let Some((model, ..)) = test {
         assert_eq!(s.models()[model as usize].side, side, "a re-roll goes to the tester's side");
         assert_ne!(side, AI_SIDE, "no card for an AI model's test");
@@ -201,7 +201,7 @@ fn every_card_offered_in_random_games_meets_its_conditions_of_use() {
 fn draw(s: &mut GameState, dino: usize, card: u8) {
     run_until(
         s,
-        |s| matches!(s.dynamic().steps.last(), Some(Step::Enemy(EnemyStep::Draw { model })) if *model as usize == dino),
+        |s| matches!(s.node(), Some(Step::Enemy(EnemyStep::Draw { model })) if *model as usize == dino),
     );
     s.apply_action(Action::Chance(card)).unwrap();
 }
@@ -233,12 +233,9 @@ fn an_elite_dinosaur_adds_its_cards_elite_damage() {
     // on a Pass, so 3 with the card's +1 (ruling 134).
     let (mut s, a0, alpha) = dino_field(3, (12, 6), (12, 10), |_| {});
     draw(&mut s, alpha, 0);
-    run_until(
-        &mut s,
-        |s| matches!(s.dynamic().steps.last(), Some(Step::Test { model, .. }) if *model as usize == alpha),
-    );
+    run_until(&mut s, |s| matches!(s.node(), Some(Step::Test { model, .. }) if *model as usize == alpha));
     roll(&mut s, |t| t.level == TestLevel::Pass);
-    match s.dynamic().steps.last() {
+    match s.node() {
         Some(Step::Armour { model, damage, .. }) if *model as usize == a0 => {
             assert_eq!(*damage, 3, "the sickle claw's 2 and the card's elite +1")
         }

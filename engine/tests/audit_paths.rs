@@ -33,7 +33,7 @@ fn strip_board() -> engine::board::Board {
 }
 
 fn top(s: &GameState) -> Option<Step> {
-    s.dynamic().steps.last().cloned()
+    s.node().cloned()
 }
 
 /// Decline the mover's nested action and command orders, up to the reactions.
@@ -422,11 +422,11 @@ fn arrange_game(
 }
 
 fn distance(s: &GameState, a: u16, b: u16) -> f32 {
-    engine::scenario::zones::distance(s.board(), a, b)
+    s.board().ground_distance(a, b)
 }
 
 fn ambush_waits(s: &GameState) -> bool {
-    matches!(s.dynamic().steps.last(), Some(Step::Enemy(EnemyStep::Ambush { .. })))
+    matches!(s.node(), Some(Step::Enemy(EnemyStep::Ambush { .. })))
 }
 
 /// Play on until side A's model `a0`'s sequence is over (or an ambush roll waits).

@@ -168,7 +168,7 @@ fn field(way: Way, props: &[P], blind_attacker: bool) -> GameState {
 }
 
 fn top(s: &GameState) -> Option<Step> {
-    s.dynamic().steps.last().cloned()
+    s.node().cloned()
 }
 
 /// Apply the first legal action `wanted` picks, declining the optional declarations (nested
@@ -409,10 +409,7 @@ fn an_ai_models_blow_delivers_every_property_of_its_weapon() {
     props.push(P::Natural);
     let mut s = with_weapon(&s, raptor, props);
     assert!(s.in_contact(a0 as u8, raptor as u8));
-    run_until(
-        &mut s,
-        |s| matches!(s.dynamic().steps.last(), Some(Step::Test { model, .. }) if *model as usize == raptor),
-    );
+    run_until(&mut s, |s| matches!(s.node(), Some(Step::Test { model, .. }) if *model as usize == raptor));
     let ap = s.models()[a0].ap;
     roll(&mut s, |t| t.level == TestLevel::Pass);
     let Some(Step::Armour { model, target, .. }) = top(&s) else {

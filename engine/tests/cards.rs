@@ -3,8 +3,8 @@
 
 mod common;
 
-use engine::cards::{check_crew_cards, load_cards, CardKind, Effect, Timing};
-use engine::crew::CrewList;
+use engine::cards::{load_cards, CardKind, Effect, Timing};
+use engine::crew::{check_crew_cards, CrewList};
 use engine::dice::TestLevel;
 use engine::setup::{new_game, GameConfig};
 use engine::state::Step;
@@ -57,7 +57,7 @@ fn a_start_of_turn_card_gives_a_model_ap_once_per_game() {
     s.apply_action(Action::TakeInitiative).unwrap();
     // Side B (without the initiative) is asked first, then side A.
     let mut played = false;
-    while let Some(Step::ChooseCard { side, .. }) = s.dynamic().steps.last().cloned() {
+    while let Some(Step::ChooseCard { side, .. }) = s.node().cloned() {
         let play = s.legal_actions().into_iter().find(|a| matches!(a, Action::PlayCard { .. }));
         match (side, play) {
             (0, Some(Action::PlayCard { card, target })) => {
@@ -79,7 +79,7 @@ fn a_reroll_card_repeats_a_failed_test_but_never_a_reroll() {
     let mut s = militia_game();
     // Play to the first test of a side-A model, declining every card on the way.
     for _ in 0..10_000 {
-        match s.dynamic().steps.last().cloned() {
+        match s.node().cloned() {
             Some(Step::ChooseCard { side: 0, test: Some(_), .. }) => break,
             Some(Step::ChooseCard { .. }) => s.apply_action(Action::NoCard).unwrap(),
             Some(Step::Test { model, .. }) if s.models()[model as usize].side == 0 => {
@@ -97,18 +97,18 @@ fn a_reroll_card_repeats_a_failed_test_but_never_a_reroll() {
             }
         }
     }
-    let Some(Step::ChooseCard { test: Some((model, ..)), .. }) = s.dynamic().steps.last().cloned() else {
-        panic!("no re-roll offered: {:?}", s.dynamic().steps.last())
+    let Some(Step::ChooseCard { test: Some((model, ..)), .. }) = s.node().cloned() else {
+        panic!("no re-roll offered: {:?}", s.node())
     };
     let reroll = *s.legal_actions().iter().find(|a| matches!(a, Action::PlayCard { .. })).unwrap();
     s.apply_action(reroll).unwrap();
-    match s.dynamic().steps.last() {
+    match s.node() {
         Some(Step::Test { model: m, rerolled: true, .. }) => assert_eq!(*m, model),
         other => panic!("expected the re-roll: {other:?}"),
     }
     common::force_test(&mut s, TestLevel::Fail);
     assert!(
-        !matches!(s.dynamic().steps.last(), Some(Step::ChooseCard { test: Some(_), .. })),
+        !matches!(s.node(), Some(Step::ChooseCard { test: Some(_), .. })),
         "a re-roll is never re-rolled"
     );
 }
@@ -126,7 +126,7 @@ fn a_leader_ability_card_is_not_offered_while_the_leader_is_down() {
         let mut s = s.clone();
         s.apply_action(Action::Chance(0)).unwrap(); // side A rolled lowest
         s.apply_action(Action::TakeInitiative).unwrap();
-        while let Some(Step::ChooseCard { side, .. }) = s.dynamic().steps.last().cloned() {
+        while let Some(Step::ChooseCard { side, .. }) = s.node().cloned() {
             if side == 0 {
                 return s
                     .legal_actions()

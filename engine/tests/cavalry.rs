@@ -46,16 +46,13 @@ fn a_cavalry_model_tracks_rider_and_mount_wounds() {
 fn a_pass_hurts_the_mount_and_nailed_it_lets_the_shooter_choose() {
     let mut s = target_practice();
     shoot(&mut s, TestLevel::Pass);
-    assert!(matches!(s.dynamic().steps.last(), Some(Step::Armour { model: CAVALRY, mount: true, .. })));
+    assert!(matches!(s.node(), Some(Step::Armour { model: CAVALRY, mount: true, .. })));
     let mut n = target_practice();
     shoot(&mut n, TestLevel::NailedIt);
-    assert!(matches!(
-        n.dynamic().steps.last(),
-        Some(Step::ChooseAllocation { model: CAVALRY, chooser: 0, .. })
-    ));
+    assert!(matches!(n.node(), Some(Step::ChooseAllocation { model: CAVALRY, chooser: 0, .. })));
     assert_eq!(n.legal_actions(), vec![Action::AllocateRider, Action::AllocateMount]);
     n.apply_action(Action::AllocateRider).unwrap();
-    assert!(matches!(n.dynamic().steps.last(), Some(Step::Armour { model: CAVALRY, mount: false, .. })));
+    assert!(matches!(n.node(), Some(Step::Armour { model: CAVALRY, mount: false, .. })));
     let rider = n.models()[CAVALRY as usize].wounds;
     force_wounds(&mut n, 1);
     assert_eq!(n.models()[CAVALRY as usize].wounds, rider - 1);
@@ -127,7 +124,7 @@ fn dismounting_moves_at_minus_two_and_the_rider_continues_the_activation() {
     let mut s = s;
     let ap = s.models()[0].ap;
     common::declare(&mut s, Action::Dismount { dest: dest(3), at_end: true });
-    assert_eq!(s.dynamic().steps.last(), Some(&Step::ChooseContinuer { rider: 2, mount: 0 }));
+    assert_eq!(s.node(), Some(&Step::ChooseContinuer { rider: 2, mount: 0 }));
     assert_eq!(s.legal_actions(), vec![Action::Activate(0), Action::Activate(2)]);
     let mut mount_goes_on = s.clone();
     s.apply_action(Action::Activate(2)).unwrap();
@@ -139,12 +136,12 @@ fn dismounting_moves_at_minus_two_and_the_rider_continues_the_activation() {
     assert!(s.in_contact(0, 2), "the rider is placed beside the separation point");
     assert_eq!(s.dynamic().activating, Some(2));
     assert_eq!(s.models()[2].ap, ap - 1);
-    assert!(matches!(s.dynamic().steps.last(), Some(Step::ChooseAction(2))));
+    assert!(matches!(s.node(), Some(Step::ChooseAction(2))));
     // Or the mount carries on, and the rider counts as activated.
     mount_goes_on.apply_action(Action::Activate(0)).unwrap();
     assert_eq!(mount_goes_on.dynamic().activating, Some(0));
     assert!(mount_goes_on.models()[2].activated && !mount_goes_on.models()[0].activated);
-    assert!(matches!(mount_goes_on.dynamic().steps.last(), Some(Step::ChooseAction(0))));
+    assert!(matches!(mount_goes_on.node(), Some(Step::ChooseAction(0))));
 }
 
 #[test]
@@ -160,11 +157,7 @@ fn after_the_separation_point_only_the_mount_is_hurt() {
     s.apply_action(late).unwrap();
     common::decline_declarations(&mut s);
     force_test(&mut s, TestLevel::NailedIt);
-    assert!(
-        matches!(s.dynamic().steps.last(), Some(Step::Armour { model: 0, mount: true, .. })),
-        "{:?}",
-        s.dynamic().steps.last()
-    );
+    assert!(matches!(s.node(), Some(Step::Armour { model: 0, mount: true, .. })), "{:?}", s.node());
     assert!(!s.legal_actions().iter().any(|a| matches!(a, Action::Firefight { .. })));
 }
 
@@ -195,5 +188,5 @@ fn a_dismounted_rider_remounts_its_mount_and_the_cavalry_model_carries_on() {
     assert_eq!(s.models()[2].health, Health::Remounted);
     assert!(!s.models()[2].is_on_table());
     assert_eq!(s.outcome().vp, [0, 0, 0], "a remounted rider is no casualty");
-    assert!(matches!(s.dynamic().steps.last(), Some(Step::ChooseAction(0))));
+    assert!(matches!(s.node(), Some(Step::ChooseAction(0))));
 }

@@ -119,7 +119,7 @@ fn cleanup_loses_unspent_ap_and_the_game_ends_after_the_last_turn() {
             }
         };
         s.apply_action(a).unwrap();
-        if matches!(s.dynamic().steps.last(), Some(Step::RollOff)) {
+        if matches!(s.node(), Some(Step::RollOff)) {
             assert!(s.models().iter().all(|m| m.ap == 0), "unspent AP are lost in cleanup");
         }
         guard += 1;
@@ -217,7 +217,7 @@ fn configs() -> std::path::PathBuf {
 fn a_setup_file_poses_a_situation_at_a_decision_node() {
     let s = parse_setup(SETUP, "setup.toml", &configs()).unwrap();
     assert_eq!(s.current_player(), Player::Side(0));
-    assert_eq!(s.dynamic().steps.last(), Some(&Step::ChooseAction(0)));
+    assert_eq!(s.node(), Some(&Step::ChooseAction(0)));
     assert_eq!(s.models()[1].wounds, 2);
     assert!(s.legal_actions().contains(&Action::EndActivation));
 }
@@ -253,8 +253,7 @@ fn bad_setup_files_name_the_field_and_the_reason() {
 fn infiltrating_scouts_are_set_aside_and_deployed_after_the_others() {
     // p.20 step 5 and p.47: models with Infiltrate deploy last.
     let s = engine::setup::new_game(&engine::setup::GameConfig::default()).unwrap();
-    let scouts: Vec<bool> =
-        (0..s.models().len() as u8).map(|m| engine::setup::infiltrates(s.profile(m))).collect();
+    let scouts: Vec<bool> = (0..s.models().len() as u8).map(|m| s.profile(m).infiltrates()).collect();
     let first_scout = scouts.iter().position(|&x| x).expect("the starter crews have scouts");
     assert!(scouts[first_scout..].iter().all(|&x| x), "{scouts:?}");
 }

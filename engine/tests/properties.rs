@@ -49,7 +49,7 @@ fn shoot_and_hit(s: &mut GameState, level: TestLevel) {
 }
 
 fn top(s: &GameState) -> Option<Step> {
-    s.dynamic().steps.last().cloned()
+    s.node().cloned()
 }
 
 fn attr_of_test(s: &GameState) -> u8 {

@@ -23,7 +23,7 @@ fn walk_towards_nix() -> GameState {
     let mut s = game(common::board(&refs), &places, Some(KANEDA));
     s.apply_action(Action::Move { dest: s.board().idx(7, 2), prone: false }).unwrap();
     common::decline_nested(&mut s);
-    assert_eq!(s.dynamic().steps.last(), Some(&Step::ChooseReaction), "Nix may react");
+    assert_eq!(s.node(), Some(&Step::ChooseReaction), "Nix may react");
     s
 }
 
@@ -32,10 +32,10 @@ fn kaneda_may_shoot_back(s: &GameState, point: u8) -> bool {
     let mut t = s.clone();
     t.apply_reaction_anywhere(Action::React { model: NIX, kind: CombatKind::Shoot { weapon: 0 }, point })
         .unwrap_or_else(|e| panic!("{e}"));
-    while t.dynamic().steps.last() == Some(&Step::ChooseReaction) {
+    while t.node() == Some(&Step::ChooseReaction) {
         t.apply_action(Action::EndReactions).unwrap();
     }
-    assert_eq!(t.dynamic().steps.last(), Some(&Step::ChooseFirefight), "Kaneda chooses a firefight");
+    assert_eq!(t.node(), Some(&Step::ChooseFirefight), "Kaneda chooses a firefight");
     t.legal_actions().iter().any(|a| matches!(a, Action::Firefight { kind: CombatKind::Shoot { .. }, .. }))
 }
 

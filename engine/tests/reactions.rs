@@ -29,7 +29,7 @@ fn diagram() -> GameState {
 }
 
 fn top(s: &GameState) -> Step {
-    s.dynamic().steps.last().cloned().expect("not terminal")
+    s.node().cloned().expect("not terminal")
 }
 
 fn rolls(s: &GameState) -> Vec<CombatRoll> {

@@ -59,7 +59,7 @@ fn leader(s: &GameState, side: Side) -> ModelId {
 }
 
 fn top(s: &GameState) -> Option<Step> {
-    s.dynamic().steps.last().cloned()
+    s.node().cloned()
 }
 
 /// Whether (x, y) lies in the 8"x8" square of `corner` (0 = (0,0), 1 = (w-1,0), 2 = (0,d-1),

@@ -693,7 +693,7 @@ fn resolve_attack(s: &mut GameState, attacker: ModelId, wounds: u8) {
     loop {
         decline_declarations(s);
         no_cards(s);
-        match s.dynamic().steps.last() {
+        match s.node() {
             Some(Step::Test { model, .. }) => {
                 let level = if *model == attacker { TestLevel::NailedIt } else { TestLevel::Fail };
                 force_test(s, level);

@@ -45,7 +45,7 @@ fn game(board: &str, crews: [&str; 2]) -> GameState {
 }
 
 fn top(s: &GameState) -> Option<Step> {
-    s.dynamic().steps.last().cloned()
+    s.node().cloned()
 }
 
 /// The side's characters (Model Type "Character": no troops, cavalry or beasts; p.58, p.61).

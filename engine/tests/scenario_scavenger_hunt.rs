@@ -102,7 +102,7 @@ fn is_scout(s: &GameState, m: ModelId) -> bool {
 }
 
 fn top(s: &GameState) -> Option<Step> {
-    s.dynamic().steps.last().cloned()
+    s.node().cloned()
 }
 
 fn deploy_cells(s: &GameState) -> BTreeSet<CellIdx> {

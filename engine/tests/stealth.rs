@@ -41,7 +41,7 @@ fn a_stealthed_model_cannot_be_seen_shot_or_charged_but_can_be_revealed() {
 fn a_reveal_tests_intelligence_and_removes_the_token_on_a_success() {
     let mut s = ambush();
     common::declare(&mut s, Action::Reveal { target: VENK });
-    match s.dynamic().steps.last() {
+    match s.node() {
         Some(Step::Test { attr, .. }) => assert_eq!(*attr, s.profile(KANEDA).intelligence),
         other => panic!("expected the Intelligence test: {other:?}"),
     }

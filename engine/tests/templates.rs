@@ -45,7 +45,7 @@ fn field(props: Vec<WeaponProperty>) -> GameState {
 }
 
 fn top(s: &GameState) -> Option<Step> {
-    s.dynamic().steps.last().cloned()
+    s.node().cloned()
 }
 
 #[test]

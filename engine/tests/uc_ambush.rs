@@ -45,7 +45,7 @@ fn xy(s: &GameState, c: u16) -> (u8, u8) {
 }
 
 fn distance(s: &GameState, a: u16, b: u16) -> f32 {
-    engine::scenario::zones::distance(s.board(), a, b)
+    s.board().ground_distance(a, b)
 }
 
 /// A flat skirmish at side A's first activation, with one marker of `kind` `ahead` inches in
@@ -75,7 +75,7 @@ fn move_model(s: &mut GameState, m: usize, pick: impl Fn(&GameState, u16) -> boo
 }
 
 fn ambush_waits(s: &GameState) -> bool {
-    matches!(s.dynamic().steps.last(), Some(Step::Enemy(EnemyStep::Ambush { .. })))
+    matches!(s.node(), Some(Step::Enemy(EnemyStep::Ambush { .. })))
 }
 
 #[test]
@@ -138,9 +138,9 @@ fn a_move_within_range_flips_a_passive_marker_and_the_next_springs_it_into_an_am
     assert_eq!(s.models().len(), before);
     // Moving again within range springs them: a roll on the jungle table, the model in the
     // marker's place, and its ambush reaction (a raptor charges) against the mover.
-    assert_eq!(s.dynamic().steps.last(), Some(&Step::ChooseAction(a0 as u8)), "a second action");
+    assert_eq!(s.node(), Some(&Step::ChooseAction(a0 as u8)), "a second action");
     move_model(&mut s, a0, |s, d| distance(s, d, cell) <= 4.0 && distance(s, d, cell) >= 2.0);
-    assert!(ambush_waits(&s), "{:?}", s.dynamic().steps.last());
+    assert!(ambush_waits(&s), "{:?}", s.node());
     assert_eq!(s.dynamic().uc.marker_mask, 0, "the marker is replaced");
     let outcomes = s.chance_outcomes();
     assert!((outcomes.iter().map(|o| o.1).sum::<f64>() - 1.0).abs() < 1e-9);
@@ -210,9 +210,7 @@ fn a_shot_from_within_range_springs_active_fronds_but_not_ripples() {
     // Fronds 3" to the side of the shooter, active: the shot springs them.
     let (s, a0) = shot_near_markers(14, &[(FRONDS, 0, 3, true)]);
     assert!(ambush_waits(&s));
-    let Some(Step::Enemy(EnemyStep::Ambush { trigger, confusion, .. })) = s.dynamic().steps.last() else {
-        unreachable!()
-    };
+    let Some(Step::Enemy(EnemyStep::Ambush { trigger, confusion, .. })) = s.node() else { unreachable!() };
     assert_eq!((*trigger as usize, *confusion), (a0, 0));
     // Ripples do not spring on shooting; they hear the shot (a noise) instead.
     let (s, a0) = shot_near_markers(14, &[(RIPPLES, 0, 3, true)]);
@@ -263,7 +261,7 @@ fn recognise(ahead: u8, active: bool, level: TestLevel) -> (GameState, usize) {
     s.apply_action(action).unwrap();
     run_until(
         &mut s,
-        |s| matches!(s.dynamic().steps.last(), Some(Step::Test { model, purpose: Purpose::Interact, .. }) if *model as usize == a0),
+        |s| matches!(s.node(), Some(Step::Test { model, purpose: Purpose::Interact, .. }) if *model as usize == a0),
     );
     roll(&mut s, |t| t.level == level);
     run_until(&mut s, |s| s.dynamic().sequence.is_none() || ambush_waits(s));

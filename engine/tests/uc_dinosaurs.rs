@@ -56,7 +56,7 @@ fn the_spawn_table_roll_has_the_tables_odds_and_the_players_take_turns_to_place(
         }
         assert_eq!(s.models().len(), crew_models + 3);
         // Then the game goes on as without them: the scenario's set-up or the first turn.
-        assert!(!matches!(s.dynamic().steps.last(), Some(Step::Enemy(_))));
+        assert!(!matches!(s.node(), Some(Step::Enemy(_))));
     }
 }
 
@@ -96,7 +96,7 @@ fn dinosaurs_hold_no_ap_are_never_activated_and_are_enemies_of_both_players() {
     let a = place_next(&mut s, 0);
     let b = place_next(&mut s, 0);
     // Play to the first activation.
-    while !matches!(s.dynamic().steps.last(), Some(Step::ChooseActivation)) {
+    while !matches!(s.node(), Some(Step::ChooseActivation)) {
         let action = match s.current_player() {
             Player::Chance => s.chance_outcomes()[0].0,
             _ => s.legal_actions()[0],
@@ -167,14 +167,14 @@ fn bad_dinosaur_settings_are_refused_by_name() {
 #[test]
 fn the_placement_step_names_its_chooser_and_model() {
     let mut s = game(Scenario::Skirmish, 1);
-    assert_eq!(s.dynamic().steps.last(), Some(&Step::Enemy(EnemyStep::RollPlacement { chooser: 0 })));
+    assert_eq!(s.node(), Some(&Step::Enemy(EnemyStep::RollPlacement { chooser: 0 })));
     s.apply_action(Action::Chance(0)).unwrap();
     let m = (s.models().len() - 1) as u8;
-    assert_eq!(s.dynamic().steps.last(), Some(&Step::Enemy(EnemyStep::Place { model: m, chooser: 0 })));
+    assert_eq!(s.node(), Some(&Step::Enemy(EnemyStep::Place { model: m, chooser: 0 })));
 }
 
 fn is_draw(s: &GameState) -> bool {
-    matches!(s.dynamic().steps.last(), Some(Step::Enemy(EnemyStep::Draw { .. })))
+    matches!(s.node(), Some(Step::Enemy(EnemyStep::Draw { .. })))
 }
 
 #[test]
@@ -243,10 +243,7 @@ fn a_pounce_card_charges_the_nearest_player_model_and_the_players_may_react() {
     assert!(reacting <= 2);
     assert_ne!(s.current_player(), Player::Side(AI_SIDE));
     // The raptor's own tests roll the enemy die: frenzy one time in ten.
-    run_until(
-        &mut s,
-        |s| matches!(s.dynamic().steps.last(), Some(Step::Test { model, .. }) if *model as usize == raptor),
-    );
+    run_until(&mut s, |s| matches!(s.node(), Some(Step::Test { model, .. }) if *model as usize == raptor));
     let outcomes = s.chance_outcomes();
     let total: f64 = outcomes.iter().map(|&(_, p)| p).sum();
     assert!((total - 1.0).abs() < 1e-9);
@@ -315,7 +312,7 @@ fn shoot_at(s: &mut GameState, dino: usize, first: usize) -> usize {
 
 /// The dinosaur's answer to the shot, once the players have declared their reactions.
 fn answer(s: &mut GameState, dino: usize) -> engine::state::CombatRoll {
-    run_until(s, |s| matches!(s.dynamic().steps.last(), Some(Step::Test { .. })));
+    run_until(s, |s| matches!(s.node(), Some(Step::Test { .. })));
     let seq = s.dynamic().sequence.as_ref().unwrap();
     assert!(seq.rolls[0].opposed, "the shot at an AI model is opposed");
     *seq.rolls.iter().find(|r| r.model as usize == dino).expect("the dinosaur answers")
@@ -347,7 +344,7 @@ fn a_player_model_moving_into_a_raptors_reaction_range_is_charged_and_no_one_rea
         t.apply_action(Action::Activate(m as u8)).unwrap();
         for a in t.legal_actions() {
             let Action::Move { dest, prone: false } = a else { continue };
-            let d = engine::scenario::zones::distance(t.board(), dest, t.models()[raptor].cell);
+            let d = t.board().ground_distance(dest, t.models()[raptor].cell);
             let path = t.declared_path(a).unwrap();
             if (2.0..=7.5).contains(&d) && path.first_dynamic.is_none() {
                 t.apply_action(a).unwrap();
@@ -406,11 +403,11 @@ fn shot_at_dodging_raptor(
 ) -> (bool, GameState) {
     let (mut s, raptor, a0) = facing(0, 8);
     let shooter_model = shoot_at(&mut s, raptor, a0) as u8;
-    run_until(&mut s, |s| matches!(s.dynamic().steps.last(), Some(Step::Test { .. })));
+    run_until(&mut s, |s| matches!(s.node(), Some(Step::Test { .. })));
     // Opposed tests are rolled one after the other; answer each by whose it is.
     let mut armour_on_raptor = false;
     while s.dynamic().sequence.is_some() {
-        match s.dynamic().steps.last() {
+        match s.node() {
             Some(Step::Test { model, .. }) if *model == shooter_model => roll(&mut s, &shooter),
             Some(Step::Test { model, .. }) if *model as usize == raptor => roll(&mut s, &raptor_die),
             Some(Step::Armour { model, .. }) => {
@@ -468,7 +465,7 @@ fn a_dinosaur_put_out_of_action_by_a_shot_counts_for_the_shooters_side() {
     assert_eq!((uc.out_of_action_by(0, AI_SIDE), uc.out_of_action_by(AI_SIDE, 0)), (0, 0));
     let shooter = shoot_at(&mut s, raptor, a0) as u8;
     while s.dynamic().sequence.is_some() {
-        let action = match s.dynamic().steps.last() {
+        let action = match s.node() {
             Some(Step::Test { model, .. }) => {
                 let table = s.pending_test().expect("a test");
                 let want = if *model == shooter { TestLevel::Feat } else { TestLevel::Fail };
@@ -506,12 +503,12 @@ fn raptor_after_a_shot(ahead: u8, confusion: u8) -> (Option<u16>, GameState, usi
     let shooter = shoot_at(&mut s, raptor, a0);
     for _ in 0..500 {
         if s.dynamic().sequence.is_none()
-            && matches!(s.dynamic().steps.last(), Some(Step::ChooseAction(_) | Step::ChooseActivation))
+            && matches!(s.node(), Some(Step::ChooseAction(_) | Step::ChooseActivation))
         {
             let now = s.models()[raptor].cell;
             return ((now != start).then_some(now), s, raptor, shooter);
         }
-        if matches!(s.dynamic().steps.last(), Some(Step::Test { model, .. }) if *model as usize == raptor) {
+        if matches!(s.node(), Some(Step::Test { model, .. }) if *model as usize == raptor) {
             roll(&mut s, |t| t.level == engine::dice::TestLevel::Fail);
             continue;
         }
@@ -528,7 +525,7 @@ fn raptor_after_a_shot(ahead: u8, confusion: u8) -> (Option<u16>, GameState, usi
 fn a_gunshot_within_12_inches_makes_a_raptor_investigate_towards_the_shooter() {
     let (s0, raptor, a0) = facing(0, 10);
     let board = s0.board();
-    let d = |c, s: &GameState| engine::scenario::zones::distance(board, c, s.models()[a0].cell);
+    let d = |c, s: &GameState| board.ground_distance(c, s.models()[a0].cell);
     let before = d(s0.models()[raptor].cell, &s0);
     let (moved, s, _, shooter) = raptor_after_a_shot(10, 0);
     assert_eq!(shooter, a0);
@@ -589,7 +586,7 @@ fn a_noise_brings_an_ai_model_to_the_spawn_point_nearest_it_in_the_enemy_phase()
     let noise = s.dynamic().uc.noise.expect("the revolver's noise is remembered");
     assert_eq!(noise, s.models()[shooter].cell, "a shot's noise is at the shooter");
     let before = s.models().len();
-    run_until(&mut s, |s| matches!(s.dynamic().steps.last(), Some(Step::Enemy(EnemyStep::Spawn { .. }))));
+    run_until(&mut s, |s| matches!(s.node(), Some(Step::Enemy(EnemyStep::Spawn { .. }))));
     assert_eq!(s.current_player(), Player::Chance);
     let outcomes = s.chance_outcomes();
     assert!((outcomes.iter().map(|o| o.1).sum::<f64>() - 1.0).abs() < 1e-9);

@@ -54,7 +54,7 @@ fn random_solo_game(config: &GameConfig, seed: u64) -> (GameState, usize) {
 /// Whether the step on top is one whose chooser is side B in a two-player game.
 fn is_side_b_choice(s: &GameState) -> bool {
     use engine::scenario::ScenarioStep as S;
-    match s.dynamic().steps.last() {
+    match s.node() {
         Some(Step::Scenario(S::ChooseZone { side, .. } | S::PlaceMarker { side, .. })) => {
             *side == ABSENT_SIDE
         }
@@ -105,7 +105,7 @@ fn the_dinosaurs_are_placed_at_random_and_the_skirmish_goes_on_without_side_b() 
     let mut s = new_game(&solo_config(Scenario::Skirmish, 2)).unwrap();
     // Who places each dinosaur is a chance node over the cells when it would be side B.
     let mut placed_by_chance = 0;
-    while !matches!(s.dynamic().steps.last(), Some(Step::ChooseActivation | Step::ChooseAction(_))) {
+    while !matches!(s.node(), Some(Step::ChooseActivation | Step::ChooseAction(_))) {
         if is_side_b_choice(&s) {
             placed_by_chance += 1;
             assert_eq!(s.current_player(), Player::Chance);
@@ -127,9 +127,7 @@ fn a_solo_grudge_is_against_a_dinosaur() {
     let mut s = new_game(&solo_config(Scenario::GrudgeMatch, 2)).unwrap();
     let mut rng = ChaCha8Rng::seed_from_u64(5);
     loop {
-        if let Some(Step::Scenario(engine::scenario::ScenarioStep::ChooseGrudge(side))) =
-            s.dynamic().steps.last()
-        {
+        if let Some(Step::Scenario(engine::scenario::ScenarioStep::ChooseGrudge(side))) = s.node() {
             assert_eq!(*side, 0, "side B has no grudge to choose");
             let legal = s.legal_actions();
             assert!(!legal.is_empty());

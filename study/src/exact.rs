@@ -173,14 +173,14 @@ pub fn situation_from_text(
     // The moving side's own decisions before the reactions (a leader's command order, a card)
     // take the analysis defaults: none.
     while state.dynamic().sequence.is_some()
-        && state.dynamic().steps.last() != Some(&Step::ChooseReaction)
+        && state.node() != Some(&Step::ChooseReaction)
         && state.current_player() == Player::Side(state.dynamic().active)
     {
         let a = default_decision(&state);
         state.apply_action(a).map_err(|e| StudyError::Setup(format!("{file}: {e}")))?;
     }
     let declared = text.parse::<toml::Table>().is_ok_and(|t| t.contains_key("declared"));
-    if state.dynamic().steps.last() == Some(&Step::ChooseReaction) {
+    if state.node() == Some(&Step::ChooseReaction) {
         return Ok(state);
     }
     if !declared {
@@ -208,7 +208,7 @@ pub fn exact_table(state: &GameState, ap_value: f64) -> Result<ExactTable, Study
     let Some(seq) = state.dynamic().sequence.as_ref() else {
         return Err(StudyError::NoDeclaredAction(node));
     };
-    if state.dynamic().steps.last() != Some(&Step::ChooseReaction) {
+    if state.node() != Some(&Step::ChooseReaction) {
         return Err(StudyError::NoDeclaredAction(node));
     }
     let side = deciding_side(state).map_err(|e| StudyError::Analysis(e.to_string()))?;
@@ -342,9 +342,7 @@ pub fn firefight_node(after: &GameState, side: Side) -> Option<GameState> {
     let mut s = after.clone();
     loop {
         match s.current_player() {
-            Player::Side(p) if p != side && s.dynamic().steps.last() == Some(&Step::ChooseFirefight) => {
-                return Some(s)
-            }
+            Player::Side(p) if p != side && s.node() == Some(&Step::ChooseFirefight) => return Some(s),
             Player::Side(_) if s.dynamic().sequence.is_some() => {
                 let a = default_decision(&s);
                 s.apply_action(a).expect("default decision is legal");

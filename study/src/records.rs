@@ -153,7 +153,7 @@ fn survey_one(path: &Path) -> Result<Survey, String> {
     let mut out = Survey { records: 1, ..Survey::default() };
     for (index, &action) in record.actions.iter().enumerate() {
         if let Player::Side(side) = state.current_player() {
-            let step = state.dynamic().steps.last().cloned();
+            let step = state.node().cloned();
             if matches!(step, Some(Step::ChooseReaction | Step::ChooseFirefight)) {
                 match analyze(&state) {
                     Ok((_, options)) => {

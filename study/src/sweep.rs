@@ -533,7 +533,7 @@ fn classify(
     factory: &AgentFactory,
 ) -> Result<Outcome, String> {
     let name = s.name();
-    if state.dynamic().steps.last() != Some(&engine::state::Step::ChooseReaction) {
+    if state.node() != Some(&engine::state::Step::ChooseReaction) {
         return Ok(nothing(s, "nobody can react".into()));
     }
     let sampled = (sampling.samples > 0).then_some((sampling, factory));

@@ -316,7 +316,7 @@ fn record_reacting_at(point: u8) -> (GameRecord, Action) {
 #[test]
 fn the_survey_compares_each_choice_with_the_best_by_exact_values() {
     let state = setup();
-    assert_eq!(state.dynamic().steps.last(), Some(&Step::ChooseReaction));
+    assert_eq!(state.node(), Some(&Step::ChooseReaction));
     let (_, options) = engine::analysis::analyze(&state).unwrap();
     let net = |o: &engine::analysis::OptionValue| o.expected_wounds_dealt - o.expected_wounds_taken;
     let best = options.iter().map(net).fold(f64::NEG_INFINITY, f64::max);

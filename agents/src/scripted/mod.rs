@@ -99,7 +99,7 @@ impl ScriptedAgent {
         let scores = &mut self.scores;
         let fields = &mut self.fields;
         scores.clear();
-        match state.dynamic().steps.last().cloned() {
+        match state.node().cloned() {
             Some(Step::ChooseAction(m)) => {
                 let scene = act::Scene::new(&view, fields, m);
                 act::score_actions(&scene, legal, scores);

@@ -296,7 +296,7 @@ pub(crate) fn score_commands(view: &View, fields: &mut Fields, legal: &[Action],
 /// Scores of the side's card plays.
 pub(crate) fn score_cards(view: &View, fields: &mut Fields, legal: &[Action], scores: &mut Vec<f64>) {
     let state = view.state;
-    let Some(Step::ChooseCard { side, timing, test }) = state.dynamic().steps.last().cloned() else {
+    let Some(Step::ChooseCard { side, timing, test }) = state.node().cloned() else {
         scores.extend(legal.iter().map(|_| 0.0));
         return;
     };
@@ -371,7 +371,7 @@ fn reroll_value(view: &View, test: (ModelId, u8, Purpose, bool)) -> f64 {
 /// Scores at the other decisions: cavalry damage, falls, mid-air, the continuing model.
 pub(crate) fn score_misc(view: &View, fields: &mut Fields, legal: &[Action], scores: &mut Vec<f64>) {
     let state = view.state;
-    let step = state.dynamic().steps.last().cloned();
+    let step = state.node().cloned();
     for &a in legal {
         let s = match (&step, a) {
             (_, Action::TakeInitiative | Action::RestBack) => 1.0,

@@ -247,7 +247,7 @@ impl Agent<GameState> for UcCardsAgent {
     fn select_action(&mut self, state: &GameState) -> Action {
         state.legal_actions_into(&mut self.buf);
         let Player::Side(side) = state.current_player() else { return self.buf[0] };
-        let step = state.dynamic().steps.last().cloned();
+        let step = state.node().cloned();
         if self.buf.len() == 1 && !matches!(step, Some(Step::ChooseAction(_))) {
             return self.buf[0];
         }

@@ -350,7 +350,7 @@ fn combat_name(kind: CombatKind) -> &'static str {
 fn decision_json(state: &GameState, observer: Option<Side>) -> Value {
     let words = |text: String| super::words::seat_words(&text, observer);
     let legal = state.legal_actions();
-    let step = state.dynamic().steps.last();
+    let step = state.node();
     let chooser_model = match step {
         Some(Step::ChooseAction(m)) => Some(*m),
         Some(Step::Scenario(engine::scenario::ScenarioStep::Deploy { model, .. })) => Some(*model),
@@ -470,10 +470,8 @@ fn option_json(state: &GameState, action: Action, chooser: Option<u8>) -> Value 
 fn zone_json(state: &GameState, z: u8) -> Value {
     use engine::scenario::{ScenarioStep, ZoneKind};
     let board = state.board();
-    let is_edge = matches!(
-        state.dynamic().steps.last(),
-        Some(Step::Scenario(ScenarioStep::ChooseZone { zone: ZoneKind::Edge, .. }))
-    );
+    let is_edge =
+        matches!(state.node(), Some(Step::Scenario(ScenarioStep::ChooseZone { zone: ZoneKind::Edge, .. })));
     if is_edge {
         json!({"edge": z % 4})
     } else {

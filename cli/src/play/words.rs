@@ -78,7 +78,7 @@ fn faces_words(roll: TestRoll) -> String {
 pub fn roll_line(before: &GameState, action: Action, text: String, seed: u64) -> String {
     let Action::Chance(i) = action else { return text };
     let narrative = before.static_data().variant.narrative_feats;
-    match before.dynamic().steps.last() {
+    match before.node() {
         Some(Step::Test { model, attr, purpose, .. })
             if before.chance_kind() == Some(engine::state::ChanceKind::AttributeTest) =>
         {

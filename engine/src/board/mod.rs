@@ -217,6 +217,12 @@ impl Board {
         (dx * dx + dy * dy + dz * dz).sqrt()
     }
 
+    /// Distance in inches between two cells at ground level (their surfaces), base edge to
+    /// base edge.
+    pub fn ground_distance(&self, a: CellIdx, b: CellIdx) -> f32 {
+        self.edge_distance(a, self.cell(a).height, b, self.cell(b).height)
+    }
+
     /// Distance base edge to base edge (p.9) between two 1" bases: centre distance less one
     /// base width, never negative.
     pub fn edge_distance(&self, a: CellIdx, az: u8, b: CellIdx, bz: u8) -> f32 {

@@ -191,7 +191,7 @@ pub fn encode_observation(
         put(P_MARKER, mk.cell, if mk.active { 0.75 } else { 0.25 });
     }
     let mut scenario = d.scenario.clone();
-    crate::scenario::hidden::mask(&mut scenario, side);
+    scenario.mask(side);
     for marker in scenario.markers.iter().filter(|mk| mk.placed && !mk.off_table) {
         let (cell, weight) = match marker.holder {
             Some(h) => (d.models[h as usize].cell, 0.5),

@@ -3,9 +3,11 @@
 //! out the enemy leader, 3 for an enemy leader down at the end, 2 for holding the central
 //! treasure; the game ends after turn 4 or 5 if a leader has been taken out.
 
-use super::deployment::{alternate_infiltrators, clear_of_models, deploy_crew, Placement, ZoneKind};
+use super::common::{alternate_infiltrators, clear_of_models, deploy_crew};
+use super::common::{leader_of, score};
+use super::types::ScenarioStep;
+use super::types::{Placement, ZoneKind};
 use super::zones::{edge_between, in_corner, in_strip};
-use super::{leader_of, score, ScenarioStep};
 use crate::board::CellIdx;
 use crate::dice::TestLevel;
 use crate::state::{GameState, Health, ModelId, Side};

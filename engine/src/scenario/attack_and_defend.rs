@@ -4,13 +4,14 @@
 //! an Interact action and stay controlled until the enemy takes them; on turns 2, 4 and 6
 //! each side scores 1 VP for its own or the central objective, 3 for the enemy's.
 
-use super::deployment::{alternate_infiltrators, clear_of_markers, clear_of_models, deploy_crew};
-use super::deployment::{Placement, ZoneKind};
+use super::common::score;
+use super::common::{alternate_infiltrators, clear_of_markers, clear_of_models, deploy_crew};
+use super::types::{MarkerKind, ScenarioStep};
+use super::types::{Placement, ZoneKind};
 use super::zones::{edge_distance, in_band, in_half, in_strip, opposite_edge};
-use super::{score, MarkerKind, ScenarioStep};
 use crate::board::CellIdx;
 use crate::dice::TestLevel;
-use crate::setup::DEPLOYMENT_DEPTH;
+use crate::limits::DEPLOYMENT_DEPTH;
 use crate::state::{GameState, Health, Side};
 
 /// The objective marker deployment zone: this far (inclusive) to this far (exclusive) from a

@@ -5,11 +5,13 @@
 //! for carrying the enemy prize off it, 1 per other character leaving, 2 for holding the enemy
 //! prize at the end. The game ends after turn 4 (or 5) once a prize has left the table.
 
-use super::deployment::{alternate_infiltrators, deploy_crew, Placement, ZoneKind};
+use super::common::{alternate_infiltrators, deploy_crew};
+use super::common::{is_character, score};
+use super::types::{MarkerKind, ScenarioStep};
+use super::types::{Placement, ZoneKind};
 use super::zones::{edge_distance, in_half, in_strip, on_board_edge};
-use super::{is_character, score, MarkerKind, ScenarioStep};
 use crate::board::CellIdx;
-use crate::setup::DEPLOYMENT_DEPTH;
+use crate::limits::DEPLOYMENT_DEPTH;
 use crate::state::{Action, GameState, Health, ModelId, Side, Stance};
 
 /// Deployment in the order of p.82. Player A chooses the deployment edges, as in the other
@@ -62,7 +64,7 @@ pub(super) fn zone(state: &GameState, side: Side, placement: Placement, cell: Ce
 /// Whether `m` may leave the table now: it stands (or lies, or swims) on the enemy
 /// deployment edge; leaving costs one AP (docs/rulings.md).
 pub(crate) fn may_leave(state: &GameState, m: ModelId) -> bool {
-    if state.static_data().scenario != super::Scenario::Couriers {
+    if state.static_data().scenario != super::types::Scenario::Couriers {
         return false;
     }
     let model = &state.models()[m as usize];
@@ -79,7 +81,7 @@ pub(crate) fn on_exit_edge(state: &GameState, side: Side, cell: CellIdx) -> bool
     let d = state.dynamic();
     let choosing =
         d.steps.iter().any(|s| matches!(s, crate::state::Step::Scenario(ScenarioStep::ChooseZone { .. })));
-    state.static_data().scenario == super::Scenario::Couriers
+    state.static_data().scenario == super::types::Scenario::Couriers
         && side < 2
         && !choosing
         && edge_distance(state.board(), cell, d.scenario.zones[1 - side as usize][0]) == 0

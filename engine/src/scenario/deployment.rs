@@ -6,47 +6,11 @@
 //! crowded zone on a busy board), the distance rule is dropped, then the zone: a model is
 //! always placed somewhere (docs/rulings.md).
 
+use super::types::{Placement, Scenario, ScenarioStep, ZoneKind};
 use super::zones::{self, corners_adjacent, edge_between, is_long_edge, opposite_corner, opposite_edge};
-use super::{Scenario, ScenarioStep};
 use crate::board::{CellIdx, Terrain};
 use crate::dice::TestLevel;
 use crate::state::{Action, GameState, Health, ModelId, Side, Stance, Step};
-use serde::{Deserialize, Serialize};
-
-/// What a [`ScenarioStep::ChooseZone`] decides.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum ZoneKind {
-    /// The side's deployment edge (the enemy gets the opposite one).
-    Edge,
-    /// The side's leader corner (the enemy leader gets the opposite one; Assassinate).
-    LeaderCorner,
-    /// The side's crew corner (the enemy crew gets the last one; Assassinate).
-    CrewCorner,
-    /// The side's first corner (its second is the diagonal one; Scavenger Hunt).
-    FirstCorner,
-}
-
-/// Where a model being deployed may go.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Placement {
-    /// The leader in its own corner (Assassinate).
-    Leader,
-    /// The side's regular deployment zone (its first group's corner in Scavenger Hunt).
-    Crew,
-    /// The second group's corner (Scavenger Hunt).
-    SecondGroup,
-    /// The courier, last, in the regular zone (Couriers).
-    Courier,
-    /// A set-aside infiltrator, after its Intelligence test where the scenario has a table.
-    Infiltrator(Option<TestLevel>),
-    /// A late arrival on a board edge at the start of a turn; `optional` lets it wait longer.
-    Arrival {
-        /// It may wait for a later turn instead.
-        optional: bool,
-    },
-}
 
 /// The choices at a [`ScenarioStep::ChooseZone`].
 pub(crate) fn zone_options(state: &GameState, side: Side, zone: ZoneKind, out: &mut Vec<Action>) {
@@ -154,7 +118,7 @@ pub(crate) fn deploy_options(state: &GameState, model: ModelId, placement: Place
 
 /// What a zone's cells depend on: the board, the scenario, the side, the placement and the
 /// zones both sides chose.
-type ZoneKey = (u64, Scenario, Side, Placement, [[u8; 2]; super::MAX_SIDES]);
+type ZoneKey = (u64, Scenario, Side, Placement, [[u8; 2]; crate::state::MAX_SIDES]);
 
 thread_local! {
     /// Zone cells (one bit each) of the last few zones asked for: every deployment decision
@@ -248,48 +212,6 @@ fn spacing(state: &GameState, side: Side, placement: Placement, cell: CellIdx) -
     }
 }
 
-/// Whether `cell` is at least (`strict`: more than) `inches` from every on-table model
-/// passing `which`.
-pub(crate) fn clear_of_models(
-    state: &GameState,
-    cell: CellIdx,
-    inches: f32,
-    strict: bool,
-    which: impl Fn(ModelId) -> bool,
-) -> bool {
-    let board = state.board();
-    state
-        .models()
-        .iter()
-        .enumerate()
-        .filter(|(i, m)| m.is_on_table() && which(*i as ModelId))
-        .all(|(_, m)| far_enough(board, cell, m.cell, inches, strict))
-}
-
-fn beyond(d: f32, inches: f32, strict: bool) -> bool {
-    if strict {
-        d > inches
-    } else {
-        d >= inches
-    }
-}
-
-/// Whether `cell` is at least (`strict`: more than) `inches` from every marker on the table.
-pub(crate) fn clear_of_markers(state: &GameState, cell: CellIdx, inches: f32, strict: bool) -> bool {
-    let board = state.board();
-    let markers = &state.dynamic().scenario.markers;
-    markers.iter().filter(|m| m.is_loose()).all(|m| far_enough(board, cell, m.cell, inches, strict))
-}
-
-/// Whether two cells are more than (`strict`) or at least `inches` apart, base edge to base
-/// edge. The distance is at least the larger axis gap less one base width, so far pairs are
-/// settled without the square root.
-fn far_enough(board: &crate::board::Board, a: CellIdx, b: CellIdx, inches: f32, strict: bool) -> bool {
-    let ((ax, ay), (bx, by)) = (board.xy(a), board.xy(b));
-    let gap = ax.abs_diff(bx).max(ay.abs_diff(by)) as f32;
-    beyond(gap - 1.0, inches, strict) || beyond(zones::distance(board, a, b), inches, strict)
-}
-
 /// Place `model` (or keep it waiting).
 pub(crate) fn deploy(state: &mut GameState, model: ModelId, _placement: Placement, action: Action) {
     let bit = 1u32 << model;
@@ -317,7 +239,7 @@ pub(crate) fn deploy_next(state: &mut GameState, side: Side, placement: Placemen
         let m = &state.models()[i];
         m.side == side && m.health == Health::Reserve && sc.set_aside & (1 << i) == 0
     };
-    let leader = super::leader_of(state, side).map(|l| l as usize);
+    let leader = super::common::leader_of(state, side).map(|l| l as usize);
     let courier = sc.couriers[side as usize].map(|c| c as usize);
     let n = state.models().len();
     let model = match placement {
@@ -410,30 +332,4 @@ pub(crate) fn arrival_steps(state: &GameState) -> Vec<ScenarioStep> {
             placement: Placement::Arrival { optional },
         })
         .collect()
-}
-
-/// One "deploy the next model" step per model of `side` (a step that finds nobody left for
-/// `placement` does nothing): how a plan says "`side` deploys its crew".
-pub(crate) fn deploy_crew(
-    state: &GameState,
-    side: Side,
-    placement: Placement,
-) -> impl Iterator<Item = ScenarioStep> {
-    let size = state.models().iter().filter(|m| m.side == side).count();
-    std::iter::repeat_n(ScenarioStep::DeployNext { side, placement }, size)
-}
-
-/// Set-aside infiltrators of each side, alternating from `first`: one Infiltrate step per
-/// possible model (a step with nobody left does nothing).
-pub(crate) fn alternate_infiltrators(state: &GameState, first: Side) -> Vec<ScenarioStep> {
-    let count = |s: Side| {
-        state
-            .models()
-            .iter()
-            .enumerate()
-            .filter(|(i, m)| m.side == s && state.dynamic().scenario.set_aside & (1 << i) != 0)
-            .count()
-    };
-    let rounds = count(0).max(count(1));
-    (0..rounds).flat_map(|_| [ScenarioStep::Infiltrate(first), ScenarioStep::Infiltrate(1 - first)]).collect()
 }

@@ -3,11 +3,13 @@
 //! grudge completed by the holder scores 6/5 VP (first/second), by anyone else 3/2; a holder
 //! still conscious at the end scores 2. A completed grudge is announced (it becomes public).
 
-use super::deployment::{alternate_infiltrators, deploy_crew, Placement, ZoneKind};
+use super::common::{alternate_infiltrators, deploy_crew};
+use super::common::{is_character, leader_of, score};
+use super::types::ScenarioStep;
+use super::types::{Placement, ZoneKind};
 use super::zones::{in_half, in_strip};
-use super::{is_character, leader_of, score, ScenarioStep};
 use crate::board::CellIdx;
-use crate::setup::DEPLOYMENT_DEPTH;
+use crate::limits::DEPLOYMENT_DEPTH;
 use crate::state::{Action, GameState, Health, ModelId, Sequence, Side};
 
 /// Deployment in the order of p.80.

@@ -6,32 +6,18 @@
 //! facts back in at random, consistently with everything the player has seen, so that search
 //! can sample worlds without reading the true ones.
 
-use super::{Grudge, ScenarioState};
+use super::types::Grudge;
 use crate::state::{DynState, GameState, Health, ModelId, Side};
 use rand::seq::SliceRandom;
 use rand::Rng;
 use std::hash::{Hash, Hasher};
-
-/// Remove from `sc` what `player` does not know.
-pub(crate) fn mask(sc: &mut ScenarioState, player: Side) {
-    for (side, grudge) in sc.grudges.iter_mut().enumerate() {
-        if side as Side != player && grudge.is_some_and(|g| !g.revealed) {
-            *grudge = None;
-        }
-    }
-    for mk in sc.markers.iter_mut() {
-        if !mk.known_to(player) {
-            mk.number = None;
-        }
-    }
-}
 
 impl GameState {
     /// Whether `observer` learns which action or chance outcome is taken at the current node.
     /// It does not for an enemy's secret grudge (p.80), nor for the number under a marker an
     /// enemy model looks at first (p.84): search must not tell those outcomes apart.
     pub fn node_visible_to(&self, observer: Side) -> bool {
-        use crate::scenario::ScenarioStep;
+        use crate::scenario::types::ScenarioStep;
         use crate::state::Step;
         let steps = &self.dynamic().steps;
         match steps.last() {
@@ -51,7 +37,7 @@ impl GameState {
     /// hidden from `player` give equal views.
     pub fn masked(&self, player: Side) -> DynState {
         let mut d = self.dynamic().clone();
-        mask(&mut d.scenario, player);
+        d.scenario.mask(player);
         d
     }
 
@@ -88,7 +74,7 @@ fn sample_grudge<R: Rng + ?Sized>(state: &GameState, side: Side, truth: Grudge, 
             .filter(|&m| {
                 let model = &state.models()[m as usize];
                 model.side == s
-                    && super::is_character(state, m)
+                    && super::common::is_character(state, m)
                     && (!alive || model.health != Health::TakenOut)
             })
             .collect()

@@ -2,8 +2,8 @@
 //! and taking a prize between friends, and dropping whatever an unconscious model carried
 //! (pp.81–85).
 
+use super::types::{MarkerKind, Scenario, ScenarioStep};
 use super::zones;
-use super::{MarkerKind, Scenario, ScenarioStep};
 use crate::board::Terrain;
 use crate::profile::ModelType;
 use crate::state::{Action, GameState, InteractKind, ModelId, Step};
@@ -73,11 +73,6 @@ pub(crate) fn interact_options(state: &GameState, actor: ModelId, out: &mut Vec<
     }
 }
 
-/// Whether an Interact kind is a scenario one (no Intelligence test).
-pub(crate) fn is_marker_kind(kind: InteractKind) -> bool {
-    matches!(kind, InteractKind::Marker { .. } | InteractKind::Give { .. } | InteractKind::Take { .. })
-}
-
 /// Apply a scenario Interact action of `actor`.
 pub(crate) fn resolve(state: &mut GameState, actor: ModelId, kind: InteractKind, target: ModelId) {
     let side = state.models()[actor as usize].side;
@@ -136,7 +131,7 @@ pub(crate) fn drop_from_unconscious(state: &mut GameState) {
         for h in 0..32 {
             if carriers & (1 << h) != 0 {
                 let enemy = 1 - state.dyn_.models[h as usize].side;
-                super::score(state, enemy, 1);
+                super::common::score(state, enemy, 1);
             }
         }
     }

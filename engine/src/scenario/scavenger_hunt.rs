@@ -8,9 +8,11 @@
 //! time anyone looks at it, from the numbers not drawn yet: the same odds as numbers fixed at
 //! set-up, and a state never holds a number nobody has seen.
 
-use super::deployment::{clear_of_markers, clear_of_models, deploy_crew, Placement, ZoneKind};
+use super::common::score;
+use super::common::{clear_of_markers, clear_of_models, deploy_crew};
+use super::types::ScenarioStep;
+use super::types::{Placement, ZoneKind};
 use super::zones::{edge_distance, in_corner, EDGES};
-use super::{score, ScenarioStep};
 use crate::board::CellIdx;
 use crate::state::{Action, GameState, Health, ModelId, Side};
 
@@ -46,7 +48,7 @@ pub(super) fn plan(state: &GameState) -> Vec<ScenarioStep> {
     for side in [a, b] {
         steps.extend(deploy_crew(state, side, Placement::SecondGroup));
     }
-    steps.extend(super::deployment::alternate_infiltrators(state, a));
+    steps.extend(super::common::alternate_infiltrators(state, a));
     steps
 }
 

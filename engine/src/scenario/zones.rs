@@ -108,11 +108,6 @@ pub fn centre(board: &Board) -> CellIdx {
         .unwrap_or(middle)
 }
 
-/// Distance in inches between two cells at ground level, base edge to base edge.
-pub fn distance(board: &Board, a: CellIdx, b: CellIdx) -> f32 {
-    board.edge_distance(a, board.cell(a).height, b, board.cell(b).height)
-}
-
 /// Whether models may deploy on `cell`: open ground at ground level (p.76, "Scenario
 /// Deployment Rules"; docs/rulings.md).
 pub fn is_ground(board: &Board, cell: CellIdx) -> bool {
@@ -125,46 +120,6 @@ pub fn touches(board: &Board, a: CellIdx, b: CellIdx) -> bool {
     let (ax, ay) = board.xy(a);
     let (bx, by) = board.xy(b);
     (ax as i32 - bx as i32).abs().max((ay as i32 - by as i32).abs()) <= 1
-}
-
-/// Whether a board is large enough for a scenario: the rows and columns its deployment zones,
-/// corner squares and marker bands need, and enough ground in a deployment strip for the
-/// larger crew (`crew` models). The error says what the scenario needs, e.g.
-/// `board 36x2: the Assassinate deployment zones need at least 17 rows and 17 columns`.
-pub fn board_fits(board: &Board, scenario: super::Scenario, crew: usize) -> Result<(), String> {
-    use super::Scenario;
-    let depth = crate::setup::DEPLOYMENT_DEPTH;
-    // (rows, columns) at least; edge scenarios measure across their long edges.
-    let (rows, columns) = match scenario {
-        Scenario::Skirmish => (2 * depth + 1, 1),
-        Scenario::GrudgeMatch | Scenario::Couriers => (2 * depth + 1, 2 * depth + 1),
-        Scenario::Assassinate => (2 * super::assassinate::CORNER + 1, 2 * super::assassinate::CORNER + 1),
-        Scenario::AttackAndDefend => (2 * 8 + 1, 2 * 8 + 1),
-        Scenario::ScavengerHunt => {
-            let n = 2 * super::scavenger_hunt::EDGE_CLEARANCE + 3;
-            (n.max(2 * depth + 1), n.max(2 * depth + 1))
-        }
-    };
-    let (w, d) = (board.width(), board.depth());
-    if d < rows || w < columns {
-        return Err(format!(
-            "board {w}x{d}: the {} deployment zones need at least {rows} rows and {columns} columns",
-            scenario.title()
-        ));
-    }
-    // Each side's strip along a deployment edge holds the crew on open ground.
-    for edge in [0u8, 1] {
-        let ground = (0..board.len() as CellIdx)
-            .filter(|&c| in_strip(board, c, edge, depth) && is_ground(board, c))
-            .count();
-        if ground < crew {
-            return Err(format!(
-                "board {w}x{d}: the {} deployment strip along edge {edge} has {ground} ground cells for {crew} models",
-                scenario.title()
-            ));
-        }
-    }
-    Ok(())
 }
 
 #[cfg(test)]

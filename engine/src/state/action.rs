@@ -66,6 +66,13 @@ pub enum InteractKind {
     },
 }
 
+impl InteractKind {
+    /// Whether it is a scenario Interact, on a marker (no Intelligence test).
+    pub fn is_marker(self) -> bool {
+        matches!(self, InteractKind::Marker { .. } | InteractKind::Give { .. } | InteractKind::Take { .. })
+    }
+}
+
 /// One action at a decision or chance node. Actions are small, `Copy` and serialisable so
 /// that game records are plain lists of them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]

@@ -46,7 +46,7 @@ pub(super) fn recognise_options(state: &GameState, actor: ModelId, out: &mut Vec
     let board = state.board();
     let pose = state.pose(actor);
     for (i, mk) in uc.markers_on_table() {
-        let near = crate::scenario::zones::distance(board, pose.cell, mk.cell) <= RECOGNISE_RANGE;
+        let near = board.ground_distance(pose.cell, mk.cell) <= RECOGNISE_RANGE;
         if near
             && board
                 .sight(
@@ -114,7 +114,7 @@ pub(super) fn after_sequence(state: &mut GameState, seq: &Sequence, stealthed: b
             continue;
         }
         let kind = &uc.data.markers[mk.kind as usize];
-        let within = |c: CellIdx| crate::scenario::zones::distance(board, c, mk.cell) <= kind.range as f32;
+        let within = |c: CellIdx| board.ground_distance(c, mk.cell) <= kind.range as f32;
         let moved_by = (moved && reached.iter().any(|p| within(p.cell))).then_some(seq.actor);
         let shot_by = shooters.iter().find(|(c, _)| within(*c)).map(|&(_, m)| m);
         let triggers = [(MarkerTrigger::Movement, moved_by), (MarkerTrigger::Shooting, shot_by)];
@@ -140,7 +140,7 @@ pub(super) fn hear(state: &mut GameState, noises: &[(CellIdx, ModelId)]) {
     let board = &stat.board;
     let markers: Vec<_> = state.dyn_.uc.markers_on_table().collect();
     for (i, mk) in markers {
-        let d = |c: CellIdx| crate::scenario::zones::distance(board, c, mk.cell);
+        let d = |c: CellIdx| board.ground_distance(c, mk.cell);
         let nearest = noises
             .iter()
             .filter(|(c, _)| d(*c) <= enemy::NOISE_RANGE)
@@ -223,6 +223,6 @@ pub(super) fn ambush_reaction(state: &mut GameState, model: ModelId, trigger: Mo
 pub(super) fn spawn_blocked(state: &GameState, cell: CellIdx) -> bool {
     let ai = state.dyn_.models.iter().filter(|m| m.side == AI_SIDE).count();
     ai >= enemy::MAX_AI_MODELS
-        || state.dyn_.models.len() >= crate::setup::MAX_GAME_MODELS
+        || state.dyn_.models.len() >= crate::limits::MAX_GAME_MODELS
         || state.dyn_.models.iter().any(|m| m.is_on_table() && m.cell == cell)
 }

@@ -13,8 +13,9 @@
 //! a player's decision (as here, where the players take turns to place the models), or a roll.
 
 use super::action::CombatKind;
+use super::node::NodeKind;
 use super::steps::Step;
-use super::{Action, GameState, Health, ModelId, Side, Stance};
+use super::{Action, GameState, Health, ModelId, ModelState, Side, Stance};
 use crate::board::{CellIdx, Terrain};
 use crate::uc::game::AI_SIDE;
 use serde::{Deserialize, Serialize};
@@ -147,30 +148,24 @@ pub enum EnemyStep {
 }
 
 impl EnemyStep {
-    /// Whether the step is a die roll.
-    pub(super) fn is_chance(&self) -> bool {
-        matches!(
-            self,
+    /// What kind of node the step is (every step listed: see [`Step::kind`]).
+    pub fn kind(&self) -> NodeKind {
+        match self {
             EnemyStep::RollPlacement { .. }
-                | EnemyStep::Draw { .. }
-                | EnemyStep::Spawn { .. }
-                | EnemyStep::RollMarker { .. }
-                | EnemyStep::Ambush { .. }
-        )
-    }
-
-    /// Whether the step waits for a roll or a decision (the others run on their own).
-    pub(super) fn waits(&self) -> bool {
-        matches!(
-            self,
-            EnemyStep::RollPlacement { .. }
-                | EnemyStep::Place { .. }
-                | EnemyStep::Draw { .. }
-                | EnemyStep::Spawn { .. }
-                | EnemyStep::RollMarker { .. }
-                | EnemyStep::PlaceMarker { .. }
-                | EnemyStep::Ambush { .. }
-        )
+            | EnemyStep::Draw { .. }
+            | EnemyStep::Spawn { .. }
+            | EnemyStep::RollMarker { .. }
+            | EnemyStep::Ambush { .. } => NodeKind::Chance,
+            EnemyStep::Place { .. } | EnemyStep::PlaceMarker { .. } => NodeKind::Decision,
+            EnemyStep::Phase
+            | EnemyStep::Box { .. }
+            | EnemyStep::Act { .. }
+            | EnemyStep::AnswerAttack
+            | EnemyStep::MoveReaction { .. }
+            | EnemyStep::NoiseReaction { .. }
+            | EnemyStep::ReactionAct { .. }
+            | EnemyStep::AmbushReaction { .. } => NodeKind::Automatic,
+        }
     }
 
     /// One-line description in words.
@@ -179,22 +174,22 @@ impl EnemyStep {
         match self {
             EnemyStep::RollPlacement { .. } => "roll on the spawn table for the next AI model".into(),
             EnemyStep::Place { model, chooser } => {
-                format!("{} places {}", side(chooser), crate::render::model_name(state, *model))
+                format!("{} places {}", side(chooser), state.model_name(*model))
             }
             EnemyStep::Phase => "the enemy phase".into(),
             EnemyStep::Spawn { .. } => "roll on the spawn table for the AI model the noise brings".into(),
             EnemyStep::Draw { model } => {
-                format!("{} draws an action card", crate::render::model_name(state, *model))
+                format!("{} draws an action card", state.model_name(*model))
             }
             EnemyStep::Box { model, .. } | EnemyStep::Act { model, .. } => {
-                format!("{} resolves its card", crate::render::model_name(state, *model))
+                format!("{} resolves its card", state.model_name(*model))
             }
             EnemyStep::AnswerAttack => "the attacked AI model answers".into(),
             EnemyStep::MoveReaction { model, .. } | EnemyStep::ReactionAct { model, .. } => {
-                format!("{} reacts to the move", crate::render::model_name(state, *model))
+                format!("{} reacts to the move", state.model_name(*model))
             }
             EnemyStep::NoiseReaction { model, .. } => {
-                format!("{} reacts to the noise", crate::render::model_name(state, *model))
+                format!("{} reacts to the noise", state.model_name(*model))
             }
             EnemyStep::RollMarker { .. } => "roll for the kind of the next ambush marker".into(),
             EnemyStep::PlaceMarker { chooser, .. } => format!("{} places an ambush marker", side(chooser)),
@@ -203,7 +198,7 @@ impl EnemyStep {
             }
             EnemyStep::Ambush { .. } => "an ambush marker is recognised: roll on its spawn table".into(),
             EnemyStep::AmbushReaction { model, .. } => {
-                format!("{} makes its ambush reaction", crate::render::model_name(state, *model))
+                format!("{} makes its ambush reaction", state.model_name(*model))
             }
         }
     }
@@ -705,9 +700,8 @@ pub(super) fn movement_reactions(state: &mut GameState, seq: &super::Sequence, s
         {
             continue;
         }
-        let entered = reached
-            .iter()
-            .any(|p| crate::scenario::zones::distance(board, p.cell, m.cell) <= e.reaction_range as f32);
+        let entered =
+            reached.iter().any(|p| board.ground_distance(p.cell, m.cell) <= e.reaction_range as f32);
         if entered && !engaged_with_player(state, i as ModelId) {
             let (x, y) = board.xy(m.cell);
             reacting.push((x, y, i as ModelId));
@@ -821,7 +815,7 @@ fn move_toward(state: &GameState, m: ModelId, cell: CellIdx) -> Option<Action> {
     let mut options = Vec::new();
     super::legal::model_actions(state, m, want, &mut options);
     let board = state.board();
-    let d = |c: CellIdx| crate::scenario::zones::distance(board, c, cell);
+    let d = |c: CellIdx| board.ground_distance(c, cell);
     let here = state.dyn_.models[m as usize].cell;
     options
         .into_iter()
@@ -881,7 +875,7 @@ pub(super) fn noise_reactions(state: &mut GameState, noises: &[(CellIdx, ModelId
         {
             continue;
         }
-        let d = |c: CellIdx| crate::scenario::zones::distance(board, c, m.cell);
+        let d = |c: CellIdx| board.ground_distance(c, m.cell);
         let nearest =
             noises.iter().filter(|(c, _)| d(*c) <= NOISE_RANGE).min_by(|a, b| d(a.0).total_cmp(&d(b.0)));
         if let (Some(&(source, maker)), false) = (nearest, engaged_with_player(state, i as ModelId)) {
@@ -926,7 +920,7 @@ pub(super) fn new_ai_model(state: &mut GameState, table: u8, outcome: u8) -> Mod
     let uc = state.stat.uc.clone().expect("spawns need the UC data");
     let profile = uc.profile_of[enemy as usize];
     let p = &state.stat.profiles[profile as usize];
-    let mut m = crate::setup::fresh_model(p, profile, AI_SIDE, 0, state.board());
+    let mut m = ModelState::fresh(p, profile, AI_SIDE, 0, state.board());
     m.health = Health::Reserve;
     state.dyn_.models.push(m);
     (state.dyn_.models.len() - 1) as ModelId
@@ -934,7 +928,7 @@ pub(super) fn new_ai_model(state: &mut GameState, table: u8, outcome: u8) -> Mod
 
 /// Most AI models a game holds, placed and spawned: the collection a UC player spawns from
 /// ("If you have none left, spawn nothing", seed 003, "Spawning"; docs/rulings.md).
-pub const MAX_AI_MODELS: usize = crate::setup::MAX_DINOS as usize;
+pub const MAX_AI_MODELS: usize = crate::limits::MAX_DINOS as usize;
 
 /// Where a noise near `near` brings an AI model (seed 003, "Noise reactions", "Spawning"):
 /// the spawn points are the middles of the four table edges (TDE tables have no numbered
@@ -943,7 +937,7 @@ pub const MAX_AI_MODELS: usize = crate::setup::MAX_DINOS as usize;
 /// cell is free.
 pub(super) fn spawn_cell(state: &GameState, near: CellIdx) -> Option<CellIdx> {
     let ai = state.dyn_.models.iter().filter(|m| m.side == AI_SIDE).count();
-    if ai >= MAX_AI_MODELS || state.dyn_.models.len() >= crate::setup::MAX_GAME_MODELS {
+    if ai >= MAX_AI_MODELS || state.dyn_.models.len() >= crate::limits::MAX_GAME_MODELS {
         return None;
     }
     let board = state.board();
@@ -976,7 +970,7 @@ fn free_ground(state: &GameState, c: CellIdx) -> bool {
 /// such cell, any free ground cell.
 pub(super) fn placement_options(state: &GameState, out: &mut Vec<Action>) {
     let board = state.board();
-    let margin = crate::setup::DEPLOYMENT_DEPTH as i32;
+    let margin = crate::limits::DEPLOYMENT_DEPTH as i32;
     let (w, d) = (board.width() as i32, board.depth() as i32);
     let free = |c: CellIdx| free_ground(state, c);
     let inland = |c: CellIdx| {

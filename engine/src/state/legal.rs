@@ -3,6 +3,7 @@
 use super::abilities::interact_options;
 use super::action::CombatKind;
 use super::command::{command_options, may_command};
+use super::hooks::ScenarioRules;
 use super::moving::{move_spec, MoverOccupancy};
 use super::sequence::{actor_pose, pass_budget, reaches, reveal, shot, RollRole, Sequence};
 use super::sight::Pose;
@@ -14,7 +15,7 @@ use crate::movement::{self, MoveSpec, Occupancy, PathPoint, StepKind, ORTHO};
 /// a chance node's outcomes (the absent side's random choices in a solo game among them), or
 /// a decision's options.
 pub(super) fn generate(state: &GameState, out: &mut Vec<Action>) {
-    let Some(step) = state.dynamic().steps.last() else { return };
+    let Some(step) = state.node() else { return };
     if step.is_chance() || super::steps::absent_decision(state) {
         let n = state.chance_outcomes().len();
         out.extend((0..n).map(|i| Action::Chance(i as u8)));
@@ -78,7 +79,7 @@ pub(super) fn decisions(state: &GameState, out: &mut Vec<Action>) {
             out.extend((first..seq.path.points.len()).map(|i| Action::FallPoint(i as u8)));
         }
         Step::ChooseDodgeMove { model, budget } => dodge_moves(state, *model, *budget as u16, out),
-        Step::Scenario(s) => crate::scenario::legal(state, s, out),
+        Step::Scenario(s) => state.stat.scenario.legal(state, s, out),
         Step::Enemy(super::EnemyStep::Place { .. } | super::EnemyStep::PlaceMarker { .. }) => {
             super::enemy::placement_options(state, out)
         }
@@ -140,7 +141,7 @@ pub(super) fn is_legal(state: &GameState, action: Action) -> bool {
 /// Whether `action` is among the options of its kind at the current decision node (`out`, an
 /// empty list, receives them).
 fn is_listed(state: &GameState, action: Action, out: &mut Vec<Action>) -> bool {
-    match state.dynamic().steps.last() {
+    match state.node() {
         Some(Step::ChooseAction(m)) => model_actions(state, *m, Want::for_action(action), out),
         Some(step @ (Step::ChooseReaction | Step::ChooseReactionBy(_))) => match action {
             Action::React { model, .. } => {
@@ -225,7 +226,7 @@ pub(super) fn model_actions(state: &GameState, m: ModelId, want: Want, out: &mut
         out[from..].sort_unstable();
     }
     out.push(Action::EndActivation);
-    if free && want.moves && crate::scenario::couriers::may_leave(state, m) {
+    if free && want.moves && state.stat.scenario.may_leave(state, m) {
         out.push(Action::LeaveTable);
     }
 }

@@ -5,6 +5,29 @@
 //! the stack decides what kind of node the state is: a decision for one side, a chance node
 //! (a die roll with exact outcome probabilities) or, when the stack is empty, terminal.
 //! Cloning copies only the dynamic part.
+//!
+//! Other crates read the node the game is at with [`GameState::node`] (the step on top of
+//! the stack) and ask [`Step::kind`] what kind of node it is; they never read the stack.
+//!
+//! # Adding a step
+//!
+//! 1. Add the variant to [`Step`] (or to the scenario's `ScenarioStep`, or [`EnemyStep`] for
+//!    the AI side), its doc comment opening with "Decision", "Chance" or "Automatic".
+//! 2. Say what kind of node it is in [`Step::kind`] (`ScenarioStep::kind`, `EnemyStep::kind`):
+//!    every step is listed there, so the compiler sends you to it. This one table is what
+//!    `is_chance`, the stack's `advance` and the observation's chance flag read.
+//! 3. Describe it in words in [`Step::describe`] (errors, logs, the CLI).
+//! 4. A decision: who chooses in `steps::player_of`, its options (sorted, no duplicates) in
+//!    `legal::decisions`, and what each option does in `steps::decide`.
+//!    A chance node: its outcomes and exact probabilities in `steps::chance_outcomes`, and
+//!    what each outcome does in `steps::apply`.
+//!    An automatic step: what it does in `steps::run_auto`.
+//! 5. Check the model ids, sides and numbers it carries in `validate::check_dynamic` (saved
+//!    games and setup files can hold any step).
+//! 6. If agents should tell it apart, give it a code in the observation's node features
+//!    (`encoding::observe::node_kind`).
+//! 7. Run `cargo test -p tde-engine` (random play checks every node's invariants) and
+//!    `tde fuzz`.
 
 mod abilities;
 pub mod action;
@@ -14,9 +37,12 @@ mod chance;
 mod combat;
 mod command;
 mod enemy;
+pub mod hooks;
 mod legal;
 pub mod model;
 mod moving;
+mod names;
+pub mod node;
 mod observation;
 mod outcomes;
 pub mod sequence;
@@ -33,6 +59,7 @@ pub(crate) use legal::strictly_ascending;
 pub use legal::{PointClass, ReactionPoint};
 pub use model::{Health, ModelId, ModelState, Side, Stance, MAX_SIDES};
 pub use moving::MoverOccupancy;
+pub use node::NodeKind;
 pub use observation::{ModelView, Observation, ScenarioView};
 pub(crate) use outcomes::describe_outcome;
 pub use outcomes::{ChanceKind, ChanceOutcome};
@@ -44,6 +71,7 @@ use crate::board::Board;
 use crate::inline_vec::InlineVec;
 use crate::profile::Profile;
 use crate::rules::RuleVariant;
+use hooks::ScenarioRules;
 use serde::{Deserialize, Serialize};
 use std::hash::{Hash, Hasher};
 use std::sync::Arc;
@@ -76,7 +104,7 @@ pub struct StaticData {
     /// Each side's leader ability and effect cards.
     pub cards: Vec<Vec<Arc<crate::cards::Card>>>,
     /// The scenario played.
-    pub scenario: crate::scenario::Scenario,
+    pub scenario: crate::scenario::types::Scenario,
     /// The Ulaya Chronicles AI side, in a game with AI-controlled dinosaurs.
     pub uc: Option<Arc<crate::uc::UcGame>>,
 }
@@ -116,7 +144,7 @@ pub struct DynState {
     pub cards_used: [u16; MAX_SIDES],
     /// The scenario's roles, zones, markers, secrets and victory points.
     #[serde(default)]
-    pub scenario: crate::scenario::ScenarioState,
+    pub scenario: crate::scenario::types::ScenarioState,
     /// Number of decisions taken so far.
     pub decisions: u32,
     /// Number of chance events resolved so far.
@@ -224,8 +252,8 @@ impl Outcome {
 impl GameState {
     /// A game at the start of `turn` 1's initiative phase with models already deployed.
     pub fn new(stat: StaticData, models: Vec<ModelState>) -> GameState {
-        let scenario = crate::scenario::initial_state(&stat, &models);
-        let mut steps = crate::scenario::initial_steps(stat.scenario);
+        let scenario = stat.scenario.initial_state(&stat, &models);
+        let mut steps = stat.scenario.initial_steps();
         // The AI models are placed first: after the scenery, before anything else (seed 003,
         // "The Drowned Earth Conversion", Scenarios).
         if let Some(uc) = &stat.uc {
@@ -290,6 +318,12 @@ impl GameState {
     /// Current turn number, from 1.
     pub fn turn(&self) -> u8 {
         self.dyn_.turn
+    }
+
+    /// The node the game is at: the step on top of the procedure stack (`None` once the game
+    /// is over). Other crates read the node here, never from the stack itself.
+    pub fn node(&self) -> Option<&Step> {
+        self.dyn_.steps.last()
     }
 
     /// Who acts now.
@@ -442,12 +476,16 @@ impl GameState {
     /// victory points, or in a skirmish the points value of the enemy models down or taken out.
     pub fn outcome(&self) -> Outcome {
         let mut vp = [0i32; MAX_SIDES];
-        if self.stat.scenario != crate::scenario::Scenario::Skirmish {
+        if self.stat.scenario != crate::scenario::types::Scenario::Skirmish {
             for (v, &s) in vp.iter_mut().zip(&self.dyn_.scenario.vp) {
                 *v = s as i32;
             }
         }
-        for m in self.dyn_.models.iter().filter(|_| self.stat.scenario == crate::scenario::Scenario::Skirmish)
+        for m in self
+            .dyn_
+            .models
+            .iter()
+            .filter(|_| self.stat.scenario == crate::scenario::types::Scenario::Skirmish)
         {
             if !m.is_conscious() && m.health != Health::Remounted {
                 let points = self.stat.profiles[m.profile as usize].points as i32;

@@ -1,6 +1,7 @@
 //! The per-model part of the game state: position, stance, AP, wounds and health.
 
-use crate::board::CellIdx;
+use crate::board::{Board, CellIdx, Terrain};
+use crate::profile::Profile;
 use serde::{Deserialize, Serialize};
 
 /// Index of a model in the game's model list.
@@ -145,6 +146,34 @@ impl Pending {
 }
 
 impl ModelState {
+    /// A model as deployed: on `cell`'s surface (swimming in water), unhurt, no AP yet, with
+    /// its stealth token if it has the Stealth skill.
+    pub fn fresh(p: &Profile, profile: u8, side: u8, cell: CellIdx, board: &Board) -> ModelState {
+        let c = board.cell(cell);
+        // A model with the Stealth skill deploys with its stealth token (docs/rulings.md).
+        let tokens = Tokens { stealth: p.skills.iter().any(|s| s == "Stealth"), ..Default::default() };
+        ModelState {
+            profile,
+            side,
+            cell,
+            z: c.height,
+            stance: if c.terrain == Terrain::Water { Stance::Swimming } else { Stance::Standing },
+            ap: 0,
+            wounds: p.wounds,
+            mount_wounds: 0,
+            health: Health::Conscious,
+            activated: false,
+            commanded: false,
+            partner: None,
+            jammed: 0,
+            broken: 0,
+            uses: [0; MAX_WEAPONS],
+            tokens,
+            pending: Default::default(),
+            ap_adjust: 0,
+        }
+    }
+
     /// Healthy or wounded.
     pub fn is_conscious(&self) -> bool {
         self.health == Health::Conscious

@@ -68,9 +68,9 @@ pub struct ScenarioView {
     /// Victory points so far, sides A and B.
     pub vp: [i16; 2],
     /// Markers with their number where the observer knows it.
-    pub markers: Vec<crate::scenario::Marker>,
+    pub markers: Vec<crate::scenario::types::Marker>,
     /// Grudges the observer knows: its own, and the enemy's once announced.
-    pub grudges: [Option<crate::scenario::Grudge>; 2],
+    pub grudges: [Option<crate::scenario::types::Grudge>; 2],
     /// Couriers.
     pub couriers: [Option<u8>; 2],
     /// Numbers sought (public).
@@ -83,7 +83,7 @@ impl GameState {
         let board = self.board();
         let d = self.dynamic();
         let mut sc = d.scenario.clone();
-        crate::scenario::hidden::mask(&mut sc, observer);
+        sc.mask(observer);
         Observation {
             observer,
             turn: d.turn,

@@ -4,11 +4,11 @@
 //! beside its exact probability.
 
 use super::enemy::{drawable, step_table, table_outcomes};
+use super::hooks::ScenarioRules;
 use super::steps::{absent_decision, is_ai, pending_test};
 use super::{Action, EnemyStep, GameState, Player, Step};
 use crate::dice::TestLevel;
-use crate::render::{model_name, test_name};
-use crate::scenario::ScenarioStep;
+use crate::scenario::types::ScenarioStep;
 use crate::uc::enemy_die::{from_test_outcome, EnemyLevel};
 use serde::Serialize;
 
@@ -175,16 +175,16 @@ fn roll_text(state: &GameState, kind: ChanceKind) -> String {
         }
         (_, Some(Step::Test { model, purpose, .. })) => {
             let die = if kind == ChanceKind::EnemyDie { " with the enemy die" } else { "" };
-            format!("{} {} test{die}", model_name(state, *model), test_name(state, *purpose))
+            format!("{} {} test{die}", state.model_name(*model), state.test_name(*purpose))
         }
         (_, Some(Step::Armour { model, damage, target, mount })) => format!(
             "{}{} armour roll ({damage} {}, each saving on {target} or less)",
-            model_name(state, *model),
+            state.model_name(*model),
             if *mount { "'s mount" } else { "" },
             if *damage == 1 { "die" } else { "dice" }
         ),
         (_, Some(Step::FireRoll { model })) => {
-            format!("{} on fire rolls its armour", model_name(state, *model))
+            format!("{} on fire rolls its armour", state.model_name(*model))
         }
         (_, Some(Step::Scatter { template, distance })) => {
             let t = d.sequence.as_ref().map(|s| s.templates[*template as usize]);
@@ -197,8 +197,8 @@ fn roll_text(state: &GameState, kind: ChanceKind) -> String {
         }
         (_, Some(Step::TemplateStealth { template, model, .. })) => {
             let firer = d.sequence.as_ref().map(|s| s.templates[*template as usize].firer);
-            let firer = firer.map_or_else(|| "the firer".to_string(), |f| model_name(state, f));
-            format!("{firer} tests Intelligence to hurt stealthed {}", model_name(state, *model))
+            let firer = firer.map_or_else(|| "the firer".to_string(), |f| state.model_name(f));
+            format!("{firer} tests Intelligence to hurt stealthed {}", state.model_name(*model))
         }
         (_, Some(Step::RollOff)) => "initiative roll-off".to_string(),
         (_, Some(Step::Scenario(ScenarioStep::DrawNumber { marker }))) => {
@@ -228,7 +228,7 @@ fn roll_text(state: &GameState, kind: ChanceKind) -> String {
             format!("the kind of the ambush marker {} places", side_name(*chooser))
         }
         (_, Some(Step::Enemy(EnemyStep::Draw { model }))) => {
-            format!("{} draws an action card", model_name(state, *model))
+            format!("{} draws an action card", state.model_name(*model))
         }
         _ => kind.label().to_string(),
     }
@@ -278,7 +278,7 @@ fn outcome_text(state: &GameState, kind: ChanceKind, i: u8) -> String {
         }
         (ChanceKind::RollOff, _) => format!("{} rolls lowest", side_name(i)),
         (ChanceKind::MarkerNumber | ChanceKind::SoughtNumber, Some(Step::Scenario(s))) => {
-            let values = crate::scenario::chance_values(state, s);
+            let values = state.stat.scenario.chance_values(state, s);
             values.get(i as usize).map_or_else(|| format!("outcome {i}"), |n| format!("number {n}"))
         }
         (ChanceKind::SpawnRoll, Some(Step::Enemy(step))) => {

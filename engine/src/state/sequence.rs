@@ -573,7 +573,7 @@ pub(super) fn declare(state: &mut GameState, m: ModelId, declared: Action) {
             seq.rolls.push(dodge(state, m, model.stance != Stance::Standing, RollRole::Main, 0));
             push.push(Step::ChooseReaction);
         }
-        Action::Interact { kind, .. } if crate::scenario::markers::is_marker_kind(kind) => {
+        Action::Interact { kind, .. } if kind.is_marker() => {
             // Scenario interactions need no test (p.81); they apply after the combat rolls.
             push = vec![
                 Step::EndSequence,

@@ -15,11 +15,12 @@ use super::combat::{
     charge_strike, resolve_combat, roll_combat, scatter_outcomes, template_damage, template_hits,
 };
 use super::command::{command_order, declare_order, resolve_command, transfer_ap};
+use super::hooks::ScenarioRules;
 use super::legal;
 use super::model::{Health, ModelId, ModelState, Side, Stance};
 use super::moving::{fall, place_on_path, reach, resolve_move, settle_stance};
 use super::sequence::{add_combat, cancel_unreached, declare};
-use super::{Action, GameState, Player};
+use super::{Action, GameState, NodeKind, Player};
 use crate::board::Terrain;
 use crate::dice::TestOutcome;
 use crate::profile::Profile;
@@ -205,7 +206,7 @@ pub enum Step {
     /// Automatic: end of the cleanup, then the next turn or the end of the game.
     EndTurn,
     /// A scenario's set-up, deployment or objective step.
-    Scenario(crate::scenario::ScenarioStep),
+    Scenario(crate::scenario::types::ScenarioStep),
     /// A step of the Ulaya Chronicles AI side (games with AI dinosaurs). Kept last so that the
     /// hashes of games without them do not change.
     Enemy(super::EnemyStep),
@@ -218,10 +219,9 @@ pub enum Step {
 impl Step {
     /// One-line description in words, for errors and logs (models by name and map letter).
     pub fn describe(&self, state: &GameState) -> String {
-        use crate::render::model_name;
         let name = |m: &ModelId| {
             if (*m as usize) < state.models().len() {
-                model_name(state, *m)
+                state.model_name(*m)
             } else {
                 format!("model {m}")
             }
@@ -284,56 +284,63 @@ impl Step {
             Step::Cleanup => "the cleanup phase".into(),
             Step::FireRoll { model } => format!("{} rolls against the fire", name(model)),
             Step::EndTurn => "the turn ends".into(),
-            Step::Scenario(s) => crate::scenario::describe_step(state, s),
+            Step::Scenario(s) => state.stat.scenario.describe_step(state, s),
             Step::Enemy(s) => s.describe(state),
             Step::ChooseReactionBy(s) => format!("{} may react to the AI model", side(s)),
         }
     }
 
-    /// Chance nodes: die rolls.
-    pub fn is_chance(&self) -> bool {
+    /// What kind of node the step is: the one table that says whether it waits for a
+    /// side's decision, for a die roll, or runs on its own. Every step is listed, so a new
+    /// step cannot be added without saying which it is.
+    pub fn kind(&self) -> NodeKind {
         match self {
-            Step::Scenario(s) => return s.is_chance(),
-            Step::Enemy(s) => return s.is_chance(),
-            _ => {}
-        }
-        matches!(
-            self,
+            Step::Scenario(s) => s.kind(),
+            Step::Enemy(s) => s.kind(),
             Step::RollOff
-                | Step::FireRoll { .. }
-                | Step::Scatter { .. }
-                | Step::TemplateStealth { .. }
-                | Step::Test { .. }
-                | Step::Armour { .. }
-        )
+            | Step::FireRoll { .. }
+            | Step::Scatter { .. }
+            | Step::TemplateStealth { .. }
+            | Step::Test { .. }
+            | Step::Armour { .. } => NodeKind::Chance,
+            Step::ChooseInitiative(_)
+            | Step::ChooseActivation
+            | Step::ChooseAction(_)
+            | Step::ChooseNested
+            | Step::ChooseReaction
+            | Step::ChooseReactionBy(_)
+            | Step::ChooseFirefight
+            | Step::ChooseCommand
+            | Step::ChooseCommandAp { .. }
+            | Step::ChooseCard { .. }
+            | Step::ChooseAllocation { .. }
+            | Step::ChooseContinuer { .. }
+            | Step::ChooseMidAir
+            | Step::ChooseFallPoint { .. }
+            | Step::ChooseDodgeMove { .. } => NodeKind::Decision,
+            Step::StartTurn
+            | Step::PassTokens
+            | Step::GrantAp
+            | Step::ResolveMove
+            | Step::CancelUnreached
+            | Step::ChargeStrike
+            | Step::RollCombat
+            | Step::ResolveCombat
+            | Step::Dismount
+            | Step::Remount
+            | Step::ResolveInteract
+            | Step::TemplateHits
+            | Step::CommandOrder
+            | Step::ResolveCommand
+            | Step::EndSequence
+            | Step::Cleanup
+            | Step::EndTurn => NodeKind::Automatic,
+        }
     }
 
-    /// Steps that wait for a decision or a die roll (the others run on their own).
-    fn waits(&self) -> bool {
-        match self {
-            Step::Scenario(s) => return s.waits(),
-            // Every step of the AI side so far is a roll or a decision.
-            Step::Enemy(s) => return s.waits(),
-            _ => {}
-        }
-        self.is_chance()
-            || matches!(
-                self,
-                Step::ChooseInitiative(_)
-                    | Step::ChooseAction(_)
-                    | Step::ChooseNested
-                    | Step::ChooseReaction
-                    | Step::ChooseReactionBy(_)
-                    | Step::ChooseFirefight
-                    | Step::ChooseCommand
-                    | Step::ChooseCommandAp { .. }
-                    | Step::ChooseCard { .. }
-                    | Step::ChooseAllocation { .. }
-                    | Step::ChooseContinuer { .. }
-                    | Step::ChooseMidAir
-                    | Step::ChooseFallPoint { .. }
-                    | Step::ChooseDodgeMove { .. }
-            )
+    /// Chance nodes: die rolls.
+    pub fn is_chance(&self) -> bool {
+        self.kind() == NodeKind::Chance
     }
 }
 
@@ -363,7 +370,7 @@ pub(super) fn player_of(state: &GameState, step: &Step) -> Player {
         Step::ChooseCard { side, .. } => Player::Side(*side),
         Step::ChooseAllocation { chooser, .. } => Player::Side(*chooser),
         Step::ChooseContinuer { rider, .. } => Player::Side(d.models[*rider as usize].side),
-        Step::Scenario(s) => crate::scenario::player_of(state, s),
+        Step::Scenario(s) => state.stat.scenario.player_of(state, s),
         Step::Enemy(s) => s.chooser().map_or(Player::Terminal, Player::Side),
         // Automatic steps never rest on top of the stack after `advance`.
         _ => Player::Terminal,
@@ -432,7 +439,11 @@ pub(super) fn chance_outcomes(state: &GameState) -> Vec<(Action, f64)> {
             let save = fire_save_chance(state, *model);
             vec![(Action::Chance(0), save), (Action::Chance(1), 1.0 - save)]
         }
-        Some(Step::Scenario(s)) => crate::scenario::chance_outcomes(state, s),
+        Some(Step::Scenario(s)) => {
+            let values = state.stat.scenario.chance_values(state, s);
+            let p = 1.0 / values.len().max(1) as f64;
+            (0..values.len()).map(|i| (Action::Chance(i as u8), p)).collect()
+        }
         Some(Step::Enemy(s)) => super::enemy::chance_outcomes(state, s),
         Some(Step::Armour { damage, target, .. }) => wound_table(*damage, *target)
             .iter()
@@ -486,7 +497,7 @@ pub(super) fn advance(state: &mut GameState) {
             _ if absent_decision(state) && absent_options(state).is_empty() => {
                 state.dyn_.steps.pop();
             }
-            step if step.waits() => return,
+            step if step.kind() != NodeKind::Automatic => return,
             _ => {
                 state.dyn_.steps.pop();
                 run_auto(state, step);
@@ -567,11 +578,11 @@ pub(super) fn apply(state: &mut GameState, action: Action) {
                 m.pending.wounds = 1;
                 apply_pending(m, &stat.profiles[m.profile as usize], false);
             }
-            crate::scenario::after_health_changes(state, None);
+            state.stat.scenario.after_health_changes(state, None);
         }
         (Step::Scenario(s), Action::Chance(i)) => {
             state.dyn_.chance_events += 1;
-            crate::scenario::chance(state, s, i);
+            state.stat.scenario.chance(state, s, i);
         }
         (Step::Enemy(s), Action::Chance(i)) => {
             state.dyn_.chance_events += 1;
@@ -609,10 +620,10 @@ fn decide(state: &mut GameState, step: Step, action: Action) {
         }
         (Step::ChooseAction(_), Action::EndActivation) => end_activation(state),
         (Step::ChooseAction(m), Action::LeaveTable) => {
-            crate::scenario::couriers::leave_table(state, m);
+            state.stat.scenario.leave_table(state, m);
             end_activation(state);
         }
-        (Step::Scenario(s), action) => crate::scenario::decide(state, s, action),
+        (Step::Scenario(s), action) => state.stat.scenario.decide(state, s, action),
         (Step::Enemy(s), action) => super::enemy::decide(state, s, action),
         (Step::ChooseAction(m), declared) => declare(state, m, declared),
         (Step::ChooseNested, Action::NoNested) | (Step::ChooseFirefight, Action::NoFirefight) => {}
@@ -702,7 +713,7 @@ fn run_auto(state: &mut GameState, step: Step) {
         Step::EndSequence => end_sequence(state),
         Step::Cleanup => cleanup(state),
         Step::EndTurn => end_turn(state),
-        Step::Scenario(s) => crate::scenario::run(state, s),
+        Step::Scenario(s) => state.stat.scenario.run(state, s),
         Step::Enemy(s) => super::enemy::run(state, s),
         other => unreachable!("{other:?} is not automatic"),
     }
@@ -714,12 +725,12 @@ fn start_turn(state: &mut GameState) {
     let d = &mut state.dyn_;
     d.steps.push(Step::GrantAp);
     // A scenario's first turn has no roll-off: player B takes the first activation.
-    let scenario = state.stat.scenario != crate::scenario::Scenario::Skirmish;
+    let scenario = state.stat.scenario != crate::scenario::types::Scenario::Skirmish;
     if !(scenario && d.turn == 1) {
         d.steps.push(Step::RollOff);
     }
     d.steps.push(Step::PassTokens);
-    let extra = crate::scenario::initiative_phase_steps(state);
+    let extra = state.stat.scenario.turn_start_steps(state);
     state.dyn_.steps.extend(extra);
 }
 
@@ -745,7 +756,7 @@ fn pass_tokens(state: &mut GameState) {
 /// Initiative phase, last bullet: each conscious model gets its AP (up to its maximum); the
 /// side with the initiative is the first active player.
 fn grant_ap(state: &mut GameState) {
-    if crate::scenario::ends_at_ap_grant(state) {
+    if state.stat.scenario.ends_at_ap_grant(state) {
         finish(state);
         return;
     }
@@ -912,7 +923,7 @@ fn end_sequence(state: &mut GameState) {
         super::ambush::after_sequence(state, seq, stealthed);
     }
     // Scored events and dropped markers come first (their steps go on top).
-    crate::scenario::after_health_changes(state, seq.as_ref());
+    state.stat.scenario.after_health_changes(state, seq.as_ref());
 }
 
 /// Play card `card` of `side` (validated): a start-of-turn AP for `target`, or a re-roll of the
@@ -960,7 +971,7 @@ fn count_out_of_action(state: &mut GameState, conscious: u64) {
 /// A skirmish ends at once when a side has no conscious model left; scenarios have their
 /// own end conditions.
 fn game_over(state: &GameState) -> bool {
-    state.stat.scenario == crate::scenario::Scenario::Skirmish
+    state.stat.scenario == crate::scenario::types::Scenario::Skirmish
         && state.playing_sides().any(|s| !state.dyn_.models.iter().any(|m| m.side == s && m.is_conscious()))
 }
 
@@ -1047,7 +1058,7 @@ fn end_turn(state: &mut GameState) {
         finish(state);
         return;
     }
-    if crate::scenario::end_of_turn(state) {
+    if state.stat.scenario.end_of_turn(state) {
         finish(state);
         return;
     }
@@ -1068,7 +1079,7 @@ pub(super) fn fire_save_chance(state: &GameState, m: ModelId) -> f64 {
 }
 
 fn finish(state: &mut GameState) {
-    crate::scenario::final_scoring(state);
+    state.stat.scenario.final_scoring(state);
     let d = &mut state.dyn_;
     d.steps.clear();
     d.activating = None;

@@ -53,7 +53,7 @@ pub fn own_half(b: &Board, c: CellIdx, edge: u8) -> bool {
 
 /// Decline a re-roll card offered after a test.
 pub fn no_cards(s: &mut GameState) {
-    while matches!(s.dynamic().steps.last(), Some(Step::ChooseCard { .. })) {
+    while matches!(s.node(), Some(Step::ChooseCard { .. })) {
         s.apply_action(Action::NoCard).unwrap();
     }
 }
@@ -78,5 +78,5 @@ pub fn player_a(s: &GameState) -> Side {
 
 /// The step on top of the stack (the current node).
 pub fn top(s: &GameState) -> Step {
-    s.dynamic().steps.last().cloned().expect("not terminal")
+    s.node().cloned().expect("not terminal")
 }

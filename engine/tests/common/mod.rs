@@ -89,7 +89,7 @@ pub fn game_with(board: Board, places: &[(u8, Arc<Profile>, (u8, u8))], active: 
             }
         };
         let cell = board.idx(p.at.0, p.at.1);
-        let mut m = engine::setup::fresh_model(&prof, idx as u8, p.side, cell, &board);
+        let mut m = engine::state::ModelState::fresh(&prof, idx as u8, p.side, cell, &board);
         m.ap = prof.ap_gain;
         m.mount_wounds = mount_wounds;
         m.tokens = Default::default(); // tests give stealth explicitly
@@ -180,7 +180,7 @@ pub fn force_wounds(state: &mut GameState, wounds: u8) {
 /// firefight), so that a test can go straight to the rolls.
 pub fn decline_declarations(state: &mut GameState) {
     loop {
-        let decline = match state.dynamic().steps.last() {
+        let decline = match state.node() {
             Some(Step::ChooseNested) => Action::NoNested,
             Some(Step::ChooseReaction) => Action::EndReactions,
             Some(Step::ChooseFirefight) => Action::NoFirefight,
@@ -199,7 +199,7 @@ pub fn declare(state: &mut GameState, action: Action) {
 
 /// Decline the nested action if one is offered.
 pub fn decline_nested(state: &mut GameState) {
-    if state.dynamic().steps.last() == Some(&Step::ChooseNested) {
+    if state.node() == Some(&Step::ChooseNested) {
         state.apply_action(Action::NoNested).unwrap();
     }
 }

@@ -105,7 +105,7 @@ pub fn flat_game(dinos: u8, ambush: u8) -> GameState {
 
 /// Play on to side A's first activation decision (side A made the active side).
 pub fn to_side_a_activation(mut s: GameState) -> GameState {
-    run_until(&mut s, |s| matches!(s.dynamic().steps.last(), Some(Step::ChooseActivation)));
+    run_until(&mut s, |s| matches!(s.node(), Some(Step::ChooseActivation)));
     if s.dynamic().active != 0 {
         let mut saved = SavedGame::capture(&s);
         saved.state.active = 0;

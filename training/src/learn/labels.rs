@@ -78,7 +78,7 @@ pub struct Label {
 /// learned player plays them as the scripted player does).
 pub fn labelled_kind(state: &GameState) -> bool {
     matches!(
-        state.dynamic().steps.last(),
+        state.node(),
         Some(
             Step::ChooseAction(_)
                 | Step::ChooseActivation
