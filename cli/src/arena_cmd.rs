@@ -3,9 +3,9 @@
 
 use agents::split_agent_list;
 use clap::Args;
-use eval::arena::{ArenaOptions, ArenaSettings};
 use eval::lineup::Pool;
 use eval::TdeMatch;
+use eval::{ArenaOptions, ArenaSettings};
 use std::io::IsTerminal;
 use std::path::PathBuf;
 

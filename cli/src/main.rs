@@ -28,7 +28,7 @@ struct Cli {
     /// a build with the `onnx` feature, with ORT_DYLIB_PATH naming the library the `onnxruntime`
     /// Python wheel ships.
     #[arg(long, global = true, default_value = "cpu", value_name = "DEVICE")]
-    device: training::compute::DeviceChoice,
+    device: training::network::compute::DeviceChoice,
     #[command(subcommand)]
     command: Command,
 }
@@ -102,7 +102,7 @@ enum Command {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    if let Err(message) = training::compute::select(cli.device) {
+    if let Err(message) = training::network::compute::select(cli.device) {
         eprintln!("tde: error: --device: {message}");
         return ExitCode::from(1);
     }

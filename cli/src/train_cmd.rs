@@ -1,5 +1,5 @@
 //! `tde train`: train a policy/value network, from expert play (a bootstrap configuration,
-//! see `training::bootstrap`) or by self-play (a configuration with a `[learner]` table, see
+//! see `training::learning::bootstrap`) or by self-play (a configuration with a `[learner]` table, see
 //! `training::selfplay`); and `tde selfplay`, one self-play actor.
 
 use clap::Args;
@@ -71,7 +71,7 @@ pub fn train(args: &TrainArgs) -> Result<String, String> {
         return Err("--learner is for self-play configurations (with a [learner] table)".into());
     }
     let config = args.config.clone().unwrap_or_else(|| PathBuf::from("configs/training/bootstrap.toml"));
-    training::bootstrap::bootstrap(training::bootstrap::BootstrapOptions {
+    training::learning::bootstrap::bootstrap(training::learning::bootstrap::BootstrapOptions {
         config: &config,
         run: &args.run,
         resume: args.resume,
@@ -99,7 +99,7 @@ pub struct CurvesArgs {
 /// Run `tde curves`.
 pub fn curves(args: &CurvesArgs) -> Result<String, String> {
     let out = args.out.clone().unwrap_or_else(|| args.run.join("curves.png"));
-    training::curves::plot_run(&args.run, &out)?;
+    training::learning::curves::plot_run(&args.run, &out)?;
     Ok(format!("wrote {}", out.display()))
 }
 
@@ -135,8 +135,8 @@ pub struct ValueCheckArgs {
 fn network_for_check(
     net: &std::path::Path,
     agents: &[(&str, &str)],
-) -> Result<training::play::Network, String> {
-    let network = training::play::Network::load_for_tde(net).map_err(|e| format!("--net: {e}"))?;
+) -> Result<training::network::loaded::Network, String> {
+    let network = training::network::loaded::Network::load_for_tde(net).map_err(|e| format!("--net: {e}"))?;
     for (option, spec) in agents {
         training::play::make_agent(spec, 0).map_err(|e| format!("{option}: {e}"))?;
     }
@@ -147,14 +147,14 @@ fn network_for_check(
 pub fn value_check(args: &ValueCheckArgs) -> Result<String, String> {
     let network = network_for_check(&args.net, &[("--agent", &args.agent)])?;
     let config = engine::setup::GameConfig::default();
-    let plan = training::value_check::CheckPlan {
+    let plan = training::probes::value::CheckPlan {
         agent: args.agent.clone(),
         games: args.games,
         every: args.every as usize,
         rollouts: args.rollouts,
         seed: args.seed,
     };
-    let records = training::value_check::value_records(&network, &config, &plan)?;
+    let records = training::probes::value::value_records(&network, &config, &plan)?;
     if args.json {
         let v = serde_json::json!({
             "net": args.net.display().to_string(),
@@ -251,7 +251,7 @@ pub struct SiblingCheckArgs {
 pub fn sibling_check(args: &SiblingCheckArgs) -> Result<String, String> {
     let network = network_for_check(&args.net, &[("--agent", &args.agent)])?;
     let config = engine::setup::GameConfig::default();
-    let plan = training::sibling_check::SiblingPlan {
+    let plan = training::probes::sibling::SiblingPlan {
         agent: args.agent.clone(),
         games: args.games,
         every: args.every as usize,
@@ -268,7 +268,7 @@ pub fn sibling_check(args: &SiblingCheckArgs) -> Result<String, String> {
         Some(p) => format!("leaf value {}", p.display()),
         None => format!("value head of {}", args.net.display()),
     };
-    let records = training::sibling_check::sibling_records(&network, &config, &plan)?;
+    let records = training::probes::sibling::sibling_records(&network, &config, &plan)?;
     if args.json {
         let v = serde_json::json!({
             "net": args.net.display().to_string(),
@@ -360,7 +360,7 @@ pub fn policy_check(args: &PolicyCheckArgs) -> Result<String, String> {
     let network =
         network_for_check(&args.net, &[("--expert", &args.expert), ("--opponent", &args.opponent)])?;
     let config = engine::setup::GameConfig::default();
-    let records = training::policy_check::policy_records(
+    let records = training::probes::policy::policy_records(
         &network,
         &args.expert,
         &args.opponent,
@@ -379,7 +379,7 @@ pub fn policy_check(args: &PolicyCheckArgs) -> Result<String, String> {
         });
         return Ok(v.to_string());
     }
-    let mut all = std::collections::BTreeMap::<String, training::policy_check::Agreement>::new();
+    let mut all = std::collections::BTreeMap::<String, training::probes::policy::Agreement>::new();
     let mut out = format!(
         "policy of {} against the choices of {} (playing {}), {} games per scenario:\n",
         args.net.display(),
@@ -427,10 +427,10 @@ pub struct ExportOnnxArgs {
 
 /// Run `tde export-onnx`: the network as an ONNX model any ONNX reader runs.
 pub fn export_onnx(args: &ExportOnnxArgs) -> Result<String, String> {
-    let device = training::compute::device();
+    let device = training::network::compute::device();
     let (net, _, dir) =
-        training::checkpoint::load_network(&args.net, &device).map_err(|e| format!("--net: {e}"))?;
-    let bytes = training::onnx::export::to_onnx(&net)?;
+        training::network::checkpoint::load_network(&args.net, &device).map_err(|e| format!("--net: {e}"))?;
+    let bytes = training::network::onnx::export::to_onnx(&net)?;
     engine::record::write_atomic(&args.out, &bytes).map_err(|e| format!("--out: {e}"))?;
     Ok(format!(
         "wrote {} ({} bytes, {} parameters, from {}): inputs `planes` [batch, {}, depth, width] and `globals`; \

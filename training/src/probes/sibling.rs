@@ -17,8 +17,8 @@
 //! With [`SiblingPlan::leaf`] a learned leaf value ([`agents::learned::leaf`]) is judged in the
 //! head's place.
 
-use crate::play::Network;
-use crate::rollout::{rollout_estimate, Estimate};
+use crate::network::loaded::Network;
+use crate::play::rollout::{rollout_estimate, Estimate};
 use agents::learned::leaf::LeafValue;
 use agents::tde::MaterialEvaluator;
 use agents::{Evaluator, Game, PolicyValue, Turn};
@@ -139,7 +139,7 @@ fn judge_game(
     let state = new_game(config).map_err(|e| e.to_string())?;
     let mut roots = Vec::new();
     let mut choices = 0usize;
-    agents::play_game(state, &mut crate::rollout::players(&plan.agent, seed)?, seed, |s, _| {
+    agents::play_game(state, &mut crate::play::rollout::players(&plan.agent, seed)?, seed, |s, _| {
         if let Turn::Player(mover) = Game::turn(s) {
             if Game::legal_actions(s).len() >= 2 {
                 choices += 1;
@@ -216,7 +216,7 @@ fn play_on(state: &mut GameState, agent: &str, decisions: u32, seed: u64) -> Res
     if decisions == 0 {
         return Ok(());
     }
-    let mut players = crate::rollout::players(agent, seed.wrapping_add(0x0c0f_fee5))?;
+    let mut players = crate::play::rollout::players(agent, seed.wrapping_add(0x0c0f_fee5))?;
     let mut dice = ChaCha8Rng::seed_from_u64(seed ^ 0x5eed_0c0f);
     let mut played = 0;
     loop {

@@ -9,7 +9,7 @@
 //! what any value head can reach on these games, and the head's distance from it says how
 //! well the head stands in for those rollouts.
 
-use crate::play::Network;
+use crate::network::loaded::Network;
 use agents::{Game, PolicyValue, Turn};
 use engine::scenario::Scenario;
 use engine::setup::{new_game, GameConfig};
@@ -111,7 +111,7 @@ fn judge_game(
     seed: u64,
 ) -> Result<Vec<Judged>, String> {
     let state = new_game(config).map_err(|e| e.to_string())?;
-    let mut players = crate::rollout::players(&plan.agent, seed)?;
+    let mut players = crate::play::rollout::players(&plan.agent, seed)?;
     let mut judged: Vec<(usize, f32, f64)> = Vec::new();
     let mut error = None;
     let mut choices = 0usize;
@@ -125,7 +125,7 @@ fn judge_game(
             let rollout_seed = seed.wrapping_mul(1_000_003).wrapping_add(choices as u64);
             let judgement = PolicyValue::evaluate(network, &[(s, mover)]).and_then(|out| {
                 let rollouts =
-                    crate::rollout::rollout_mean(s, mover, &plan.agent, plan.rollouts, rollout_seed)?;
+                    crate::play::rollout::rollout_mean(s, mover, &plan.agent, plan.rollouts, rollout_seed)?;
                 Ok((mover, out[0].value, rollouts))
             });
             match judgement {

@@ -5,7 +5,7 @@
 //! decisions it has not learned: the destination of a move, which model activates, when to
 //! end an activation.
 
-use crate::play::Network;
+use crate::network::loaded::Network;
 use agents::{Agent, Game, PolicyValue, Turn};
 use engine::scenario::Scenario;
 use engine::setup::{new_game, GameConfig};
