@@ -1,18 +1,17 @@
 //! How closely a network's policy follows an expert, by kind of decision and by scenario
-//! (`tde policy-check`): games of the expert against an opponent, and at each of the
+//! (`tde probe policy`): games of the expert against an opponent, and at each of the
 //! expert's decisions with a choice, whether the network's most likely action is the
 //! expert's and what probability it gives it. A network taught by imitation shows here which
 //! decisions it has not learned: the destination of a move, which model activates, when to
 //! end an activation.
 
 use crate::network::loaded::Network;
-use agents::{Agent, Game, PolicyValue, Turn};
-use engine::scenario::Scenario;
+use crate::play::make_agent;
+use crate::probes::{self, per_scenario, DecisionSampler, Report};
+use agents::{Agent, Game, PolicyValue};
 use engine::setup::{new_game, GameConfig};
 use engine::{Action, GameState};
-use rand::SeedableRng;
-use rand_chacha::ChaCha8Rng;
-use rayon::prelude::*;
+use serde_json::Value;
 use std::collections::BTreeMap;
 
 /// Agreement with the expert over a set of its decisions.
@@ -32,6 +31,7 @@ impl Agreement {
         self.agreed as f64 / self.decisions.max(1) as f64
     }
 
+    /// Count one more decision: whether it was agreed and the expert's action's probability.
     fn add(&mut self, agreed: bool, probability: f64) {
         let n = self.decisions as f64;
         self.expert_probability = (self.expert_probability * n + probability) / (n + 1.0);
@@ -74,25 +74,32 @@ pub fn action_kind(action: &Action) -> String {
     }
 }
 
-/// Judge `games` games per scenario of `expert` against `opponent` (specs `make_agent`
-/// takes), the expert on side A in even games and side B in odd ones, seeded by `seed`, on
-/// `config`'s board and crews.
-pub fn policy_records(
+/// How the policy probe plays its games.
+#[derive(Clone, Debug)]
+pub struct PolicyPlan {
+    /// The expert whose decisions are the answers (a spec `make_agent` takes).
+    pub expert: String,
+    /// The expert's opponent (a spec `make_agent` takes).
+    pub opponent: String,
+    /// Games per scenario, the expert on side A in even games and side B in odd ones.
+    pub games: u32,
+    /// Seed of the games.
+    pub seed: u64,
+}
+
+/// Judge the expert's decisions in `plan`'s games of every scenario, on `config`'s board and
+/// crews, with `network` (named `net` in the report).
+pub fn policy_report(
     network: &Network,
-    expert: &str,
-    opponent: &str,
+    net: &str,
     config: &GameConfig,
-    games: u32,
-    seed: u64,
-) -> Result<Vec<ScenarioAgreement>, String> {
-    Scenario::ALL
-        .into_iter()
-        .map(|scenario| {
-            let config = GameConfig { scenario, ..config.clone() };
-            let judged: Vec<BTreeMap<String, Agreement>> = (0..games as u64)
-                .into_par_iter()
-                .map(|g| judge_game(network, expert, opponent, &config, g, seed.wrapping_add(g)))
-                .collect::<Result<_, _>>()?;
+    plan: &PolicyPlan,
+) -> Result<Report<ScenarioAgreement>, String> {
+    let records = per_scenario(
+        config,
+        plan.games,
+        |config, g| judge_game(network, plan, config, g, plan.seed.wrapping_add(g)),
+        |scenario, judged: Vec<BTreeMap<String, Agreement>>| {
             let mut kinds: BTreeMap<String, Agreement> = BTreeMap::new();
             for game in &judged {
                 for (kind, a) in game {
@@ -101,55 +108,78 @@ pub fn policy_records(
             }
             let mut all = Agreement::default();
             kinds.values().for_each(|a| all.merge(a));
-            Ok(ScenarioAgreement { scenario: scenario.name().to_string(), games, all, kinds })
-        })
-        .collect()
+            ScenarioAgreement { scenario: scenario.name().to_string(), games: plan.games, all, kinds }
+        },
+    )?;
+    let settings = probes::settings(
+        net,
+        config,
+        [("expert", Value::from(plan.expert.as_str())), ("opponent", Value::from(plan.opponent.as_str()))],
+    );
+    let text = text(net, plan, &records);
+    Ok(Report { settings, scenarios: records, text })
 }
 
 /// One game's agreement by kind of action.
 fn judge_game(
     network: &Network,
-    expert: &str,
-    opponent: &str,
+    plan: &PolicyPlan,
     config: &GameConfig,
     game: u64,
     seed: u64,
 ) -> Result<BTreeMap<String, Agreement>, String> {
-    let mut state = new_game(config).map_err(|e| e.to_string())?;
+    let state = new_game(config).map_err(|e| e.to_string())?;
     let expert_side = (game % 2) as usize;
     let mut players: Vec<Box<dyn Agent<GameState>>> = vec![
-        crate::play::make_agent(expert, seed.wrapping_mul(2))?,
-        crate::play::make_agent(opponent, seed.wrapping_mul(2).wrapping_add(1))?,
+        make_agent(&plan.expert, seed.wrapping_mul(2))?,
+        make_agent(&plan.opponent, seed.wrapping_mul(2).wrapping_add(1))?,
     ];
     if expert_side == 1 {
         players.swap(0, 1);
     }
-    let mut dice = ChaCha8Rng::seed_from_u64(seed);
+    let sampler = DecisionSampler { every: 1, side: Some(expert_side), opening: true };
     let mut kinds: BTreeMap<String, Agreement> = BTreeMap::new();
-    loop {
-        let action = match Game::turn(&state) {
-            Turn::Terminal => return Ok(kinds),
-            Turn::Chance => Game::sample_chance(&state, &mut dice).ok_or("a chance node without outcomes")?,
-            Turn::Player(p) => {
-                let action = players[p].select_action(&state);
-                let legal = Game::legal_actions(&state);
-                if p == expert_side && legal.len() > 1 {
-                    let out = PolicyValue::evaluate(network, &[(&state, p)])?;
-                    let priors = &out[0].priors;
-                    let chosen = legal
-                        .iter()
-                        .position(|a| *a == action)
-                        .ok_or("the expert played an illegal action")?;
-                    // The first most likely action, as the policy agent plays.
-                    let best =
-                        priors.iter().enumerate().fold(0, |b, (i, &x)| if x > priors[b] { i } else { b });
-                    kinds.entry(action_kind(&action)).or_default().add(best == chosen, priors[chosen] as f64);
-                }
-                action
-            }
-        };
-        Game::apply(&mut state, action)?;
+    sampler.play(state, &mut players, seed, |decision| {
+        let out = PolicyValue::evaluate(network, &[(decision.state, decision.mover)])?;
+        let priors = &out[0].priors;
+        let chosen = Game::legal_actions(decision.state)
+            .iter()
+            .position(|a| *a == decision.action)
+            .ok_or("the expert played an illegal action")?;
+        // The first most likely action, as the policy agent plays.
+        let best = priors.iter().enumerate().fold(0, |b, (i, &x)| if x > priors[b] { i } else { b });
+        kinds.entry(action_kind(&decision.action)).or_default().add(best == chosen, priors[chosen] as f64);
+        Ok(())
+    })?;
+    Ok(kinds)
+}
+
+/// The report as text: agreement per scenario, then by the kind of the expert's action over
+/// every scenario.
+fn text(net: &str, plan: &PolicyPlan, records: &[ScenarioAgreement]) -> String {
+    let mut all = BTreeMap::<String, Agreement>::new();
+    let mut out = format!(
+        "policy of {} against the choices of {} (playing {}), {} games per scenario:\n",
+        net, plan.expert, plan.opponent, plan.games
+    );
+    out.push_str("  scenario             decisions   top-1 agreement   probability of the expert's action\n");
+    for r in records {
+        out.push_str(&row(&r.scenario, &r.all));
+        for (kind, a) in &r.kinds {
+            all.entry(kind.clone()).or_default().merge(a);
+        }
     }
+    out.push_str("  by the kind of the expert's action, every scenario:\n");
+    for (kind, a) in &all {
+        out.push_str(&row(kind, a));
+    }
+    out.push_str("  (decisions with more than one legal action; top-1: the network's most likely action is the expert's)");
+    out
+}
+
+/// One line of the text table: a scenario's or a kind's agreement.
+fn row(name: &str, a: &Agreement) -> String {
+    format!("  {:<20} {:>9} {:>16.1}% {:>20.3}\n", name, a.decisions, 100.0 * a.rate(), a.expert_probability)
 }
 
 #[cfg(test)]
