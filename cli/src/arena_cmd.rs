@@ -10,8 +10,15 @@ use eval::{ArenaOptions, ArenaSettings};
 use std::io::IsTerminal;
 use std::path::PathBuf;
 
+/// What `--crews` means to the arena, which draws crews from pools.
+const ARENA_CREWS_HELP: &str = "Two crews, side A then side B: names in configs/crews/ or paths. Or `all` (every crew \
+    in configs/crews/), or three or more, to draw side A's and side B's crews per game as `--boards` draws boards; a \
+    lineup that cannot play (a crew too large for a board's deployment strip, no character for Couriers...) is \
+    redrawn. With --solo: the crew that plays, or a pool to draw it from";
+
 /// `tde arena`.
 #[derive(Args, Debug)]
+#[command(mut_arg("crews", |crews| crews.help(ARENA_CREWS_HELP)))]
 pub struct ArenaArgs {
     /// The agents, comma-separated specs as `tde demo --agents` takes them (`random`,
     /// `greedy`, `mcts:iters=400,c=1.4`: an mcts spec keeps its `key=value` parameters). Enter

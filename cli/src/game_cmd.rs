@@ -25,10 +25,8 @@ pub struct SetupOptions {
     /// Board name in configs/boards/ or a path to a .board file.
     #[arg(long, default_value = DEFAULT_BOARD)]
     pub board: String,
-    /// Two crews, side A then side B: names in configs/crews/ or paths. `tde arena` also takes
-    /// `all` (every crew in configs/crews/), or three or more, to draw side A's and side B's
-    /// crews per game as `--boards` draws boards (a lineup that cannot play is redrawn); with
-    /// its --solo, the crew that plays, or a pool to draw it from.
+    /// Two crews, side A then side B: names in configs/crews/ or paths (`tde arena` takes pools
+    /// too: see its help).
     #[arg(long, value_delimiter = ',', default_value = "artifacters_100,the_firm_100")]
     pub crews: Vec<String>,
     /// Rule variant in configs/rules/ (standard or narrative).

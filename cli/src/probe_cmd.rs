@@ -6,9 +6,9 @@ use clap::{Args, Subcommand};
 use engine::setup::GameConfig;
 use std::path::PathBuf;
 use training::network::loaded::Network;
-use training::probes::policy::{policy_report, PolicyPlan};
-use training::probes::sibling::{sibling_report, LearnedLeaf, SiblingPlan};
-use training::probes::value::{value_report, CheckPlan};
+use training::probes::policy::PolicyPlan;
+use training::probes::sibling::{LearnedLeaf, SiblingPlan};
+use training::probes::value::ValuePlan;
 
 /// The probes of `tde probe`.
 #[derive(Subcommand)]
@@ -70,7 +70,7 @@ fn network_for_check(net: &std::path::Path, agents: &[(&str, &str)]) -> Result<N
 /// Run `tde probe value`.
 pub fn value(args: &ValueArgs) -> Result<String, String> {
     let network = network_for_check(&args.net, &[("--agent", &args.agent)])?;
-    let plan = CheckPlan {
+    let plan = ValuePlan {
         agent: args.agent.clone(),
         games: args.games,
         every: args.every as usize,
@@ -78,7 +78,7 @@ pub fn value(args: &ValueArgs) -> Result<String, String> {
         seed: args.seed,
     };
     let net = args.net.display().to_string();
-    value_report(&network, &net, &GameConfig::default(), &plan)?.render(args.json)
+    training::probes::run(&plan, &network, &net, &GameConfig::default())?.render(args.json)
 }
 
 /// Arguments of `tde probe sibling` (alias `tde sibling-check`).
@@ -135,7 +135,7 @@ pub fn sibling(args: &SiblingArgs) -> Result<String, String> {
         },
     };
     let net = args.net.display().to_string();
-    sibling_report(&network, &net, &GameConfig::default(), &plan)?.render(args.json)
+    training::probes::run(&plan, &network, &net, &GameConfig::default())?.render(args.json)
 }
 
 /// Arguments of `tde probe policy` (alias `tde policy-check`).
@@ -173,5 +173,5 @@ pub fn policy(args: &PolicyArgs) -> Result<String, String> {
         seed: args.seed,
     };
     let net = args.net.display().to_string();
-    policy_report(&network, &net, &GameConfig::default(), &plan)?.render(args.json)
+    training::probes::run(&plan, &network, &net, &GameConfig::default())?.render(args.json)
 }

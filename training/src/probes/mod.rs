@@ -2,15 +2,16 @@
 //! results and rollouts ([`value`]), its policy against an expert's choices ([`policy`]), and
 //! its value head among the positions after a decision's actions ([`sibling`]).
 //!
-//! Every probe works the same way: games of every scenario played in parallel
-//! ([`per_scenario`]), the decisions the [`DecisionSampler`] picks judged as the games go, and
-//! a [`Report`]: the settings it ran with and one record per scenario, as one JSON object or
-//! as text.
+//! Every probe is a [`Probe`] and runs the same way ([`run`]): games of every scenario played
+//! in parallel, the decisions the [`DecisionSampler`] picks judged as the games go, and a
+//! [`Report`]: the settings it ran with and one record per scenario, as one JSON object or as
+//! text.
 
 pub mod policy;
 pub mod sibling;
 pub mod value;
 
+use crate::network::loaded::Network;
 use agents::{Agent, Game, Turn};
 use engine::scenario::Scenario;
 use engine::setup::GameConfig;
@@ -21,26 +22,51 @@ use rayon::prelude::*;
 use serde::Serialize;
 use serde_json::{Map, Value};
 
-/// Play `games` games of every scenario on `config`'s board and crews, in parallel:
-/// `judge_game` plays game `g` (0-based) of a scenario's configuration and gives what it
-/// judged, and `summarize` turns a scenario's judged games, in game order, into its record.
-pub fn per_scenario<T: Send, R>(
+/// A yardstick of a network: how it plays and judges a game, and what it makes of a
+/// scenario's judged games.
+pub trait Probe: Sync {
+    /// What one game gives.
+    type Judged: Send;
+    /// What one scenario gives.
+    type Record: Serialize;
+    /// Games per scenario.
+    fn games(&self) -> u32;
+    /// Play game `game` (0-based) of a scenario's configuration and judge its decisions.
+    fn judge_game(&self, network: &Network, config: &GameConfig, game: u64) -> Result<Self::Judged, String>;
+    /// A scenario's record from its judged games, in game order.
+    fn summarize(&self, scenario: Scenario, judged: Vec<Self::Judged>) -> Self::Record;
+    /// The probe's own settings in the report (beside the network, board and crews).
+    fn settings(&self) -> Vec<(&'static str, Value)>;
+    /// The report as text, for the network named `net`.
+    fn text(&self, net: &str, records: &[Self::Record]) -> String;
+}
+
+/// Run `probe` on every scenario with `config`'s board and crews, judging `network` (named
+/// `net` in the report), the games of each scenario in parallel.
+pub fn run<P: Probe>(
+    probe: &P,
+    network: &Network,
+    net: &str,
     config: &GameConfig,
-    games: u32,
-    judge_game: impl Fn(&GameConfig, u64) -> Result<T, String> + Sync,
-    summarize: impl Fn(Scenario, Vec<T>) -> R,
-) -> Result<Vec<R>, String> {
-    Scenario::ALL
+) -> Result<Report<P::Record>, String> {
+    let records = Scenario::ALL
         .into_iter()
         .map(|scenario| {
             let config = GameConfig { scenario, ..config.clone() };
-            let judged: Vec<T> = (0..games as u64)
+            let judged: Vec<P::Judged> = (0..probe.games() as u64)
                 .into_par_iter()
-                .map(|g| judge_game(&config, g))
+                .map(|g| probe.judge_game(network, &config, g))
                 .collect::<Result<_, _>>()?;
-            Ok(summarize(scenario, judged))
+            Ok(probe.summarize(scenario, judged))
         })
-        .collect()
+        .collect::<Result<Vec<_>, String>>()?;
+    let mut settings = Map::new();
+    settings.insert("net".into(), Value::from(net));
+    settings.insert("board".into(), serde_json::json!(config.board));
+    settings.insert("crews".into(), serde_json::json!(config.crews));
+    settings.extend(probe.settings().into_iter().map(|(key, value)| (key.to_string(), value)));
+    let text = probe.text(net, &records);
+    Ok(Report { settings, scenarios: records, text })
 }
 
 /// Which decisions of a game a probe judges: decisions with two or more legal actions, of
@@ -131,19 +157,4 @@ impl<R: Serialize> Report<R> {
         object.insert("scenarios".into(), serde_json::to_value(&self.scenarios).map_err(|e| e.to_string())?);
         Ok(Value::Object(object).to_string())
     }
-}
-
-/// The settings every probe reports: the network's name as given, and `config`'s board and
-/// crews, with `more` of the probe's own.
-pub fn settings(
-    net: &str,
-    config: &GameConfig,
-    more: impl IntoIterator<Item = (&'static str, Value)>,
-) -> Map<String, Value> {
-    let mut settings = Map::new();
-    settings.insert("net".into(), Value::from(net));
-    settings.insert("board".into(), serde_json::json!(config.board));
-    settings.insert("crews".into(), serde_json::json!(config.crews));
-    settings.extend(more.into_iter().map(|(key, value)| (key.to_string(), value)));
-    settings
 }

@@ -7,8 +7,9 @@
 
 use crate::network::loaded::Network;
 use crate::play::make_agent;
-use crate::probes::{self, per_scenario, DecisionSampler, Report};
+use crate::probes::{DecisionSampler, Probe};
 use agents::{Agent, Game, PolicyValue};
+use engine::scenario::Scenario;
 use engine::setup::{new_game, GameConfig};
 use engine::{Action, GameState};
 use serde_json::Value;
@@ -87,37 +88,42 @@ pub struct PolicyPlan {
     pub seed: u64,
 }
 
-/// Judge the expert's decisions in `plan`'s games of every scenario, on `config`'s board and
-/// crews, with `network` (named `net` in the report).
-pub fn policy_report(
-    network: &Network,
-    net: &str,
-    config: &GameConfig,
-    plan: &PolicyPlan,
-) -> Result<Report<ScenarioAgreement>, String> {
-    let records = per_scenario(
-        config,
-        plan.games,
-        |config, g| judge_game(network, plan, config, g, plan.seed.wrapping_add(g)),
-        |scenario, judged: Vec<BTreeMap<String, Agreement>>| {
-            let mut kinds: BTreeMap<String, Agreement> = BTreeMap::new();
-            for game in &judged {
-                for (kind, a) in game {
-                    kinds.entry(kind.clone()).or_default().merge(a);
-                }
+impl Probe for PolicyPlan {
+    type Judged = BTreeMap<String, Agreement>;
+    type Record = ScenarioAgreement;
+
+    fn games(&self) -> u32 {
+        self.games
+    }
+
+    fn judge_game(
+        &self,
+        network: &Network,
+        config: &GameConfig,
+        game: u64,
+    ) -> Result<BTreeMap<String, Agreement>, String> {
+        judge_game(network, self, config, game, self.seed.wrapping_add(game))
+    }
+
+    fn summarize(&self, scenario: Scenario, judged: Vec<BTreeMap<String, Agreement>>) -> ScenarioAgreement {
+        let mut kinds: BTreeMap<String, Agreement> = BTreeMap::new();
+        for game in &judged {
+            for (kind, a) in game {
+                kinds.entry(kind.clone()).or_default().merge(a);
             }
-            let mut all = Agreement::default();
-            kinds.values().for_each(|a| all.merge(a));
-            ScenarioAgreement { scenario: scenario.name().to_string(), games: plan.games, all, kinds }
-        },
-    )?;
-    let settings = probes::settings(
-        net,
-        config,
-        [("expert", Value::from(plan.expert.as_str())), ("opponent", Value::from(plan.opponent.as_str()))],
-    );
-    let text = text(net, plan, &records);
-    Ok(Report { settings, scenarios: records, text })
+        }
+        let mut all = Agreement::default();
+        kinds.values().for_each(|a| all.merge(a));
+        ScenarioAgreement { scenario: scenario.name().to_string(), games: self.games, all, kinds }
+    }
+
+    fn settings(&self) -> Vec<(&'static str, Value)> {
+        vec![("expert", Value::from(self.expert.as_str())), ("opponent", Value::from(self.opponent.as_str()))]
+    }
+
+    fn text(&self, net: &str, records: &[ScenarioAgreement]) -> String {
+        text(net, self, records)
+    }
 }
 
 /// One game's agreement by kind of action.

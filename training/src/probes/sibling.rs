@@ -19,10 +19,11 @@
 
 use crate::network::loaded::Network;
 use crate::play::rollout::{players, rollout_estimate, Estimate};
-use crate::probes::{self, per_scenario, DecisionSampler, Report};
+use crate::probes::{DecisionSampler, Probe};
 use agents::learned::leaf::LeafValue;
 use agents::tde::MaterialEvaluator;
 use agents::{Evaluator, Game, PolicyValue, Turn};
+use engine::scenario::Scenario;
 use engine::setup::{new_game, GameConfig};
 use engine::GameState;
 use rand::SeedableRng;
@@ -127,33 +128,40 @@ pub struct SiblingRecord {
     pub material_agreement: f64,
 }
 
-/// Judge the decisions `plan` names in every scenario, on `config`'s board and crews, with
-/// `network` (named `net` in the report).
-pub fn sibling_report(
-    network: &Network,
-    net: &str,
-    config: &GameConfig,
-    plan: &SiblingPlan,
-) -> Result<Report<SiblingRecord>, String> {
-    let records = per_scenario(
-        config,
-        plan.games,
-        |config, g| judge_game(network, config, plan, plan.seed.wrapping_add(g)),
-        |scenario, judged| summarize(scenario.name(), &judged.concat()),
-    )?;
-    let settings = probes::settings(
-        net,
-        config,
-        [
-            ("leaf", serde_json::json!(plan.leaf.as_ref().map(|leaf| leaf.path.display().to_string()))),
-            ("agent", Value::from(plan.agent.as_str())),
-            ("actions", Value::from(plan.actions)),
-            ("rollouts", Value::from(plan.rollouts)),
-            ("continuation", Value::from(plan.continuation)),
-        ],
-    );
-    let text = text(net, plan, &records);
-    Ok(Report { settings, scenarios: records, text })
+impl Probe for SiblingPlan {
+    type Judged = Vec<Vec<Child>>;
+    type Record = SiblingRecord;
+
+    fn games(&self) -> u32 {
+        self.games
+    }
+
+    fn judge_game(
+        &self,
+        network: &Network,
+        config: &GameConfig,
+        game: u64,
+    ) -> Result<Vec<Vec<Child>>, String> {
+        judge_game(network, config, self, self.seed.wrapping_add(game))
+    }
+
+    fn summarize(&self, scenario: Scenario, judged: Vec<Vec<Vec<Child>>>) -> SiblingRecord {
+        summarize(scenario.name(), &judged.concat())
+    }
+
+    fn settings(&self) -> Vec<(&'static str, Value)> {
+        vec![
+            ("leaf", serde_json::json!(self.leaf.as_ref().map(|leaf| leaf.path.display().to_string()))),
+            ("agent", Value::from(self.agent.as_str())),
+            ("actions", Value::from(self.actions)),
+            ("rollouts", Value::from(self.rollouts)),
+            ("continuation", Value::from(self.continuation)),
+        ]
+    }
+
+    fn text(&self, net: &str, records: &[SiblingRecord]) -> String {
+        text(net, self, records)
+    }
 }
 
 /// One game's judged decisions, each as its children in the network's order of preference.

@@ -11,8 +11,9 @@
 
 use crate::network::loaded::Network;
 use crate::play::rollout::{players, rollout_mean};
-use crate::probes::{self, per_scenario, DecisionSampler, Report};
+use crate::probes::{DecisionSampler, Probe};
 use agents::{Game, PolicyValue};
+use engine::scenario::Scenario;
 use engine::setup::{new_game, GameConfig};
 use serde_json::Value;
 
@@ -71,7 +72,7 @@ type Judged = (f32, f64, usize, f64);
 
 /// How the value probe plays and judges its games.
 #[derive(Clone, Debug)]
-pub struct CheckPlan {
+pub struct ValuePlan {
     /// The agent playing both sides (a spec `make_agent` takes), and the rollouts.
     pub agent: String,
     /// Games per scenario.
@@ -84,31 +85,37 @@ pub struct CheckPlan {
     pub seed: u64,
 }
 
-/// Judge the decisions `plan` names in every scenario, on `config`'s board and crews, with
-/// `network` (named `net` in the report).
-pub fn value_report(
-    network: &Network,
-    net: &str,
-    config: &GameConfig,
-    plan: &CheckPlan,
-) -> Result<Report<ValueRecord>, String> {
-    let rollouts = (plan.rollouts > 0).then_some(plan.rollouts);
-    let records = per_scenario(
-        config,
-        plan.games,
-        |config, g| judge_game(network, config, plan, plan.seed.wrapping_add(g)),
-        |scenario, judged| record(scenario.name().to_string(), plan.games, judged.concat(), rollouts),
-    )?;
-    let settings = probes::settings(net, config, [("agent", Value::from(plan.agent.as_str()))]);
-    let text = text(net, plan, &records);
-    Ok(Report { settings, scenarios: records, text })
+impl Probe for ValuePlan {
+    type Judged = Vec<Judged>;
+    type Record = ValueRecord;
+
+    fn games(&self) -> u32 {
+        self.games
+    }
+
+    fn judge_game(&self, network: &Network, config: &GameConfig, game: u64) -> Result<Vec<Judged>, String> {
+        judge_game(network, config, self, self.seed.wrapping_add(game))
+    }
+
+    fn summarize(&self, scenario: Scenario, judged: Vec<Vec<Judged>>) -> ValueRecord {
+        let rollouts = (self.rollouts > 0).then_some(self.rollouts);
+        record(scenario.name().to_string(), self.games, judged.concat(), rollouts)
+    }
+
+    fn settings(&self) -> Vec<(&'static str, Value)> {
+        vec![("agent", Value::from(self.agent.as_str()))]
+    }
+
+    fn text(&self, net: &str, records: &[ValueRecord]) -> String {
+        text(net, self, records)
+    }
 }
 
 /// One game's judged decisions.
 fn judge_game(
     network: &Network,
     config: &GameConfig,
-    plan: &CheckPlan,
+    plan: &ValuePlan,
     seed: u64,
 ) -> Result<Vec<Judged>, String> {
     let state = new_game(config).map_err(|e| e.to_string())?;
@@ -133,7 +140,7 @@ fn judge_game(
 }
 
 /// The report as text: a table of the scenarios, and one of the rollouts where there are any.
-fn text(net: &str, plan: &CheckPlan, records: &[ValueRecord]) -> String {
+fn text(net: &str, plan: &ValuePlan, records: &[ValueRecord]) -> String {
     let mut out = format!(
         "value head of {} on games of {} (both sides), {} per scenario, every {}th decision with a choice:\n",
         net, plan.agent, plan.games, plan.every
