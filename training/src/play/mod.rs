@@ -1,8 +1,9 @@
-//! Agents that play with a trained network: the network alone (`policy:checkpoint=PATH`, or
-//! blended with the scripted order, [`crate::play::blend`]), the network inside MCTS
-//! (`mcts:...,net=PATH`) — its policy orders the candidates searched and its value judges the
-//! leaves, with no rollouts — or at MCTS's root only (`mcts:...,rollout=R,net=PATH`), and
-//! AlphaZero-style search (`az:net=PATH`).
+//! Agents that play with a trained network, built from their specs by [`make_agent`]: the
+//! network alone (`policy:checkpoint=PATH`, [`policy`], or blended with the scripted order,
+//! [`blend`]), the network inside MCTS (`mcts:...,net=PATH`, [`search`]) — its policy orders
+//! the candidates searched and its value judges the leaves, with no rollouts — or at MCTS's
+//! root only (`mcts:...,rollout=R,net=PATH`), and AlphaZero-style search (`az:net=PATH`).
+//! [`rollout`] plays games on from a position by any agent.
 
 pub mod blend;
 pub mod policy;

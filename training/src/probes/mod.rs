@@ -158,3 +158,40 @@ impl<R: Serialize> Report<R> {
         Ok(Value::Object(object).to_string())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::play::rollout::players;
+    use engine::setup::{new_game, GameConfig};
+
+    /// The counts of the decisions `sampler` picks in a game of random players, with their
+    /// movers.
+    fn picked(sampler: DecisionSampler) -> Vec<(usize, usize)> {
+        let config = GameConfig { scenario: Scenario::GrudgeMatch, ..GameConfig::default() };
+        let state = new_game(&config).unwrap();
+        let mut picked = Vec::new();
+        sampler
+            .play(state, &mut players("random", 5).unwrap(), 5, |d| {
+                picked.push((d.count, d.mover));
+                Ok(())
+            })
+            .unwrap();
+        picked
+    }
+
+    #[test]
+    fn the_sampler_picks_every_nth_choice_of_the_sides_asked_for() {
+        let all = picked(DecisionSampler { every: 1, side: None, opening: true });
+        assert!(all.len() > 10 && all.iter().enumerate().all(|(i, &(count, _))| count == i + 1));
+        // Grudge Match opens with side A's choice of a grudge: counted only with `opening`.
+        assert_eq!(all[0].1, 0);
+        let later = picked(DecisionSampler { every: 1, side: None, opening: false });
+        assert_eq!(later.len(), all.len() - 1);
+        let third = picked(DecisionSampler { every: 3, side: None, opening: true });
+        assert_eq!(third, all.iter().copied().filter(|(count, _)| count % 3 == 0).collect::<Vec<_>>());
+        let side_b = picked(DecisionSampler { every: 1, side: Some(1), opening: true });
+        assert_eq!(side_b.len(), all.iter().filter(|(_, mover)| *mover == 1).count());
+        assert!(side_b.iter().all(|&(_, mover)| mover == 1));
+    }
+}
