@@ -102,7 +102,34 @@ impl Probe for PolicyPlan {
         config: &GameConfig,
         game: u64,
     ) -> Result<BTreeMap<String, Agreement>, String> {
-        judge_game(network, self, config, game, self.seed.wrapping_add(game))
+        let seed = self.seed.wrapping_add(game);
+        let state = new_game(config).map_err(|e| e.to_string())?;
+        let expert_side = (game % 2) as usize;
+        let mut players: Vec<Box<dyn Agent<GameState>>> = vec![
+            make_agent(&self.expert, seed.wrapping_mul(2))?,
+            make_agent(&self.opponent, seed.wrapping_mul(2).wrapping_add(1))?,
+        ];
+        if expert_side == 1 {
+            players.swap(0, 1);
+        }
+        let sampler = DecisionSampler { every: 1, side: Some(expert_side), opening: true };
+        let mut kinds: BTreeMap<String, Agreement> = BTreeMap::new();
+        sampler.play(state, &mut players, seed, |decision| {
+            let out = PolicyValue::evaluate(network, &[(decision.state, decision.mover)])?;
+            let priors = &out[0].priors;
+            let chosen = Game::legal_actions(decision.state)
+                .iter()
+                .position(|a| *a == decision.action)
+                .ok_or("the expert played an illegal action")?;
+            // The first most likely action, as the policy agent plays.
+            let best = priors.iter().enumerate().fold(0, |b, (i, &x)| if x > priors[b] { i } else { b });
+            kinds
+                .entry(action_kind(&decision.action))
+                .or_default()
+                .add(best == chosen, priors[chosen] as f64);
+            Ok(())
+        })?;
+        Ok(kinds)
     }
 
     fn summarize(&self, scenario: Scenario, judged: Vec<BTreeMap<String, Agreement>>) -> ScenarioAgreement {
@@ -122,65 +149,27 @@ impl Probe for PolicyPlan {
     }
 
     fn text(&self, net: &str, records: &[ScenarioAgreement]) -> String {
-        text(net, self, records)
-    }
-}
-
-/// One game's agreement by kind of action.
-fn judge_game(
-    network: &Network,
-    plan: &PolicyPlan,
-    config: &GameConfig,
-    game: u64,
-    seed: u64,
-) -> Result<BTreeMap<String, Agreement>, String> {
-    let state = new_game(config).map_err(|e| e.to_string())?;
-    let expert_side = (game % 2) as usize;
-    let mut players: Vec<Box<dyn Agent<GameState>>> = vec![
-        make_agent(&plan.expert, seed.wrapping_mul(2))?,
-        make_agent(&plan.opponent, seed.wrapping_mul(2).wrapping_add(1))?,
-    ];
-    if expert_side == 1 {
-        players.swap(0, 1);
-    }
-    let sampler = DecisionSampler { every: 1, side: Some(expert_side), opening: true };
-    let mut kinds: BTreeMap<String, Agreement> = BTreeMap::new();
-    sampler.play(state, &mut players, seed, |decision| {
-        let out = PolicyValue::evaluate(network, &[(decision.state, decision.mover)])?;
-        let priors = &out[0].priors;
-        let chosen = Game::legal_actions(decision.state)
-            .iter()
-            .position(|a| *a == decision.action)
-            .ok_or("the expert played an illegal action")?;
-        // The first most likely action, as the policy agent plays.
-        let best = priors.iter().enumerate().fold(0, |b, (i, &x)| if x > priors[b] { i } else { b });
-        kinds.entry(action_kind(&decision.action)).or_default().add(best == chosen, priors[chosen] as f64);
-        Ok(())
-    })?;
-    Ok(kinds)
-}
-
-/// The report as text: agreement per scenario, then by the kind of the expert's action over
-/// every scenario.
-fn text(net: &str, plan: &PolicyPlan, records: &[ScenarioAgreement]) -> String {
-    let mut all = BTreeMap::<String, Agreement>::new();
-    let mut out = format!(
-        "policy of {} against the choices of {} (playing {}), {} games per scenario:\n",
-        net, plan.expert, plan.opponent, plan.games
-    );
-    out.push_str("  scenario             decisions   top-1 agreement   probability of the expert's action\n");
-    for r in records {
-        out.push_str(&row(&r.scenario, &r.all));
-        for (kind, a) in &r.kinds {
-            all.entry(kind.clone()).or_default().merge(a);
+        let mut all = BTreeMap::<String, Agreement>::new();
+        let mut out = format!(
+            "policy of {} against the choices of {} (playing {}), {} games per scenario:\n",
+            net, self.expert, self.opponent, self.games
+        );
+        out.push_str(
+            "  scenario             decisions   top-1 agreement   probability of the expert's action\n",
+        );
+        for r in records {
+            out.push_str(&row(&r.scenario, &r.all));
+            for (kind, a) in &r.kinds {
+                all.entry(kind.clone()).or_default().merge(a);
+            }
         }
+        out.push_str("  by the kind of the expert's action, every scenario:\n");
+        for (kind, a) in &all {
+            out.push_str(&row(kind, a));
+        }
+        out.push_str("  (decisions with more than one legal action; top-1: the network's most likely action is the expert's)");
+        out
     }
-    out.push_str("  by the kind of the expert's action, every scenario:\n");
-    for (kind, a) in &all {
-        out.push_str(&row(kind, a));
-    }
-    out.push_str("  (decisions with more than one legal action; top-1: the network's most likely action is the expert's)");
-    out
 }
 
 /// One line of the text table: a scenario's or a kind's agreement.

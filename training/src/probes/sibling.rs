@@ -142,7 +142,22 @@ impl Probe for SiblingPlan {
         config: &GameConfig,
         game: u64,
     ) -> Result<Vec<Vec<Child>>, String> {
-        judge_game(network, config, self, self.seed.wrapping_add(game))
+        let seed = self.seed.wrapping_add(game);
+        let state = new_game(config).map_err(|e| e.to_string())?;
+        let sampler = DecisionSampler { every: self.every, side: None, opening: false };
+        let mut roots = Vec::new();
+        sampler.play(state, &mut players(&self.agent, seed)?, seed, |decision| {
+            roots.push((decision.state.clone(), decision.mover));
+            Ok(())
+        })?;
+        roots
+            .iter()
+            .enumerate()
+            .map(|(d, (root, mover))| {
+                let decision_seed = seed.wrapping_mul(1_000_003).wrapping_add(d as u64);
+                children(network, root, *mover, self, decision_seed)
+            })
+            .collect()
     }
 
     fn summarize(&self, scenario: Scenario, judged: Vec<Vec<Vec<Child>>>) -> SiblingRecord {
@@ -160,32 +175,56 @@ impl Probe for SiblingPlan {
     }
 
     fn text(&self, net: &str, records: &[SiblingRecord]) -> String {
-        text(net, self, records)
+        let judged = match &self.leaf {
+            Some(leaf) => format!("leaf value {}", leaf.path.display()),
+            None => format!("value head of {net}"),
+        };
+        let mut out = format!(
+            "{} among siblings: at every {}th decision with a choice of {} games per scenario by {},\n\
+         the network's {} most probable actions played, each child valued by it and by {} rollouts{}:\n",
+            judged,
+            self.every,
+            self.games,
+            self.agent,
+            self.actions,
+            self.rollouts,
+            match self.continuation {
+                0 => String::new(),
+                d => format!(" (the head and material after {d} more decisions of {})", self.agent),
+            }
+        );
+        out.push_str("  scenario             decisions  pairs  correlation (corrected)  sd head  sd rollouts (noise)  same best (chance)  rollout value of head's / policy's pick  bias: decider / opponent next  material: correlation (corrected), same best\n");
+        let corrected = |c: Option<f64>| c.map_or("-".to_string(), |c| format!("{c:.3}"));
+        for r in records {
+            out.push_str(&format!(
+            "  {:<20} {:>9} {:>6} {:>12.3} ({:>7})  {:>7.3} {:>12.3} ({:.3})  {:>9.1}% ({:.1}%)  {:>21.3} / {:.3}  {:>18.3} / {:.3}  {:>21.3} ({:>7}), {:.1}%\n",
+            r.scenario,
+            r.decisions,
+            r.pairs,
+            r.correlation,
+            corrected(r.corrected_correlation),
+            r.head_sd,
+            r.rollout_sd,
+            r.rollout_noise_sd,
+            100.0 * r.agreement,
+            100.0 * r.chance_agreement,
+            r.head_pick_value,
+            r.policy_pick_value,
+            r.bias_same_mover,
+            r.bias_other_mover,
+            r.material_correlation,
+            corrected(r.material_corrected_correlation),
+            100.0 * r.material_agreement
+        ));
+        }
+        out.push_str("  (correlation of the head's and the rollouts' differences between siblings; corrected: with the rollouts' sampling noise\n");
+        out.push_str("   taken out, the correlation with the value they estimate; same best: the head's best child is the rollouts' best;\n");
+        out.push_str(
+            "   bias: mean head value minus rollout value where the decider or the opponent moves next;\n",
+        );
+        out.push_str("   material: the same for the material evaluator that ends MCTS's rollouts, ties going to the network's favourite)");
+        out
     }
-}
-
-/// One game's judged decisions, each as its children in the network's order of preference.
-fn judge_game(
-    network: &Network,
-    config: &GameConfig,
-    plan: &SiblingPlan,
-    seed: u64,
-) -> Result<Vec<Vec<Child>>, String> {
-    let state = new_game(config).map_err(|e| e.to_string())?;
-    let sampler = DecisionSampler { every: plan.every, side: None, opening: false };
-    let mut roots = Vec::new();
-    sampler.play(state, &mut players(&plan.agent, seed)?, seed, |decision| {
-        roots.push((decision.state.clone(), decision.mover));
-        Ok(())
-    })?;
-    roots
-        .iter()
-        .enumerate()
-        .map(|(d, (root, mover))| {
-            let decision_seed = seed.wrapping_mul(1_000_003).wrapping_add(d as u64);
-            children(network, root, *mover, plan, decision_seed)
-        })
-        .collect()
 }
 
 /// The children of the network's `plan.actions` most probable actions at `root`.
@@ -356,59 +395,6 @@ pub fn summarize(scenario: &str, decisions: &[Vec<Child>]) -> SiblingRecord {
         material_corrected_correlation: material.corrected_correlation,
         material_agreement: material.agreement,
     }
-}
-
-/// The report as text: the head against the rollouts among siblings, per scenario.
-fn text(net: &str, plan: &SiblingPlan, records: &[SiblingRecord]) -> String {
-    let judged = match &plan.leaf {
-        Some(leaf) => format!("leaf value {}", leaf.path.display()),
-        None => format!("value head of {net}"),
-    };
-    let mut out = format!(
-        "{} among siblings: at every {}th decision with a choice of {} games per scenario by {},\n\
-         the network's {} most probable actions played, each child valued by it and by {} rollouts{}:\n",
-        judged,
-        plan.every,
-        plan.games,
-        plan.agent,
-        plan.actions,
-        plan.rollouts,
-        match plan.continuation {
-            0 => String::new(),
-            d => format!(" (the head and material after {d} more decisions of {})", plan.agent),
-        }
-    );
-    out.push_str("  scenario             decisions  pairs  correlation (corrected)  sd head  sd rollouts (noise)  same best (chance)  rollout value of head's / policy's pick  bias: decider / opponent next  material: correlation (corrected), same best\n");
-    let corrected = |c: Option<f64>| c.map_or("-".to_string(), |c| format!("{c:.3}"));
-    for r in records {
-        out.push_str(&format!(
-            "  {:<20} {:>9} {:>6} {:>12.3} ({:>7})  {:>7.3} {:>12.3} ({:.3})  {:>9.1}% ({:.1}%)  {:>21.3} / {:.3}  {:>18.3} / {:.3}  {:>21.3} ({:>7}), {:.1}%\n",
-            r.scenario,
-            r.decisions,
-            r.pairs,
-            r.correlation,
-            corrected(r.corrected_correlation),
-            r.head_sd,
-            r.rollout_sd,
-            r.rollout_noise_sd,
-            100.0 * r.agreement,
-            100.0 * r.chance_agreement,
-            r.head_pick_value,
-            r.policy_pick_value,
-            r.bias_same_mover,
-            r.bias_other_mover,
-            r.material_correlation,
-            corrected(r.material_corrected_correlation),
-            100.0 * r.material_agreement
-        ));
-    }
-    out.push_str("  (correlation of the head's and the rollouts' differences between siblings; corrected: with the rollouts' sampling noise\n");
-    out.push_str("   taken out, the correlation with the value they estimate; same best: the head's best child is the rollouts' best;\n");
-    out.push_str(
-        "   bias: mean head value minus rollout value where the decider or the opponent moves next;\n",
-    );
-    out.push_str("   material: the same for the material evaluator that ends MCTS's rollouts, ties going to the network's favourite)");
-    out
 }
 
 #[cfg(test)]

@@ -94,7 +94,26 @@ impl Probe for ValuePlan {
     }
 
     fn judge_game(&self, network: &Network, config: &GameConfig, game: u64) -> Result<Vec<Judged>, String> {
-        judge_game(network, config, self, self.seed.wrapping_add(game))
+        let seed = self.seed.wrapping_add(game);
+        let state = new_game(config).map_err(|e| e.to_string())?;
+        let mut players = players(&self.agent, seed)?;
+        let sampler = DecisionSampler { every: self.every, side: None, opening: false };
+        let mut judged: Vec<(usize, f32, f64)> = Vec::new();
+        let end = sampler.play(state, &mut players, seed, |decision| {
+            let rollout_seed = seed.wrapping_mul(1_000_003).wrapping_add(decision.count as u64);
+            let out = PolicyValue::evaluate(network, &[(decision.state, decision.mover)])?;
+            let rollouts =
+                rollout_mean(decision.state, decision.mover, &self.agent, self.rollouts, rollout_seed)?;
+            judged.push((decision.mover, out[0].value, rollouts));
+            Ok(())
+        })?;
+        let returns = Game::returns(&end);
+        let n = judged.len();
+        Ok(judged
+            .into_iter()
+            .enumerate()
+            .map(|(i, (mover, v, rollouts))| (v, returns[mover], 3 * i / n, rollouts))
+            .collect())
     }
 
     fn summarize(&self, scenario: Scenario, judged: Vec<Vec<Judged>>) -> ValueRecord {
@@ -107,80 +126,50 @@ impl Probe for ValuePlan {
     }
 
     fn text(&self, net: &str, records: &[ValueRecord]) -> String {
-        text(net, self, records)
-    }
-}
-
-/// One game's judged decisions.
-fn judge_game(
-    network: &Network,
-    config: &GameConfig,
-    plan: &ValuePlan,
-    seed: u64,
-) -> Result<Vec<Judged>, String> {
-    let state = new_game(config).map_err(|e| e.to_string())?;
-    let mut players = players(&plan.agent, seed)?;
-    let sampler = DecisionSampler { every: plan.every, side: None, opening: false };
-    let mut judged: Vec<(usize, f32, f64)> = Vec::new();
-    let end = sampler.play(state, &mut players, seed, |decision| {
-        let rollout_seed = seed.wrapping_mul(1_000_003).wrapping_add(decision.count as u64);
-        let out = PolicyValue::evaluate(network, &[(decision.state, decision.mover)])?;
-        let rollouts =
-            rollout_mean(decision.state, decision.mover, &plan.agent, plan.rollouts, rollout_seed)?;
-        judged.push((decision.mover, out[0].value, rollouts));
-        Ok(())
-    })?;
-    let returns = Game::returns(&end);
-    let n = judged.len();
-    Ok(judged
-        .into_iter()
-        .enumerate()
-        .map(|(i, (mover, v, rollouts))| (v, returns[mover], 3 * i / n, rollouts))
-        .collect())
-}
-
-/// The report as text: a table of the scenarios, and one of the rollouts where there are any.
-fn text(net: &str, plan: &ValuePlan, records: &[ValueRecord]) -> String {
-    let mut out = format!(
+        let mut out = format!(
         "value head of {} on games of {} (both sides), {} per scenario, every {}th decision with a choice:\n",
-        net, plan.agent, plan.games, plan.every
+        net, self.agent, self.games, self.every
     );
-    out.push_str(
+        out.push_str(
         "  scenario             positions    mse   sign right (decisive)   mean value (result)   mse by third   sign right by third\n",
     );
-    let percent = |right: usize, of: usize| 100.0 * right as f64 / of.max(1) as f64;
-    for r in records {
-        let thirds: Vec<String> = r.by_third.iter().map(|p| format!("{:.2}", p.mse)).collect();
-        let signs: Vec<String> =
-            r.by_third.iter().map(|p| format!("{:.0}%", percent(p.sign_right, p.decisive))).collect();
-        out.push_str(&format!(
-            "  {:<20} {:>9} {:>6.3} {:>6.1}% ({}/{}) {:>13.3} ({:>6.3})   {:<14} {}\n",
-            r.scenario,
-            r.all.positions,
-            r.all.mse,
-            percent(r.all.sign_right, r.all.decisive),
-            r.all.sign_right,
-            r.all.decisive,
-            r.mean_value,
-            r.mean_result,
-            thirds.join(" "),
-            signs.join(" ")
-        ));
-    }
-    if plan.rollouts > 0 {
-        out.push_str(&format!("  {} rollouts from each judged decision by {}:\n", plan.rollouts, plan.agent));
-        out.push_str("  scenario             rollout mse to result   head mse to rollouts\n");
-        for (r, rollouts) in records.iter().filter_map(|r| Some((r, r.rollouts.as_ref()?))) {
+        let percent = |right: usize, of: usize| 100.0 * right as f64 / of.max(1) as f64;
+        for r in records {
+            let thirds: Vec<String> = r.by_third.iter().map(|p| format!("{:.2}", p.mse)).collect();
+            let signs: Vec<String> =
+                r.by_third.iter().map(|p| format!("{:.0}%", percent(p.sign_right, p.decisive))).collect();
             out.push_str(&format!(
-                "  {:<20} {:>21.3} {:>22.3}\n",
-                r.scenario, rollouts.mse_to_result, rollouts.head_mse_to_rollouts
+                "  {:<20} {:>9} {:>6.3} {:>6.1}% ({}/{}) {:>13.3} ({:>6.3})   {:<14} {}\n",
+                r.scenario,
+                r.all.positions,
+                r.all.mse,
+                percent(r.all.sign_right, r.all.decisive),
+                r.all.sign_right,
+                r.all.decisive,
+                r.mean_value,
+                r.mean_result,
+                thirds.join(" "),
+                signs.join(" ")
             ));
         }
+        if self.rollouts > 0 {
+            out.push_str(&format!(
+                "  {} rollouts from each judged decision by {}:\n",
+                self.rollouts, self.agent
+            ));
+            out.push_str("  scenario             rollout mse to result   head mse to rollouts\n");
+            for (r, rollouts) in records.iter().filter_map(|r| Some((r, r.rollouts.as_ref()?))) {
+                out.push_str(&format!(
+                    "  {:<20} {:>21.3} {:>22.3}\n",
+                    r.scenario, rollouts.mse_to_result, rollouts.head_mse_to_rollouts
+                ));
+            }
+        }
+        out.push_str("  (mse against the mover's result: win 1, draw 0, loss -1; a value of 0 everywhere scores the share of decisive games;\n");
+        out.push_str("   mean value beside the movers' mean result: above it, the head is optimistic for the player to move;\n");
+        out.push_str("   by third: the first, middle and last third of each game's judged decisions)");
+        out
     }
-    out.push_str("  (mse against the mover's result: win 1, draw 0, loss -1; a value of 0 everywhere scores the share of decisive games;\n");
-    out.push_str("   mean value beside the movers' mean result: above it, the head is optimistic for the player to move;\n");
-    out.push_str("   by third: the first, middle and last third of each game's judged decisions)");
-    out
 }
 
 /// A scenario's record from its judged decisions.
