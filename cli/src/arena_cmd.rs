@@ -1,16 +1,24 @@
 //! `tde arena`: a round robin between agents on the scenarios, with ratings and a report
 //! (see the `eval` crate).
 
+use crate::game_cmd::SetupOptions;
 use agents::split_agent_list;
 use clap::Args;
-use eval::arena::{ArenaOptions, ArenaSettings};
 use eval::lineup::Pool;
 use eval::TdeMatch;
+use eval::{ArenaOptions, ArenaSettings};
 use std::io::IsTerminal;
 use std::path::PathBuf;
 
+/// What `--crews` means to the arena, which draws crews from pools.
+const ARENA_CREWS_HELP: &str = "Two crews, side A then side B: names in configs/crews/ or paths. Or `all` (every crew \
+    in configs/crews/), or three or more, to draw side A's and side B's crews per game as `--boards` draws boards; a \
+    lineup that cannot play (a crew too large for a board's deployment strip, no character for Couriers...) is \
+    redrawn. With --solo: the crew that plays, or a pool to draw it from";
+
 /// `tde arena`.
 #[derive(Args, Debug)]
+#[command(mut_arg("crews", |crews| crews.help(ARENA_CREWS_HELP)))]
 pub struct ArenaArgs {
     /// The agents, comma-separated specs as `tde demo --agents` takes them (`random`,
     /// `greedy`, `mcts:iters=400,c=1.4`: an mcts spec keeps its `key=value` parameters). Enter
@@ -42,32 +50,14 @@ pub struct ArenaArgs {
     /// Print the results as JSON (the content of results.json) instead of the summary.
     #[arg(long)]
     pub json: bool,
-    /// Board name in configs/boards/ or a path to a .board file: every game's board.
-    #[arg(long, default_value = engine::setup::DEFAULT_BOARD)]
-    pub board: String,
-    /// Draw each game's board instead: `all` (every board in configs/boards/) or a
+    /// Board, crews (or pools of them), rules, dinosaurs and ambush markers of every game.
+    #[command(flatten)]
+    pub setup: SetupOptions,
+    /// Draw each game's board instead of `--board`: `all` (every board in configs/boards/) or a
     /// comma-separated list of names or paths. Both games of a round (the sides swapped) share
     /// the draw, a function of the seed, the pair, the scenario and the round.
     #[arg(long, value_delimiter = ',', num_args = 1.., conflicts_with = "board")]
     pub boards: Option<Vec<String>>,
-    /// Two crews, side A then side B: names in configs/crews/ or paths. Or `all` (every crew
-    /// in configs/crews/), or three or more, to draw side A's and side B's crews per game as
-    /// `--boards` draws boards; a lineup that cannot play (a crew too large for a board's
-    /// deployment strip, no character for Couriers...) is redrawn. With --solo: the crew that
-    /// plays, or a pool to draw it from.
-    #[arg(long, value_delimiter = ',', default_value = "artifacters_100,the_firm_100")]
-    pub crews: Vec<String>,
-    /// Rule variant in configs/rules/ (standard or narrative).
-    #[arg(long, default_value = "standard")]
-    pub rules: String,
-    /// AI-controlled dinosaurs (the Ulaya Chronicles card AI, configs/uc/) in every game,
-    /// placed by the players before deployment.
-    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u8).range(0..=engine::setup::MAX_DINOS as i64))]
-    pub dinos: u8,
-    /// Ambush markers (configs/uc/spawn.toml) in every game, placed by the players after the
-    /// dinosaurs.
-    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u8).range(0..=engine::uc::MAX_MARKERS as i64))]
-    pub ambush: u8,
     /// Solo runs instead of a round robin: each agent plays the first crew of `--crews` (or
     /// one drawn per game, the same for every agent, with `--crews all` and `--boards`) alone
     /// against the dinosaurs (`--dinos` 1 or more), `--games` games per scenario, and is rated
@@ -83,11 +73,11 @@ pub fn arena(args: &ArenaArgs) -> Result<String, String> {
     }
     let boards = args.boards.clone().unwrap_or_default();
     let maker = TdeMatch::with_pools(
-        Pool::drawn_or(&boards, args.board.clone()),
-        Pool::crews(&args.crews)?,
-        &args.rules,
-        args.dinos,
-        args.ambush,
+        Pool::drawn_or(&boards, args.setup.board.clone()),
+        Pool::crews(&args.setup.crews)?,
+        &args.setup.rules,
+        args.setup.dinos,
+        args.setup.ambush,
     )?
     .with_factory(training::play::make_agent);
     let agents: Vec<String> = args.agents.iter().flat_map(|list| split_agent_list(list)).collect();
@@ -115,11 +105,11 @@ pub fn arena(args: &ArenaArgs) -> Result<String, String> {
 
 /// `tde arena --solo`: every agent alone against the dinosaurs.
 fn solo(args: &ArenaArgs) -> Result<String, String> {
-    let Some(crew) = args.crews.first() else {
+    let Some(crew) = args.setup.crews.first() else {
         return Err("--crews: name the crew that plays solo".into());
     };
     let scenarios = scenario_list(&args.scenarios)?;
-    let crew_pool = match Pool::crews(&args.crews) {
+    let crew_pool = match Pool::crews(&args.setup.crews) {
         Ok(Pool::Drawn(pool)) => pool,
         _ => Vec::new(),
     };
@@ -128,13 +118,13 @@ fn solo(args: &ArenaArgs) -> Result<String, String> {
         scenarios,
         games: args.games,
         seed: args.seed,
-        board: args.board.clone(),
+        board: args.setup.board.clone(),
         crew: crew.clone(),
         boards: args.boards.clone().unwrap_or_default(),
         crew_pool,
-        rules: args.rules.clone(),
-        dinos: args.dinos,
-        ambush: args.ambush,
+        rules: args.setup.rules.clone(),
+        dinos: args.setup.dinos,
+        ambush: args.setup.ambush,
     };
     let threads = match args.threads {
         Some(n) => n as usize,

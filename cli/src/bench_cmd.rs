@@ -266,7 +266,7 @@ fn learn_speed(batches: u32) -> Result<LearnSpeed, String> {
 }
 
 /// The network's figures as text.
-fn network_text(n: &training::speed::NetSpeed, net: &str) -> String {
+fn network_text(n: &training::network::speed::NetSpeed, net: &str) -> String {
     format!(
         "  network ({} parameters, {}, on {}): inference {:.0} positions/s at batch 1, {:.0} at batch 64, \
          {:.0} at batch {}; training {:.0} positions/s at batch 32, {:.0} at batch {}; \
@@ -391,7 +391,7 @@ fn network_speed(
     path: &str,
     batches: u32,
     large: usize,
-) -> Result<Option<training::speed::NetSpeed>, String> {
+) -> Result<Option<training::network::speed::NetSpeed>, String> {
     if path == "none" {
         return Ok(None);
     }
@@ -412,7 +412,7 @@ fn network_speed(
     }
     let started = Instant::now();
     let progress = |stage: &str| eprintln!("tde bench [{:.1} s]: {stage}", started.elapsed().as_secs_f64());
-    training::speed::measure(std::path::Path::new(path), &positions, batches, large, &progress)
+    training::network::speed::measure(std::path::Path::new(path), &positions, batches, large, &progress)
         .map(Some)
         .map_err(|e| format!("--net {path}: {e}"))
 }

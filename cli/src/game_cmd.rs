@@ -18,22 +18,20 @@ use std::io::Write as _;
 use std::path::PathBuf;
 use training::play::make_agent;
 
-/// Options shared by commands that build a game from the configs.
+/// What every game is set up with, shared by the commands that build games from the configs
+/// (`tde demo`, `tde play`, `tde watch`, `tde arena`...).
 #[derive(Args, Clone, Debug)]
-pub struct GameOptions {
+pub struct SetupOptions {
     /// Board name in configs/boards/ or a path to a .board file.
     #[arg(long, default_value = DEFAULT_BOARD)]
     pub board: String,
-    /// Two crews, side A then side B: names in configs/crews/ or paths.
+    /// Two crews, side A then side B: names in configs/crews/ or paths (`tde arena` takes pools
+    /// too: see its help).
     #[arg(long, value_delimiter = ',', default_value = "artifacters_100,the_firm_100")]
     pub crews: Vec<String>,
     /// Rule variant in configs/rules/ (standard or narrative).
     #[arg(long, default_value = "standard")]
     pub rules: String,
-    /// Scenario: a name from `tde scenarios`, 1-5, `random` (a D5 from the seed) or
-    /// `skirmish` (no scenario).
-    #[arg(long, default_value = "random")]
-    pub scenario: String,
     /// AI-controlled dinosaurs (the Ulaya Chronicles card AI, configs/uc/) the players place
     /// before deployment.
     #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u8).range(0..=engine::setup::MAX_DINOS as i64))]
@@ -41,6 +39,19 @@ pub struct GameOptions {
     /// Ambush markers (configs/uc/spawn.toml) the players place after the dinosaurs.
     #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u8).range(0..=engine::uc::MAX_MARKERS as i64))]
     pub ambush: u8,
+}
+
+/// Options shared by commands that build one game from the configs: its set-up, scenario and
+/// whether it is solo.
+#[derive(Args, Clone, Debug)]
+pub struct GameOptions {
+    /// Board, crews, rules, dinosaurs and ambush markers.
+    #[command(flatten)]
+    pub setup: SetupOptions,
+    /// Scenario: a name from `tde scenarios`, 1-5, `random` (a D5 from the seed) or
+    /// `skirmish` (no scenario).
+    #[arg(long, default_value = "random")]
+    pub scenario: String,
     /// Solo: side A's crew (the first of `--crews`) faces the dinosaurs alone, with no second
     /// crew or player; needs `--dinos`.
     #[arg(long)]
@@ -50,20 +61,21 @@ pub struct GameOptions {
 impl GameOptions {
     /// The game to build; `seed` rolls the D5 of `--scenario random`.
     pub fn config(&self, seed: u64) -> Result<GameConfig, String> {
-        let [a, b] = match (self.solo, self.crews.as_slice()) {
+        let setup = &self.setup;
+        let [a, b] = match (self.solo, setup.crews.as_slice()) {
             (true, [a]) => [a.clone(), a.clone()],
-            _ => two("--crews", &self.crews)?,
+            _ => two("--crews", &setup.crews)?,
         };
-        if self.solo && self.dinos == 0 {
+        if self.solo && setup.dinos == 0 {
             return Err("--solo needs AI dinosaurs to face: add --dinos N (1 or more)".into());
         }
         Ok(GameConfig {
-            board: self.board.clone(),
+            board: setup.board.clone(),
             crews: [a, b],
-            rules: self.rules.clone(),
+            rules: setup.rules.clone(),
             scenario: pick_scenario(&self.scenario, seed)?,
-            dinos: self.dinos,
-            ambush: self.ambush,
+            dinos: setup.dinos,
+            ambush: setup.ambush,
             solo: self.solo,
             ..GameConfig::default()
         })

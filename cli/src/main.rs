@@ -7,6 +7,7 @@ mod crew_cmd;
 mod game_cmd;
 mod learn_cmd;
 mod play;
+mod probe_cmd;
 mod rules_cmd;
 mod scenarios_cmd;
 mod show_cmd;
@@ -28,7 +29,7 @@ struct Cli {
     /// a build with the `onnx` feature, with ORT_DYLIB_PATH naming the library the `onnxruntime`
     /// Python wheel ships.
     #[arg(long, global = true, default_value = "cpu", value_name = "DEVICE")]
-    device: training::compute::DeviceChoice,
+    device: training::network::compute::DeviceChoice,
     #[command(subcommand)]
     command: Command,
 }
@@ -74,12 +75,20 @@ enum Command {
     Selfplay(train_cmd::SelfPlayArgs),
     /// Learning curves of a training run (losses, evaluation scores with intervals) as a PNG.
     Curves(train_cmd::CurvesArgs),
-    /// How well a network's value head foresees results, per scenario (error and sign).
-    ValueCheck(train_cmd::ValueCheckArgs),
-    /// Whether a network's value head orders the positions after each action as rollouts do.
-    SiblingCheck(train_cmd::SiblingCheckArgs),
-    /// How often a network's policy picks an expert's action, by kind of decision and scenario.
-    PolicyCheck(train_cmd::PolicyCheckArgs),
+    /// Yardsticks of a network: `tde probe value|policy|sibling`.
+    Probe {
+        #[command(subcommand)]
+        cmd: probe_cmd::ProbeCommand,
+    },
+    /// The old name of `tde probe value`.
+    #[command(hide = true)]
+    ValueCheck(probe_cmd::ValueArgs),
+    /// The old name of `tde probe sibling`.
+    #[command(hide = true)]
+    SiblingCheck(probe_cmd::SiblingArgs),
+    /// The old name of `tde probe policy`.
+    #[command(hide = true)]
+    PolicyCheck(probe_cmd::PolicyArgs),
     /// Write a network as an ONNX model (for ONNX Runtime, Python or Netron).
     ExportOnnx(train_cmd::ExportOnnxArgs),
     /// Crew lists: `tde crew check FILE` gives the points and every rule a crew breaks.
@@ -102,7 +111,7 @@ enum Command {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    if let Err(message) = training::compute::select(cli.device) {
+    if let Err(message) = training::network::compute::select(cli.device) {
         eprintln!("tde: error: --device: {message}");
         return ExitCode::from(1);
     }
@@ -142,9 +151,10 @@ fn main() -> ExitCode {
         Command::Train(args) => passed(train_cmd::train(args)),
         Command::Selfplay(args) => passed(train_cmd::selfplay(args)),
         Command::Curves(args) => passed(train_cmd::curves(args)),
-        Command::ValueCheck(args) => passed(train_cmd::value_check(args)),
-        Command::SiblingCheck(args) => passed(train_cmd::sibling_check(args)),
-        Command::PolicyCheck(args) => passed(train_cmd::policy_check(args)),
+        Command::Probe { cmd } => passed(probe_cmd::run(cmd)),
+        Command::ValueCheck(args) => passed(probe_cmd::value(args)),
+        Command::SiblingCheck(args) => passed(probe_cmd::sibling(args)),
+        Command::PolicyCheck(args) => passed(probe_cmd::policy(args)),
         Command::ExportOnnx(args) => passed(train_cmd::export_onnx(args)),
         Command::Crew { cmd } => crew_cmd::run(cmd),
         Command::Study { cmd } => passed(study_cmd::run(cmd)),

@@ -5,7 +5,7 @@
 //!   `0..games`, one game. Games `2r` and `2r + 1` share their seeds and swap the sides: in the
 //!   even one `a` plays the first side. An odd `games` is rounded up to even.
 //! - **Seeds.** Each round `r`'s seeds are hashed from (`seed`, `a`, `b`, scenario, `r`): the
-//!   dice, one seed per agent, and the draw of the game's [`Lineup`] when the maker draws
+//!   dice, one seed per agent, and the draw of the game's [`crate::Lineup`] when the maker draws
 //!   boards or crews per game, so both games of a round share their lineup. A game's result
 //!   therefore depends on the settings alone, not on which thread plays it or when, nor on
 //!   the other pairs and scenarios.
@@ -19,157 +19,18 @@
 //!   written only for the games a run plays.
 //! - **Time per move** is the wall time of each `select_action`, summed per agent.
 
-use crate::results::{round_robin, summarize, GameResult, Results, RunInfo};
-use crate::run_folder::{self, io_error, write_atomic, GamesLog, RunSettings};
-use agents::{Agent, Game, Turn};
+use crate::matchmaker::MatchMaker;
+use crate::results::{summarize, GameResult, Results, RunInfo};
+use crate::run_folder::{self, io_error, write_atomic, GamesLog};
+use crate::settings::{agent_spec, round_robin, ArenaSettings};
+use agents::{Game, Turn};
 use indicatif::{ProgressBar, ProgressStyle};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
-use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
-
-/// What the arena needs from a game: its scenarios, fresh games, agents from their specs, and
-/// how to read a finished game. Implemented for TDE in [`crate::tde_match`].
-pub trait MatchMaker<G: Game>: Sync {
-    /// The scenarios `--scenarios all` stands for.
-    fn scenarios(&self) -> Vec<String>;
-    /// The canonical name of a scenario typed by the user, or why it is unknown.
-    fn scenario(&self, name: &str) -> Result<String, String>;
-    /// A new game of `scenario` (a canonical name), before any decision, with its lineup
-    /// drawn by `draw` (a seed) when the maker draws them (e.g. a board and crews per game).
-    fn new_game(&self, scenario: &str, draw: u64) -> Result<(G, Lineup), String>;
-    /// An agent from its spec, seeded.
-    fn make_agent(&self, spec: &str, seed: u64) -> Result<Box<dyn Agent<G>>, String>;
-    /// `player`'s margin in a finished game (e.g. victory points ahead).
-    fn margin(&self, state: &G, player: usize) -> f64;
-    /// A finished game's length, e.g. in decisions.
-    fn length(&self, state: &G) -> u32;
-    /// A game record as JSON: the initial state, every action (chance outcomes included) and
-    /// the final state; `description` says who played and with which seeds.
-    fn record(&self, initial: &G, actions: &[G::Action], last: &G, description: &str) -> String;
-    /// Figures of a finished game beyond its margin, each a name and `player`'s value (e.g.
-    /// models lost to AI dinosaurs), reported per agent as means per game; none by default.
-    fn figures(&self, _state: &G, _player: usize) -> Vec<(String, f64)> {
-        Vec::new()
-    }
-    /// The game options that make games differ (board, crews...), stored with the settings
-    /// and compared on resume; each key names its command-line option.
-    fn options(&self) -> BTreeMap<String, String>;
-}
-
-/// What a game was drawn to be played with beyond its scenario, by name (e.g. `board` →
-/// `lagoon_docks`); empty when every game of the arena has the same.
-pub type Lineup = BTreeMap<String, String>;
-
-/// Version of `arena.json` and `games.jsonl`.
-pub const FORMAT: u32 = 1;
-
-/// Everything that decides an arena's games (`arena.json`).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct ArenaSettings {
-    /// Format version, [`FORMAT`].
-    pub format: u32,
-    /// The agents by name: an agent spec, optionally suffixed `#tag` to enter the same spec
-    /// twice (`random#2` plays as `random`).
-    pub agents: Vec<String>,
-    /// The scenarios, canonical names.
-    pub scenarios: Vec<String>,
-    /// Games per pair and scenario (even).
-    pub games: u32,
-    /// The arena's seed.
-    pub seed: u64,
-    /// The game options of [`MatchMaker::options`].
-    pub options: BTreeMap<String, String>,
-}
-
-impl ArenaSettings {
-    /// Check and normalise the settings: at least two distinct agents whose specs build,
-    /// scenarios known to `maker` (`all` for every one), `games` > 0 (rounded up to even).
-    pub fn new<G: Game>(
-        maker: &impl MatchMaker<G>,
-        agents: &[String],
-        scenarios: &[String],
-        games: u32,
-        seed: u64,
-    ) -> Result<ArenaSettings, String> {
-        if agents.len() < 2 {
-            return Err(format!("--agents needs at least two agents, got {}", agents.len()));
-        }
-        let mut seen = BTreeSet::new();
-        for name in agents {
-            if !seen.insert(name) {
-                return Err(format!(
-                    "--agents: `{name}` is listed twice; enter a spec twice with a suffix, e.g. `{name}#2`"
-                ));
-            }
-            maker.make_agent(agent_spec(name), 0).map_err(|e| format!("--agents: {e}"))?;
-        }
-        let mut names = Vec::new();
-        for s in scenarios {
-            if s.eq_ignore_ascii_case("all") {
-                names.extend(maker.scenarios());
-            } else {
-                names.push(maker.scenario(s).map_err(|e| format!("--scenarios: {e}"))?);
-            }
-        }
-        let mut seen = BTreeSet::new();
-        names.retain(|s| seen.insert(s.clone()));
-        if names.is_empty() {
-            return Err("--scenarios names no scenario".into());
-        }
-        if games == 0 {
-            return Err("--games must be at least 1".into());
-        }
-        Ok(ArenaSettings {
-            format: FORMAT,
-            agents: agents.to_vec(),
-            scenarios: names,
-            games: games.div_ceil(2) * 2,
-            seed,
-            options: maker.options(),
-        })
-    }
-
-    /// Games in the whole round robin.
-    pub fn total_games(&self) -> usize {
-        round_robin(self.agents.len()).len() * self.scenarios.len() * self.games as usize
-    }
-}
-
-impl RunSettings for ArenaSettings {
-    fn difference(&self, other: &ArenaSettings) -> Option<(String, String, String)> {
-        let fields = |s: &ArenaSettings| {
-            let mut f = vec![
-                ("format".to_string(), s.format.to_string()),
-                ("agents".to_string(), s.agents.join(",")),
-                ("scenarios".to_string(), s.scenarios.join(",")),
-                ("games".to_string(), s.games.to_string()),
-                ("seed".to_string(), s.seed.to_string()),
-            ];
-            f.extend(s.options.iter().map(|(k, v)| (k.clone(), v.clone())));
-            f
-        };
-        let (mine, theirs) = (fields(self), fields(other));
-        let value = |list: &[(String, String)], key: &String| {
-            list.iter().find(|(k, _)| k == key).map_or("(none)".to_string(), |(_, v)| v.clone())
-        };
-        mine.iter()
-            .chain(&theirs)
-            .map(|(k, _)| k)
-            .find(|k| value(&mine, k) != value(&theirs, k))
-            .map(|k| (k.clone(), value(&mine, k), value(&theirs, k)))
-    }
-
-    /// More games per pair and scenario, everything else the same: a game's seed and sides
-    /// depend only on its pair, scenario and index, so the games already played are the
-    /// first indices of the longer run.
-    fn extends(&self, old: &ArenaSettings) -> bool {
-        self.games > old.games && ArenaSettings { games: old.games, ..self.clone() }.difference(old).is_none()
-    }
-}
 
 /// How to run an arena (none of this changes its results).
 #[derive(Clone, Debug)]
@@ -182,11 +43,6 @@ pub struct ArenaOptions {
     pub records: bool,
     /// Show a progress bar with an ETA on standard error.
     pub progress: bool,
-}
-
-/// The spec part of an agent name: `random#2` → `random`.
-pub fn agent_spec(name: &str) -> &str {
-    name.split_once('#').map_or(name, |(spec, _)| spec)
 }
 
 /// One game to play: a pair, a scenario and an index, as indices into the settings.
@@ -446,13 +302,6 @@ mod tests {
     use super::*;
 
     #[test]
-    fn agent_names_carry_a_spec_and_an_optional_suffix() {
-        assert_eq!(agent_spec("random#2"), "random");
-        assert_eq!(agent_spec("mcts:iters=4,c=2#fast"), "mcts:iters=4,c=2");
-        assert_eq!(agent_spec("greedy"), "greedy");
-    }
-
-    #[test]
     fn round_seeds_depend_on_every_part_and_are_stable() {
         let base = round_seed(1, "random", "greedy", "couriers", 0);
         assert_eq!(base, round_seed(1, "random", "greedy", "couriers", 0));
@@ -473,6 +322,7 @@ mod tests {
     #[test]
     fn both_games_of_a_round_share_their_drawn_lineup_with_the_sides_swapped() {
         use crate::lineup::Pool;
+        use crate::Lineup;
         let all = vec!["all".to_string()];
         let maker = crate::TdeMatch::with_pools(Pool::Drawn(all.clone()), Pool::Drawn(all), "standard", 0, 0)
             .unwrap();
@@ -493,34 +343,5 @@ mod tests {
         let (again, record) = play(&maker, &settings, job(3), true).unwrap();
         assert_eq!(again, GameResult { think_s: again.think_s, ..games[3].clone() });
         assert!(record.unwrap().contains(&format!("board {}", games[3].lineup["board"])));
-    }
-
-    #[test]
-    fn the_first_differing_setting_is_named() {
-        let settings = ArenaSettings {
-            format: FORMAT,
-            agents: vec!["random".into(), "greedy".into()],
-            scenarios: vec!["couriers".into()],
-            games: 2,
-            seed: 1,
-            options: BTreeMap::from([("board".to_string(), "sunken_plaza".to_string())]),
-        };
-        assert_eq!(settings.difference(&settings), None);
-        let mut other = settings.clone();
-        other.seed = 2;
-        other.options.insert("board".into(), "ruins".into());
-        assert_eq!(settings.difference(&other), Some(("seed".into(), "1".into(), "2".into())));
-        other.seed = 1;
-        assert_eq!(
-            settings.difference(&other),
-            Some(("board".into(), "sunken_plaza".into(), "ruins".into()))
-        );
-        other.options.clear();
-        other.options.insert("crews".into(), "x,y".into());
-        assert_eq!(
-            settings.difference(&other),
-            Some(("board".into(), "sunken_plaza".into(), "(none)".into()))
-        );
-        assert_eq!(settings.total_games(), 2);
     }
 }

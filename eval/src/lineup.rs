@@ -19,7 +19,8 @@
 //! - **Cache.** Each lineup's initial game is built once (games of a scenario start from the
 //!   same state: their randomness comes from chance nodes) and cloned for every game.
 
-use crate::arena::{mix, Lineup};
+use crate::arena::mix;
+use crate::matchmaker::Lineup;
 use engine::data::file_names;
 use engine::scenario::Scenario;
 use engine::setup::{load_board, new_game, GameConfig};

@@ -4,8 +4,9 @@
 //! Everything in [`Results`] but [`Results::timing`] depends only on the arena's settings, so
 //! the same seed gives the same tables; the timings are wall-clock measurements.
 
-use crate::arena::{ArenaSettings, Lineup};
+use crate::matchmaker::Lineup;
 use crate::ratings::{bradley_terry, PairResult, PRIOR_DRAWS};
+use crate::settings::{round_robin, ArenaSettings};
 use crate::stats::{mean, wilson, Wdl, Z95};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -35,7 +36,7 @@ pub struct GameResult {
     /// Seconds `a` and `b` spent choosing their actions.
     pub think_s: [f64; 2],
     /// The game's further figures by name, `a`'s value then `b`'s (see
-    /// [`crate::arena::MatchMaker::figures`]); absent in games that have none.
+    /// [`crate::MatchMaker::figures`]); absent in games that have none.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub figures: BTreeMap<String, [f64; 2]>,
     /// What the game was drawn to be played with (its board and crews, see
@@ -268,11 +269,6 @@ pub struct Results {
     pub lineups: Vec<LineupRow>,
     /// Time per move and run figures (vary between runs).
     pub timing: Timing,
-}
-
-/// The pairs of a round robin among `agents` agents, as index pairs `(i, j)` with `i < j`.
-pub fn round_robin(agents: usize) -> Vec<(usize, usize)> {
-    (0..agents).flat_map(|i| (i + 1..agents).map(move |j| (i, j))).collect()
 }
 
 /// The first side's (player 0's) score in a game, whoever played it.
@@ -509,8 +505,8 @@ fn lineup_rows(settings: &ArenaSettings, keyed: &[(Key, &GameResult)]) -> Vec<Li
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::arena::FORMAT;
     use crate::ratings::PairResult;
+    use crate::settings::FORMAT;
     use std::collections::BTreeMap;
 
     fn close(a: f64, b: f64) -> bool {

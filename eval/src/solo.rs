@@ -7,8 +7,8 @@
 //! scenario, `i`) alone, so the agents meet the same boards, crews and rolls where their
 //! choices allow. Games run in parallel; the results depend on the settings only.
 
-use crate::arena::Lineup;
 use crate::lineup::{pool_or, Lineups, Pool};
+use crate::matchmaker::Lineup;
 use crate::run_folder::{self, write_atomic, GamesLog, RunSettings};
 use crate::stats::{mean, Z95};
 use agents::Agent;

@@ -7,8 +7,8 @@
 //! margin ([`engine::state::Outcome::margin`]), the length the number of decisions, and agents
 //! come from [`agents::make_agent`].
 
-use crate::arena::{Lineup, MatchMaker};
 use crate::lineup::{Lineups, Pool};
+use crate::matchmaker::{Lineup, MatchMaker};
 use agents::Agent;
 use engine::record::GameRecord;
 use engine::scenario::Scenario;

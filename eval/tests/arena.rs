@@ -1,7 +1,7 @@
 //! The arena on real TDE games between random agents: reproducible from its seed, resumable
 //! from its output folder, and strict about its settings.
 
-use eval::arena::{run, ArenaOptions, ArenaSettings};
+use eval::{run, ArenaOptions, ArenaSettings};
 use eval::{Results, TdeMatch};
 use serde_json::Value;
 use std::path::{Path, PathBuf};

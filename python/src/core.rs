@@ -521,8 +521,8 @@ pub struct ArenaRequest {
 
 /// Play an arena and return its results as JSON (the content of `results.json`).
 pub fn run_arena(request: &ArenaRequest) -> Result<String, String> {
-    use eval::arena::{ArenaOptions, ArenaSettings};
     use eval::lineup::Pool;
+    use eval::{ArenaOptions, ArenaSettings};
     if request.threads == 0 {
         return Err("threads: at least 1".into());
     }

@@ -2,41 +2,15 @@
 //! with every point coloured by the value of reacting there (a panel per reactor), and the
 //! curves of the odds and values along the path.
 //!
-//! Text uses the DejaVu Sans font shipped in `training/assets/`, so no system font library is
-//! needed.
+//! The font and the series colours are the workspace's shared look, [`eval::plot`].
 
 use crate::timing::Study;
 use engine::board::{Cover, Terrain};
 use engine::GameState;
+use eval::plot::{register_shipped_font, COLOURS};
 use plotters::coord::Shift;
 use plotters::prelude::*;
-use plotters::style::{register_font, FontStyle};
 use std::path::{Path, PathBuf};
-use std::sync::Once;
-
-fn font() {
-    static FONT: Once = Once::new();
-    FONT.call_once(|| {
-        // The bytes are a valid TrueType font shipped with the workspace.
-        let _ = register_font(
-            "sans-serif",
-            FontStyle::Normal,
-            include_bytes!("../../training/assets/DejaVuSans.ttf"),
-        );
-    });
-}
-
-/// Line colours of series.
-pub const COLOURS: [RGBColor; 8] = [
-    RGBColor(31, 119, 180),
-    RGBColor(255, 127, 14),
-    RGBColor(44, 160, 44),
-    RGBColor(214, 39, 40),
-    RGBColor(148, 103, 189),
-    RGBColor(140, 86, 75),
-    RGBColor(227, 119, 194),
-    RGBColor(23, 190, 207),
-];
 
 /// A value in [0, 1] on a dark-blue → teal → yellow scale (after viridis).
 pub fn scale(t: f64) -> RGBColor {
@@ -67,7 +41,7 @@ where
     F: FnOnce(&DrawingArea<BitMapBackend, Shift>) -> Result<(), String>,
     G: FnOnce(&DrawingArea<SVGBackend, Shift>) -> Result<(), String>,
 {
-    font();
+    register_shipped_font();
     std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     let png_path = dir.join(format!("{name}.png"));
     let tmp = dir.join(format!(".{name}.tmp{}.png", std::process::id()));

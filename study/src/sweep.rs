@@ -367,11 +367,11 @@ impl Best {
 
     fn colour(self) -> RGBColor {
         match self {
-            Best::Early => RGBColor(31, 119, 180),
-            Best::Late => RGBColor(255, 127, 14),
-            Best::Dodge => RGBColor(44, 160, 44),
+            Best::Early => eval::plot::BLUE,
+            Best::Late => eval::plot::ORANGE,
+            Best::Dodge => eval::plot::GREEN,
             Best::Hold => RGBColor(150, 150, 150),
-            Best::Uncertain => RGBColor(214, 39, 40),
+            Best::Uncertain => eval::plot::RED,
             Best::None => RGBColor(245, 245, 245),
         }
     }

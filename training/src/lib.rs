@@ -1,43 +1,32 @@
-//! Learned agents for TDE (and any [`agents::TensorGame`]): a policy/value network in `burn`
-//! ([`net`]), training from expert play ([`expert`], [`learner`]), checkpoints
-//! ([`checkpoint`]), metrics for TensorBoard ([`metrics`]), policy iteration of the learned
-//! feature player from rollouts ([`learn`]), the agents that play with a
-//! trained network ([`play`]; its policy blended with the scripted order, [`blend`]), and
-//! yardsticks for a network: its policy against an expert
-//! ([`policy_check`]), its value head against results and rollouts ([`value_check`],
-//! [`rollout`]) and among the positions after a decision's actions ([`sibling_check`]).
+//! Learned agents for TDE (and any [`agents::TensorGame`]), in rooms:
+//!
+//! - [`network`]: the policy/value network in `burn`, where it computes, checkpoints, ONNX,
+//!   and [`network::loaded::Network`], a trained network ready to evaluate positions;
+//! - [`learning`]: teaching the network from expert play (`tde train`), with its metrics;
+//! - [`play`]: the agents that play with a network (alone, blended with the scripted order,
+//!   inside MCTS or AlphaZero-style search) and rollouts by any agent;
+//! - [`probes`]: yardsticks of a network (`tde probe value|policy|sibling`), one shared
+//!   decision sampler and report shape;
+//! - [`selfplay`]: AlphaZero-style self-play (`tde train` with a `[learner]` table, `tde
+//!   selfplay`);
+//! - [`learn`]: policy iteration of the learned feature player from rollouts (`tde learn`,
+//!   `tde ladder`, `tde leaf-value`), which needs no network.
 //!
 //! Everything runs on burn's `flex` CPU backend by default, so no GPU is needed; a build with
-//! the `cuda` feature can run it on a GPU instead ([`compute`]), and one with the `onnx`
-//! feature runs the networks that play in ONNX Runtime ([`onnx`]).
+//! the `cuda` feature can run it on a GPU instead ([`network::compute`]), and one with the
+//! `onnx` feature runs the networks that play in ONNX Runtime ([`network::onnx`]).
 
-pub mod blend;
-pub mod bootstrap;
-pub mod checkpoint;
-pub mod compute;
-pub mod config;
-pub mod curves;
-pub mod expert;
-pub mod inference;
 pub mod learn;
-pub mod learner;
-pub mod lock;
-pub mod metrics;
-pub mod net;
-pub mod onnx;
+pub mod learning;
+pub mod network;
 pub mod play;
-pub mod policy_check;
-pub mod rollout;
-pub mod sample;
+pub mod probes;
 pub mod selfplay;
-pub mod sibling_check;
-pub mod speed;
-pub mod value_check;
 
 pub use burn::tensor::Device;
-pub use config::Config;
-pub use net::PolicyValueNet;
-pub use sample::Sample;
+pub use learning::config::Config;
+pub use learning::sample::Sample;
+pub use network::net::PolicyValueNet;
 
 /// A progress bar on standard error (hidden when `show` is false or stderr is no terminal).
 pub fn progress_bar(show: bool, len: u64, what: &str) -> indicatif::ProgressBar {

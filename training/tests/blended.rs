@@ -11,8 +11,9 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use std::path::PathBuf;
 use std::sync::Arc;
-use training::blend::{blended_order, BlendedPolicy};
-use training::play::{make_agent, Network};
+use training::network::loaded::Network;
+use training::play::blend::{blended_order, BlendedPolicy};
+use training::play::make_agent;
 
 fn shipped() -> String {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../checkpoints/bootstrap_value").display().to_string()

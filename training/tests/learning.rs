@@ -4,10 +4,11 @@
 use agents::{Game, TensorGame, Turn};
 use std::collections::HashSet;
 use tictactoe::{Minimax, TicTacToe};
-use training::config::{Config, NetConfig, Schedule};
-use training::inference::InputBuffers;
-use training::learner::{train, TrainRun};
-use training::{checkpoint, Sample};
+use training::learning::config::{Config, NetConfig, Schedule};
+use training::learning::learner::{train, TrainRun};
+use training::network::checkpoint;
+use training::network::inference::InputBuffers;
+use training::Sample;
 
 /// Every position reachable from the start where someone must move.
 fn reachable() -> Vec<TicTacToe> {
@@ -81,7 +82,7 @@ fn the_trained_policy_plays_an_optimal_move_in_nearly_every_tic_tac_toe_position
     })
     .unwrap();
     assert_eq!(outcome.step, 1500);
-    let network = training::play::Network::load(&run).unwrap();
+    let network = training::network::loaded::Network::load(&run).unwrap();
     let mut minimax = Minimax::default();
     let mut optimal = 0;
     for sample in &data {
@@ -141,7 +142,7 @@ fn a_checkpoint_loads_to_identical_outputs_and_a_stopped_run_resumes_where_it_st
         let err = training::play::make_agent(&format!("{spec}{}", dir.display()), 1).err().expect(spec);
         assert!(err.contains("planes") && err.contains("step-00000060"), "{spec}: {err}");
     }
-    let network = training::play::Network::load(&dir).unwrap();
+    let network = training::network::loaded::Network::load(&dir).unwrap();
     let tde = engine::setup::new_game(&engine::setup::GameConfig::default()).unwrap();
     let err = network.evaluate(&[(&tde, 0)]).expect_err("a TDE position for a tic-tac-toe network");
     assert!(err.contains("planes"), "{err}");

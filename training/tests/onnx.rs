@@ -5,9 +5,9 @@
 use prost::Message;
 use std::collections::HashSet;
 use std::path::PathBuf;
-use training::checkpoint;
-use training::onnx::export::{names, to_onnx};
-use training::onnx::proto::{ModelProto, FLOAT};
+use training::network::checkpoint;
+use training::network::onnx::export::{names, to_onnx};
+use training::network::onnx::proto::{ModelProto, FLOAT};
 
 fn shipped() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../checkpoints/bootstrap_value")
@@ -15,7 +15,7 @@ fn shipped() -> PathBuf {
 
 #[test]
 fn the_exported_graph_holds_every_weight_and_reads_only_values_defined_before() {
-    let (net, _, _) = checkpoint::load_network(&shipped(), &training::compute::device()).unwrap();
+    let (net, _, _) = checkpoint::load_network(&shipped(), &training::network::compute::device()).unwrap();
     let model = ModelProto::decode(to_onnx(&net).unwrap().as_slice()).unwrap();
     let graph = model.graph.unwrap();
     let weights: usize = graph
@@ -51,7 +51,7 @@ mod runtime {
     use engine::GameState;
     use rand::{Rng, SeedableRng};
     use rand_chacha::ChaCha8Rng;
-    use training::checkpoint;
+    use training::network::checkpoint;
 
     /// Decision positions with a choice from random games of every scenario on two boards of
     /// different sizes.
@@ -89,11 +89,11 @@ mod runtime {
 
     #[test]
     fn onnx_runtime_gives_burns_priors_and_values_one_at_a_time_and_in_batches() {
-        use training::compute::{select, DeviceChoice};
-        use training::inference::{evaluate, InputBuffers};
-        use training::play::Network;
+        use training::network::compute::{select, DeviceChoice};
+        use training::network::inference::{evaluate, InputBuffers};
+        use training::network::loaded::Network;
         select(DeviceChoice::Onnx(1)).unwrap();
-        let device = training::compute::device();
+        let device = training::network::compute::device();
         let (net, _, _) = checkpoint::load_network(&shipped(), &device).unwrap();
         let onnx = Network::from_net(net.clone(), "onnx".into()).unwrap();
         let positions = positions();

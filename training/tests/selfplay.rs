@@ -7,9 +7,10 @@ use agents::{play_game, Agent, AzAgent, AzConfig, Game, PolicyValue, RandomAgent
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use tictactoe::TicTacToe;
-use training::play::{Network, PolicyAgent};
-use training::selfplay::actor::{lock_actor, play_batch, play_shard, ActorSearch, EvalCache};
-use training::selfplay::config::SelfPlayConfig;
+use training::network::loaded::Network;
+use training::play::policy::PolicyAgent;
+use training::selfplay::actor::{lock_actor, play_batch, play_shard, EvalCache};
+use training::selfplay::config::{ActorSearch, SelfPlayConfig};
 use training::selfplay::learner::{read_state, Learner};
 use training::selfplay::records::shard_names;
 use training::selfplay::run::{drive, prepare_run, Role};

@@ -16,7 +16,8 @@ use rand_chacha::ChaCha8Rng;
 use serde_json::{json, Value};
 use std::path::Path;
 use std::sync::{Arc, Mutex};
-use training::play::{make_agent, Network};
+use training::network::loaded::Network;
+use training::play::make_agent;
 
 /// Candidates shown at most.
 const TOP: usize = 5;

@@ -44,7 +44,7 @@ pub struct Shared {
     /// The port the server listens on, which `Host` headers must name.
     pub port: u16,
     /// Networks loaded for advice, by checkpoint path.
-    pub networks: Mutex<Vec<(String, Arc<training::play::Network>)>>,
+    pub networks: Mutex<Vec<(String, Arc<training::network::loaded::Network>)>>,
 }
 
 /// An API error: a status and a message.

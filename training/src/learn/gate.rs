@@ -9,10 +9,10 @@
 //!
 //! The arena runs in a folder of its own, so a gate stopped part-way resumes where it was.
 
-use eval::arena::{self, ArenaOptions, ArenaSettings};
 use eval::lineup::Pool;
 use eval::results::{PairRow, Results};
 use eval::tde_match::TdeMatch;
+use eval::{arena, ArenaOptions, ArenaSettings};
 use serde::{Deserialize, Serialize};
 use std::path::Path;
 

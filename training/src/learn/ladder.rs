@@ -10,10 +10,11 @@
 
 use super::games::mix;
 use agents::learned::generation::newest_in;
-use eval::arena::{self, ArenaOptions, ArenaSettings};
 use eval::lineup::Pool;
+use eval::plot;
 use eval::results::Results;
 use eval::tde_match::TdeMatch;
+use eval::{arena, ArenaOptions, ArenaSettings};
 use plotters::prelude::*;
 use serde::{Deserialize, Serialize};
 use std::fmt::Write;
@@ -201,7 +202,7 @@ pub fn plot(ladder: &Ladder, out: &Path) -> Result<(), String> {
     let lo = ladder.rungs.iter().map(|r| r.ci95[0]).fold(f64::INFINITY, f64::min) - 20.0;
     let hi = ladder.rungs.iter().map(|r| r.ci95[1]).fold(f64::NEG_INFINITY, f64::max) + 20.0;
     let last = gens.last().and_then(|r| r.generation).unwrap_or(0) as f64;
-    crate::curves::write_png(out, |tmp| {
+    crate::learning::curves::write_png(out, |tmp| {
         let root = BitMapBackend::new(tmp, (900, 560)).into_drawing_area();
         root.fill(&WHITE)?;
         let mut chart = ChartBuilder::on(&root)
@@ -216,26 +217,24 @@ pub fn plot(ladder: &Ladder, out: &Path) -> Result<(), String> {
             .y_desc("rating")
             .label_style(("sans-serif", 13))
             .draw()?;
-        let blue = RGBColor(31, 119, 180);
         chart
             .draw_series(LineSeries::new(
                 gens.iter().map(|r| (r.generation.unwrap_or(0) as f64, r.rating)),
-                blue.stroke_width(2),
+                plot::BLUE.stroke_width(2),
             ))?
             .label("learned generations")
-            .legend(move |(x, y)| PathElement::new([(x, y), (x + 18, y)], blue.stroke_width(2)));
+            .legend(move |(x, y)| PathElement::new([(x, y), (x + 18, y)], plot::BLUE.stroke_width(2)));
         chart.draw_series(gens.iter().map(|r| {
             ErrorBar::new_vertical(
                 r.generation.unwrap_or(0) as f64,
                 r.ci95[0],
                 r.rating,
                 r.ci95[1],
-                blue.stroke_width(2),
+                plot::BLUE.stroke_width(2),
                 10,
             )
         }))?;
-        let colours =
-            [RGBColor(214, 39, 40), RGBColor(44, 160, 44), RGBColor(255, 127, 14), RGBColor(148, 103, 189)];
+        let colours = [plot::RED, plot::GREEN, plot::ORANGE, plot::PURPLE];
         for (i, r) in others.iter().enumerate() {
             let c = colours[i % colours.len()];
             chart

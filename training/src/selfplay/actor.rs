@@ -9,13 +9,13 @@
 //! says training is over. Two actors never share an ID's files: each holds
 //! `actors/ID.lock` while it runs ([`lock_actor`]).
 
-use crate::expert::Target;
-use crate::lock::ProcessLock;
-use crate::play::Network;
-use crate::selfplay::config::SelfPlayConfig;
+use crate::learning::expert::Target;
+use crate::learning::lock::ProcessLock;
+use crate::network::loaded::Network;
+use crate::selfplay::config::{ActorSearch, SelfPlayConfig};
 use crate::selfplay::records::{shard_names, shard_path, write_shard, PlayedGame};
 use crate::selfplay::source::GameSource;
-use agents::{AzConfig, AzSearch, Game, NetOutput, PolicyValue, TensorGame, Turn};
+use agents::{AzSearch, Game, NetOutput, PolicyValue, TensorGame, Turn};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde::Serialize;
@@ -64,24 +64,6 @@ pub struct BatchStats {
     pub decisions: u64,
     /// Seconds spent.
     pub seconds: f64,
-}
-
-/// How the actors search their decisions: all with `full`, or, with `fast` (KataGo's
-/// playout-cap randomisation), a share of them drawn at random with `full` and the rest with
-/// the cheaper `fast` search. Only decisions searched in full become training targets.
-#[derive(Clone, Debug, PartialEq)]
-pub struct ActorSearch {
-    /// The search of the decisions kept as training targets.
-    pub full: AzConfig,
-    /// The cheaper search and the share of decisions searched in full, if the share is
-    /// below 1.
-    pub fast: Option<(AzConfig, f64)>,
-}
-
-impl From<AzConfig> for ActorSearch {
-    fn from(full: AzConfig) -> ActorSearch {
-        ActorSearch { full, fast: None }
-    }
 }
 
 /// Games played together and their figures.
@@ -298,7 +280,7 @@ pub fn latest_network(run: &Path) -> Result<Option<(String, Arc<Network>)>, Stri
     if !dir.join("latest").is_file() {
         return Ok(None);
     }
-    let found = crate::checkpoint::resolve(&dir).map_err(|e| e.to_string())?;
+    let found = crate::network::checkpoint::resolve(&dir).map_err(|e| e.to_string())?;
     let name = found.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
     Ok(Some((name, Arc::new(Network::load(&found)?))))
 }

@@ -3,7 +3,7 @@
 //! window and sample ratio, and the evaluation arena. Every field is checked; an error names
 //! the file, the field and the reason.
 
-use crate::config::{parse_text, read_text, ConfigError, NetConfig};
+use crate::learning::config::{parse_text, read_text, ConfigError, NetConfig};
 use agents::AzConfig;
 use serde::{Deserialize, Serialize};
 use std::path::Path;
@@ -138,11 +138,11 @@ impl SelfPlayConfig {
 
     /// The actors' searches: the full one, and the fast one with the share searched in full
     /// when a playout cap is set.
-    pub fn actor_search(&self) -> crate::selfplay::actor::ActorSearch {
+    pub fn actor_search(&self) -> ActorSearch {
         let fast = (self.search.full_share < 1.0).then(|| {
             (AzConfig::parse(&self.search.fast_spec).expect("checked when loaded"), self.search.full_share)
         });
-        crate::selfplay::actor::ActorSearch { full: self.search(), fast }
+        ActorSearch { full: self.search(), fast }
     }
 
     /// The search of the evaluation games: `eval.search`, else the actors' search, with no
@@ -244,4 +244,22 @@ pub fn is_selfplay_file(path: &Path) -> Result<bool, String> {
     let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
     let value: toml::Table = toml::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
     Ok(value.contains_key("learner"))
+}
+
+/// How the actors search their decisions: all with `full`, or, with `fast` (KataGo's
+/// playout-cap randomisation), a share of them drawn at random with `full` and the rest with
+/// the cheaper `fast` search. Only decisions searched in full become training targets.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ActorSearch {
+    /// The search of the decisions kept as training targets.
+    pub full: AzConfig,
+    /// The cheaper search and the share of decisions searched in full, if the share is
+    /// below 1.
+    pub fast: Option<(AzConfig, f64)>,
+}
+
+impl From<AzConfig> for ActorSearch {
+    fn from(full: AzConfig) -> ActorSearch {
+        ActorSearch { full, fast: None }
+    }
 }

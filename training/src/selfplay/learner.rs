@@ -9,13 +9,13 @@
 //! again (the training on them was lost with it), none twice into the same weights, and the
 //! replay window is rebuilt from the newest consumed shards.
 
-use crate::checkpoint::{self, Meta};
-use crate::config::Config;
-use crate::inference::InputBuffers;
-use crate::learner::{batch_indices, batch_tensors, buckets, losses};
-use crate::metrics::Metrics;
-use crate::net::PolicyValueNet;
-use crate::sample::Sample;
+use crate::learning::config::Config;
+use crate::learning::learner::{batch_indices, batch_tensors, buckets, losses};
+use crate::learning::metrics::Metrics;
+use crate::learning::sample::Sample;
+use crate::network::checkpoint::{self, Meta};
+use crate::network::inference::InputBuffers;
+use crate::network::net::PolicyValueNet;
 use crate::selfplay::config::SelfPlayConfig;
 use crate::selfplay::records::{read_shard, samples_of, shard_names, shards_dir, PlayedGame};
 use crate::selfplay::source::GameSource;
@@ -85,7 +85,7 @@ pub struct Learner<'a, G: TensorGame> {
     metrics: Metrics,
     device: Device,
     buffers: InputBuffers,
-    net_config: crate::config::NetConfig,
+    net_config: crate::learning::config::NetConfig,
 }
 
 fn optimizer(config: &SelfPlayConfig) -> ModuleOptimizer {
@@ -105,7 +105,7 @@ where
         source: &'a dyn GameSource<G>,
         shape: &agents::TensorShape,
     ) -> Result<Learner<'a, G>, String> {
-        let device = crate::compute::device().autodiff();
+        let device = crate::network::compute::device().autodiff();
         let dir = run.join("checkpoints");
         let metrics = Metrics::open(run).map_err(|e| format!("{}: {e}", run.display()))?;
         let mut learner = match read_state(run)? {

@@ -3,8 +3,8 @@
 //! dice), the search's policy target at every decision with two or more legal actions, and
 //! the final returns. Positions are rebuilt by replaying, so shards stay small and exact.
 
-use crate::expert::Target;
-use crate::sample::{balance_sides, Sample};
+use crate::learning::expert::Target;
+use crate::learning::sample::{balance_sides, Sample};
 use crate::selfplay::source::GameSource;
 use agents::{TensorGame, Turn};
 use serde::de::DeserializeOwned;

@@ -2,7 +2,7 @@
 //! through the run folder (`config.toml`, `checkpoints/`, `shards/`, `learner.json`,
 //! `metrics.jsonl`, `tensorboard/`), and the TDE evaluation arena of new versions.
 
-use crate::lock::ProcessLock;
+use crate::learning::lock::ProcessLock;
 use crate::selfplay::actor::{latest_network, lock_actor, play_shard, EvalCache};
 use crate::selfplay::config::SelfPlayConfig;
 use crate::selfplay::learner::{read_state, EvalFn, Learner};
@@ -82,7 +82,7 @@ where
             let bar = crate::progress_bar(progress, config.learner.steps, "self-play steps");
             bar.set_position(learner.state.step);
             let mut cache = EvalCache::new(config.actors.cache);
-            let mut loaded: Option<(String, std::sync::Arc<crate::play::Network>)> = None;
+            let mut loaded: Option<(String, std::sync::Arc<crate::network::loaded::Network>)> = None;
             while !learner.done() {
                 if loaded.as_ref().map(|l| &l.0) != Some(&learner.state.version) {
                     loaded = latest_network(run)?;
@@ -108,9 +108,9 @@ where
         Role::Actor { id, shards } => {
             let _lock = lock_actor(run, &id)?;
             let mut cache = EvalCache::new(config.actors.cache);
-            let mut loaded: Option<(String, std::sync::Arc<crate::play::Network>)> = None;
+            let mut loaded: Option<(String, std::sync::Arc<crate::network::loaded::Network>)> = None;
             // Each actor keeps its own figures: actors/ID/metrics.jsonl and its TensorBoard run.
-            let mut metrics = crate::metrics::Metrics::open(&run.join("actors").join(&id))
+            let mut metrics = crate::learning::metrics::Metrics::open(&run.join("actors").join(&id))
                 .map_err(|e| format!("{}: {e}", run.display()))?;
             let (mut played, mut positions, started) = (0u64, 0u64, Instant::now());
             let bar = crate::progress_bar(progress, shards.unwrap_or(0), &format!("actor {id} shards"));
@@ -221,7 +221,7 @@ pub fn tde_evaluation(
                         players.swap(0, 1);
                     }
                     let end = agents::play_game(state, &mut players, 31 + g as u64, |_, _| {});
-                    Ok(crate::bootstrap::game_score(agents::Game::returns(&end)[side]))
+                    Ok(crate::learning::bootstrap::game_score(agents::Game::returns(&end)[side]))
                 })
                 .collect::<Result<_, _>>()
                 .ok()?;

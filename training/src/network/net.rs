@@ -10,7 +10,7 @@
 //! - **Value head**: the same hidden features through one more layer to a tanh in [-1, 1],
 //!   the expected return of the player to move.
 
-use crate::config::NetConfig;
+use crate::learning::config::NetConfig;
 use agents::{Recipe, TensorShape};
 use burn::module::{Module, ModuleVisitor, Param};
 use burn::nn::conv::{Conv2d, Conv2dConfig};

@@ -13,8 +13,8 @@
 //! `data.value_children`, the positions after several of its actions (an action index and a
 //! dice seed each) with their own rollout values.
 
-use crate::config::{Config, DataConfig};
-use crate::sample::{balance_sides, Sample};
+use crate::learning::config::{Config, DataConfig};
+use crate::learning::sample::{balance_sides, Sample};
 use agents::{Agent, Game, Turn};
 use engine::scenario::Scenario;
 use engine::setup::{new_game, GameConfig};
@@ -241,7 +241,7 @@ pub fn play_game(config: &Config, game: usize) -> Result<ShardGame, String> {
         let (mut values, mut children) = (Vec::new(), Vec::new());
         let seed = rng.gen::<u64>();
         let rollout = |state: &GameState, mover: usize, seed: u64| {
-            crate::rollout::rollout_mean(state, mover, &data.rollout_agent, data.value_rollouts, seed)
+            crate::play::rollout::rollout_mean(state, mover, &data.rollout_agent, data.value_rollouts, seed)
                 .map(|mean| mean as f32)
                 .map_err(|e| format!("game {game}: data.rollout_agent: {e}"))
         };

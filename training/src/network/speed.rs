@@ -5,11 +5,11 @@
 //! per second (medians of several timed batches, on the threads burn and rayon use), and the
 //! time of each shape's first pass (a GPU compiles its kernels then).
 
-use crate::checkpoint;
-use crate::config::Config;
-use crate::inference::InputBuffers;
-use crate::learner::{batch_tensors, losses, new_optimizer};
-use crate::sample::Sample;
+use crate::learning::config::Config;
+use crate::learning::learner::{batch_tensors, losses, new_optimizer};
+use crate::learning::sample::Sample;
+use crate::network::checkpoint;
+use crate::network::inference::InputBuffers;
 use agents::{Game, TensorGame, Turn};
 use burn::optim::GradientsParams;
 use engine::GameState;
@@ -60,7 +60,7 @@ pub struct NetSpeed {
 /// Run one 8-simulation search from each root, `together` at a time, their leaves evaluated
 /// in one batch; returns (positions evaluated, forward passes, seconds).
 fn searches(
-    net: &crate::play::Network,
+    net: &crate::network::loaded::Network,
     roots: &[(&GameState, usize)],
     together: usize,
 ) -> Result<(u64, u64, f64), String> {
@@ -107,7 +107,7 @@ fn training_speed(
     batch: usize,
     steps: u32,
 ) -> Result<(f64, f64), String> {
-    let device = crate::compute::device().autodiff();
+    let device = crate::network::compute::device().autodiff();
     let (mut net, _, _) = checkpoint::load_network(path, &device).map_err(|e| e.to_string())?;
     let shape = views[0].0.tensor_shape();
     let samples: Vec<Sample<GameState>> = views
@@ -147,7 +147,7 @@ fn median(mut xs: Vec<f64>) -> f64 {
 }
 
 /// Measure the network of the checkpoint `path` names on `positions` (decision nodes), on the
-/// process's compute device ([`crate::compute`]); `large` is the larger batch also timed for
+/// process's compute device ([`crate::network::compute`]); `large` is the larger batch also timed for
 /// inference and training (a GPU needs batches of hundreds to be busy). `progress` is told
 /// each stage's figures as it ends, so a run cut short still says how far it got.
 pub fn measure(
@@ -157,12 +157,12 @@ pub fn measure(
     large: usize,
     progress: &dyn Fn(&str),
 ) -> Result<NetSpeed, String> {
-    let device = crate::compute::device();
+    let device = crate::network::compute::device();
     let (net, meta, _) = checkpoint::load_network(path, &device).map_err(|e| e.to_string())?;
     if let Some(first) = positions.first() {
         meta.check_shape(&first.tensor_shape())?;
     }
-    let network = crate::play::Network::from_net(net.clone(), "bench".into())?;
+    let network = crate::network::loaded::Network::from_net(net.clone(), "bench".into())?;
     let views: Vec<(&GameState, usize)> = positions
         .iter()
         .filter_map(|s| match Game::turn(s) {
@@ -214,7 +214,7 @@ pub fn measure(
     let t = Instant::now();
     let mut positions = 0;
     for game in 0..batches as usize {
-        positions += crate::expert::play_game(&expert, game)?.targets.len();
+        positions += crate::learning::expert::play_game(&expert, game)?.targets.len();
     }
     let expert_positions_per_s = positions as f64 / t.elapsed().as_secs_f64();
     progress(&format!("expert games: {expert_positions_per_s:.0} positions/s"));
@@ -255,7 +255,7 @@ pub fn measure(
         inference_large_batch_per_s: median(most),
         training_per_s,
         training_large_batch_per_s,
-        device: crate::compute::device_name(),
+        device: crate::network::compute::device_name(),
         expert_positions_per_s,
         parameters: net.parameters(),
         first_pass_s,

@@ -4,10 +4,10 @@
 //!
 //! Inputs `planes` `[batch, planes, depth, width]` and `globals` `[batch, globals]`; outputs
 //! `policy_planes` `[batch, policy planes × depth × width]`, `policy_globals` `[batch,
-//! policy globals]` and `value` `[batch, 1]`, as in [`crate::net::Outputs`].
+//! policy globals]` and `value` `[batch, 1]`, as in [`crate::network::net::Outputs`].
 
 use super::proto::*;
-use crate::net::PolicyValueNet;
+use crate::network::net::PolicyValueNet;
 use burn::module::Param;
 use burn::nn::conv::Conv2d;
 use burn::nn::Linear;

@@ -171,7 +171,9 @@ pub fn device_name() -> String {
 fn probe(choice: DeviceChoice) -> Result<(), String> {
     #[cfg(feature = "onnx")]
     if let DeviceChoice::Onnx(_) = choice {
-        return crate::onnx::runtime::environment().map(|_| ()).map_err(|e| format!("device {choice}: {e}"));
+        return crate::network::onnx::runtime::environment()
+            .map(|_| ())
+            .map_err(|e| format!("device {choice}: {e}"));
     }
     if choice == DeviceChoice::Cpu {
         return Ok(());

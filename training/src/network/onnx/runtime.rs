@@ -5,7 +5,7 @@
 //! CPU backend, several times faster on small batches (`tde bench --device onnx`).
 
 use super::export::{names, to_onnx};
-use crate::net::PolicyValueNet;
+use crate::network::net::PolicyValueNet;
 use ort::environment::Environment;
 use ort::session::builder::GraphOptimizationLevel;
 use ort::session::Session;
@@ -44,7 +44,7 @@ fn load() -> Result<Environment, String> {
     })
 }
 
-/// A network's outputs for a batch, as flat rows (see [`crate::net::Outputs`]).
+/// A network's outputs for a batch, as flat rows (see [`crate::network::net::Outputs`]).
 pub struct RawOutputs {
     /// Policy planes: `batch × policy planes × cells`.
     pub planes: Vec<f32>,

@@ -1,7 +1,7 @@
 //! Running a network on game states: encoding a batch of positions into input tensors, and
 //! reading back each position's prior over its legal actions and its value.
 
-use crate::net::{legal_logits, LegalTerms, PolicyValueNet};
+use crate::network::net::{legal_logits, LegalTerms, PolicyValueNet};
 use agents::{Recipe, TensorGame, TensorShape};
 use burn::tensor::activation::softmax;
 use burn::tensor::{Device, Tensor, TensorData};
@@ -94,7 +94,7 @@ pub fn evaluate<G: TensorGame>(
     }
     // A GPU compiles and tunes its kernels for every new batch size: there, a batch is padded
     // with copies of its last position to the next power of two, so a few sizes serve all.
-    let rows = crate::compute::padded_batch(states.len());
+    let rows = crate::network::compute::padded_batch(states.len());
     let padded: std::borrow::Cow<[(&G, usize)]> = if rows == states.len() {
         std::borrow::Cow::Borrowed(states)
     } else {
@@ -125,7 +125,7 @@ pub fn evaluate<G: TensorGame>(
 /// [`evaluate`] computes with burn.
 #[cfg(feature = "onnx")]
 pub fn evaluate_onnx<G: TensorGame>(
-    net: &crate::onnx::runtime::OnnxNetwork,
+    net: &crate::network::onnx::runtime::OnnxNetwork,
     buffers: &mut InputBuffers,
     states: &[(&G, usize)],
 ) -> Result<Vec<Evaluation<G::Action>>, String> {

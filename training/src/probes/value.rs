@@ -1,6 +1,6 @@
 //! How well a network's value head foresees results, per scenario: games played by a given
 //! agent on both sides, the network's value for the mover at sampled decisions compared with
-//! the mover's final return (`tde value-check`). Search steers by these values, so a value
+//! the mover's final return (`tde probe value`). Search steers by these values, so a value
 //! head that cannot tell winning from losing positions makes search no better than its policy.
 //!
 //! With `rollouts`, each judged decision is also played out that many times by the same agent
@@ -9,11 +9,13 @@
 //! what any value head can reach on these games, and the head's distance from it says how
 //! well the head stands in for those rollouts.
 
-use crate::play::Network;
-use agents::{Game, PolicyValue, Turn};
+use crate::network::loaded::Network;
+use crate::play::rollout::{players, rollout_mean};
+use crate::probes::{DecisionSampler, Probe};
+use agents::{Game, PolicyValue};
 use engine::scenario::Scenario;
 use engine::setup::{new_game, GameConfig};
-use rayon::prelude::*;
+use serde_json::Value;
 
 /// The value head's record on one scenario.
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
@@ -68,9 +70,9 @@ pub struct PhaseRecord {
 /// decisions it falls in (0, 1 or 2) and the rollouts' mean return (0 without rollouts).
 type Judged = (f32, f64, usize, f64);
 
-/// How a value check plays and judges its games.
+/// How the value probe plays and judges its games.
 #[derive(Clone, Debug)]
-pub struct CheckPlan {
+pub struct ValuePlan {
     /// The agent playing both sides (a spec `make_agent` takes), and the rollouts.
     pub agent: String,
     /// Games per scenario.
@@ -83,69 +85,94 @@ pub struct CheckPlan {
     pub seed: u64,
 }
 
-/// Judge the decisions `plan` names in every scenario, on `config`'s board and crews.
-pub fn value_records(
-    network: &Network,
-    config: &GameConfig,
-    plan: &CheckPlan,
-) -> Result<Vec<ValueRecord>, String> {
-    Scenario::ALL
-        .into_iter()
-        .map(|scenario| {
-            let config = GameConfig { scenario, ..config.clone() };
-            let judged: Vec<Vec<Judged>> = (0..plan.games as u64)
-                .into_par_iter()
-                .map(|g| judge_game(network, &config, plan, plan.seed.wrapping_add(g)))
-                .collect::<Result<_, _>>()?;
-            let rollouts = (plan.rollouts > 0).then_some(plan.rollouts);
-            Ok(record(scenario.name().to_string(), plan.games, judged.concat(), rollouts))
-        })
-        .collect()
-}
+impl Probe for ValuePlan {
+    type Judged = Vec<Judged>;
+    type Record = ValueRecord;
 
-/// One game's judged decisions.
-fn judge_game(
-    network: &Network,
-    config: &GameConfig,
-    plan: &CheckPlan,
-    seed: u64,
-) -> Result<Vec<Judged>, String> {
-    let state = new_game(config).map_err(|e| e.to_string())?;
-    let mut players = crate::rollout::players(&plan.agent, seed)?;
-    let mut judged: Vec<(usize, f32, f64)> = Vec::new();
-    let mut error = None;
-    let mut choices = 0usize;
-    let end = agents::play_game(state, &mut players, seed, |s, _| {
-        let Turn::Player(mover) = Game::turn(s) else { return };
-        if Game::legal_actions(s).len() < 2 {
-            return;
+    fn games(&self) -> u32 {
+        self.games
+    }
+
+    fn judge_game(&self, network: &Network, config: &GameConfig, game: u64) -> Result<Vec<Judged>, String> {
+        let seed = self.seed.wrapping_add(game);
+        let state = new_game(config).map_err(|e| e.to_string())?;
+        let mut players = players(&self.agent, seed)?;
+        let sampler = DecisionSampler { every: self.every, side: None, opening: false };
+        let mut judged: Vec<(usize, f32, f64)> = Vec::new();
+        let end = sampler.play(state, &mut players, seed, |decision| {
+            let rollout_seed = seed.wrapping_mul(1_000_003).wrapping_add(decision.count as u64);
+            let out = PolicyValue::evaluate(network, &[(decision.state, decision.mover)])?;
+            let rollouts =
+                rollout_mean(decision.state, decision.mover, &self.agent, self.rollouts, rollout_seed)?;
+            judged.push((decision.mover, out[0].value, rollouts));
+            Ok(())
+        })?;
+        let returns = Game::returns(&end);
+        let n = judged.len();
+        Ok(judged
+            .into_iter()
+            .enumerate()
+            .map(|(i, (mover, v, rollouts))| (v, returns[mover], 3 * i / n, rollouts))
+            .collect())
+    }
+
+    fn summarize(&self, scenario: Scenario, judged: Vec<Vec<Judged>>) -> ValueRecord {
+        let rollouts = (self.rollouts > 0).then_some(self.rollouts);
+        record(scenario.name().to_string(), self.games, judged.concat(), rollouts)
+    }
+
+    fn settings(&self) -> Vec<(&'static str, Value)> {
+        vec![("agent", Value::from(self.agent.as_str()))]
+    }
+
+    fn text(&self, net: &str, records: &[ValueRecord]) -> String {
+        let mut out = format!(
+        "value head of {} on games of {} (both sides), {} per scenario, every {}th decision with a choice:\n",
+        net, self.agent, self.games, self.every
+    );
+        out.push_str(
+        "  scenario             positions    mse   sign right (decisive)   mean value (result)   mse by third   sign right by third\n",
+    );
+        let percent = |right: usize, of: usize| 100.0 * right as f64 / of.max(1) as f64;
+        for r in records {
+            let thirds: Vec<String> = r.by_third.iter().map(|p| format!("{:.2}", p.mse)).collect();
+            let signs: Vec<String> =
+                r.by_third.iter().map(|p| format!("{:.0}%", percent(p.sign_right, p.decisive))).collect();
+            out.push_str(&format!(
+                "  {:<20} {:>9} {:>6.3} {:>6.1}% ({}/{}) {:>13.3} ({:>6.3})   {:<14} {}\n",
+                r.scenario,
+                r.all.positions,
+                r.all.mse,
+                percent(r.all.sign_right, r.all.decisive),
+                r.all.sign_right,
+                r.all.decisive,
+                r.mean_value,
+                r.mean_result,
+                thirds.join(" "),
+                signs.join(" ")
+            ));
         }
-        choices += 1;
-        if choices.is_multiple_of(plan.every) {
-            let rollout_seed = seed.wrapping_mul(1_000_003).wrapping_add(choices as u64);
-            let judgement = PolicyValue::evaluate(network, &[(s, mover)]).and_then(|out| {
-                let rollouts =
-                    crate::rollout::rollout_mean(s, mover, &plan.agent, plan.rollouts, rollout_seed)?;
-                Ok((mover, out[0].value, rollouts))
-            });
-            match judgement {
-                Ok(j) => judged.push(j),
-                Err(e) => error = Some(e),
+        if self.rollouts > 0 {
+            out.push_str(&format!(
+                "  {} rollouts from each judged decision by {}:\n",
+                self.rollouts, self.agent
+            ));
+            out.push_str("  scenario             rollout mse to result   head mse to rollouts\n");
+            for (r, rollouts) in records.iter().filter_map(|r| Some((r, r.rollouts.as_ref()?))) {
+                out.push_str(&format!(
+                    "  {:<20} {:>21.3} {:>22.3}\n",
+                    r.scenario, rollouts.mse_to_result, rollouts.head_mse_to_rollouts
+                ));
             }
         }
-    });
-    if let Some(e) = error {
-        return Err(e);
+        out.push_str("  (mse against the mover's result: win 1, draw 0, loss -1; a value of 0 everywhere scores the share of decisive games;\n");
+        out.push_str("   mean value beside the movers' mean result: above it, the head is optimistic for the player to move;\n");
+        out.push_str("   by third: the first, middle and last third of each game's judged decisions)");
+        out
     }
-    let returns = Game::returns(&end);
-    let n = judged.len();
-    Ok(judged
-        .into_iter()
-        .enumerate()
-        .map(|(i, (mover, v, rollouts))| (v, returns[mover], 3 * i / n, rollouts))
-        .collect())
 }
 
+/// A scenario's record from its judged decisions.
 fn record(scenario: String, games: u32, judged: Vec<Judged>, rollouts: Option<u32>) -> ValueRecord {
     let mean = |f: &dyn Fn(&Judged) -> f64| judged.iter().map(f).sum::<f64>() / judged.len().max(1) as f64;
     let rollouts = rollouts.map(|per_position| RolloutRecord {
@@ -164,6 +191,7 @@ fn record(scenario: String, games: u32, judged: Vec<Judged>, rollouts: Option<u3
     }
 }
 
+/// The error and sign figures of a set of judged decisions.
 fn phase<'a>(judged: impl Iterator<Item = &'a Judged> + Clone) -> PhaseRecord {
     let positions = judged.clone().count();
     let decisive = judged.clone().filter(|(_, r, ..)| *r != 0.0);

@@ -6,12 +6,12 @@
 //! Batches are a pure function of the seed and the step (positions drawn uniformly from one
 //! board size class at a time), so a resumed run continues the same sequence.
 
-use crate::checkpoint::{self, Meta};
-use crate::config::{Config, Schedule};
-use crate::inference::InputBuffers;
-use crate::metrics::Metrics;
-use crate::net::{legal_logits, LegalTerms, PolicyValueNet};
-use crate::sample::Sample;
+use crate::learning::config::{Config, Schedule};
+use crate::learning::metrics::Metrics;
+use crate::learning::sample::Sample;
+use crate::network::checkpoint::{self, Meta};
+use crate::network::inference::InputBuffers;
+use crate::network::net::{legal_logits, LegalTerms, PolicyValueNet};
 use agents::{Recipe, TensorGame, TensorShape};
 use burn::module::Module;
 use burn::optim::decay::WeightDecayConfig;
@@ -305,8 +305,8 @@ pub fn train<G: TensorGame>(job: TrainRun<'_, G>) -> Result<TrainOutcome, String
         return Err("no training positions".into());
     }
     let shape = job.train[0].state.tensor_shape();
-    let device = crate::compute::device().autodiff();
-    let inner = crate::compute::device();
+    let device = crate::network::compute::device().autodiff();
+    let inner = crate::network::compute::device();
     let dir = job.run.join("checkpoints");
     let existing = dir.join("latest").is_file();
     if existing && !job.resume {
@@ -417,7 +417,8 @@ mod tests {
     #[test]
     fn value_only_rows_leave_the_policy_loss_alone_and_value_weights_shape_the_value_loss() {
         let shape = TicTacToe::new().tensor_shape();
-        let net = PolicyValueNet::new(&crate::config::NetConfig::default(), &shape, &Device::flex());
+        let net =
+            PolicyValueNet::new(&crate::learning::config::NetConfig::default(), &shape, &Device::flex());
         let batch_losses = |samples: &[Sample<TicTacToe>]| batch_losses(&net, samples);
         let mut second = TicTacToe::new();
         second.apply(4).unwrap();
@@ -444,7 +445,8 @@ mod tests {
     #[test]
     fn a_limited_score_spreads_its_positions_over_the_whole_set() {
         let shape = TicTacToe::new().tensor_shape();
-        let net = PolicyValueNet::new(&crate::config::NetConfig::default(), &shape, &Device::flex());
+        let net =
+            PolicyValueNet::new(&crate::learning::config::NetConfig::default(), &shape, &Device::flex());
         // Eight copies of one position: the first four won, the last four lost. Over both
         // halves, a value v in [-1, 1] is off by (1 - v + v + 1) / 2 = 1 on average.
         let samples: Vec<Sample<TicTacToe>> = (0..8)

@@ -1,5 +1,5 @@
 //! Whether a value head orders the positions after each action as rollouts do
-//! (`tde sibling-check`). Search chooses among a position's actions by the values of the
+//! (`tde probe sibling`). Search chooses among a position's actions by the values of the
 //! positions they lead to, so what it needs of a value head is less a good guess of who wins
 //! than the right order among those siblings: a head whose errors are large but shared by the
 //! siblings still steers search well, and one that cannot tell them apart only adds noise.
@@ -17,8 +17,9 @@
 //! With [`SiblingPlan::leaf`] a learned leaf value ([`agents::learned::leaf`]) is judged in the
 //! head's place.
 
-use crate::play::Network;
-use crate::rollout::{rollout_estimate, Estimate};
+use crate::network::loaded::Network;
+use crate::play::rollout::{players, rollout_estimate, Estimate};
+use crate::probes::{DecisionSampler, Probe};
 use agents::learned::leaf::LeafValue;
 use agents::tde::MaterialEvaluator;
 use agents::{Evaluator, Game, PolicyValue, Turn};
@@ -27,7 +28,8 @@ use engine::setup::{new_game, GameConfig};
 use engine::GameState;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
-use rayon::prelude::*;
+use serde_json::Value;
+use std::path::{Path, PathBuf};
 
 /// How a sibling check plays and judges its games.
 #[derive(Clone, Debug)]
@@ -50,7 +52,23 @@ pub struct SiblingPlan {
     pub seed: u64,
     /// A learned leaf value judged in place of the value head (the network still chooses the
     /// children).
-    pub leaf: Option<LeafValue>,
+    pub leaf: Option<LearnedLeaf>,
+}
+
+/// A learned leaf value and the file it was read from.
+#[derive(Clone, Debug)]
+pub struct LearnedLeaf {
+    /// The file (a `tde leaf-value` file).
+    pub path: PathBuf,
+    /// Its leaf value.
+    pub value: LeafValue,
+}
+
+impl LearnedLeaf {
+    /// Read a `tde leaf-value` file.
+    pub fn load(path: &Path) -> Result<LearnedLeaf, String> {
+        Ok(LearnedLeaf { path: path.to_path_buf(), value: LeafValue::load(path)? })
+    }
 }
 
 /// One child of a judged decision, valued for the player deciding there.
@@ -110,53 +128,103 @@ pub struct SiblingRecord {
     pub material_agreement: f64,
 }
 
-/// Judge the decisions `plan` names in every scenario, on `config`'s board and crews.
-pub fn sibling_records(
-    network: &Network,
-    config: &GameConfig,
-    plan: &SiblingPlan,
-) -> Result<Vec<SiblingRecord>, String> {
-    Scenario::ALL
-        .into_iter()
-        .map(|scenario| {
-            let config = GameConfig { scenario, ..config.clone() };
-            let judged: Vec<Vec<Vec<Child>>> = (0..plan.games as u64)
-                .into_par_iter()
-                .map(|g| judge_game(network, &config, plan, plan.seed.wrapping_add(g)))
-                .collect::<Result<_, _>>()?;
-            Ok(summarize(scenario.name(), &judged.concat()))
-        })
-        .collect()
-}
+impl Probe for SiblingPlan {
+    type Judged = Vec<Vec<Child>>;
+    type Record = SiblingRecord;
 
-/// One game's judged decisions, each as its children in the network's order of preference.
-fn judge_game(
-    network: &Network,
-    config: &GameConfig,
-    plan: &SiblingPlan,
-    seed: u64,
-) -> Result<Vec<Vec<Child>>, String> {
-    let state = new_game(config).map_err(|e| e.to_string())?;
-    let mut roots = Vec::new();
-    let mut choices = 0usize;
-    agents::play_game(state, &mut crate::rollout::players(&plan.agent, seed)?, seed, |s, _| {
-        if let Turn::Player(mover) = Game::turn(s) {
-            if Game::legal_actions(s).len() >= 2 {
-                choices += 1;
-                if choices.is_multiple_of(plan.every) {
-                    roots.push((s.clone(), mover));
-                }
+    fn games(&self) -> u32 {
+        self.games
+    }
+
+    fn judge_game(
+        &self,
+        network: &Network,
+        config: &GameConfig,
+        game: u64,
+    ) -> Result<Vec<Vec<Child>>, String> {
+        let seed = self.seed.wrapping_add(game);
+        let state = new_game(config).map_err(|e| e.to_string())?;
+        let sampler = DecisionSampler { every: self.every, side: None, opening: false };
+        let mut roots = Vec::new();
+        sampler.play(state, &mut players(&self.agent, seed)?, seed, |decision| {
+            roots.push((decision.state.clone(), decision.mover));
+            Ok(())
+        })?;
+        roots
+            .iter()
+            .enumerate()
+            .map(|(d, (root, mover))| {
+                let decision_seed = seed.wrapping_mul(1_000_003).wrapping_add(d as u64);
+                children(network, root, *mover, self, decision_seed)
+            })
+            .collect()
+    }
+
+    fn summarize(&self, scenario: Scenario, judged: Vec<Vec<Vec<Child>>>) -> SiblingRecord {
+        summarize(scenario.name(), &judged.concat())
+    }
+
+    fn settings(&self) -> Vec<(&'static str, Value)> {
+        vec![
+            ("leaf", serde_json::json!(self.leaf.as_ref().map(|leaf| leaf.path.display().to_string()))),
+            ("agent", Value::from(self.agent.as_str())),
+            ("actions", Value::from(self.actions)),
+            ("rollouts", Value::from(self.rollouts)),
+            ("continuation", Value::from(self.continuation)),
+        ]
+    }
+
+    fn text(&self, net: &str, records: &[SiblingRecord]) -> String {
+        let judged = match &self.leaf {
+            Some(leaf) => format!("leaf value {}", leaf.path.display()),
+            None => format!("value head of {net}"),
+        };
+        let mut out = format!(
+            "{} among siblings: at every {}th decision with a choice of {} games per scenario by {},\n\
+         the network's {} most probable actions played, each child valued by it and by {} rollouts{}:\n",
+            judged,
+            self.every,
+            self.games,
+            self.agent,
+            self.actions,
+            self.rollouts,
+            match self.continuation {
+                0 => String::new(),
+                d => format!(" (the head and material after {d} more decisions of {})", self.agent),
             }
+        );
+        out.push_str("  scenario             decisions  pairs  correlation (corrected)  sd head  sd rollouts (noise)  same best (chance)  rollout value of head's / policy's pick  bias: decider / opponent next  material: correlation (corrected), same best\n");
+        let corrected = |c: Option<f64>| c.map_or("-".to_string(), |c| format!("{c:.3}"));
+        for r in records {
+            out.push_str(&format!(
+            "  {:<20} {:>9} {:>6} {:>12.3} ({:>7})  {:>7.3} {:>12.3} ({:.3})  {:>9.1}% ({:.1}%)  {:>21.3} / {:.3}  {:>18.3} / {:.3}  {:>21.3} ({:>7}), {:.1}%\n",
+            r.scenario,
+            r.decisions,
+            r.pairs,
+            r.correlation,
+            corrected(r.corrected_correlation),
+            r.head_sd,
+            r.rollout_sd,
+            r.rollout_noise_sd,
+            100.0 * r.agreement,
+            100.0 * r.chance_agreement,
+            r.head_pick_value,
+            r.policy_pick_value,
+            r.bias_same_mover,
+            r.bias_other_mover,
+            r.material_correlation,
+            corrected(r.material_corrected_correlation),
+            100.0 * r.material_agreement
+        ));
         }
-    });
-    roots
-        .iter()
-        .enumerate()
-        .map(|(d, (root, mover))| {
-            let decision_seed = seed.wrapping_mul(1_000_003).wrapping_add(d as u64);
-            children(network, root, *mover, plan, decision_seed)
-        })
-        .collect()
+        out.push_str("  (correlation of the head's and the rollouts' differences between siblings; corrected: with the rollouts' sampling noise\n");
+        out.push_str("   taken out, the correlation with the value they estimate; same best: the head's best child is the rollouts' best;\n");
+        out.push_str(
+            "   bias: mean head value minus rollout value where the decider or the opponent moves next;\n",
+        );
+        out.push_str("   material: the same for the material evaluator that ends MCTS's rollouts, ties going to the network's favourite)");
+        out
+    }
 }
 
 /// The children of the network's `plan.actions` most probable actions at `root`.
@@ -191,7 +259,7 @@ fn children(
                 Turn::Player(next) => {
                     let material = MaterialEvaluator.evaluate(&state)[mover];
                     let head = match &plan.leaf {
-                        Some(leaf) => leaf.evaluate(&state)[mover],
+                        Some(leaf) => leaf.value.evaluate(&state)[mover],
                         None => {
                             let value = PolicyValue::evaluate(network, &[(&state, next)])?[0].value as f64;
                             if next == mover {
@@ -216,7 +284,7 @@ fn play_on(state: &mut GameState, agent: &str, decisions: u32, seed: u64) -> Res
     if decisions == 0 {
         return Ok(());
     }
-    let mut players = crate::rollout::players(agent, seed.wrapping_add(0x0c0f_fee5))?;
+    let mut players = players(agent, seed.wrapping_add(0x0c0f_fee5))?;
     let mut dice = ChaCha8Rng::seed_from_u64(seed ^ 0x5eed_0c0f);
     let mut played = 0;
     loop {

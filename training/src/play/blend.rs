@@ -15,7 +15,7 @@
 //! (`mcts:...,rollout=scripted,net=PATH[,blend=W]`): there one network evaluation a move
 //! chooses and orders the root's candidates, and the scripted order and rollouts do the rest.
 
-use crate::play::Network;
+use crate::network::loaded::Network;
 use agents::mcts::Ranker;
 use agents::{Agent, Game, ScriptedAgent, Turn};
 use engine::{Action, GameState};

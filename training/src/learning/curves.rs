@@ -2,14 +2,12 @@
 //! validation losses of a bootstrap run) above, the evaluation scores with their 95% intervals
 //! below (`eval/vs_NAME`, with `eval/vs_NAME_low` and `_high` where the run logged them).
 //!
-//! Text is drawn with the DejaVu Sans font shipped in `training/assets/`, so no system font
-//! library is needed.
+//! The font and the series colours are the workspace's shared look, [`eval::plot`].
 
+use eval::plot::{register_shipped_font, COLOURS};
 use plotters::prelude::*;
-use plotters::style::{register_font, FontStyle};
 use std::collections::BTreeMap;
 use std::path::Path;
-use std::sync::Once;
 
 /// Every scalar series of a run: name → (step, value), in file order.
 pub type Series = BTreeMap<String, Vec<(f64, f64)>>;
@@ -43,22 +41,8 @@ pub fn read_metrics(run: &Path) -> Result<Series, String> {
     Ok(series)
 }
 
-fn font() {
-    static FONT: Once = Once::new();
-    FONT.call_once(|| {
-        // The bytes are a valid TrueType font shipped with the crate.
-        let _ = register_font("sans-serif", FontStyle::Normal, include_bytes!("../assets/DejaVuSans.ttf"));
-    });
-}
-
-const COLOURS: [RGBColor; 6] = [
-    RGBColor(31, 119, 180),
-    RGBColor(255, 127, 14),
-    RGBColor(44, 160, 44),
-    RGBColor(214, 39, 40),
-    RGBColor(148, 103, 189),
-    RGBColor(140, 86, 75),
-];
+/// How many of the series colours the curves cycle through.
+const CURVE_COLOURS: usize = 6;
 
 /// Draw a PNG with `draw` into a temporary file beside `out`, then rename it over `out` (the
 /// shipped font registered first).
@@ -66,7 +50,7 @@ pub(crate) fn write_png(
     out: &Path,
     draw: impl FnOnce(&Path) -> Result<(), Box<dyn std::error::Error>>,
 ) -> Result<(), String> {
-    font();
+    register_shipped_font();
     let tmp = out.with_extension(format!("tmp{}.png", std::process::id()));
     draw(&tmp).map_err(|e| format!("{}: {e}", out.display()))?;
     std::fs::rename(&tmp, out).map_err(|e| format!("{}: {e}", out.display()))
@@ -98,7 +82,7 @@ pub fn plot(series: &Series, title: &str, out: &Path) -> Result<(), String> {
             .build_cartesian_2d(0.0..max_step, 0.0..top_max)?;
         chart.configure_mesh().x_desc("step").label_style(("sans-serif", 12)).draw()?;
         for (i, k) in losses.iter().enumerate() {
-            let colour = COLOURS[i % COLOURS.len()];
+            let colour = COLOURS[i % CURVE_COLOURS];
             chart
                 .draw_series(LineSeries::new(series[*k].iter().copied(), colour.stroke_width(2)))?
                 .label(k.as_str())
@@ -118,7 +102,7 @@ pub fn plot(series: &Series, title: &str, out: &Path) -> Result<(), String> {
             .build_cartesian_2d(0.0..max_step, 0.0..1.0)?;
         chart.configure_mesh().x_desc("step").y_desc("score").label_style(("sans-serif", 12)).draw()?;
         for (i, k) in scores.iter().enumerate() {
-            let colour = COLOURS[i % COLOURS.len()];
+            let colour = COLOURS[i % CURVE_COLOURS];
             let points = &series[*k];
             chart
                 .draw_series(LineSeries::new(points.iter().copied(), colour.stroke_width(2)))?
