@@ -51,7 +51,9 @@ fn agent_lists_keep_mcts_parameters_together() {
     // A parameter whose value holds a `:` (a learned generation's path) stays with its
     // spec; a spec whose own parameters start after `:` does not.
     assert_eq!(
-        split_agent_list("mcts:ms=20,rollout=learned:g/gen-002.json,width=4,learned:gen=g/gen-001.json,scripted"),
+        split_agent_list(
+            "mcts:ms=20,rollout=learned:g/gen-002.json,width=4,learned:gen=g/gen-001.json,scripted"
+        ),
         ["mcts:ms=20,rollout=learned:g/gen-002.json,width=4", "learned:gen=g/gen-001.json", "scripted"]
     );
 }
