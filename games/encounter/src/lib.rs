@@ -18,6 +18,7 @@ pub mod dm;
 mod flow;
 mod game;
 mod movement;
+mod pose;
 pub mod state;
 mod text;
 
