@@ -20,6 +20,7 @@ mod game;
 mod movement;
 mod pose;
 pub mod state;
+mod tensor;
 mod text;
 
 pub use activation::price;
