@@ -2,7 +2,6 @@
 //! ranged attacks with their difficulty (size, shooting into melee, Prone, Prepare, Momentum
 //! or Pool), the damage check against Toughness, and what each outcome does.
 
-use crate::board::Board;
 use crate::checks::{
     basic_odds, complex_odds, opposed_obstacle, unopposed_obstacle, Difficulty, Outcome, Roll,
 };
@@ -10,7 +9,7 @@ use crate::data::{Kind, Quality};
 use crate::state::{Check, Encounter, Pending, Purpose};
 
 /// Target number of a die in a damage check (ruling).
-pub const DAMAGE_TARGET: u8 = 4;
+pub const DAMAGE_TARGET: u8 = 3;
 
 /// Point Blank Range in squares: a ranged attack this close is opposed (ruling).
 pub const POINT_BLANK: u8 = 2;
@@ -126,6 +125,9 @@ impl Encounter {
                     o if o.succeeded() => 1,
                     _ => 0,
                 };
+                if wounds == 0 {
+                    self.note(|s| format!("  damage against {}: {outcome:?}, no wound", s.name(target)));
+                }
                 self.wound(target, wounds);
             }
             Purpose::Disengage { model, to } => {
@@ -170,14 +172,16 @@ impl Encounter {
         if weapon.has(Quality::Stun) {
             c.stunned = true;
         }
-        self.note(|s| {
-            format!(
-                "  critical hit with the {}: {} is {:?}",
-                weapon.name,
-                s.name(target),
-                s.models[target as usize].conditions.names()
-            )
-        });
+        if !weapon.qualities.is_empty() {
+            self.note(|s| {
+                format!(
+                    "  critical hit with the {}: {} is {:?}",
+                    weapon.name,
+                    s.name(target),
+                    s.models[target as usize].conditions.names()
+                )
+            });
+        }
     }
 
     /// Deal `wounds` wounds to `m`: at 0 Wounds it is out of play and leaves the board.
@@ -195,10 +199,10 @@ impl Encounter {
         }
     }
 
-    /// The squares in `attacker`'s Danger Zone hold `target` (a legal Strike).
+    /// Whether `attacker`'s Danger Zone holds `target` (a legal Strike).
     pub(crate) fn can_strike(&self, attacker: u8, target: u8) -> bool {
         let (a, t) = (&self.models[attacker as usize], &self.models[target as usize]);
-        a.in_play() && t.in_play() && a.side() != t.side() && Board::in_zone(a.weapon().reach, a.cell, t.cell)
+        a.in_play() && t.in_play() && a.side() != t.side() && self.threatens(attacker, t.cell)
     }
 
     /// Whether `shooter` may shoot `target`: a ranged weapon, not Engaged unless a Pistol,

@@ -197,7 +197,7 @@ const fn party(name: &'static str, kind: Kind, group: u8) -> Profile {
 
 /// The party (ILLUSTRATIVE): two Characters, a Follower and a Henchman.
 pub const PARTY: [Profile; 4] = [
-    Profile { melee: 4, defense: 4, shield: 2, luck: 1, ..party("Brannoc", Kind::Character, 0) },
+    Profile { melee: 4, defense: 4, shield: 2, wounds: 4, luck: 1, ..party("Brannoc", Kind::Character, 0) },
     Profile {
         shooting: 4,
         athletics: 4,
@@ -272,7 +272,7 @@ pub const ADVERSARIES: [Profile; 5] = [
         melee: 4,
         defense: 3,
         initiative: 2,
-        strength: 4,
+        strength: 3,
         toughness: 2,
         armour: 1,
         wounds: 4,

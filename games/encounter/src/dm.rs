@@ -7,7 +7,7 @@
 //! Momentum and Luck where they count. Any other agent of the framework (`random`, `mcts`)
 //! comes from [`make_agent`].
 
-use crate::board::Cell;
+use crate::board::{Cell, Terrain, HEIGHT, WIDTH};
 use crate::data::Kind;
 use crate::flow::Node;
 use crate::state::{Action, Encounter, Intent, Pending, Phase, DM_SIDE};
@@ -129,25 +129,53 @@ fn activate(s: &Encounter, legal: &[Action]) -> Option<Action> {
             return Some(d);
         }
     }
-    if s.engaged(m) {
-        return Some(Action::EndActivation);
-    }
-    // Close in on the nearest enemy (a shooter only while it has nothing to shoot).
+    // Close in on the nearest enemy by walking distance, doors counted open (a shooter only
+    // while it has nothing to shoot); open a door that lies on the way.
     let enemies: Vec<Cell> =
         s.models().iter().filter(|e| e.in_play() && e.side() != me.side()).map(|e| e.cell).collect();
-    let nearest = |c: Cell| enemies.iter().map(|&e| c.distance(e)).min().unwrap_or(0);
-    let here = nearest(me.cell);
+    let field = walking_distance(s, &enemies);
+    let dist = |c: Cell| field[c.y as usize * WIDTH + c.x as usize];
+    let here = dist(me.cell);
+    let door = legal.iter().find(|a| matches!(a, Action::OpenDoor(c) if dist(*c) < here)).copied();
+    if door.is_some() {
+        return door;
+    }
     let best = legal
         .iter()
         .filter_map(|&a| match a {
-            Action::Advance(c) => Some((nearest(c), c, a)),
+            Action::Advance(c) => Some((dist(c), c, a)),
             _ => None,
         })
         .min_by_key(|&(d, c, _)| (d, c));
     match best {
         Some((d, _, a)) if d < here => Some(a),
-        _ => legal.iter().find(|a| matches!(a, Action::OpenDoor(_))).copied().or(Some(Action::EndActivation)),
+        _ => Some(Action::EndActivation),
     }
+}
+
+/// King-move distance from every square to the nearest of `targets` over floor and doors
+/// (open or not), ignoring models; `u16::MAX` where none can be reached.
+fn walking_distance(s: &Encounter, targets: &[Cell]) -> Vec<u16> {
+    let mut field = vec![u16::MAX; WIDTH * HEIGHT];
+    let mut queue: std::collections::VecDeque<Cell> = targets.iter().copied().collect();
+    for c in targets {
+        field[c.y as usize * WIDTH + c.x as usize] = 0;
+    }
+    while let Some(c) = queue.pop_front() {
+        let d = field[c.y as usize * WIDTH + c.x as usize];
+        for y in c.y.saturating_sub(1)..=(c.y + 1).min(HEIGHT as u8 - 1) {
+            for x in c.x.saturating_sub(1)..=(c.x + 1).min(WIDTH as u8 - 1) {
+                let to = Cell::new(x, y);
+                let i = y as usize * WIDTH + x as usize;
+                let open = matches!(s.board().at(to), Terrain::Floor | Terrain::Door { .. });
+                if open && field[i] == u16::MAX {
+                    field[i] = d + 1;
+                    queue.push_back(to);
+                }
+            }
+        }
+    }
+    field
 }
 
 impl Encounter {

@@ -421,10 +421,15 @@ impl Encounter {
         self.models.iter().position(|m| m.in_play() && m.cell == c).map(|i| i as u8)
     }
 
-    /// Whether model `e` projects a Danger Zone over square `c` (in play, not Prone).
+    /// Whether model `e` projects a Danger Zone over square `c` (in play, not Prone); a square
+    /// two away counts only in Line of Sight (ruling: a Reach R weapon does not reach through
+    /// a wall).
     pub fn threatens(&self, e: u8, c: Cell) -> bool {
         let m = &self.models[e as usize];
-        m.in_play() && !m.conditions.prone && Board::in_zone(m.weapon().reach, m.cell, c)
+        m.in_play()
+            && !m.conditions.prone
+            && Board::in_zone(m.weapon().reach, m.cell, c)
+            && (m.cell.distance(c) < 2 || self.board.line_of_sight(m.cell, c, |_| false))
     }
 
     /// The enemies of model `m` whose Danger Zone covers square `c`.

@@ -135,3 +135,32 @@ fn a_scripted_party_beats_a_random_dm_more_often_than_a_random_party_does() {
     println!("party wins against a random DM: scripted {scripted}/{games}, random {random}/{games}");
     assert!(scripted >= random + 40, "scripted {scripted} vs random {random}");
 }
+
+#[test]
+fn a_game_is_reproducible_from_its_seeds() {
+    let log = |seed: u64| {
+        let mut agents = vec![make_agent("scripted", seed).unwrap(), make_agent("random", seed).unwrap()];
+        play_game(Encounter::start_with_log(), &mut agents, seed, |_, _| {}).log().to_vec()
+    };
+    assert_eq!(log(11), log(11));
+    assert_ne!(log(11), log(12));
+}
+
+#[test]
+fn bad_actions_from_an_agent_are_refused_with_a_reason_and_change_nothing() {
+    use encounter::Action;
+    let s = Encounter::start();
+    for bad in [
+        Action::Advance(Cell::new(200, 200)),
+        Action::Strike { target: 200, boost: true, extra: true },
+        Action::Face(9),
+        Action::BuyPool(9),
+        Action::EndActivation,
+    ] {
+        let mut copy = s.clone();
+        let err = copy.apply(bad).expect_err("refused");
+        assert!(err.contains("not legal"), "{err}");
+        assert_eq!(copy.observation(0), s.observation(0));
+        assert_eq!(copy.observation(1), s.observation(1));
+    }
+}

@@ -472,7 +472,7 @@ fn bleeding_hits_at_the_start_phase_and_stunned_misses_the_activation() {
     }
     assert_eq!(s.node(), Node::Chance, "the bleeding hit before Brannoc acts");
     s.act(Action::Roll(Outcome::Success)).unwrap();
-    assert_eq!(s.models()[BRANNOC as usize].wounds, 2);
+    assert_eq!(s.models()[BRANNOC as usize].wounds, s.models()[BRANNOC as usize].profile.wounds - 1);
     s.act(Action::EndActivation).unwrap();
     assert_eq!(s.models()[BRANNOC as usize].conditions.bleeding, 1);
     assert_eq!(Conditions::DURATIONS[3], ("bleeding", Duration::Persistent));
