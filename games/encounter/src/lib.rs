@@ -7,6 +7,8 @@
 //! The numbers of the party, the adversaries and the board are illustrative
 //! ([`data`]); the rulings where the seed is silent are in `docs/rulings-encounter.md`.
 
+#![warn(missing_docs)]
+
 mod activation;
 pub mod board;
 pub mod checks;
