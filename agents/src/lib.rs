@@ -8,6 +8,7 @@
 //! (`default-features = false`).
 
 pub mod az;
+pub mod conformance;
 pub mod game;
 pub mod mcts;
 mod random;

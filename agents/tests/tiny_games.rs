@@ -394,7 +394,9 @@ impl Game for SafeOrGamble {
         match self.turn() {
             Turn::Player(0) => self.gamble = Some(a),
             Turn::Chance => self.won = Some(a),
-            Turn::Player(_) => self.done = true,
+            // Player 1 may only end the game (the conformance test caught this accepting `false`).
+            Turn::Player(_) if a => self.done = true,
+            Turn::Player(_) => return Err("player 1 may only end the game (true)".into()),
             Turn::Terminal => return Err("over".into()),
         }
         Ok(())
@@ -501,4 +503,19 @@ fn a_root_ranker_is_asked_once_a_search_and_bounds_the_roots_candidates() {
         assert_eq!(visits.len(), width, "only the ranked candidates are searched: {visits:?}");
     }
     assert_eq!(calls.load(std::sync::atomic::Ordering::Relaxed), 2);
+}
+
+#[test]
+fn the_tiny_games_pass_the_conformance_test() {
+    use agents::conformance::{check, Options};
+    let options = Options { games: 50, sorted: true, ..Options::default() };
+    let reports = [
+        check("chancy nim", |_| ChancyNim::new(), &options),
+        check("hidden coin", |_| HiddenCoin { coin: None, call: None }, &options),
+        check("take or guess", |_| TakeOrGuess { took: None, coin: None, call: None }, &options),
+        check("safe or gamble", |_| SafeOrGamble { gamble: None, won: None, done: false }, &options),
+    ];
+    for report in reports {
+        assert_eq!(report.unwrap_or_else(|e| panic!("{e}")).games, 50);
+    }
 }

@@ -4,6 +4,7 @@
 mod arena_cmd;
 mod bench_cmd;
 mod crew_cmd;
+mod encounter;
 mod game_cmd;
 mod learn_cmd;
 mod play;
@@ -102,6 +103,11 @@ enum Command {
         #[command(subcommand)]
         cmd: study_cmd::StudyCommand,
     },
+    /// The dungeon Encounter of seed 004 with an AI Dungeon Master: `demo`, `arena`.
+    Encounter {
+        #[command(subcommand)]
+        cmd: encounter::EncounterCommand,
+    },
     /// Exact odds of attribute tests, opposed tests and armour rolls.
     Rules {
         #[command(subcommand)]
@@ -159,6 +165,7 @@ fn main() -> ExitCode {
         Command::Crew { cmd } => crew_cmd::run(cmd),
         Command::Study { cmd } => passed(study_cmd::run(cmd)),
         Command::Fuzz(args) => game_cmd::fuzz(args),
+        Command::Encounter { cmd } => passed(encounter::run(cmd)),
     };
     match result {
         Ok((text, ok)) => {

@@ -1,0 +1,267 @@
+//! A model's activation ("Activation", "Minor Actions", "Melee Attacks", "Ranged Attacks"):
+//! its Start and End Phases, the actions it may take (one Major and a free Minor, or two
+//! Minor and a free Minor), what Momentum, the Adversary Pool and Threat buy, and the
+//! Interrupts an Advance out of a Danger Zone offers.
+
+use crate::data::Kind;
+use crate::state::{
+    Action, Activation, Check, Encounter, Intent, Pending, Purpose, Surprise, DM_SIDE, PARTY_SIDE,
+};
+
+/// Momentum prices ("Momentum Uses").
+pub mod price {
+    /// Decrease a check's difficulty by 2.
+    pub const BOOST: u8 = 1;
+    /// Change Place without a check.
+    pub const CHANGE_PLACE: u8 = 1;
+    /// Disengage without a check.
+    pub const DISENGAGE: u8 = 2;
+    /// One more attack.
+    pub const EXTRA_ATTACK: u8 = 4;
+}
+
+impl Encounter {
+    /// Momentum the party may spend now: none in the first round when the Company is surprised.
+    pub(crate) fn spendable_momentum(&self) -> u8 {
+        if self.round == 1 && self.surprise == Surprise::Company {
+            0
+        } else {
+            self.momentum
+        }
+    }
+
+    /// Start an activation of `m`: the Start Phase applies its conditions (Bleeding X: an
+    /// automatic S[X] hit; Stunned: it misses the activation).
+    pub(crate) fn start_activation(&mut self, m: u8) {
+        let model = &self.models[m as usize];
+        let kind = model.profile.kind;
+        let surprised = self.round == 1 && self.surprise == Surprise::Adversaries;
+        let basic_only = kind == Kind::Minion || (surprised && !kind.is_party());
+        let stunned = model.conditions.stunned;
+        let bleeding = model.conditions.bleeding;
+        self.act = Some(Activation {
+            model: m,
+            major: false,
+            minors: 0,
+            prepared: false,
+            basic_only,
+            ended: stunned,
+        });
+        self.note(|s| {
+            let extra = if stunned { " (stunned: misses its activation)" } else { "" };
+            format!("{} activates{extra}", s.name(m))
+        });
+        if bleeding > 0 {
+            self.pending.push(Pending::Check(self.damage_check(m, bleeding)));
+        }
+    }
+
+    /// The End Phase: conditions tick down and the model gains Interrupts equal to its Attacks.
+    pub(crate) fn end_activation(&mut self, m: u8) {
+        let model = &mut self.models[m as usize];
+        model.conditions.end_phase();
+        model.reactions = model.profile.attacks;
+    }
+
+    /// The legal actions of the activation under way, into `out` (unsorted).
+    pub(crate) fn activation_actions(&self, out: &mut Vec<Action>) {
+        let Some(act) = self.act else { return };
+        let m = act.model;
+        let model = &self.models[m as usize];
+        out.push(Action::EndActivation);
+        let can_minor = act.minors < if act.major { 1 } else { 3 };
+        let can_major = !act.major && act.minors <= 1;
+        let prone = model.conditions.prone;
+        let engaged = self.engaged(m);
+        let manoeuvres = !act.basic_only && !model.conditions.staggered && !prone;
+        let kind = model.profile.kind;
+        let momentum = if model.side() == PARTY_SIDE { self.spendable_momentum() } else { 0 };
+        let pool = !act.basic_only && matches!(kind, Kind::Elite | Kind::Champion) && self.pool > 0;
+        let threat = !act.basic_only && kind == Kind::Champion && self.threat > 0;
+        let can_boost = momentum >= price::BOOST || pool;
+        if can_minor && !prone {
+            out.extend(self.advance_squares(m).into_iter().map(Action::Advance));
+            if engaged && manoeuvres {
+                for to in self.disengage_squares(m) {
+                    out.push(Action::Disengage { to, momentum: false });
+                    if momentum >= price::DISENGAGE {
+                        out.push(Action::Disengage { to, momentum: true });
+                    }
+                }
+                for (i, ally) in self.models.iter().enumerate() {
+                    let i = i as u8;
+                    if i != m
+                        && ally.in_play()
+                        && ally.side() == model.side()
+                        && ally.cell.adjacent(model.cell)
+                        && self.engaged(i)
+                    {
+                        out.push(Action::ChangePlace { ally: i, momentum: false });
+                        if momentum >= price::CHANGE_PLACE {
+                            out.push(Action::ChangePlace { ally: i, momentum: true });
+                        }
+                    }
+                }
+                out.extend(self.reposition_squares(m).into_iter().map(Action::Reposition));
+            }
+            for c in self.board.steps_to_doors(model.cell) {
+                out.push(Action::OpenDoor(c));
+            }
+            if !act.prepared && !act.basic_only && can_major {
+                out.push(Action::Prepare);
+            }
+        }
+        if can_major && prone {
+            out.push(Action::StandUp);
+        } else if can_major {
+            for t in 0..self.models.len() as u8 {
+                if model.intent == Some(Intent::Fight) && self.can_strike(m, t) {
+                    for boost in [false, true] {
+                        for extra in [false, true] {
+                            let cost = boost as u8 * price::BOOST + extra as u8 * price::EXTRA_ATTACK;
+                            let party_ok = model.side() == PARTY_SIDE && cost <= momentum;
+                            let dm_ok = model.side() == DM_SIDE && (!boost || pool) && (!extra || threat);
+                            if party_ok || dm_ok {
+                                out.push(Action::Strike { target: t, boost, extra });
+                            }
+                        }
+                    }
+                }
+                if model.intent == Some(Intent::Shoot) && self.can_shoot(m, t) {
+                    out.push(Action::Shoot { target: t, boost: false });
+                    if can_boost {
+                        out.push(Action::Shoot { target: t, boost: true });
+                    }
+                }
+            }
+        }
+    }
+
+    /// Pay for a boost (and an extra attack) by the active model's side.
+    fn pay(&mut self, m: u8, boost: bool, extra: bool) {
+        if self.models[m as usize].side() == PARTY_SIDE {
+            let cost = boost as u8 * price::BOOST + extra as u8 * price::EXTRA_ATTACK;
+            self.momentum = self.momentum.saturating_sub(cost);
+        } else {
+            self.pool = self.pool.saturating_sub(boost as u8);
+            self.threat = self.threat.saturating_sub(extra as u8);
+        }
+    }
+
+    /// Apply a legal activation action.
+    pub(crate) fn apply_activation(&mut self, action: Action) {
+        let Some(mut act) = self.act else { return };
+        let m = act.model;
+        let prepared = if act.prepared { -1 } else { 0 };
+        let is_major = matches!(action, Action::StandUp | Action::Strike { .. } | Action::Shoot { .. });
+        if is_major {
+            act.major = true;
+        } else if action != Action::EndActivation {
+            act.minors += 1;
+        }
+        if is_major
+            || matches!(
+                action,
+                Action::Disengage { momentum: false, .. } | Action::ChangePlace { momentum: false, .. }
+            )
+        {
+            act.prepared = false;
+        }
+        self.note(|s| format!("  {} : {}", s.name(m), s.describe(action)));
+        match action {
+            Action::EndActivation => act.ended = true,
+            Action::Advance(to) => {
+                let interrupters: Vec<u8> = self
+                    .zone_enemies(m, self.models[m as usize].cell)
+                    .into_iter()
+                    .filter(|&e| self.models[e as usize].reactions > 0)
+                    .collect();
+                if interrupters.is_empty() {
+                    self.models[m as usize].cell = to;
+                } else {
+                    self.deferred = Some((m, action));
+                    self.pending.extend(interrupters.into_iter().rev().map(|by| Pending::Interrupt { by }));
+                }
+            }
+            Action::Disengage { to, momentum: true } => {
+                self.momentum = self.momentum.saturating_sub(price::DISENGAGE);
+                self.models[m as usize].cell = to;
+            }
+            Action::Disengage { to, momentum: false } => {
+                let odds = self.manoeuvre_odds(m, prepared);
+                let luck = self.luck_of(m);
+                self.pending.push(Pending::Check(Check {
+                    purpose: Purpose::Disengage { model: m, to },
+                    odds,
+                    luck,
+                    rerolled: false,
+                }));
+            }
+            Action::ChangePlace { ally, momentum: true } => {
+                self.momentum = self.momentum.saturating_sub(price::CHANGE_PLACE);
+                self.swap(m, ally);
+            }
+            Action::ChangePlace { ally, momentum: false } => {
+                let odds = self.manoeuvre_odds(m, prepared);
+                let luck = self.luck_of(m);
+                self.pending.push(Pending::Check(Check {
+                    purpose: Purpose::ChangePlace { model: m, ally },
+                    odds,
+                    luck,
+                    rerolled: false,
+                }));
+            }
+            Action::Reposition(to) => self.models[m as usize].cell = to,
+            Action::OpenDoor(c) => {
+                // Legal actions name only closed doors next to the model.
+                let _ = self.board.open_door(c);
+            }
+            Action::Prepare => act.prepared = true,
+            Action::StandUp => self.models[m as usize].conditions.prone = false,
+            Action::Strike { target, boost, extra } => {
+                self.pay(m, boost, extra);
+                let steps = if boost { -2 } else { 0 };
+                let attacks = self.models[m as usize].profile.attacks + extra as u8;
+                self.pending.push(Pending::Attacks { attacker: m, target, left: attacks - 1, steps });
+                self.pending.push(Pending::Check(self.attack_check(m, target, false, steps + prepared)));
+            }
+            Action::Shoot { target, boost } => {
+                self.pay(m, boost, false);
+                let steps = if boost { -2 } else { 0 };
+                self.pending.push(Pending::Check(self.attack_check(m, target, true, steps + prepared)));
+            }
+            _ => {}
+        }
+        self.act = Some(act);
+    }
+
+    /// The next attack of a Strike, if its attacker still stands and its target is still in
+    /// reach.
+    pub(crate) fn next_attack(&mut self, attacker: u8, target: u8, left: u8, steps: i8) {
+        if left > 0 && !self.models[attacker as usize].conditions.prone && self.can_strike(attacker, target) {
+            self.pending.push(Pending::Attacks { attacker, target, left: left - 1, steps });
+            self.pending.push(Pending::Check(self.attack_check(attacker, target, false, steps)));
+        }
+    }
+
+    /// Whether the Interrupt offered to `by` still stands: it is in play, standing, has a
+    /// Reaction, and the model it would strike is still in its Danger Zone.
+    pub(crate) fn interrupt_valid(&self, by: u8) -> bool {
+        let Some((mover, _)) = self.deferred else { return false };
+        let b = &self.models[by as usize];
+        b.in_play()
+            && b.reactions > 0
+            && self.threatens(by, self.models[mover as usize].cell)
+            && self.models[mover as usize].in_play()
+    }
+
+    /// After the Interrupts: the deferred Advance happens unless the mover fell or left play.
+    pub(crate) fn perform_deferred(&mut self, m: u8, action: Action) {
+        let model = &self.models[m as usize];
+        if let Action::Advance(to) = action {
+            if model.in_play() && !model.conditions.prone && self.model_at(to).is_none() {
+                self.models[m as usize].cell = to;
+            }
+        }
+    }
+}

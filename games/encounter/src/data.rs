@@ -1,0 +1,308 @@
+//! ILLUSTRATIVE DATA, replaceable: the board section, the party and the adversaries of the
+//! one Encounter this crate plays. The seed gives the rules, not these numbers; every value
+//! here is a placeholder chosen to make a fair, short fight (see `docs/rulings-encounter.md`).
+
+/// Who a model belongs to and how it is played (seed 004, "Model Types").
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Kind {
+    /// A Player Character: has Luck Points.
+    Character,
+    /// Follows a Character.
+    Follower,
+    /// Hired help.
+    Henchman,
+    /// [⁎] Basic Activities only.
+    Minion,
+    /// [⁑] Situational Activities: manoeuvres and the Adversary Pool.
+    Elite,
+    /// [⁂] A wide array of Activities; can use Threat directly.
+    Champion,
+}
+
+impl Kind {
+    /// Whether the model belongs to the party (side 0) rather than the DM (side 1).
+    pub fn is_party(self) -> bool {
+        matches!(self, Kind::Character | Kind::Follower | Kind::Henchman)
+    }
+}
+
+/// A weapon's Reach: the shape of its Danger Zone ("Danger Zone").
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Reach {
+    /// The ring of squares directly adjacent (eight).
+    M,
+    /// The squares directly in front, behind, left and right (four).
+    P,
+    /// Reach M plus the next ring (Chebyshev distance 2).
+    R,
+}
+
+/// A weapon quality triggered by a Critical Hit (a Boon on the attack), or a permission.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Quality {
+    /// Critical Hit: the target falls Prone.
+    Impact,
+    /// Critical Hit: the target starts Bleeding 2.
+    Rend,
+    /// Critical Hit: the target is Stunned.
+    Stun,
+    /// May shoot while Engaged ("Engagement Restriction").
+    Pistol,
+}
+
+/// A model's size ("Size Modifiers").
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Size {
+    /// +2 difficulty to attacks against it.
+    Little,
+    /// +1.
+    Small,
+    /// 0.
+    Average,
+    /// −1.
+    Large,
+}
+
+impl Size {
+    /// The difficulty steps added to an attack against a model of this size.
+    pub fn attack_difficulty(self) -> i8 {
+        match self {
+            Size::Little => 2,
+            Size::Small => 1,
+            Size::Average => 0,
+            Size::Large => -1,
+        }
+    }
+}
+
+/// A weapon.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Weapon {
+    /// Its name.
+    pub name: &'static str,
+    /// Melee: its Reach. Ranged weapons keep `M` for the rare blow struck with them.
+    pub reach: Reach,
+    /// Ranged: range in squares (Chebyshev); 0 for a melee weapon.
+    pub range: u8,
+    /// Damage dice: melee adds the wielder's Strength, ranged uses this alone.
+    pub damage: u8,
+    /// Its qualities.
+    pub qualities: &'static [Quality],
+}
+
+impl Weapon {
+    /// Whether it has `q`.
+    pub fn has(&self, q: Quality) -> bool {
+        self.qualities.contains(&q)
+    }
+}
+
+/// A model's profile: skills on a 1–6 scale (the seed names them, not their scale).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Profile {
+    /// Its name.
+    pub name: &'static str,
+    /// Its kind.
+    pub kind: Kind,
+    /// Adversaries declare by group; party models have their own.
+    pub group: u8,
+    /// Its size.
+    pub size: Size,
+    /// Melee (WS).
+    pub melee: u8,
+    /// Defense (WS).
+    pub defense: u8,
+    /// Shooting (BS).
+    pub shooting: u8,
+    /// Athletics (Ag).
+    pub athletics: u8,
+    /// Dodge (I).
+    pub dodge: u8,
+    /// Initiative characteristic.
+    pub initiative: u8,
+    /// Strength.
+    pub strength: u8,
+    /// Toughness.
+    pub toughness: u8,
+    /// Armour, added to Toughness.
+    pub armour: u8,
+    /// Shield Rating (2+ makes ranged attacks against it opposed).
+    pub shield: u8,
+    /// Wounds.
+    pub wounds: u8,
+    /// Movement (squares).
+    pub movement: u8,
+    /// Attacks (attacks per Strike, Interrupts per round).
+    pub attacks: u8,
+    /// Luck Points (Characters).
+    pub luck: u8,
+    /// Its value in the Adversary Pool (the A/C/E value; 0 for party models).
+    pub pool: u8,
+    /// Its melee weapon.
+    pub melee_weapon: Weapon,
+    /// Its ranged weapon, if any.
+    pub ranged_weapon: Option<Weapon>,
+}
+
+const SWORD: Weapon =
+    Weapon { name: "sword", reach: Reach::M, range: 0, damage: 1, qualities: &[Quality::Rend] };
+const SPEAR: Weapon = Weapon { name: "spear", reach: Reach::R, range: 0, damage: 1, qualities: &[] };
+const DAGGER: Weapon = Weapon { name: "dagger", reach: Reach::P, range: 0, damage: 0, qualities: &[] };
+const CLUB: Weapon =
+    Weapon { name: "club", reach: Reach::M, range: 0, damage: 1, qualities: &[Quality::Stun] };
+const AXE: Weapon =
+    Weapon { name: "axe", reach: Reach::M, range: 0, damage: 2, qualities: &[Quality::Impact] };
+const GREAT_CLUB: Weapon = Weapon {
+    name: "great club",
+    reach: Reach::R,
+    range: 0,
+    damage: 2,
+    qualities: &[Quality::Impact, Quality::Stun],
+};
+const BOW: Weapon = Weapon { name: "bow", reach: Reach::M, range: 8, damage: 4, qualities: &[Quality::Rend] };
+const PISTOL: Weapon = Weapon {
+    name: "pistol",
+    reach: Reach::M,
+    range: 4,
+    damage: 4,
+    qualities: &[Quality::Pistol, Quality::Impact],
+};
+const SHORTBOW: Weapon = Weapon { name: "shortbow", reach: Reach::M, range: 6, damage: 3, qualities: &[] };
+
+const fn party(name: &'static str, kind: Kind, group: u8) -> Profile {
+    Profile {
+        name,
+        kind,
+        group,
+        size: Size::Average,
+        melee: 3,
+        defense: 3,
+        shooting: 3,
+        athletics: 3,
+        dodge: 3,
+        initiative: 3,
+        strength: 3,
+        toughness: 1,
+        armour: 1,
+        shield: 0,
+        wounds: 3,
+        movement: 4,
+        attacks: 1,
+        luck: 0,
+        pool: 0,
+        melee_weapon: SWORD,
+        ranged_weapon: None,
+    }
+}
+
+/// The party (ILLUSTRATIVE): two Characters, a Follower and a Henchman.
+pub const PARTY: [Profile; 4] = [
+    Profile { melee: 4, defense: 4, shield: 2, wounds: 4, luck: 1, ..party("Brannoc", Kind::Character, 0) },
+    Profile {
+        shooting: 4,
+        athletics: 4,
+        dodge: 4,
+        initiative: 4,
+        strength: 2,
+        armour: 0,
+        luck: 1,
+        movement: 5,
+        melee_weapon: DAGGER,
+        ranged_weapon: Some(BOW),
+        ..party("Isolde", Kind::Character, 1)
+    },
+    Profile { wounds: 2, melee_weapon: SPEAR, ..party("Wat", Kind::Follower, 2) },
+    Profile {
+        wounds: 2,
+        melee_weapon: CLUB,
+        ranged_weapon: Some(PISTOL),
+        ..party("Garrick", Kind::Henchman, 3)
+    },
+];
+
+const fn goblin(name: &'static str, weapon: Weapon) -> Profile {
+    Profile {
+        name,
+        kind: Kind::Minion,
+        group: 0,
+        size: Size::Small,
+        melee: 3,
+        defense: 2,
+        shooting: 3,
+        athletics: 3,
+        dodge: 3,
+        initiative: 3,
+        strength: 2,
+        toughness: 1,
+        armour: 0,
+        shield: 0,
+        wounds: 1,
+        movement: 4,
+        attacks: 1,
+        luck: 0,
+        pool: 1,
+        melee_weapon: weapon,
+        ranged_weapon: None,
+    }
+}
+
+/// The adversaries (ILLUSTRATIVE): three goblin minions (two spearmen in group 0, an archer
+/// in group 1), an orc elite (group 2) and an ogre champion (group 3).
+pub const ADVERSARIES: [Profile; 5] = [
+    goblin("goblin cutter", SWORD),
+    goblin("goblin spearman", SPEAR),
+    Profile { group: 1, shooting: 4, ranged_weapon: Some(SHORTBOW), ..goblin("goblin archer", DAGGER) },
+    Profile {
+        kind: Kind::Elite,
+        group: 2,
+        size: Size::Average,
+        melee: 4,
+        defense: 3,
+        strength: 3,
+        armour: 1,
+        shield: 2,
+        wounds: 2,
+        pool: 2,
+        ..goblin("orc veteran", AXE)
+    },
+    Profile {
+        kind: Kind::Champion,
+        group: 3,
+        size: Size::Large,
+        melee: 4,
+        defense: 3,
+        initiative: 2,
+        strength: 3,
+        toughness: 2,
+        armour: 1,
+        wounds: 4,
+        attacks: 2,
+        pool: 3,
+        ..goblin("ogre chieftain", GREAT_CLUB)
+    },
+];
+
+/// The board section (ILLUSTRATIVE): `#` wall, `+` closed door, `o` obstacle, `.` floor,
+/// digits the party's start squares (0–3), letters the adversaries' (a–e).
+pub const MAP: [&str; 8] = [
+    "##########", //
+    "#0...#.b.#",
+    "#1.o.+..a#",
+    "#....#.c.#",
+    "#2.o.....#",
+    "#3.....de#",
+    "#....o...#",
+    "##########",
+];
+
+/// The Company's Fortune Pool: the starting Momentum ("Calculate Initial Momentum").
+pub const FORTUNE: u8 = 3;
+
+/// The DM's Threat at the start of the Encounter.
+pub const THREAT: u8 = 3;
+
+/// Most Threat the DM may spend at set-up for additional Pool values.
+pub const MAX_SETUP_THREAT: u8 = 2;
+
+/// Rounds after which an undecided Encounter ends as a draw.
+pub const MAX_ROUNDS: u8 = 8;

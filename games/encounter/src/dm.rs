@@ -1,0 +1,197 @@
+//! The AI Dungeon Master and a scripted party: one rule-based player that reads the node and
+//! plays whichever side is to move. As the DM it spends Threat at set-up on the Adversary
+//! Pool (keeping the rest for its champion), plays minions with basic actions only (their
+//! legal actions are nothing else), elites situationally (the Pool to ease an attack on a
+//! hurt target) and its champion with Threat (an extra attack on a target it can finish).
+//! The party side strikes or shoots the most hurt adversary, closes in otherwise, and spends
+//! Momentum and Luck where they count. Any other agent of the framework (`random`, `mcts`)
+//! comes from [`make_agent`].
+
+use crate::board::{Cell, Terrain, HEIGHT, WIDTH};
+use crate::data::Kind;
+use crate::flow::Node;
+use crate::state::{Action, Encounter, Intent, Pending, Phase, DM_SIDE};
+use agents::{make_generic_agent, Agent};
+
+/// The scripted player of either side.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct ScriptedAgent;
+
+/// Names of the agents [`make_agent`] knows.
+pub const AGENT_NAMES: [&str; 3] = ["scripted", "random", "mcts"];
+
+/// An agent from its spec: `scripted`, or any generic one (`random`, `mcts:iters=...`).
+pub fn make_agent(spec: &str, seed: u64) -> Result<Box<dyn Agent<Encounter>>, String> {
+    match spec {
+        "scripted" | "dm" => Ok(Box::new(ScriptedAgent)),
+        other => make_generic_agent::<Encounter>(other, seed)
+            .map_err(|e| format!("{e}; the Encounter also knows `scripted`")),
+    }
+}
+
+impl Agent<Encounter> for ScriptedAgent {
+    fn name(&self) -> String {
+        "scripted".to_string()
+    }
+
+    fn select_action(&mut self, s: &Encounter) -> Action {
+        let mut legal = Vec::new();
+        s.legal_into(&mut legal);
+        let has = |a: Action| legal.binary_search(&a).is_ok();
+        match s.pending().last() {
+            Some(Pending::Reroll(..)) => return Action::Reroll,
+            Some(Pending::Interrupt { .. }) => return Action::Interrupt,
+            _ => {}
+        }
+        let choice = match (s.phase(), s.node()) {
+            (Phase::BuyPool, _) => Some(Action::BuyPool(1)).filter(|&a| has(a)),
+            (Phase::Declare, Node::Decision(side)) => {
+                Some(Action::Declare(declare(s, side))).filter(|&a| has(a))
+            }
+            (Phase::Activation, _) => activate(s, &legal),
+            _ => None,
+        };
+        choice.unwrap_or(legal[0])
+    }
+}
+
+/// Shoot when a model of the declarer has a ranged weapon and a target to shoot now, else
+/// Fight.
+fn declare(s: &Encounter, side: usize) -> Intent {
+    let members = s.next_declarer(side);
+    let shooter = members.iter().any(|&m| {
+        s.models()[m as usize].profile.ranged_weapon.is_some()
+            && (0..s.models().len() as u8)
+                .any(|t| s.models()[t as usize].side() != side && s.shot_possible(m, t))
+    });
+    if shooter {
+        Intent::Shoot
+    } else {
+        Intent::Fight
+    }
+}
+
+/// The active model's action.
+fn activate(s: &Encounter, legal: &[Action]) -> Option<Action> {
+    let act = s.activation()?;
+    let m = act.model;
+    let me = &s.models()[m as usize];
+    if legal.contains(&Action::StandUp) {
+        return Some(Action::StandUp);
+    }
+    let wounds = |t: u8| s.models()[t as usize].wounds;
+    let kind = me.profile.kind;
+    // Attacks: the most hurt target first; spend by tier.
+    let strike = legal
+        .iter()
+        .filter_map(|&a| match a {
+            Action::Strike { target, boost, extra } => Some((target, boost, extra, a)),
+            _ => None,
+        })
+        .filter(|&(target, boost, extra, _)| {
+            let hurt = wounds(target) >= 2;
+            match kind {
+                Kind::Minion => !boost && !extra,
+                Kind::Elite => boost == (s.pool() > 0) && !extra,
+                Kind::Champion => boost == (s.pool() > 0) && extra == (hurt && s.threat() > 0),
+                _ => boost == (s.momentum() >= 1) && extra == (s.momentum() >= 5),
+            }
+        })
+        .min_by_key(|&(target, ..)| (wounds(target), target))
+        .map(|(.., a)| a);
+    if strike.is_some() {
+        return strike;
+    }
+    let shoot = legal
+        .iter()
+        .filter_map(|&a| match a {
+            Action::Shoot { target, boost } => Some((target, boost, a)),
+            _ => None,
+        })
+        .filter(|&(_, boost, _)| {
+            boost == (kind != Kind::Minion && (s.pool() > 0 || s.momentum() >= 2))
+                || kind == Kind::Minion && !boost
+        })
+        .min_by_key(|&(target, ..)| (wounds(target), target))
+        .map(|(.., a)| a);
+    if shoot.is_some() {
+        return shoot;
+    }
+    if act.major {
+        return Some(Action::EndActivation);
+    }
+    // A shooter in melee gets out (with Momentum when it has it) to shoot.
+    if me.intent == Some(Intent::Shoot) && s.engaged(m) {
+        if let Some(&d) = legal.iter().find(|a| matches!(a, Action::Disengage { momentum: true, .. })) {
+            return Some(d);
+        }
+        if let Some(&d) = legal.iter().find(|a| matches!(a, Action::Disengage { .. })) {
+            return Some(d);
+        }
+    }
+    // Close in on the nearest enemy by walking distance, doors counted open (a shooter only
+    // while it has nothing to shoot); open a door that lies on the way.
+    let enemies: Vec<Cell> =
+        s.models().iter().filter(|e| e.in_play() && e.side() != me.side()).map(|e| e.cell).collect();
+    let field = walking_distance(s, &enemies);
+    let dist = |c: Cell| field[c.y as usize * WIDTH + c.x as usize];
+    let here = dist(me.cell);
+    let door = legal.iter().find(|a| matches!(a, Action::OpenDoor(c) if dist(*c) < here)).copied();
+    if door.is_some() {
+        return door;
+    }
+    let best = legal
+        .iter()
+        .filter_map(|&a| match a {
+            Action::Advance(c) => Some((dist(c), c, a)),
+            _ => None,
+        })
+        .min_by_key(|&(d, c, _)| (d, c));
+    match best {
+        Some((d, _, a)) if d < here => Some(a),
+        _ => Some(Action::EndActivation),
+    }
+}
+
+/// King-move distance from every square to the nearest of `targets` over floor and doors
+/// (open or not), ignoring models; `u16::MAX` where none can be reached.
+fn walking_distance(s: &Encounter, targets: &[Cell]) -> Vec<u16> {
+    let mut field = vec![u16::MAX; WIDTH * HEIGHT];
+    let mut queue: std::collections::VecDeque<Cell> = targets.iter().copied().collect();
+    for c in targets {
+        field[c.y as usize * WIDTH + c.x as usize] = 0;
+    }
+    while let Some(c) = queue.pop_front() {
+        let d = field[c.y as usize * WIDTH + c.x as usize];
+        for y in c.y.saturating_sub(1)..=(c.y + 1).min(HEIGHT as u8 - 1) {
+            for x in c.x.saturating_sub(1)..=(c.x + 1).min(WIDTH as u8 - 1) {
+                let to = Cell::new(x, y);
+                let i = y as usize * WIDTH + x as usize;
+                let open = matches!(s.board().at(to), Terrain::Floor | Terrain::Door { .. });
+                if open && field[i] == u16::MAX {
+                    field[i] = d + 1;
+                    queue.push_back(to);
+                }
+            }
+        }
+    }
+    field
+}
+
+impl Encounter {
+    /// The models of the next declarer of `side` (none when it has declared all).
+    pub fn next_declarer(&self, side: usize) -> Vec<u8> {
+        self.to_declare[side].first().map_or(Vec::new(), |&d| self.declarer_models(side, d))
+    }
+
+    /// Whether `shooter` could shoot `target` from where it stands (range, Line of Sight,
+    /// not Engaged unless a Pistol).
+    pub fn shot_possible(&self, shooter: u8, target: u8) -> bool {
+        self.can_shoot(shooter, target)
+    }
+
+    /// Whether model `m` is on the DM's side.
+    pub fn is_adversary(&self, m: u8) -> bool {
+        self.models.get(m as usize).is_some_and(|x| x.side() == DM_SIDE)
+    }
+}

@@ -1,0 +1,357 @@
+//! The order of play ("Turn Sequence"): set-up (Threat, surprise, Momentum, the Adversary
+//! Pool), the rounds (declarations, initiative, activations, bookkeeping), the stack of
+//! pending resolutions, and the end. Every other rule module is called from here; none calls
+//! back.
+
+use crate::checks::Outcome;
+use crate::data::{Kind, FORTUNE, MAX_ROUNDS, MAX_SETUP_THREAT};
+use crate::state::{Action, Encounter, Pending, Phase, Surprise, DM_SIDE, PARTY_SIDE};
+
+/// Who acts at a node.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Node {
+    /// A side decides.
+    Decision(usize),
+    /// Dice.
+    Chance,
+    /// Over.
+    Terminal,
+}
+
+/// Most Momentum the party may hold (ruling).
+pub const MAX_MOMENTUM: u8 = 12;
+
+impl Encounter {
+    /// A new Encounter at its first decision: the DM's set-up spending.
+    pub fn start() -> Encounter {
+        let mut s = Encounter::new();
+        s.settle();
+        s
+    }
+
+    /// The same with a text log.
+    pub fn start_with_log() -> Encounter {
+        let mut s = Encounter::with_log();
+        s.settle();
+        s
+    }
+
+    /// Who acts now.
+    pub fn node(&self) -> Node {
+        match self.pending.last() {
+            Some(Pending::Check(_) | Pending::Stray { .. }) => return Node::Chance,
+            Some(Pending::Reroll(..)) => return Node::Decision(PARTY_SIDE),
+            Some(Pending::Interrupt { by }) => return Node::Decision(self.models[*by as usize].side()),
+            Some(Pending::Attacks { .. }) | None => {}
+        }
+        match self.phase {
+            Phase::BuyPool => Node::Decision(DM_SIDE),
+            Phase::Surprise | Phase::DeclareOrder | Phase::Initiative => Node::Chance,
+            Phase::Declare => Node::Decision(self.declare_turn),
+            Phase::Activation => match self.act {
+                Some(a) => Node::Decision(self.models[a.model as usize].side()),
+                None => Node::Terminal,
+            },
+            Phase::Over => Node::Terminal,
+        }
+    }
+
+    /// The legal actions (or chance outcomes), sorted and distinct, into `out`.
+    pub fn legal_into(&self, out: &mut Vec<Action>) {
+        out.clear();
+        match self.pending.last() {
+            Some(Pending::Check(c)) => out
+                .extend(Outcome::ALL.iter().filter(|&&o| c.odds[o as usize] > 0.0).map(|&o| Action::Roll(o))),
+            Some(Pending::Stray { candidates, .. }) => {
+                out.extend((0..candidates.len() as u8).map(Action::Face))
+            }
+            Some(Pending::Reroll(..)) => out.extend([Action::Reroll, Action::Accept]),
+            Some(Pending::Interrupt { .. }) => out.extend([Action::Interrupt, Action::Pass]),
+            Some(Pending::Attacks { .. }) | None => match self.phase {
+                Phase::BuyPool => out.extend((0..=self.threat.min(MAX_SETUP_THREAT)).map(Action::BuyPool)),
+                Phase::Surprise | Phase::DeclareOrder | Phase::Initiative => {
+                    out.extend((1..=6).map(Action::Face))
+                }
+                Phase::Declare => self.declare_actions(out),
+                Phase::Activation => self.activation_actions(out),
+                Phase::Over => {}
+            },
+        }
+        out.sort();
+        out.dedup();
+    }
+
+    /// The chance outcomes with their exact probabilities (empty at a decision).
+    pub fn chance_odds(&self) -> Vec<(Action, f64)> {
+        match self.pending.last() {
+            Some(Pending::Check(c)) => Outcome::ALL
+                .iter()
+                .filter(|&&o| c.odds[o as usize] > 0.0)
+                .map(|&o| (Action::Roll(o), c.odds[o as usize]))
+                .collect(),
+            Some(Pending::Stray { candidates, .. }) => {
+                let n = candidates.len();
+                (0..n as u8).map(|i| (Action::Face(i), 1.0 / n as f64)).collect()
+            }
+            Some(_) => Vec::new(),
+            None => match self.phase {
+                Phase::Surprise | Phase::DeclareOrder | Phase::Initiative => {
+                    (1..=6).map(|f| (Action::Face(f), 1.0 / 6.0)).collect()
+                }
+                _ => Vec::new(),
+            },
+        }
+    }
+
+    /// Apply an action after checking it is legal; an illegal one is refused with the
+    /// reason and changes nothing.
+    pub fn act(&mut self, action: Action) -> Result<(), String> {
+        let mut legal = Vec::new();
+        self.legal_into(&mut legal);
+        if legal.binary_search(&action).is_err() {
+            return Err(format!("{action:?} is not legal now ({:?}); legal: {legal:?}", self.node()));
+        }
+        self.act_unchecked(action);
+        Ok(())
+    }
+
+    /// Apply an action known to be legal.
+    pub fn act_unchecked(&mut self, action: Action) {
+        match (self.pending.pop(), action) {
+            (Some(Pending::Check(check)), Action::Roll(outcome)) => {
+                let m = check.luck;
+                let may_reroll = !check.rerolled
+                    && !outcome.succeeded()
+                    && m.is_some_and(|m| self.models[m as usize].luck > 0);
+                if may_reroll {
+                    self.pending.push(Pending::Reroll(check, outcome));
+                } else {
+                    self.resolve(check, outcome);
+                }
+            }
+            (Some(Pending::Reroll(check, outcome)), Action::Accept) => self.resolve(check, outcome),
+            (Some(Pending::Reroll(check, _)), Action::Reroll) => {
+                if let Some(m) = check.luck {
+                    let model = &mut self.models[m as usize];
+                    model.luck = model.luck.saturating_sub(1);
+                }
+                self.note(|s| {
+                    format!("  {} spends a Luck Point to re-roll", check.luck.map_or("", |m| s.name(m)))
+                });
+                self.pending.push(Pending::Check(crate::state::Check { rerolled: true, ..check }));
+            }
+            (Some(Pending::Stray { shooter, candidates }), Action::Face(i)) => {
+                let hit = candidates.get(i as usize).copied().unwrap_or(candidates[0]);
+                if hit != candidates[0] {
+                    self.note(|s| format!("  the missed shot hits {} instead", s.name(hit)));
+                    let dice = self.damage_dice(shooter, true);
+                    self.pending.push(Pending::Check(self.damage_check(hit, dice)));
+                }
+            }
+            (Some(Pending::Interrupt { by }), Action::Interrupt) => {
+                let model = &mut self.models[by as usize];
+                model.reactions = model.reactions.saturating_sub(1);
+                if let Some((mover, _)) = self.deferred {
+                    self.note(|s| format!("  {} interrupts {}", s.name(by), s.name(mover)));
+                    self.pending.push(Pending::Check(self.attack_check(by, mover, false, 0)));
+                }
+            }
+            (Some(Pending::Interrupt { .. }), Action::Pass) => {}
+            (top, action) => {
+                if let Some(p) = top {
+                    self.pending.push(p);
+                }
+                self.apply_phase(action);
+            }
+        }
+        self.settle();
+    }
+
+    /// Apply an action of the phase (no resolution pending).
+    fn apply_phase(&mut self, action: Action) {
+        match (self.phase, action) {
+            (Phase::BuyPool, Action::BuyPool(k)) => {
+                self.threat -= k.min(self.threat);
+                self.bought_pool = k;
+                self.note(|_| format!("The DM spends {k} Threat on additional Adversary Pool"));
+                self.phase = Phase::Surprise;
+            }
+            (Phase::Surprise, Action::Face(f)) => {
+                // Ruling: 1 the Company is surprised, 6 the Adversaries, else nobody.
+                self.surprise = match f {
+                    1 => Surprise::Company,
+                    6 => Surprise::Adversaries,
+                    _ => Surprise::Nobody,
+                };
+                self.momentum = FORTUNE;
+                self.note(|s| {
+                    format!("Surprise roll {f}: {:?} surprised; Momentum {}", s.surprise, s.momentum)
+                });
+                self.begin_round();
+            }
+            (Phase::DeclareOrder, Action::Face(f)) => {
+                self.declare_turn = if f % 2 == 0 { PARTY_SIDE } else { DM_SIDE };
+                if self.to_declare[self.declare_turn].is_empty() {
+                    self.declare_turn = 1 - self.declare_turn;
+                }
+                self.note(|s| {
+                    format!(
+                        "Declaration roll {f}: {} declares first",
+                        ["the party", "the DM"][s.declare_turn]
+                    )
+                });
+                self.phase = Phase::Declare;
+            }
+            (Phase::Declare, Action::Declare(intent)) => self.apply_declare(intent),
+            (Phase::Initiative, Action::Face(f)) => self.apply_initiative(f),
+            (Phase::Activation, a) => self.apply_activation(a),
+            _ => {}
+        }
+    }
+
+    /// A new round: refresh the Adversary Pool and declare.
+    fn begin_round(&mut self) {
+        self.pool =
+            if self.round == 1 && self.surprise == Surprise::Adversaries { 0 } else { self.adversary_pool() };
+        self.note(|s| {
+            format!(
+                "Round {}: Momentum {}, Adversary Pool {}, Threat {}",
+                s.round, s.momentum, s.pool, s.threat
+            )
+        });
+        self.begin_declarations();
+    }
+
+    /// The Adversary Pool: the A/C/E values of the adversaries in play, plus what Threat
+    /// bought at set-up.
+    fn adversary_pool(&self) -> u8 {
+        self.models.iter().filter(|m| m.in_play() && m.side() == DM_SIDE).map(|m| m.profile.pool).sum::<u8>()
+            + self.bought_pool
+    }
+
+    /// Bookkeeping at the end of a round: Momentum gains for defeated elites (+1) and
+    /// champions (+2) and for outnumbering the adversaries (+2).
+    fn bookkeeping(&mut self) {
+        let mut gain = 0u8;
+        for &m in &self.defeated {
+            gain += match self.models[m as usize].profile.kind {
+                Kind::Elite => 1,
+                Kind::Champion => 2,
+                _ => 0,
+            };
+        }
+        if self.in_play(PARTY_SIDE) > self.in_play(DM_SIDE) {
+            gain += 2;
+        }
+        self.defeated.clear();
+        self.momentum = (self.momentum + gain).min(MAX_MOMENTUM);
+        self.note(|s| format!("Bookkeeping: Momentum +{gain} = {}", s.momentum));
+    }
+
+    /// The winner if the Encounter is decided: the party when no adversary remains, the DM
+    /// when no party model does.
+    fn decided(&self) -> Option<Option<usize>> {
+        if self.in_play(DM_SIDE) == 0 {
+            Some(Some(PARTY_SIDE))
+        } else if self.in_play(PARTY_SIDE) == 0 {
+            Some(Some(DM_SIDE))
+        } else {
+            None
+        }
+    }
+
+    fn finish(&mut self, winner: Option<usize>) {
+        self.winner = winner;
+        self.phase = Phase::Over;
+        self.pending.clear();
+        self.deferred = None;
+        self.act = None;
+        self.note(|s| match s.winner {
+            Some(PARTY_SIDE) => "The Encounter ends: no Adversary remains".to_string(),
+            Some(_) => "The Encounter ends: the party is out of play".to_string(),
+            None => format!("The Encounter ends undecided after {MAX_ROUNDS} rounds"),
+        });
+    }
+
+    /// Run the automatic steps until a decision, a chance node or the end.
+    fn settle(&mut self) {
+        let mut buf = Vec::new();
+        loop {
+            if self.phase == Phase::Over {
+                return;
+            }
+            if self.phase != Phase::BuyPool {
+                if let Some(w) = self.decided() {
+                    self.finish(w);
+                    return;
+                }
+            }
+            match self.pending.last() {
+                Some(&Pending::Attacks { attacker, target, left, steps }) => {
+                    self.pending.pop();
+                    self.next_attack(attacker, target, left, steps);
+                    continue;
+                }
+                Some(&Pending::Interrupt { by }) => {
+                    if self.interrupt_valid(by) {
+                        return;
+                    }
+                    self.pending.pop();
+                    continue;
+                }
+                Some(_) => return,
+                None => {}
+            }
+            if let Some((m, action)) = self.deferred.take() {
+                self.perform_deferred(m, action);
+                continue;
+            }
+            match self.phase {
+                Phase::BuyPool if self.threat == 0 => self.phase = Phase::Surprise,
+                Phase::Declare if self.to_declare.iter().all(Vec::is_empty) => {
+                    self.init_queue.clear();
+                    self.phase = Phase::Initiative;
+                }
+                Phase::DeclareOrder if self.to_declare.iter().all(Vec::is_empty) => {
+                    self.phase = Phase::Declare
+                }
+                Phase::Initiative if self.init_queue.is_empty() => self.order_activations(),
+                Phase::Activation => match self.act {
+                    None if self.cursor >= self.order.len() => {
+                        self.bookkeeping();
+                        if self.round >= MAX_ROUNDS {
+                            self.finish(None);
+                            return;
+                        }
+                        self.round += 1;
+                        self.begin_round();
+                    }
+                    None => {
+                        let m = self.order[self.cursor];
+                        if self.models[m as usize].in_play() {
+                            self.start_activation(m);
+                        } else {
+                            self.cursor += 1;
+                        }
+                    }
+                    Some(a) => {
+                        let over = a.ended || !self.models[a.model as usize].in_play() || {
+                            self.activation_actions(&mut buf);
+                            buf.len() == 1
+                        };
+                        buf.clear();
+                        if !over {
+                            return;
+                        }
+                        if self.models[a.model as usize].in_play() {
+                            self.end_activation(a.model);
+                        }
+                        self.act = None;
+                        self.cursor += 1;
+                    }
+                },
+                _ => return,
+            }
+        }
+    }
+}

@@ -1,0 +1,32 @@
+//! The dungeon Encounter of seed 004 ("Encounters & Combat") as a second game behind the
+//! agents crate's [`agents::Game`] trait: the party (player 0) against the adversaries of an
+//! AI Dungeon Master (player 1) on a square-grid board section, with hidden simultaneous
+//! declarations, initiative, activations, Danger Zones, melee and ranged attacks, D6 checks
+//! with exact odds, damage, conditions, Momentum, the Adversary Pool and Threat.
+//!
+//! The numbers of the party, the adversaries and the board are illustrative
+//! ([`data`]); the rulings where the seed is silent are in `docs/rulings-encounter.md`.
+
+#![warn(missing_docs)]
+
+mod activation;
+pub mod board;
+pub mod checks;
+mod combat;
+pub mod conditions;
+pub mod data;
+mod declare;
+pub mod dm;
+mod flow;
+mod game;
+mod movement;
+mod pose;
+pub mod state;
+mod tensor;
+mod text;
+
+pub use activation::price;
+pub use combat::{DAMAGE_TARGET, POINT_BLANK};
+pub use dm::{make_agent, ScriptedAgent};
+pub use flow::{Node, MAX_MOMENTUM};
+pub use state::{Action, Encounter, Intent, Phase, DM_SIDE, PARTY_SIDE};

@@ -1,0 +1,46 @@
+//! Posing a situation (for tests and studies): put a model on a square, set its conditions
+//! or wounds, or the sides' resources. Each refuses an impossible request and changes nothing
+//! then.
+
+use crate::board::Cell;
+use crate::conditions::Conditions;
+use crate::state::Encounter;
+
+impl Encounter {
+    /// Put model `m` on `c` (a passable square nobody else holds).
+    pub fn pose_at(&mut self, m: u8, c: Cell) -> Result<(), String> {
+        if m as usize >= self.models.len() {
+            return Err(format!("no model {m}"));
+        }
+        if !self.board.passable(c) || self.model_at(c).is_some_and(|o| o != m) {
+            return Err(format!("square ({},{}) is not free", c.x, c.y));
+        }
+        self.models[m as usize].cell = c;
+        Ok(())
+    }
+
+    /// Set model `m`'s conditions.
+    pub fn pose_conditions(&mut self, m: u8, conditions: Conditions) -> Result<(), String> {
+        let model = self.models.get_mut(m as usize).ok_or(format!("no model {m}"))?;
+        model.conditions = conditions;
+        Ok(())
+    }
+
+    /// Set model `m`'s Wounds left (1 up to its profile's); taking it out of play is the
+    /// rules' business.
+    pub fn pose_wounds(&mut self, m: u8, wounds: u8) -> Result<(), String> {
+        let model = self.models.get_mut(m as usize).ok_or(format!("no model {m}"))?;
+        if wounds == 0 || wounds > model.profile.wounds {
+            return Err(format!("wounds {wounds} outside 1..={}", model.profile.wounds));
+        }
+        model.wounds = wounds;
+        Ok(())
+    }
+
+    /// Set the party's Momentum, the Adversary Pool and the DM's Threat.
+    pub fn pose_resources(&mut self, momentum: u8, pool: u8, threat: u8) {
+        self.momentum = momentum;
+        self.pool = pool;
+        self.threat = threat;
+    }
+}

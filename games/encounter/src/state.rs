@@ -1,0 +1,475 @@
+//! The Encounter's state: models, resources, the phase of the round, the activation under
+//! way and the stack of pending resolutions (checks waiting for dice, offers of re-rolls and
+//! Interrupts). Plain data and the queries every rule module shares; the rules live in
+//! [`crate::flow`] and the modules it calls.
+
+use crate::board::{Board, Cell};
+use crate::checks::Outcome;
+use crate::conditions::Conditions;
+use crate::data::{Profile, Weapon, ADVERSARIES, MAP, PARTY};
+
+/// Player 0: the Adventurers (the party).
+pub const PARTY_SIDE: usize = 0;
+/// Player 1: the Dungeon Master (the adversaries).
+pub const DM_SIDE: usize = 1;
+
+/// What a model declares it will do this round ("Declare Actions"); the declaration allows
+/// its Major action and sets its Action modifier to initiative.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Intent {
+    /// Minor actions only (modifier 0).
+    Move,
+    /// May Strike in melee (modifier 1).
+    Fight,
+    /// May Shoot (modifier 2).
+    Shoot,
+}
+
+impl Intent {
+    /// The Action modifier subtracted from the initiative roll (ruling).
+    pub fn modifier(self) -> i8 {
+        match self {
+            Intent::Move => 0,
+            Intent::Fight => 1,
+            Intent::Shoot => 2,
+        }
+    }
+}
+
+/// Who was surprised ("Determine Surprise").
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Surprise {
+    /// Not yet rolled.
+    Unknown,
+    /// Nobody.
+    Nobody,
+    /// The Company.
+    Company,
+    /// The Adversaries.
+    Adversaries,
+}
+
+/// An action at a decision node or an outcome at a chance node.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Action {
+    /// Chance: a die face (1–6), or the index of the model a stray shot hits.
+    Face(u8),
+    /// Chance: the outcome of the pending check.
+    Roll(Outcome),
+    /// DM at set-up: spend this much Threat on additional Adversary Pool values.
+    BuyPool(u8),
+    /// Declare the next model's (or DM group's) intent, hidden from the other side.
+    Declare(Intent),
+    /// Minor: move up to Movement, stopping on entering an enemy Danger Zone.
+    Advance(Cell),
+    /// Minor manoeuvre: leave every enemy Danger Zone (a check, or 2 Momentum).
+    Disengage {
+        /// Where to.
+        to: Cell,
+        /// Paid with 2 Momentum instead of the check.
+        momentum: bool,
+    },
+    /// Minor manoeuvre: swap places with an adjacent engaged ally (a check, or 1 Momentum).
+    ChangePlace {
+        /// The ally (model index).
+        ally: u8,
+        /// Paid with 1 Momentum instead of the check.
+        momentum: bool,
+    },
+    /// Minor manoeuvre: step to an adjacent square inside an engaging enemy's Danger Zone.
+    Reposition(Cell),
+    /// Minor: open the door at this square.
+    OpenDoor(Cell),
+    /// Minor: the model's next check this activation is one step easier.
+    Prepare,
+    /// Major: stand up from Prone.
+    StandUp,
+    /// Major: melee attacks against a model in the Danger Zone.
+    Strike {
+        /// The target (model index).
+        target: u8,
+        /// Difficulty −2, for 1 Momentum (party) or 1 Adversary Pool (elite, champion).
+        boost: bool,
+        /// One more attack, for 4 Momentum (party) or 1 Threat (champion).
+        extra: bool,
+    },
+    /// Major: a ranged attack against a model in range and Line of Sight.
+    Shoot {
+        /// The target (model index).
+        target: u8,
+        /// Difficulty −2, as for a Strike.
+        boost: bool,
+    },
+    /// Spend a Reaction on an Interrupt: a melee attack before the offered action resolves.
+    Interrupt,
+    /// Decline the offered Interrupt.
+    Pass,
+    /// Spend a Luck Point to re-roll the check just failed.
+    Reroll,
+    /// Keep the check's outcome.
+    Accept,
+    /// End the activation.
+    EndActivation,
+}
+
+/// One model on the board section.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Model {
+    /// Its profile (illustrative data).
+    pub profile: &'static Profile,
+    /// Where it stands.
+    pub cell: Cell,
+    /// Wounds left.
+    pub wounds: u8,
+    /// Out of play (Wounds 0) and off the board.
+    pub out: bool,
+    /// Reactions left (for Interrupts).
+    pub reactions: u8,
+    /// Luck Points left.
+    pub luck: u8,
+    /// Its conditions.
+    pub conditions: Conditions,
+    /// Whether it (or its group) has declared this round.
+    pub declared: bool,
+    /// Its declared intent (hidden from the other side until all have declared).
+    pub intent: Option<Intent>,
+    /// Its initiative score this round, once rolled.
+    pub initiative: Option<i8>,
+}
+
+impl Model {
+    /// The side that controls it.
+    pub fn side(&self) -> usize {
+        if self.profile.kind.is_party() {
+            PARTY_SIDE
+        } else {
+            DM_SIDE
+        }
+    }
+
+    /// Whether it is on the board.
+    pub fn in_play(&self) -> bool {
+        !self.out
+    }
+
+    /// Its melee weapon.
+    pub fn weapon(&self) -> &'static Weapon {
+        &self.profile.melee_weapon
+    }
+}
+
+/// The phase of the round ("Turn Sequence").
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Phase {
+    /// Set-up: the DM may spend Threat on additional Pool values.
+    BuyPool,
+    /// Set-up: the surprise roll.
+    Surprise,
+    /// The D6 that says who declares first.
+    DeclareOrder,
+    /// Alternate declarations.
+    Declare,
+    /// Initiative rolls, one per declared model.
+    Initiative,
+    /// Activations in initiative order.
+    Activation,
+    /// The Encounter is over.
+    Over,
+}
+
+/// The activation under way ("Activation").
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Activation {
+    /// The model.
+    pub model: u8,
+    /// Whether its Major action is spent.
+    pub major: bool,
+    /// Minor actions spent (one free with a Major, three without).
+    pub minors: u8,
+    /// Its next check is one step easier (Prepare).
+    pub prepared: bool,
+    /// It may use Basic actions only (minions; elites and champions when surprised).
+    pub basic_only: bool,
+    /// It has ended (or misses its action phase).
+    pub ended: bool,
+}
+
+/// What a check is for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Purpose {
+    /// An attack (melee or ranged) by `attacker` against `target`.
+    Attack {
+        /// The attacking model.
+        attacker: u8,
+        /// The target.
+        target: u8,
+        /// A ranged attack.
+        ranged: bool,
+        /// The models the target is engaged with (a shot into melee), as a bit mask.
+        melee_mask: u32,
+    },
+    /// Damage against Toughness: a wound on success, two on a Boon.
+    Damage {
+        /// The model hit.
+        target: u8,
+    },
+    /// A Disengage by `model` to `to`.
+    Disengage {
+        /// The model.
+        model: u8,
+        /// Its destination.
+        to: Cell,
+    },
+    /// A Change Place of `model` with `ally`.
+    ChangePlace {
+        /// The model.
+        model: u8,
+        /// The ally.
+        ally: u8,
+    },
+}
+
+/// A check waiting for its roll, with its exact odds.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Check {
+    /// What it is for.
+    pub purpose: Purpose,
+    /// Probabilities indexed like [`Outcome::ALL`].
+    pub odds: [f64; 5],
+    /// The Character who may spend a Luck Point to re-roll it, if any.
+    pub luck: Option<u8>,
+    /// Already re-rolled: the result is final.
+    pub rerolled: bool,
+}
+
+/// A resolution waiting on the stack.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Pending {
+    /// A check waiting for its roll (a chance node).
+    Check(Check),
+    /// The party decides whether to re-roll a failed check with Luck.
+    Reroll(Check, Outcome),
+    /// `by` may spend a Reaction to Interrupt the action waiting in `deferred`.
+    Interrupt {
+        /// The model offered the Interrupt.
+        by: u8,
+    },
+    /// A missed shot into melee: which model it hits (a chance node over `candidates`).
+    Stray {
+        /// The shooter.
+        shooter: u8,
+        /// The target and the models it is engaged with.
+        candidates: Vec<u8>,
+    },
+    /// The remaining attacks of a Strike (resolved automatically, one at a time).
+    Attacks {
+        /// The attacker.
+        attacker: u8,
+        /// The target.
+        target: u8,
+        /// Attacks left.
+        left: u8,
+        /// Difficulty steps added to each (−2 when boosted).
+        steps: i8,
+    },
+}
+
+/// One Encounter of seed 004: the party (player 0) against the DM's adversaries (player 1).
+#[derive(Clone, Debug)]
+pub struct Encounter {
+    pub(crate) board: Board,
+    pub(crate) models: Vec<Model>,
+    pub(crate) round: u8,
+    pub(crate) phase: Phase,
+    pub(crate) momentum: u8,
+    pub(crate) pool: u8,
+    pub(crate) threat: u8,
+    pub(crate) bought_pool: u8,
+    pub(crate) surprise: Surprise,
+    pub(crate) declare_turn: usize,
+    pub(crate) to_declare: [Vec<u8>; 2],
+    pub(crate) init_queue: Vec<u8>,
+    pub(crate) order: Vec<u8>,
+    pub(crate) cursor: usize,
+    pub(crate) act: Option<Activation>,
+    pub(crate) pending: Vec<Pending>,
+    pub(crate) deferred: Option<(u8, Action)>,
+    pub(crate) defeated: Vec<u8>,
+    pub(crate) winner: Option<usize>,
+    pub(crate) log: Option<Vec<String>>,
+}
+
+impl Encounter {
+    /// The board section of the illustrative data, with the party and the adversaries on
+    /// their start squares, before set-up.
+    pub fn new() -> Encounter {
+        let (board, marks) = Board::parse(&MAP).expect("the built-in map parses");
+        let start = |c: char| marks.iter().find(|m| m.0 == c).map(|m| m.1).expect("a start square per model");
+        let mut models = Vec::new();
+        for (i, p) in PARTY.iter().enumerate() {
+            models.push(Model::fresh(p, start((b'0' + i as u8) as char)));
+        }
+        for (i, p) in ADVERSARIES.iter().enumerate() {
+            models.push(Model::fresh(p, start((b'a' + i as u8) as char)));
+        }
+        Encounter {
+            board,
+            models,
+            round: 1,
+            phase: Phase::BuyPool,
+            momentum: 0,
+            pool: 0,
+            threat: crate::data::THREAT,
+            bought_pool: 0,
+            surprise: Surprise::Unknown,
+            declare_turn: PARTY_SIDE,
+            to_declare: [Vec::new(), Vec::new()],
+            init_queue: Vec::new(),
+            order: Vec::new(),
+            cursor: 0,
+            act: None,
+            pending: Vec::new(),
+            deferred: None,
+            defeated: Vec::new(),
+            winner: None,
+            log: None,
+        }
+    }
+
+    /// The same, keeping a text log of what happens ([`Encounter::log`]).
+    pub fn with_log() -> Encounter {
+        Encounter { log: Some(Vec::new()), ..Encounter::new() }
+    }
+
+    /// The text log, if kept.
+    pub fn log(&self) -> &[String] {
+        self.log.as_deref().unwrap_or(&[])
+    }
+
+    /// Add a line to the log, if kept.
+    pub(crate) fn note(&mut self, line: impl FnOnce(&Encounter) -> String) {
+        if self.log.is_some() {
+            let text = line(self);
+            if let Some(log) = self.log.as_mut() {
+                log.push(text);
+            }
+        }
+    }
+
+    /// The models (party first, then adversaries; the index is the model's id).
+    pub fn models(&self) -> &[Model] {
+        &self.models
+    }
+
+    /// The board section.
+    pub fn board(&self) -> &Board {
+        &self.board
+    }
+
+    /// The round (from 1).
+    pub fn round(&self) -> u8 {
+        self.round
+    }
+
+    /// The phase.
+    pub fn phase(&self) -> Phase {
+        self.phase
+    }
+
+    /// The party's Momentum.
+    pub fn momentum(&self) -> u8 {
+        self.momentum
+    }
+
+    /// The Adversary Pool.
+    pub fn pool(&self) -> u8 {
+        self.pool
+    }
+
+    /// The DM's Threat.
+    pub fn threat(&self) -> u8 {
+        self.threat
+    }
+
+    /// Who was surprised.
+    pub fn surprise(&self) -> Surprise {
+        self.surprise
+    }
+
+    /// The activation under way, if any.
+    pub fn activation(&self) -> Option<&Activation> {
+        self.act.as_ref()
+    }
+
+    /// The resolutions waiting, innermost last.
+    pub fn pending(&self) -> &[Pending] {
+        &self.pending
+    }
+
+    /// The winning side once over (`None` for a draw or while playing).
+    pub fn winner(&self) -> Option<usize> {
+        self.winner
+    }
+
+    /// A model's name.
+    pub fn name(&self, m: u8) -> &'static str {
+        self.models[m as usize].profile.name
+    }
+
+    /// The model standing on `c`, if any.
+    pub fn model_at(&self, c: Cell) -> Option<u8> {
+        self.models.iter().position(|m| m.in_play() && m.cell == c).map(|i| i as u8)
+    }
+
+    /// Whether model `e` projects a Danger Zone over square `c` (in play, not Prone); a square
+    /// two away counts only in Line of Sight (ruling: a Reach R weapon does not reach through
+    /// a wall).
+    pub fn threatens(&self, e: u8, c: Cell) -> bool {
+        let m = &self.models[e as usize];
+        m.in_play()
+            && !m.conditions.prone
+            && Board::in_zone(m.weapon().reach, m.cell, c)
+            && (m.cell.distance(c) < 2 || self.board.line_of_sight(m.cell, c, |_| false))
+    }
+
+    /// The enemies of model `m` whose Danger Zone covers square `c`.
+    pub fn zone_enemies(&self, m: u8, c: Cell) -> Vec<u8> {
+        let side = self.models[m as usize].side();
+        (0..self.models.len() as u8)
+            .filter(|&e| self.models[e as usize].side() != side && self.threatens(e, c))
+            .collect()
+    }
+
+    /// Whether model `m` is Engaged (inside an enemy's Danger Zone).
+    pub fn engaged(&self, m: u8) -> bool {
+        !self.zone_enemies(m, self.models[m as usize].cell).is_empty()
+    }
+
+    /// Models of `side` still in play.
+    pub fn in_play(&self, side: usize) -> usize {
+        self.models.iter().filter(|m| m.in_play() && m.side() == side).count()
+    }
+}
+
+impl Default for Encounter {
+    fn default() -> Self {
+        Encounter::new()
+    }
+}
+
+impl Model {
+    fn fresh(profile: &'static Profile, cell: Cell) -> Model {
+        Model {
+            profile,
+            cell,
+            wounds: profile.wounds,
+            out: false,
+            reactions: profile.attacks,
+            luck: profile.luck,
+            conditions: Conditions::default(),
+            declared: false,
+            intent: None,
+            initiative: None,
+        }
+    }
+}

@@ -1,0 +1,166 @@
+//! The Encounter as tensors for learned agents ([`TensorGame`]): planes over the 10×8 board
+//! section as the observer sees it, global features, and a fixed policy index for every
+//! action (board-square actions on policy planes, the rest as global logits).
+
+use crate::board::{Cell, Terrain, HEIGHT, WIDTH};
+use crate::checks::Outcome;
+use crate::state::{Action, Encounter, Intent, Phase};
+use agents::{Recipe, TensorGame, TensorShape};
+
+const CELLS: usize = WIDTH * HEIGHT;
+/// Observation planes: walls and obstacles, closed doors, own models, enemy models, wounds
+/// left (share of the profile's), Prone, the active model, enemy Danger Zones.
+const PLANES: usize = 8;
+/// Models in the illustrative data.
+const MODELS: usize = 9;
+/// Globals: round, Momentum, Pool, Threat, the observer's side, seven phases, and per model
+/// three visible-intent flags.
+const GLOBALS: usize = 5 + 7 + 3 * MODELS;
+/// Policy planes: Advance, Disengage, Disengage with Momentum, Reposition, Open Door.
+const POLICY_PLANES: usize = 5;
+/// Global logits: die faces 0–6, five outcomes, BuyPool 0–3, three intents, Change Place
+/// (ally × paid), Prepare, Stand Up, Strike (target × boost × extra), Shoot (target × boost),
+/// Interrupt, Pass, Reroll, Accept, End.
+const POLICY_GLOBALS: usize = 7 + 5 + 4 + 3 + 2 * MODELS + 2 + 4 * MODELS + 2 * MODELS + 5;
+
+fn cell_index(c: Cell) -> u32 {
+    c.y as u32 * WIDTH as u32 + c.x as u32
+}
+
+fn phase_index(p: Phase) -> usize {
+    match p {
+        Phase::BuyPool => 0,
+        Phase::Surprise => 1,
+        Phase::DeclareOrder => 2,
+        Phase::Declare => 3,
+        Phase::Initiative => 4,
+        Phase::Activation => 5,
+        Phase::Over => 6,
+    }
+}
+
+fn global(i: usize) -> (usize, Recipe) {
+    (POLICY_PLANES * CELLS + i, Recipe { spatial: [None, None], global: [Some(i as u16), None] })
+}
+
+impl TensorGame for Encounter {
+    fn tensor_shape(&self) -> TensorShape {
+        TensorShape {
+            planes: PLANES,
+            depth: HEIGHT,
+            width: WIDTH,
+            globals: GLOBALS,
+            policy_planes: POLICY_PLANES,
+            policy_globals: POLICY_GLOBALS,
+            policy_size: POLICY_PLANES * CELLS + POLICY_GLOBALS,
+        }
+    }
+
+    fn encode_observation(&self, player: usize, planes: &mut [f32], globals: &mut [f32]) {
+        planes.iter_mut().for_each(|x| *x = 0.0);
+        globals.iter_mut().for_each(|x| *x = 0.0);
+        for y in 0..HEIGHT as u8 {
+            for x in 0..WIDTH as u8 {
+                let c = Cell::new(x, y);
+                let i = cell_index(c) as usize;
+                match self.board.at(c) {
+                    Terrain::Wall | Terrain::Obstacle => planes[i] = 1.0,
+                    Terrain::Door { open: false } => planes[CELLS + i] = 1.0,
+                    _ => {}
+                }
+            }
+        }
+        let active = self.act.map(|a| a.model);
+        for (m, model) in self.models.iter().enumerate().filter(|(_, m)| m.in_play()) {
+            let i = cell_index(model.cell) as usize;
+            let own = model.side() == player;
+            planes[if own { 2 } else { 3 } * CELLS + i] = 1.0;
+            planes[4 * CELLS + i] = model.wounds as f32 / model.profile.wounds.max(1) as f32;
+            planes[5 * CELLS + i] = model.conditions.prone as u8 as f32;
+            if active == Some(m as u8) {
+                planes[6 * CELLS + i] = 1.0;
+            }
+            if !own {
+                for y in 0..HEIGHT as u8 {
+                    for x in 0..WIDTH as u8 {
+                        if self.threatens(m as u8, Cell::new(x, y)) {
+                            planes[7 * CELLS + cell_index(Cell::new(x, y)) as usize] = 1.0;
+                        }
+                    }
+                }
+            }
+        }
+        globals[0] = self.round as f32 / crate::data::MAX_ROUNDS as f32;
+        globals[1] = self.momentum as f32 / crate::flow::MAX_MOMENTUM as f32;
+        globals[2] = self.pool as f32 / 12.0;
+        globals[3] = self.threat as f32 / crate::data::THREAT.max(1) as f32;
+        globals[4] = player as f32;
+        globals[5 + phase_index(self.phase)] = 1.0;
+        for (m, model) in self.models.iter().enumerate().take(MODELS) {
+            if !self.intents_visible(player, model.side()) {
+                continue;
+            }
+            if let Some(intent) = model.intent {
+                let k = match intent {
+                    Intent::Move => 0,
+                    Intent::Fight => 1,
+                    Intent::Shoot => 2,
+                };
+                globals[12 + 3 * m + k] = 1.0;
+            }
+        }
+    }
+
+    fn encode_action(&self, action: Action) -> Result<(usize, Recipe), String> {
+        let spatial = |plane: usize, c: Cell| {
+            let cell = cell_index(c);
+            (
+                plane * CELLS + cell as usize,
+                Recipe { spatial: [Some((plane as u16, cell)), None], global: [None, None] },
+            )
+        };
+        let model = |m: u8| if (m as usize) < MODELS { Ok(m as usize) } else { Err(format!("no model {m}")) };
+        let on_board = |c: Cell| {
+            if (c.x as usize) < WIDTH && (c.y as usize) < HEIGHT {
+                Ok(c)
+            } else {
+                Err(format!("square {c:?} is off the board"))
+            }
+        };
+        const BASE_FACE: usize = 0;
+        const BASE_ROLL: usize = 7;
+        const BASE_BUY: usize = 12;
+        const BASE_DECLARE: usize = 16;
+        const BASE_CHANGE: usize = 19;
+        const BASE_PREPARE: usize = BASE_CHANGE + 2 * MODELS;
+        const BASE_STRIKE: usize = BASE_PREPARE + 2;
+        const BASE_SHOOT: usize = BASE_STRIKE + 4 * MODELS;
+        const BASE_OTHER: usize = BASE_SHOOT + 2 * MODELS;
+        Ok(match action {
+            Action::Advance(c) => spatial(0, on_board(c)?),
+            Action::Disengage { to, momentum } => spatial(1 + momentum as usize, on_board(to)?),
+            Action::Reposition(c) => spatial(3, on_board(c)?),
+            Action::OpenDoor(c) => spatial(4, on_board(c)?),
+            Action::Face(f) if f <= 6 => global(BASE_FACE + f as usize),
+            Action::Face(f) => return Err(format!("no face {f}")),
+            Action::Roll(o) => global(BASE_ROLL + Outcome::ALL.iter().position(|&x| x == o).unwrap_or(0)),
+            Action::BuyPool(k) if k <= 3 => global(BASE_BUY + k as usize),
+            Action::BuyPool(k) => return Err(format!("cannot buy {k}")),
+            Action::Declare(i) => global(BASE_DECLARE + i as usize),
+            Action::ChangePlace { ally, momentum } => {
+                global(BASE_CHANGE + 2 * model(ally)? + momentum as usize)
+            }
+            Action::Prepare => global(BASE_PREPARE),
+            Action::StandUp => global(BASE_PREPARE + 1),
+            Action::Strike { target, boost, extra } => {
+                global(BASE_STRIKE + 4 * model(target)? + 2 * boost as usize + extra as usize)
+            }
+            Action::Shoot { target, boost } => global(BASE_SHOOT + 2 * model(target)? + boost as usize),
+            Action::Interrupt => global(BASE_OTHER),
+            Action::Pass => global(BASE_OTHER + 1),
+            Action::Reroll => global(BASE_OTHER + 2),
+            Action::Accept => global(BASE_OTHER + 3),
+            Action::EndActivation => global(BASE_OTHER + 4),
+        })
+    }
+}

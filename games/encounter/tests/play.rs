@@ -1,0 +1,166 @@
+//! Whole games: random play keeps the invariants over 2,000 seeded games, the framework's
+//! generic agents play either side, and the scripted Dungeon Master beats a random party
+//! clearly (a claim that fails if the DM plays no better than chance).
+
+use agents::{play_game, Game, Turn};
+use encounter::board::Cell;
+use encounter::data::MAX_ROUNDS;
+use encounter::{make_agent, Encounter, MAX_MOMENTUM};
+
+/// The invariants of a state, or what breaks.
+fn invariants(s: &Encounter) -> Result<(), String> {
+    let mut cells: Vec<Cell> = Vec::new();
+    for (i, m) in s.models().iter().enumerate() {
+        if m.wounds > m.profile.wounds {
+            return Err(format!("model {i} has {} wounds of {}", m.wounds, m.profile.wounds));
+        }
+        if (m.wounds == 0) != m.out {
+            return Err(format!("model {i}: wounds {} but out {}", m.wounds, m.out));
+        }
+        if m.luck > m.profile.luck || m.reactions > m.profile.attacks {
+            return Err(format!("model {i}: luck {} reactions {}", m.luck, m.reactions));
+        }
+        if m.in_play() {
+            if !s.board().passable(m.cell) {
+                return Err(format!("model {i} on impassable {:?}", m.cell));
+            }
+            if cells.contains(&m.cell) {
+                return Err(format!("two models on {:?}", m.cell));
+            }
+            cells.push(m.cell);
+        }
+    }
+    if s.momentum() > MAX_MOMENTUM || s.threat() > encounter::data::THREAT || s.round() > MAX_ROUNDS {
+        return Err(format!("momentum {} threat {} round {}", s.momentum(), s.threat(), s.round()));
+    }
+    match s.turn() {
+        Turn::Terminal => {
+            let r = s.returns();
+            if r[0] + r[1] != 0.0 {
+                return Err(format!("returns {r:?} do not sum to 0"));
+            }
+        }
+        Turn::Chance => {
+            let total: f64 = s.chance_outcomes().iter().map(|o| o.1).sum();
+            if (total - 1.0).abs() > 1e-9 {
+                return Err(format!("chance odds sum to {total}"));
+            }
+        }
+        Turn::Player(_) if s.legal_actions().is_empty() => return Err("a decision without actions".into()),
+        Turn::Player(_) => {}
+    }
+    Ok(())
+}
+
+#[test]
+fn random_play_keeps_the_invariants_over_2000_games() {
+    let mut total_steps = 0;
+    for seed in 0..2000u64 {
+        let mut agents = vec![make_agent("random", seed).unwrap(), make_agent("random", seed + 7).unwrap()];
+        let mut steps = 0;
+        let end = play_game(Encounter::start(), &mut agents, seed, |s, a| {
+            steps += 1;
+            assert!(steps < 5000, "seed {seed}: no end within 5000 steps");
+            if let Err(e) = invariants(s) {
+                panic!("seed {seed}, step {steps}, after {a:?}: {e}\n{}", s.render());
+            }
+        });
+        assert!(end.is_terminal());
+        total_steps += steps;
+    }
+    assert!(total_steps > 2000 * 50);
+}
+
+#[test]
+fn random_games_with_the_scripted_sides_keep_the_invariants() {
+    for seed in 0..300u64 {
+        let (p, d) = if seed % 2 == 0 { ("scripted", "random") } else { ("random", "scripted") };
+        let mut agents = vec![make_agent(p, seed).unwrap(), make_agent(d, seed).unwrap()];
+        play_game(Encounter::start(), &mut agents, seed, |s, a| {
+            if let Err(e) = invariants(s) {
+                panic!("seed {seed} after {a:?}: {e}");
+            }
+        });
+    }
+}
+
+#[test]
+fn mcts_plays_either_side() {
+    for seed in 0..2u64 {
+        let mut agents =
+            vec![make_agent("mcts:iters=40", seed).unwrap(), make_agent("scripted", seed).unwrap()];
+        assert!(play_game(Encounter::start(), &mut agents, seed, |_, _| {}).is_terminal());
+        let mut agents =
+            vec![make_agent("scripted", seed).unwrap(), make_agent("mcts:iters=40", seed).unwrap()];
+        assert!(play_game(Encounter::start(), &mut agents, seed, |_, _| {}).is_terminal());
+    }
+}
+
+/// DM wins of `dm` against `party` over `games` seeded games.
+fn dm_wins(party: &str, dm: &str, games: u64) -> u64 {
+    (0..games)
+        .filter(|&seed| {
+            let mut agents = vec![make_agent(party, seed).unwrap(), make_agent(dm, seed + 99).unwrap()];
+            play_game(Encounter::start(), &mut agents, seed, |_, _| {}).winner() == Some(encounter::DM_SIDE)
+        })
+        .count() as u64
+}
+
+#[test]
+fn the_scripted_dungeon_master_beats_a_random_party_clearly() {
+    let games = 200;
+    let scripted = dm_wins("random", "scripted", games);
+    let random = dm_wins("random", "random", games);
+    println!("DM wins against a random party: scripted {scripted}/{games}, random {random}/{games}");
+    // At least 80% (the lower end of a 95% interval well above a coin flip) and far above a
+    // random DM's.
+    assert!(scripted * 100 >= 80 * games, "scripted DM won only {scripted} of {games}");
+    assert!(scripted >= random + games / 2, "scripted {scripted} vs random {random}");
+}
+
+#[test]
+fn a_scripted_party_beats_a_random_dm_more_often_than_a_random_party_does() {
+    let games = 200;
+    let party_wins = |party: &str| {
+        (0..games)
+            .filter(|&seed| {
+                let mut agents =
+                    vec![make_agent(party, seed).unwrap(), make_agent("random", seed + 99).unwrap()];
+                play_game(Encounter::start(), &mut agents, seed, |_, _| {}).winner()
+                    == Some(encounter::PARTY_SIDE)
+            })
+            .count()
+    };
+    let (scripted, random) = (party_wins("scripted"), party_wins("random"));
+    println!("party wins against a random DM: scripted {scripted}/{games}, random {random}/{games}");
+    assert!(scripted >= random + 40, "scripted {scripted} vs random {random}");
+}
+
+#[test]
+fn a_game_is_reproducible_from_its_seeds() {
+    let log = |seed: u64| {
+        let mut agents = vec![make_agent("scripted", seed).unwrap(), make_agent("random", seed).unwrap()];
+        play_game(Encounter::start_with_log(), &mut agents, seed, |_, _| {}).log().to_vec()
+    };
+    assert_eq!(log(11), log(11));
+    assert_ne!(log(11), log(12));
+}
+
+#[test]
+fn bad_actions_from_an_agent_are_refused_with_a_reason_and_change_nothing() {
+    use encounter::Action;
+    let s = Encounter::start();
+    for bad in [
+        Action::Advance(Cell::new(200, 200)),
+        Action::Strike { target: 200, boost: true, extra: true },
+        Action::Face(9),
+        Action::BuyPool(9),
+        Action::EndActivation,
+    ] {
+        let mut copy = s.clone();
+        let err = copy.apply(bad).expect_err("refused");
+        assert!(err.contains("not legal"), "{err}");
+        assert_eq!(copy.observation(0), s.observation(0));
+        assert_eq!(copy.observation(1), s.observation(1));
+    }
+}

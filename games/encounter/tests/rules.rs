@@ -1,0 +1,582 @@
+//! One test per rule of seed 004's "Encounters & Combat", each quoting the seed's sentence.
+//! Models: 0 Brannoc, 1 Isolde (Characters), 2 Wat (Follower), 3 Garrick (Henchman); 4 goblin
+//! cutter, 5 goblin spearman, 6 goblin archer (Minions), 7 orc veteran (Elite), 8 ogre
+//! chieftain (Champion).
+
+use agents::Game;
+use encounter::board::{Board, Cell};
+use encounter::checks::Outcome;
+use encounter::conditions::{Conditions, Duration};
+use encounter::data::Reach;
+use encounter::state::Pending;
+use encounter::{Action, Encounter, Intent, Node, Phase, DM_SIDE, PARTY_SIDE};
+
+const WAT: u8 = 2;
+const ISOLDE: u8 = 1;
+const BRANNOC: u8 = 0;
+const GARRICK: u8 = 3;
+const CUTTER: u8 = 4;
+const SPEARMAN: u8 = 5;
+const ARCHER: u8 = 6;
+const ORC: u8 = 7;
+const OGRE: u8 = 8;
+
+fn c(x: u8, y: u8) -> Cell {
+    Cell::new(x, y)
+}
+
+/// Set-up with no surprise (and `pool` Threat bought), the party declaring first.
+fn started(pool: u8) -> Encounter {
+    let mut s = Encounter::start();
+    s.act(Action::BuyPool(pool)).unwrap();
+    s.act(Action::Face(3)).unwrap(); // nobody surprised
+    s.act(Action::Face(2)).unwrap(); // even: the party declares first
+    s
+}
+
+/// Declare (`intent` for every declarer, Shoot where it can) and roll initiative so that
+/// `first` activates first.
+fn to_activation(mut s: Encounter, first: u8, shoot: bool) -> Encounter {
+    while s.phase() == Phase::Declare {
+        let legal = s.legal_actions();
+        let want = if shoot && legal.contains(&Action::Declare(Intent::Shoot)) {
+            Intent::Shoot
+        } else {
+            Intent::Fight
+        };
+        s.act(Action::Declare(want)).unwrap();
+    }
+    let queue: Vec<u8> = (0..9).filter(|&m| s.models()[m as usize].declared).collect();
+    for m in queue {
+        s.act(Action::Face(if m == first { 6 } else { 1 })).unwrap();
+    }
+    assert_eq!(s.activation().map(|a| a.model), Some(first), "{}", s.render());
+    s
+}
+
+fn legal(s: &Encounter) -> Vec<Action> {
+    s.legal_actions()
+}
+
+fn pending_odds(s: &Encounter) -> [f64; 5] {
+    match s.pending().last() {
+        Some(Pending::Check(c)) => c.odds,
+        other => panic!("no check pending: {other:?}"),
+    }
+}
+
+fn success(odds: [f64; 5]) -> f64 {
+    odds[2..].iter().sum()
+}
+
+#[test]
+fn danger_zones_follow_reach() {
+    // "Reach M: Ring of fields directly adjacent to Model - Reach P: Squares directly front,
+    // back, left, right of Model - Reach R: Reach M plus additional adjacent ring"
+    let at = c(4, 4);
+    assert!(Board::in_zone(Reach::M, at, c(5, 5)) && !Board::in_zone(Reach::M, at, c(6, 4)));
+    assert!(Board::in_zone(Reach::P, at, c(5, 4)) && !Board::in_zone(Reach::P, at, c(5, 5)));
+    assert!(Board::in_zone(Reach::R, at, c(6, 6)) && Board::in_zone(Reach::R, at, c(5, 4)));
+    assert!(!Board::in_zone(Reach::R, at, c(7, 4)) && !Board::in_zone(Reach::M, at, at));
+}
+
+#[test]
+fn set_up_gives_momentum_from_fortune_and_the_pool_from_the_adversaries() {
+    // "Starting Momentum equals Company's current Fortune Pool." "Prepare Adversary Pool by
+    // summing A/C/E values of each Model" "Spend Threat for ... additional Pool values"
+    let s = started(2);
+    assert_eq!(s.momentum(), encounter::data::FORTUNE);
+    let sum: u8 = encounter::data::ADVERSARIES.iter().map(|p| p.pool).sum();
+    assert_eq!(s.pool(), sum + 2);
+    assert_eq!(s.threat(), encounter::data::THREAT - 2);
+}
+
+#[test]
+fn a_surprised_company_has_no_momentum_and_its_hirelings_no_activation() {
+    // "Company Surprised: No Momentum in first round - Henchmen and Followers receive no
+    // Activation - Declare all actions before Adversaries"
+    let mut s = Encounter::start();
+    s.act(Action::BuyPool(0)).unwrap();
+    s.act(Action::Face(1)).unwrap();
+    let mut party_declared = Vec::new();
+    while s.phase() == Phase::Declare {
+        let Node::Decision(side) = s.node() else { panic!() };
+        if side == PARTY_SIDE {
+            assert!(party_declared.len() < 2, "the party declares all first, then the DM");
+            party_declared.extend(s.next_declarer(side));
+        } else {
+            assert_eq!(
+                party_declared,
+                vec![BRANNOC, ISOLDE],
+                "only the Characters declare, all before the DM"
+            );
+        }
+        s.act(Action::Declare(Intent::Fight)).unwrap();
+    }
+    assert!(!s.models()[WAT as usize].declared && !s.models()[GARRICK as usize].declared);
+    let mut s = to_activation_after_declared(s, BRANNOC);
+    s.pose_at(CUTTER, c(2, 1)).unwrap();
+    // No boosted strike: Momentum is held but cannot be spent in round 1.
+    assert!(s.momentum() > 0);
+    assert!(legal(&s).iter().all(|a| !matches!(a, Action::Strike { boost: true, .. })));
+    assert!(legal(&s).contains(&Action::Strike { target: CUTTER, boost: false, extra: false }));
+    s.act(Action::EndActivation).unwrap();
+}
+
+fn to_activation_after_declared(mut s: Encounter, first: u8) -> Encounter {
+    let queue: Vec<u8> = (0..9).filter(|&m| s.models()[m as usize].declared).collect();
+    for m in queue {
+        s.act(Action::Face(if m == first { 6 } else { 1 })).unwrap();
+    }
+    assert_eq!(s.activation().map(|a| a.model), Some(first));
+    s
+}
+
+#[test]
+fn surprised_adversaries_have_no_pool_and_their_minions_no_activation() {
+    // "Adversaries Surprised: No Adversary Pool in first round - Common Adversaries lose
+    // Activation - Elite and Champion Adversaries use Basic Actions only - Declare all actions
+    // after Company"
+    let mut s = Encounter::start();
+    s.act(Action::BuyPool(0)).unwrap();
+    s.act(Action::Face(6)).unwrap();
+    assert_eq!(s.pool(), 0);
+    while s.phase() == Phase::Declare {
+        s.act(Action::Declare(Intent::Fight)).unwrap();
+    }
+    for m in [CUTTER, SPEARMAN, ARCHER] {
+        assert!(!s.models()[m as usize].declared);
+    }
+    assert!(s.models()[ORC as usize].declared && s.models()[OGRE as usize].declared);
+    let mut s = to_activation_after_declared(s, ORC);
+    s.pose_at(ORC, c(2, 5)).unwrap(); // next to Wat (1,4) and Garrick (1,5)
+    s.pose_resources(3, 3, 3);
+    let l = legal(&s);
+    assert!(l.contains(&Action::Strike { target: WAT, boost: false, extra: false }));
+    assert!(l.iter().all(|a| !matches!(
+        a,
+        Action::Strike { boost: true, .. } | Action::Disengage { .. } | Action::Prepare
+    )));
+}
+
+#[test]
+fn an_even_die_lets_the_party_declare_first_an_odd_one_the_dm_and_they_alternate() {
+    // "Roll D6: Even = Explorers declare first, Odd = DM declares first - Alternate declaring
+    // actions - DM declares Adversary actions in Groups"
+    for (face, first) in [(4, PARTY_SIDE), (5, DM_SIDE)] {
+        let mut s = Encounter::start();
+        s.act(Action::BuyPool(0)).unwrap();
+        s.act(Action::Face(3)).unwrap();
+        s.act(Action::Face(face)).unwrap();
+        let mut sides = Vec::new();
+        while let Node::Decision(side) = s.node() {
+            if s.phase() != Phase::Declare {
+                break;
+            }
+            sides.push((side, s.next_declarer(side)));
+            s.act(Action::Declare(Intent::Fight)).unwrap();
+        }
+        assert_eq!(sides[0].0, first);
+        // Four party models and four DM groups (the two goblin melee minions together).
+        assert_eq!(sides.len(), 8);
+        assert!(sides.windows(2).all(|w| w[0].0 != w[1].0), "they alternate");
+        assert!(sides.iter().any(|(side, models)| *side == DM_SIDE && models == &vec![CUTTER, SPEARMAN]));
+    }
+}
+
+#[test]
+fn declarations_are_hidden_from_the_other_side_until_all_are_made() {
+    // "Alternate declaring actions" after a die: each side decides without seeing the other's.
+    let mut s = started(0);
+    assert!(s.is_visible(PARTY_SIDE) && !s.is_visible(DM_SIDE), "the party's declaration is secret");
+    s.act(Action::Declare(Intent::Move)).unwrap();
+    assert!(!s.observation(DM_SIDE).contains("Some(Move)"));
+    assert!(s.observation(PARTY_SIDE).contains("Some(Move)"));
+    // A determinization for the DM draws the party's declaration anew, keeping what it sees.
+    let mut rng = rand::rngs::mock::StepRng::new(0, 0x9e37_79b9_7f4a_7c15);
+    let drawn: Vec<Option<Intent>> =
+        (0..12).map(|_| s.determinize(DM_SIDE, &mut rng).models()[BRANNOC as usize].intent).collect();
+    assert!(drawn.iter().any(|&i| i != Some(Intent::Move)), "{drawn:?}");
+    for _ in 0..4 {
+        assert_eq!(s.determinize(DM_SIDE, &mut rng).observation(DM_SIDE), s.observation(DM_SIDE));
+    }
+    while s.phase() == Phase::Declare {
+        s.act(Action::Declare(Intent::Fight)).unwrap();
+    }
+    // Revealed once all have declared.
+    assert!(s.observation(DM_SIDE).contains("Some(Move)"));
+}
+
+#[test]
+fn initiative_is_a_d6_plus_initiative_less_the_action_modifier_highest_first() {
+    // "Roll 1D6 + Initiative Characteristic - Action modifier. Resolve in descending order
+    // (highest first)."
+    let mut s = started(0);
+    while s.phase() == Phase::Declare {
+        s.act(Action::Declare(Intent::Fight)).unwrap();
+    }
+    let queue: Vec<u8> = (0..9).filter(|&m| s.models()[m as usize].declared).collect();
+    for (k, &m) in queue.iter().enumerate() {
+        s.act(Action::Face(1 + (k as u8 % 6))).unwrap();
+        let p = s.models()[m as usize].profile;
+        assert_eq!(s.models()[m as usize].initiative, Some(1 + (k as i8 % 6) + p.initiative as i8 - 1));
+    }
+    // The first to act has the highest score.
+    let first = s.activation().unwrap().model;
+    let best = s.models().iter().filter_map(|m| m.initiative).max();
+    assert_eq!(s.models()[first as usize].initiative, best);
+}
+
+#[test]
+fn an_activation_is_one_major_or_two_minor_plus_a_free_minor() {
+    // "Perform one Major Action OR gain 2 free Minor Actions - Perform one free Minor Action
+    // (before or after Major Action)"
+    let mut s = to_activation(started(0), WAT, false);
+    s.pose_at(WAT, c(2, 4)).unwrap();
+    let advances =
+        |s: &Encounter| legal(s).into_iter().filter(|a| matches!(a, Action::Advance(_))).collect::<Vec<_>>();
+    // Three minors in a row (no Major): after the third nothing is left and it ends.
+    for step in 0..2 {
+        let a = advances(&s)[0];
+        s.act(a).unwrap();
+        assert_eq!(s.activation().map(|a| (a.model, a.minors)), Some((WAT, step + 1)));
+        assert!(legal(&s).iter().any(|a| matches!(a, Action::Advance(_))));
+    }
+    let a = advances(&s)[0];
+    s.act(a).unwrap();
+    assert_ne!(s.activation().map(|a| a.model), Some(WAT), "its activation ended");
+    // A Major after one minor leaves no minor: the strike ends the choice.
+    let mut s = to_activation(started(0), BRANNOC, false);
+    s.pose_at(CUTTER, c(3, 1)).unwrap();
+    s.act(Action::Advance(c(2, 1))).unwrap();
+    s.act(Action::Strike { target: CUTTER, boost: false, extra: false }).unwrap();
+    s.act(Action::Roll(Outcome::Failure)).unwrap();
+    s.act(Action::Accept).unwrap();
+    assert_ne!(s.activation().map(|a| a.model), Some(BRANNOC), "nothing left after a Major and a minor");
+}
+
+#[test]
+fn a_model_stops_on_entering_an_enemy_danger_zone() {
+    // "Model stops when entering enemy DZ regardless of remaining Movement."
+    let mut s = to_activation(started(0), WAT, false);
+    assert!(legal(&s).contains(&Action::Advance(c(5, 4))), "four squares away, reachable");
+    s.pose_at(CUTTER, c(4, 6)).unwrap();
+    let l = legal(&s);
+    assert!(l.contains(&Action::Advance(c(3, 5))), "it may enter the Danger Zone");
+    assert!(!l.contains(&Action::Advance(c(5, 4))), "but not pass through it");
+}
+
+#[test]
+fn leaving_a_danger_zone_by_advancing_offers_an_interrupt_resolved_first() {
+    // "Only Disengage, Change Place, or Reposition allowed in DZ. Other Manoeuvres trigger
+    // Interrupts." "Performed during another Model's Activation by spending a Reaction.
+    // Resolved before interrupted action."
+    let mut s = to_activation(started(0), WAT, false);
+    s.pose_at(WAT, c(2, 4)).unwrap();
+    s.pose_at(CUTTER, c(3, 5)).unwrap();
+    let l = legal(&s);
+    assert!(l.iter().any(|a| matches!(a, Action::Disengage { .. })));
+    assert!(l.iter().any(|a| matches!(a, Action::Reposition(_))));
+    s.act(Action::Advance(c(1, 3))).unwrap();
+    assert_eq!(s.node(), Node::Decision(DM_SIDE));
+    assert_eq!(s.models()[WAT as usize].cell, c(2, 4), "not moved before the Interrupt");
+    s.act(Action::Interrupt).unwrap();
+    assert_eq!(s.models()[CUTTER as usize].reactions, 0, "a Reaction spent");
+    assert_eq!(s.node(), Node::Chance);
+    s.act(Action::Roll(Outcome::Failure)).unwrap();
+    assert_eq!(s.models()[WAT as usize].cell, c(1, 3), "then the move");
+}
+
+#[test]
+fn disengage_and_change_place_are_checks_or_momentum() {
+    // "Disengage: Challenging Opposed Athletics vs WS to leave enemy Danger Zone" "2pt:
+    // Automatically perform Disengage Manoeuvre" "1pt: Automatically perform Change Place"
+    let mut s = to_activation(started(0), WAT, false);
+    s.pose_at(WAT, c(2, 4)).unwrap();
+    s.pose_at(CUTTER, c(3, 5)).unwrap();
+    s.pose_at(GARRICK, c(2, 5)).unwrap();
+    let l = legal(&s);
+    let to = l.iter().find_map(|a| match a {
+        Action::Disengage { to, momentum: true } => Some(*to),
+        _ => None,
+    });
+    let to = to.expect("a paid Disengage with 3 Momentum");
+    assert!(l.contains(&Action::ChangePlace { ally: GARRICK, momentum: true }));
+    let mut paid = s.clone();
+    paid.act(Action::Disengage { to, momentum: true }).unwrap();
+    assert_eq!(paid.momentum(), s.momentum() - 2);
+    assert_eq!(paid.models()[WAT as usize].cell, to);
+    assert!(!paid.engaged(WAT));
+    s.act(Action::Disengage { to, momentum: false }).unwrap();
+    // Challenging (+1) against the goblin's WS 3 with Athletics 3: Obstacle 5.
+    let odds = pending_odds(&s);
+    assert!(
+        (odds[Outcome::Success as usize] - 0.0).abs() < 1e-12
+            && (odds[Outcome::Boon as usize] - 1.0 / 6.0).abs() < 1e-12
+    );
+    s.act(Action::Roll(Outcome::Failure)).unwrap();
+    assert_eq!(s.models()[WAT as usize].cell, c(2, 4), "a failed Disengage stays");
+}
+
+#[test]
+fn minions_use_basic_actions_elites_situational_champions_threat() {
+    // "Minion: Basic Activities - Elite: Situational Activities - Champion: ... can use Threat
+    // directly"
+    let mut s = started(0);
+    while s.phase() == Phase::Declare {
+        s.act(Action::Declare(Intent::Fight)).unwrap();
+    }
+    let s0 = s.clone();
+    let mut s = to_activation_after_declared(s, SPEARMAN);
+    s.pose_at(SPEARMAN, c(3, 5)).unwrap();
+    s.pose_at(WAT, c(2, 4)).unwrap();
+    s.pose_resources(0, 5, 3);
+    let l = legal(&s);
+    assert!(l.contains(&Action::Strike { target: WAT, boost: false, extra: false }));
+    assert!(l.iter().all(|a| !matches!(
+        a,
+        Action::Strike { boost: true, .. }
+            | Action::Disengage { .. }
+            | Action::Reposition(_)
+            | Action::Prepare
+    )));
+    let mut s = to_activation_after_declared(s0.clone(), ORC);
+    s.pose_at(ORC, c(3, 5)).unwrap();
+    s.pose_at(WAT, c(2, 4)).unwrap();
+    s.pose_resources(0, 5, 3);
+    let l = legal(&s);
+    assert!(
+        l.contains(&Action::Strike { target: WAT, boost: true, extra: false }),
+        "the Pool eases an elite's attack"
+    );
+    assert!(l.iter().all(|a| !matches!(a, Action::Strike { extra: true, .. })), "no Threat for an elite");
+    assert!(l.iter().any(|a| matches!(a, Action::Disengage { .. })));
+    let mut s = to_activation_after_declared(s0, OGRE);
+    s.pose_at(OGRE, c(3, 5)).unwrap();
+    s.pose_at(WAT, c(2, 4)).unwrap();
+    s.pose_resources(0, 5, 3);
+    s.act(Action::Strike { target: WAT, boost: true, extra: true }).unwrap();
+    assert_eq!((s.pool(), s.threat()), (4, 2), "a Pool point and a Threat spent");
+}
+
+#[test]
+fn ranged_attacks_need_line_of_sight_and_no_engagement_unless_a_pistol() {
+    // "Cannot attack when Engaged unless weapon has Pistol Quality." "Line must not cross
+    // walls, obstacles, or models."
+    let mut s = to_activation(started(0), ISOLDE, true);
+    // The goblins of the far room are behind the wall and the closed door.
+    assert!(legal(&s).iter().all(|a| !matches!(a, Action::Shoot { target: CUTTER | SPEARMAN | ARCHER, .. })));
+    s.pose_at(ORC, c(6, 4)).unwrap();
+    s.pose_at(ISOLDE, c(2, 5)).unwrap();
+    assert!(legal(&s).iter().any(|a| matches!(a, Action::Shoot { target: ORC, .. })));
+    // A model in the line blocks it.
+    s.pose_at(WAT, c(4, 5)).unwrap();
+    s.pose_at(ORC, c(6, 5)).unwrap();
+    assert!(!s.shot_possible(ISOLDE, ORC));
+    // Engaged: no shot with a bow; a pistol may.
+    s.pose_at(CUTTER, c(2, 6)).unwrap();
+    s.pose_at(ORC, c(6, 4)).unwrap();
+    assert!(!s.shot_possible(ISOLDE, ORC));
+    s.pose_at(WAT, c(1, 4)).unwrap();
+    s.pose_at(GARRICK, c(3, 6)).unwrap();
+    s.pose_at(ORC, c(5, 4)).unwrap();
+    assert!(s.engaged(GARRICK) && s.shot_possible(GARRICK, ORC));
+}
+
+#[test]
+fn shooting_into_melee_is_harder_and_a_miss_hits_a_random_model() {
+    // "Shooting into Melee: Each Model target is engaged with: Difficulty +1. On miss:
+    // Randomly determine hit model."
+    let mut s = to_activation(started(0), ISOLDE, true);
+    s.pose_at(ISOLDE, c(1, 6)).unwrap();
+    s.pose_at(ORC, c(6, 4)).unwrap();
+    let mut clear = s.clone();
+    clear.act(Action::Shoot { target: ORC, boost: false }).unwrap();
+    s.pose_at(WAT, c(6, 5)).unwrap();
+    s.act(Action::Shoot { target: ORC, boost: false }).unwrap();
+    assert!(success(pending_odds(&s)) < success(pending_odds(&clear)));
+    s.act(Action::Roll(Outcome::Failure)).unwrap();
+    s.act(Action::Accept).unwrap();
+    assert_eq!(s.node(), Node::Chance);
+    assert_eq!(s.chance_outcomes(), vec![(Action::Face(0), 0.5), (Action::Face(1), 0.5)]);
+    s.act(Action::Face(1)).unwrap();
+    assert!(
+        matches!(s.pending().last(), Some(Pending::Check(c)) if matches!(c.purpose, encounter::state::Purpose::Damage { target: WAT }))
+    );
+}
+
+#[test]
+fn larger_targets_are_easier_to_hit() {
+    // "Size Modifiers (Attack Difficulty) - Small: +1 - Average: 0 - Large: -1"
+    let s = to_activation(started(0), BRANNOC, false);
+    let odds_against = |t: u8| {
+        let mut x = s.clone();
+        x.pose_at(t, c(2, 1)).unwrap();
+        x.act(Action::Strike { target: t, boost: false, extra: false }).unwrap();
+        success(pending_odds(&x))
+    };
+    // The goblin (Small, Defense 2), the orc (Average, Defense 3), the ogre (Large, Defense 3).
+    assert!(odds_against(OGRE) > odds_against(ORC));
+    assert!((odds_against(CUTTER) - odds_against(ORC)).abs() < 1e-12, "Small +1 offsets Defense 2 vs 3");
+}
+
+#[test]
+fn prone_targets_give_favour_in_melee_and_peril_at_range_and_stand_with_a_major() {
+    // "Prone (Ongoing): Melee attacks against: Favour. Ranged attacks against: Peril. Remove:
+    // Spend Major Action to stand."
+    let s = to_activation(started(0), BRANNOC, false);
+    let strike = |prone: bool| {
+        let mut x = s.clone();
+        x.pose_at(ORC, c(2, 1)).unwrap();
+        x.pose_conditions(ORC, Conditions { prone, ..Conditions::default() }).unwrap();
+        x.act(Action::Strike { target: ORC, boost: false, extra: false }).unwrap();
+        success(pending_odds(&x))
+    };
+    assert!(strike(true) > strike(false));
+    let s = to_activation(started(0), ISOLDE, true);
+    let shoot = |prone: bool| {
+        let mut x = s.clone();
+        x.pose_at(ISOLDE, c(1, 6)).unwrap();
+        x.pose_at(ORC, c(6, 4)).unwrap();
+        x.pose_conditions(ORC, Conditions { prone, ..Conditions::default() }).unwrap();
+        x.act(Action::Shoot { target: ORC, boost: false }).unwrap();
+        success(pending_odds(&x))
+    };
+    assert!(shoot(true) < shoot(false));
+    let mut x = s.clone();
+    x.pose_conditions(ISOLDE, Conditions { prone: true, ..Conditions::default() }).unwrap();
+    let l = legal(&x);
+    assert!(l.contains(&Action::StandUp) && l.iter().all(|a| !matches!(a, Action::Advance(_))));
+    x.act(Action::StandUp).unwrap();
+    assert!(!x.models()[ISOLDE as usize].conditions.prone);
+}
+
+#[test]
+fn bleeding_hits_at_the_start_phase_and_stunned_misses_the_activation() {
+    // "Bleeding (Persistent): Start Phase: Automatic S[X] hit." "Stunned (Fleeting): Miss next
+    // Activation." "Fleeting: Ends at character's next End Phase." "Persistent: ... Reduce by 1
+    // each End Phase."
+    let mut s = Encounter::start();
+    s.act(Action::BuyPool(0)).unwrap();
+    s.pose_conditions(BRANNOC, Conditions { bleeding: 2, ..Conditions::default() }).unwrap();
+    s.pose_conditions(WAT, Conditions { stunned: true, ..Conditions::default() }).unwrap();
+    s.act(Action::Face(3)).unwrap();
+    s.act(Action::Face(2)).unwrap();
+    while s.phase() == Phase::Declare {
+        s.act(Action::Declare(Intent::Fight)).unwrap();
+    }
+    assert!(!s.models()[WAT as usize].declared, "a Stunned model declares nothing");
+    let queue: Vec<u8> = (0..9).filter(|&m| s.models()[m as usize].declared).collect();
+    for m in queue {
+        s.act(Action::Face(if m == BRANNOC { 6 } else { 1 })).unwrap();
+    }
+    assert_eq!(s.node(), Node::Chance, "the bleeding hit before Brannoc acts");
+    s.act(Action::Roll(Outcome::Success)).unwrap();
+    assert_eq!(s.models()[BRANNOC as usize].wounds, s.models()[BRANNOC as usize].profile.wounds - 1);
+    s.act(Action::EndActivation).unwrap();
+    assert_eq!(s.models()[BRANNOC as usize].conditions.bleeding, 1);
+    assert_eq!(Conditions::DURATIONS[3], ("bleeding", Duration::Persistent));
+    // Play the round out with nothing but ends and failures: Wat's Stunned ends at its End Phase.
+    while s.round() == 1 && !s.is_terminal() {
+        let a = match s.node() {
+            Node::Chance => s.legal_actions()[0],
+            _ => *s
+                .legal_actions()
+                .iter()
+                .find(|a| matches!(a, Action::EndActivation | Action::Pass | Action::Accept))
+                .unwrap_or(&s.legal_actions()[0]),
+        };
+        s.act(a).unwrap();
+    }
+    assert!(!s.models()[WAT as usize].conditions.stunned);
+}
+
+#[test]
+fn the_end_phase_gives_interrupts_equal_to_attacks() {
+    // "End Phase: ... Gain Interrupts equal to Attacks Characteristic"
+    let mut s = to_activation(started(0), WAT, false);
+    s.pose_at(WAT, c(2, 4)).unwrap();
+    s.pose_at(OGRE, c(3, 5)).unwrap();
+    s.act(Action::Advance(c(1, 3))).unwrap();
+    s.act(Action::Interrupt).unwrap();
+    s.act(Action::Roll(Outcome::Failure)).unwrap();
+    assert_eq!(s.models()[OGRE as usize].reactions, 1, "one of the ogre's two Interrupts spent");
+    let mut x = s.clone();
+    while x.activation().map(|a| a.model) != Some(OGRE) && !x.is_terminal() {
+        let a = match x.node() {
+            Node::Chance => x.legal_actions()[0],
+            _ => *x
+                .legal_actions()
+                .iter()
+                .find(|a| matches!(a, Action::EndActivation | Action::Pass | Action::Accept))
+                .unwrap_or(&x.legal_actions()[0]),
+        };
+        x.act(a).unwrap();
+    }
+    x.act(Action::EndActivation).unwrap();
+    assert_eq!(x.models()[OGRE as usize].reactions, 2);
+}
+
+#[test]
+fn a_wound_at_zero_puts_the_model_out_of_play_and_removes_it() {
+    // "Wounds = 0 = Out-of-play" "Adversaries: Removed from board" "Opposed Damage vs Toughness
+    // check to cause a Wound."
+    let mut s = to_activation(started(0), BRANNOC, false);
+    s.pose_at(CUTTER, c(2, 1)).unwrap();
+    s.act(Action::Strike { target: CUTTER, boost: false, extra: false }).unwrap();
+    s.act(Action::Roll(Outcome::Success)).unwrap();
+    // The damage check: S 3 + sword 1 = 4 dice against Toughness 1 + armour 0.
+    let odds = pending_odds(&s);
+    assert_eq!(odds, encounter::checks::complex_odds(4, encounter::DAMAGE_TARGET, 1));
+    s.act(Action::Roll(Outcome::Success)).unwrap();
+    assert!(s.models()[CUTTER as usize].out);
+    assert_eq!(s.model_at(c(2, 1)), None);
+}
+
+#[test]
+fn luck_re_rolls_a_check_once_and_the_re_roll_is_final() {
+    // "Luck Points: Re-roll checks" "One attempt per check ... Re-rolled result is always final."
+    let mut s = to_activation(started(0), BRANNOC, false);
+    s.pose_at(ORC, c(2, 1)).unwrap();
+    s.act(Action::Strike { target: ORC, boost: false, extra: false }).unwrap();
+    s.act(Action::Roll(Outcome::Failure)).unwrap();
+    assert_eq!(s.node(), Node::Decision(PARTY_SIDE));
+    s.act(Action::Reroll).unwrap();
+    assert_eq!(s.models()[BRANNOC as usize].luck, 0);
+    assert_eq!(s.node(), Node::Chance);
+    s.act(Action::Roll(Outcome::Bane)).unwrap();
+    assert!(s.pending().iter().all(|p| !matches!(p, Pending::Reroll(..))), "no second re-roll");
+}
+
+#[test]
+fn momentum_pays_for_an_easier_attack_and_an_extra_one() {
+    // "1pt: Decrease Check Difficulty by 2" "4pt: Increase Attacks by 1 for next Action"
+    let mut s = to_activation(started(0), BRANNOC, false);
+    s.pose_at(ORC, c(2, 1)).unwrap();
+    s.pose_resources(5, 0, 0);
+    let mut plain = s.clone();
+    plain.act(Action::Strike { target: ORC, boost: false, extra: false }).unwrap();
+    s.act(Action::Strike { target: ORC, boost: true, extra: true }).unwrap();
+    assert_eq!(s.momentum(), 0);
+    assert!(success(pending_odds(&s)) > success(pending_odds(&plain)));
+    assert!(matches!(s.pending()[s.pending().len() - 2], Pending::Attacks { left: 1, .. }), "two attacks");
+}
+
+#[test]
+fn the_encounter_ends_when_no_adversary_remains() {
+    // "Combat ends when no Adversaries remain on Board Section."
+    let mut wins = 0;
+    for seed in 0..40 {
+        let mut agents = vec![
+            encounter::make_agent("scripted", seed).unwrap(),
+            encounter::make_agent("random", seed).unwrap(),
+        ];
+        let end = agents::play_game(Encounter::start(), &mut agents, seed, |_, _| {});
+        if end.winner() == Some(PARTY_SIDE) {
+            wins += 1;
+            assert_eq!(end.in_play(DM_SIDE), 0);
+            assert_eq!(end.returns(), vec![1.0, -1.0]);
+        }
+    }
+    assert!(wins > 0);
+}
