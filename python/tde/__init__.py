@@ -16,7 +16,27 @@ played by a built-in agent) and ``tde.openspiel`` (registers ``python_tde`` with
 from __future__ import annotations
 
 import json
+import os
+from pathlib import Path
 from typing import Any, Dict, Optional, Sequence, Union
+
+#: The game data a wheel carries (``tde/configs/``; absent in a build from the repository,
+#: whose extension knows the repository's own ``configs/``).
+PACKAGED_CONFIGS = Path(__file__).resolve().with_name("configs")
+
+
+def _use_packaged_configs() -> None:
+    """Point the engine at the wheel's game data unless ``$TDE_CONFIGS`` or a ``./configs``
+    with factions says otherwise (the engine's own order: the variable, the working
+    directory's folder, then the built-in data)."""
+    if not PACKAGED_CONFIGS.is_dir() or os.environ.get("TDE_CONFIGS"):
+        return
+    if Path("configs", "factions").is_dir():
+        return
+    os.environ["TDE_CONFIGS"] = str(PACKAGED_CONFIGS)
+
+
+_use_packaged_configs()
 
 from tde._tde import (
     AGENT_NAMES,
@@ -37,6 +57,7 @@ from tde._tde import (
 
 __all__ = [
     "AGENT_NAMES",
+    "PACKAGED_CONFIGS",
     "CHANCE_PLAYER",
     "GLOBALS",
     "MAX_CHANCE_OUTCOMES",
