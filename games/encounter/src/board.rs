@@ -10,7 +10,7 @@ pub const WIDTH: usize = 10;
 pub const HEIGHT: usize = 8;
 
 /// A square of the board.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize)]
 pub struct Cell {
     /// Row, from the top.
     pub y: u8,

@@ -5,7 +5,7 @@
 //! brute-force enumeration of every die.
 
 /// The outcome of a check, worst first ("Check Outcomes").
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize)]
 pub enum Outcome {
     /// [⊗] Fails with dire consequences.
     Bane,

@@ -15,7 +15,7 @@ pub const DM_SIDE: usize = 1;
 
 /// What a model declares it will do this round ("Declare Actions"); the declaration allows
 /// its Major action and sets its Action modifier to initiative.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize)]
 pub enum Intent {
     /// Minor actions only (modifier 0).
     Move,
@@ -50,7 +50,7 @@ pub enum Surprise {
 }
 
 /// An action at a decision node or an outcome at a chance node.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize)]
 pub enum Action {
     /// Chance: a die face (1–6), or the index of the model a stray shot hits.
     Face(u8),
