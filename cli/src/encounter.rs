@@ -1,11 +1,15 @@
-//! `tde encounter demo|arena`: the dungeon Encounter of seed 004 (crate `encounter`), played
-//! by the framework's agents: `scripted` (the AI Dungeon Master, or the scripted party),
-//! `random` and `mcts:...` on either side.
+//! `tde encounter demo|arena|play`: the dungeon Encounter of seed 004 (crate `encounter`),
+//! played by the framework's agents: `scripted` (the AI Dungeon Master, or the scripted
+//! party), `random` and `mcts:...` on either side, or by a human at the party's side against
+//! a DM agent; `--record FILE` writes the game's record (never over an existing file).
 
-use agents::play_game;
+use agents::{play_game, Game, Turn};
 use clap::{Args, Subcommand};
-use encounter::{make_agent, Encounter, DM_SIDE, PARTY_SIDE};
+use encounter::{make_agent, Encounter, GameRecord, Setup, DM_SIDE, PARTY_SIDE};
+use rand::SeedableRng;
 use std::fmt::Write;
+use std::io::BufRead;
+use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 /// `tde encounter ...`.
@@ -16,6 +20,8 @@ pub enum EncounterCommand {
     Demo(DemoArgs),
     /// Party agents against DM agents: wins, draws and the DM's win rate with a 95% interval.
     Arena(ArenaArgs),
+    /// Play the party yourself against a DM agent: pick each action by its number.
+    Play(PlayArgs),
 }
 
 /// `tde encounter demo`.
@@ -30,6 +36,23 @@ pub struct DemoArgs {
     /// The Dungeon Master's agent: scripted, random or mcts[:k=v,...].
     #[arg(long, default_value = "scripted")]
     pub dm: String,
+    /// Write the game's record (JSON) to this file; an existing file is never overwritten.
+    #[arg(long)]
+    pub record: Option<PathBuf>,
+}
+
+/// `tde encounter play`.
+#[derive(Args, Debug)]
+pub struct PlayArgs {
+    /// Seed of the dice (the DM agent gets a seed derived from it).
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// The Dungeon Master's agent: scripted, random or mcts[:k=v,...].
+    #[arg(long, default_value = "scripted")]
+    pub dm: String,
+    /// Write the game's record (JSON) to this file; an existing file is never overwritten.
+    #[arg(long)]
+    pub record: Option<PathBuf>,
 }
 
 /// `tde encounter arena`.
@@ -54,10 +77,45 @@ pub fn run(cmd: &EncounterCommand) -> Result<String, String> {
     match cmd {
         EncounterCommand::Demo(args) => demo(args),
         EncounterCommand::Arena(args) => arena(args),
+        EncounterCommand::Play(args) => play(args, &mut std::io::stdin().lock(), &mut std::io::stdout()),
     }
 }
 
+/// Refuse a record file that exists before the game starts (saving refuses it again).
+fn check_record_path(path: Option<&Path>) -> Result<(), String> {
+    match path {
+        Some(p) if p.exists() => Err(format!("{} exists; a record never overwrites a file", p.display())),
+        _ => Ok(()),
+    }
+}
+
+/// Save the record of a game, if asked, and say where.
+fn save_record(
+    path: Option<&Path>,
+    setup: Setup,
+    actions: Vec<encounter::Action>,
+    end: &Encounter,
+) -> Result<String, String> {
+    match path {
+        Some(p) => {
+            GameRecord::new(setup, actions, end).save(p)?;
+            Ok(format!("\nRecord written to {}", p.display()))
+        }
+        None => Ok(String::new()),
+    }
+}
+
+fn result_line(end: &Encounter) -> String {
+    let result = match end.winner() {
+        Some(PARTY_SIDE) => "the party wins",
+        Some(_) => "the Dungeon Master wins",
+        None => "a draw",
+    };
+    format!("Result: {result} after {} round(s)", end.round())
+}
+
 fn demo(args: &DemoArgs) -> Result<String, String> {
+    check_record_path(args.record.as_deref())?;
     let mut agents = vec![make_agent(&args.party, args.seed * 2)?, make_agent(&args.dm, args.seed * 2 + 1)?];
     let mut out =
         format!("Encounter (seed 004), seed {}: party {} against DM {}\n", args.seed, args.party, args.dm);
@@ -65,7 +123,9 @@ fn demo(args: &DemoArgs) -> Result<String, String> {
     out.push_str(&start.render());
     let mut shown = start.log().len();
     let mut round = start.round();
-    let end = play_game(start, &mut agents, args.seed, |s, _| {
+    let mut actions = Vec::new();
+    let end = play_game(start, &mut agents, args.seed, |s, a| {
+        actions.push(a);
         for line in &s.log()[shown..] {
             let _ = writeln!(out, "{line}");
         }
@@ -76,13 +136,81 @@ fn demo(args: &DemoArgs) -> Result<String, String> {
         }
     });
     out.push_str(&end.render());
-    let result = match end.winner() {
-        Some(PARTY_SIDE) => "the party wins",
-        Some(_) => "the Dungeon Master wins",
-        None => "a draw",
-    };
-    let _ = write!(out, "Result: {result} after {} round(s)", end.round());
+    out.push_str(&result_line(&end));
+    let setup = Setup { seed: args.seed, party: args.party.clone(), dm: args.dm.clone() };
+    out.push_str(&save_record(args.record.as_deref(), setup, actions, &end)?);
     Ok(out)
+}
+
+/// Play the party from `input` against the DM agent, writing the game to `out` as it goes:
+/// the board each round, every action and roll, and at each party decision the legal actions
+/// numbered. Bad input is refused and asked again; the end of the input ends the game
+/// unfinished (its record, if asked, holds the actions so far).
+fn play(args: &PlayArgs, input: &mut impl BufRead, out: &mut impl std::io::Write) -> Result<String, String> {
+    check_record_path(args.record.as_deref())?;
+    let mut dm = make_agent(&args.dm, args.seed * 2 + 1)?;
+    let mut dice = rand_chacha::ChaCha8Rng::seed_from_u64(args.seed);
+    let io = |e: std::io::Error| format!("writing the game: {e}");
+    let mut state = Encounter::start_with_log();
+    writeln!(out, "Encounter (seed 004), seed {}: you play the party against DM {}", args.seed, args.dm)
+        .map_err(io)?;
+    write!(out, "{}", state.render()).map_err(io)?;
+    let mut shown = state.log().len();
+    let mut round = state.round();
+    let mut actions = Vec::new();
+    let mut line = String::new();
+    let finished = loop {
+        let action = match state.turn() {
+            Turn::Terminal => break true,
+            Turn::Chance => state.sample_chance(&mut dice).ok_or("a chance node without outcomes")?,
+            Turn::Player(p) if p == DM_SIDE => dm.select_action(&state),
+            Turn::Player(_) => {
+                let legal = state.legal_actions();
+                let who =
+                    state.activation().map_or("the party".to_string(), |a| state.name(a.model).to_string());
+                writeln!(out, "Round {}, {:?}: {who} to act", state.round(), state.phase()).map_err(io)?;
+                for (i, &a) in legal.iter().enumerate() {
+                    writeln!(out, "  {:>3}. {}", i + 1, state.describe(a)).map_err(io)?;
+                }
+                let mut chosen = None;
+                while chosen.is_none() {
+                    write!(out, "Your choice (1-{}): ", legal.len()).map_err(io)?;
+                    out.flush().map_err(io)?;
+                    line.clear();
+                    if input.read_line(&mut line).map_err(|e| format!("reading your choice: {e}"))? == 0 {
+                        break;
+                    }
+                    match line.trim().parse::<usize>() {
+                        Ok(n) if (1..=legal.len()).contains(&n) => chosen = Some(legal[n - 1]),
+                        _ => writeln!(out, "{:?} is not a number from 1 to {}", line.trim(), legal.len())
+                            .map_err(io)?,
+                    }
+                }
+                match chosen {
+                    Some(a) => a,
+                    None => break false,
+                }
+            }
+        };
+        state.apply(action)?;
+        actions.push(action);
+        for l in &state.log()[shown..] {
+            writeln!(out, "{l}").map_err(io)?;
+        }
+        shown = state.log().len();
+        if state.round() != round {
+            round = state.round();
+            write!(out, "{}", state.render()).map_err(io)?;
+        }
+    };
+    let mut summary = if finished {
+        format!("{}{}", state.render(), result_line(&state))
+    } else {
+        format!("\nThe input ended: the game stops unfinished in round {}", state.round())
+    };
+    let setup = Setup { seed: args.seed, party: "human".into(), dm: args.dm.clone() };
+    summary.push_str(&save_record(args.record.as_deref(), setup, actions, &state)?);
+    Ok(summary)
 }
 
 fn arena(args: &ArenaArgs) -> Result<String, String> {
@@ -120,4 +248,46 @@ fn arena(args: &ArenaArgs) -> Result<String, String> {
         }
     }
     Ok(out.trim_end().to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(record: Option<PathBuf>) -> PlayArgs {
+        PlayArgs { seed: 3, dm: "scripted".into(), record }
+    }
+
+    #[test]
+    fn play_refuses_bad_input_and_stops_cleanly_at_the_end_of_the_input() {
+        let mut out = Vec::new();
+        let summary = play(&args(None), &mut "x\n0\n999\n1\n".as_bytes(), &mut out).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        assert!(text.contains("\"x\" is not a number from 1 to"), "{text}");
+        assert!(text.contains("\"0\" is not a number") && text.contains("\"999\" is not a number"), "{text}");
+        assert!(text.contains("  1. "), "{text}");
+        assert!(summary.contains("unfinished"), "{summary}");
+    }
+
+    #[test]
+    fn a_played_game_is_recorded_and_replays_and_a_record_is_never_overwritten() {
+        let dir = std::env::temp_dir().join(format!("tde-encounter-play-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("game.json");
+        let _ = std::fs::remove_file(&path);
+        // Always the first action: the game runs to its end.
+        let input = "1\n".repeat(5000);
+        let summary = play(&args(Some(path.clone())), &mut input.as_bytes(), &mut Vec::new()).unwrap();
+        assert!(summary.contains("Result:") && summary.contains("Record written"), "{summary}");
+        let record = GameRecord::load(&path).unwrap();
+        assert_eq!(record.setup.party, "human");
+        assert!(encounter::replay(&record).unwrap().is_terminal());
+        let err = play(&args(Some(path.clone())), &mut "1\n".as_bytes(), &mut Vec::new()).unwrap_err();
+        assert!(err.contains("exists"), "{err}");
+        let demo_args =
+            DemoArgs { seed: 1, party: "random".into(), dm: "scripted".into(), record: Some(path.clone()) };
+        assert!(demo(&demo_args).unwrap_err().contains("exists"));
+        assert_eq!(GameRecord::load(&path).unwrap(), record, "the first record is kept");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 }

@@ -46,6 +46,7 @@ impl Encounter {
             prepared: false,
             basic_only,
             ended: stunned,
+            forced: false,
         });
         self.note(|s| {
             let extra = if stunned { " (stunned: misses its activation)" } else { "" };
@@ -105,7 +106,11 @@ impl Encounter {
                 out.extend(self.reposition_squares(m).into_iter().map(Action::Reposition));
             }
             for c in self.board.steps_to_doors(model.cell) {
-                out.push(Action::OpenDoor(c));
+                match self.stuck.iter().find(|d| d.cell == c) {
+                    None => out.push(Action::OpenDoor(c)),
+                    Some(d) if !d.jammed && !act.forced => out.push(Action::ForceDoor(c)),
+                    Some(_) => {}
+                }
             }
             if !act.prepared && !act.basic_only && can_major {
                 out.push(Action::Prepare);
@@ -215,6 +220,10 @@ impl Encounter {
             Action::OpenDoor(c) => {
                 // Legal actions name only closed doors next to the model.
                 let _ = self.board.open_door(c);
+            }
+            Action::ForceDoor(door) => {
+                act.forced = true;
+                self.pending.push(Pending::Force { model: m, door });
             }
             Action::Prepare => act.prepared = true,
             Action::StandUp => self.models[m as usize].conditions.prone = false,

@@ -10,7 +10,7 @@ pub const WIDTH: usize = 10;
 pub const HEIGHT: usize = 8;
 
 /// A square of the board.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize)]
 pub struct Cell {
     /// Row, from the top.
     pub y: u8,
@@ -58,8 +58,9 @@ pub struct Board {
 }
 
 impl Board {
-    /// Parse a map of `HEIGHT` rows of `WIDTH` characters (`#` wall, `+` door, `o` obstacle,
-    /// anything else floor), with the squares of every other character (start markers).
+    /// Parse a map of `HEIGHT` rows of `WIDTH` characters (`#` wall, `+` door, `=` stuck door,
+    /// `o` obstacle, anything else floor), with the squares of every other character (start
+    /// markers) and of the stuck doors (marked `=`; a closed door on the board).
     pub fn parse(rows: &[&str]) -> Result<(Board, Vec<(char, Cell)>), String> {
         if rows.len() != HEIGHT {
             return Err(format!("a map needs {HEIGHT} rows, got {}", rows.len()));
@@ -74,6 +75,10 @@ impl Board {
                 squares[y * WIDTH + x] = match c {
                     '#' => Terrain::Wall,
                     '+' => Terrain::Door { open: false },
+                    '=' => {
+                        marks.push(('=', Cell::new(x as u8, y as u8)));
+                        Terrain::Door { open: false }
+                    }
                     'o' => Terrain::Obstacle,
                     '.' => Terrain::Floor,
                     other => {

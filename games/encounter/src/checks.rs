@@ -1,11 +1,12 @@
 //! D6 checks with their exact odds ("Checks System"): Basic checks (one die against an
 //! Obstacle, with Favour and Peril and the confirmation of a Boon at Obstacle 6+) and Complex
-//! checks (a pool of dice scoring Marks against an Obstacle). The odds are computed exactly,
+//! checks (a pool of dice scoring Marks against an Obstacle) and Extended checks (Complex
+//! rolls repeated, one per unit of time, their Marks added up). The odds are computed exactly,
 //! so the game's chance nodes carry exact probabilities; the tests compare them with a
 //! brute-force enumeration of every die.
 
 /// The outcome of a check, worst first ("Check Outcomes").
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize)]
 pub enum Outcome {
     /// [⊗] Fails with dire consequences.
     Bane,
@@ -173,6 +174,65 @@ pub fn complex_odds(dice: u8, target: u8, obstacle: u8) -> [f64; 5] {
     let mut odds = [0.0; 5];
     for (k, p) in marks_odds(dice, target).into_iter().enumerate() {
         odds[marks_outcome(k as i32 - dice as i32, obstacle as i32) as usize] += p;
+    }
+    odds
+}
+
+/// Lowest and highest Obstacle of an Extended check ("Unopposed: Fixed number (1-10)").
+pub const EXTENDED_OBSTACLES: std::ops::RangeInclusive<u8> = 1..=10;
+
+/// Where an Extended check stands after a roll ("Extended Checks").
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Extended {
+    /// Still under way with this many Marks (1 to Obstacle − 1): another roll may follow.
+    Going(i32),
+    /// Over with this outcome.
+    Done(Outcome),
+}
+
+/// One roll of an Extended check: "Use Complex Check rules. Multiple rolls allowed until
+/// Obstacle reached. [...] If Marks reach 0 or below, Check ends as Bane." The roll's `marks`
+/// are added to the running `total`; reaching the Obstacle ends the check with the Complex
+/// outcome of the total (ruling: Complication at the Obstacle, Success above, Boon 3 or more
+/// above); a total of 0 or below is a Bane (also after the first roll); otherwise it goes on,
+/// unless this was the last roll allowed (`last`), which is a Failure (ruling: time ran out).
+/// The Obstacle is clamped to [`EXTENDED_OBSTACLES`].
+pub fn extended_step(total: i32, marks: i32, obstacle: u8, last: bool) -> Extended {
+    let ob = obstacle.clamp(*EXTENDED_OBSTACLES.start(), *EXTENDED_OBSTACLES.end()) as i32;
+    let now = total + marks;
+    if now >= ob {
+        Extended::Done(marks_outcome(now, ob))
+    } else if now <= 0 {
+        Extended::Done(Outcome::Bane)
+    } else if last {
+        Extended::Done(Outcome::Failure)
+    } else {
+        Extended::Going(now)
+    }
+}
+
+/// Exact odds of an Extended check's outcomes (indexed like [`Outcome::ALL`]): rolls of `dice`
+/// dice against `target`, at most `rolls` of them (at least one), Marks added up against
+/// `obstacle` by [`extended_step`].
+pub fn extended_odds(dice: u8, target: u8, obstacle: u8, rolls: u8) -> [f64; 5] {
+    let ob = obstacle.clamp(*EXTENDED_OBSTACLES.start(), *EXTENDED_OBSTACLES.end()) as usize;
+    let one = marks_odds(dice, target);
+    let mut odds = [0.0; 5];
+    // going[t] = P(the check is still under way with t Marks), t from 0 to Ob − 1.
+    let mut going = vec![0.0; ob];
+    going[0] = 1.0;
+    let rolls = rolls.max(1);
+    for roll in 1..=rolls {
+        let mut next = vec![0.0; ob];
+        for (t, &p) in going.iter().enumerate().filter(|g| *g.1 > 0.0) {
+            for (k, &q) in one.iter().enumerate() {
+                match extended_step(t as i32, k as i32 - dice as i32, ob as u8, roll == rolls) {
+                    Extended::Going(now) => next[now as usize] += p * q,
+                    Extended::Done(o) => odds[o as usize] += p * q,
+                }
+            }
+        }
+        going = next;
     }
     odds
 }

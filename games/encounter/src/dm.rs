@@ -154,7 +154,7 @@ fn activate(s: &Encounter, legal: &[Action]) -> Option<Action> {
 }
 
 /// King-move distance from every square to the nearest of `targets` over floor and doors
-/// (open or not), ignoring models; `u16::MAX` where none can be reached.
+/// (open or not, but not a closed stuck door: the script does not force doors), ignoring models; `u16::MAX` where none can be reached.
 fn walking_distance(s: &Encounter, targets: &[Cell]) -> Vec<u16> {
     let mut field = vec![u16::MAX; WIDTH * HEIGHT];
     let mut queue: std::collections::VecDeque<Cell> = targets.iter().copied().collect();
@@ -167,7 +167,9 @@ fn walking_distance(s: &Encounter, targets: &[Cell]) -> Vec<u16> {
             for x in c.x.saturating_sub(1)..=(c.x + 1).min(WIDTH as u8 - 1) {
                 let to = Cell::new(x, y);
                 let i = y as usize * WIDTH + x as usize;
-                let open = matches!(s.board().at(to), Terrain::Floor | Terrain::Door { .. });
+                let stuck = s.board().at(to) == (Terrain::Door { open: false })
+                    && s.stuck_doors().iter().any(|d| d.cell == to);
+                let open = !stuck && matches!(s.board().at(to), Terrain::Floor | Terrain::Door { .. });
                 if open && field[i] == u16::MAX {
                     field[i] = d + 1;
                     queue.push_back(to);

@@ -39,7 +39,7 @@ impl Encounter {
     /// Who acts now.
     pub fn node(&self) -> Node {
         match self.pending.last() {
-            Some(Pending::Check(_) | Pending::Stray { .. }) => return Node::Chance,
+            Some(Pending::Check(_) | Pending::Stray { .. } | Pending::Force { .. }) => return Node::Chance,
             Some(Pending::Reroll(..)) => return Node::Decision(PARTY_SIDE),
             Some(Pending::Interrupt { by }) => return Node::Decision(self.models[*by as usize].side()),
             Some(Pending::Attacks { .. }) | None => {}
@@ -64,6 +64,9 @@ impl Encounter {
                 .extend(Outcome::ALL.iter().filter(|&&o| c.odds[o as usize] > 0.0).map(|&o| Action::Roll(o))),
             Some(Pending::Stray { candidates, .. }) => {
                 out.extend((0..candidates.len() as u8).map(Action::Face))
+            }
+            Some(Pending::Force { model, .. }) => {
+                out.extend(self.force_odds(*model).into_iter().map(|o| o.0))
             }
             Some(Pending::Reroll(..)) => out.extend([Action::Reroll, Action::Accept]),
             Some(Pending::Interrupt { .. }) => out.extend([Action::Interrupt, Action::Pass]),
@@ -93,6 +96,7 @@ impl Encounter {
                 let n = candidates.len();
                 (0..n as u8).map(|i| (Action::Face(i), 1.0 / n as f64)).collect()
             }
+            Some(Pending::Force { model, .. }) => self.force_odds(*model),
             Some(_) => Vec::new(),
             None => match self.phase {
                 Phase::Surprise | Phase::DeclareOrder | Phase::Initiative => {
@@ -157,6 +161,7 @@ impl Encounter {
                 }
             }
             (Some(Pending::Interrupt { .. }), Action::Pass) => {}
+            (Some(Pending::Force { model, door }), Action::Face(k)) => self.force_roll(model, door, k),
             (top, action) => {
                 if let Some(p) = top {
                     self.pending.push(p);

@@ -2,7 +2,8 @@
 //! agents crate's [`agents::Game`] trait: the party (player 0) against the adversaries of an
 //! AI Dungeon Master (player 1) on a square-grid board section, with hidden simultaneous
 //! declarations, initiative, activations, Danger Zones, melee and ranged attacks, D6 checks
-//! with exact odds, damage, conditions, Momentum, the Adversary Pool and Threat.
+//! with exact odds, damage, conditions, Momentum, the Adversary Pool and Threat; game records
+//! that replay ([`record`]).
 //!
 //! The numbers of the party, the adversaries and the board are illustrative
 //! ([`data`]); the rulings where the seed is silent are in `docs/rulings-encounter.md`.
@@ -18,9 +19,11 @@ pub mod data;
 mod declare;
 pub mod dm;
 mod flow;
+mod force;
 mod game;
 mod movement;
 mod pose;
+pub mod record;
 pub mod state;
 mod tensor;
 mod text;
@@ -29,4 +32,6 @@ pub use activation::price;
 pub use combat::{DAMAGE_TARGET, POINT_BLANK};
 pub use dm::{make_agent, ScriptedAgent};
 pub use flow::{Node, MAX_MOMENTUM};
+pub use force::{FORCE_OBSTACLE, FORCE_TARGET};
+pub use record::{replay, GameRecord, Setup};
 pub use state::{Action, Encounter, Intent, Phase, DM_SIDE, PARTY_SIDE};

@@ -15,7 +15,7 @@ pub const DM_SIDE: usize = 1;
 
 /// What a model declares it will do this round ("Declare Actions"); the declaration allows
 /// its Major action and sets its Action modifier to initiative.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize)]
 pub enum Intent {
     /// Minor actions only (modifier 0).
     Move,
@@ -50,7 +50,7 @@ pub enum Surprise {
 }
 
 /// An action at a decision node or an outcome at a chance node.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize)]
 pub enum Action {
     /// Chance: a die face (1–6), or the index of the model a stray shot hits.
     Face(u8),
@@ -80,6 +80,8 @@ pub enum Action {
     Reposition(Cell),
     /// Minor: open the door at this square.
     OpenDoor(Cell),
+    /// Minor: one roll of the Extended check that forces the stuck door at this square.
+    ForceDoor(Cell),
     /// Minor: the model's next check this activation is one step easier.
     Prepare,
     /// Major: stand up from Prone.
@@ -192,6 +194,20 @@ pub struct Activation {
     pub basic_only: bool,
     /// It has ended (or misses its action phase).
     pub ended: bool,
+    /// It has rolled to force a stuck door (one roll per activation).
+    pub forced: bool,
+}
+
+/// A stuck door ("Interact"; ruling): a closed door that does not open by an Interact but is
+/// forced by an Extended Brawn check, one roll per activation, keeping its Marks between rolls.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct StuckDoor {
+    /// Where it is.
+    pub cell: Cell,
+    /// The Marks of the Extended check so far.
+    pub marks: i32,
+    /// The check ended as a Bane: the door cannot be forced in this Encounter.
+    pub jammed: bool,
 }
 
 /// What a check is for.
@@ -261,6 +277,13 @@ pub enum Pending {
         /// The target and the models it is engaged with.
         candidates: Vec<u8>,
     },
+    /// A roll to force a stuck door: the Marks it scores (a chance node).
+    Force {
+        /// The model forcing it.
+        model: u8,
+        /// The door.
+        door: Cell,
+    },
     /// The remaining attacks of a Strike (resolved automatically, one at a time).
     Attacks {
         /// The attacker.
@@ -295,6 +318,7 @@ pub struct Encounter {
     pub(crate) pending: Vec<Pending>,
     pub(crate) deferred: Option<(u8, Action)>,
     pub(crate) defeated: Vec<u8>,
+    pub(crate) stuck: Vec<StuckDoor>,
     pub(crate) winner: Option<usize>,
     pub(crate) log: Option<Vec<String>>,
 }
@@ -331,6 +355,11 @@ impl Encounter {
             pending: Vec::new(),
             deferred: None,
             defeated: Vec::new(),
+            stuck: marks
+                .iter()
+                .filter(|m| m.0 == '=')
+                .map(|m| StuckDoor { cell: m.1, marks: 0, jammed: false })
+                .collect(),
             winner: None,
             log: None,
         }
@@ -399,6 +428,11 @@ impl Encounter {
     /// The activation under way, if any.
     pub fn activation(&self) -> Option<&Activation> {
         self.act.as_ref()
+    }
+
+    /// The stuck doors of the board section.
+    pub fn stuck_doors(&self) -> &[StuckDoor] {
+        &self.stuck
     }
 
     /// The resolutions waiting, innermost last.

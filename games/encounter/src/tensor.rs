@@ -16,12 +16,15 @@ const MODELS: usize = 9;
 /// Globals: round, Momentum, Pool, Threat, the observer's side, seven phases, and per model
 /// three visible-intent flags.
 const GLOBALS: usize = 5 + 7 + 3 * MODELS;
-/// Policy planes: Advance, Disengage, Disengage with Momentum, Reposition, Open Door.
-const POLICY_PLANES: usize = 5;
-/// Global logits: die faces 0–6, five outcomes, BuyPool 0–3, three intents, Change Place
+/// Policy planes: Advance, Disengage, Disengage with Momentum, Reposition, Open Door, Force
+/// Door.
+const POLICY_PLANES: usize = 6;
+/// Die faces (and Marks of a roll to force a door, offset by its dice) 0–15.
+const FACES: usize = 16;
+/// Global logits: die faces 0–15, five outcomes, BuyPool 0–3, three intents, Change Place
 /// (ally × paid), Prepare, Stand Up, Strike (target × boost × extra), Shoot (target × boost),
 /// Interrupt, Pass, Reroll, Accept, End.
-const POLICY_GLOBALS: usize = 7 + 5 + 4 + 3 + 2 * MODELS + 2 + 4 * MODELS + 2 * MODELS + 5;
+const POLICY_GLOBALS: usize = FACES + 5 + 4 + 3 + 2 * MODELS + 2 + 4 * MODELS + 2 * MODELS + 5;
 
 fn cell_index(c: Cell) -> u32 {
     c.y as u32 * WIDTH as u32 + c.x as u32
@@ -128,10 +131,10 @@ impl TensorGame for Encounter {
             }
         };
         const BASE_FACE: usize = 0;
-        const BASE_ROLL: usize = 7;
-        const BASE_BUY: usize = 12;
-        const BASE_DECLARE: usize = 16;
-        const BASE_CHANGE: usize = 19;
+        const BASE_ROLL: usize = FACES;
+        const BASE_BUY: usize = BASE_ROLL + 5;
+        const BASE_DECLARE: usize = BASE_BUY + 4;
+        const BASE_CHANGE: usize = BASE_DECLARE + 3;
         const BASE_PREPARE: usize = BASE_CHANGE + 2 * MODELS;
         const BASE_STRIKE: usize = BASE_PREPARE + 2;
         const BASE_SHOOT: usize = BASE_STRIKE + 4 * MODELS;
@@ -141,7 +144,8 @@ impl TensorGame for Encounter {
             Action::Disengage { to, momentum } => spatial(1 + momentum as usize, on_board(to)?),
             Action::Reposition(c) => spatial(3, on_board(c)?),
             Action::OpenDoor(c) => spatial(4, on_board(c)?),
-            Action::Face(f) if f <= 6 => global(BASE_FACE + f as usize),
+            Action::ForceDoor(c) => spatial(5, on_board(c)?),
+            Action::Face(f) if (f as usize) < FACES => global(BASE_FACE + f as usize),
             Action::Face(f) => return Err(format!("no face {f}")),
             Action::Roll(o) => global(BASE_ROLL + Outcome::ALL.iter().position(|&x| x == o).unwrap_or(0)),
             Action::BuyPool(k) if k <= 3 => global(BASE_BUY + k as usize),

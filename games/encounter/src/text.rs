@@ -25,6 +25,7 @@ impl Encounter {
             }
             Action::Reposition(c) => format!("reposition to {}", at(c)),
             Action::OpenDoor(c) => format!("open the door at {}", at(c)),
+            Action::ForceDoor(c) => format!("force the stuck door at {}", at(c)),
             Action::Prepare => "prepare".to_string(),
             Action::StandUp => "stand up".to_string(),
             Action::Strike { target, boost, extra } => {
@@ -41,7 +42,7 @@ impl Encounter {
         }
     }
 
-    /// The board as text: `#` wall, `+`/`/` closed/open door, `o` obstacle, party models
+    /// The board as text: `#` wall, `+`/`/` closed/open door, `=` closed stuck door, `o` obstacle, party models
     /// `0`–`3`, adversaries `a`–`e`; then the models with their state.
     pub fn render(&self) -> String {
         let mut out = String::new();
@@ -53,6 +54,7 @@ impl Encounter {
                     Some(m) => (b'a' + m - crate::data::PARTY.len() as u8) as char,
                     None => match self.board.at(c) {
                         Terrain::Wall => '#',
+                        Terrain::Door { open: false } if self.stuck.iter().any(|d| d.cell == c) => '=',
                         Terrain::Door { open: false } => '+',
                         Terrain::Door { open: true } => '/',
                         Terrain::Obstacle => 'o',

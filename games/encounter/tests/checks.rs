@@ -2,8 +2,8 @@
 //! and each outcome rule quoted from the seed.
 
 use encounter::checks::{
-    basic_face, basic_odds, complex_odds, confirm_face, die_marks, marks_outcome, opposed_obstacle,
-    unopposed_obstacle, Difficulty, Outcome, Roll,
+    basic_face, basic_odds, complex_odds, confirm_face, die_marks, extended_odds, extended_step,
+    marks_outcome, opposed_obstacle, unopposed_obstacle, Difficulty, Extended, Outcome, Roll,
 };
 
 /// Every die of a Basic check enumerated: the one or two dice (kept higher or lower), and the
@@ -134,4 +134,79 @@ fn difficulty_modifies_the_reference_value_not_the_obstacle_rule() {
     // "Opposed: Reference Value based on Target's skill"
     assert_eq!(opposed_obstacle(3, 3, 0), 4);
     assert_eq!(opposed_obstacle(3, 5, 0), 6);
+}
+
+/// Every die of every roll of an Extended check enumerated (each die with its bonus die,
+/// 36^(dice·rolls) combinations), the seed's procedure followed literally: add each roll's
+/// Marks, stop at the Obstacle (its Complex outcome) or at 0 or below (Bane), Failure when
+/// the rolls run out.
+fn extended_brute(dice: u8, target: u8, obstacle: u8, rolls: u8) -> [f64; 5] {
+    let mut counts = [0u64; 5];
+    let combos = 36u64.pow(dice as u32 * rolls as u32);
+    let ob = obstacle as i32;
+    for code in 0..combos {
+        let mut c = code;
+        let mut total = 0;
+        let mut outcome = Outcome::Failure;
+        for _ in 0..rolls {
+            for _ in 0..dice {
+                let (face, bonus) = ((c % 6) as u8 + 1, ((c / 6) % 6) as u8 + 1);
+                c /= 36;
+                total += die_marks(face, bonus, target);
+            }
+            if total >= ob {
+                outcome = marks_outcome(total, ob);
+                break;
+            }
+            if total <= 0 {
+                outcome = Outcome::Bane;
+                break;
+            }
+        }
+        counts[outcome as usize] += 1;
+    }
+    counts.map(|n| n as f64 / combos as f64)
+}
+
+#[test]
+fn extended_check_odds_equal_an_enumeration_of_every_die_of_every_roll() {
+    for (dice, rolls) in [(1, 1), (1, 2), (1, 3), (1, 4), (2, 1), (2, 2), (3, 1)] {
+        for target in [3, 4, 6] {
+            for ob in 1..=4 {
+                let exact = extended_odds(dice, target, ob, rolls);
+                let brute = extended_brute(dice, target, ob, rolls);
+                assert!(
+                    close(exact, brute),
+                    "{dice}d vs {target}, Ob {ob}, {rolls} rolls: {exact:?} {brute:?}"
+                );
+                assert!((exact.iter().sum::<f64>() - 1.0).abs() < 1e-12);
+            }
+        }
+    }
+    // One roll is a Complex check, but for the Bane at 0 Marks.
+    let one = extended_odds(3, 4, 2, 1);
+    let complex = complex_odds(3, 4, 2);
+    assert!((one[2..].iter().sum::<f64>() - complex[2..].iter().sum::<f64>()).abs() < 1e-12);
+    assert!(one[0] > complex[0]);
+}
+
+#[test]
+fn extended_checks_roll_again_until_the_obstacle_or_a_bane() {
+    // "Extended Checks - Procedure: Use Complex Check rules. Multiple rolls allowed until
+    // Obstacle reached. Time Cost: Each roll consumes 1 unit of Time. Failure Condition: If
+    // Marks reach 0 or below, Check ends as Bane."
+    assert_eq!(extended_step(0, 2, 5, false), Extended::Going(2));
+    assert_eq!(extended_step(2, 2, 5, false), Extended::Going(4));
+    assert_eq!(extended_step(4, 1, 5, false), Extended::Done(Outcome::Complication));
+    assert_eq!(extended_step(4, 2, 5, false), Extended::Done(Outcome::Success));
+    assert_eq!(extended_step(4, 4, 5, false), Extended::Done(Outcome::Boon));
+    assert_eq!(extended_step(2, -2, 5, false), Extended::Done(Outcome::Bane));
+    assert_eq!(extended_step(0, 0, 5, false), Extended::Done(Outcome::Bane));
+    assert_eq!(extended_step(2, 1, 5, true), Extended::Done(Outcome::Failure));
+    // More time helps: each further roll raises the chance of reaching the Obstacle.
+    let success = |rolls| extended_odds(3, 4, 4, rolls)[2..].iter().sum::<f64>();
+    assert!(success(1) < success(2) && success(2) < success(4) && success(4) < success(8));
+    // Without a last roll nothing is a plain Failure; with many rolls nearly all ends.
+    assert!(extended_odds(3, 4, 4, 1)[Outcome::Failure as usize] > 0.0);
+    assert!(extended_odds(3, 4, 4, 60)[Outcome::Failure as usize] < 1e-6);
 }

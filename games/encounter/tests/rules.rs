@@ -580,3 +580,53 @@ fn the_encounter_ends_when_no_adversary_remains() {
     }
     assert!(wins > 0);
 }
+
+/// The goblin archer next to the stuck door at (5,3), in its activation, having rolled to
+/// force it with `marks` Marks (its Strength in dice against Target 4).
+fn archer_forces(marks: i32) -> Encounter {
+    let mut s = to_activation(started(0), ARCHER, false);
+    s.act(Action::Advance(c(6, 3))).unwrap();
+    let l = legal(&s);
+    assert!(l.contains(&Action::ForceDoor(c(5, 3))) && !l.contains(&Action::OpenDoor(c(5, 3))), "{l:?}");
+    assert!(l.contains(&Action::OpenDoor(c(5, 2))), "the other door opens as before");
+    s.act(Action::ForceDoor(c(5, 3))).unwrap();
+    assert_eq!(s.node(), Node::Chance);
+    let dice = s.models()[ARCHER as usize].profile.strength;
+    let exact = encounter::checks::marks_odds(dice, encounter::FORCE_TARGET);
+    for (a, p) in s.chance_outcomes() {
+        let Action::Face(k) = a else { panic!("{a:?}") };
+        assert_eq!(p, exact[k as usize]);
+    }
+    s.act(Action::Face((marks + dice as i32) as u8)).unwrap();
+    s
+}
+
+#[test]
+fn a_stuck_door_is_forced_by_an_extended_check_one_roll_per_activation() {
+    // "Extended Checks - Procedure: Use Complex Check rules. Multiple rolls allowed until
+    // Obstacle reached. Time Cost: Each roll consumes 1 unit of Time." (ruling: a unit of Time
+    // is an activation; the door keeps its Marks, Obstacle 3).
+    assert_eq!(encounter::FORCE_OBSTACLE, 3);
+    let s = archer_forces(2);
+    assert_eq!(s.stuck_doors()[0].marks, 2);
+    assert!(!s.stuck_doors()[0].jammed);
+    assert_eq!(s.board().at(c(5, 3)), encounter::board::Terrain::Door { open: false });
+    assert!(!legal(&s).contains(&Action::ForceDoor(c(5, 3))), "one roll per activation");
+    assert!(legal(&s).contains(&Action::OpenDoor(c(5, 2))), "a Minor action is left");
+    // Reaching the Obstacle opens it.
+    let s = archer_forces(3);
+    assert_eq!(s.board().at(c(5, 3)), encounter::board::Terrain::Door { open: true });
+    assert_eq!(s.stuck_doors()[0].marks, 3);
+}
+
+#[test]
+fn a_stuck_door_whose_marks_reach_zero_is_jammed() {
+    // "Failure Condition: If Marks reach 0 or below, Check ends as Bane." (ruling: the door
+    // cannot be forced again in this Encounter).
+    for marks in [0, -1] {
+        let s = archer_forces(marks);
+        assert!(s.stuck_doors()[0].jammed);
+        assert_eq!(s.board().at(c(5, 3)), encounter::board::Terrain::Door { open: false });
+        assert!(!legal(&s).iter().any(|a| matches!(a, Action::ForceDoor(_))));
+    }
+}
