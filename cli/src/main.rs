@@ -103,7 +103,7 @@ enum Command {
         #[command(subcommand)]
         cmd: study_cmd::StudyCommand,
     },
-    /// The dungeon Encounter of seed 004 with an AI Dungeon Master: `demo`, `arena`.
+    /// The dungeon Encounter of seed 004 with an AI Dungeon Master: `demo`, `arena`, `play` (you play the party).
     Encounter {
         #[command(subcommand)]
         cmd: encounter::EncounterCommand,
