@@ -5,7 +5,7 @@
 
 use agents::{play_game, Game, Turn};
 use clap::{Args, Subcommand};
-use encounter::{make_agent, Encounter, GameRecord, Setup, DM_SIDE, PARTY_SIDE};
+use encounter::{make_agent, Encounter, GameRecord, Phase, Setup, DM_SIDE, PARTY_SIDE};
 use rand::SeedableRng;
 use std::fmt::Write;
 use std::io::BufRead;
@@ -164,10 +164,17 @@ fn play(args: &PlayArgs, input: &mut impl BufRead, out: &mut impl std::io::Write
             Turn::Terminal => break true,
             Turn::Chance => state.sample_chance(&mut dice).ok_or("a chance node without outcomes")?,
             Turn::Player(p) if p == DM_SIDE => dm.select_action(&state),
-            Turn::Player(_) => {
+            Turn::Player(side) => {
                 let legal = state.legal_actions();
-                let who =
-                    state.activation().map_or("the party".to_string(), |a| state.name(a.model).to_string());
+                let declaring = state.next_declarer(side);
+                let who = match state.activation() {
+                    Some(a) => state.name(a.model).to_string(),
+                    None if state.phase() == Phase::Declare && !declaring.is_empty() => {
+                        let names: Vec<&str> = declaring.iter().map(|&m| state.name(m)).collect();
+                        format!("{} (the party)", names.join(", "))
+                    }
+                    None => "the party".to_string(),
+                };
                 writeln!(out, "Round {}, {:?}: {who} to act", state.round(), state.phase()).map_err(io)?;
                 for (i, &a) in legal.iter().enumerate() {
                     writeln!(out, "  {:>3}. {}", i + 1, state.describe(a)).map_err(io)?;
