@@ -299,16 +299,29 @@ impl TdeState {
     /// node); an illegal one is refused with the reason and changes nothing.
     pub fn apply(&mut self, index: usize) -> Result<(), String> {
         let action = self.action_of(index)?;
-        self.apply_engine_action(action)
+        // The action comes from this very state's legal list, so the engine need not
+        // generate the legal actions again to check it (the search's fast path).
+        let state = &mut self.state;
+        guarded("apply_action", || {
+            state.apply_legal_action(action);
+            Ok(())
+        })?;
+        self.record(action);
+        Ok(())
     }
 
     /// Apply one of the engine's legal actions (or chance outcomes) at this node.
     pub fn apply_engine_action(&mut self, action: Action) -> Result<(), String> {
         let state = &mut self.state;
         guarded("apply_action", || state.apply_action(action).map_err(|e| e.to_string()))?;
+        self.record(action);
+        Ok(())
+    }
+
+    /// Adds an applied action to the history and forgets the legal actions of the state before.
+    fn record(&mut self, action: Action) {
         Arc::make_mut(&mut self.history).push(action);
         self.legal = OnceLock::new();
-        Ok(())
     }
 
     /// At a chance node, the outcome number a uniform draw `u` in `[0, 1)` picks (outcomes
