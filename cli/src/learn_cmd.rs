@@ -41,6 +41,9 @@ pub struct LearnArgs {
     /// `games`: also search a multiplier per scenario and term.
     #[arg(long)]
     pub tune_per_scenario: bool,
+    /// `games`: also search a multiplier per phase of the game (early, mid, late) and term.
+    #[arg(long)]
+    pub tune_per_phase: bool,
     /// `games`: the terms searched, comma-separated names (default: every term).
     #[arg(long, default_value = "")]
     pub tune_terms: String,
@@ -74,6 +77,10 @@ pub struct LearnArgs {
     /// No progress bars.
     #[arg(long)]
     pub quiet: bool,
+    /// The run's seed: rounds draw their games, labels, search and gate from it (0 gives the
+    /// seeds of runs made before this option; a resumed run must be given its own).
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
 }
 
 /// Run `tde learn`.
@@ -95,6 +102,7 @@ pub fn learn_cmd(args: &LearnArgs) -> Result<String, String> {
             perturbation: args.tune_perturbation,
             step: args.tune_step,
             per_scenario: args.tune_per_scenario,
+            per_phase: args.tune_per_phase,
             terms: args
                 .tune_terms
                 .split(',')
@@ -125,6 +133,7 @@ pub fn learn_cmd(args: &LearnArgs) -> Result<String, String> {
         gate_games: args.gate_games,
         threads,
         progress: !args.quiet,
+        seed: args.seed,
     };
     let reports = learn(&settings)?;
     let mut out = String::new();

@@ -83,6 +83,7 @@ fn a_run_labels_fits_and_gates_and_resumes_where_it_stopped() {
         gate_games: 10,
         threads: 2,
         progress: false,
+        seed: 0,
     };
     let reports = learn(&settings).unwrap();
     assert_eq!(reports.len(), 1);
@@ -111,6 +112,9 @@ fn a_run_labels_fits_and_gates_and_resumes_where_it_stopped() {
     assert_eq!(std::fs::read_to_string(round.join("labels/shard-0000.jsonl")).unwrap(), first);
     assert_eq!(read_labels(&round.join("labels")).unwrap().len(), labels_before, "the same labels again");
     assert!(!run.join("round-001").exists());
+    // Resuming with another seed would change the round's games halfway: refused.
+    let err = learn(&LearnSettings { seed: 9, ..settings.clone() }).unwrap_err();
+    assert!(err.contains("--seed 9") && err.contains("seed 0"), "{err}");
     let _ = std::fs::remove_dir_all(&run);
     let _ = std::fs::remove_dir_all(&ladder);
 }
@@ -129,6 +133,7 @@ fn bad_settings_are_refused() {
         gate_games: 10,
         threads: 1,
         progress: false,
+        seed: 0,
     };
     assert!(learn(&settings).unwrap_err().contains("--label-games"));
 }
@@ -150,6 +155,7 @@ fn a_self_play_search_turns_a_broken_weight_back_up() {
         perturbation: 0.3,
         step: 1.0,
         per_scenario: false,
+        per_phase: false,
         terms: vec!["progress".into()],
     };
     let dir = temp("tune");

@@ -71,6 +71,9 @@ pub struct LearnSettings {
     pub threads: usize,
     /// Show progress bars.
     pub progress: bool,
+    /// The run's seed: every round's games, labels, search and gate draw from it and the
+    /// round's number (0 gives the seeds runs had before the option existed).
+    pub seed: u64,
 }
 
 /// The run's state between rounds (`DIR/learn.json`).
@@ -82,6 +85,9 @@ pub struct RunState {
     pub rounds: u32,
     /// Each round's incumbent (labels of a round are the incumbent's of that time).
     pub round_incumbents: Vec<PathBuf>,
+    /// The run's seed (a resumed run must be given the same).
+    #[serde(default)]
+    pub seed: u64,
 }
 
 /// What one round did.
@@ -154,8 +160,21 @@ pub fn learn(settings: &LearnSettings) -> Result<Vec<RoundReport>, String> {
     let mut state: RunState = if state_file.exists() {
         read_json(&state_file)?
     } else {
-        RunState { incumbent: newest_generation(&s.ladder)?, rounds: 0, round_incumbents: Vec::new() }
+        RunState {
+            incumbent: newest_generation(&s.ladder)?,
+            rounds: 0,
+            round_incumbents: Vec::new(),
+            seed: s.seed,
+        }
     };
+    if state.seed != s.seed {
+        return Err(format!(
+            "--seed {}: the run in {} was started with seed {}; resume it with that seed or use another run folder",
+            s.seed,
+            s.run.display(),
+            state.seed
+        ));
+    }
     let pool = rayon::ThreadPoolBuilder::new().num_threads(s.threads).build().map_err(|e| e.to_string())?;
     let mut reports = Vec::new();
     // A round started but not finished (its gate.json missing) is finished first, and counts
@@ -173,6 +192,11 @@ pub fn learn(settings: &LearnSettings) -> Result<Vec<RoundReport>, String> {
         reports.push(report);
     }
     Ok(reports)
+}
+
+/// The number a round's seeds are drawn from: the round's own, moved by the run's seed.
+fn round_key(s: &LearnSettings, round: u32) -> u64 {
+    (round as u64).wrapping_add(s.seed.wrapping_shl(16))
 }
 
 fn round_dir(s: &LearnSettings, round: u32) -> PathBuf {
@@ -206,7 +230,7 @@ fn run_round(s: &LearnSettings, state: &mut RunState, round: u32) -> Result<Roun
     let gate: gate::GateResult = if gate_file.exists() {
         read_json(&gate_file)?
     } else {
-        let seed = 0x6a7e_0000 + round as u64;
+        let seed = 0x6a7e_0000u64.wrapping_add(round_key(s, round));
         let g =
             gate::run(&candidate_file, &incumbent_file, s.gate_games, seed, s.threads, &dir.join("gate"))?;
         write_atomic(&gate_file, &serde_json::to_string_pretty(&g).expect("gate serialises"))?;
@@ -275,7 +299,8 @@ fn propose_by_rollouts(
         if !file.exists() {
             let first = shard * s.shard_games;
             let last = (first + s.shard_games).min(s.label_games);
-            let seeds: Vec<u64> = (first..last).map(|i| ((round as u64 + 1) << 32) | i as u64).collect();
+            let seeds: Vec<u64> =
+                (first..last).map(|i| (round_key(s, round).wrapping_add(1) << 32) | i as u64).collect();
             let done: Vec<Result<Vec<labels::Label>, String>> =
                 seeds.par_iter().map(|&g| label_game(games, g, &s.labels)).collect();
             let mut shard_labels = Vec::new();
@@ -342,7 +367,7 @@ fn propose_by_games(
     let report: tune::TuneReport = if tune_file.exists() && candidate_file.exists() {
         read_json(&tune_file)?
     } else {
-        let seed = 0x7e4e_0000 + round as u64;
+        let seed = 0x7e4e_0000u64.wrapping_add(round_key(s, round));
         let (mut next, report) = tune::tune(games, config, seed, &dir.join("tune"), s.progress)?;
         next.parent = incumbent_file.file_name().map(|n| n.to_string_lossy().to_string());
         next.note = format!(
@@ -351,7 +376,12 @@ fn propose_by_games(
             config.games,
             config.perturbation,
             config.step,
-            if config.per_scenario { ", per scenario" } else { "" }
+            match (config.per_scenario, config.per_phase) {
+                (true, true) => ", per scenario and per phase",
+                (true, false) => ", per scenario",
+                (false, true) => ", per phase",
+                (false, false) => "",
+            }
         );
         next.save(candidate_file, true)?;
         write_atomic(&tune_file, &serde_json::to_string_pretty(&report).expect("report serialises"))?;

@@ -1,14 +1,15 @@
 //! Self-play search for the next generation by its games' results: simultaneous-perturbation
 //! stochastic approximation (SPSA, the method chess engines such as Stockfish tune their
 //! evaluation with by self-play games) over one log-multiplier per term of the incumbent's
-//! weights, shared by every scenario and phase, and optionally one more per scenario.
+//! weights, shared by every scenario and phase, and optionally one more per scenario and one
+//! more per phase of the game (early, mid, late).
 //!
 //! At iteration `i` every multiplier is moved by ±cᵢ at once (a random sign each), giving two
 //! players θ⁺ and θ⁻; they play [`TuneConfig::games`] games against each other, in pairs that
 //! share the scenario, board, crews and dice with the sides swapped. The difference of their
 //! scores `d = s⁺ − s⁻` estimates the slope of the score along the signs, so each multiplier
 //! moves by `aᵢ · d · Δₖ / (2cᵢ)`; a scenario's own multipliers see only that scenario's
-//! games. Step and perturbation shrink as the standard gains do (aᵢ = a / (i + 1 + A)^0.602,
+//! games, a phase's own all games (every game has all three phases). Step and perturbation shrink as the standard gains do (aᵢ = a / (i + 1 + A)^0.602,
 //! cᵢ = c / (i + 1)^0.101). The candidate is the average of the multipliers over the second half
 //! of the iterations (Polyak–Ruppert), which cancels much of the last steps' noise.
 //!
@@ -49,6 +50,9 @@ pub struct TuneConfig {
     pub step: f64,
     /// Also a multiplier per scenario and term.
     pub per_scenario: bool,
+    /// Also a multiplier per phase of the game and term.
+    #[serde(default)]
+    pub per_phase: bool,
     /// The terms searched, by name (empty: every term); the others keep the incumbent's weights.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub terms: Vec<String>,
@@ -62,6 +66,7 @@ impl Default for TuneConfig {
             perturbation: 0.25,
             step: 0.5,
             per_scenario: false,
+            per_phase: false,
             terms: Vec::new(),
         }
     }
@@ -110,7 +115,7 @@ pub struct TuneState {
     /// Iterations done.
     pub done: u32,
     /// The log-multipliers: the shared ones, then (with `per_scenario`) each scenario's in
-    /// [`SCENARIOS`] order.
+    /// [`SCENARIOS`] order, then (with `per_phase`) each phase's in [`PHASES`] order.
     pub log: Vec<f64>,
     /// Sum of the log-multipliers over the averaged iterations.
     pub sum: Vec<f64>,
@@ -139,29 +144,63 @@ pub struct TuneReport {
     /// Each scenario's own multipliers, when searched.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub scenario_multipliers: BTreeMap<String, BTreeMap<String, f64>>,
+    /// Each phase's own multipliers, when searched.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub phase_multipliers: BTreeMap<String, BTreeMap<String, f64>>,
     /// Mean |d| over the first and the last quarter of the iterations: how far apart the two
     /// perturbed players played.
     pub mean_abs_difference: [f64; 2],
 }
 
-fn dims(per_scenario: bool) -> usize {
-    if per_scenario {
-        TERMS * (1 + SCENARIOS.len())
-    } else {
-        TERMS
+/// Where each group of multipliers starts in the log vector: the shared ones at 0, then
+/// (when searched) each scenario's in [`SCENARIOS`] order, then each phase's in [`PHASES`]
+/// order; and the vector's length.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Layout {
+    scenarios: Option<usize>,
+    phases: Option<usize>,
+    len: usize,
+}
+
+impl Layout {
+    fn of(config: &TuneConfig) -> Layout {
+        let mut len = TERMS;
+        let scenarios = config.per_scenario.then(|| {
+            len += TERMS * SCENARIOS.len();
+            len - TERMS * SCENARIOS.len()
+        });
+        let phases = config.per_phase.then(|| {
+            len += TERMS * PHASES.len();
+            len - TERMS * PHASES.len()
+        });
+        Layout { scenarios, phases, len }
+    }
+
+    /// The group (0: shared, 1 + s: scenario s, `None`: a phase's) log index `j` belongs to.
+    fn scenario_group(&self, j: usize) -> Option<usize> {
+        match (self.scenarios, self.phases) {
+            (_, Some(p)) if j >= p => None,
+            (Some(s), _) if j >= s => Some(1 + (j - s) / TERMS),
+            _ => Some(0),
+        }
     }
 }
 
 /// The generation whose weights are `incumbent`'s times e^`log` (see [`TuneState::log`]),
 /// each weight kept within ±[`MAX_WEIGHT`].
-pub fn apply(incumbent: &Generation, log: &[f64], per_scenario: bool) -> Generation {
+pub fn apply(incumbent: &Generation, log: &[f64], config: &TuneConfig) -> Generation {
+    let layout = Layout::of(config);
     let mut flat = incumbent.flat();
     for b in 0..BLOCKS {
         let scenario = b / PHASES.len();
+        let phase = b % PHASES.len();
         for k in 0..TERMS {
             let mut l = log[k];
-            if per_scenario {
-                l += log[TERMS * (1 + scenario) + k];
+            if let Some(s) = layout.scenarios {
+                l += log[s + TERMS * scenario + k];
+            }
+            if let Some(p) = layout.phases {
+                l += log[p + TERMS * phase + k];
             }
             let w = &mut flat[b * TERMS + k];
             *w = (*w * l.exp()).clamp(-MAX_WEIGHT, MAX_WEIGHT);
@@ -187,7 +226,8 @@ pub fn tune(
     config.check()?;
     std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     let state_file = dir.join("tune-state.json");
-    let n = dims(config.per_scenario);
+    let layout = Layout::of(config);
+    let n = layout.len;
     let mut state = if state_file.exists() {
         let s = read_state(&state_file)?;
         if s.config != *config || s.seed != seed || s.log.len() != n {
@@ -232,8 +272,8 @@ pub fn tune(
         let moved = |sign: f64| -> Vec<f64> {
             state.log.iter().zip(&signs).map(|(l, d)| (l + sign * c * d).clamp(-MAX_LOG, MAX_LOG)).collect()
         };
-        let plus = Arc::new(apply(incumbent, &moved(1.0), config.per_scenario));
-        let minus = Arc::new(apply(incumbent, &moved(-1.0), config.per_scenario));
+        let plus = Arc::new(apply(incumbent, &moved(1.0), config));
+        let minus = Arc::new(apply(incumbent, &moved(-1.0), config));
         let start = Instant::now();
         let results: Vec<Result<(usize, f64), String>> = (0..config.pairs())
             .into_par_iter()
@@ -254,11 +294,12 @@ pub fn tune(
         }
         let d = total / config.pairs() as f64;
         state.games += 2 * config.pairs() as u64;
-        // The shared multipliers follow every game; a scenario's own, its games only.
+        // The shared and the phases' multipliers follow every game; a scenario's own, its
+        // games only.
         for (j, (l, sign)) in state.log.iter_mut().zip(&signs).enumerate() {
-            let slope = match j / TERMS {
-                0 => d,
-                s => match per[s - 1] {
+            let slope = match layout.scenario_group(j) {
+                None | Some(0) => d,
+                Some(s) => match per[s - 1] {
                     (_, 0) => 0.0,
                     (sum, count) => sum / count as f64,
                 },
@@ -279,7 +320,7 @@ pub fn tune(
     }
     bar.finish_and_clear();
     let average: Vec<f64> = state.sum.iter().map(|s| s / state.summed.max(1) as f64).collect();
-    let candidate = apply(incumbent, &average, config.per_scenario);
+    let candidate = apply(incumbent, &average, config);
     Ok((candidate, report(&state, &average)))
 }
 
@@ -287,10 +328,17 @@ fn report(state: &TuneState, average: &[f64]) -> TuneReport {
     let named = |offset: usize| -> BTreeMap<String, f64> {
         Term::ALL.iter().map(|t| (t.name().to_string(), average[offset + *t as usize].exp())).collect()
     };
+    let layout = Layout::of(&state.config);
     let mut scenario_multipliers = BTreeMap::new();
-    if state.config.per_scenario {
+    if let Some(offset) = layout.scenarios {
         for (s, scenario) in SCENARIOS.iter().enumerate() {
-            scenario_multipliers.insert(scenario.name().to_string(), named(TERMS * (1 + s)));
+            scenario_multipliers.insert(scenario.name().to_string(), named(offset + TERMS * s));
+        }
+    }
+    let mut phase_multipliers = BTreeMap::new();
+    if let Some(offset) = layout.phases {
+        for (p, phase) in PHASES.iter().enumerate() {
+            phase_multipliers.insert(phase.to_string(), named(offset + TERMS * p));
         }
     }
     let q = (state.differences.len() / 4).max(1);
@@ -302,6 +350,7 @@ fn report(state: &TuneState, average: &[f64]) -> TuneReport {
         games_per_hour: state.games as f64 / (state.seconds / 3600.0).max(1e-9),
         multipliers: named(0),
         scenario_multipliers,
+        phase_multipliers,
         mean_abs_difference: [
             mean_abs(&state.differences[..q.min(n)]),
             mean_abs(&state.differences[n - q.min(n)..]),
@@ -341,10 +390,11 @@ mod tests {
     #[test]
     fn multipliers_scale_the_incumbents_weights_by_block() {
         let inc = Generation::scripted();
-        let mut log = vec![0.0; dims(true)];
+        let config = TuneConfig { per_scenario: true, ..TuneConfig::default() };
+        let mut log = vec![0.0; Layout::of(&config).len];
         log[Term::Risk as usize] = 2f64.ln();
         log[TERMS * 2 + Term::Cover as usize] = 0.5f64.ln(); // second scenario's own
-        let g = apply(&inc, &log, true);
+        let g = apply(&inc, &log, &config);
         assert_eq!(g.generation, 1);
         for b in 0..BLOCKS {
             let w = g.blocks[b];
@@ -353,6 +403,32 @@ mod tests {
             assert!((w.get(Term::Cover) - cover).abs() < 1e-12, "block {b}");
             assert!((w.get(Term::Progress) - 1.0).abs() < 1e-12);
         }
+    }
+
+    #[test]
+    fn phase_multipliers_scale_their_phase_in_every_scenario() {
+        let inc = Generation::scripted();
+        let config = TuneConfig { per_scenario: true, per_phase: true, ..TuneConfig::default() };
+        let layout = Layout::of(&config);
+        assert_eq!(layout.len, TERMS * (1 + SCENARIOS.len() + PHASES.len()));
+        let mut log = vec![0.0; layout.len];
+        let late = layout.phases.unwrap() + TERMS * 2;
+        log[late + Term::Keep as usize] = 3f64.ln();
+        log[TERMS + Term::Keep as usize] = 2f64.ln(); // first scenario's own
+        let g = apply(&inc, &log, &config);
+        for b in 0..BLOCKS {
+            let phase_factor = if b % PHASES.len() == 2 { 3.0 } else { 1.0 };
+            let scenario_factor = if b / PHASES.len() == 0 { 2.0 } else { 1.0 };
+            let keep = g.blocks[b].get(Term::Keep);
+            assert!((keep - phase_factor * scenario_factor).abs() < 1e-9, "block {b}: {keep}");
+        }
+        // A phase's multipliers learn from every game; a scenario's from its own.
+        assert_eq!(layout.scenario_group(0), Some(0));
+        assert_eq!(layout.scenario_group(TERMS), Some(1));
+        assert_eq!(layout.scenario_group(late), None);
+        let phases_only = Layout::of(&TuneConfig { per_phase: true, ..TuneConfig::default() });
+        assert_eq!(phases_only.phases, Some(TERMS));
+        assert_eq!(phases_only.scenario_group(TERMS), None);
     }
 
     #[test]
