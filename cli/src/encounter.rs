@@ -1,11 +1,14 @@
-//! `tde encounter demo|arena|play`: the dungeon Encounter of seed 004 (crate `encounter`),
-//! played by the framework's agents: `scripted` (the AI Dungeon Master, or the scripted
-//! party), `random` and `mcts:...` on either side, or by a human at the party's side against
-//! a DM agent; `--record FILE` writes the game's record (never over an existing file).
+//! `tde encounter demo|arena|play|train`: the dungeon Encounter of seed 004 (crate
+//! `encounter`), played by the framework's agents: `scripted` (the AI Dungeon Master, or the
+//! scripted party), `random`, `mcts:...` and the network agents (`policy:checkpoint=PATH`,
+//! `az:net=PATH`, trained by `train`, see [`crate::encounter_train`]) on either side, or by a
+//! human at the party's side against a DM agent; `--record FILE` writes the game's record
+//! (never over an existing file).
 
+use crate::encounter_train::{encounter_agent, train_cmd, TrainArgs};
 use agents::{play_game, Game, Turn};
 use clap::{Args, Subcommand};
-use encounter::{make_agent, Encounter, GameRecord, Phase, Setup, DM_SIDE, PARTY_SIDE};
+use encounter::{Encounter, GameRecord, Phase, Setup, DM_SIDE, PARTY_SIDE};
 use rand::SeedableRng;
 use std::fmt::Write;
 use std::io::BufRead;
@@ -22,6 +25,9 @@ pub enum EncounterCommand {
     Arena(ArenaArgs),
     /// Play the party yourself against a DM agent: pick each action by its number.
     Play(PlayArgs),
+    /// Teach a policy/value network the Encounter from its scripted players' games (either
+    /// side), to play as `policy:checkpoint=RUN` or `az:net=RUN`.
+    Train(TrainArgs),
 }
 
 /// `tde encounter demo`.
@@ -30,10 +36,10 @@ pub struct DemoArgs {
     /// Seed of the dice (agents get seeds derived from it).
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// The party's agent: scripted, random or mcts[:k=v,...].
+    /// The party's agent: scripted, random, mcts[:k=v,...], policy:checkpoint=PATH or az:net=PATH.
     #[arg(long, default_value = "scripted")]
     pub party: String,
-    /// The Dungeon Master's agent: scripted, random or mcts[:k=v,...].
+    /// The Dungeon Master's agent: scripted, random, mcts[:k=v,...], policy:checkpoint=PATH or az:net=PATH.
     #[arg(long, default_value = "scripted")]
     pub dm: String,
     /// Write the game's record (JSON) to this file; an existing file is never overwritten.
@@ -47,7 +53,7 @@ pub struct PlayArgs {
     /// Seed of the dice (the DM agent gets a seed derived from it).
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// The Dungeon Master's agent: scripted, random or mcts[:k=v,...].
+    /// The Dungeon Master's agent: scripted, random, mcts[:k=v,...], policy:checkpoint=PATH or az:net=PATH.
     #[arg(long, default_value = "scripted")]
     pub dm: String,
     /// Write the game's record (JSON) to this file; an existing file is never overwritten.
@@ -78,6 +84,7 @@ pub fn run(cmd: &EncounterCommand) -> Result<String, String> {
         EncounterCommand::Demo(args) => demo(args),
         EncounterCommand::Arena(args) => arena(args),
         EncounterCommand::Play(args) => play(args, &mut std::io::stdin().lock(), &mut std::io::stdout()),
+        EncounterCommand::Train(args) => train_cmd(args),
     }
 }
 
@@ -116,7 +123,8 @@ fn result_line(end: &Encounter) -> String {
 
 fn demo(args: &DemoArgs) -> Result<String, String> {
     check_record_path(args.record.as_deref())?;
-    let mut agents = vec![make_agent(&args.party, args.seed * 2)?, make_agent(&args.dm, args.seed * 2 + 1)?];
+    let mut agents =
+        vec![encounter_agent(&args.party, args.seed * 2)?, encounter_agent(&args.dm, args.seed * 2 + 1)?];
     let mut out =
         format!("Encounter (seed 004), seed {}: party {} against DM {}\n", args.seed, args.party, args.dm);
     let start = Encounter::start_with_log();
@@ -148,7 +156,7 @@ fn demo(args: &DemoArgs) -> Result<String, String> {
 /// unfinished (its record, if asked, holds the actions so far).
 fn play(args: &PlayArgs, input: &mut impl BufRead, out: &mut impl std::io::Write) -> Result<String, String> {
     check_record_path(args.record.as_deref())?;
-    let mut dm = make_agent(&args.dm, args.seed * 2 + 1)?;
+    let mut dm = encounter_agent(&args.dm, args.seed * 2 + 1)?;
     let mut dice = rand_chacha::ChaCha8Rng::seed_from_u64(args.seed);
     let io = |e: std::io::Error| format!("writing the game: {e}");
     let mut state = Encounter::start_with_log();
@@ -236,7 +244,7 @@ fn arena(args: &ArenaArgs) -> Result<String, String> {
             let started = Instant::now();
             for i in 0..args.games {
                 let seed = args.seed + i;
-                let mut agents = vec![make_agent(party, seed * 2)?, make_agent(dm, seed * 2 + 1)?];
+                let mut agents = vec![encounter_agent(party, seed * 2)?, encounter_agent(dm, seed * 2 + 1)?];
                 let end = play_game(Encounter::start(), &mut agents, seed, |_, _| {});
                 wins[end.winner().unwrap_or(2)] += 1;
             }

@@ -5,6 +5,7 @@ mod arena_cmd;
 mod bench_cmd;
 mod crew_cmd;
 mod encounter;
+mod encounter_train;
 mod game_cmd;
 mod learn_cmd;
 mod play;
