@@ -115,6 +115,12 @@ impl Encounter {
             if !act.prepared && !act.basic_only && can_major {
                 out.push(Action::Prepare);
             }
+            if model.conditions.entangled > 0 {
+                out.push(Action::BreakFree);
+            }
+            if model.conditions.blinded {
+                out.push(Action::ClearSight);
+            }
         }
         if can_major && prone {
             out.push(Action::StandUp);
@@ -226,6 +232,8 @@ impl Encounter {
                 self.pending.push(Pending::Force { model: m, door });
             }
             Action::Prepare => act.prepared = true,
+            Action::BreakFree => self.pending.push(Pending::Check(self.break_free_check(m))),
+            Action::ClearSight => self.models[m as usize].conditions.blinded = false,
             Action::StandUp => self.models[m as usize].conditions.prone = false,
             Action::Strike { target, boost, extra } => {
                 self.pay(m, boost, extra);

@@ -37,9 +37,11 @@ impl Encounter {
         seen
     }
 
-    /// Advance: up to Movement squares, stopping on entering an enemy Danger Zone.
+    /// Advance: up to Movement squares (less Entangled X), stopping on entering an enemy
+    /// Danger Zone.
     pub(crate) fn advance_squares(&self, m: u8) -> Vec<Cell> {
-        self.reachable(m, self.models[m as usize].profile.movement, true)
+        let model = &self.models[m as usize];
+        self.reachable(m, model.profile.movement.saturating_sub(model.conditions.entangled), true)
     }
 
     /// Disengage: squares within two moves outside every enemy Danger Zone (ruling).

@@ -27,6 +27,9 @@ impl Encounter {
             Action::OpenDoor(c) => format!("open the door at {}", at(c)),
             Action::ForceDoor(c) => format!("force the stuck door at {}", at(c)),
             Action::Prepare => "prepare".to_string(),
+            Action::BreakFree => "try to break free".to_string(),
+            Action::ClearSight => "clear its sight".to_string(),
+            Action::Soak => "soak the wound with armour".to_string(),
             Action::StandUp => "stand up".to_string(),
             Action::Strike { target, boost, extra } => {
                 format!("strike {}{}{}", name(target), paid(boost, "difficulty −2"), paid(extra, "+1 attack"))
@@ -66,8 +69,12 @@ impl Encounter {
             out.push('\n');
         }
         for (i, m) in self.models.iter().enumerate() {
-            let state = if m.out {
+            let state = if m.dead {
+                "slain".to_string()
+            } else if m.out {
                 "out of play".to_string()
+            } else if m.profile.soak > 0 {
+                format!("W{} A{} Soak{} {:?}", m.wounds, m.armour, m.soak, m.conditions.names())
             } else {
                 format!("W{} {:?}", m.wounds, m.conditions.names())
             };

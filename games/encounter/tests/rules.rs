@@ -472,6 +472,8 @@ fn bleeding_hits_at_the_start_phase_and_stunned_misses_the_activation() {
     }
     assert_eq!(s.node(), Node::Chance, "the bleeding hit before Brannoc acts");
     s.act(Action::Roll(Outcome::Success)).unwrap();
+    s.act(Action::Accept).unwrap(); // no Soak: the wound is dealt
+    s.act(Action::Face(0)).unwrap(); // its Injury card: bruised ribs
     assert_eq!(s.models()[BRANNOC as usize].wounds, s.models()[BRANNOC as usize].profile.wounds - 1);
     s.act(Action::EndActivation).unwrap();
     assert_eq!(s.models()[BRANNOC as usize].conditions.bleeding, 1);
