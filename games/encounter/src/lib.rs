@@ -29,7 +29,7 @@ mod tensor;
 mod text;
 
 pub use activation::price;
-pub use combat::{DAMAGE_TARGET, POINT_BLANK};
+pub use combat::{BREAK_FREE_TARGET, DAMAGE_TARGET, POINT_BLANK};
 pub use dm::{make_agent, ScriptedAgent};
 pub use flow::{Node, MAX_MOMENTUM};
 pub use force::{FORCE_OBSTACLE, FORCE_TARGET};
