@@ -6,13 +6,19 @@ use crate::state::{Action, Encounter, DM_SIDE};
 use std::fmt::Write;
 
 impl Encounter {
-    /// An action in words.
+    /// An action in words (a chance outcome as it reads at the node where it stands: an Injury
+    /// draw names its card).
     pub fn describe(&self, action: Action) -> String {
         let name = |m: u8| self.models.get(m as usize).map_or("?", |x| x.profile.name);
         let at = |c: Cell| format!("({},{})", c.x, c.y);
         let paid = |b: bool, what: &str| if b { format!(" ({what})") } else { String::new() };
         match action {
-            Action::Face(f) => format!("die {f}"),
+            Action::Face(f) => match (self.pending.last(), crate::data::INJURY_DECK.get(f as usize)) {
+                (Some(crate::state::Pending::Injury { .. }), Some(card)) => {
+                    format!("Injury card {} (Severity {})", card.name, card.severity)
+                }
+                _ => format!("die {f}"),
+            },
             Action::Roll(o) => format!("{o:?}"),
             Action::BuyPool(k) => format!("spend {k} Threat on the Adversary Pool"),
             Action::Declare(i) => format!("declare {i:?}"),

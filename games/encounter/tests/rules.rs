@@ -862,3 +862,13 @@ fn inspired_and_demoralized_shift_the_difficulty_of_all_checks() {
     s.act(Action::Roll(Outcome::Boon)).unwrap();
     assert_eq!(s.models()[WAT as usize].conditions.demoralized, 2);
 }
+
+#[test]
+fn an_injury_draw_is_described_by_its_card() {
+    // "When Wound caused, draw Injury card with Severity rating and effects."
+    let mut s = brannoc_hits(ORC, c(2, 1), Conditions::default());
+    assert_eq!(s.describe(Action::Face(1)), "die 1");
+    s.act(Action::Roll(Outcome::Success)).unwrap();
+    s.act(Action::Accept).unwrap();
+    assert_eq!(s.describe(Action::Face(1)), "Injury card deep cut (Severity 1)");
+}
