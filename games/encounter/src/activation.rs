@@ -121,6 +121,9 @@ impl Encounter {
             if model.conditions.blinded {
                 out.push(Action::ClearSight);
             }
+            if !act.basic_only && self.can_hide(m) {
+                out.push(Action::Hide);
+            }
         }
         if can_major && prone {
             out.push(Action::StandUp);
@@ -234,9 +237,11 @@ impl Encounter {
             Action::Prepare => act.prepared = true,
             Action::BreakFree => self.pending.push(Pending::Check(self.break_free_check(m))),
             Action::ClearSight => self.models[m as usize].conditions.blinded = false,
+            Action::Hide => self.models[m as usize].conditions.hidden = true,
             Action::StandUp => self.models[m as usize].conditions.prone = false,
             Action::Strike { target, boost, extra } => {
                 self.pay(m, boost, extra);
+                self.reveal(m);
                 let steps = if boost { -2 } else { 0 };
                 let attacks = self.models[m as usize].profile.attacks + extra as u8;
                 self.pending.push(Pending::Attacks { attacker: m, target, left: attacks - 1, steps });
@@ -244,6 +249,7 @@ impl Encounter {
             }
             Action::Shoot { target, boost } => {
                 self.pay(m, boost, false);
+                self.reveal(m);
                 let steps = if boost { -2 } else { 0 };
                 self.pending.push(Pending::Check(self.attack_check(m, target, true, steps + prepared)));
             }

@@ -38,7 +38,8 @@ impl Encounter {
         let t = &self.models[target as usize];
         let mut steps = steps + t.profile.size.attack_difficulty() + a.conditions.steps();
         let mut melee_mask = 0u32;
-        let peril = a.conditions.peril(!ranged);
+        // An attacker against a Hidden model is treated as Blinded.
+        let peril = a.conditions.peril(!ranged).max(t.conditions.hidden as u8);
         let obstacle = if ranged {
             // Shooting into Melee: each model the target is engaged with, +1 difficulty.
             for e in self.engaged_with(target, attacker) {
@@ -219,6 +220,26 @@ impl Encounter {
         }
     }
 
+    /// Whether model `m` could hide now: in play, not Engaged, and out of the Line of Sight of
+    /// every enemy in play (ruling).
+    pub(crate) fn can_hide(&self, m: u8) -> bool {
+        let model = &self.models[m as usize];
+        model.in_play()
+            && !model.conditions.hidden
+            && !self.engaged(m)
+            && self.models.iter().all(|e| {
+                !e.in_play()
+                    || e.side() == model.side()
+                    || !self.board.line_of_sight(e.cell, model.cell, |c| self.model_at(c).is_some())
+            })
+    }
+
+    /// A Hidden model that attacks is revealed: Hidden ends at its End Phase.
+    pub(crate) fn reveal(&mut self, m: u8) {
+        let c = &mut self.models[m as usize].conditions;
+        c.revealed = c.hidden;
+    }
+
     /// `wounds` wounds are about to be dealt to `m`: its side may let its armour soak them
     /// while it has Soak, else they are dealt.
     pub(crate) fn hit(&mut self, m: u8, wounds: u8) {
@@ -338,7 +359,7 @@ impl Encounter {
     pub(crate) fn can_shoot(&self, shooter: u8, target: u8) -> bool {
         let (a, t) = (&self.models[shooter as usize], &self.models[target as usize]);
         let Some(w) = a.profile.ranged_weapon else { return false };
-        if a.conditions.blinded {
+        if a.conditions.blinded || t.conditions.hidden {
             return false;
         }
         if !a.in_play() || !t.in_play() || a.side() == t.side() || a.cell.distance(t.cell) > w.range {

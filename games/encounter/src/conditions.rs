@@ -40,11 +40,16 @@ pub struct Conditions {
     pub inspired: u8,
     /// Demoralized X (Persistent): its checks are X steps harder.
     pub demoralized: u8,
+    /// Hidden (Ongoing): Movement ½M; an attacker against it is treated as Blinded (Peril in
+    /// melee, no ranged attack).
+    pub hidden: bool,
+    /// A Hidden model that has attacked: Hidden ends at its End Phase.
+    pub revealed: bool,
 }
 
 impl Conditions {
     /// The duration type of each condition, by name.
-    pub const DURATIONS: [(&'static str, Duration); 10] = [
+    pub const DURATIONS: [(&'static str, Duration); 11] = [
         ("prone", Duration::Ongoing),
         ("stunned", Duration::Fleeting),
         ("staggered", Duration::Fleeting),
@@ -55,6 +60,7 @@ impl Conditions {
         ("weakened", Duration::Persistent),
         ("inspired", Duration::Persistent),
         ("demoralized", Duration::Persistent),
+        ("hidden", Duration::Ongoing),
     ];
 
     /// The End Phase: Fleeting conditions end, Persistent ones lose a counter ("Reduce
@@ -66,6 +72,10 @@ impl Conditions {
         self.weakened = self.weakened.saturating_sub(1);
         self.inspired = self.inspired.saturating_sub(1);
         self.demoralized = self.demoralized.saturating_sub(1);
+        if self.revealed {
+            self.hidden = false;
+            self.revealed = false;
+        }
     }
 
     /// Difficulty steps its Basic checks take from Inspired and Demoralized.
@@ -98,7 +108,7 @@ impl Conditions {
             ("demoralized", self.demoralized),
         ];
         out.extend(counted.iter().filter(|c| c.1 > 0).map(|(name, x)| format!("{name} {x}")));
-        for (name, on) in [("blinded", self.blinded), ("drained", self.drained)] {
+        for (name, on) in [("blinded", self.blinded), ("drained", self.drained), ("hidden", self.hidden)] {
             if on {
                 out.push(name.to_string());
             }

@@ -164,6 +164,7 @@ impl Encounter {
                 let model = &mut self.models[by as usize];
                 model.reactions = model.reactions.saturating_sub(1);
                 if let Some((mover, _)) = self.deferred {
+                    self.reveal(by);
                     self.note(|s| format!("  {} interrupts {}", s.name(by), s.name(mover)));
                     self.pending.push(Pending::Check(self.attack_check(by, mover, false, 0)));
                 }

@@ -37,11 +37,13 @@ impl Encounter {
         seen
     }
 
-    /// Advance: up to Movement squares (less Entangled X), stopping on entering an enemy
-    /// Danger Zone.
+    /// Advance: up to Movement squares (half of it Hidden, less Entangled X), stopping on
+    /// entering an enemy Danger Zone.
     pub(crate) fn advance_squares(&self, m: u8) -> Vec<Cell> {
         let model = &self.models[m as usize];
-        self.reachable(m, model.profile.movement.saturating_sub(model.conditions.entangled), true)
+        let c = model.conditions;
+        let movement = model.profile.movement >> c.hidden as u8;
+        self.reachable(m, movement.saturating_sub(c.entangled), true)
     }
 
     /// Disengage: squares within two moves outside every enemy Danger Zone (ruling).

@@ -88,6 +88,8 @@ pub enum Action {
     BreakFree,
     /// Minor: clear the model's sight, removing Blinded (ruling).
     ClearSight,
+    /// Minor (Use a Skill): become Hidden, out of every enemy's Line of Sight (ruling).
+    Hide,
     /// Major: stand up from Prone.
     StandUp,
     /// Major: melee attacks against a model in the Danger Zone.

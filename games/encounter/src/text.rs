@@ -35,6 +35,7 @@ impl Encounter {
             Action::Prepare => "prepare".to_string(),
             Action::BreakFree => "try to break free".to_string(),
             Action::ClearSight => "clear its sight".to_string(),
+            Action::Hide => "hide".to_string(),
             Action::Soak => "soak the wound with armour".to_string(),
             Action::StandUp => "stand up".to_string(),
             Action::Strike { target, boost, extra } => {

@@ -38,6 +38,18 @@ fn invariants(s: &Encounter) -> Result<(), String> {
         {
             return Err(format!("model {i}: conditions {c:?}"));
         }
+        if c.revealed && !c.hidden {
+            return Err(format!("model {i}: revealed but not Hidden"));
+        }
+        if c.hidden {
+            if let Some(a) = s
+                .legal_actions()
+                .iter()
+                .find(|a| matches!(a, encounter::Action::Shoot { target, .. } if *target == i as u8))
+            {
+                return Err(format!("model {i} is Hidden but {a:?} is legal"));
+            }
+        }
         if c.blinded && s.activation().is_some_and(|a| a.model == i as u8) {
             if let Some(a) = s.legal_actions().iter().find(|a| matches!(a, encounter::Action::Shoot { .. })) {
                 return Err(format!("model {i} is Blinded but may {a:?}"));
@@ -93,6 +105,7 @@ impl Reached {
             Action::Soak => drop(self.seen.insert("soak")),
             Action::BreakFree => drop(self.seen.insert("break free")),
             Action::ClearSight => drop(self.seen.insert("clear sight")),
+            Action::Hide => drop(self.seen.insert("hide")),
             _ => {}
         }
         for m in s.models() {
@@ -109,6 +122,7 @@ impl Reached {
                 ("weakened", c.weakened > 0),
                 ("inspired", c.inspired > 0),
                 ("demoralized", c.demoralized > 0),
+                ("revealed", c.revealed),
             ] {
                 if on {
                     self.seen.insert(name);
@@ -139,7 +153,7 @@ fn random_play_keeps_the_invariants_over_2000_games() {
     assert!(total_steps > 2000 * 50);
     // Every Injury card, Soak, death and each condition with its removal occur in random play.
     assert!(reached.cards.iter().all(|&c| c), "cards drawn: {:?}", reached.cards);
-    assert_eq!(reached.seen.len(), 11, "reached: {:?}", reached.seen);
+    assert_eq!(reached.seen.len(), 13, "reached: {:?}", reached.seen);
 }
 
 #[test]

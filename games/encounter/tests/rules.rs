@@ -872,3 +872,47 @@ fn an_injury_draw_is_described_by_its_card() {
     s.act(Action::Accept).unwrap();
     assert_eq!(s.describe(Action::Face(1)), "Injury card deep cut (Severity 1)");
 }
+
+#[test]
+fn hidden_halves_movement_blinds_its_attackers_and_ends_after_it_attacks() {
+    // "Hidden (Ongoing) Movement: ½M Attacks vs ▷Hidden Model: Attacker treated as [*Blinded*]
+    // [▷Hidden attacks] ⇒ Remove *Hidden* @End Phase"
+    use encounter::checks::{basic_odds, opposed_obstacle, Roll};
+    let hidden = Conditions { hidden: true, ..Conditions::default() };
+    assert_eq!(Conditions::DURATIONS[10], ("hidden", Duration::Ongoing));
+    // Ruling: a Minor action hides a model no enemy sees (behind the wall, the doors shut).
+    let mut s = to_activation(started(0), WAT, false);
+    assert!(!legal(&s).contains(&Action::Hide), "in sight of the adversaries");
+    s.pose_at(WAT, c(2, 1)).unwrap();
+    let far = |s: &Encounter| {
+        let here = s.models()[WAT as usize].cell;
+        legal(s)
+            .iter()
+            .filter_map(|a| if let Action::Advance(to) = a { Some(here.distance(*to)) } else { None })
+            .max()
+    };
+    assert_eq!(far(&s), Some(4));
+    assert!(legal(&s).contains(&Action::Hide));
+    s.act(Action::Hide).unwrap();
+    assert!(s.models()[WAT as usize].conditions.hidden && !legal(&s).contains(&Action::Hide));
+    assert_eq!(far(&s), Some(2), "½ of Movement 4");
+    s.act(Action::EndActivation).unwrap();
+    assert!(s.models()[WAT as usize].conditions.hidden, "Ongoing: it stays while it does not attack");
+    // Attacks against it: Peril in melee, no ranged attack.
+    let mut s = to_activation(started(0), BRANNOC, false);
+    s.pose_at(ORC, c(2, 1)).unwrap();
+    s.pose_conditions(ORC, hidden).unwrap();
+    s.act(Action::Strike { target: ORC, boost: false, extra: false }).unwrap();
+    assert_eq!(pending_odds(&s), basic_odds(opposed_obstacle(4, 3, 0), Roll::Peril));
+    let mut s = to_activation(started(0), ISOLDE, true);
+    s.pose_at(ISOLDE, c(1, 6)).unwrap();
+    s.pose_at(ORC, c(6, 4)).unwrap();
+    s.pose_conditions(ORC, hidden).unwrap();
+    assert!(legal(&s).iter().all(|a| !matches!(a, Action::Shoot { target: ORC, .. })));
+    // A Hidden model that attacks loses Hidden at its End Phase.
+    let mut s = brannoc_hits(CUTTER, c(2, 1), hidden);
+    assert!(s.models()[BRANNOC as usize].conditions.hidden);
+    s.act(Action::Roll(Outcome::Failure)).unwrap();
+    s.act(Action::EndActivation).unwrap();
+    assert!(!s.models()[BRANNOC as usize].conditions.hidden);
+}
