@@ -121,7 +121,7 @@ impl Encounter {
             if model.conditions.blinded {
                 out.push(Action::ClearSight);
             }
-            if !act.basic_only && self.can_hide(m) {
+            if !act.basic_only && !engaged && !model.conditions.hidden && self.unseen(m) {
                 out.push(Action::Hide);
             }
         }

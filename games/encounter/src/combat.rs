@@ -220,18 +220,15 @@ impl Encounter {
         }
     }
 
-    /// Whether model `m` could hide now: in play, not Engaged, and out of the Line of Sight of
-    /// every enemy in play (ruling).
-    pub(crate) fn can_hide(&self, m: u8) -> bool {
+    /// Whether model `m` is out of the Line of Sight of every enemy in play (walls, obstacles
+    /// and models block it): where it may hide (ruling).
+    pub(crate) fn unseen(&self, m: u8) -> bool {
         let model = &self.models[m as usize];
-        model.in_play()
-            && !model.conditions.hidden
-            && !self.engaged(m)
-            && self.models.iter().all(|e| {
-                !e.in_play()
-                    || e.side() == model.side()
-                    || !self.board.line_of_sight(e.cell, model.cell, |c| self.model_at(c).is_some())
-            })
+        self.models.iter().all(|e| {
+            !e.in_play()
+                || e.side() == model.side()
+                || !self.board.line_of_sight(e.cell, model.cell, |c| self.model_at(c).is_some())
+        })
     }
 
     /// A Hidden model that attacks is revealed: Hidden ends at its End Phase.

@@ -47,6 +47,9 @@ impl Encounter {
             Action::Interrupt => "interrupt".to_string(),
             Action::Pass => "pass".to_string(),
             Action::Reroll => "re-roll with Luck".to_string(),
+            Action::Accept if matches!(self.pending.last(), Some(crate::state::Pending::Soak { .. })) => {
+                "take the wound(s)".to_string()
+            }
             Action::Accept => "accept the roll".to_string(),
             Action::EndActivation => "end activation".to_string(),
         }
