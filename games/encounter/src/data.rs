@@ -1,5 +1,5 @@
 //! ILLUSTRATIVE DATA, replaceable: the board section, the party and the adversaries of the
-//! one Encounter this crate plays. The seed gives the rules, not these numbers; every value
+//! one Encounter this crate plays, with their armour's Soak, and the Injury deck. The seed gives the rules, not these numbers; every value
 //! here is a placeholder chosen to make a fair, short fight (see `docs/rulings-encounter.md`).
 
 /// Who a model belongs to and how it is played (seed 004, "Model Types").
@@ -209,7 +209,8 @@ const fn party(name: &'static str, kind: Kind, group: u8) -> Profile {
     }
 }
 
-/// The party (ILLUSTRATIVE): two Characters, a Follower and a Henchman.
+/// The party (ILLUSTRATIVE): two Characters (Brannoc in mail with Soak 2 and Rally 1), a
+/// Follower and a Henchman.
 pub const PARTY: [Profile; 4] = [
     Profile {
         melee: 4,
@@ -271,8 +272,9 @@ const fn goblin(name: &'static str, weapon: Weapon) -> Profile {
     }
 }
 
-/// The adversaries (ILLUSTRATIVE): three goblin minions (two spearmen in group 0, an archer
-/// in group 1), an orc elite (group 2) and an ogre champion (group 3).
+/// The adversaries (ILLUSTRATIVE): three goblin minions (a cutter and a spearman with a barbed,
+/// entangling spear in group 0, an archer in group 1), an orc elite (group 2; Soak 1, Rally 1)
+/// and an ogre champion (group 3; Soak 1, a great club of Dread).
 pub const ADVERSARIES: [Profile; 5] = [
     goblin("goblin cutter", SWORD),
     goblin("goblin spearman", BARBED_SPEAR),
