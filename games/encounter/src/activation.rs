@@ -115,6 +115,15 @@ impl Encounter {
             if !act.prepared && !act.basic_only && can_major {
                 out.push(Action::Prepare);
             }
+            if model.conditions.entangled > 0 {
+                out.push(Action::BreakFree);
+            }
+            if model.conditions.blinded {
+                out.push(Action::ClearSight);
+            }
+            if !act.basic_only && !engaged && !model.conditions.hidden && self.unseen(m) {
+                out.push(Action::Hide);
+            }
         }
         if can_major && prone {
             out.push(Action::StandUp);
@@ -226,9 +235,13 @@ impl Encounter {
                 self.pending.push(Pending::Force { model: m, door });
             }
             Action::Prepare => act.prepared = true,
+            Action::BreakFree => self.pending.push(Pending::Check(self.break_free_check(m))),
+            Action::ClearSight => self.models[m as usize].conditions.blinded = false,
+            Action::Hide => self.models[m as usize].conditions.hidden = true,
             Action::StandUp => self.models[m as usize].conditions.prone = false,
             Action::Strike { target, boost, extra } => {
                 self.pay(m, boost, extra);
+                self.reveal(m);
                 let steps = if boost { -2 } else { 0 };
                 let attacks = self.models[m as usize].profile.attacks + extra as u8;
                 self.pending.push(Pending::Attacks { attacker: m, target, left: attacks - 1, steps });
@@ -236,6 +249,7 @@ impl Encounter {
             }
             Action::Shoot { target, boost } => {
                 self.pay(m, boost, false);
+                self.reveal(m);
                 let steps = if boost { -2 } else { 0 };
                 self.pending.push(Pending::Check(self.attack_check(m, target, true, steps + prepared)));
             }

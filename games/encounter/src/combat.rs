@@ -1,15 +1,21 @@
 //! Attacks and damage ("Combat - Attacks", "Wounds & Healing"): the checks of melee and
 //! ranged attacks with their difficulty (size, shooting into melee, Prone, Prepare, Momentum
-//! or Pool), the damage check against Toughness, and what each outcome does.
+//! or Pool, Inspired and Demoralized, Blinded and Drained), the damage check against
+//! Toughness and armour, Soak, Injury cards, out of play and death, and what each outcome
+//! does.
 
 use crate::checks::{
     basic_odds, complex_odds, opposed_obstacle, unopposed_obstacle, Difficulty, Outcome, Roll,
 };
-use crate::data::{Kind, Quality};
-use crate::state::{Check, Encounter, Pending, Purpose};
+use crate::data::{InjuryEffect, Kind, Quality, INJURY_DECK};
+use crate::state::{Action, Check, Encounter, Pending, Purpose};
 
 /// Target number of a die in a damage check (ruling).
 pub const DAMAGE_TARGET: u8 = 3;
+
+/// Target number of a die in the check to break free of Entangled (ruling, as forcing a
+/// door).
+pub const BREAK_FREE_TARGET: u8 = 4;
 
 /// Point Blank Range in squares: a ranged attack this close is opposed (ruling).
 pub const POINT_BLANK: u8 = 2;
@@ -24,29 +30,32 @@ impl Encounter {
     }
 
     /// The check of an attack by `attacker` on `target`; `steps` extra difficulty steps
-    /// (Prepare −1, Momentum or Pool −2).
+    /// (Prepare −1, Momentum or Pool −2). Inspired and Demoralized shift the difficulty;
+    /// Favour and Peril cancel: a Prone target gives Favour in melee and Peril at range, a
+    /// Blinded attacker Peril, a Drained one Peril in melee (a physical check).
     pub(crate) fn attack_check(&self, attacker: u8, target: u8, ranged: bool, steps: i8) -> Check {
         let a = &self.models[attacker as usize];
         let t = &self.models[target as usize];
-        let mut steps = steps + t.profile.size.attack_difficulty();
+        let mut steps = steps + t.profile.size.attack_difficulty() + a.conditions.steps();
         let mut melee_mask = 0u32;
-        let roll;
+        // An attacker against a Hidden model is treated as Blinded.
+        let peril = a.conditions.peril(!ranged).max(t.conditions.hidden as u8);
         let obstacle = if ranged {
             // Shooting into Melee: each model the target is engaged with, +1 difficulty.
             for e in self.engaged_with(target, attacker) {
                 steps += 1;
                 melee_mask |= 1 << e;
             }
-            roll = if t.conditions.prone { Roll::Peril } else { Roll::Normal };
             if t.profile.shield >= 2 || a.cell.distance(t.cell) <= POINT_BLANK {
                 opposed_obstacle(a.profile.shooting, t.profile.dodge, steps)
             } else {
                 unopposed_obstacle(a.profile.shooting, steps)
             }
         } else {
-            roll = if t.conditions.prone { Roll::Favour } else { Roll::Normal };
-            opposed_obstacle(a.profile.melee, t.profile.defense, steps)
+            opposed_obstacle(a.melee(), t.profile.defense, steps)
         };
+        let prone = t.conditions.prone as u8;
+        let roll = if ranged { Roll::net(0, peril + prone) } else { Roll::net(prone, peril) };
         Check {
             purpose: Purpose::Attack { attacker, target, ranged, melee_mask },
             odds: basic_odds(obstacle, roll),
@@ -65,7 +74,7 @@ impl Encounter {
     /// Toughness plus armour.
     pub(crate) fn damage_check(&self, target: u8, dice: u8) -> Check {
         let t = &self.models[target as usize];
-        let obstacle = t.profile.toughness + t.profile.armour;
+        let obstacle = t.profile.toughness + t.armour;
         Check {
             purpose: Purpose::Damage { target },
             odds: complex_odds(dice, DAMAGE_TARGET, obstacle),
@@ -74,12 +83,25 @@ impl Encounter {
         }
     }
 
-    /// The damage dice of `attacker`'s hit: a melee weapon adds Strength, a ranged one not.
+    /// The damage dice of `attacker`'s hit: a melee weapon adds Strength (less Weakened), a
+    /// ranged one not.
     pub(crate) fn damage_dice(&self, attacker: u8, ranged: bool) -> u8 {
-        let p = self.models[attacker as usize].profile;
-        match (ranged, p.ranged_weapon) {
+        let a = &self.models[attacker as usize];
+        match (ranged, a.profile.ranged_weapon) {
             (true, Some(w)) => w.damage,
-            _ => p.strength + p.melee_weapon.damage,
+            _ => a.strength() + a.profile.melee_weapon.damage,
+        }
+    }
+
+    /// The check of `m` breaking free of Entangled X: a Complex Athletics check (dice = its
+    /// Athletics, Target [`BREAK_FREE_TARGET`]) against Obstacle X.
+    pub(crate) fn break_free_check(&self, m: u8) -> Check {
+        let model = &self.models[m as usize];
+        Check {
+            purpose: Purpose::BreakFree { model: m },
+            odds: complex_odds(model.profile.athletics, BREAK_FREE_TARGET, model.conditions.entangled),
+            luck: None,
+            rerolled: false,
         }
     }
 
@@ -90,11 +112,12 @@ impl Encounter {
         let best = self
             .zone_enemies(m, model.cell)
             .iter()
-            .map(|&e| self.models[e as usize].profile.melee)
+            .map(|&e| self.models[e as usize].melee())
             .max()
             .unwrap_or(0);
-        let steps = steps + Difficulty::Challenging.steps();
-        basic_odds(opposed_obstacle(model.profile.athletics, best, steps), Roll::Normal)
+        let steps = steps + Difficulty::Challenging.steps() + model.conditions.steps();
+        let roll = Roll::net(0, model.conditions.peril(true));
+        basic_odds(opposed_obstacle(model.profile.athletics, best, steps), roll)
     }
 
     /// Apply the outcome of a resolved check.
@@ -127,8 +150,15 @@ impl Encounter {
                 };
                 if wounds == 0 {
                     self.note(|s| format!("  damage against {}: {outcome:?}, no wound", s.name(target)));
+                } else {
+                    self.hit(target, wounds);
                 }
-                self.wound(target, wounds);
+            }
+            Purpose::BreakFree { model } => {
+                self.note(|s| format!("  {} tries to break free: {outcome:?}", s.name(model)));
+                if outcome.succeeded() {
+                    self.models[model as usize].conditions.entangled = 0;
+                }
             }
             Purpose::Disengage { model, to } => {
                 self.note(|s| format!("  {} disengages: {outcome:?}", s.name(model)));
@@ -172,6 +202,12 @@ impl Encounter {
         if weapon.has(Quality::Stun) {
             c.stunned = true;
         }
+        if weapon.has(Quality::Entangle) {
+            c.entangled = c.entangled.max(2);
+        }
+        if weapon.has(Quality::Dread) {
+            c.demoralized = c.demoralized.max(2);
+        }
         if !weapon.qualities.is_empty() {
             self.note(|s| {
                 format!(
@@ -184,18 +220,128 @@ impl Encounter {
         }
     }
 
-    /// Deal `wounds` wounds to `m`: at 0 Wounds it is out of play and leaves the board.
+    /// Whether model `m` is out of the Line of Sight of every enemy in play (walls, obstacles
+    /// and models block it): where it may hide (ruling).
+    pub(crate) fn unseen(&self, m: u8) -> bool {
+        let model = &self.models[m as usize];
+        self.models.iter().all(|e| {
+            !e.in_play()
+                || e.side() == model.side()
+                || !self.board.line_of_sight(e.cell, model.cell, |c| self.model_at(c).is_some())
+        })
+    }
+
+    /// A Hidden model that attacks is revealed: Hidden ends at its End Phase.
+    pub(crate) fn reveal(&mut self, m: u8) {
+        let c = &mut self.models[m as usize].conditions;
+        c.revealed = c.hidden;
+    }
+
+    /// `wounds` wounds are about to be dealt to `m`: its side may let its armour soak them
+    /// while it has Soak, else they are dealt.
+    pub(crate) fn hit(&mut self, m: u8, wounds: u8) {
+        if self.models[m as usize].soak > 0 {
+            self.pending.push(Pending::Soak { target: m, wounds });
+        } else {
+            self.deal(m, wounds);
+        }
+    }
+
+    /// The armour of `m` soaks one of `wounds` wounds: it loses a point of armour and of Soak
+    /// ("Using Soak damages armor"); what is left comes to the next soak or is dealt.
+    pub(crate) fn soak(&mut self, m: u8, wounds: u8) {
+        let model = &mut self.models[m as usize];
+        model.soak = model.soak.saturating_sub(1);
+        model.armour = model.armour.saturating_sub(1);
+        self.note(|s| {
+            let x = &s.models[m as usize];
+            format!("  {}'s armour soaks a wound (armour {}, Soak {} left)", s.name(m), x.armour, x.soak)
+        });
+        if wounds > 1 {
+            self.hit(m, wounds - 1);
+        }
+    }
+
+    /// Deal `wounds` wounds to `m` and, if it stays in play, let it draw an Injury card.
+    pub(crate) fn deal(&mut self, m: u8, wounds: u8) {
+        self.wound(m, wounds);
+        if self.models[m as usize].in_play() {
+            self.pending.push(Pending::Injury { target: m });
+        }
+    }
+
+    /// The chance outcomes of an Injury draw: `Face(k)` for card `k` of the deck, with odds
+    /// its copies over the deck's cards.
+    pub(crate) fn injury_odds(&self) -> Vec<(Action, f64)> {
+        let total: u32 = INJURY_DECK.iter().map(|c| c.copies as u32).sum();
+        INJURY_DECK
+            .iter()
+            .enumerate()
+            .map(|(k, c)| (Action::Face(k as u8), c.copies as f64 / total as f64))
+            .collect()
+    }
+
+    /// Model `m` draws Injury card `k`: it keeps the card and suffers its effect (a condition
+    /// already in force keeps the larger X).
+    pub(crate) fn draw_injury(&mut self, m: u8, k: u8) {
+        let Some(card) = INJURY_DECK.get(k as usize) else { return };
+        let model = &mut self.models[m as usize];
+        model.injuries[k as usize] = model.injuries[k as usize].saturating_add(1);
+        let c = &mut model.conditions;
+        match card.effect {
+            InjuryEffect::Nothing | InjuryEffect::LoseMelee => {}
+            InjuryEffect::Bleeding(x) => c.bleeding = c.bleeding.max(x),
+            InjuryEffect::Prone => c.prone = true,
+            InjuryEffect::Staggered => c.staggered = true,
+            InjuryEffect::Drained => c.drained = true,
+            InjuryEffect::Blinded => c.blinded = true,
+            InjuryEffect::Weakened(x) => c.weakened = c.weakened.max(x),
+        }
+        self.note(|s| {
+            format!(
+                "  {} draws an Injury: {} (Severity {}), {:?}",
+                s.name(m),
+                card.name,
+                card.severity,
+                card.effect
+            )
+        });
+    }
+
+    /// Deal `wounds` wounds to `m`: at exactly 0 Wounds it is out of play, below 0 dead
+    /// ("Wounds < 0 = Death, Wounds = 0 = Out-of-play"); either way it leaves the board. The
+    /// enemies of a side that has lost a model are Inspired by a rallying leader in play.
     pub(crate) fn wound(&mut self, m: u8, wounds: u8) {
         let model = &mut self.models[m as usize];
-        model.wounds = model.wounds.saturating_sub(wounds);
-        if wounds > 0 && model.wounds == 0 && !model.out {
-            model.out = true;
-            self.defeated.push(m);
-            self.note(|s| format!("  {} is out of play", s.name(m)));
-        } else if wounds > 0 {
+        if wounds == 0 || model.out {
+            return;
+        }
+        if wounds < model.wounds {
+            model.wounds -= wounds;
             self.note(|s| {
                 format!("  {} takes {wounds} wound(s), {} left", s.name(m), s.models[m as usize].wounds)
             });
+            return;
+        }
+        model.dead = wounds > model.wounds;
+        model.wounds = 0;
+        model.out = true;
+        let side = model.side();
+        self.defeated.push(m);
+        self.note(|s| {
+            if s.models[m as usize].dead {
+                format!("  {} is slain (Wounds below 0)", s.name(m))
+            } else {
+                format!("  {} is out of play (Wounds 0)", s.name(m))
+            }
+        });
+        let rally =
+            self.models.iter().filter(|x| x.in_play() && x.side() != side).map(|x| x.profile.rally).max();
+        if let Some(x) = rally.filter(|&x| x > 0) {
+            for other in self.models.iter_mut().filter(|o| o.in_play() && o.side() != side) {
+                other.conditions.inspired = other.conditions.inspired.max(x);
+            }
+            self.note(|_| format!("  their leader rallies: Inspired {x}"));
         }
     }
 
@@ -210,6 +356,9 @@ impl Encounter {
     pub(crate) fn can_shoot(&self, shooter: u8, target: u8) -> bool {
         let (a, t) = (&self.models[shooter as usize], &self.models[target as usize]);
         let Some(w) = a.profile.ranged_weapon else { return false };
+        if a.conditions.blinded || t.conditions.hidden {
+            return false;
+        }
         if !a.in_play() || !t.in_play() || a.side() == t.side() || a.cell.distance(t.cell) > w.range {
             return false;
         }

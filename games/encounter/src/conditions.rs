@@ -25,15 +25,42 @@ pub struct Conditions {
     pub staggered: bool,
     /// Bleeding X (Persistent): at its Start Phase an automatic S[X] hit.
     pub bleeding: u8,
+    /// Entangled X (Ongoing): Movement −X; a Minor action with a Complex Athletics check
+    /// against Obstacle X removes it.
+    pub entangled: u8,
+    /// Blinded (Ongoing): Peril on all its checks, no ranged attacks; a Minor action clears
+    /// its sight (ruling).
+    pub blinded: bool,
+    /// Drained (Ongoing): Peril on physical checks (melee attacks, Athletics); it lasts the
+    /// Encounter (ruling: an injury's, healed only after it).
+    pub drained: bool,
+    /// Weakened X (Persistent): Strength −X.
+    pub weakened: u8,
+    /// Inspired X (Persistent): its checks are X steps easier.
+    pub inspired: u8,
+    /// Demoralized X (Persistent): its checks are X steps harder.
+    pub demoralized: u8,
+    /// Hidden (Ongoing): Movement ½M; an attacker against it is treated as Blinded (Peril in
+    /// melee, no ranged attack).
+    pub hidden: bool,
+    /// A Hidden model that has attacked: Hidden ends at its End Phase.
+    pub revealed: bool,
 }
 
 impl Conditions {
     /// The duration type of each condition, by name.
-    pub const DURATIONS: [(&'static str, Duration); 4] = [
+    pub const DURATIONS: [(&'static str, Duration); 11] = [
         ("prone", Duration::Ongoing),
         ("stunned", Duration::Fleeting),
         ("staggered", Duration::Fleeting),
         ("bleeding", Duration::Persistent),
+        ("entangled", Duration::Ongoing),
+        ("blinded", Duration::Ongoing),
+        ("drained", Duration::Ongoing),
+        ("weakened", Duration::Persistent),
+        ("inspired", Duration::Persistent),
+        ("demoralized", Duration::Persistent),
+        ("hidden", Duration::Ongoing),
     ];
 
     /// The End Phase: Fleeting conditions end, Persistent ones lose a counter ("Reduce
@@ -42,6 +69,23 @@ impl Conditions {
         self.stunned = false;
         self.staggered = false;
         self.bleeding = self.bleeding.saturating_sub(1);
+        self.weakened = self.weakened.saturating_sub(1);
+        self.inspired = self.inspired.saturating_sub(1);
+        self.demoralized = self.demoralized.saturating_sub(1);
+        if self.revealed {
+            self.hidden = false;
+            self.revealed = false;
+        }
+    }
+
+    /// Difficulty steps its Basic checks take from Inspired and Demoralized.
+    pub fn steps(&self) -> i8 {
+        self.demoralized as i8 - self.inspired as i8
+    }
+
+    /// Peril dice on its Basic checks: Blinded (all checks), Drained (physical ones).
+    pub fn peril(&self, physical: bool) -> u8 {
+        self.blinded as u8 + (physical && self.drained) as u8
     }
 
     /// The names of the conditions in force, for logs and observations.
@@ -56,8 +100,18 @@ impl Conditions {
         if self.staggered {
             out.push("staggered".to_string());
         }
-        if self.bleeding > 0 {
-            out.push(format!("bleeding {}", self.bleeding));
+        let counted = [
+            ("bleeding", self.bleeding),
+            ("entangled", self.entangled),
+            ("weakened", self.weakened),
+            ("inspired", self.inspired),
+            ("demoralized", self.demoralized),
+        ];
+        out.extend(counted.iter().filter(|c| c.1 > 0).map(|(name, x)| format!("{name} {x}")));
+        for (name, on) in [("blinded", self.blinded), ("drained", self.drained), ("hidden", self.hidden)] {
+            if on {
+                out.push(name.to_string());
+            }
         }
         out
     }

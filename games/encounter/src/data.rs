@@ -1,5 +1,5 @@
 //! ILLUSTRATIVE DATA, replaceable: the board section, the party and the adversaries of the
-//! one Encounter this crate plays. The seed gives the rules, not these numbers; every value
+//! one Encounter this crate plays, with their armour's Soak, and the Injury deck. The seed gives the rules, not these numbers; every value
 //! here is a placeholder chosen to make a fair, short fight (see `docs/rulings-encounter.md`).
 
 /// Who a model belongs to and how it is played (seed 004, "Model Types").
@@ -48,6 +48,10 @@ pub enum Quality {
     Stun,
     /// May shoot while Engaged ("Engagement Restriction").
     Pistol,
+    /// Critical Hit: the target is Entangled 2 (a net or a barbed haft).
+    Entangle,
+    /// Critical Hit: the target is Demoralized 2 (a terrifying blow).
+    Dread,
 }
 
 /// A model's size ("Size Modifiers").
@@ -126,6 +130,12 @@ pub struct Profile {
     pub toughness: u8,
     /// Armour, added to Toughness.
     pub armour: u8,
+    /// Soak of the armour ("Soak Mechanic"): wounds it may cancel, losing a point of armour
+    /// and of Soak each time.
+    pub soak: u8,
+    /// Rally X (an illustrative leader's talent): while it is in play, whenever an enemy goes
+    /// out of play, every model of its side in play becomes Inspired X.
+    pub rally: u8,
     /// Shield Rating (2+ makes ranged attacks against it opposed).
     pub shield: u8,
     /// Wounds.
@@ -147,6 +157,8 @@ pub struct Profile {
 const SWORD: Weapon =
     Weapon { name: "sword", reach: Reach::M, range: 0, damage: 1, qualities: &[Quality::Rend] };
 const SPEAR: Weapon = Weapon { name: "spear", reach: Reach::R, range: 0, damage: 1, qualities: &[] };
+const BARBED_SPEAR: Weapon =
+    Weapon { name: "barbed spear", reach: Reach::R, range: 0, damage: 1, qualities: &[Quality::Entangle] };
 const DAGGER: Weapon = Weapon { name: "dagger", reach: Reach::P, range: 0, damage: 0, qualities: &[] };
 const CLUB: Weapon =
     Weapon { name: "club", reach: Reach::M, range: 0, damage: 1, qualities: &[Quality::Stun] };
@@ -157,7 +169,7 @@ const GREAT_CLUB: Weapon = Weapon {
     reach: Reach::R,
     range: 0,
     damage: 2,
-    qualities: &[Quality::Impact, Quality::Stun],
+    qualities: &[Quality::Impact, Quality::Stun, Quality::Dread],
 };
 const BOW: Weapon = Weapon { name: "bow", reach: Reach::M, range: 8, damage: 4, qualities: &[Quality::Rend] };
 const PISTOL: Weapon = Weapon {
@@ -184,6 +196,8 @@ const fn party(name: &'static str, kind: Kind, group: u8) -> Profile {
         strength: 3,
         toughness: 1,
         armour: 1,
+        soak: 0,
+        rally: 0,
         shield: 0,
         wounds: 3,
         movement: 4,
@@ -195,9 +209,19 @@ const fn party(name: &'static str, kind: Kind, group: u8) -> Profile {
     }
 }
 
-/// The party (ILLUSTRATIVE): two Characters, a Follower and a Henchman.
+/// The party (ILLUSTRATIVE): two Characters (Brannoc in mail with Soak 2 and Rally 1), a
+/// Follower and a Henchman.
 pub const PARTY: [Profile; 4] = [
-    Profile { melee: 4, defense: 4, shield: 2, wounds: 4, luck: 1, ..party("Brannoc", Kind::Character, 0) },
+    Profile {
+        melee: 4,
+        defense: 4,
+        shield: 2,
+        soak: 2,
+        rally: 1,
+        wounds: 4,
+        luck: 1,
+        ..party("Brannoc", Kind::Character, 0)
+    },
     Profile {
         shooting: 4,
         athletics: 4,
@@ -235,6 +259,8 @@ const fn goblin(name: &'static str, weapon: Weapon) -> Profile {
         strength: 2,
         toughness: 1,
         armour: 0,
+        soak: 0,
+        rally: 0,
         shield: 0,
         wounds: 1,
         movement: 4,
@@ -246,11 +272,12 @@ const fn goblin(name: &'static str, weapon: Weapon) -> Profile {
     }
 }
 
-/// The adversaries (ILLUSTRATIVE): three goblin minions (two spearmen in group 0, an archer
-/// in group 1), an orc elite (group 2) and an ogre champion (group 3).
+/// The adversaries (ILLUSTRATIVE): three goblin minions (a cutter and a spearman with a barbed,
+/// entangling spear in group 0, an archer in group 1), an orc elite (group 2; Soak 1, Rally 1)
+/// and an ogre champion (group 3; Soak 1, a great club of Dread).
 pub const ADVERSARIES: [Profile; 5] = [
     goblin("goblin cutter", SWORD),
-    goblin("goblin spearman", SPEAR),
+    goblin("goblin spearman", BARBED_SPEAR),
     Profile { group: 1, shooting: 4, ranged_weapon: Some(SHORTBOW), ..goblin("goblin archer", DAGGER) },
     Profile {
         kind: Kind::Elite,
@@ -260,6 +287,8 @@ pub const ADVERSARIES: [Profile; 5] = [
         defense: 3,
         strength: 3,
         armour: 1,
+        soak: 1,
+        rally: 1,
         shield: 2,
         wounds: 2,
         pool: 2,
@@ -275,11 +304,59 @@ pub const ADVERSARIES: [Profile; 5] = [
         strength: 3,
         toughness: 2,
         armour: 1,
+        soak: 1,
         wounds: 4,
         attacks: 2,
         pool: 3,
         ..goblin("ogre chieftain", GREAT_CLUB)
     },
+];
+
+/// What an Injury card does to the model that draws it ("Wound Effects").
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum InjuryEffect {
+    /// Nothing beyond the card itself (it matters for healing after the Encounter).
+    Nothing,
+    /// Bleeding X (Persistent).
+    Bleeding(u8),
+    /// Prone (Ongoing).
+    Prone,
+    /// Staggered (Fleeting).
+    Staggered,
+    /// Drained (Ongoing, for the rest of the Encounter): Peril on physical checks.
+    Drained,
+    /// Blinded (Ongoing, until a Minor action clears the model's sight).
+    Blinded,
+    /// Weakened X (Persistent): Strength −X.
+    Weakened(u8),
+    /// A point of Melee (WS) lost for the rest of the Encounter.
+    LoseMelee,
+}
+
+/// An Injury card ("Wound Effects": "draw Injury card with Severity rating and effects").
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct InjuryCard {
+    /// Its name.
+    pub name: &'static str,
+    /// Its Severity: the Obstacle for healing it (after the Encounter).
+    pub severity: u8,
+    /// What it does now.
+    pub effect: InjuryEffect,
+    /// How many copies of it the deck holds.
+    pub copies: u8,
+}
+
+/// The Injury deck (ILLUSTRATIVE): 12 cards; a card is drawn from the full, reshuffled deck
+/// (ruling), so each draw has the odds `copies / 12`.
+pub const INJURY_DECK: [InjuryCard; 8] = [
+    InjuryCard { name: "bruised ribs", severity: 1, effect: InjuryEffect::Nothing, copies: 3 },
+    InjuryCard { name: "deep cut", severity: 1, effect: InjuryEffect::Bleeding(1), copies: 2 },
+    InjuryCard { name: "knocked down", severity: 1, effect: InjuryEffect::Prone, copies: 2 },
+    InjuryCard { name: "dazed", severity: 2, effect: InjuryEffect::Staggered, copies: 1 },
+    InjuryCard { name: "winded", severity: 2, effect: InjuryEffect::Drained, copies: 1 },
+    InjuryCard { name: "blood in the eyes", severity: 2, effect: InjuryEffect::Blinded, copies: 1 },
+    InjuryCard { name: "torn muscle", severity: 2, effect: InjuryEffect::Weakened(2), copies: 1 },
+    InjuryCard { name: "broken fingers", severity: 3, effect: InjuryEffect::LoseMelee, copies: 1 },
 ];
 
 /// The board section (ILLUSTRATIVE): `#` wall, `+` closed door, `o` obstacle, `.` floor,

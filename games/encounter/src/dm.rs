@@ -4,7 +4,8 @@
 //! legal actions are nothing else), elites situationally (the Pool to ease an attack on a
 //! hurt target) and its champion with Threat (an extra attack on a target it can finish).
 //! The party side strikes or shoots the most hurt adversary, closes in otherwise, and spends
-//! Momentum and Luck where they count. Any other agent of the framework (`random`, `mcts`)
+//! Momentum and Luck where they count. Both sides always soak a wound while their armour can,
+//! clear a Blinded model's sight first and try to break free of Entangled before moving. Any other agent of the framework (`random`, `mcts`)
 //! comes from [`make_agent`].
 
 use crate::board::{Cell, Terrain, HEIGHT, WIDTH};
@@ -41,6 +42,8 @@ impl Agent<Encounter> for ScriptedAgent {
         match s.pending().last() {
             Some(Pending::Reroll(..)) => return Action::Reroll,
             Some(Pending::Interrupt { .. }) => return Action::Interrupt,
+            // A wound now (and its Injury) costs more than a point of armour later.
+            Some(Pending::Soak { .. }) => return Action::Soak,
             _ => {}
         }
         let choice = match (s.phase(), s.node()) {
@@ -78,6 +81,10 @@ fn activate(s: &Encounter, legal: &[Action]) -> Option<Action> {
     let me = &s.models()[m as usize];
     if legal.contains(&Action::StandUp) {
         return Some(Action::StandUp);
+    }
+    // Blinded: clear its sight first (a Minor; the Major is still to come).
+    if legal.contains(&Action::ClearSight) {
+        return Some(Action::ClearSight);
     }
     let wounds = |t: u8| s.models()[t as usize].wounds;
     let kind = me.profile.kind;
@@ -119,6 +126,10 @@ fn activate(s: &Encounter, legal: &[Action]) -> Option<Action> {
     }
     if act.major {
         return Some(Action::EndActivation);
+    }
+    // Entangled with nothing to strike or shoot: try to break free before moving.
+    if legal.contains(&Action::BreakFree) {
+        return Some(Action::BreakFree);
     }
     // A shooter in melee gets out (with Momentum when it has it) to shoot.
     if me.intent == Some(Intent::Shoot) && s.engaged(m) {

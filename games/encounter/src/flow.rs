@@ -39,7 +39,12 @@ impl Encounter {
     /// Who acts now.
     pub fn node(&self) -> Node {
         match self.pending.last() {
-            Some(Pending::Check(_) | Pending::Stray { .. } | Pending::Force { .. }) => return Node::Chance,
+            Some(
+                Pending::Check(_) | Pending::Stray { .. } | Pending::Force { .. } | Pending::Injury { .. },
+            ) => return Node::Chance,
+            Some(Pending::Soak { target, .. }) => {
+                return Node::Decision(self.models[*target as usize].side())
+            }
             Some(Pending::Reroll(..)) => return Node::Decision(PARTY_SIDE),
             Some(Pending::Interrupt { by }) => return Node::Decision(self.models[*by as usize].side()),
             Some(Pending::Attacks { .. }) | None => {}
@@ -68,6 +73,8 @@ impl Encounter {
             Some(Pending::Force { model, .. }) => {
                 out.extend(self.force_odds(*model).into_iter().map(|o| o.0))
             }
+            Some(Pending::Injury { .. }) => out.extend(self.injury_odds().into_iter().map(|o| o.0)),
+            Some(Pending::Soak { .. }) => out.extend([Action::Soak, Action::Accept]),
             Some(Pending::Reroll(..)) => out.extend([Action::Reroll, Action::Accept]),
             Some(Pending::Interrupt { .. }) => out.extend([Action::Interrupt, Action::Pass]),
             Some(Pending::Attacks { .. }) | None => match self.phase {
@@ -97,6 +104,7 @@ impl Encounter {
                 (0..n as u8).map(|i| (Action::Face(i), 1.0 / n as f64)).collect()
             }
             Some(Pending::Force { model, .. }) => self.force_odds(*model),
+            Some(Pending::Injury { .. }) => self.injury_odds(),
             Some(_) => Vec::new(),
             None => match self.phase {
                 Phase::Surprise | Phase::DeclareOrder | Phase::Initiative => {
@@ -156,12 +164,16 @@ impl Encounter {
                 let model = &mut self.models[by as usize];
                 model.reactions = model.reactions.saturating_sub(1);
                 if let Some((mover, _)) = self.deferred {
+                    self.reveal(by);
                     self.note(|s| format!("  {} interrupts {}", s.name(by), s.name(mover)));
                     self.pending.push(Pending::Check(self.attack_check(by, mover, false, 0)));
                 }
             }
             (Some(Pending::Interrupt { .. }), Action::Pass) => {}
             (Some(Pending::Force { model, door }), Action::Face(k)) => self.force_roll(model, door, k),
+            (Some(Pending::Injury { target }), Action::Face(k)) => self.draw_injury(target, k),
+            (Some(Pending::Soak { target, wounds }), Action::Soak) => self.soak(target, wounds),
+            (Some(Pending::Soak { target, wounds }), Action::Accept) => self.deal(target, wounds),
             (top, action) => {
                 if let Some(p) = top {
                     self.pending.push(p);

@@ -14,9 +14,10 @@ pub const FORCE_TARGET: u8 = 4;
 pub const FORCE_OBSTACLE: u8 = 3;
 
 impl Encounter {
-    /// Dice of model `m`'s roll to force a door: its Strength (the Reference Value of Brawn).
+    /// Dice of model `m`'s roll to force a door: its Strength (the Reference Value of Brawn),
+    /// less Weakened, at least 1.
     pub(crate) fn force_dice(&self, m: u8) -> u8 {
-        self.models[m as usize].profile.strength.max(1)
+        self.models[m as usize].strength().max(1)
     }
 
     /// The chance outcomes of a roll by `m` to force a door: `Face(k)` for `k − dice` Marks,

@@ -2,8 +2,8 @@
 //! agents crate's [`agents::Game`] trait: the party (player 0) against the adversaries of an
 //! AI Dungeon Master (player 1) on a square-grid board section, with hidden simultaneous
 //! declarations, initiative, activations, Danger Zones, melee and ranged attacks, D6 checks
-//! with exact odds, damage, conditions, Momentum, the Adversary Pool and Threat; game records
-//! that replay ([`record`]).
+//! with exact odds, damage with Soak, Injury cards, out of play and death, conditions,
+//! Momentum, the Adversary Pool and Threat; game records that replay ([`record`]).
 //!
 //! The numbers of the party, the adversaries and the board are illustrative
 //! ([`data`]); the rulings where the seed is silent are in `docs/rulings-encounter.md`.
@@ -29,7 +29,7 @@ mod tensor;
 mod text;
 
 pub use activation::price;
-pub use combat::{DAMAGE_TARGET, POINT_BLANK};
+pub use combat::{BREAK_FREE_TARGET, DAMAGE_TARGET, POINT_BLANK};
 pub use dm::{make_agent, ScriptedAgent};
 pub use flow::{Node, MAX_MOMENTUM};
 pub use force::{FORCE_OBSTACLE, FORCE_TARGET};

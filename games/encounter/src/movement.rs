@@ -37,9 +37,13 @@ impl Encounter {
         seen
     }
 
-    /// Advance: up to Movement squares, stopping on entering an enemy Danger Zone.
+    /// Advance: up to Movement squares (half of it Hidden, less Entangled X), stopping on
+    /// entering an enemy Danger Zone.
     pub(crate) fn advance_squares(&self, m: u8) -> Vec<Cell> {
-        self.reachable(m, self.models[m as usize].profile.movement, true)
+        let model = &self.models[m as usize];
+        let c = model.conditions;
+        let movement = model.profile.movement >> c.hidden as u8;
+        self.reachable(m, movement.saturating_sub(c.entangled), true)
     }
 
     /// Disengage: squares within two moves outside every enemy Danger Zone (ruling).

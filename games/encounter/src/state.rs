@@ -6,7 +6,7 @@
 use crate::board::{Board, Cell};
 use crate::checks::Outcome;
 use crate::conditions::Conditions;
-use crate::data::{Profile, Weapon, ADVERSARIES, MAP, PARTY};
+use crate::data::{InjuryEffect, Profile, Weapon, ADVERSARIES, INJURY_DECK, MAP, PARTY};
 
 /// Player 0: the Adventurers (the party).
 pub const PARTY_SIDE: usize = 0;
@@ -84,6 +84,12 @@ pub enum Action {
     ForceDoor(Cell),
     /// Minor: the model's next check this activation is one step easier.
     Prepare,
+    /// Minor: a Complex Athletics check against Obstacle X to remove Entangled X.
+    BreakFree,
+    /// Minor: clear the model's sight, removing Blinded (ruling).
+    ClearSight,
+    /// Minor (Use a Skill): become Hidden, out of every enemy's Line of Sight (ruling).
+    Hide,
     /// Major: stand up from Prone.
     StandUp,
     /// Major: melee attacks against a model in the Danger Zone.
@@ -108,8 +114,11 @@ pub enum Action {
     Pass,
     /// Spend a Luck Point to re-roll the check just failed.
     Reroll,
-    /// Keep the check's outcome.
+    /// Keep the check's outcome; or take the wound rather than soak it.
     Accept,
+    /// Let the armour soak one wound before it is dealt (no Injury drawn; the armour loses a
+    /// point of armour and of Soak).
+    Soak,
     /// End the activation.
     EndActivation,
 }
@@ -123,8 +132,16 @@ pub struct Model {
     pub cell: Cell,
     /// Wounds left.
     pub wounds: u8,
-    /// Out of play (Wounds 0) and off the board.
+    /// Out of play (Wounds 0, or below) and off the board.
     pub out: bool,
+    /// Dead: a wound took its Wounds below 0 ("Wounds < 0 = Death"); also out of play.
+    pub dead: bool,
+    /// Its armour now (the profile's, less what Soak has cost it).
+    pub armour: u8,
+    /// The Soak its armour has left.
+    pub soak: u8,
+    /// How many of each card of [`crate::data::INJURY_DECK`] it has drawn.
+    pub injuries: [u8; INJURY_CARDS],
     /// Reactions left (for Interrupts).
     pub reactions: u8,
     /// Luck Points left.
@@ -158,7 +175,26 @@ impl Model {
     pub fn weapon(&self) -> &'static Weapon {
         &self.profile.melee_weapon
     }
+
+    /// Its Melee (WS), less the points its injuries cost (at least 1).
+    pub fn melee(&self) -> u8 {
+        let lost: u8 = INJURY_DECK
+            .iter()
+            .zip(self.injuries)
+            .filter(|(card, _)| card.effect == InjuryEffect::LoseMelee)
+            .map(|(_, n)| n)
+            .sum();
+        self.profile.melee.saturating_sub(lost).max(1)
+    }
+
+    /// Its Strength, less Weakened.
+    pub fn strength(&self) -> u8 {
+        self.profile.strength.saturating_sub(self.conditions.weakened)
+    }
 }
+
+/// Cards in [`crate::data::INJURY_DECK`].
+pub const INJURY_CARDS: usize = INJURY_DECK.len();
 
 /// The phase of the round ("Turn Sequence").
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -236,6 +272,11 @@ pub enum Purpose {
         /// Its destination.
         to: Cell,
     },
+    /// An attempt by `model` to break free of Entangled.
+    BreakFree {
+        /// The model.
+        model: u8,
+    },
     /// A Change Place of `model` with `ally`.
     ChangePlace {
         /// The model.
@@ -283,6 +324,18 @@ pub enum Pending {
         model: u8,
         /// The door.
         door: Cell,
+    },
+    /// The side of `target` decides whether its armour soaks one of `wounds` wounds.
+    Soak {
+        /// The model wounded.
+        target: u8,
+        /// The wounds about to be dealt.
+        wounds: u8,
+    },
+    /// A wound was caused: `target` draws an Injury card (a chance node over the deck).
+    Injury {
+        /// The model wounded.
+        target: u8,
     },
     /// The remaining attacks of a Strike (resolved automatically, one at a time).
     Attacks {
@@ -498,6 +551,10 @@ impl Model {
             cell,
             wounds: profile.wounds,
             out: false,
+            dead: false,
+            armour: profile.armour,
+            soak: profile.soak,
+            injuries: [0; INJURY_CARDS],
             reactions: profile.attacks,
             luck: profile.luck,
             conditions: Conditions::default(),

@@ -9,8 +9,10 @@ use agents::{Recipe, TensorGame, TensorShape};
 
 const CELLS: usize = WIDTH * HEIGHT;
 /// Observation planes: walls and obstacles, closed doors, own models, enemy models, wounds
-/// left (share of the profile's), Prone, the active model, enemy Danger Zones.
-const PLANES: usize = 8;
+/// left (share of the profile's), Prone, the active model, enemy Danger Zones, Hidden,
+/// hindered (Stunned, Staggered, Bleeding, Entangled, Blinded, Drained, Weakened or
+/// Demoralized), Soak left (share of the profile's).
+const PLANES: usize = 11;
 /// Models in the illustrative data.
 const MODELS: usize = 9;
 /// Globals: round, Momentum, Pool, Threat, the observer's side, seven phases, and per model
@@ -23,8 +25,8 @@ const POLICY_PLANES: usize = 6;
 const FACES: usize = 16;
 /// Global logits: die faces 0–15, five outcomes, BuyPool 0–3, three intents, Change Place
 /// (ally × paid), Prepare, Stand Up, Strike (target × boost × extra), Shoot (target × boost),
-/// Interrupt, Pass, Reroll, Accept, End.
-const POLICY_GLOBALS: usize = FACES + 5 + 4 + 3 + 2 * MODELS + 2 + 4 * MODELS + 2 * MODELS + 5;
+/// Interrupt, Pass, Reroll, Accept, End, Soak, Break Free, Clear Sight, Hide.
+const POLICY_GLOBALS: usize = FACES + 5 + 4 + 3 + 2 * MODELS + 2 + 4 * MODELS + 2 * MODELS + 9;
 
 fn cell_index(c: Cell) -> u32 {
     c.y as u32 * WIDTH as u32 + c.x as u32
@@ -79,7 +81,16 @@ impl TensorGame for Encounter {
             let own = model.side() == player;
             planes[if own { 2 } else { 3 } * CELLS + i] = 1.0;
             planes[4 * CELLS + i] = model.wounds as f32 / model.profile.wounds.max(1) as f32;
-            planes[5 * CELLS + i] = model.conditions.prone as u8 as f32;
+            let c = model.conditions;
+            planes[5 * CELLS + i] = c.prone as u8 as f32;
+            planes[8 * CELLS + i] = c.hidden as u8 as f32;
+            let hindered = c.stunned
+                || c.staggered
+                || c.blinded
+                || c.drained
+                || c.bleeding + c.entangled + c.weakened + c.demoralized > 0;
+            planes[9 * CELLS + i] = hindered as u8 as f32;
+            planes[10 * CELLS + i] = model.soak as f32 / model.profile.soak.max(1) as f32;
             if active == Some(m as u8) {
                 planes[6 * CELLS + i] = 1.0;
             }
@@ -165,6 +176,10 @@ impl TensorGame for Encounter {
             Action::Reroll => global(BASE_OTHER + 2),
             Action::Accept => global(BASE_OTHER + 3),
             Action::EndActivation => global(BASE_OTHER + 4),
+            Action::Soak => global(BASE_OTHER + 5),
+            Action::BreakFree => global(BASE_OTHER + 6),
+            Action::ClearSight => global(BASE_OTHER + 7),
+            Action::Hide => global(BASE_OTHER + 8),
         })
     }
 }

@@ -6,13 +6,19 @@ use crate::state::{Action, Encounter, DM_SIDE};
 use std::fmt::Write;
 
 impl Encounter {
-    /// An action in words.
+    /// An action in words (a chance outcome as it reads at the node where it stands: an Injury
+    /// draw names its card).
     pub fn describe(&self, action: Action) -> String {
         let name = |m: u8| self.models.get(m as usize).map_or("?", |x| x.profile.name);
         let at = |c: Cell| format!("({},{})", c.x, c.y);
         let paid = |b: bool, what: &str| if b { format!(" ({what})") } else { String::new() };
         match action {
-            Action::Face(f) => format!("die {f}"),
+            Action::Face(f) => match (self.pending.last(), crate::data::INJURY_DECK.get(f as usize)) {
+                (Some(crate::state::Pending::Injury { .. }), Some(card)) => {
+                    format!("Injury card {} (Severity {})", card.name, card.severity)
+                }
+                _ => format!("die {f}"),
+            },
             Action::Roll(o) => format!("{o:?}"),
             Action::BuyPool(k) => format!("spend {k} Threat on the Adversary Pool"),
             Action::Declare(i) => format!("declare {i:?}"),
@@ -27,6 +33,10 @@ impl Encounter {
             Action::OpenDoor(c) => format!("open the door at {}", at(c)),
             Action::ForceDoor(c) => format!("force the stuck door at {}", at(c)),
             Action::Prepare => "prepare".to_string(),
+            Action::BreakFree => "try to break free".to_string(),
+            Action::ClearSight => "clear its sight".to_string(),
+            Action::Hide => "hide".to_string(),
+            Action::Soak => "soak the wound with armour".to_string(),
             Action::StandUp => "stand up".to_string(),
             Action::Strike { target, boost, extra } => {
                 format!("strike {}{}{}", name(target), paid(boost, "difficulty −2"), paid(extra, "+1 attack"))
@@ -37,6 +47,9 @@ impl Encounter {
             Action::Interrupt => "interrupt".to_string(),
             Action::Pass => "pass".to_string(),
             Action::Reroll => "re-roll with Luck".to_string(),
+            Action::Accept if matches!(self.pending.last(), Some(crate::state::Pending::Soak { .. })) => {
+                "take the wound(s)".to_string()
+            }
             Action::Accept => "accept the roll".to_string(),
             Action::EndActivation => "end activation".to_string(),
         }
@@ -66,8 +79,12 @@ impl Encounter {
             out.push('\n');
         }
         for (i, m) in self.models.iter().enumerate() {
-            let state = if m.out {
+            let state = if m.dead {
+                "slain".to_string()
+            } else if m.out {
                 "out of play".to_string()
+            } else if m.profile.soak > 0 {
+                format!("W{} A{} Soak{} {:?}", m.wounds, m.armour, m.soak, m.conditions.names())
             } else {
                 format!("W{} {:?}", m.wounds, m.conditions.names())
             };

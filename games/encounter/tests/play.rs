@@ -1,4 +1,5 @@
-//! Whole games: random play keeps the invariants over 2,000 seeded games, the framework's
+//! Whole games: random play keeps the invariants over 2,000 seeded games (and reaches every
+//! Injury card, Soak, death and each condition), the framework's
 //! generic agents play either side, and the scripted Dungeon Master beats a random party
 //! clearly (a claim that fails if the DM plays no better than chance).
 
@@ -14,8 +15,45 @@ fn invariants(s: &Encounter) -> Result<(), String> {
         if m.wounds > m.profile.wounds {
             return Err(format!("model {i} has {} wounds of {}", m.wounds, m.profile.wounds));
         }
-        if (m.wounds == 0) != m.out {
-            return Err(format!("model {i}: wounds {} but out {}", m.wounds, m.out));
+        if (m.wounds == 0) != m.out || (m.dead && !m.out) {
+            return Err(format!("model {i}: wounds {} but out {} dead {}", m.wounds, m.out, m.dead));
+        }
+        // Each Soak costs a point of Soak and of armour (never below 0).
+        let p = m.profile;
+        if m.soak > p.soak || m.armour != p.armour.saturating_sub(p.soak - m.soak) {
+            return Err(format!("model {i}: armour {} soak {}", m.armour, m.soak));
+        }
+        // One Injury card per hit that dealt wounds, so never more cards than wounds lost.
+        let cards: u8 = m.injuries.iter().sum();
+        if cards > p.wounds - m.wounds {
+            return Err(format!("model {i}: {cards} Injury cards for {} wounds lost", p.wounds - m.wounds));
+        }
+        let c = m.conditions;
+        let rally = encounter::data::PARTY.iter().chain(&encounter::data::ADVERSARIES).map(|p| p.rally).max();
+        if c.bleeding > 2
+            || c.entangled > 2
+            || c.weakened > 2
+            || c.demoralized > 2
+            || Some(c.inspired) > rally
+        {
+            return Err(format!("model {i}: conditions {c:?}"));
+        }
+        if c.revealed && !c.hidden {
+            return Err(format!("model {i}: revealed but not Hidden"));
+        }
+        if c.hidden {
+            if let Some(a) = s
+                .legal_actions()
+                .iter()
+                .find(|a| matches!(a, encounter::Action::Shoot { target, .. } if *target == i as u8))
+            {
+                return Err(format!("model {i} is Hidden but {a:?} is legal"));
+            }
+        }
+        if c.blinded && s.activation().is_some_and(|a| a.model == i as u8) {
+            if let Some(a) = s.legal_actions().iter().find(|a| matches!(a, encounter::Action::Shoot { .. })) {
+                return Err(format!("model {i} is Blinded but may {a:?}"));
+            }
         }
         if m.luck > m.profile.luck || m.reactions > m.profile.attacks {
             return Err(format!("model {i}: luck {} reactions {}", m.luck, m.reactions));
@@ -52,8 +90,51 @@ fn invariants(s: &Encounter) -> Result<(), String> {
     Ok(())
 }
 
+/// What random play reached: Injury cards drawn, Soak used, deaths and outs, the conditions
+/// and the actions that remove them.
+#[derive(Default)]
+struct Reached {
+    cards: [bool; encounter::data::INJURY_DECK.len()],
+    seen: std::collections::BTreeSet<&'static str>,
+}
+
+impl Reached {
+    fn tally(&mut self, s: &Encounter, a: encounter::Action) {
+        use encounter::Action;
+        match a {
+            Action::Soak => drop(self.seen.insert("soak")),
+            Action::BreakFree => drop(self.seen.insert("break free")),
+            Action::ClearSight => drop(self.seen.insert("clear sight")),
+            Action::Hide => drop(self.seen.insert("hide")),
+            _ => {}
+        }
+        for m in s.models() {
+            for (k, &n) in m.injuries.iter().enumerate() {
+                self.cards[k] |= n > 0;
+            }
+            let c = m.conditions;
+            for (name, on) in [
+                ("dead", m.dead),
+                ("out, alive", m.out && !m.dead),
+                ("entangled", c.entangled > 0),
+                ("blinded", c.blinded),
+                ("drained", c.drained),
+                ("weakened", c.weakened > 0),
+                ("inspired", c.inspired > 0),
+                ("demoralized", c.demoralized > 0),
+                ("revealed", c.revealed),
+            ] {
+                if on {
+                    self.seen.insert(name);
+                }
+            }
+        }
+    }
+}
+
 #[test]
 fn random_play_keeps_the_invariants_over_2000_games() {
+    let mut reached = Reached::default();
     let mut total_steps = 0;
     for seed in 0..2000u64 {
         let mut agents = vec![make_agent("random", seed).unwrap(), make_agent("random", seed + 7).unwrap()];
@@ -64,11 +145,15 @@ fn random_play_keeps_the_invariants_over_2000_games() {
             if let Err(e) = invariants(s) {
                 panic!("seed {seed}, step {steps}, after {a:?}: {e}\n{}", s.render());
             }
+            reached.tally(s, a);
         });
         assert!(end.is_terminal());
         total_steps += steps;
     }
     assert!(total_steps > 2000 * 50);
+    // Every Injury card, Soak, death and each condition with its removal occur in random play.
+    assert!(reached.cards.iter().all(|&c| c), "cards drawn: {:?}", reached.cards);
+    assert_eq!(reached.seen.len(), 13, "reached: {:?}", reached.seen);
 }
 
 #[test]

@@ -118,16 +118,20 @@ fn a_wrong_or_early_final_hash_is_refused() {
 fn another_format_or_version_is_refused() {
     let record = recorded(1);
     let json = record.to_json();
-    let v2 = json.replacen(&format!("\"version\": {FORMAT_VERSION}"), "\"version\": 2", 1);
+    let next = FORMAT_VERSION + 1;
+    let v2 = json.replacen(&format!("\"version\": {FORMAT_VERSION}"), &format!("\"version\": {next}"), 1);
     assert_ne!(v2, json);
     let err = GameRecord::from_json(&v2).unwrap_err();
-    assert!(err.contains("version 2"), "{err}");
+    assert!(err.contains(&format!("version {next}")), "{err}");
+    // Version 1 records (before Injury cards and Soak) do not replay under these rules.
+    let v1 = json.replacen(&format!("\"version\": {FORMAT_VERSION}"), "\"version\": 1", 1);
+    assert!(GameRecord::from_json(&v1).unwrap_err().contains("version 1"));
     let other = json.replacen("\"encounter-record\"", "\"tde-record\"", 1);
     let err = GameRecord::from_json(&other).unwrap_err();
     assert!(err.contains("tde-record"), "{err}");
     let mut bumped = record.clone();
-    bumped.version = 2;
-    assert!(replay(&bumped).unwrap_err().contains("version 2"));
+    bumped.version = next;
+    assert!(replay(&bumped).unwrap_err().contains(&format!("version {next}")));
 }
 
 #[test]
@@ -142,9 +146,9 @@ fn truncated_and_hostile_json_is_refused_without_panicking() {
         "[]",
         "{\"format\": 1}",
         &"[".repeat(100_000),
-        "{\"format\":\"encounter-record\",\"version\":1,\"setup\":{\"seed\":-1,\"party\":\"x\",\"dm\":\"y\"},\"actions\":[],\"final_hash\":\"0\"}",
-        "{\"format\":\"encounter-record\",\"version\":1,\"setup\":{\"seed\":1,\"party\":\"x\",\"dm\":\"y\"},\"actions\":[],\"final_hash\":\"0\",\"extra\":1}",
-        "{\"format\":\"encounter-record\",\"version\":1,\"setup\":{\"seed\":1,\"party\":\"x\",\"dm\":\"y\"},\"actions\":[{\"Teleport\":3}],\"final_hash\":\"0\"}",
+        "{\"format\":\"encounter-record\",\"version\":2,\"setup\":{\"seed\":-1,\"party\":\"x\",\"dm\":\"y\"},\"actions\":[],\"final_hash\":\"0\"}",
+        "{\"format\":\"encounter-record\",\"version\":2,\"setup\":{\"seed\":1,\"party\":\"x\",\"dm\":\"y\"},\"actions\":[],\"final_hash\":\"0\",\"extra\":1}",
+        "{\"format\":\"encounter-record\",\"version\":2,\"setup\":{\"seed\":1,\"party\":\"x\",\"dm\":\"y\"},\"actions\":[{\"Teleport\":3}],\"final_hash\":\"0\"}",
     ];
     for text in hostile {
         assert!(GameRecord::from_json(text).is_err(), "{}", &text[..text.len().min(80)]);

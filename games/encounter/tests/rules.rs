@@ -472,6 +472,8 @@ fn bleeding_hits_at_the_start_phase_and_stunned_misses_the_activation() {
     }
     assert_eq!(s.node(), Node::Chance, "the bleeding hit before Brannoc acts");
     s.act(Action::Roll(Outcome::Success)).unwrap();
+    s.act(Action::Accept).unwrap(); // no Soak: the wound is dealt
+    s.act(Action::Face(0)).unwrap(); // its Injury card: bruised ribs
     assert_eq!(s.models()[BRANNOC as usize].wounds, s.models()[BRANNOC as usize].profile.wounds - 1);
     s.act(Action::EndActivation).unwrap();
     assert_eq!(s.models()[BRANNOC as usize].conditions.bleeding, 1);
@@ -629,4 +631,288 @@ fn a_stuck_door_whose_marks_reach_zero_is_jammed() {
         assert_eq!(s.board().at(c(5, 3)), encounter::board::Terrain::Door { open: false });
         assert!(!legal(&s).iter().any(|a| matches!(a, Action::ForceDoor(_))));
     }
+}
+
+/// Brannoc (first to act) has hit the model on `target_at` and the damage check is pending.
+fn brannoc_hits(target: u8, at: Cell, conditions: Conditions) -> Encounter {
+    let mut s = to_activation(started(0), BRANNOC, false);
+    s.pose_at(target, at).unwrap();
+    s.pose_conditions(BRANNOC, conditions).unwrap();
+    s.act(Action::Strike { target, boost: false, extra: false }).unwrap();
+    s.act(Action::Roll(Outcome::Success)).unwrap();
+    s
+}
+
+#[test]
+fn a_wound_draws_an_injury_card_with_exact_odds_and_its_effect() {
+    // "When Wound caused, draw Injury card with Severity rating and effects." "Severity =
+    // Obstacle for healing"
+    use encounter::data::{InjuryEffect, INJURY_DECK};
+    let mut s = brannoc_hits(ORC, c(2, 1), Conditions::default());
+    s.act(Action::Roll(Outcome::Success)).unwrap();
+    assert_eq!(s.node(), Node::Decision(DM_SIDE), "the orc's armour may soak");
+    s.act(Action::Accept).unwrap();
+    assert_eq!(s.models()[ORC as usize].wounds, 1);
+    assert_eq!(s.node(), Node::Chance, "the Injury draw");
+    assert!(matches!(s.pending().last(), Some(Pending::Injury { target: ORC })));
+    // Exact odds against an enumeration of every card of the deck.
+    let deck: Vec<u8> = INJURY_DECK
+        .iter()
+        .enumerate()
+        .flat_map(|(k, card)| std::iter::repeat_n(k as u8, card.copies as usize))
+        .collect();
+    let odds = s.chance_odds();
+    assert_eq!(odds.len(), INJURY_DECK.len());
+    for (a, p) in &odds {
+        let Action::Face(k) = *a else { panic!("{a:?}") };
+        let n = deck.iter().filter(|&&d| d == k).count();
+        assert!((p - n as f64 / deck.len() as f64).abs() < 1e-12, "card {k}: {p}");
+    }
+    assert!((odds.iter().map(|o| o.1).sum::<f64>() - 1.0).abs() < 1e-12);
+    for (k, card) in INJURY_DECK.iter().enumerate() {
+        assert!((1..=3).contains(&card.severity), "a Severity, the Obstacle of healing");
+        let mut x = s.clone();
+        x.act(Action::Face(k as u8)).unwrap();
+        let orc = &x.models()[ORC as usize];
+        assert_eq!(orc.injuries[k], 1, "the card is kept");
+        let c = orc.conditions;
+        match card.effect {
+            InjuryEffect::Nothing => assert_eq!(c, Conditions::default()),
+            InjuryEffect::Bleeding(b) => assert_eq!(c.bleeding, b),
+            InjuryEffect::Prone => assert!(c.prone),
+            InjuryEffect::Staggered => assert!(c.staggered),
+            InjuryEffect::Drained => assert!(c.drained),
+            InjuryEffect::Blinded => assert!(c.blinded),
+            InjuryEffect::Weakened(w) => assert_eq!((c.weakened, orc.strength()), (w, 3 - w)),
+            InjuryEffect::LoseMelee => assert_eq!(orc.melee(), orc.profile.melee - 1),
+        }
+    }
+}
+
+#[test]
+fn wounds_at_zero_put_a_model_out_of_play_and_below_zero_kill_it() {
+    // "Wounds < 0 = Death" "Wounds = 0 = Out-of-play"
+    let s = brannoc_hits(CUTTER, c(2, 1), Conditions::default());
+    let mut out = s.clone();
+    out.act(Action::Roll(Outcome::Success)).unwrap();
+    let cutter = &out.models()[CUTTER as usize];
+    assert!(cutter.out && !cutter.dead && cutter.wounds == 0);
+    let line = |s: &Encounter| s.render().lines().find(|l| l.contains("goblin cutter")).unwrap().to_string();
+    assert!(line(&out).ends_with("Minion out of play"), "{}", line(&out));
+    assert_ne!(out.node(), Node::Chance, "a model out of play draws no Injury");
+    let mut dead = s.clone();
+    dead.act(Action::Roll(Outcome::Boon)).unwrap();
+    let cutter = &dead.models()[CUTTER as usize];
+    assert!(cutter.out && cutter.dead, "two wounds on one left: below 0");
+    assert!(line(&dead).ends_with("Minion slain"), "{}", line(&dead));
+    assert_eq!(dead.model_at(c(2, 1)), None);
+}
+
+#[test]
+fn soak_cancels_a_wound_before_it_is_dealt_and_damages_the_armour() {
+    // "Certain actions/armor provide Soak. Soak cancels Wound before dealt (no Injury drawn).
+    // Using Soak damages armor."
+    let mut s = to_activation(started(0), ORC, false);
+    s.pose_at(ORC, c(2, 1)).unwrap();
+    s.act(Action::Strike { target: BRANNOC, boost: false, extra: false }).unwrap();
+    s.act(Action::Roll(Outcome::Success)).unwrap();
+    s.act(Action::Roll(Outcome::Boon)).unwrap();
+    let b = |s: &Encounter| {
+        let m = &s.models()[BRANNOC as usize];
+        (m.wounds, m.armour, m.soak)
+    };
+    assert_eq!(b(&s), (4, 1, 2));
+    assert_eq!(s.node(), Node::Decision(PARTY_SIDE), "the wounded side decides");
+    assert_eq!(legal(&s), vec![Action::Accept, Action::Soak]);
+    s.act(Action::Soak).unwrap();
+    assert_eq!(b(&s), (4, 0, 1), "one wound soaked; the armour loses a point");
+    let mut taken = s.clone();
+    taken.act(Action::Accept).unwrap();
+    assert_eq!(b(&taken), (3, 0, 1));
+    assert!(matches!(taken.pending().last(), Some(Pending::Injury { target: BRANNOC })));
+    s.act(Action::Soak).unwrap();
+    assert_eq!(b(&s), (4, 0, 0), "both wounds soaked, the armour never below 0");
+    assert!(s.pending().iter().all(|p| !matches!(p, Pending::Injury { .. })), "no Injury drawn");
+    assert_eq!(s.node(), Node::Decision(DM_SIDE));
+}
+
+#[test]
+fn entangled_slows_movement_and_an_athletics_check_removes_it() {
+    // "Entangled (Ongoing) Movement -X. Remove: Athletics check [X]."
+    let mut s = to_activation(started(0), SPEARMAN, false);
+    s.pose_at(SPEARMAN, c(3, 5)).unwrap();
+    s.pose_at(WAT, c(2, 4)).unwrap();
+    s.act(Action::Strike { target: WAT, boost: false, extra: false }).unwrap();
+    s.act(Action::Roll(Outcome::Boon)).unwrap();
+    assert_eq!(s.models()[WAT as usize].conditions.entangled, 2, "the barbed spear's Critical Hit");
+    assert_eq!(Conditions::DURATIONS[4], ("entangled", Duration::Ongoing));
+    let s = to_activation(started(0), WAT, false);
+    let far = |s: &Encounter| {
+        let here = s.models()[WAT as usize].cell;
+        legal(s)
+            .iter()
+            .filter_map(|a| if let Action::Advance(to) = a { Some(here.distance(*to)) } else { None })
+            .max()
+    };
+    assert_eq!(far(&s), Some(4));
+    let mut x = s.clone();
+    x.pose_conditions(WAT, Conditions { entangled: 2, ..Conditions::default() }).unwrap();
+    assert_eq!(far(&x), Some(2), "Movement 4 − 2");
+    x.act(Action::BreakFree).unwrap();
+    assert_eq!(pending_odds(&x), encounter::checks::complex_odds(3, encounter::BREAK_FREE_TARGET, 2));
+    let mut failed = x.clone();
+    failed.act(Action::Roll(Outcome::Failure)).unwrap();
+    assert_eq!(failed.models()[WAT as usize].conditions.entangled, 2);
+    x.act(Action::Roll(Outcome::Success)).unwrap();
+    assert_eq!(x.models()[WAT as usize].conditions.entangled, 0);
+    assert!(!legal(&x).contains(&Action::BreakFree));
+}
+
+#[test]
+fn blinded_gives_peril_on_all_checks_and_no_ranged_attacks() {
+    // "Blinded (Ongoing) All checks: Peril. Cannot use Ranged actions."
+    use encounter::checks::{basic_odds, opposed_obstacle, Roll};
+    let blinded = Conditions { blinded: true, ..Conditions::default() };
+    let mut s = to_activation(started(0), BRANNOC, false);
+    s.pose_at(ORC, c(2, 1)).unwrap();
+    s.pose_conditions(BRANNOC, blinded).unwrap();
+    let mut x = s.clone();
+    x.act(Action::Strike { target: ORC, boost: false, extra: false }).unwrap();
+    assert_eq!(pending_odds(&x), basic_odds(opposed_obstacle(4, 3, 0), Roll::Peril));
+    let mut s = to_activation(started(0), ISOLDE, true);
+    s.pose_at(ISOLDE, c(1, 6)).unwrap();
+    s.pose_at(ORC, c(6, 4)).unwrap();
+    assert!(legal(&s).contains(&Action::Shoot { target: ORC, boost: false }));
+    s.pose_conditions(ISOLDE, blinded).unwrap();
+    assert!(legal(&s).iter().all(|a| !matches!(a, Action::Shoot { .. })));
+    assert_eq!(Conditions::DURATIONS[5], ("blinded", Duration::Ongoing));
+    // Ruling: a Minor action clears the model's sight.
+    s.act(Action::ClearSight).unwrap();
+    assert!(!s.models()[ISOLDE as usize].conditions.blinded);
+    assert!(legal(&s).contains(&Action::Shoot { target: ORC, boost: false }));
+}
+
+#[test]
+fn drained_gives_peril_on_physical_checks_only() {
+    // "Drained (Ongoing) Physical checks: Peril."
+    use encounter::checks::{basic_odds, opposed_obstacle, Roll};
+    let drained = Conditions { drained: true, ..Conditions::default() };
+    let mut s = to_activation(started(0), BRANNOC, false);
+    s.pose_at(ORC, c(2, 1)).unwrap();
+    s.pose_conditions(BRANNOC, drained).unwrap();
+    s.act(Action::Strike { target: ORC, boost: false, extra: false }).unwrap();
+    assert_eq!(pending_odds(&s), basic_odds(opposed_obstacle(4, 3, 0), Roll::Peril));
+    let s = to_activation(started(0), ISOLDE, true);
+    let shoot = |conditions: Conditions| {
+        let mut x = s.clone();
+        x.pose_at(ISOLDE, c(1, 6)).unwrap();
+        x.pose_at(ORC, c(6, 4)).unwrap();
+        x.pose_conditions(ISOLDE, conditions).unwrap();
+        x.act(Action::Shoot { target: ORC, boost: false }).unwrap();
+        pending_odds(&x)
+    };
+    assert_eq!(shoot(drained), shoot(Conditions::default()), "Shooting is not a physical check");
+    assert_eq!(Conditions::DURATIONS[6], ("drained", Duration::Ongoing));
+}
+
+#[test]
+fn weakened_lowers_strength_and_loses_a_counter_each_end_phase() {
+    // "Weakened (Persistent) Strength -[X]." "Persistent: Has X counters. Reduce by 1 each End
+    // Phase."
+    let mut s = brannoc_hits(CUTTER, c(2, 1), Conditions { weakened: 2, ..Conditions::default() });
+    // Strength 3 − 2 + sword 1 = 2 dice against Toughness 1 + armour 0.
+    assert_eq!(pending_odds(&s), encounter::checks::complex_odds(2, encounter::DAMAGE_TARGET, 1));
+    s.act(Action::Roll(Outcome::Failure)).unwrap();
+    s.act(Action::EndActivation).unwrap();
+    assert_eq!(s.models()[BRANNOC as usize].conditions.weakened, 1);
+    assert_eq!(Conditions::DURATIONS[7], ("weakened", Duration::Persistent));
+}
+
+#[test]
+fn inspired_and_demoralized_shift_the_difficulty_of_all_checks() {
+    // "Inspired (Persistent) All checks: -[X] Difficulty." "Demoralized (Persistent) All
+    // checks: +[X] Difficulty."
+    use encounter::checks::{basic_odds, opposed_obstacle, Roll};
+    let s = to_activation(started(0), BRANNOC, false);
+    let strike = |conditions: Conditions| {
+        let mut x = s.clone();
+        x.pose_at(ORC, c(2, 1)).unwrap();
+        x.pose_conditions(BRANNOC, conditions).unwrap();
+        x.act(Action::Strike { target: ORC, boost: false, extra: false }).unwrap();
+        pending_odds(&x)
+    };
+    let odds = |steps: i8| basic_odds(opposed_obstacle(4, 3, steps), Roll::Normal);
+    assert_eq!(strike(Conditions { inspired: 1, ..Conditions::default() }), odds(-1));
+    assert_eq!(strike(Conditions { demoralized: 2, ..Conditions::default() }), odds(2));
+    assert_eq!(Conditions::DURATIONS[8], ("inspired", Duration::Persistent));
+    assert_eq!(Conditions::DURATIONS[9], ("demoralized", Duration::Persistent));
+    // In play: Brannoc's Rally 1 Inspires the party when an adversary goes out of play ...
+    let mut s = brannoc_hits(CUTTER, c(2, 1), Conditions::default());
+    s.act(Action::Roll(Outcome::Success)).unwrap();
+    for m in [BRANNOC, ISOLDE, WAT, GARRICK] {
+        assert_eq!(s.models()[m as usize].conditions.inspired, 1);
+    }
+    s.act(Action::EndActivation).unwrap();
+    assert_eq!(s.models()[BRANNOC as usize].conditions.inspired, 0, "a counter lost at the End Phase");
+    // ... and the ogre's great club (Dread) Demoralizes on a Critical Hit.
+    let mut s = to_activation(started(0), OGRE, false);
+    s.pose_at(OGRE, c(3, 5)).unwrap();
+    s.pose_at(WAT, c(2, 4)).unwrap();
+    s.act(Action::Strike { target: WAT, boost: false, extra: false }).unwrap();
+    s.act(Action::Roll(Outcome::Boon)).unwrap();
+    assert_eq!(s.models()[WAT as usize].conditions.demoralized, 2);
+}
+
+#[test]
+fn an_injury_draw_is_described_by_its_card() {
+    // "When Wound caused, draw Injury card with Severity rating and effects."
+    let mut s = brannoc_hits(ORC, c(2, 1), Conditions::default());
+    assert_eq!(s.describe(Action::Face(1)), "die 1");
+    s.act(Action::Roll(Outcome::Success)).unwrap();
+    s.act(Action::Accept).unwrap();
+    assert_eq!(s.describe(Action::Face(1)), "Injury card deep cut (Severity 1)");
+}
+
+#[test]
+fn hidden_halves_movement_blinds_its_attackers_and_ends_after_it_attacks() {
+    // "Hidden (Ongoing) Movement: ½M Attacks vs ▷Hidden Model: Attacker treated as [*Blinded*]
+    // [▷Hidden attacks] ⇒ Remove *Hidden* @End Phase"
+    use encounter::checks::{basic_odds, opposed_obstacle, Roll};
+    let hidden = Conditions { hidden: true, ..Conditions::default() };
+    assert_eq!(Conditions::DURATIONS[10], ("hidden", Duration::Ongoing));
+    // Ruling: a Minor action hides a model no enemy sees (behind the wall, the doors shut).
+    let mut s = to_activation(started(0), WAT, false);
+    assert!(!legal(&s).contains(&Action::Hide), "in sight of the adversaries");
+    s.pose_at(WAT, c(2, 1)).unwrap();
+    let far = |s: &Encounter| {
+        let here = s.models()[WAT as usize].cell;
+        legal(s)
+            .iter()
+            .filter_map(|a| if let Action::Advance(to) = a { Some(here.distance(*to)) } else { None })
+            .max()
+    };
+    assert_eq!(far(&s), Some(4));
+    assert!(legal(&s).contains(&Action::Hide));
+    s.act(Action::Hide).unwrap();
+    assert!(s.models()[WAT as usize].conditions.hidden && !legal(&s).contains(&Action::Hide));
+    assert_eq!(far(&s), Some(2), "½ of Movement 4");
+    s.act(Action::EndActivation).unwrap();
+    assert!(s.models()[WAT as usize].conditions.hidden, "Ongoing: it stays while it does not attack");
+    // Attacks against it: Peril in melee, no ranged attack.
+    let mut s = to_activation(started(0), BRANNOC, false);
+    s.pose_at(ORC, c(2, 1)).unwrap();
+    s.pose_conditions(ORC, hidden).unwrap();
+    s.act(Action::Strike { target: ORC, boost: false, extra: false }).unwrap();
+    assert_eq!(pending_odds(&s), basic_odds(opposed_obstacle(4, 3, 0), Roll::Peril));
+    let mut s = to_activation(started(0), ISOLDE, true);
+    s.pose_at(ISOLDE, c(1, 6)).unwrap();
+    s.pose_at(ORC, c(6, 4)).unwrap();
+    s.pose_conditions(ORC, hidden).unwrap();
+    assert!(legal(&s).iter().all(|a| !matches!(a, Action::Shoot { target: ORC, .. })));
+    // A Hidden model that attacks loses Hidden at its End Phase.
+    let mut s = brannoc_hits(CUTTER, c(2, 1), hidden);
+    assert!(s.models()[BRANNOC as usize].conditions.hidden);
+    s.act(Action::Roll(Outcome::Failure)).unwrap();
+    s.act(Action::EndActivation).unwrap();
+    assert!(!s.models()[BRANNOC as usize].conditions.hidden);
 }
