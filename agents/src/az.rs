@@ -120,7 +120,7 @@ impl AzConfig {
     /// The search settings an `az` spec takes.
     pub const PARAMS: [Param; 12] = [
         Param::int("sims", 1, 1_000_000, "simulations per decision (default 32)"),
-        Param::int("ms", 1, 3_600_000, "time per decision in milliseconds, instead of sims"),
+        Param::MILLIS,
         Param::word("root", &["gumbel", "puct"], "how the root chooses (default gumbel)"),
         Param::int("considered", 1, 4096, "gumbel: actions considered at the root (default 16)"),
         Param::int("noise", 0, 1, "gumbel: draw Gumbel noise (self-play) or not"),
@@ -146,9 +146,7 @@ impl AzConfig {
     /// refuses both budgets, and one root's parameters with the other root.
     pub fn from_args(args: &Args) -> Result<AzConfig, String> {
         let d = AzConfig::default();
-        if args.has("sims") && args.has("ms") {
-            return Err("az: give `sims` or `ms`, not both".into());
-        }
+        let (simulations, millis) = args.budget("sims")?;
         let gumbel_only = ["considered", "noise", "scale", "visit", "rescale"].iter().any(|k| args.has(k));
         let puct_only = ["alpha", "fraction"].iter().any(|k| args.has(k));
         let root = match args.text("root").unwrap_or("gumbel") {
@@ -160,11 +158,14 @@ impl AzConfig {
             _ if gumbel_only => {
                 return Err("az: considered, noise, scale, visit and rescale belong to root=gumbel".into())
             }
-            _ => RootRule::Puct { alpha: args.real("alpha").unwrap_or(0.3), fraction: args.real("fraction").unwrap_or(0.0) },
+            _ => RootRule::Puct {
+                alpha: args.real("alpha").unwrap_or(0.3),
+                fraction: args.real("fraction").unwrap_or(0.0),
+            },
         };
         Ok(AzConfig {
-            simulations: args.int("sims").map_or(d.simulations, |n| n as u32),
-            millis: args.int("ms"),
+            simulations: simulations.map_or(d.simulations, |n| n as u32),
+            millis,
             root,
             c_puct: args.real("c").unwrap_or(d.c_puct),
             c_visit: args.real("visit").unwrap_or(d.c_visit),

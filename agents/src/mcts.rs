@@ -94,7 +94,7 @@ impl MctsConfig {
     /// The search settings an `mcts` spec takes.
     pub const PARAMS: [Param; 6] = [
         Param::int("iters", 1, 10_000_000, "iterations per decision (default 400)"),
-        Param::int("ms", 1, 3_600_000, "time per decision in milliseconds, instead of iters"),
+        Param::MILLIS,
         Param::real("c", 0.0, 100.0, "UCT exploration constant (default 1.4)"),
         Param::int("depth", 1, 100_000, "rollout length in decisions before the evaluator judges"),
         Param::int("threads", 1, 256, "trees searched in parallel (default 1)"),
@@ -111,12 +111,10 @@ impl MctsConfig {
     /// The settings of checked parameters (any beyond [`MctsConfig::PARAMS`] are ignored).
     pub fn from_args(args: &Args) -> Result<MctsConfig, String> {
         let d = MctsConfig::default();
-        if args.has("iters") && args.has("ms") {
-            return Err(format!("{}: give `iters` or `ms` as the budget, not both", args.name()));
-        }
+        let (iterations, millis) = args.budget("iters")?;
         Ok(MctsConfig {
-            iterations: args.int("iters").map_or(d.iterations, |n| n as u32),
-            millis: args.int("ms"),
+            iterations: iterations.map_or(d.iterations, |n| n as u32),
+            millis,
             c: args.real("c").unwrap_or(d.c),
             rollout_depth: args.int("depth").map(|n| n as u32),
             threads: args.int("threads").map_or(d.threads, |n| n as usize),

@@ -141,6 +141,11 @@ impl Param {
         Param { key, kind: Kind::Agent(names), required: false, about }
     }
 
+    /// The time budget of a search, `ms=`: milliseconds per decision instead of a count of
+    /// iterations or simulations (see [`Args::budget`]).
+    pub const MILLIS: Param =
+        Param::int("ms", 1, 3_600_000, "time per decision in milliseconds, instead of a count");
+
     /// The same parameter, required.
     pub const fn required(self) -> Param {
         Param { required: true, ..self }
@@ -206,6 +211,17 @@ impl Args {
         match self.value(key) {
             Some(Value::Text(s)) => Some(s),
             _ => None,
+        }
+    }
+
+    /// A search's budget: the count parameter `count` (e.g. `iters`) and [`Param::MILLIS`],
+    /// each if given; refuses both.
+    pub fn budget(&self, count: &str) -> Result<(Option<u64>, Option<u64>), String> {
+        match (self.int(count), self.int("ms")) {
+            (Some(_), Some(_)) => {
+                Err(format!("{}: give `{count}` or `ms` as the budget, not both", self.name))
+            }
+            budget => Ok(budget),
         }
     }
 
@@ -356,7 +372,11 @@ impl<G: Game> Registry<G> {
             }
         }
         let kind = self.kinds.iter().find(|k| k.name == spec.name).ok_or_else(|| {
-            format!("unknown agent `{}` (available: {}; see `tde agents`)", spec.name, self.names().join(", "))
+            format!(
+                "unknown agent `{}` (available: {}; see `tde agents`)",
+                spec.name,
+                self.names().join(", ")
+            )
         })?;
         check(kind.name, &kind.params, &spec, text.trim(), &|inner| self.check(inner))
     }
@@ -364,7 +384,8 @@ impl<G: Game> Registry<G> {
     /// The agent of `text`, seeded.
     pub fn make(&self, text: &str, seed: u64) -> Result<Box<dyn Agent<G>>, String> {
         let args = self.check(text)?;
-        let kind = self.kinds.iter().find(|k| k.name == args.name()).expect("checked specs name a known agent");
+        let kind =
+            self.kinds.iter().find(|k| k.name == args.name()).expect("checked specs name a known agent");
         (kind.build)(&args, seed)
     }
 
@@ -375,7 +396,12 @@ impl<G: Game> Registry<G> {
             out.push_str(&format!("{:<12} {}\n", kind.name, kind.about));
             for p in &kind.params {
                 let required = if p.required { ", required" } else { "" };
-                out.push_str(&format!("  {:<12} {} ({}{required})\n", format!("{}=", p.key), p.about, p.kind));
+                out.push_str(&format!(
+                    "  {:<12} {} ({}{required})\n",
+                    format!("{}=", p.key),
+                    p.about,
+                    p.kind
+                ));
             }
         }
         if !self.aliases.is_empty() {

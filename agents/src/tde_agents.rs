@@ -106,8 +106,8 @@ pub fn make_mcts(args: &Args, seed: u64) -> Result<MctsAgent<GameState>, String>
     };
     let label = rollout.source();
     if let Some(path) = rollout.text("gen") {
-        let (generation, name) = crate::learned::load_spec_generation(path)
-            .map_err(|e| format!("mcts rollout `{label}`: {e}"))?;
+        let (generation, name) =
+            crate::learned::load_spec_generation(path).map_err(|e| format!("mcts rollout `{label}`: {e}"))?;
         let ranks = generation.clone();
         let agent = agent.with_ranker(
             Arc::new(move |s| Box::new(LearnedAgent::new(ranks.clone(), 0.0, "", s))),

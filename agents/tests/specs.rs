@@ -7,9 +7,10 @@ use agents::{make_agent, play, registry, split_agent_list, Agent, Spec};
 use engine::setup::{new_game, GameConfig};
 use engine::GameState;
 
-/// The error of a spec that must be refused.
-fn refused(spec: &str) -> String {
-    make_agent(spec, 1).err().unwrap_or_else(|| panic!("`{spec}` was accepted"))
+/// Check that `spec` is refused with an error holding every one of `needles`.
+fn refuses(spec: &str, needles: &[&str]) {
+    let err = make_agent(spec, 1).err().unwrap_or_else(|| panic!("`{spec}` was accepted"));
+    assert!(needles.iter().all(|n| err.contains(n)), "`{spec}`: {err}");
 }
 
 /// A generation file of the learned player (generation 0) in a fresh folder.
@@ -27,62 +28,54 @@ fn hashes(spec: &str, games: u64) -> Vec<u64> {
         .map(|seed| {
             let mut agents: Vec<Box<dyn Agent<GameState>>> =
                 vec![make_agent(spec, seed * 2).unwrap(), make_agent(spec, seed * 2 + 1).unwrap()];
-            play(new_game(&GameConfig::default()).unwrap(), &mut agents, seed, None, |_, _| {}).state.state_hash()
+            play(new_game(&GameConfig::default()).unwrap(), &mut agents, seed, None, |_, _| {})
+                .state
+                .state_hash()
         })
         .collect()
 }
 
 #[test]
 fn an_unknown_agent_is_refused_with_the_agents_known() {
-    let err = refused("alphago:iters=3");
-    assert!(err.contains("unknown agent `alphago`"), "{err}");
-    for name in ["random", "greedy", "scripted", "learned", "mcts", "uc-cards"] {
-        assert!(err.contains(name), "{err}");
-    }
+    refuses(
+        "alphago:iters=3",
+        &["unknown agent `alphago`", "random", "greedy", "scripted", "learned", "mcts", "uc-cards"],
+    );
 }
 
 #[test]
 fn an_unknown_parameter_is_refused_naming_it_and_the_allowed_ones() {
-    let err = refused("mcts:iters=10,speed=3");
-    assert!(err.contains("mcts") && err.contains("`speed`"), "{err}");
-    assert!(err.contains("allowed: iters, ms, c, depth, threads, width, rollout, leaf"), "{err}");
-    let err = refused("scripted:x=1");
-    assert!(err.contains("`x`") && err.contains("takes none"), "{err}");
-    let err = refused("random:fast");
-    assert!(err.contains("`fast`") && err.contains("key=value"), "{err}");
-    assert!(refused("mcts:iters=10,iters=20").contains("twice"));
+    refuses(
+        "mcts:iters=10,speed=3",
+        &["mcts", "`speed`", "allowed: iters, ms, c, depth, threads, width, rollout, leaf"],
+    );
+    refuses("scripted:x=1", &["`x`", "takes none"]);
+    refuses("random:fast", &["`fast`", "key=value"]);
+    refuses("mcts:iters=10,iters=20", &["`iters`", "twice"]);
 }
 
 #[test]
 fn a_value_out_of_range_is_refused_naming_the_parameter_and_the_range() {
-    let err = refused("mcts:iters=0");
-    assert!(err.contains("`iters`") && err.contains("from 1 to 10000000"), "{err}");
-    let err = refused("mcts:c=nan");
-    assert!(err.contains("`c`") && err.contains("a number from 0 to 100"), "{err}");
-    let err = refused("learned:gen=x,temp=11");
-    assert!(err.contains("`temp`") && err.contains("from 0 to 10"), "{err}");
-    assert!(refused("uc-cards:decks=").contains("needs a path"));
-    assert!(refused("mcts:iters=5,ms=5").contains("not both"));
+    refuses("mcts:iters=0", &["`iters`", "from 1 to 10000000"]);
+    refuses("mcts:c=nan", &["`c`", "a number from 0 to 100"]);
+    refuses("learned:gen=x,temp=11", &["`temp`", "from 0 to 10"]);
+    refuses("uc-cards:decks=", &["`decks`", "needs a path"]);
+    refuses("mcts:iters=5,ms=5", &["not both"]);
 }
 
 #[test]
 fn a_missing_required_parameter_is_refused_naming_it() {
-    let err = refused("learned:temp=1");
-    assert!(err.contains("learned") && err.contains("needs gen="), "{err}");
+    refuses("learned:temp=1", &["learned", "needs gen="]);
 }
 
 #[test]
 fn nested_specs_are_checked_as_agents_of_their_own() {
     let args = registry().check("mcts:iters=10,rollout=scripted").unwrap();
     assert_eq!(args.agent("rollout").map(|r| r.name()), Some("scripted"));
-    let err = refused("mcts:rollout=alphago");
-    assert!(err.contains("`rollout`") && err.contains("alphago"), "{err}");
-    let err = refused("mcts:rollout=uc-cards");
-    assert!(err.contains("`rollout`") && err.contains("random, greedy, scripted, learned"), "{err}");
-    let err = refused("mcts:rollout=scripted:x=1");
-    assert!(err.contains("`rollout`") && err.contains("`x`"), "{err}");
-    let err = refused("mcts:rollout=learned:temp=1");
-    assert!(err.contains("`rollout`") && err.contains("needs gen="), "{err}");
+    refuses("mcts:rollout=alphago", &["`rollout`", "alphago"]);
+    refuses("mcts:rollout=uc-cards", &["`rollout`", "random, greedy, scripted, learned"]);
+    refuses("mcts:rollout=scripted:x=1", &["`rollout`", "`x`"]);
+    refuses("mcts:rollout=learned:temp=1", &["`rollout`", "needs gen="]);
     let path = generation_file("nested");
     let args = registry().check(&format!("mcts:iters=10,rollout=learned:gen={path},width=4")).unwrap();
     let rollout = args.agent("rollout").unwrap();
@@ -110,7 +103,9 @@ fn agent_lists_keep_each_specs_parameters_together() {
     // A parameter whose value holds a `:` (a nested spec) stays with its spec; a spec whose
     // own parameters start after `:` does not.
     assert_eq!(
-        split_agent_list("mcts:ms=20,rollout=learned:g/gen-002.json,width=4,learned:gen=g/gen-001.json,scripted"),
+        split_agent_list(
+            "mcts:ms=20,rollout=learned:g/gen-002.json,width=4,learned:gen=g/gen-001.json,scripted"
+        ),
         ["mcts:ms=20,rollout=learned:g/gen-002.json,width=4", "learned:gen=g/gen-001.json", "scripted"]
     );
     for spec in split_agent_list("random,mcts:iters=4,rollout=greedy,width=2,scripted") {

@@ -87,7 +87,8 @@ impl UcCardsAgent {
     }
 
     /// The parameters a `uc-cards` spec takes.
-    pub const PARAMS: [Param; 1] = [Param::path("decks", "another crew deck file (default: the shipped one)")];
+    pub const PARAMS: [Param; 1] =
+        [Param::path("decks", "another crew deck file (default: the shipped one)")];
 
     /// Build from a `uc-cards` spec's checked parameters (see [`UcCardsAgent::PARAMS`]).
     pub fn from_args(args: &Args, seed: u64) -> Result<UcCardsAgent, String> {

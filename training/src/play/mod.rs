@@ -29,7 +29,8 @@ fn network(args: &Args, key: &str) -> Result<Arc<Network>, String> {
 }
 
 /// The `blend=W` parameter: the weight of the scripted order against the network's policy.
-const BLEND: Param = Param::real("blend", 0.0, 100.0, "weight of the scripted order against the network (default 1)");
+const BLEND: Param =
+    Param::real("blend", 0.0, 100.0, "weight of the scripted order against the network (default 1)");
 
 /// Every agent the CLI and the arena know: those of [`agents::registry`] and the ones that
 /// play with a trained network — `policy:checkpoint=PATH[,temp=T]` (the network alone, see
@@ -46,9 +47,16 @@ pub fn registry() -> Registry<GameState> {
     r.add(AgentKind {
         name: "policy",
         about: "the network's policy alone, no search",
-        params: vec![checkpoint, Param::real("temp", 0.0, 10.0, "softmax temperature (0, the default: the best action)")],
+        params: vec![
+            checkpoint,
+            Param::real("temp", 0.0, 10.0, "softmax temperature (0, the default: the best action)"),
+        ],
         build: |args, seed| {
-            Ok(Box::new(PolicyAgent::new(network(args, "checkpoint")?, args.real("temp").unwrap_or(0.0), seed)))
+            Ok(Box::new(PolicyAgent::new(
+                network(args, "checkpoint")?,
+                args.real("temp").unwrap_or(0.0),
+                seed,
+            )))
         },
     });
     r.add(AgentKind {
