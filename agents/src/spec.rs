@@ -347,16 +347,6 @@ impl<G: Game> Registry<G> {
         self.aliases.push(alias);
     }
 
-    /// The agents known, in the order added.
-    pub fn kinds(&self) -> &[AgentKind<G>] {
-        &self.kinds
-    }
-
-    /// The old spellings accepted.
-    pub fn aliases(&self) -> &[Alias] {
-        &self.aliases
-    }
-
     /// The names of the agents known.
     pub fn names(&self) -> Vec<&'static str> {
         self.kinds.iter().map(|k| k.name).collect()

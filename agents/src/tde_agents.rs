@@ -3,7 +3,7 @@
 
 use crate::learned::leaf::LeafValue;
 use crate::mcts::{self, MctsAgent, MctsConfig};
-use crate::spec::{Alias, Args, Kind, Param, Spec};
+use crate::spec::{Alias, Args, Param, Spec};
 use crate::{
     generic_registry, play_game, tde, Agent, AgentKind, GreedyAgent, LearnedAgent, Registry, ScriptedAgent,
     UcCardsAgent,
@@ -19,12 +19,11 @@ const ROLLOUTS: [&str; 4] = ["random", "greedy", "scripted", "learned"];
 /// rollout player and the learned leaf value.
 pub fn mcts_params() -> Vec<Param> {
     let mut params = MctsConfig::PARAMS.to_vec();
-    params.push(Param {
-        key: "rollout",
-        kind: Kind::Agent(&ROLLOUTS),
-        required: false,
-        about: "the rollout player (default random); learned:gen=PATH also ranks the candidates",
-    });
+    params.push(Param::agent(
+        "rollout",
+        &ROLLOUTS,
+        "the rollout player (default random); learned:gen=PATH also ranks the candidates",
+    ));
     params.push(Param::path("leaf", "a learned leaf value that scores the leaves (default: material)"));
     params
 }
