@@ -27,6 +27,7 @@
 //!   search is for two-player zero-sum games.
 
 use crate::game::{Game, Turn};
+use crate::spec::{self, Args, Param};
 use crate::Agent;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -116,74 +117,62 @@ impl Default for AzConfig {
 }
 
 impl AzConfig {
-    /// Parse `key=value` pairs separated by commas: `sims`, `ms`, `root` (`gumbel` or `puct`),
-    /// `considered`, `noise` (0 or 1: Gumbel noise), `scale` and `visit` (the Gumbel root's
-    /// σ(Q) = (visit + max visits) · scale · Q: a smaller scale trusts the policy over the
-    /// values more), `alpha` and `fraction` (Dirichlet noise of the PUCT root), `c` (PUCT
-    /// constant). Unknown keys, repeats and bad values are refused.
+    /// The search settings an `az` spec takes.
+    pub const PARAMS: [Param; 12] = [
+        Param::int("sims", 1, 1_000_000, "simulations per decision (default 32)"),
+        Param::MILLIS,
+        Param::word("root", &["gumbel", "puct"], "how the root chooses (default gumbel)"),
+        Param::int("considered", 1, 4096, "gumbel: actions considered at the root (default 16)"),
+        Param::int("noise", 0, 1, "gumbel: draw Gumbel noise (self-play) or not"),
+        Param::real("scale", 0.0, 100.0, "gumbel: σ(Q) scale; smaller trusts the policy more"),
+        Param::real("visit", 0.0, 10_000.0, "gumbel: σ(Q) visit offset"),
+        Param::int("rescale", 0, 1, "gumbel: stretch the root's Q to fill [0, 1]"),
+        Param::int("chance", 0, 64, "average a simulation's first chance node of at most this many outcomes"),
+        Param::real("alpha", 0.001, 100.0, "puct: Dirichlet concentration"),
+        Param::real("fraction", 0.0, 1.0, "puct: share of Dirichlet noise in the root priors"),
+        Param::real("c", 0.0, 100.0, "PUCT exploration constant (default 1.25)"),
+    ];
+
+    /// Parse `key=value` pairs separated by commas (see [`AzConfig::PARAMS`]): `sims`, `ms`,
+    /// `root` (`gumbel` or `puct`), `considered`, `noise` (0 or 1: Gumbel noise), `scale` and
+    /// `visit` (the Gumbel root's σ(Q) = (visit + max visits) · scale · Q: a smaller scale
+    /// trusts the policy over the values more), `alpha` and `fraction` (Dirichlet noise of the
+    /// PUCT root), `c` (PUCT constant). Unknown keys, repeats and bad values are refused.
     pub fn parse(params: &str) -> Result<AzConfig, String> {
-        let mut cfg = AzConfig::default();
-        let (mut considered, mut noise, mut alpha, mut fraction) = (16usize, false, 0.3, 0.0);
-        let mut root = "gumbel";
-        let mut seen: Vec<&str> = Vec::new();
-        for pair in params.split(',').filter(|p| !p.is_empty()) {
-            let (k, v) =
-                pair.split_once('=').ok_or_else(|| format!("az parameter `{pair}` is not key=value"))?;
-            if seen.contains(&k) {
-                return Err(format!("az parameter `{k}` is given twice"));
-            }
-            seen.push(k);
-            let bad = |what: &str| format!("az parameter `{k}`: `{v}` is not {what}");
-            let int = |lo: u64, hi: u64| {
-                v.parse::<u64>()
-                    .ok()
-                    .filter(|n| (lo..=hi).contains(n))
-                    .ok_or_else(|| bad(&format!("an integer from {lo} to {hi}")))
-            };
-            let real = |lo: f64, hi: f64| {
-                v.parse::<f64>()
-                    .ok()
-                    .filter(|x| x.is_finite() && (lo..=hi).contains(x))
-                    .ok_or_else(|| bad(&format!("a number from {lo} to {hi}")))
-            };
-            match k {
-                "sims" => cfg.simulations = int(1, 1_000_000)? as u32,
-                "ms" => cfg.millis = Some(int(1, 3_600_000)?),
-                "root" if v == "gumbel" || v == "puct" => {
-                    root = if v == "gumbel" { "gumbel" } else { "puct" }
-                }
-                "root" => return Err(bad("`gumbel` or `puct`")),
-                "considered" => considered = int(1, 4096)? as usize,
-                "noise" => noise = int(0, 1)? == 1,
-                "alpha" => alpha = real(0.001, 100.0)?,
-                "fraction" => fraction = real(0.0, 1.0)?,
-                "c" => cfg.c_puct = real(0.0, 100.0)?,
-                "scale" => cfg.c_scale = real(0.0, 100.0)?,
-                "visit" => cfg.c_visit = real(0.0, 10_000.0)?,
-                "rescale" => cfg.rescale_q = int(0, 1)? == 1,
-                "chance" => cfg.chance_fanout = int(0, 64)? as usize,
-                _ => {
-                    return Err(format!(
-                        "unknown az parameter `{k}` (sims, ms, root, considered, noise, scale, visit, rescale, chance, alpha, fraction, c)"
-                    ))
-                }
-            }
-        }
-        if seen.contains(&"sims") && seen.contains(&"ms") {
-            return Err("az: give `sims` or `ms`, not both".into());
-        }
-        let gumbel_only =
-            ["considered", "noise", "scale", "visit", "rescale"].iter().any(|k| seen.contains(k));
-        let puct_only = ["alpha", "fraction"].iter().any(|k| seen.contains(k));
-        cfg.root = match root {
+        AzConfig::from_args(&spec::check_params("az", &AzConfig::PARAMS, params)?)
+    }
+
+    /// The settings of checked parameters (any beyond [`AzConfig::PARAMS`] are ignored);
+    /// refuses both budgets, and one root's parameters with the other root.
+    pub fn from_args(args: &Args) -> Result<AzConfig, String> {
+        let d = AzConfig::default();
+        let (simulations, millis) = args.budget("sims")?;
+        let gumbel_only = ["considered", "noise", "scale", "visit", "rescale"].iter().any(|k| args.has(k));
+        let puct_only = ["alpha", "fraction"].iter().any(|k| args.has(k));
+        let root = match args.text("root").unwrap_or("gumbel") {
             "gumbel" if puct_only => return Err("az: alpha and fraction belong to root=puct".into()),
-            "gumbel" => RootRule::Gumbel { considered, noise },
+            "gumbel" => RootRule::Gumbel {
+                considered: args.int("considered").map_or(16, |n| n as usize),
+                noise: args.int("noise") == Some(1),
+            },
             _ if gumbel_only => {
                 return Err("az: considered, noise, scale, visit and rescale belong to root=gumbel".into())
             }
-            _ => RootRule::Puct { alpha, fraction },
+            _ => RootRule::Puct {
+                alpha: args.real("alpha").unwrap_or(0.3),
+                fraction: args.real("fraction").unwrap_or(0.0),
+            },
         };
-        Ok(cfg)
+        Ok(AzConfig {
+            simulations: simulations.map_or(d.simulations, |n| n as u32),
+            millis,
+            root,
+            c_puct: args.real("c").unwrap_or(d.c_puct),
+            c_visit: args.real("visit").unwrap_or(d.c_visit),
+            c_scale: args.real("scale").unwrap_or(d.c_scale),
+            rescale_q: args.int("rescale").map_or(d.rescale_q, |n| n == 1),
+            chance_fanout: args.int("chance").map_or(d.chance_fanout, |n| n as usize),
+        })
     }
 
     /// The spec this configuration parses from.

@@ -4,7 +4,7 @@
 //! Every agent picks one of the legal actions at a decision node; chance nodes are resolved by
 //! the game driver ([`play_game`]) with its own seeded dice, so that a game is reproducible
 //! from its seeds. The generic part — [`Game`], [`Agent`], [`RandomAgent`], [`mcts`], the
-//! driver, [`split_agent_list`] and [`make_generic_agent`] — compiles without the TDE engine
+//! driver, agent specs ([`spec`]) and [`generic_registry`] — compiles without the TDE engine
 //! (`default-features = false`).
 
 pub mod az;
@@ -12,6 +12,7 @@ pub mod conformance;
 pub mod game;
 pub mod mcts;
 mod random;
+pub mod spec;
 pub mod tensor;
 
 #[cfg(feature = "tde")]
@@ -33,6 +34,7 @@ pub use az::{AzAgent, AzConfig, AzResult, AzSearch, NetOutput, PolicyValue, Root
 pub use game::{Game, Turn};
 pub use mcts::{Evaluator, MctsAgent, MctsConfig, NeutralEvaluator, Ranker, TreeFootprint};
 pub use random::RandomAgent;
+pub use spec::{split_agent_list, AgentKind, Args, Param, Registry, Spec};
 pub use tensor::{Recipe, TensorGame, TensorShape};
 
 #[cfg(feature = "tde")]
@@ -42,7 +44,7 @@ pub use learned::LearnedAgent;
 #[cfg(feature = "tde")]
 pub use scripted::ScriptedAgent;
 #[cfg(feature = "tde")]
-pub use tde_agents::{make_agent, make_mcts, parse_mcts, play, GameSummary, AGENT_NAMES};
+pub use tde_agents::{make_agent, make_mcts, mcts_params, play, registry, GameSummary};
 #[cfg(feature = "tde")]
 pub use uc_cards::UcCardsAgent;
 
@@ -65,36 +67,31 @@ pub trait Agent<G: Game>: Send {
     }
 }
 
-/// Build an agent for any game from its spec: `random`, or `mcts[:k=v,...]` (see
-/// [`MctsConfig::parse`]) with random rollouts to the end of the game and no evaluator.
-pub fn make_generic_agent<G: Game>(spec: &str, seed: u64) -> Result<Box<dyn Agent<G>>, String> {
-    let (name, params) = spec.split_once(':').unwrap_or((spec, ""));
-    match name {
-        "random" if params.is_empty() => Ok(Box::new(RandomAgent::<G::Action>::new(seed))),
-        "random" => Err(format!("agent `random` takes no parameters, got `{params}`")),
-        "mcts" => Ok(Box::new(MctsAgent::new(MctsConfig::parse(params)?, Arc::new(NeutralEvaluator), seed))),
-        other => Err(format!("unknown agent `{other}` (available: random, mcts)")),
-    }
+/// The agents that play any game: `random` and `mcts` (random rollouts to the end of the
+/// game, no evaluator; see [`MctsConfig::PARAMS`]). A game's own registry starts from it.
+pub fn generic_registry<G: Game>() -> Registry<G> {
+    let mut r = Registry::default();
+    r.add(AgentKind {
+        name: "random",
+        about: "a uniformly random legal action",
+        params: Vec::new(),
+        build: |_, seed| Ok(Box::new(RandomAgent::<G::Action>::new(seed))),
+    });
+    r.add(AgentKind {
+        name: "mcts",
+        about: "Monte Carlo tree search with random rollouts to the end of the game",
+        params: MctsConfig::PARAMS.to_vec(),
+        build: |args, seed| {
+            Ok(Box::new(MctsAgent::new(MctsConfig::from_args(args)?, Arc::new(NeutralEvaluator), seed)))
+        },
+    });
+    r
 }
 
-/// Split a comma-separated agent list, keeping each spec's parameters with it: a piece of
-/// the form `key=value` (no `:` in the key) continues the spec before it, so
-/// `random,mcts:iters=400,c=1.4,greedy` gives `random`, `mcts:iters=400,c=1.4`, `greedy`,
-/// and `mcts:ms=20,rollout=learned:gen.json,scripted` gives `mcts:ms=20,rollout=learned:gen.json`
-/// and `scripted`.
-pub fn split_agent_list(list: &str) -> Vec<String> {
-    let mut out: Vec<String> = Vec::new();
-    let is_parameter = |piece: &str| piece.split_once('=').is_some_and(|(key, _)| !key.contains(':'));
-    for piece in list.split(',').map(str::trim).filter(|p| !p.is_empty()) {
-        match out.last_mut() {
-            Some(last) if is_parameter(piece) && last.contains(':') => {
-                last.push(',');
-                last.push_str(piece);
-            }
-            _ => out.push(piece.to_string()),
-        }
-    }
-    out
+/// Build an agent for any game from its spec: `random`, or `mcts[:k=v,...]` (see
+/// [`generic_registry`]).
+pub fn make_generic_agent<G: Game>(spec: &str, seed: u64) -> Result<Box<dyn Agent<G>>, String> {
+    generic_registry::<G>().make(spec, seed)
 }
 
 /// Play any game to the end: `agents[p]` plays player `p`, dice come from `dice_seed`, and

@@ -30,6 +30,7 @@
 //!   the iterations, run with rayon; their root visit counts are summed.
 
 use crate::game::{Game, Turn};
+use crate::spec::{self, Args, Param};
 use crate::Agent;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -90,48 +91,35 @@ impl Default for MctsConfig {
 }
 
 impl MctsConfig {
-    /// Parse `key=value` pairs (`iters`, `ms`, `c`, `depth`, `threads`, `width`) separated by
-    /// commas; an empty string gives the defaults. A key given twice, `iters` with `ms`, and
-    /// values out of range are refused.
+    /// The search settings an `mcts` spec takes.
+    pub const PARAMS: [Param; 6] = [
+        Param::int("iters", 1, 10_000_000, "iterations per decision (default 400)"),
+        Param::MILLIS,
+        Param::real("c", 0.0, 100.0, "UCT exploration constant (default 1.4)"),
+        Param::int("depth", 1, 100_000, "rollout length in decisions before the evaluator judges"),
+        Param::int("threads", 1, 256, "trees searched in parallel (default 1)"),
+        Param::int("width", 1, 10_000, "with a ranker, the best-ranked actions searched (default 5)"),
+    ];
+
+    /// Parse `key=value` pairs (see [`MctsConfig::PARAMS`]) separated by commas; an empty
+    /// string gives the defaults. A key given twice, `iters` with `ms`, and values out of
+    /// range are refused.
     pub fn parse(params: &str) -> Result<MctsConfig, String> {
-        let mut cfg = MctsConfig::default();
-        let mut seen: Vec<&str> = Vec::new();
-        for pair in params.split(',').filter(|p| !p.is_empty()) {
-            let (k, v) =
-                pair.split_once('=').ok_or_else(|| format!("mcts parameter `{pair}` is not key=value"))?;
-            if seen.contains(&k) {
-                return Err(format!("mcts parameter `{k}` is given twice"));
-            }
-            seen.push(k);
-            let bad = |what: &str| format!("mcts parameter `{k}`: `{v}` is not {what}");
-            let int = |lo: u64, hi: u64| {
-                v.parse::<u64>()
-                    .ok()
-                    .filter(|n| (lo..=hi).contains(n))
-                    .ok_or_else(|| bad(&format!("an integer from {lo} to {hi}")))
-            };
-            match k {
-                "iters" => cfg.iterations = int(1, 10_000_000)? as u32,
-                "ms" => cfg.millis = Some(int(1, 3_600_000)?),
-                "c" => {
-                    cfg.c = v
-                        .parse()
-                        .ok()
-                        .filter(|x: &f64| x.is_finite() && (0.0..=100.0).contains(x))
-                        .ok_or_else(|| bad("a number from 0 to 100"))?
-                }
-                "depth" => cfg.rollout_depth = Some(int(1, 100_000)? as u32),
-                "threads" => cfg.threads = int(1, 256)? as usize,
-                "width" => cfg.width = int(1, 10_000)? as usize,
-                _ => {
-                    return Err(format!("unknown mcts parameter `{k}` (iters, ms, c, depth, threads, width)"))
-                }
-            }
-        }
-        if seen.contains(&"iters") && seen.contains(&"ms") {
-            return Err("mcts takes `iters` or `ms` as its budget, not both".into());
-        }
-        Ok(cfg)
+        MctsConfig::from_args(&spec::check_params("mcts", &MctsConfig::PARAMS, params)?)
+    }
+
+    /// The settings of checked parameters (any beyond [`MctsConfig::PARAMS`] are ignored).
+    pub fn from_args(args: &Args) -> Result<MctsConfig, String> {
+        let d = MctsConfig::default();
+        let (iterations, millis) = args.budget("iters")?;
+        Ok(MctsConfig {
+            iterations: iterations.map_or(d.iterations, |n| n as u32),
+            millis,
+            c: args.real("c").unwrap_or(d.c),
+            rollout_depth: args.int("depth").map(|n| n as u32),
+            threads: args.int("threads").map_or(d.threads, |n| n as usize),
+            width: args.int("width").map_or(d.width, |n| n as usize),
+        })
     }
 
     /// The parameters as `mcts` accepts them back.

@@ -1,114 +1,128 @@
-//! The TDE agents: the factory that builds them from specs, spec parsing with rollouts, and
-//! the game driver that records TDE games.
+//! The TDE agents: their registry (names, parameters, constructors), the MCTS with TDE
+//! rollouts and leaf values, and the game driver that records TDE games.
 
+use crate::learned::leaf::LeafValue;
 use crate::mcts::{self, MctsAgent, MctsConfig};
-use crate::{play_game, tde, Agent, GreedyAgent, LearnedAgent, RandomAgent, ScriptedAgent, UcCardsAgent};
+use crate::spec::{Alias, Args, Param, Spec};
+use crate::{
+    generic_registry, play_game, tde, Agent, AgentKind, GreedyAgent, LearnedAgent, Registry, ScriptedAgent,
+    UcCardsAgent,
+};
 use engine::record::GameRecord;
 use engine::{Action, GameState};
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
-/// The agent names [`make_agent`] knows.
-pub const AGENT_NAMES: [&str; 6] = ["random", "greedy", "scripted", "learned", "mcts", "uc-cards"];
+/// The rollout players of `mcts:...,rollout=SPEC`.
+const ROLLOUTS: [&str; 4] = ["random", "greedy", "scripted", "learned"];
 
-/// Build a TDE agent from its spec, seeded: `random`, `greedy`, `scripted`,
-/// `learned:gen=PATH[,temp=T]` (the learned player, see [`crate::learned`]),
-/// `mcts[:k=v,...]` (see [`MctsConfig::parse`], plus `rollout=random|greedy|scripted|learned:PATH`,
-/// the rollout player, random by default, and `leaf=PATH`, a learned leaf value), or `uc-cards[:decks=PATH]` (the UC card AI, see
-/// [`crate::uc_cards`]).
-pub fn make_agent(spec: &str, seed: u64) -> Result<Box<dyn Agent<GameState>>, String> {
-    let (name, params) = spec.split_once(':').unwrap_or((spec, ""));
-    let no_params = || {
-        if params.is_empty() {
-            Ok(())
-        } else {
-            Err(format!("agent `{name}` takes no parameters, got `{params}`"))
+/// The parameters of a TDE `mcts` spec: the search settings ([`MctsConfig::PARAMS`]), the
+/// rollout player and the learned leaf value.
+pub fn mcts_params() -> Vec<Param> {
+    let mut params = MctsConfig::PARAMS.to_vec();
+    params.push(Param::agent(
+        "rollout",
+        &ROLLOUTS,
+        "the rollout player (default random); learned:gen=PATH also ranks the candidates",
+    ));
+    params.push(Param::path("leaf", "a learned leaf value that scores the leaves (default: material)"));
+    params
+}
+
+/// The TDE agents: `random`, `greedy`, `scripted`, `learned:gen=PATH[,temp=T]` (the learned
+/// player, see [`crate::learned`]), `mcts[:k=v,...]` (see [`make_mcts`]) and
+/// `uc-cards[:decks=PATH]` (the UC card AI, see [`crate::uc_cards`]); `learned:PATH` is the
+/// old spelling of `learned:gen=PATH`. The network agents extend it in `training`.
+pub fn registry() -> Registry<GameState> {
+    let mut r = generic_registry::<GameState>();
+    r.add(AgentKind {
+        name: "greedy",
+        about: "the legal action with the best immediate material gain",
+        params: Vec::new(),
+        build: |_, seed| Ok(Box::new(GreedyAgent::new(seed))),
+    });
+    r.add(AgentKind {
+        name: "scripted",
+        about: "the hand-written rule-based player",
+        params: Vec::new(),
+        build: |_, seed| Ok(Box::new(ScriptedAgent::new(seed))),
+    });
+    r.add(AgentKind {
+        name: "learned",
+        about: "the scripted player's terms under weights fitted by policy iteration",
+        params: LearnedAgent::PARAMS.to_vec(),
+        build: |args, seed| Ok(Box::new(LearnedAgent::from_args(args, seed)?)),
+    });
+    r.add(AgentKind {
+        name: "mcts",
+        about: "Monte Carlo tree search: scripted-ranked candidates, rollouts, material leaf value",
+        params: mcts_params(),
+        build: |args, seed| Ok(Box::new(make_mcts(args, seed)?)),
+    });
+    r.add(AgentKind {
+        name: "uc-cards",
+        about: "the UC card AI: each model plays the card it draws",
+        params: UcCardsAgent::PARAMS.to_vec(),
+        build: |args, seed| Ok(Box::new(UcCardsAgent::from_args(args, seed)?)),
+    });
+    r.alias(Alias { old: "learned:PATH", new: "learned:gen=PATH", rewrite: learned_path });
+    r
+}
+
+/// `learned:PATH` → `learned:gen=PATH`.
+fn learned_path(spec: &mut Spec) -> bool {
+    match spec.params.as_mut_slice() {
+        [(piece, value @ None)] if spec.name == "learned" => {
+            *value = Some(std::mem::replace(piece, "gen".into()));
+            true
         }
-    };
-    match name {
-        "random" => {
-            no_params().map(|_| Box::new(RandomAgent::<Action>::new(seed)) as Box<dyn Agent<GameState>>)
-        }
-        "greedy" => no_params().map(|_| Box::new(GreedyAgent::new(seed)) as Box<dyn Agent<GameState>>),
-        "scripted" => no_params().map(|_| Box::new(ScriptedAgent::new(seed)) as Box<dyn Agent<GameState>>),
-        "uc-cards" => Ok(Box::new(UcCardsAgent::from_params(params, seed)?)),
-        "learned" => Ok(Box::new(LearnedAgent::from_params(params, seed)?)),
-        "mcts" => make_mcts(params, seed).map(|a| Box::new(a) as Box<dyn Agent<GameState>>),
-        other => Err(format!("unknown agent `{other}` (available: {})", AGENT_NAMES.join(", "))),
+        _ => false,
     }
 }
 
-/// The MCTS agent of an `mcts:` spec's parameters (see [`make_agent`]), seeded: the scripted
-/// player ranks its candidates and the material evaluator scores its leaves; with
-/// `rollout=learned:PATH` the learned generation at PATH both ranks the candidates and plays
-/// the rollouts, and with `leaf=PATH` the learned leaf value at PATH
+/// Build a TDE agent from its spec, seeded (see [`registry`]).
+pub fn make_agent(spec: &str, seed: u64) -> Result<Box<dyn Agent<GameState>>, String> {
+    static REGISTRY: OnceLock<Registry<GameState>> = OnceLock::new();
+    REGISTRY.get_or_init(registry).make(spec, seed)
+}
+
+/// The MCTS agent of a checked `mcts` spec ([`mcts_params`]), seeded: the scripted player
+/// ranks its candidates and the material evaluator scores its leaves; with
+/// `rollout=learned:gen=PATH` the learned generation at PATH both ranks the candidates and
+/// plays the rollouts, and with `leaf=PATH` the learned leaf value at PATH
 /// ([`crate::learned::leaf`]) scores the leaves.
-pub fn make_mcts(params: &str, seed: u64) -> Result<MctsAgent<GameState>, String> {
-    let (params, leaf) = take_leaf(params)?;
-    let (mut config, rollout) = parse_mcts(&params)?;
-    config.rollout_depth.get_or_insert(crate::tde::ROLLOUT_DEPTH);
-    let evaluator: Arc<dyn crate::Evaluator<GameState>> = match leaf {
-        Some(path) => Arc::new(
-            crate::learned::leaf::LeafValue::load(std::path::Path::new(&path))
-                .map_err(|e| format!("mcts leaf: {e}"))?,
-        ),
+pub fn make_mcts(args: &Args, seed: u64) -> Result<MctsAgent<GameState>, String> {
+    let mut config = MctsConfig::from_args(args)?;
+    config.rollout_depth.get_or_insert(tde::ROLLOUT_DEPTH);
+    let evaluator: Arc<dyn crate::Evaluator<GameState>> = match args.text("leaf") {
+        Some(path) => {
+            Arc::new(LeafValue::load(std::path::Path::new(path)).map_err(|e| format!("mcts leaf: {e}"))?)
+        }
         None => Arc::new(tde::MaterialEvaluator),
     };
     let agent = MctsAgent::new(config, evaluator, seed);
-    if let Some(path) = rollout.strip_prefix("learned:") {
-        let path = path.strip_prefix("gen=").unwrap_or(path);
-        let (generation, label) = crate::learned::load_spec_generation(path)
-            .map_err(|e| format!("mcts rollout `{rollout}`: {e}"))?;
+    let Some(rollout) = args.agent("rollout") else {
+        return Ok(agent.with_ranker(Arc::new(|s| Box::new(ScriptedAgent::new(s))), "scripted"));
+    };
+    let label = rollout.source();
+    if let Some(path) = rollout.text("gen") {
+        let (generation, name) =
+            crate::learned::load_spec_generation(path).map_err(|e| format!("mcts rollout `{label}`: {e}"))?;
         let ranks = generation.clone();
-        let plays = generation.clone();
-        let ranker_label = format!("learned:{label}");
         let agent = agent.with_ranker(
             Arc::new(move |s| Box::new(LearnedAgent::new(ranks.clone(), 0.0, "", s))),
-            &ranker_label,
+            &format!("learned:{name}"),
         );
         let policy: mcts::RolloutPolicy<GameState> =
-            Arc::new(move |s| Box::new(LearnedAgent::new(plays.clone(), 0.0, "", s)));
-        return Ok(agent.with_rollout(policy, rollout));
+            Arc::new(move |s| Box::new(LearnedAgent::new(generation.clone(), 0.0, "", s)));
+        return Ok(agent.with_rollout(policy, label));
     }
     let agent = agent.with_ranker(Arc::new(|s| Box::new(ScriptedAgent::new(s))), "scripted");
-    let policy: mcts::RolloutPolicy<GameState> = match rollout {
-        "random" => return Ok(agent),
+    let policy: mcts::RolloutPolicy<GameState> = match rollout.name() {
         "greedy" => Arc::new(|s| Box::new(GreedyAgent::new(s))),
         "scripted" => Arc::new(|s| Box::new(ScriptedAgent::new(s))),
-        other => {
-            return Err(format!("mcts rollout `{other}` is not random, greedy, scripted or learned:PATH"))
-        }
+        _ => return Ok(agent),
     };
-    Ok(agent.with_rollout(policy, rollout))
-}
-
-/// An `mcts:` spec's parameters without its `leaf=PATH` (given at most once), and the path.
-fn take_leaf(params: &str) -> Result<(String, Option<String>), String> {
-    let mut leaf = None;
-    let mut rest: Vec<&str> = Vec::new();
-    for p in params.split(',') {
-        match p.strip_prefix("leaf=") {
-            Some(_) if leaf.is_some() => return Err("mcts parameter `leaf` is given twice".into()),
-            Some("") => return Err("mcts parameter `leaf` needs a path (leaf=PATH)".into()),
-            Some(path) => leaf = Some(path.to_string()),
-            None => rest.push(p),
-        }
-    }
-    Ok((rest.join(","), leaf))
-}
-
-/// Parse the parameters of an `mcts:` spec: the search settings and the rollout player's
-/// name (`rollout=random|greedy|scripted|learned:PATH`, random by default; given at most once).
-pub fn parse_mcts(params: &str) -> Result<(MctsConfig, &str), String> {
-    let mut rollout = None;
-    let mut rest: Vec<&str> = Vec::new();
-    for p in params.split(',') {
-        match p.strip_prefix("rollout=") {
-            Some(_) if rollout.is_some() => return Err("mcts parameter `rollout` is given twice".into()),
-            Some(r) => rollout = Some(r),
-            None => rest.push(p),
-        }
-    }
-    Ok((MctsConfig::parse(&rest.join(","))?, rollout.unwrap_or("random")))
+    Ok(agent.with_rollout(policy, label))
 }
 
 /// What one game produced.

@@ -41,24 +41,6 @@ fn unknown_agents_are_rejected_with_the_list_of_known_ones() {
 }
 
 #[test]
-fn agent_lists_keep_mcts_parameters_together() {
-    use agents::split_agent_list;
-    assert_eq!(
-        split_agent_list("random, mcts:iters=400,c=1.4,greedy,mcts:iters=9#b,random#2"),
-        ["random", "mcts:iters=400,c=1.4", "greedy", "mcts:iters=9#b", "random#2"]
-    );
-    assert_eq!(split_agent_list("a=1,random"), ["a=1", "random"]);
-    // A parameter whose value holds a `:` (a learned generation's path) stays with its
-    // spec; a spec whose own parameters start after `:` does not.
-    assert_eq!(
-        split_agent_list(
-            "mcts:ms=20,rollout=learned:g/gen-002.json,width=4,learned:gen=g/gen-001.json,scripted"
-        ),
-        ["mcts:ms=20,rollout=learned:g/gen-002.json,width=4", "learned:gen=g/gen-001.json", "scripted"]
-    );
-}
-
-#[test]
 fn mcts_specs_take_a_rollout_player_and_reject_unknown_ones() {
     let a = make_agent("mcts:iters=10,rollout=scripted", 1).unwrap();
     assert!(a.name().contains("rollout=scripted"), "{}", a.name());

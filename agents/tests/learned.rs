@@ -4,7 +4,7 @@
 use agents::learned::features::{dot, term_values};
 use agents::learned::generation::{block_of, file_name, Generation};
 use agents::scripted::terms::{Term, TERMS};
-use agents::{make_agent, make_mcts, play, Agent, LearnedAgent, ScriptedAgent};
+use agents::{make_agent, play, Agent, LearnedAgent, ScriptedAgent};
 use engine::scenario::Scenario;
 use engine::setup::{new_game, GameConfig};
 use engine::state::Player;
@@ -159,13 +159,13 @@ fn features_are_the_slopes_of_the_scores_in_the_weights() {
 #[test]
 fn a_learned_generation_ranks_and_rolls_out_for_mcts() {
     let path = temp_file("mcts", &Generation::scripted());
-    let spec = format!("iters=30,rollout=learned:{},width=4", path.display());
-    let mut search = make_mcts(&spec, 3).unwrap();
+    let spec = format!("mcts:iters=30,rollout=learned:{},width=4", path.display());
+    let mut search = make_agent(&spec, 3).unwrap();
     assert!(search.name().contains("rollout=learned:"), "{}", search.name());
     let state = decisions(0, 5).into_iter().nth(3).expect("a decision");
     let a = search.select_action(&state);
     assert!(state.legal_actions().contains(&a));
-    assert!(make_mcts("iters=30,rollout=learned:/nonexistent.json", 3)
+    assert!(make_agent("mcts:iters=30,rollout=learned:/nonexistent.json", 3)
         .err()
         .unwrap()
         .contains("/nonexistent.json"));

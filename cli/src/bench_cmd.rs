@@ -161,7 +161,7 @@ pub fn bench(args: &BenchArgs) -> Result<String, String> {
     let legal_us = median(legal_us);
     let state_bytes = std::mem::size_of::<GameState>();
     let state_heap_bytes = decision.dynamic().heap_bytes();
-    let tree = agents::make_mcts(mcts_params(&args.mcts)?, 0)?.tree_footprint(&decision);
+    let tree = agents::make_mcts(&mcts_args(&args.mcts)?, 0)?.tree_footprint(&decision);
     let bytes_per_node = tree.bytes as f64 / tree.nodes as f64;
     let net = network_speed(&args.net, batches, args.net_batch as usize)?;
     let learn = learn_speed(batches)?;
@@ -316,9 +316,10 @@ struct ScenarioSpeed {
 /// The `--mcts` spec with its rollouts made random (the engine's own speed, without the
 /// scripted player's evaluation of its candidates).
 fn with_random_rollouts(spec: &str) -> Result<String, String> {
-    let params: Vec<&str> =
-        mcts_params(spec)?.split(',').filter(|p| !p.is_empty() && !p.starts_with("rollout=")).collect();
-    Ok(format!("mcts:{}", params.into_iter().chain(["rollout=random"]).collect::<Vec<_>>().join(",")))
+    mcts_args(spec)?;
+    let mut spec = agents::Spec::parse(spec)?;
+    spec.set("rollout", "random");
+    Ok(spec.to_string())
 }
 
 /// Median decisions per second of the scripted player over the decisions of a seeded random
@@ -345,7 +346,7 @@ fn scripted_speed(config: &GameConfig, batches: u32) -> Result<f64, String> {
 
 /// Median MCTS iterations per second of `spec` searching the decision `at`.
 fn mcts_speed(spec: &str, at: &GameState, batches: u32) -> Result<f64, String> {
-    let config = agents::parse_mcts(mcts_params(spec)?)?.0;
+    let config = agents::MctsConfig::from_args(&mcts_args(spec)?)?;
     if config.millis.is_some() {
         return Err(format!("--mcts: `{spec}` needs an iteration budget (iters=), not ms="));
     }
@@ -360,10 +361,11 @@ fn mcts_speed(spec: &str, at: &GameState, batches: u32) -> Result<f64, String> {
     Ok(median(rates))
 }
 
-/// The parameters of the `--mcts` spec, which must name the mcts agent.
-fn mcts_params(spec: &str) -> Result<&str, String> {
-    match spec.split_once(':').unwrap_or((spec, "")) {
-        ("mcts", params) => Ok(params),
+/// The checked `--mcts` spec, which must name the mcts agent.
+fn mcts_args(spec: &str) -> Result<agents::Args, String> {
+    let args = agents::registry().check(spec).map_err(|e| format!("--mcts: {e}"))?;
+    match args.name() {
+        "mcts" => Ok(args),
         _ => Err(format!("--mcts: `{spec}` is not an mcts agent")),
     }
 }

@@ -1,6 +1,7 @@
 //! `tde`: command-line front end of The Drowned Earth AI framework. Each subcommand lives in
 //! its own module, returns the text to print, and `main` only parses, dispatches and prints.
 
+mod agents_cmd;
 mod arena_cmd;
 mod bench_cmd;
 mod crew_cmd;
@@ -62,6 +63,8 @@ enum Command {
     Bench(bench_cmd::BenchArgs),
     /// Round robin between agents on every scenario with sides swapped: ratings and a report.
     Arena(arena_cmd::ArenaArgs),
+    /// List every agent a spec may name, with its parameters.
+    Agents,
     /// List the five scenarios, one line each.
     Scenarios(scenarios_cmd::ScenariosArgs),
     /// Policy iteration of the learned player: propose (rollout labels or self-play games), gate; resumable.
@@ -124,7 +127,7 @@ fn main() -> ExitCode {
     }
     // Say which game data is used unless it is the built-in data, and refuse a folder that
     // lacks it (the exact-odds commands need none).
-    if !matches!(cli.command, Command::Rules { .. } | Command::Scenarios(_)) {
+    if !matches!(cli.command, Command::Rules { .. } | Command::Scenarios(_) | Command::Agents) {
         let (dir, why) = engine::data::configs_choice();
         let same = |a: &std::path::Path, b: &std::path::Path| a.canonicalize().ok() == b.canonicalize().ok();
         if !same(&dir, &engine::data::builtin_configs_dir()) || why.contains("ignored") {
@@ -151,6 +154,7 @@ fn main() -> ExitCode {
         Command::Analyze(args) => passed(game_cmd::analyze(args)),
         Command::Bench(args) => passed(bench_cmd::bench(args)),
         Command::Scenarios(args) => Ok((scenarios_cmd::scenarios(args), true)),
+        Command::Agents => Ok((agents_cmd::agents(), true)),
         Command::Arena(args) => passed(arena_cmd::arena(args)),
         Command::Learn(args) => passed(learn_cmd::learn_cmd(args)),
         Command::Ladder(args) => passed(learn_cmd::ladder_cmd(args)),

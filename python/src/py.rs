@@ -427,6 +427,6 @@ fn _tde(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("CHANCE_PLAYER", core::CHANCE_PLAYER)?;
     m.add("TERMINAL_PLAYER", core::TERMINAL_PLAYER)?;
     m.add("MAX_CHANCE_OUTCOMES", core::MAX_CHANCE_OUTCOMES)?;
-    m.add("AGENT_NAMES", agents::AGENT_NAMES.iter().chain(&["policy", "az"]).copied().collect::<Vec<_>>())?;
+    m.add("AGENT_NAMES", training::play::registry().names())?;
     Ok(())
 }

@@ -100,11 +100,11 @@ fn mcts_with_rollouts_searches_only_the_blends_best_candidates_at_the_root() {
 fn bad_blend_parameters_are_refused_by_name() {
     let net = shipped();
     for (spec, needle) in [
-        (format!("policy:checkpoint={net},blend=-1"), "blend `-1`"),
-        (format!("policy:checkpoint={net},blend=x"), "blend `x`"),
-        (format!("policy:checkpoint={net},blend=1,temp=1"), "no temp"),
-        (format!("mcts:iters=8,net={net},blend=1"), "blend needs rollout="),
-        (format!("mcts:iters=8,rollout=scripted,net={net},blend=nan"), "blend `nan`"),
+        (format!("policy:checkpoint={net},blend=-1"), "`blend`: `-1`"),
+        (format!("policy:checkpoint={net},blend=x"), "`blend`: `x`"),
+        (format!("policy:checkpoint={net},blend=1,temp=1"), "policy-blend: unknown parameter `temp`"),
+        (format!("mcts:iters=8,net={net},blend=1"), "mcts-net: unknown parameter `blend`"),
+        (format!("mcts:iters=8,rollout=scripted,net={net},blend=nan"), "`blend`: `nan`"),
         (format!("mcts:iters=8,rollout=sideways,net={net}"), "sideways"),
     ] {
         let err = make_agent(&spec, 1).err().unwrap_or_else(|| panic!("{spec} was accepted"));

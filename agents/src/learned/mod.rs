@@ -15,6 +15,7 @@ pub mod generation;
 pub mod leaf;
 
 use crate::scripted::ScriptedAgent;
+use crate::spec::{Args, Param};
 use crate::Agent;
 use engine::state::Player;
 use engine::{Action, GameState};
@@ -48,27 +49,17 @@ impl LearnedAgent {
         }
     }
 
-    /// The agent of a spec's parameters: `gen=PATH` (a generation file, or a folder whose
-    /// newest `gen-NNN.json` plays) and optionally `temp=T` (0 to 10).
-    pub fn from_params(params: &str, seed: u64) -> Result<LearnedAgent, String> {
-        let mut path = None;
-        let mut temperature = 0.0;
-        for p in params.split(',').filter(|p| !p.is_empty()) {
-            match p.split_once('=') {
-                Some(("gen", v)) if path.is_none() => path = Some(v),
-                Some(("temp", v)) => {
-                    temperature = v
-                        .parse::<f64>()
-                        .ok()
-                        .filter(|t| t.is_finite() && (0.0..=10.0).contains(t))
-                        .ok_or_else(|| format!("agent `learned`: temp `{v}` is not a number in [0, 10]"))?
-                }
-                _ => return Err(format!("agent `learned`: unknown or repeated parameter `{p}` (gen, temp)")),
-            }
-        }
-        let path = path.ok_or("agent `learned` needs gen=PATH (a generation file or folder)")?;
+    /// The parameters a `learned` spec takes.
+    pub const PARAMS: [Param; 2] = [
+        Param::path("gen", "a generation file, or a folder whose newest gen-NNN.json plays").required(),
+        Param::real("temp", 0.0, 10.0, "softmax temperature (0, the default: the best-scored action)"),
+    ];
+
+    /// The agent of a `learned` spec's checked parameters (see [`LearnedAgent::PARAMS`]).
+    pub fn from_args(args: &Args, seed: u64) -> Result<LearnedAgent, String> {
+        let path = args.text("gen").ok_or("learned: needs gen=PATH")?;
         let (generation, label) = load_spec_generation(path)?;
-        Ok(LearnedAgent::new(generation, temperature, &label, seed))
+        Ok(LearnedAgent::new(generation, args.real("temp").unwrap_or(0.0), &label, seed))
     }
 
     /// The generation it plays.
@@ -163,8 +154,8 @@ mod tests {
 
     #[test]
     fn bad_specs_are_refused_by_name() {
-        let err = |p: &str| LearnedAgent::from_params(p, 0).err().unwrap();
-        assert!(err("").contains("gen=PATH"));
+        let err = |p: &str| crate::make_agent(&format!("learned:{p}"), 0).err().unwrap();
+        assert!(err("").contains("gen="));
         assert!(err("gen=/nonexistent/gen.json").contains("/nonexistent/gen.json"));
         assert!(err("gen=x,temp=-1").contains("temp"));
         assert!(err("gen=x,foo=1").contains("foo"));

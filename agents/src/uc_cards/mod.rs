@@ -36,6 +36,7 @@ mod targets;
 
 use crate::scripted::fields::Fields;
 use crate::scripted::view::View;
+use crate::spec::{Args, Param};
 use crate::{Agent, ScriptedAgent};
 use deck::{is_elite, CrewDecks, CrewRole, Piles};
 use engine::state::{InteractKind, ModelId, Player, Side, Step};
@@ -85,23 +86,18 @@ impl UcCardsAgent {
         }
     }
 
-    /// Build from the spec's parameters: none, or `decks=PATH` (another crew deck file).
-    pub fn from_params(params: &str, seed: u64) -> Result<UcCardsAgent, String> {
-        let mut path = None;
-        for p in params.split(',').map(str::trim).filter(|p| !p.is_empty()) {
-            match p.split_once('=') {
-                Some(("decks", v)) if path.is_none() && !v.is_empty() => path = Some(v.to_string()),
-                Some(("decks", _)) => return Err("uc-cards parameter `decks` is empty or given twice".into()),
-                _ => return Err(format!("unknown uc-cards parameter `{p}` (known: decks=PATH)")),
-            }
-        }
-        let decks = match &path {
+    /// The parameters a `uc-cards` spec takes.
+    pub const PARAMS: [Param; 1] =
+        [Param::path("decks", "another crew deck file (default: the shipped one)")];
+
+    /// Build from a `uc-cards` spec's checked parameters (see [`UcCardsAgent::PARAMS`]).
+    pub fn from_args(args: &Args, seed: u64) -> Result<UcCardsAgent, String> {
+        let decks = match args.text("decks") {
             Some(p) => CrewDecks::load(std::path::Path::new(p)),
             None => CrewDecks::shipped(),
         }
         .map_err(|e| e.to_string())?;
-        let name = if params.is_empty() { "uc-cards".to_string() } else { format!("uc-cards:{params}") };
-        Ok(UcCardsAgent::new(Arc::new(decks), seed, name))
+        Ok(UcCardsAgent::new(Arc::new(decks), seed, args.source().to_string()))
     }
 
     /// The model to activate: leftmost, then topmost.

@@ -52,7 +52,7 @@ pub fn advise(table: &Table, networks: &Mutex<Vec<(String, Arc<Network>)>>) -> R
     let index_of = |a: &engine::Action| legal.iter().position(|l| l == a);
     let entry = |a: &engine::Action, weight: f64, share: f64| json!({"i": index_of(a), "text": seat_words(&describe_action(state, *a), Some(side)), "weight": weight, "share": share});
     if let Some(path) = checkpoint_of(&spec) {
-        let network = network(networks, path).map_err(AdviceError::Agent)?;
+        let network = network(networks, &path).map_err(AdviceError::Agent)?;
         let e = network.evaluate(&[(&world, side as usize)]).map_err(AdviceError::Agent)?.remove(0);
         let mut ranked: Vec<(f32, engine::Action)> =
             e.priors.iter().copied().zip(e.legal.iter().copied()).collect();
@@ -93,10 +93,11 @@ pub fn advise(table: &Table, networks: &Mutex<Vec<(String, Arc<Network>)>>) -> R
     }))
 }
 
-/// The checkpoint of an agent that is the network alone (`policy:checkpoint=PATH,...`).
-fn checkpoint_of(spec: &str) -> Option<&str> {
-    let params = spec.strip_prefix("policy:")?;
-    params.split(',').find_map(|p| p.strip_prefix("checkpoint="))
+/// The checkpoint of an agent that is the network alone (`policy:checkpoint=PATH,...`, or
+/// blended with the scripted order, `policy-blend:`).
+fn checkpoint_of(spec: &str) -> Option<String> {
+    let args = training::play::registry().check(spec).ok()?;
+    matches!(args.name(), "policy" | "policy-blend").then(|| args.text("checkpoint").map(String::from))?
 }
 
 /// The network at `path`, loaded once.

@@ -12,22 +12,41 @@ use crate::board::{Cell, Terrain, HEIGHT, WIDTH};
 use crate::data::Kind;
 use crate::flow::Node;
 use crate::state::{Action, Encounter, Intent, Pending, Phase, DM_SIDE};
-use agents::{make_generic_agent, Agent};
+use agents::spec::Alias;
+use agents::{generic_registry, Agent, AgentKind, Registry, Spec};
+use std::sync::OnceLock;
 
 /// The scripted player of either side.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct ScriptedAgent;
 
-/// Names of the agents [`make_agent`] knows.
-pub const AGENT_NAMES: [&str; 3] = ["scripted", "random", "mcts"];
+/// The Encounter's agents: the generic ones (`random`, `mcts:iters=...`, see
+/// [`agents::generic_registry`]) and `scripted`, of which `dm` is the old spelling.
+pub fn registry() -> Registry<Encounter> {
+    let mut r = generic_registry::<Encounter>();
+    r.add(AgentKind {
+        name: "scripted",
+        about: "the rule-based player of either side: the AI Dungeon Master or a scripted party",
+        params: Vec::new(),
+        build: |_, _| Ok(Box::new(ScriptedAgent)),
+    });
+    r.alias(Alias { old: "dm", new: "scripted", rewrite: dm_is_scripted });
+    r
+}
 
-/// An agent from its spec: `scripted`, or any generic one (`random`, `mcts:iters=...`).
-pub fn make_agent(spec: &str, seed: u64) -> Result<Box<dyn Agent<Encounter>>, String> {
-    match spec {
-        "scripted" | "dm" => Ok(Box::new(ScriptedAgent)),
-        other => make_generic_agent::<Encounter>(other, seed)
-            .map_err(|e| format!("{e}; the Encounter also knows `scripted`")),
+/// `dm` → `scripted`.
+fn dm_is_scripted(spec: &mut Spec) -> bool {
+    let old = spec.name == "dm";
+    if old {
+        spec.name = "scripted".into();
     }
+    old
+}
+
+/// An agent from its spec, seeded (see [`registry`]).
+pub fn make_agent(spec: &str, seed: u64) -> Result<Box<dyn Agent<Encounter>>, String> {
+    static REGISTRY: OnceLock<Registry<Encounter>> = OnceLock::new();
+    REGISTRY.get_or_init(registry).make(spec, seed)
 }
 
 impl Agent<Encounter> for ScriptedAgent {

@@ -30,7 +30,7 @@ mod text;
 
 pub use activation::price;
 pub use combat::{BREAK_FREE_TARGET, DAMAGE_TARGET, POINT_BLANK};
-pub use dm::{make_agent, ScriptedAgent};
+pub use dm::{make_agent, registry, ScriptedAgent};
 pub use flow::{Node, MAX_MOMENTUM};
 pub use force::{FORCE_OBSTACLE, FORCE_TARGET};
 pub use record::{replay, GameRecord, Setup};

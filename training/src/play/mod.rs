@@ -1,8 +1,9 @@
-//! Agents that play with a trained network, built from their specs by [`make_agent`]: the
-//! network alone (`policy:checkpoint=PATH`, [`policy`], or blended with the scripted order,
-//! [`blend`]), the network inside MCTS (`mcts:...,net=PATH`, [`search`]) — its policy orders
-//! the candidates searched and its value judges the leaves, with no rollouts — or at MCTS's
-//! root only (`mcts:...,rollout=R,net=PATH`), and AlphaZero-style search (`az:net=PATH`).
+//! Agents that play with a trained network, registered by [`registry`] and built from their
+//! specs by [`make_agent`]: the network alone (`policy:checkpoint=PATH`, [`policy`], or
+//! blended with the scripted order, `policy-blend:`, [`blend`]), the network inside MCTS
+//! (`mcts-net:...,net=PATH`, [`search`]) — its policy orders the candidates searched and its
+//! value judges the leaves, with no rollouts — or at MCTS's root only
+//! (`mcts-blend:...,rollout=R,net=PATH`), and AlphaZero-style search (`az:net=PATH`).
 //! [`rollout`] plays games on from a position by any agent.
 
 pub mod blend;
@@ -12,111 +13,126 @@ pub mod search;
 
 use crate::network::loaded::Network;
 use agents::mcts::MctsAgent;
-use agents::{Agent, AzAgent, AzConfig};
+use agents::spec::Alias;
+use agents::{Agent, AgentKind, Args, AzAgent, AzConfig, MctsConfig, Param, Registry, Spec};
 use blend::{BlendedPolicy, DEFAULT_BLEND};
 use engine::GameState;
 use policy::PolicyAgent;
 use search::{NetEvaluator, NetRanker};
 use std::path::Path;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
-/// Parse `key=value` parameters into the value of `key` and the rest.
-fn take_param<'a>(params: &'a str, key: &str) -> (Option<&'a str>, String) {
-    let mut found = None;
-    let rest: Vec<&str> = params
-        .split(',')
-        .filter(|p| match p.strip_prefix(key).and_then(|r| r.strip_prefix('=')) {
-            Some(v) => {
-                found = Some(v);
-                false
-            }
-            None => !p.is_empty(),
-        })
-        .collect();
-    (found, rest.join(","))
+/// The network of a checked spec's path parameter `key`.
+fn network(args: &Args, key: &str) -> Result<Arc<Network>, String> {
+    let path = args.text(key).ok_or_else(|| format!("{}: needs {key}=PATH", args.name()))?;
+    Ok(Arc::new(Network::load_for_tde(Path::new(path))?))
 }
 
-/// The weight of a `blend=W` parameter: a number from 0 to 100.
-fn parse_blend(w: &str) -> Result<f64, String> {
-    w.parse::<f64>()
-        .ok()
-        .filter(|w| w.is_finite() && (0.0..=100.0).contains(w))
-        .ok_or_else(|| format!("blend `{w}` is not a number from 0 to 100"))
-}
+/// The `blend=W` parameter: the weight of the scripted order against the network's policy.
+const BLEND: Param =
+    Param::real("blend", 0.0, 100.0, "weight of the scripted order against the network (default 1)");
 
-/// Build any agent the CLI and the arena know, learned ones included: `policy:checkpoint=PATH
-/// [,temp=T|,blend=W]` (the network alone, or blended with the scripted order, see
-/// [`crate::play::blend`]), `mcts:...,net=PATH` (the network's priors and values, no rollouts),
-/// `mcts:...,rollout=R,net=PATH[,blend=W]` (rollouts, with the root's candidates chosen by
-/// the blend), `az:net=PATH[,sims=N|ms=T,...]` (AlphaZero-style search with the network, see
-/// [`AzConfig::parse`]), and everything [`agents::make_agent`] builds.
-pub fn make_agent(spec: &str, seed: u64) -> Result<Box<dyn Agent<GameState>>, String> {
-    let (name, params) = spec.split_once(':').unwrap_or((spec, ""));
-    match name {
-        "policy" => {
-            let (path, rest) = take_param(params, "checkpoint");
-            let path = path.ok_or("agent `policy` needs checkpoint=PATH")?;
-            let (temp, rest) = take_param(&rest, "temp");
-            let (blend, rest) = take_param(&rest, "blend");
-            if !rest.is_empty() {
-                return Err(format!("agent `policy`: unknown parameters `{rest}` (checkpoint, temp, blend)"));
-            }
-            if let Some(weight) = blend {
-                if temp.is_some() {
-                    return Err(
-                        "agent `policy`: blend plays the best blended action and takes no temp".into()
-                    );
-                }
-                let weight = parse_blend(weight)?;
-                let network = Arc::new(Network::load_for_tde(Path::new(path))?);
-                return Ok(Box::new(BlendedPolicy::new(network, weight, seed)));
-            }
-            let temperature = match temp {
-                Some(t) => t
-                    .parse::<f64>()
-                    .ok()
-                    .filter(|t| t.is_finite() && (0.0..=10.0).contains(t))
-                    .ok_or_else(|| format!("agent `policy`: temp `{t}` is not a number in [0, 10]"))?,
-                None => 0.0,
-            };
-            let network = Arc::new(Network::load_for_tde(Path::new(path))?);
-            Ok(Box::new(PolicyAgent::new(network, temperature, seed)))
-        }
-        "mcts" if params.split(',').any(|p| p.starts_with("net=")) => {
-            let (path, rest) = take_param(params, "net");
-            let path = path.ok_or("mcts: net needs a path")?;
-            let (blend, rest) = take_param(&rest, "blend");
-            if rest.split(',').any(|p| p.starts_with("rollout=")) {
-                // Rollouts value the leaves; the network, blended with the scripted order,
-                // chooses and orders the root's candidates.
-                let weight = blend.map_or(Ok(DEFAULT_BLEND), parse_blend)?;
-                let search = agents::make_mcts(&rest, seed)?;
-                let network = Arc::new(Network::load_for_tde(Path::new(path))?);
-                let ranker = BlendedPolicy::new(network, weight, seed ^ 0x5bd1_e995);
-                let label = ranker.label();
-                return Ok(Box::new(search.with_root_ranker(Box::new(ranker), &label)));
-            }
-            if blend.is_some() {
-                return Err(
-                    "mcts: blend needs rollout= (without rollouts the network ranks every node alone)".into(),
-                );
-            }
-            let (mut config, _) = agents::parse_mcts(&rest)?;
+/// Every agent the CLI and the arena know: those of [`agents::registry`] and the ones that
+/// play with a trained network — `policy:checkpoint=PATH[,temp=T]` (the network alone, see
+/// [`policy`]), `policy-blend:checkpoint=PATH[,blend=W]` (blended with the scripted order,
+/// see [`blend`]), `mcts-net:...,net=PATH` (MCTS on the network's priors and values, no
+/// rollouts, see [`search`]), `mcts-blend:...,net=PATH[,blend=W]` (MCTS with rollouts whose
+/// root candidates the blend chooses) and `az:net=PATH[,...]` (AlphaZero-style search, see
+/// [`AzConfig::parse`]). The old spellings `policy:...,blend=W` and `mcts:...,net=PATH` (with
+/// or without `rollout=`) stay accepted.
+pub fn registry() -> Registry<GameState> {
+    let mut r = agents::registry();
+    let net = Param::path("net", "a network checkpoint").required();
+    let checkpoint = Param::path("checkpoint", "a network checkpoint").required();
+    r.add(AgentKind {
+        name: "policy",
+        about: "the network's policy alone, no search",
+        params: vec![
+            checkpoint,
+            Param::real("temp", 0.0, 10.0, "softmax temperature (0, the default: the best action)"),
+        ],
+        build: |args, seed| {
+            Ok(Box::new(PolicyAgent::new(
+                network(args, "checkpoint")?,
+                args.real("temp").unwrap_or(0.0),
+                seed,
+            )))
+        },
+    });
+    r.add(AgentKind {
+        name: "policy-blend",
+        about: "the best action of the network's policy blended with the scripted order, no search",
+        params: vec![checkpoint, BLEND],
+        build: |args, seed| {
+            let weight = args.real("blend").unwrap_or(DEFAULT_BLEND);
+            Ok(Box::new(BlendedPolicy::new(network(args, "checkpoint")?, weight, seed)))
+        },
+    });
+    r.add(AgentKind {
+        name: "mcts-net",
+        about: "MCTS on the network's priors (candidates) and values (leaves), no rollouts",
+        params: MctsConfig::PARAMS.into_iter().filter(|p| p.key != "depth").chain([net]).collect(),
+        build: |args, seed| {
+            let mut config = MctsConfig::from_args(args)?;
             config.rollout_depth = Some(0);
-            let network = Arc::new(Network::load_for_tde(Path::new(path))?);
+            let network = network(args, "net")?;
             let ranker = network.clone();
-            let agent = MctsAgent::new(config, Arc::new(NetEvaluator(network.clone())), seed)
+            let agent = MctsAgent::new(config, Arc::new(NetEvaluator(network)), seed)
                 .with_ranker(Arc::new(move |_| Box::new(NetRanker(ranker.clone()))), "net");
             Ok(Box::new(agent))
-        }
-        "az" => {
-            let (path, rest) = take_param(params, "net");
-            let path = path.ok_or("agent `az` needs net=PATH")?;
-            let config = AzConfig::parse(&rest)?;
-            let network = Arc::new(Network::load_for_tde(Path::new(path))?);
+        },
+    });
+    r.add(AgentKind {
+        name: "mcts-blend",
+        about: "MCTS with rollouts (as mcts) whose root candidates the network blended with the scripted order chooses",
+        params: agents::mcts_params().into_iter().chain([net, BLEND]).collect(),
+        build: |args, seed| {
+            let search = agents::make_mcts(args, seed)?;
+            let weight = args.real("blend").unwrap_or(DEFAULT_BLEND);
+            let ranker = BlendedPolicy::new(network(args, "net")?, weight, seed ^ 0x5bd1_e995);
+            let label = ranker.label();
+            Ok(Box::new(search.with_root_ranker(Box::new(ranker), &label)))
+        },
+    });
+    r.add(AgentKind {
+        name: "az",
+        about: "AlphaZero-style search with the network (Gumbel or PUCT root)",
+        params: AzConfig::PARAMS.into_iter().chain([net]).collect(),
+        build: |args, seed| {
+            let network = network(args, "net")?;
             let label = network.source.clone();
-            Ok(Box::new(AzAgent::new(config, network, &label, seed)))
-        }
-        _ => agents::make_agent(spec, seed),
+            Ok(Box::new(AzAgent::new(AzConfig::from_args(args)?, network, &label, seed)))
+        },
+    });
+    r.alias(Alias {
+        old: "policy:checkpoint=PATH,blend=W",
+        new: "policy-blend:checkpoint=PATH,blend=W",
+        rewrite: |s| rename_if(s, "policy", &["blend"], "policy-blend"),
+    });
+    r.alias(Alias {
+        old: "mcts:...,rollout=R,net=PATH",
+        new: "mcts-blend:...,rollout=R,net=PATH",
+        rewrite: |s| rename_if(s, "mcts", &["net", "rollout"], "mcts-blend"),
+    });
+    r.alias(Alias {
+        old: "mcts:...,net=PATH",
+        new: "mcts-net:...,net=PATH",
+        rewrite: |s| rename_if(s, "mcts", &["net"], "mcts-net"),
+    });
+    r
+}
+
+/// Rename a spec named `old` that gives every parameter of `keys` to `new`; whether it did.
+fn rename_if(spec: &mut Spec, old: &str, keys: &[&str], new: &str) -> bool {
+    let rename = spec.name == old && keys.iter().all(|k| spec.has(k));
+    if rename {
+        spec.name = new.to_string();
     }
+    rename
+}
+
+/// Build any agent of [`registry`] from its spec, seeded.
+pub fn make_agent(spec: &str, seed: u64) -> Result<Box<dyn Agent<GameState>>, String> {
+    static REGISTRY: OnceLock<Registry<GameState>> = OnceLock::new();
+    REGISTRY.get_or_init(registry).make(spec, seed)
 }
