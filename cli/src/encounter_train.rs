@@ -2,29 +2,28 @@
 //! imitation data ([`training::learning::imitation`]) and training loop
 //! ([`training::learning::learner::train`]) teaching a policy/value network the Encounter from
 //! its scripted players, and the network playing either side as `policy:checkpoint=PATH[,temp=T]`
-//! (the network alone) or `az:net=PATH[,...]` (AlphaZero-style search with it), beside the
-//! agents [`encounter::make_agent`] builds.
+//! (the network alone) or `az:net=PATH[,...]` (AlphaZero-style search with it), registered
+//! beside the agents of [`encounter::registry`].
 
-use agents::{Agent, AzAgent, AzConfig, TensorGame};
-use clap::Args;
-use encounter::{make_agent, Encounter};
+use agents::{Agent, Args, Registry, TensorGame};
+use encounter::Encounter;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
-use std::path::{Path, PathBuf};
-use std::sync::Arc;
+use std::path::PathBuf;
+use std::sync::{Arc, OnceLock};
 use training::learning::config::Config;
 use training::learning::imitation::{imitation_game, Seat};
 use training::learning::learner::{train, TrainRun};
 use training::network::loaded::Network;
-use training::play::policy::PolicyAgent;
+use training::play;
 use training::Sample;
 
 /// Steps after which an Encounter that has not ended is refused as a training game.
 const MAX_STEPS: usize = 100_000;
 
 /// `tde encounter train`.
-#[derive(Args, Debug)]
+#[derive(clap::Args, Debug)]
 pub struct TrainArgs {
     /// The training configuration (the TOML `tde train` reads; of `[data]` the Encounter uses
     /// `games`, `agents` (the experts), `opponents`, `value_from_opponents`, `every` and
@@ -43,60 +42,27 @@ pub struct TrainArgs {
     pub quiet: bool,
 }
 
-/// An Encounter agent from its spec: the network agents, then whatever
-/// [`encounter::make_agent`] builds (`scripted`, `random`, `mcts:...`).
-pub fn encounter_agent(spec: &str, seed: u64) -> Result<Box<dyn Agent<Encounter>>, String> {
-    let (name, params) = spec.split_once(':').unwrap_or((spec, ""));
-    match name {
-        "policy" => {
-            let mut path = None;
-            let mut temperature = 0.0;
-            for pair in params.split(',').filter(|p| !p.is_empty()) {
-                match pair.split_once('=') {
-                    Some(("checkpoint", p)) => path = Some(p),
-                    Some(("temp", t)) => {
-                        temperature = t
-                            .parse::<f64>()
-                            .ok()
-                            .filter(|t| t.is_finite() && (0.0..=10.0).contains(t))
-                            .ok_or_else(|| format!("agent `policy`: temp `{t}` is not a number in [0, 10]"))?
-                    }
-                    _ => {
-                        return Err(format!("agent `policy`: unknown parameter `{pair}` (checkpoint, temp)"))
-                    }
-                }
-            }
-            let path = path.ok_or("agent `policy` needs checkpoint=PATH")?;
-            Ok(Box::new(PolicyAgent::new(encounter_network(path)?, temperature, seed)))
-        }
-        "az" => {
-            let mut path = None;
-            let rest: Vec<&str> = params
-                .split(',')
-                .filter(|p| match p.strip_prefix("net=") {
-                    Some(v) => {
-                        path = Some(v);
-                        false
-                    }
-                    None => !p.is_empty(),
-                })
-                .collect();
-            let path = path.ok_or("agent `az` needs net=PATH")?;
-            let config = AzConfig::parse(&rest.join(","))?;
-            let network = encounter_network(path)?;
-            let label = network.source.clone();
-            Ok(Box::new(AzAgent::new(config, network, &label, seed)))
-        }
-        _ => make_agent(spec, seed)
-            .map_err(|e| format!("{e}; with a network: policy:checkpoint=PATH or az:net=PATH")),
-    }
+/// The Encounter's agents: those of [`encounter::registry`] (`scripted`, `random`, `mcts`)
+/// and the network ones, `policy:checkpoint=PATH[,temp=T]` and `az:net=PATH[,...]`, whose
+/// checkpoints must read and write the Encounter's tensors.
+pub fn encounter_registry() -> Registry<Encounter> {
+    let mut r = encounter::registry();
+    r.add(play::policy_kind(|args, seed| {
+        play::build_policy(args, seed, encounter_network(args, "checkpoint")?)
+    }));
+    r.add(play::az_kind(|args, seed| play::build_az(args, seed, encounter_network(args, "net")?)));
+    r
 }
 
-/// A checkpoint that reads and writes the Encounter's tensors.
-fn encounter_network(path: &str) -> Result<Arc<Network>, String> {
-    let network = Network::load(Path::new(path))?;
-    network.check_shape(&Encounter::start().tensor_shape())?;
-    Ok(Arc::new(network))
+/// An Encounter agent from its spec, seeded (see [`encounter_registry`]).
+pub fn encounter_agent(spec: &str, seed: u64) -> Result<Box<dyn Agent<Encounter>>, String> {
+    static REGISTRY: OnceLock<Registry<Encounter>> = OnceLock::new();
+    REGISTRY.get_or_init(encounter_registry).make(spec, seed)
+}
+
+/// The checkpoint a spec's path parameter `key` names, checked to fit the Encounter.
+fn encounter_network(args: &Args, key: &str) -> Result<Arc<Network>, String> {
+    play::network_for(args, key, &Encounter::start().tensor_shape())
 }
 
 /// One training game's seats: an expert against an expert, or (with opponents) an expert
@@ -201,6 +167,7 @@ mod tests {
     use super::*;
     use agents::play_game;
     use encounter::{DM_SIDE, PARTY_SIDE};
+    use std::path::Path;
 
     fn repo() -> PathBuf {
         Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap().to_path_buf()
@@ -246,18 +213,18 @@ mod tests {
     #[test]
     fn bad_network_specs_and_checkpoints_of_another_game_are_refused() {
         let e = encounter_agent("policy:temp=1", 0).err().unwrap();
-        assert!(e.contains("checkpoint=PATH"), "{e}");
+        assert!(e.contains("checkpoint"), "{e}");
         let e = encounter_agent("policy:checkpoint=x,depth=3", 0).err().unwrap();
-        assert!(e.contains("unknown parameter `depth=3`"), "{e}");
+        assert!(e.contains("depth"), "{e}");
         let e = encounter_agent("policy:checkpoint=x,temp=-1", 0).err().unwrap();
-        assert!(e.contains("temp `-1`"), "{e}");
+        assert!(e.contains("temp"), "{e}");
         let e = encounter_agent("az:sims=8", 0).err().unwrap();
-        assert!(e.contains("net=PATH"), "{e}");
+        assert!(e.contains("net"), "{e}");
         // TDE's shipped network reads other tensors than the Encounter's.
         let tde = repo().join("checkpoints/bootstrap");
         let e = encounter_agent(&format!("policy:checkpoint={}", tde.display()), 0).err().unwrap();
         assert!(e.contains("checkpoint"), "{e}");
         let e = encounter_agent("wizard", 0).err().unwrap();
-        assert!(e.contains("policy:checkpoint=PATH"), "{e}");
+        assert!(e.contains("policy") && e.contains("az"), "the known agents are listed: {e}");
     }
 }

@@ -14,7 +14,10 @@ pub mod search;
 use crate::network::loaded::Network;
 use agents::mcts::MctsAgent;
 use agents::spec::Alias;
-use agents::{Agent, AgentKind, Args, AzAgent, AzConfig, MctsConfig, Param, Registry, Spec};
+use agents::spec::Build;
+use agents::{
+    Agent, AgentKind, Args, AzAgent, AzConfig, MctsConfig, Param, Registry, Spec, TensorGame, TensorShape,
+};
 use blend::{BlendedPolicy, DEFAULT_BLEND};
 use engine::GameState;
 use policy::PolicyAgent;
@@ -26,6 +29,63 @@ use std::sync::{Arc, OnceLock};
 fn network(args: &Args, key: &str) -> Result<Arc<Network>, String> {
     let path = args.text(key).ok_or_else(|| format!("{}: needs {key}=PATH", args.name()))?;
     Ok(Arc::new(Network::load_for_tde(Path::new(path))?))
+}
+
+/// The network alone, `policy:checkpoint=PATH[,temp=T]`, for any game: its parameters and
+/// description, built by `build` (which loads the checkpoint for the game, typically with
+/// [`build_policy`]).
+pub fn policy_kind<G: TensorGame>(build: Build<G>) -> AgentKind<G> {
+    AgentKind {
+        name: "policy",
+        about: "the network's policy alone, no search",
+        params: vec![
+            Param::path("checkpoint", "a network checkpoint").required(),
+            Param::real("temp", 0.0, 10.0, "softmax temperature (0, the default: the best action)"),
+        ],
+        build,
+    }
+}
+
+/// A `policy:` agent of [`policy_kind`] playing `network`.
+pub fn build_policy<G: TensorGame>(
+    args: &Args,
+    seed: u64,
+    network: Arc<Network>,
+) -> Result<Box<dyn Agent<G>>, String> {
+    Ok(Box::new(PolicyAgent::new(network, args.real("temp").unwrap_or(0.0), seed)))
+}
+
+/// AlphaZero-style search with the network, `az:net=PATH[,...]`, for any game (see
+/// [`policy_kind`]; typically built with [`build_az`]).
+pub fn az_kind<G: TensorGame>(build: Build<G>) -> AgentKind<G> {
+    AgentKind {
+        name: "az",
+        about: "AlphaZero-style search with the network (Gumbel or PUCT root)",
+        params: AzConfig::PARAMS
+            .into_iter()
+            .chain([Param::path("net", "a network checkpoint").required()])
+            .collect(),
+        build,
+    }
+}
+
+/// An `az:` agent of [`az_kind`] searching with `network`.
+pub fn build_az<G: TensorGame>(
+    args: &Args,
+    seed: u64,
+    network: Arc<Network>,
+) -> Result<Box<dyn Agent<G>>, String> {
+    let label = network.source.clone();
+    Ok(Box::new(AzAgent::new(AzConfig::from_args(args)?, network, &label, seed)))
+}
+
+/// The network of a checked spec's path parameter `key`, refused unless it reads and writes
+/// tensors of `shape` (a game's own).
+pub fn network_for(args: &Args, key: &str, shape: &TensorShape) -> Result<Arc<Network>, String> {
+    let path = args.text(key).ok_or_else(|| format!("{}: needs {key}=PATH", args.name()))?;
+    let network = Network::load(Path::new(path))?;
+    network.check_shape(shape)?;
+    Ok(Arc::new(network))
 }
 
 /// The `blend=W` parameter: the weight of the scripted order against the network's policy.
@@ -44,21 +104,7 @@ pub fn registry() -> Registry<GameState> {
     let mut r = agents::registry();
     let net = Param::path("net", "a network checkpoint").required();
     let checkpoint = Param::path("checkpoint", "a network checkpoint").required();
-    r.add(AgentKind {
-        name: "policy",
-        about: "the network's policy alone, no search",
-        params: vec![
-            checkpoint,
-            Param::real("temp", 0.0, 10.0, "softmax temperature (0, the default: the best action)"),
-        ],
-        build: |args, seed| {
-            Ok(Box::new(PolicyAgent::new(
-                network(args, "checkpoint")?,
-                args.real("temp").unwrap_or(0.0),
-                seed,
-            )))
-        },
-    });
+    r.add(policy_kind(|args, seed| build_policy(args, seed, network(args, "checkpoint")?)));
     r.add(AgentKind {
         name: "policy-blend",
         about: "the best action of the network's policy blended with the scripted order, no search",
@@ -94,16 +140,7 @@ pub fn registry() -> Registry<GameState> {
             Ok(Box::new(search.with_root_ranker(Box::new(ranker), &label)))
         },
     });
-    r.add(AgentKind {
-        name: "az",
-        about: "AlphaZero-style search with the network (Gumbel or PUCT root)",
-        params: AzConfig::PARAMS.into_iter().chain([net]).collect(),
-        build: |args, seed| {
-            let network = network(args, "net")?;
-            let label = network.source.clone();
-            Ok(Box::new(AzAgent::new(AzConfig::from_args(args)?, network, &label, seed)))
-        },
-    });
+    r.add(az_kind(|args, seed| build_az(args, seed, network(args, "net")?)));
     r.alias(Alias {
         old: "policy:checkpoint=PATH,blend=W",
         new: "policy-blend:checkpoint=PATH,blend=W",
