@@ -92,6 +92,12 @@ pub struct AzConfig {
     /// between sibling positions outweigh the policy; fixed bounds keep a difference of
     /// values as large as it is.
     pub rescale_q: bool,
+    /// With `rescale_q`: the least spread the min-max stretch divides by, in value units
+    /// (the value range [-1, 1] is 2 wide). Siblings whose values differ by less than this
+    /// are not stretched to the full range, so a value head's noise among near-equal
+    /// actions stays small beside the policy; 0 (the default): plain min-max, 2: no
+    /// stretching at all (as `rescale_q` off).
+    pub rescale_floor: f64,
     /// A simulation's first chance node with at most this many outcomes the searcher sees is
     /// averaged over all of them, weighted by their odds (one leaf each, evaluated in turn),
     /// instead of following one sampled outcome; 0 samples every chance node. With few
@@ -110,6 +116,7 @@ impl Default for AzConfig {
             c_visit: 50.0,
             c_scale: 0.1,
             rescale_q: true,
+            rescale_floor: 0.0,
             chance_fanout: 0,
         }
     }
@@ -119,7 +126,8 @@ impl AzConfig {
     /// Parse `key=value` pairs separated by commas: `sims`, `ms`, `root` (`gumbel` or `puct`),
     /// `considered`, `noise` (0 or 1: Gumbel noise), `scale` and `visit` (the Gumbel root's
     /// σ(Q) = (visit + max visits) · scale · Q: a smaller scale trusts the policy over the
-    /// values more), `alpha` and `fraction` (Dirichlet noise of the PUCT root), `c` (PUCT
+    /// values more), `rescale` (0 or 1) and `floor` (see [`AzConfig::rescale_floor`]), `alpha`
+    /// and `fraction` (Dirichlet noise of the PUCT root), `c` (PUCT
     /// constant). Unknown keys, repeats and bad values are refused.
     pub fn parse(params: &str) -> Result<AzConfig, String> {
         let mut cfg = AzConfig::default();
@@ -161,10 +169,11 @@ impl AzConfig {
                 "scale" => cfg.c_scale = real(0.0, 100.0)?,
                 "visit" => cfg.c_visit = real(0.0, 10_000.0)?,
                 "rescale" => cfg.rescale_q = int(0, 1)? == 1,
+                "floor" => cfg.rescale_floor = real(0.0, 2.0)?,
                 "chance" => cfg.chance_fanout = int(0, 64)? as usize,
                 _ => {
                     return Err(format!(
-                        "unknown az parameter `{k}` (sims, ms, root, considered, noise, scale, visit, rescale, chance, alpha, fraction, c)"
+                        "unknown az parameter `{k}` (sims, ms, root, considered, noise, scale, visit, rescale, floor, chance, alpha, fraction, c)"
                     ))
                 }
             }
@@ -173,13 +182,15 @@ impl AzConfig {
             return Err("az: give `sims` or `ms`, not both".into());
         }
         let gumbel_only =
-            ["considered", "noise", "scale", "visit", "rescale"].iter().any(|k| seen.contains(k));
+            ["considered", "noise", "scale", "visit", "rescale", "floor"].iter().any(|k| seen.contains(k));
         let puct_only = ["alpha", "fraction"].iter().any(|k| seen.contains(k));
         cfg.root = match root {
             "gumbel" if puct_only => return Err("az: alpha and fraction belong to root=puct".into()),
             "gumbel" => RootRule::Gumbel { considered, noise },
             _ if gumbel_only => {
-                return Err("az: considered, noise, scale, visit and rescale belong to root=gumbel".into())
+                return Err(
+                    "az: considered, noise, scale, visit, rescale and floor belong to root=gumbel".into()
+                )
             }
             _ => RootRule::Puct { alpha, fraction },
         };
@@ -193,10 +204,17 @@ impl AzConfig {
             None => format!("sims={}", self.simulations),
         };
         let root = match self.root {
-            RootRule::Gumbel { considered, noise } => format!(
-                "root=gumbel,considered={considered},noise={},scale={},visit={},rescale={}",
-                noise as u8, self.c_scale, self.c_visit, self.rescale_q as u8
-            ),
+            RootRule::Gumbel { considered, noise } => {
+                let floor = if self.rescale_floor > 0.0 {
+                    format!(",floor={}", self.rescale_floor)
+                } else {
+                    String::new()
+                };
+                format!(
+                    "root=gumbel,considered={considered},noise={},scale={},visit={},rescale={}{floor}",
+                    noise as u8, self.c_scale, self.c_visit, self.rescale_q as u8
+                )
+            }
             RootRule::Puct { alpha, fraction } => format!("root=puct,alpha={alpha},fraction={fraction}"),
         };
         format!("{budget},{root},c={},chance={}", self.c_puct, self.chance_fanout)
@@ -565,15 +583,7 @@ impl<G: Game> AzSearch<G> {
             .iter()
             .map(|e| if e.visits > 0 { s * e.value0 / e.visits as f64 } else { mix })
             .collect();
-        if !self.config.rescale_q {
-            return q.iter().map(|x| (x + 1.0) / 2.0).collect();
-        }
-        let (lo, hi) = q.iter().fold((f64::MAX, f64::MIN), |(lo, hi), &x| (lo.min(x), hi.max(x)));
-        if hi > lo {
-            q.iter().map(|x| (x - lo) / (hi - lo)).collect()
-        } else {
-            vec![0.5; q.len()]
-        }
+        normalise_q(&q, self.config.rescale_q, self.config.rescale_floor)
     }
 
     /// Run one simulation through `root_edge`; returns a request when it stops at a leaf the
@@ -765,8 +775,7 @@ impl<G: Game> AzSearch<G> {
             Some(h) => {
                 let q = self.completed_q();
                 let sigma = self.sigma_scale();
-                let logits: Vec<f64> =
-                    root.edges.iter().zip(&q).map(|(e, q)| log_prior(e.prior) + sigma * q).collect();
+                let priors: Vec<f32> = root.edges.iter().map(|e| e.prior).collect();
                 let best = *h
                     .remaining
                     .iter()
@@ -774,7 +783,7 @@ impl<G: Game> AzSearch<G> {
                         (h.score[a] + sigma * q[a]).total_cmp(&(h.score[b] + sigma * q[b])).then(b.cmp(&a))
                     })
                     .unwrap_or(&0);
-                (actions[best], actions.iter().copied().zip(softmax(&logits)).collect())
+                (actions[best], actions.iter().copied().zip(improved_policy(&priors, &q, sigma)).collect())
             }
             None => {
                 let best = visits
@@ -794,6 +803,30 @@ impl<G: Game> AzSearch<G> {
         };
         AzResult { action, policy, visits, value, simulations: self.simulations }
     }
+}
+
+/// Completed Q values (in [-1, 1], the searcher's view) brought to the scale σ multiplies:
+/// from [-1, 1] onto [0, 1] without `rescale`; with it, shifted so the least is 0 and divided
+/// by their spread, or by `floor` where the spread is smaller (a floor of 0: min-max, every
+/// spread stretched to [0, 1]). Equal values all become ½.
+pub fn normalise_q(q: &[f64], rescale: bool, floor: f64) -> Vec<f64> {
+    if !rescale {
+        return q.iter().map(|x| (x + 1.0) / 2.0).collect();
+    }
+    let (lo, hi) = q.iter().fold((f64::MAX, f64::MIN), |(lo, hi), &x| (lo.min(x), hi.max(x)));
+    let spread = (hi - lo).max(floor);
+    if spread > 0.0 {
+        q.iter().map(|x| (x - lo) / spread).collect()
+    } else {
+        vec![0.5; q.len()]
+    }
+}
+
+/// The Gumbel root's policy target: softmax(log prior + σ · normalised Q) over the root's
+/// actions.
+pub fn improved_policy(priors: &[f32], normalised_q: &[f64], sigma: f64) -> Vec<f32> {
+    let logits: Vec<f64> = priors.iter().zip(normalised_q).map(|(&p, q)| log_prior(p) + sigma * q).collect();
+    softmax(&logits)
 }
 
 fn log_prior(p: f32) -> f64 {

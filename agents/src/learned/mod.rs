@@ -7,7 +7,9 @@
 //! the best-scored action, ties broken as the scripted player breaks them, so generation 0
 //! (every weight 1) plays exactly as `scripted`; at `temp=T > 0` it samples from the softmax of
 //! the scores divided by T. It ranks MCTS's candidates the same way and plays its rollouts
-//! (`mcts:...,rollout=learned:PATH`).
+//! (`mcts:...,rollout=learned:PATH`). With `teach=T` it also reports, as its
+//! [`Agent::last_search`], the softmax of its scores divided by T over the legal actions: a
+//! policy target for a network learning to play as it does (distillation), its play unchanged.
 
 pub mod features;
 mod files;
@@ -32,6 +34,10 @@ pub struct LearnedAgent {
     label: String,
     rng: ChaCha8Rng,
     legal: Vec<Action>,
+    /// The temperature of the reported target distribution, if one is reported.
+    teach: Option<f64>,
+    /// The target distribution of the last decision (with `teach`).
+    last: Option<Vec<(Action, f64)>>,
 }
 
 impl LearnedAgent {
@@ -45,14 +51,18 @@ impl LearnedAgent {
             label: label.to_string(),
             rng: ChaCha8Rng::seed_from_u64(seed ^ 0x9e37_79b9_7f4a_7c15),
             legal: Vec::new(),
+            teach: None,
+            last: None,
         }
     }
 
     /// The agent of a spec's parameters: `gen=PATH` (a generation file, or a folder whose
-    /// newest `gen-NNN.json` plays) and optionally `temp=T` (0 to 10).
+    /// newest `gen-NNN.json` plays), optionally `temp=T` (0 to 10) and `teach=T` (0.01 to 100:
+    /// report the softmax of the scores at that temperature as the last search).
     pub fn from_params(params: &str, seed: u64) -> Result<LearnedAgent, String> {
         let mut path = None;
         let mut temperature = 0.0;
+        let mut teach = None;
         for p in params.split(',').filter(|p| !p.is_empty()) {
             match p.split_once('=') {
                 Some(("gen", v)) if path.is_none() => path = Some(v),
@@ -63,12 +73,28 @@ impl LearnedAgent {
                         .filter(|t| t.is_finite() && (0.0..=10.0).contains(t))
                         .ok_or_else(|| format!("agent `learned`: temp `{v}` is not a number in [0, 10]"))?
                 }
-                _ => return Err(format!("agent `learned`: unknown or repeated parameter `{p}` (gen, temp)")),
+                Some(("teach", v)) if teach.is_none() => {
+                    teach = Some(
+                        v.parse::<f64>()
+                            .ok()
+                            .filter(|t| t.is_finite() && (0.01..=100.0).contains(t))
+                            .ok_or_else(|| {
+                                format!("agent `learned`: teach `{v}` is not a number in [0.01, 100]")
+                            })?,
+                    )
+                }
+                _ => {
+                    return Err(format!(
+                        "agent `learned`: unknown or repeated parameter `{p}` (gen, temp, teach)"
+                    ))
+                }
             }
         }
         let path = path.ok_or("agent `learned` needs gen=PATH (a generation file or folder)")?;
         let (generation, label) = load_spec_generation(path)?;
-        Ok(LearnedAgent::new(generation, temperature, &label, seed))
+        let mut agent = LearnedAgent::new(generation, temperature, &label, seed);
+        agent.teach = teach;
+        Ok(agent)
     }
 
     /// The generation it plays.
@@ -99,15 +125,30 @@ pub fn load_spec_generation(path: &str) -> Result<(Arc<Generation>, String), Str
 
 impl Agent<GameState> for LearnedAgent {
     fn name(&self) -> String {
+        let mut name = format!("learned:gen={}", self.label);
         if self.temperature > 0.0 {
-            format!("learned:gen={},temp={}", self.label, self.temperature)
-        } else {
-            format!("learned:gen={}", self.label)
+            name += &format!(",temp={}", self.temperature);
         }
+        if let Some(teach) = self.teach {
+            name += &format!(",teach={teach}");
+        }
+        name
     }
 
     fn select_action(&mut self, state: &GameState) -> Action {
         let w = self.generation.weights_at(state);
+        if let Some(teach) = self.teach {
+            state.legal_actions_into(&mut self.legal);
+            self.last = match self.scripted.scores_with(state, &self.legal, w) {
+                Some(scores) if self.legal.len() >= 2 => {
+                    let top = scores.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+                    let exp: Vec<f64> = scores.iter().map(|s| ((s - top) / teach).exp()).collect();
+                    let total: f64 = exp.iter().sum();
+                    Some(self.legal.iter().zip(exp).map(|(&a, e)| (a, e / total)).collect())
+                }
+                _ => None,
+            };
+        }
         if self.temperature <= 0.0 {
             return self.scripted.select_with(state, w);
         }
@@ -118,6 +159,11 @@ impl Agent<GameState> for LearnedAgent {
         let Some(scores) = self.scripted.scores_with(state, &self.legal, w) else { return self.legal[0] };
         let choice = sample_softmax(scores, self.temperature, self.rng.gen());
         self.legal[choice]
+    }
+
+    /// With `teach`: the softmax of the last decision's scores at that temperature.
+    fn last_search(&self) -> Option<Vec<(Action, f64)>> {
+        self.last.clone()
     }
 }
 
