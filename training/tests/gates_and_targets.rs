@@ -122,3 +122,45 @@ fn a_spread_floor_keeps_value_noise_from_making_a_confident_target() {
     assert!(config.spec().contains("floor=1"), "{}", config.spec());
     assert!(agents::AzConfig::parse("sims=16,root=puct,floor=1").is_err());
 }
+
+#[test]
+fn the_learned_player_teaches_the_softmax_of_its_scores_and_plays_their_best() {
+    use agents::{Game, Turn};
+    use engine::setup::{new_game, GameConfig};
+    let generation = concat!(env!("CARGO_MANIFEST_DIR"), "/../checkpoints/learned/gen-003.json");
+    let mut sharp = training::play::make_agent(&format!("learned:gen={generation},teach=0.1"), 1).unwrap();
+    let mut soft = training::play::make_agent(&format!("learned:gen={generation},teach=10"), 1).unwrap();
+    let mut plain = training::play::make_agent(&format!("learned:gen={generation}"), 1).unwrap();
+    assert!(training::play::make_agent(&format!("learned:gen={generation},teach=0"), 1).is_err());
+    let mut state = new_game(&GameConfig::default()).unwrap();
+    let mut dice = <rand_chacha::ChaCha8Rng as rand::SeedableRng>::seed_from_u64(3);
+    let mut taught = 0;
+    while taught < 20 {
+        let action = match Game::turn(&state) {
+            Turn::Terminal => break,
+            Turn::Chance => state.sample_chance(&mut dice).unwrap(),
+            Turn::Player(_) => {
+                let chosen = sharp.select_action(&state);
+                assert_eq!(chosen, plain.select_action(&state), "teaching leaves the play alone");
+                assert_eq!(soft.select_action(&state), chosen);
+                assert!(plain.last_search().is_none());
+                if Game::legal_actions(&state).len() >= 2 {
+                    let (s, f) = (sharp.last_search().unwrap(), soft.last_search().unwrap());
+                    for target in [&s, &f] {
+                        let total: f64 = target.iter().map(|p| p.1).sum();
+                        assert!((total - 1.0).abs() < 1e-9, "{total}");
+                        let top = target.iter().map(|p| p.1).fold(0.0, f64::max);
+                        let mine = target.iter().find(|p| p.0 == chosen).unwrap().1;
+                        assert!((mine - top).abs() < 1e-9, "the action played is a most probable one");
+                    }
+                    let top = |t: &[(engine::Action, f64)]| t.iter().map(|p| p.1).fold(0.0, f64::max);
+                    assert!(top(&s) >= top(&f), "a lower temperature is sharper");
+                    taught += 1;
+                }
+                chosen
+            }
+        };
+        state.apply_action(action).unwrap();
+    }
+    assert_eq!(taught, 20);
+}
