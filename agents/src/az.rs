@@ -93,6 +93,12 @@ pub struct AzConfig {
     /// between sibling positions outweigh the policy; fixed bounds keep a difference of
     /// values as large as it is.
     pub rescale_q: bool,
+    /// With `rescale_q`: the least spread the min-max stretch divides by, in value units
+    /// (the value range [-1, 1] is 2 wide). Siblings whose values differ by less than this
+    /// are not stretched to the full range, so a value head's noise among near-equal
+    /// actions stays small beside the policy; 0 (the default): plain min-max, 2: no
+    /// stretching at all (as `rescale_q` off).
+    pub rescale_floor: f64,
     /// A simulation's first chance node with at most this many outcomes the searcher sees is
     /// averaged over all of them, weighted by their odds (one leaf each, evaluated in turn),
     /// instead of following one sampled outcome; 0 samples every chance node. With few
@@ -111,6 +117,7 @@ impl Default for AzConfig {
             c_visit: 50.0,
             c_scale: 0.1,
             rescale_q: true,
+            rescale_floor: 0.0,
             chance_fanout: 0,
         }
     }
@@ -118,7 +125,7 @@ impl Default for AzConfig {
 
 impl AzConfig {
     /// The search settings an `az` spec takes.
-    pub const PARAMS: [Param; 12] = [
+    pub const PARAMS: [Param; 13] = [
         Param::int("sims", 1, 1_000_000, "simulations per decision (default 32)"),
         Param::MILLIS,
         Param::word("root", &["gumbel", "puct"], "how the root chooses (default gumbel)"),
@@ -127,6 +134,7 @@ impl AzConfig {
         Param::real("scale", 0.0, 100.0, "gumbel: σ(Q) scale; smaller trusts the policy more"),
         Param::real("visit", 0.0, 10_000.0, "gumbel: σ(Q) visit offset"),
         Param::int("rescale", 0, 1, "gumbel: stretch the root's Q to fill [0, 1]"),
+        Param::real("floor", 0.0, 2.0, "gumbel: with rescale, the least spread Q is stretched by"),
         Param::int("chance", 0, 64, "average a simulation's first chance node of at most this many outcomes"),
         Param::real("alpha", 0.001, 100.0, "puct: Dirichlet concentration"),
         Param::real("fraction", 0.0, 1.0, "puct: share of Dirichlet noise in the root priors"),
@@ -136,8 +144,9 @@ impl AzConfig {
     /// Parse `key=value` pairs separated by commas (see [`AzConfig::PARAMS`]): `sims`, `ms`,
     /// `root` (`gumbel` or `puct`), `considered`, `noise` (0 or 1: Gumbel noise), `scale` and
     /// `visit` (the Gumbel root's σ(Q) = (visit + max visits) · scale · Q: a smaller scale
-    /// trusts the policy over the values more), `alpha` and `fraction` (Dirichlet noise of the
-    /// PUCT root), `c` (PUCT constant). Unknown keys, repeats and bad values are refused.
+    /// trusts the policy over the values more), `rescale` (0 or 1) and `floor` (see
+    /// [`AzConfig::rescale_floor`]), `alpha` and `fraction` (Dirichlet noise of the PUCT
+    /// root), `c` (PUCT constant). Unknown keys, repeats and bad values are refused.
     pub fn parse(params: &str) -> Result<AzConfig, String> {
         AzConfig::from_args(&spec::check_params("az", &AzConfig::PARAMS, params)?)
     }
@@ -147,7 +156,8 @@ impl AzConfig {
     pub fn from_args(args: &Args) -> Result<AzConfig, String> {
         let d = AzConfig::default();
         let (simulations, millis) = args.budget("sims")?;
-        let gumbel_only = ["considered", "noise", "scale", "visit", "rescale"].iter().any(|k| args.has(k));
+        let gumbel_only =
+            ["considered", "noise", "scale", "visit", "rescale", "floor"].iter().any(|k| args.has(k));
         let puct_only = ["alpha", "fraction"].iter().any(|k| args.has(k));
         let root = match args.text("root").unwrap_or("gumbel") {
             "gumbel" if puct_only => return Err("az: alpha and fraction belong to root=puct".into()),
@@ -156,7 +166,9 @@ impl AzConfig {
                 noise: args.int("noise") == Some(1),
             },
             _ if gumbel_only => {
-                return Err("az: considered, noise, scale, visit and rescale belong to root=gumbel".into())
+                return Err(
+                    "az: considered, noise, scale, visit, rescale and floor belong to root=gumbel".into()
+                )
             }
             _ => RootRule::Puct {
                 alpha: args.real("alpha").unwrap_or(0.3),
@@ -171,6 +183,7 @@ impl AzConfig {
             c_visit: args.real("visit").unwrap_or(d.c_visit),
             c_scale: args.real("scale").unwrap_or(d.c_scale),
             rescale_q: args.int("rescale").map_or(d.rescale_q, |n| n == 1),
+            rescale_floor: args.real("floor").unwrap_or(d.rescale_floor),
             chance_fanout: args.int("chance").map_or(d.chance_fanout, |n| n as usize),
         })
     }
@@ -182,10 +195,17 @@ impl AzConfig {
             None => format!("sims={}", self.simulations),
         };
         let root = match self.root {
-            RootRule::Gumbel { considered, noise } => format!(
-                "root=gumbel,considered={considered},noise={},scale={},visit={},rescale={}",
-                noise as u8, self.c_scale, self.c_visit, self.rescale_q as u8
-            ),
+            RootRule::Gumbel { considered, noise } => {
+                let floor = if self.rescale_floor > 0.0 {
+                    format!(",floor={}", self.rescale_floor)
+                } else {
+                    String::new()
+                };
+                format!(
+                    "root=gumbel,considered={considered},noise={},scale={},visit={},rescale={}{floor}",
+                    noise as u8, self.c_scale, self.c_visit, self.rescale_q as u8
+                )
+            }
             RootRule::Puct { alpha, fraction } => format!("root=puct,alpha={alpha},fraction={fraction}"),
         };
         format!("{budget},{root},c={},chance={}", self.c_puct, self.chance_fanout)
@@ -554,15 +574,7 @@ impl<G: Game> AzSearch<G> {
             .iter()
             .map(|e| if e.visits > 0 { s * e.value0 / e.visits as f64 } else { mix })
             .collect();
-        if !self.config.rescale_q {
-            return q.iter().map(|x| (x + 1.0) / 2.0).collect();
-        }
-        let (lo, hi) = q.iter().fold((f64::MAX, f64::MIN), |(lo, hi), &x| (lo.min(x), hi.max(x)));
-        if hi > lo {
-            q.iter().map(|x| (x - lo) / (hi - lo)).collect()
-        } else {
-            vec![0.5; q.len()]
-        }
+        normalise_q(&q, self.config.rescale_q, self.config.rescale_floor)
     }
 
     /// Run one simulation through `root_edge`; returns a request when it stops at a leaf the
@@ -754,8 +766,7 @@ impl<G: Game> AzSearch<G> {
             Some(h) => {
                 let q = self.completed_q();
                 let sigma = self.sigma_scale();
-                let logits: Vec<f64> =
-                    root.edges.iter().zip(&q).map(|(e, q)| log_prior(e.prior) + sigma * q).collect();
+                let priors: Vec<f32> = root.edges.iter().map(|e| e.prior).collect();
                 let best = *h
                     .remaining
                     .iter()
@@ -763,7 +774,7 @@ impl<G: Game> AzSearch<G> {
                         (h.score[a] + sigma * q[a]).total_cmp(&(h.score[b] + sigma * q[b])).then(b.cmp(&a))
                     })
                     .unwrap_or(&0);
-                (actions[best], actions.iter().copied().zip(softmax(&logits)).collect())
+                (actions[best], actions.iter().copied().zip(improved_policy(&priors, &q, sigma)).collect())
             }
             None => {
                 let best = visits
@@ -783,6 +794,30 @@ impl<G: Game> AzSearch<G> {
         };
         AzResult { action, policy, visits, value, simulations: self.simulations }
     }
+}
+
+/// Completed Q values (in [-1, 1], the searcher's view) brought to the scale σ multiplies:
+/// from [-1, 1] onto [0, 1] without `rescale`; with it, shifted so the least is 0 and divided
+/// by their spread, or by `floor` where the spread is smaller (a floor of 0: min-max, every
+/// spread stretched to [0, 1]). Equal values all become ½.
+pub fn normalise_q(q: &[f64], rescale: bool, floor: f64) -> Vec<f64> {
+    if !rescale {
+        return q.iter().map(|x| (x + 1.0) / 2.0).collect();
+    }
+    let (lo, hi) = q.iter().fold((f64::MAX, f64::MIN), |(lo, hi), &x| (lo.min(x), hi.max(x)));
+    let spread = (hi - lo).max(floor);
+    if spread > 0.0 {
+        q.iter().map(|x| (x - lo) / spread).collect()
+    } else {
+        vec![0.5; q.len()]
+    }
+}
+
+/// The Gumbel root's policy target: softmax(log prior + σ · normalised Q) over the root's
+/// actions.
+pub fn improved_policy(priors: &[f32], normalised_q: &[f64], sigma: f64) -> Vec<f32> {
+    let logits: Vec<f64> = priors.iter().zip(normalised_q).map(|(&p, q)| log_prior(p) + sigma * q).collect();
+    softmax(&logits)
 }
 
 fn log_prior(p: f32) -> f64 {

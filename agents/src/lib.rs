@@ -30,7 +30,9 @@ mod tde_tensor;
 #[cfg(feature = "tde")]
 pub mod uc_cards;
 
-pub use az::{AzAgent, AzConfig, AzResult, AzSearch, NetOutput, PolicyValue, RootRule};
+pub use az::{
+    improved_policy, normalise_q, AzAgent, AzConfig, AzResult, AzSearch, NetOutput, PolicyValue, RootRule,
+};
 pub use game::{Game, Turn};
 pub use mcts::{Evaluator, MctsAgent, MctsConfig, NeutralEvaluator, Ranker, TreeFootprint};
 pub use random::RandomAgent;

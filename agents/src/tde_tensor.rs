@@ -27,6 +27,15 @@ impl TensorGame for GameState {
         encoding::encode_observation(self, player as u8, planes, globals);
     }
 
+    /// Victory-point margins (`Outcome::margin`) of a finished two-sided game.
+    fn final_margins(&self) -> Vec<f64> {
+        if !self.is_terminal() || self.solo_score().is_some() {
+            return Vec::new();
+        }
+        let outcome = self.outcome();
+        (0..2u8).map(|side| outcome.margin(side) as f64).collect()
+    }
+
     fn encode_action(&self, action: Action) -> Result<(usize, Recipe), String> {
         let (index, r) = PolicySpace::of(self).encode(self, action).map_err(|e| e.to_string())?;
         Ok((index, Recipe { spatial: r.spatial, global: r.global }))

@@ -57,4 +57,11 @@ pub trait TensorGame: Game {
 
     /// The policy index and scoring recipe of a legal action at this decision.
     fn encode_action(&self, action: Self::Action) -> Result<(usize, Recipe), String>;
+
+    /// Each player's final score margin over the other, in the game's points, once terminal:
+    /// the target of a network's auxiliary margin head. Empty (the default) where the game
+    /// keeps no score beyond its returns, or before the end.
+    fn final_margins(&self) -> Vec<f64> {
+        Vec::new()
+    }
 }

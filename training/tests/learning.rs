@@ -46,8 +46,11 @@ fn samples() -> Vec<Sample<TicTacToe>> {
 }
 
 fn config(steps: u64) -> Config {
-    let mut c =
-        Config { seed: 3, net: NetConfig { channels: 32, blocks: 1, hidden: 32 }, ..Config::default() };
+    let mut c = Config {
+        seed: 3,
+        net: NetConfig { channels: 32, blocks: 1, hidden: 32, ..NetConfig::default() },
+        ..Config::default()
+    };
     c.train.batch = 64;
     c.train.steps = steps;
     c.train.lr = 0.003;

@@ -48,3 +48,67 @@ fn every_shipped_checkpoint_loads_judges_a_position_and_has_its_config() {
         assert!(out.value.is_finite() && (-1.0..=1.0).contains(&out.value), "{name}: {}", out.value);
     }
 }
+
+/// The first-architecture checkpoints judge and play exactly as before the second
+/// architecture existed: the value probe's mean value and the policy probe's mean probability
+/// of the expert's action per scenario (one game each, seed 0, the default board and crews)
+/// equal, to rounding, what the code before issue 43 computed (`tde probe value --games 1
+/// --every 5` and `tde probe policy --games 1`, measured with the build of main before it).
+#[test]
+fn first_architecture_checkpoints_judge_exactly_as_before() {
+    use engine::setup::GameConfig;
+    use training::probes::policy::PolicyPlan;
+    use training::probes::value::ValuePlan;
+    let before: [(&str, [f64; 5], [f64; 5]); 2] = [
+        (
+            "bootstrap",
+            [
+                0.41736246357587253,
+                -0.07423279389428596,
+                0.20093097077915445,
+                0.1528108969408398,
+                0.2069125318278869,
+            ],
+            [
+                0.5232254757974593,
+                0.5571341548306269,
+                0.5352073564967801,
+                0.5930314072780309,
+                0.49770935829899726,
+            ],
+        ),
+        (
+            "bootstrap_value",
+            [
+                0.09464903175830841,
+                -0.09423856827585647,
+                0.26349887961987406,
+                0.00978820266674221,
+                0.28653106196240213,
+            ],
+            [
+                0.541227459582308,
+                0.5624271387816406,
+                0.5769520890752339,
+                0.6369536288641392,
+                0.5040863553156067,
+            ],
+        ),
+    ];
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../checkpoints");
+    for (name, values, policies) in before {
+        let network = Network::load_for_tde(&root.join(name)).unwrap();
+        let plan = ValuePlan { agent: "scripted".into(), games: 1, every: 5, rollouts: 0, seed: 0 };
+        let report = training::probes::run(&plan, &network, name, &GameConfig::default()).unwrap();
+        let got: Vec<f64> = report.scenarios.iter().map(|r| r.mean_value).collect();
+        for (g, want) in got.iter().zip(values) {
+            assert!((g - want).abs() < 1e-6, "{name}: mean values {got:?}, before {values:?}");
+        }
+        let plan = PolicyPlan { expert: "scripted".into(), opponent: "random".into(), games: 1, seed: 0 };
+        let report = training::probes::run(&plan, &network, name, &GameConfig::default()).unwrap();
+        let got: Vec<f64> = report.scenarios.iter().map(|r| r.all.expert_probability).collect();
+        for (g, want) in got.iter().zip(policies) {
+            assert!((g - want).abs() < 1e-6, "{name}: expert probabilities {got:?}, before {policies:?}");
+        }
+    }
+}

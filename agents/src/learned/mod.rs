@@ -7,7 +7,9 @@
 //! the best-scored action, ties broken as the scripted player breaks them, so generation 0
 //! (every weight 1) plays exactly as `scripted`; at `temp=T > 0` it samples from the softmax of
 //! the scores divided by T. It ranks MCTS's candidates the same way and plays its rollouts
-//! (`mcts:...,rollout=learned:PATH`).
+//! (`mcts:...,rollout=learned:PATH`). With `teach=T` it also reports, as its
+//! [`Agent::last_search`], the softmax of its scores divided by T over the legal actions: a
+//! policy target for a network learning to play as it does (distillation), its play unchanged.
 
 pub mod features;
 mod files;
@@ -33,6 +35,10 @@ pub struct LearnedAgent {
     label: String,
     rng: ChaCha8Rng,
     legal: Vec<Action>,
+    /// The temperature of the reported target distribution, if one is reported.
+    teach: Option<f64>,
+    /// The target distribution of the last decision (with `teach`).
+    last: Option<Vec<(Action, f64)>>,
 }
 
 impl LearnedAgent {
@@ -46,20 +52,30 @@ impl LearnedAgent {
             label: label.to_string(),
             rng: ChaCha8Rng::seed_from_u64(seed ^ 0x9e37_79b9_7f4a_7c15),
             legal: Vec::new(),
+            teach: None,
+            last: None,
         }
     }
 
     /// The parameters a `learned` spec takes.
-    pub const PARAMS: [Param; 2] = [
+    pub const PARAMS: [Param; 3] = [
         Param::path("gen", "a generation file, or a folder whose newest gen-NNN.json plays").required(),
         Param::real("temp", 0.0, 10.0, "softmax temperature (0, the default: the best-scored action)"),
+        Param::real(
+            "teach",
+            0.01,
+            100.0,
+            "report the softmax of the scores at this temperature as the last search (a training target)",
+        ),
     ];
 
     /// The agent of a `learned` spec's checked parameters (see [`LearnedAgent::PARAMS`]).
     pub fn from_args(args: &Args, seed: u64) -> Result<LearnedAgent, String> {
         let path = args.text("gen").ok_or("learned: needs gen=PATH")?;
         let (generation, label) = load_spec_generation(path)?;
-        Ok(LearnedAgent::new(generation, args.real("temp").unwrap_or(0.0), &label, seed))
+        let mut agent = LearnedAgent::new(generation, args.real("temp").unwrap_or(0.0), &label, seed);
+        agent.teach = args.real("teach");
+        Ok(agent)
     }
 
     /// The generation it plays.
@@ -90,15 +106,30 @@ pub fn load_spec_generation(path: &str) -> Result<(Arc<Generation>, String), Str
 
 impl Agent<GameState> for LearnedAgent {
     fn name(&self) -> String {
+        let mut name = format!("learned:gen={}", self.label);
         if self.temperature > 0.0 {
-            format!("learned:gen={},temp={}", self.label, self.temperature)
-        } else {
-            format!("learned:gen={}", self.label)
+            name += &format!(",temp={}", self.temperature);
         }
+        if let Some(teach) = self.teach {
+            name += &format!(",teach={teach}");
+        }
+        name
     }
 
     fn select_action(&mut self, state: &GameState) -> Action {
         let w = self.generation.weights_at(state);
+        if let Some(teach) = self.teach {
+            state.legal_actions_into(&mut self.legal);
+            self.last = match self.scripted.scores_with(state, &self.legal, w) {
+                Some(scores) if self.legal.len() >= 2 => {
+                    let top = scores.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+                    let exp: Vec<f64> = scores.iter().map(|s| ((s - top) / teach).exp()).collect();
+                    let total: f64 = exp.iter().sum();
+                    Some(self.legal.iter().zip(exp).map(|(&a, e)| (a, e / total)).collect())
+                }
+                _ => None,
+            };
+        }
         if self.temperature <= 0.0 {
             return self.scripted.select_with(state, w);
         }
@@ -109,6 +140,11 @@ impl Agent<GameState> for LearnedAgent {
         let Some(scores) = self.scripted.scores_with(state, &self.legal, w) else { return self.legal[0] };
         let choice = sample_softmax(scores, self.temperature, self.rng.gen());
         self.legal[choice]
+    }
+
+    /// With `teach`: the softmax of the last decision's scores at that temperature.
+    fn last_search(&self) -> Option<Vec<(Action, f64)>> {
+        self.last.clone()
     }
 }
 

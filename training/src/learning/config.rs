@@ -25,13 +25,62 @@ pub struct NetConfig {
     pub channels: usize,
     /// Residual blocks (two 3×3 convolutions each).
     pub blocks: usize,
-    /// Width of the hidden layer of the global policy and value heads.
+    /// Width of the hidden layer of the global policy head (and, in the first architecture,
+    /// of the value head, which shares it).
     pub hidden: usize,
+    /// Global pooling inside the trunk (KataGo): each residual block pools its first
+    /// convolution's output (mean and max over the real cells) and adds a linear map of
+    /// them to every cell's channels before its second convolution, so every cell sees the
+    /// whole board. False (the first architecture, the shipped checkpoints): no pooling.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub pooling: bool,
+    /// Width of the value head's own hidden layer, fed by the trunk's mean and max over the
+    /// real cells and the globals; 0 (the first architecture): the value head takes the
+    /// policy's hidden layer (the trunk's mean over every cell, padding included).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub value_hidden: usize,
+    /// An auxiliary head beside the value on the value head's hidden layer: the final
+    /// victory-point margin of the player to move, squashed to [-1, 1] (see
+    /// [`crate::learning::sample::margin_target`]). Needs `value_hidden`.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub margin: bool,
+    /// The observation plane that is 1 on real cells and 0 on padding (TDE: 0, the board
+    /// plane), over whose cells pooling runs; none: every cell counts. Used only by
+    /// `pooling` and `value_hidden`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mask_plane: Option<usize>,
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
+}
+
+fn is_zero_f64(x: &f64) -> bool {
+    *x == 0.0
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
 }
 
 impl Default for NetConfig {
     fn default() -> Self {
-        NetConfig { channels: 32, blocks: 2, hidden: 64 }
+        NetConfig {
+            channels: 32,
+            blocks: 2,
+            hidden: 64,
+            pooling: false,
+            value_hidden: 0,
+            margin: false,
+            mask_plane: None,
+        }
+    }
+}
+
+impl NetConfig {
+    /// Whether this is the second architecture (pooling or a value head of its own).
+    pub fn is_v2(&self) -> bool {
+        self.pooling || self.value_hidden > 0
     }
 }
 
@@ -95,8 +144,22 @@ pub struct DataConfig {
     /// so the value head sees positions one action apart and what the action changed.
     #[serde(default)]
     pub value_children: usize,
+    /// λ of the TD(λ) value targets along a game's kept decisions, bootstrapped from their
+    /// rollout means (needs `value_rollouts`; see [`crate::learning::sample::lambda_returns`]):
+    /// 1 (the default) keeps each decision's own target, below 1 mixes in the later
+    /// decisions' rollout means and, at the end, the game's result.
+    #[serde(default = "lambda_one", skip_serializing_if = "is_one")]
+    pub value_lambda: f64,
     /// Share of the games held out for validation, in [0, 0.5].
     pub validation: f64,
+}
+
+fn lambda_one() -> f64 {
+    1.0
+}
+
+pub(crate) fn is_one(x: &f64) -> bool {
+    *x == 1.0
 }
 
 fn scripted() -> String {
@@ -120,6 +183,7 @@ impl Default for DataConfig {
             value_rollouts: 0,
             rollout_agent: scripted(),
             value_children: 0,
+            value_lambda: 1.0,
             validation: 0.1,
         }
     }
@@ -161,6 +225,9 @@ pub struct TrainConfig {
     pub weight_decay: f64,
     /// Weight of the value loss beside the policy loss.
     pub value_weight: f64,
+    /// Weight of the margin head's loss (needs `net.margin`; 0: the head is not trained).
+    #[serde(default, skip_serializing_if = "is_zero_f64")]
+    pub margin_weight: f64,
     /// Log metrics every this many steps.
     pub log_every: u64,
     /// Write a checkpoint every this many steps.
@@ -186,6 +253,7 @@ impl Default for TrainConfig {
             warmup: 50,
             weight_decay: 1e-4,
             value_weight: 1.0,
+            margin_weight: 0.0,
             log_every: 25,
             checkpoint_every: 100,
             eval_every: 0,
@@ -262,6 +330,21 @@ impl Config {
         if !(1..=4096).contains(&n.hidden) {
             return bad("net.hidden", format!("{} is not in 1..=4096", n.hidden));
         }
+        if n.value_hidden > 4096 {
+            return bad("net.value_hidden", format!("{} is not in 0..=4096", n.value_hidden));
+        }
+        if n.margin && n.value_hidden == 0 {
+            return bad(
+                "net.margin",
+                "the margin head sits on the value head's own layer: set net.value_hidden".into(),
+            );
+        }
+        if n.mask_plane.is_some() && !n.is_v2() {
+            return bad(
+                "net.mask_plane",
+                "only pooling and value_hidden use the mask: set one of them".into(),
+            );
+        }
         if !(1..=1_000_000).contains(&d.games) {
             return bad("data.games", format!("{} is not in 1..=1000000", d.games));
         }
@@ -308,6 +391,15 @@ impl Config {
                 "children learn rollout values: set data.value_rollouts".into(),
             );
         }
+        if !(0.0..=1.0).contains(&d.value_lambda) {
+            return bad("data.value_lambda", format!("{} is not in [0, 1]", d.value_lambda));
+        }
+        if d.value_lambda < 1.0 && d.value_rollouts == 0 {
+            return bad(
+                "data.value_lambda",
+                "bootstrapping needs estimates along the game: set data.value_rollouts".into(),
+            );
+        }
         if d.rollout_agent.trim().is_empty() {
             return bad("data.rollout_agent", "the agent spec is empty".into());
         }
@@ -331,6 +423,12 @@ impl Config {
         }
         if !(t.value_weight.is_finite() && (0.0..=100.0).contains(&t.value_weight)) {
             return bad("train.value_weight", format!("{} is not in [0, 100]", t.value_weight));
+        }
+        if !(t.margin_weight.is_finite() && (0.0..=100.0).contains(&t.margin_weight)) {
+            return bad("train.margin_weight", format!("{} is not in [0, 100]", t.margin_weight));
+        }
+        if t.margin_weight > 0.0 && !n.margin {
+            return bad("train.margin_weight", "the network has no margin head: set net.margin".into());
         }
         for (field, v) in [("train.log_every", t.log_every), ("train.checkpoint_every", t.checkpoint_every)] {
             if v == 0 {

@@ -14,7 +14,7 @@
 //! dice seed each) with their own rollout values.
 
 use crate::learning::config::{Config, DataConfig};
-use crate::learning::sample::{balance_sides, Sample};
+use crate::learning::sample::{balance_sides, lambda_returns, margin_target, Sample};
 use agents::{Agent, Game, Turn};
 use engine::scenario::Scenario;
 use engine::setup::{new_game, GameConfig};
@@ -33,6 +33,10 @@ pub struct Target {
     pub ply: u32,
     /// Target probabilities of legal actions (absent ones are 0).
     pub probs: Vec<(u16, f32)>,
+    /// The searcher's estimate of its return there (a self-play search's root value), for
+    /// value targets bootstrapped along the game; none where the expert gives none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub value: Option<f32>,
 }
 
 /// One expert game as stored in a shard.
@@ -54,6 +58,10 @@ pub struct ShardGame {
     pub targets: Vec<Target>,
     /// Final returns of sides A and B.
     pub returns: [f64; 2],
+    /// Final victory-point margins of sides A and B (empty in shards written before they
+    /// were recorded).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub margins: Vec<f64>,
     /// With `data.value_rollouts`: (ply, the mover's mean rollout return) at every kept
     /// decision, in order.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -204,7 +212,7 @@ pub fn play_game(config: &Config, game: usize) -> Result<ShardGame, String> {
                         }
                         _ => vec![(at as u16, 1.0)],
                     };
-                    targets.push(Target { ply: actions.len() as u32, probs });
+                    targets.push(Target { ply: actions.len() as u32, probs, value: None });
                     if let Some((agent, coin)) = driver.as_mut() {
                         if coin.gen_bool(config.data.driver_share) {
                             let played = agent.select_action(&state);
@@ -233,6 +241,7 @@ pub fn play_game(config: &Config, game: usize) -> Result<ShardGame, String> {
         actions,
         targets,
         returns: [r[0], r[1]],
+        margins: agents::TensorGame::final_margins(&state),
         rollout_values: Vec::new(),
         children: Vec::new(),
     };
@@ -365,6 +374,8 @@ fn replay_kept(
 /// side's value weight balanced ([`balance_sides`]).
 pub fn samples_of(game: &ShardGame, data: &DataConfig) -> Result<Vec<Sample<GameState>>, String> {
     let mut out = Vec::with_capacity(game.targets.len().div_ceil(data.every));
+    // The kept decisions of the game's own line: (index in `out`, mover, rollout mean).
+    let mut line: Vec<(usize, usize, f32)> = Vec::new();
     let mut rollouts = game.rollout_values.iter().peekable();
     let mut children = game.children.iter().peekable();
     replay_kept(game, data, |kept| {
@@ -391,7 +402,8 @@ pub fn samples_of(game: &ShardGame, data: &DataConfig) -> Result<Vec<Sample<Game
             }
             None => Sample::value_only(kept.state.clone(), kept.mover, value)?,
         };
-        out.push(sample);
+        line.push((out.len(), kept.mover, value));
+        out.push(Sample { margin: game.margins.get(kept.mover).map(|&m| margin_target(m)), ..sample });
         let legal = if data.value_children > 0 { kept.state.legal_actions() } else { Vec::new() };
         while let Some(c) = children.next_if(|c| data.value_children > 0 && c.ply as usize == kept.ply) {
             let action = *legal.get(c.action as usize).ok_or_else(|| {
@@ -404,6 +416,13 @@ pub fn samples_of(game: &ShardGame, data: &DataConfig) -> Result<Vec<Sample<Game
         }
         Ok(())
     })?;
+    if data.value_lambda < 1.0 {
+        let steps: Vec<(usize, f32)> = line.iter().map(|&(_, mover, v)| (mover, v)).collect();
+        let targets = lambda_returns(&steps, &game.returns, data.value_lambda as f32);
+        for (&(i, _, _), target) in line.iter().zip(targets) {
+            out[i].value = target;
+        }
+    }
     balance_sides(&mut out);
     Ok(out)
 }

@@ -69,6 +69,9 @@ pub struct Scores {
     pub accuracy: f64,
     /// Mean absolute value error.
     pub value_error: f64,
+    /// Margin-head squared error over the positions with a margin target (0 without a
+    /// margin head).
+    pub margin_loss: f64,
 }
 
 /// The learning rate at `step`.
@@ -135,6 +138,12 @@ pub(crate) struct BatchTensors {
     teaches_policy: Vec<bool>,
     target_best: Vec<usize>,
     value_raw: Vec<f32>,
+    /// Margin targets (0 where a row has none), `[batch, 1]`.
+    margin: Tensor<2>,
+    /// 1 for the rows with a margin target, `[batch, 1]`.
+    margin_known: Tensor<2>,
+    /// Rows with a margin target.
+    margin_rows: f32,
 }
 
 impl BatchTensors {
@@ -163,7 +172,12 @@ pub(crate) fn batch_tensors<G: TensorGame>(
     let target_best = chosen.iter().map(|s| argmax(&s.target)).collect();
     let value_raw: Vec<f32> = chosen.iter().map(|s| s.value).collect();
     let weights: Vec<f32> = chosen.iter().map(|s| s.value_weight).collect();
+    let margins: Vec<f32> = chosen.iter().map(|s| s.margin.unwrap_or(0.0)).collect();
+    let known: Vec<f32> = chosen.iter().map(|s| s.margin.is_some() as u8 as f32).collect();
     BatchTensors {
+        margin: Tensor::from_data(TensorData::new(margins, [terms.batch, 1]), device),
+        margin_rows: known.iter().sum(),
+        margin_known: Tensor::from_data(TensorData::new(known, [terms.batch, 1]), device),
         planes,
         globals,
         target: Tensor::from_data(TensorData::new(target, [terms.batch, terms.width]), device),
@@ -183,7 +197,7 @@ fn argmax(v: &[f32]) -> usize {
 
 /// The losses of a batch, with the outputs they came from.
 pub(crate) struct BatchLosses {
-    /// Policy loss plus the weighted value loss.
+    /// Policy loss plus the weighted value and margin losses.
     pub(crate) total: Tensor<1>,
     /// Policy cross-entropy over the legal actions, averaged over the rows that teach it.
     pub(crate) policy: Tensor<1>,
@@ -193,12 +207,17 @@ pub(crate) struct BatchLosses {
     pub(crate) logits: Tensor<2>,
     /// Values, `[batch, 1]`.
     values: Tensor<2>,
+    /// With a margin head: the margin squared error over the rows with a margin target.
+    pub(crate) margin: Option<Tensor<1>>,
 }
 
+/// The losses of a batch: policy cross-entropy, value squared error weighted by
+/// `value_weight` and, with a margin head, margin squared error weighted by `margin_weight`.
 pub(crate) fn losses(
     net: &PolicyValueNet,
     t: &BatchTensors,
     value_weight: f64,
+    margin_weight: f64,
     device: &Device,
 ) -> BatchLosses {
     let outputs = net.forward(t.planes.clone(), t.globals.clone());
@@ -208,13 +227,15 @@ pub(crate) fn losses(
     let policy = (t.target.clone() * log_softmax(logits.clone(), 1)).sum().neg().div_scalar(policy_rows);
     let squared = (outputs.value.clone() - t.value.clone()).powi_scalar(2);
     let value = (squared * t.value_weight.clone()).sum().div_scalar(t.value_weight_sum.max(1e-6));
-    BatchLosses {
-        total: policy.clone() + value.clone().mul_scalar(value_weight),
-        policy,
-        value,
-        logits,
-        values: outputs.value,
+    let margin = outputs.margin.map(|m| {
+        let squared = (m - t.margin.clone()).powi_scalar(2) * t.margin_known.clone();
+        squared.sum().div_scalar(t.margin_rows.max(1.0))
+    });
+    let mut total = policy.clone() + value.clone().mul_scalar(value_weight);
+    if let (Some(m), true) = (&margin, margin_weight > 0.0) {
+        total = total + m.clone().mul_scalar(margin_weight);
     }
+    BatchLosses { total, policy, value, logits, values: outputs.value, margin }
 }
 
 /// Score a network on up to `limit` positions, spread evenly over `samples` so that they come
@@ -230,12 +251,16 @@ pub fn score<G: TensorGame>(
     }
     let stride = samples.len().div_ceil(limit);
     let mut buffers = InputBuffers::default();
-    let (mut sums, mut n, mut policy_n) = (Scores::default(), 0usize, 0usize);
+    let (mut sums, mut n, mut policy_n, mut margin_n) = (Scores::default(), 0usize, 0usize, 0.0f64);
     for (shape, members) in buckets(samples) {
         let members: Vec<usize> = members.into_iter().filter(|&i| i % stride == 0).collect();
         for chunk in members.chunks(64) {
             let t = batch_tensors(samples, chunk, &shape, &mut buffers, device);
-            let l = losses(net, &t, 1.0, device);
+            let l = losses(net, &t, 1.0, 1.0, device);
+            if let Some(m) = l.margin.clone() {
+                sums.margin_loss += m.into_scalar::<f32>() as f64 * t.margin_rows as f64;
+                margin_n += t.margin_rows as f64;
+            }
             let logits: Vec<f32> = l.logits.into_data().try_to_vec::<f32>().unwrap_or_default();
             let values: Vec<f32> = l.values.into_data().try_to_vec::<f32>().unwrap_or_default();
             let (k, rows) = (chunk.len(), t.policy_rows());
@@ -258,6 +283,7 @@ pub fn score<G: TensorGame>(
         value_loss: sums.value_loss / n,
         accuracy: sums.accuracy / policy_n,
         value_error: sums.value_error / n,
+        margin_loss: sums.margin_loss / margin_n.max(1.0),
     }
 }
 
@@ -280,12 +306,20 @@ pub(crate) fn new_optimizer(config: &Config) -> ModuleOptimizer {
     AdamConfig::new().with_weight_decay(decay).init()
 }
 
-/// The network a fresh run starts from: `train.init`'s weights, or random ones.
+/// The network a fresh run starts from: `train.init`'s weights (a first-architecture
+/// checkpoint of the same trunk grows the second architecture's parts, see
+/// [`PolicyValueNet::adopt`]), or random ones.
 fn initial_network(config: &Config, shape: &TensorShape, device: &Device) -> Result<PolicyValueNet, String> {
     let Some(init) = &config.train.init else {
         return Ok(PolicyValueNet::seeded(&config.net, shape, device, config.seed));
     };
     let (net, meta, found) = checkpoint::load_network(Path::new(init), device).map_err(|e| e.to_string())?;
+    let (old, new) = (&meta.config.net, &config.net);
+    let same_trunk = (old.channels, old.blocks, old.hidden) == (new.channels, new.blocks, new.hidden);
+    if same_trunk && !old.is_v2() && new.is_v2() {
+        meta.check_shape(shape).map_err(|e| format!("train.init: {}: {e}", found.display()))?;
+        return Ok(PolicyValueNet::adopt(net, new, shape, device, config.seed));
+    }
     if meta.config.net != config.net {
         return Err(format!(
             "train.init: {} has net sizes {:?}, the configuration asks for {:?}",
@@ -349,7 +383,7 @@ pub fn train<G: TensorGame>(job: TrainRun<'_, G>) -> Result<TrainOutcome, String
         let lr = learning_rate(config, step);
         let (b, indices) = batch_indices(&groups, config.seed, step, t.batch);
         let batch = batch_tensors(job.train, &indices, &groups[b].0, &mut buffers, &device);
-        let l = losses(&net, &batch, t.value_weight, &device);
+        let l = losses(&net, &batch, t.value_weight, t.margin_weight, &device);
         policy_sum += l.policy.into_scalar::<f32>() as f64;
         value_sum += l.value.into_scalar::<f32>() as f64;
         let grads = GradientsParams::from_grads(l.total.clone().backward(), &net);
@@ -372,6 +406,7 @@ pub fn train<G: TensorGame>(job: TrainRun<'_, G>) -> Result<TrainOutcome, String
                 ("valid/value_loss", validation.value_loss),
                 ("valid/policy_accuracy", validation.accuracy),
                 ("valid/value_error", validation.value_error),
+                ("valid/margin_loss", validation.margin_loss),
             ];
             metrics.log(step, &scalars).map_err(|e| format!("metrics: {e}"))?;
             bar.set_message(format!(
@@ -410,7 +445,7 @@ mod tests {
         let shape = samples[0].state.tensor_shape();
         let indices: Vec<usize> = (0..samples.len()).collect();
         let t = batch_tensors(samples, &indices, &shape, &mut InputBuffers::default(), &device);
-        let l = losses(net, &t, 1.0, &device);
+        let l = losses(net, &t, 1.0, 1.0, &device);
         (l.policy.into_scalar::<f32>(), l.value.into_scalar::<f32>())
     }
 

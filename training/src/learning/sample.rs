@@ -21,6 +21,46 @@ pub struct Sample<G: TensorGame> {
     pub teaches_policy: bool,
     /// Weight of the sample in the value loss (see [`balance_sides`]); 1 by default.
     pub value_weight: f32,
+    /// The player's final victory-point margin squashed by [`margin_target`], for a network
+    /// with a margin head; none where the game's record has no margin.
+    pub margin: Option<f32>,
+}
+
+/// Victory points of margin that [`margin_target`] maps to tanh(1) ≈ 0.76.
+pub const MARGIN_SCALE: f64 = 4.0;
+
+/// The margin head's target for a final victory-point margin: tanh(margin / [`MARGIN_SCALE`]),
+/// in (-1, 1), so a one-point game and a rout differ without a rout dominating the loss.
+pub fn margin_target(margin: f64) -> f32 {
+    (margin / MARGIN_SCALE).tanh() as f32
+}
+
+/// TD(λ) value targets along one game's decisions, in play order: `steps[t]` is (the player
+/// to move, an estimate of that player's return there: the search's root value, a rollout
+/// mean), `finals` the final returns. The target of decision t, seen from the player to move
+/// there, is the λ-return G_t = (1 − λ)·v_{t+1} + λ·G_{t+1}, with G of the last decision the
+/// final return: λ = 1 gives every decision the final result (what training used before),
+/// λ = 0 the next decision's estimate (one-step bootstrapping). Players' views are converted
+/// as in a zero-sum game (another player's estimate is negated), so this is for games of one
+/// or two players.
+pub fn lambda_returns(steps: &[(usize, f32)], finals: &[f64], lambda: f32) -> Vec<f32> {
+    let final_for = |p: usize| finals.get(p).copied().unwrap_or(0.0) as f32;
+    // Everything is carried from player 0's view and turned to the mover's at the end.
+    let view = |p: usize, v: f32| if p == 0 { v } else { -v };
+    let mut out = vec![0.0f32; steps.len()];
+    let mut g = match finals.len() {
+        0 => 0.0,
+        1 => final_for(0),
+        _ => (final_for(0) - final_for(1)) / 2.0,
+    };
+    for t in (0..steps.len()).rev() {
+        if t + 1 < steps.len() {
+            let (p, v) = steps[t + 1];
+            g = (1.0 - lambda) * view(p, v) + lambda * g;
+        }
+        out[t] = view(steps[t].0, g).clamp(-1.0, 1.0);
+    }
+    out
 }
 
 impl<G: TensorGame> Sample<G> {
@@ -57,7 +97,7 @@ impl<G: TensorGame> Sample<G> {
         }
         let recipes =
             legal.iter().map(|&a| state.encode_action(a).map(|(_, r)| r)).collect::<Result<_, _>>()?;
-        Ok(Sample { state, player, recipes, target, value, teaches_policy, value_weight: 1.0 })
+        Ok(Sample { state, player, recipes, target, value, teaches_policy, value_weight: 1.0, margin: None })
     }
 }
 

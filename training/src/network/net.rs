@@ -9,6 +9,14 @@
 //!   scored and the softmax runs over them alone.
 //! - **Value head**: the same hidden features through one more layer to a tanh in [-1, 1],
 //!   the expected return of the player to move.
+//!
+//! The second architecture ([`NetConfig::is_v2`]) adds, as KataGo does:
+//! - **Global pooling in the trunk** (`pooling`): in every block, the first convolution's
+//!   output is pooled (mean and max over the real cells, the mask plane's) and a linear map of
+//!   the pooled vector is added to every cell's channels before the second convolution;
+//! - **A value head of its own** (`value_hidden`): the trunk's mean and max over the real
+//!   cells with the globals through its own hidden layer to the value and, with `margin`, to
+//!   a second tanh predicting the squashed victory-point margin.
 
 use crate::learning::config::NetConfig;
 use agents::{Recipe, TensorShape};
@@ -32,6 +40,9 @@ impl ModuleVisitor for TouchWeights {
 pub struct Residual {
     pub(crate) first: Conv2d,
     pub(crate) second: Conv2d,
+    /// With pooling: the map of the first convolution's pooled output (`2 × channels`) to a
+    /// bias of every cell's channels.
+    pub(crate) pool: Option<Linear>,
 }
 
 /// The network.
@@ -45,6 +56,12 @@ pub struct PolicyValueNet {
     pub(crate) policy_globals: Linear,
     pub(crate) value_hidden: Linear,
     pub(crate) value: Linear,
+    /// With `margin`: the margin head on the value head's hidden layer.
+    pub(crate) margin: Option<Linear>,
+    /// The plane marking the real cells, for pooling (none: all cells count).
+    pub(crate) mask_plane: Option<usize>,
+    /// Whether the value head has its own hidden layer on the pooled trunk.
+    pub(crate) own_value: bool,
 }
 
 /// The network's outputs for a batch.
@@ -55,12 +72,34 @@ pub struct Outputs {
     pub globals: Tensor<2>,
     /// Values in [-1, 1]: `[batch, 1]`.
     pub value: Tensor<2>,
+    /// With a margin head: the squashed victory-point margins in [-1, 1], `[batch, 1]`.
+    pub margin: Option<Tensor<2>>,
+}
+
+/// Mean and max of `x` (`[batch, channels, depth, width]`, non-negative: ReLU outputs) over
+/// the cells where `mask` (`[batch, 1, depth, width]`, 1 or 0) is 1, or over every cell
+/// without a mask: `[batch, 2 × channels]`. Masked cells count 0 towards the max, which
+/// leaves it unchanged since the real cells are at least 0.
+pub fn pool_cells(x: Tensor<4>, mask: Option<&Tensor<4>>) -> Tensor<2> {
+    let [batch, channels, _, _] = x.dims();
+    let (mean, max) = match mask {
+        Some(mask) => {
+            let kept = x * mask.clone();
+            let count = mask.clone().sum_dims(&[2, 3]).clamp_min(1.0);
+            (kept.clone().sum_dims(&[2, 3]) / count, kept.max_dims(&[2, 3]))
+        }
+        None => (x.clone().mean_dims(&[2, 3]), x.max_dims(&[2, 3])),
+    };
+    Tensor::cat(vec![mean.reshape([batch, channels]), max.reshape([batch, channels])], 1)
 }
 
 impl PolicyValueNet {
     /// A freshly initialised network for a game's tensor shape.
     pub fn new(config: &NetConfig, shape: &TensorShape, device: &Device) -> PolicyValueNet {
         let c = config.channels;
+        let own_value = config.value_hidden > 0;
+        let value_in = if own_value { 2 * c + shape.globals } else { config.hidden };
+        let value_width = if own_value { config.value_hidden } else { config.hidden };
         let conv = |i: usize, o: usize, k: usize| {
             Conv2dConfig::new([i, o], [k, k]).with_padding(PaddingConfig2d::Same).init(device)
         };
@@ -68,13 +107,20 @@ impl PolicyValueNet {
             stem: conv(shape.planes, c, 3),
             globals_in: LinearConfig::new(shape.globals, c).init(device),
             blocks: (0..config.blocks)
-                .map(|_| Residual { first: conv(c, c, 3), second: conv(c, c, 3) })
+                .map(|_| Residual {
+                    first: conv(c, c, 3),
+                    second: conv(c, c, 3),
+                    pool: config.pooling.then(|| LinearConfig::new(2 * c, c).init(device)),
+                })
                 .collect(),
             policy_planes: conv(c, shape.policy_planes, 1),
             hidden: LinearConfig::new(c + shape.globals, config.hidden).init(device),
             policy_globals: LinearConfig::new(config.hidden, shape.policy_globals).init(device),
-            value_hidden: LinearConfig::new(config.hidden, config.hidden).init(device),
-            value: LinearConfig::new(config.hidden, 1).init(device),
+            value_hidden: LinearConfig::new(value_in, value_width).init(device),
+            value: LinearConfig::new(value_width, 1).init(device),
+            margin: config.margin.then(|| LinearConfig::new(value_width, 1).init(device)),
+            mask_plane: config.mask_plane,
+            own_value,
         }
     }
 
@@ -91,25 +137,70 @@ impl PolicyValueNet {
         net
     }
 
+    /// A network of `config` (the second architecture) that starts from `old`, a
+    /// first-architecture network with the same trunk and policy sizes: its trunk and policy
+    /// head are taken over, the pooling maps start at zero (so the trunk computes what `old`'s
+    /// did) and the value and margin heads are fresh, drawn from `seed`.
+    pub fn adopt(
+        old: PolicyValueNet,
+        config: &NetConfig,
+        shape: &TensorShape,
+        device: &Device,
+        seed: u64,
+    ) -> PolicyValueNet {
+        let zeroed = |l: Linear| Linear {
+            weight: Param::from_tensor(l.weight.val().zeros_like()),
+            bias: l.bias.map(|b| Param::from_tensor(b.val().zeros_like())),
+        };
+        let mut fresh = PolicyValueNet::seeded(config, shape, device, seed);
+        let blocks = old
+            .blocks
+            .into_iter()
+            .zip(std::mem::take(&mut fresh.blocks))
+            .map(|(o, f)| Residual { first: o.first, second: o.second, pool: f.pool.map(zeroed) })
+            .collect();
+        PolicyValueNet {
+            stem: old.stem,
+            globals_in: old.globals_in,
+            blocks,
+            policy_planes: old.policy_planes,
+            hidden: old.hidden,
+            policy_globals: old.policy_globals,
+            ..fresh
+        }
+    }
+
     /// Run the network on `planes` (`[batch, planes, depth, width]`) and `globals`
     /// (`[batch, globals]`).
     pub fn forward(&self, planes: Tensor<4>, globals: Tensor<2>) -> Outputs {
         let [batch, _, depth, width] = planes.dims();
+        let mask = self.mask_plane.map(|p| planes.clone().narrow(1, p, 1));
         let mixed = self.globals_in.forward(globals.clone());
         let channels = mixed.dims()[1];
         let mut x = relu(self.stem.forward(planes) + mixed.reshape([batch, channels, 1, 1]));
         for block in &self.blocks {
-            let y = relu(block.first.forward(x.clone()));
+            let mut y = relu(block.first.forward(x.clone()));
+            if let Some(pool) = &block.pool {
+                let bias = pool.forward(pool_cells(y.clone(), mask.as_ref()));
+                y = y + bias.reshape([batch, channels, 1, 1]);
+            }
             x = relu(x + block.second.forward(y));
         }
         let policy_planes = self.policy_planes.forward(x.clone());
         let pp = policy_planes.dims()[1];
-        let pooled = x.mean_dims(&[2, 3]).reshape([batch, channels]);
-        let h = relu(self.hidden.forward(Tensor::cat(vec![pooled, globals], 1)));
+        let mean = x.clone().mean_dims(&[2, 3]).reshape([batch, channels]);
+        let h = relu(self.hidden.forward(Tensor::cat(vec![mean, globals.clone()], 1)));
+        let value_h = if self.own_value {
+            let pooled = pool_cells(x, mask.as_ref());
+            relu(self.value_hidden.forward(Tensor::cat(vec![pooled, globals], 1)))
+        } else {
+            relu(self.value_hidden.forward(h.clone()))
+        };
         Outputs {
             planes: policy_planes.reshape([batch, pp * depth * width]),
-            globals: self.policy_globals.forward(h.clone()),
-            value: tanh(self.value.forward(relu(self.value_hidden.forward(h)))),
+            globals: self.policy_globals.forward(h),
+            margin: self.margin.as_ref().map(|m| tanh(m.forward(value_h.clone()))),
+            value: tanh(self.value.forward(value_h)),
         }
     }
 

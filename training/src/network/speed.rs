@@ -127,7 +127,7 @@ fn training_speed(
     for step in 0..=steps {
         let t = Instant::now();
         let tensors = batch_tensors(&samples, &indices, &shape, &mut buffers, &device);
-        let l = losses(&net, &tensors, 1.0, &device);
+        let l = losses(&net, &tensors, 1.0, 1.0, &device);
         let grads = GradientsParams::from_grads(l.total.clone().backward(), &net);
         // Reading the loss waits for the device to finish the step.
         l.total.into_scalar::<f32>();

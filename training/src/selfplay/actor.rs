@@ -102,7 +102,8 @@ impl<G: Game> Live<G> {
                         .filter(|&&(_, p)| p > 0.0)
                         .filter_map(|&(a, p)| Some((legal.iter().position(|&l| l == a)? as u16, p)))
                         .collect();
-                    self.targets.push(Target { ply: self.actions.len() as u32, probs });
+                    let value = Some(result.value.clamp(-1.0, 1.0) as f32);
+                    self.targets.push(Target { ply: self.actions.len() as u32, probs, value });
                 }
                 self.play(result.action)?;
                 continue;
@@ -222,6 +223,7 @@ pub fn play_batch<G: TensorGame>(
                 version: version.to_string(),
                 setup: g.setup,
                 returns: g.state.returns().iter().map(|r| (r / bound).clamp(-1.0, 1.0)).collect(),
+                margins: g.state.final_margins(),
                 actions: g.actions,
                 targets: g.targets,
             }

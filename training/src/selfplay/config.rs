@@ -3,7 +3,8 @@
 //! window and sample ratio, and the evaluation arena. Every field is checked; an error names
 //! the file, the field and the reason.
 
-use crate::learning::config::{parse_text, read_text, ConfigError, NetConfig};
+use crate::learning::config::{is_one, parse_text, read_text, ConfigError, NetConfig};
+use crate::selfplay::gate::{Gate, Sprt, MIN_FIXED_GAMES};
 use agents::AzConfig;
 use serde::{Deserialize, Serialize};
 use std::path::Path;
@@ -66,6 +67,14 @@ pub struct LearnerConfig {
     pub weight_decay: f64,
     /// Weight of the value loss beside the policy loss.
     pub value_weight: f64,
+    /// Weight of the margin head's loss (needs a network with a margin head; 0: untrained).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub margin_weight: f64,
+    /// λ of the TD(λ) value targets, bootstrapped from the searches' root values along the
+    /// game ([`crate::learning::sample::lambda_returns`]): 1 (the default) is the final
+    /// result for every position.
+    #[serde(default = "one", skip_serializing_if = "is_one")]
+    pub value_lambda: f64,
     /// Replay window: the newest positions kept to train on.
     pub window: usize,
     /// Positions needed before the first step.
@@ -89,9 +98,52 @@ pub struct EvalConfig {
     /// Opponents besides the previous best version, e.g. `scripted`.
     pub opponents: Vec<String>,
     /// The new version's search in these games, as `az:` takes it (e.g. `sims=4`); empty:
-    /// the actors' search without its noise. Fewer simulations make evaluation cheaper.
+    /// the actors' search without its noise. Used when `agent` is empty.
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub search: String,
+    /// The agent the network is meant for, as an agent spec with `{net}` where the
+    /// checkpoint goes (`policy:checkpoint={net}`: the network alone); it plays the new and
+    /// the best version in the promotion games and the new one against `opponents`. Empty:
+    /// `az` with `search`.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub agent: String,
+    /// The promotion games against the best version: the most played, and all of them without
+    /// `sprt` (then at least 400, and the new version is promoted when its Wilson 95%
+    /// interval lies above one half).
+    #[serde(default = "gate_games_default")]
+    pub gate_games: usize,
+    /// A sequential probability ratio test deciding promotion as soon as the games allow.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sprt: Option<Sprt>,
+}
+
+fn gate_games_default() -> usize {
+    MIN_FIXED_GAMES
+}
+
+fn one() -> f64 {
+    1.0
+}
+
+fn is_zero(x: &f64) -> bool {
+    *x == 0.0
+}
+
+impl EvalConfig {
+    /// The promotion gate.
+    pub fn gate(&self) -> Gate {
+        Gate { max_games: self.gate_games, sprt: self.sprt }
+    }
+
+    /// The agent spec of the evaluation games for the network at `net`: `agent` with `{net}`
+    /// replaced, else `az` with `search` (`search` being the resolved search spec).
+    pub fn agent_for(&self, net: &Path, search: &str) -> String {
+        if self.agent.is_empty() {
+            format!("az:net={},{search}", net.display())
+        } else {
+            self.agent.replace("{net}", &net.display().to_string())
+        }
+    }
 }
 
 /// A whole self-play configuration.
@@ -233,6 +285,46 @@ impl SelfPlayConfig {
         }
         if e.every_versions > 0 && e.games == 0 {
             return bad("eval.games", "evaluation needs at least one game".into());
+        }
+        if !(l.margin_weight.is_finite() && (0.0..=100.0).contains(&l.margin_weight)) {
+            return bad("learner.margin_weight", format!("{} is not in [0, 100]", l.margin_weight));
+        }
+        if !(0.0..=1.0).contains(&l.value_lambda) {
+            return bad("learner.value_lambda", format!("{} is not in [0, 1]", l.value_lambda));
+        }
+        if !e.agent.is_empty() && !e.agent.contains("{net}") {
+            return bad("eval.agent", format!("`{}` has no `{{net}}` for the checkpoint", e.agent));
+        }
+        if !e.agent.is_empty() && !e.search.is_empty() {
+            return bad(
+                "eval.search",
+                "used only without eval.agent (put the search in the agent spec)".into(),
+            );
+        }
+        if e.gate_games > 1_000_000 {
+            return bad("eval.gate_games", format!("{} is more than 1000000", e.gate_games));
+        }
+        match &e.sprt {
+            None if e.gate_games < MIN_FIXED_GAMES => {
+                return bad(
+                    "eval.gate_games",
+                    format!(
+                        "{} games cannot tell a 55% version from an equal one (±{:.0} points): play at \
+                         least {MIN_FIXED_GAMES}, or set [eval.sprt]",
+                        e.gate_games,
+                        100.0 * 1.96 * (0.25 / e.gate_games.max(1) as f64).sqrt()
+                    ),
+                );
+            }
+            Some(test) => {
+                if let Err((field, reason)) = test.check() {
+                    return bad(&format!("eval.sprt.{field}"), reason);
+                }
+                if e.gate_games < 2 {
+                    return bad("eval.gate_games", "a sequential test needs at least 2 games".into());
+                }
+            }
+            None => {}
         }
         Ok(())
     }

@@ -70,7 +70,19 @@ pub fn read_state(run: &Path) -> Result<Option<LearnerState>, String> {
 }
 
 /// Scores of a new version in evaluation games: (opponent, score, 95% interval).
-pub type EvalFn<'a> = dyn Fn(&Path, Option<&Path>) -> Vec<(String, f64, [f64; 2])> + 'a;
+pub type EvalFn<'a> = dyn Fn(&Path, Option<&Path>) -> EvalReport + 'a;
+
+/// What an evaluation of a new version found.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct EvalReport {
+    /// (opponent, score, Wilson 95% interval) per opponent, the best version's as
+    /// `previous_best`.
+    pub scores: Vec<(String, f64, [f64; 2])>,
+    /// Whether the promotion gate promotes the new version.
+    pub promote: bool,
+    /// Games the gate played against the best version (none without one).
+    pub gate_games: Option<usize>,
+}
 
 /// The learner of one run.
 pub struct Learner<'a, G: TensorGame> {
@@ -154,6 +166,12 @@ where
                     buffers: InputBuffers::default(),
                     net_config,
                 };
+                if config.learner.margin_weight > 0.0 && !learner.net_config.margin {
+                    return Err(format!(
+                        "learner.margin_weight: the network ({}) has no margin head (net.margin)",
+                        if config.init.is_empty() { "net" } else { config.init.as_str() }
+                    ));
+                }
                 learner.publish(shape)?;
                 learner.state.best = learner.state.version.clone();
                 learner.save_state()?;
@@ -208,7 +226,7 @@ where
     fn add_games(&mut self, games: &[PlayedGame<G::Action>]) -> Result<usize, String> {
         let mut added = 0;
         for g in games {
-            let samples = samples_of(self.source, g)?;
+            let samples = samples_of(self.source, g, self.config.learner.value_lambda as f32)?;
             added += samples.len();
             self.window.extend(samples);
         }
@@ -307,7 +325,7 @@ where
             };
             let (b, indices) = batch_indices(&groups, self.config.seed, self.state.step, l.batch);
             let batch = batch_tensors(&samples, &indices, &groups[b].0, &mut self.buffers, &self.device);
-            let out = losses(&self.net, &batch, l.value_weight, &self.device);
+            let out = losses(&self.net, &batch, l.value_weight, l.margin_weight, &self.device);
             policy += out.policy.clone().into_scalar::<f32>() as f64;
             value += out.value.clone().into_scalar::<f32>() as f64;
             let p = softmax(out.logits.clone(), 1);
@@ -356,18 +374,23 @@ where
                 }) {
                     let best = self.run.join("checkpoints").join(&self.state.best);
                     let previous = (self.state.best != self.state.version).then_some(best.as_path());
-                    let scores = evaluate(&self.latest(), previous);
+                    let report = evaluate(&self.latest(), previous);
                     let mut scalars: Vec<(String, f64)> = Vec::new();
-                    for (name, score, [lo, hi]) in &scores {
+                    for (name, score, [lo, hi]) in &report.scores {
                         scalars.push((format!("eval/vs_{name}"), *score));
                         scalars.push((format!("eval/vs_{name}_low"), *lo));
                         scalars.push((format!("eval/vs_{name}_high"), *hi));
                     }
                     let refs: Vec<(&str, f64)> = scalars.iter().map(|(k, v)| (k.as_str(), *v)).collect();
                     self.metrics.log(self.state.step, &refs).map_err(|e| format!("metrics: {e}"))?;
-                    if scores.iter().any(|(name, s, _)| name == "previous_best" && *s > 0.55)
-                        || previous.is_none()
-                    {
+                    if let Some(games) = report.gate_games {
+                        scalars.clear();
+                        scalars.push(("eval/gate_games".into(), games as f64));
+                        scalars.push(("eval/promoted".into(), report.promote as u8 as f64));
+                        let refs: Vec<(&str, f64)> = scalars.iter().map(|(k, v)| (k.as_str(), *v)).collect();
+                        self.metrics.log(self.state.step, &refs).map_err(|e| format!("metrics: {e}"))?;
+                    }
+                    if report.promote || previous.is_none() {
                         self.state.best = self.state.version.clone();
                         self.save_state()?;
                     }

@@ -7,6 +7,7 @@
 
 pub mod actor;
 pub mod config;
+pub mod gate;
 pub mod learner;
 pub mod records;
 pub mod run;

@@ -4,7 +4,7 @@
 //! the final returns. Positions are rebuilt by replaying, so shards stay small and exact.
 
 use crate::learning::expert::Target;
-use crate::learning::sample::{balance_sides, Sample};
+use crate::learning::sample::{balance_sides, lambda_returns, margin_target, Sample};
 use crate::selfplay::source::GameSource;
 use agents::{TensorGame, Turn};
 use serde::de::DeserializeOwned;
@@ -25,6 +25,10 @@ pub struct PlayedGame<A> {
     pub targets: Vec<Target>,
     /// Final returns, divided by the game's return bound.
     pub returns: Vec<f64>,
+    /// Final score margins ([`TensorGame::final_margins`]; empty where the game keeps none or
+    /// the shard predates them).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub margins: Vec<f64>,
 }
 
 /// The shards folder of a run.
@@ -71,14 +75,19 @@ pub fn read_shard<A: DeserializeOwned>(path: &Path) -> Result<Vec<PlayedGame<A>>
         .collect()
 }
 
-/// Rebuild a game's training samples by replaying it from its set-up, each side's value
-/// weight balanced ([`balance_sides`]).
+/// Rebuild a game's training samples by replaying it from its set-up: value targets the
+/// final result or, with `value_lambda` below 1, TD(λ) returns bootstrapped from the searches'
+/// root values ([`lambda_returns`]; decisions without a recorded value keep the result),
+/// margin targets where the game has margins, each side's value weight balanced
+/// ([`balance_sides`]).
 pub fn samples_of<G: TensorGame>(
     source: &dyn GameSource<G>,
     game: &PlayedGame<G::Action>,
+    value_lambda: f32,
 ) -> Result<Vec<Sample<G>>, String> {
     let mut state = source.rebuild(&game.setup)?;
     let mut out = Vec::with_capacity(game.targets.len());
+    let mut steps: Vec<(usize, f32)> = Vec::with_capacity(game.targets.len());
     let mut next = game.targets.iter().peekable();
     for (ply, &action) in game.actions.iter().enumerate() {
         if let Some(t) = next.next_if(|t| t.ply as usize == ply) {
@@ -93,9 +102,16 @@ pub fn samples_of<G: TensorGame>(
                     prob;
             }
             let value = game.returns.get(p).copied().unwrap_or(0.0).clamp(-1.0, 1.0) as f32;
-            out.push(Sample::new(state.clone(), p, target, value)?);
+            let sample = Sample::new(state.clone(), p, target, value)?;
+            steps.push((p, t.value.unwrap_or(value)));
+            out.push(Sample { margin: game.margins.get(p).map(|&m| margin_target(m)), ..sample });
         }
         state.apply(action).map_err(|e| format!("{}: ply {ply}: {e}", game.setup))?;
+    }
+    if value_lambda < 1.0 {
+        for (sample, target) in out.iter_mut().zip(lambda_returns(&steps, &game.returns, value_lambda)) {
+            sample.value = target;
+        }
     }
     balance_sides(&mut out);
     Ok(out)

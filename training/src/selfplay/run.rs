@@ -5,7 +5,8 @@
 use crate::learning::lock::ProcessLock;
 use crate::selfplay::actor::{latest_network, lock_actor, play_shard, EvalCache};
 use crate::selfplay::config::SelfPlayConfig;
-use crate::selfplay::learner::{read_state, EvalFn, Learner};
+use crate::selfplay::gate::Decision;
+use crate::selfplay::learner::{read_state, EvalFn, EvalReport, Learner};
 use crate::selfplay::source::{GameSource, TdeSource};
 use agents::{Agent, TensorGame, TensorShape};
 use engine::GameState;
@@ -188,48 +189,77 @@ fn summary(state: &crate::selfplay::learner::LearnerState, run: &Path) -> String
     )
 }
 
-/// The TDE evaluation arena of a new version: games of `az` with the new network (no noise)
-/// against the previous best version and each configured opponent, sides alternating, on
-/// set-ups dealt like the actors'; each with its score and Wilson 95% interval.
+/// One evaluation game `g` of `ours` against `theirs` (sides alternating with `g`, set-ups
+/// dealt like the actors', two games per set-up): `ours`'s score.
+fn evaluation_game(
+    config: &SelfPlayConfig,
+    source: &TdeSource,
+    ours: &str,
+    theirs: &str,
+    g: usize,
+) -> Result<f64, String> {
+    let (_, state) = source.deal(config.seed ^ 0xE7A1 ^ (g as u64 / 2))?;
+    let side = g % 2;
+    let mut players: Vec<Box<dyn Agent<GameState>>> =
+        vec![crate::play::make_agent(ours, g as u64)?, crate::play::make_agent(theirs, g as u64 + 1)?];
+    if side == 1 {
+        players.swap(0, 1);
+    }
+    let end = agents::play_game(state, &mut players, 31 + g as u64, |_, _| {});
+    Ok(crate::learning::bootstrap::game_score(agents::Game::returns(&end)[side]))
+}
+
+/// The TDE evaluation arena of a new version, played by the agent the network is meant for
+/// ([`crate::selfplay::config::EvalConfig::agent_for`]): `eval.games` games against each
+/// configured opponent, and the promotion gate against the best version, played in rounds
+/// until [`crate::selfplay::gate::Gate`] decides; each with its score and Wilson 95% interval.
+/// A game that cannot be played drops its opponent from the report (and keeps the best
+/// version).
 pub fn tde_evaluation(
     config: &SelfPlayConfig,
     source: &TdeSource,
     new: &Path,
     best: Option<&Path>,
-) -> Vec<(String, f64, [f64; 2])> {
-    let search = config.eval_search();
-    let ours = format!("az:net={},{}", new.display(), search.spec());
-    let mut opponents: Vec<(String, String)> =
-        config.eval.opponents.iter().map(|o| (o.clone(), o.clone())).collect();
+) -> EvalReport {
+    let search = config.eval_search().spec();
+    let ours = config.eval.agent_for(new, &search);
+    let mut report = EvalReport::default();
     if let Some(best) = best {
-        opponents.insert(0, ("previous_best".into(), format!("az:net={},{}", best.display(), search.spec())));
+        let theirs = config.eval.agent_for(best, &search);
+        let gate = config.eval.gate();
+        let round = (2 * rayon::current_num_threads()).max(16);
+        let (mut total, mut played) = (0.0, 0usize);
+        let decision = loop {
+            let upto = (played + round).min(gate.max_games);
+            let scores: Result<Vec<f64>, String> = (played..upto)
+                .into_par_iter()
+                .map(|g| evaluation_game(config, source, &ours, &theirs, g))
+                .collect();
+            let Ok(scores) = scores else { break Decision::Keep };
+            total += scores.iter().sum::<f64>();
+            played = upto;
+            match gate.decide(total, played) {
+                Decision::Continue => continue,
+                decision => break decision,
+            }
+        };
+        if played > 0 {
+            let n = played as f64;
+            report.scores.push(("previous_best".into(), total / n, eval::stats::wilson(total, n, 1.96)));
+        }
+        report.promote = decision == Decision::Promote;
+        report.gate_games = Some(played);
     }
     let games = config.eval.games;
-    opponents
-        .into_iter()
-        .filter_map(|(name, spec)| {
-            let scores: Vec<f64> = (0..games)
-                .into_par_iter()
-                .map(|g| -> Result<f64, String> {
-                    let (_, state) = source.deal(config.seed ^ 0xE7A1 ^ (g as u64 / 2))?;
-                    let side = g % 2;
-                    let mut players: Vec<Box<dyn Agent<GameState>>> = vec![
-                        crate::play::make_agent(&ours, g as u64)?,
-                        crate::play::make_agent(&spec, g as u64 + 1)?,
-                    ];
-                    if side == 1 {
-                        players.swap(0, 1);
-                    }
-                    let end = agents::play_game(state, &mut players, 31 + g as u64, |_, _| {});
-                    Ok(crate::learning::bootstrap::game_score(agents::Game::returns(&end)[side]))
-                })
-                .collect::<Result<_, _>>()
-                .ok()?;
-            let total: f64 = scores.iter().sum();
-            let n = scores.len() as f64;
-            Some((name, total / n.max(1.0), eval::stats::wilson(total, n, 1.96)))
-        })
-        .collect()
+    for name in &config.eval.opponents {
+        let scores: Result<Vec<f64>, String> =
+            (0..games).into_par_iter().map(|g| evaluation_game(config, source, &ours, name, g)).collect();
+        if let Ok(scores) = scores {
+            let (total, n) = (scores.iter().sum::<f64>(), scores.len() as f64);
+            report.scores.push((name.clone(), total / n.max(1.0), eval::stats::wilson(total, n, 1.96)));
+        }
+    }
+    report
 }
 
 /// `tde train` / `tde selfplay` for TDE: run `role` on `run`, with the configuration file for

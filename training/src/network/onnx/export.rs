@@ -35,6 +35,11 @@ const IR_VERSION: i64 = 8;
 
 /// The network as a serialised ONNX model.
 pub fn to_onnx(net: &PolicyValueNet) -> Result<Vec<u8>, String> {
+    if net.own_value || net.margin.is_some() || net.blocks.iter().any(|b| b.pool.is_some()) {
+        return Err("the second architecture (net.pooling, net.value_hidden, net.margin) has no ONNX \
+                    form yet: run this network on burn (--device cpu, cuda or vulkan)"
+            .into());
+    }
     let mut g = Graph::default();
     let planes_in = net.stem.weight.val().dims()[1];
     let globals_in = net.globals_in.weight.val().dims()[0];
