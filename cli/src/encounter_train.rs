@@ -94,9 +94,12 @@ fn seats(config: &Config, game: usize) -> Result<(Vec<Seat<Encounter>>, u64), St
     Ok((seats, seed))
 }
 
+/// Training positions of the Encounter.
+type Positions = Vec<Sample<Encounter>>;
+
 /// Play the configuration's games into training and validation positions (every
 /// `1 / data.validation`-th game held out).
-fn positions(config: &Config) -> Result<(Vec<Sample<Encounter>>, Vec<Sample<Encounter>>), String> {
+fn positions(config: &Config) -> Result<(Positions, Positions), String> {
     let d = &config.data;
     let games: Vec<Result<Vec<Sample<Encounter>>, String>> = (0..d.games)
         .into_par_iter()

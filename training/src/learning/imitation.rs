@@ -46,7 +46,7 @@ pub fn imitation_game<G: TensorGame>(
             Turn::Player(p) => {
                 let seat = seats.get_mut(p).ok_or_else(|| format!("no seat for player {p}"))?;
                 let action = seat.agent.select_action(&state);
-                if decisions % every == 0 {
+                if decisions.is_multiple_of(every) {
                     let legal = state.legal_actions();
                     let index = legal.iter().position(|&a| a == action).ok_or_else(|| {
                         format!("agent {} chose an action that is not legal", seat.agent.name())
