@@ -766,7 +766,7 @@ function renderDecision() {
   if (d.step === "setup") {
     // Set-up choices (the courier, a grudge) come before the models stand on the table: each
     // model the options name has its profile card a click (tap) away.
-    const named = [...new Set(all.flatMap((o) => [o.model, o.target]))].map((id) => (id === null || id === undefined ? null : modelById(id))).filter(Boolean);
+    const named = [...new Set(d.options.flatMap((o) => [o.model, o.target]))].map((id) => (id === null || id === undefined ? null : modelById(id))).filter(Boolean);
     if (named.length) {
       box.append(el("div", { class: "cardlinks" }, el("span", { class: "small" }, "Profile cards: "),
         named.map((m) => el("button", { class: `cardlink side${m.side}`, "data-model": m.id, onclick: () => showCard(m.id) }, `${m.name} [${m.letter}]`))));

@@ -21,13 +21,13 @@ use std::collections::{BTreeMap, BTreeSet};
 use training::play::make_agent;
 
 /// Samples of an option's answers when it cannot be enumerated.
-pub const RISK_SAMPLES: usize = 32;
+pub const RISK_SAMPLES: usize = 16;
 
 /// Most outcomes an exact count enumerates before it gives way to sampling.
 pub const MAX_EXACT_LEAVES: usize = 3000;
 
 /// Most decisions the bot's agent is asked during one exact count.
-pub const MAX_EXACT_ANSWERS: usize = 24;
+pub const MAX_EXACT_ANSWERS: usize = 8;
 
 /// Most milliseconds (or iterations) the bot's agent thinks about one answer in a count: a
 /// searching bot answers at this budget rather than its own, so that the odds come in about

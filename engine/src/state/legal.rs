@@ -11,6 +11,9 @@ use super::steps::{can_activate, has_eligible, other_side, Step};
 use super::{Action, GameState, ModelId, Side, Stance};
 use crate::movement::{self, MoveSpec, Occupancy, PathPoint, StepKind, ORTHO};
 
+/// One modifier of a test's attribute: its reason and its amount.
+pub type Modifier = (&'static str, i32);
+
 /// What one enemy model could do to a model at a place, from where the enemy stands now: for a
 /// table's sight and threat overlay.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -19,7 +22,7 @@ pub struct Threat {
     pub sight: Option<crate::board::Sight>,
     /// The shots it could make there, by weapon: the roll (attribute after modifiers, within
     /// short range or not) and each modifier with its reason.
-    pub shots: Vec<(u8, CombatRoll, Vec<(&'static str, i32)>)>,
+    pub shots: Vec<(u8, CombatRoll, Vec<Modifier>)>,
     /// Whether a standing move of its full speed could bring one of its close-combat weapons
     /// to bear there (a charge).
     pub charge: bool,
