@@ -524,7 +524,8 @@ fn risk_with_the_enemys_answers_fresh_advice_and_the_layout_at_1366x768_in_chrom
     assert_eq!(
         wait_until(&tab, &format!("document.querySelector('{listed}')")),
         Value::Bool(true),
-        "the risk line is shown for {option}"
+        "the risk line is shown for {option}: {}",
+        eval_json(&tab, "document.querySelector('#decision').textContent.slice(0, 1500)")
     );
     let line = eval_json(
         &tab,
