@@ -11,7 +11,11 @@
 mod common;
 
 use common::Server;
-use headless_chrome::protocol::cdp::Input::{DispatchMouseEvent, DispatchMouseEventTypeOption, MouseButton};
+use headless_chrome::protocol::cdp::Emulation::SetTouchEmulationEnabled;
+use headless_chrome::protocol::cdp::Input::{
+    DispatchMouseEvent, DispatchMouseEventTypeOption, DispatchTouchEvent, DispatchTouchEventTypeOption,
+    MouseButton, TouchPoint,
+};
 use headless_chrome::protocol::cdp::Page::CaptureScreenshotFormatOption;
 use headless_chrome::{Browser, LaunchOptions, Tab};
 use rand::{Rng, SeedableRng};
@@ -110,10 +114,10 @@ fn wait_for_page(tab: &Tab, version: u64, then: Option<&str>) -> After {
     }
 }
 
-/// Click the middle of the element `selector` with the mouse, as a person does. The element
-/// must be what the browser hits there (or, when given, an element matching `or_under`: a
-/// model standing on a highlighted cell).
-fn click(tab: &Tab, selector: &str, or_under: Option<&str>) {
+/// The middle of the element `selector` in the window, scrolled into view. The element must be
+/// what the browser hits there (or, when given, an element matching `or_under`: a model
+/// standing on a highlighted cell).
+fn point_of(tab: &Tab, selector: &str, or_under: Option<&str>) -> (f64, f64) {
     let script = format!(
         r#"(() => {{
             const e = document.querySelector({sel});
@@ -131,8 +135,15 @@ fn click(tab: &Tab, selector: &str, or_under: Option<&str>) {
     );
     let at = eval_json(tab, &script);
     let (Some(x), Some(y)) = (at[0].as_f64(), at[1].as_f64()) else {
-        panic!("cannot click `{selector}`: {at}");
+        panic!("cannot reach `{selector}`: {at}");
     };
+    (x, y)
+}
+
+/// Click the middle of the element `selector` with the mouse, as a person does (see
+/// [`point_of`]).
+fn click(tab: &Tab, selector: &str, or_under: Option<&str>) {
+    let (x, y) = point_of(tab, selector, or_under);
     for kind in [DispatchMouseEventTypeOption::MousePressed, DispatchMouseEventTypeOption::MouseReleased] {
         tab.call_method(DispatchMouseEvent {
             Type: kind,
@@ -484,6 +495,19 @@ fn risk_with_the_enemys_answers_fresh_advice_and_the_layout_at_1366x768_in_chrom
         "the prompt's title in sight: {layout}"
     );
     assert!(layout["model"].as_f64().unwrap() >= 14.0, "a model is at least 14 px across: {layout}");
+    // Every model, rings, AP pips and wound bar included, lies within the board's picture: no
+    // base is cut off at the edge.
+    let clipped = eval_json(
+        &tab,
+        "(() => {
+            const b = document.querySelector('#board').getBoundingClientRect();
+            return [...document.querySelectorAll('#board g.model')].filter((g) => {
+                const r = g.getBoundingClientRect();
+                return r.left < b.left - 0.5 || r.top < b.top - 0.5 || r.right > b.right + 0.5 || r.bottom > b.bottom + 0.5;
+            }).map((g) => g.dataset.model);
+        })()",
+    );
+    assert_eq!(clipped, serde_json::json!([]), "models cut off at the board's edge");
 
     // The risk: pick the target (or the place); its options show the odds with the enemy's
     // answers.
@@ -500,7 +524,8 @@ fn risk_with_the_enemys_answers_fresh_advice_and_the_layout_at_1366x768_in_chrom
     assert_eq!(
         wait_until(&tab, &format!("document.querySelector('{listed}')")),
         Value::Bool(true),
-        "the risk line is shown for {option}"
+        "the risk line is shown for {option}: {}",
+        eval_json(&tab, "document.querySelector('#decision').textContent.slice(0, 1500)")
     );
     let line = eval_json(
         &tab,
@@ -525,6 +550,28 @@ fn risk_with_the_enemys_answers_fresh_advice_and_the_layout_at_1366x768_in_chrom
         eval_json(&tab, "document.querySelectorAll('#board line.threat').length").as_u64() > Some(0),
         "the threat is drawn"
     );
+    // Pointing at a cell (the option's, else where its target stands) shows who sees it, from
+    // cover or not, and who could shoot or charge it.
+    let spot = eval_json(
+        &tab,
+        "(() => {
+            const free = (x, y) => !window.tdeView.models.some((m) => m.on_table && m.at[0] === x && m.at[1] === y);
+            const o = window.tdeView.decision.options.find((o) => o.kind === 'move' && free(o.cell[0], o.cell[1]));
+            return o ? o.cell : null;
+        })()",
+    );
+    assert!(spot.is_array(), "a free cell to move to");
+    hover(&tab, &format!("#board rect.target-cell[data-x=\"{}\"][data-y=\"{}\"]", spot[0], spot[1]));
+    assert_eq!(
+        wait_until(&tab, "document.querySelector('#sight').textContent.includes('could shoot it')"),
+        Value::Bool(true),
+        "the sight overlay of the cell is shown"
+    );
+    let sight = eval_json(&tab, "document.querySelector('#sight').textContent").as_str().unwrap().to_string();
+    assert!(sight.contains(&format!("({},{})", spot[0], spot[1])), "{sight}");
+    let lines = eval_json(&tab, "document.querySelectorAll('#board .sight-line').length").as_u64().unwrap();
+    let seeing = sight.matches("sees it").count() as u64;
+    assert!(lines >= seeing, "a line from each enemy that sees the cell: {lines} lines, {sight}");
     save_screenshot(&tab, &server, "risk");
 
     // Advice belongs to one decision: asked here, gone when the game moves on.
@@ -598,4 +645,183 @@ fn save_screenshot(tab: &Tab, server: &Server, name: &str) {
         std::fs::write(&temp, &png).unwrap();
         std::fs::rename(&temp, &docs).unwrap();
     }
+}
+
+/// Tap the middle of the element `selector` with a finger, as a touch screen does: a touch
+/// start and a touch end through Chromium's DevTools (`Input.dispatchTouchEvent`), no mouse.
+fn tap(tab: &Tab, selector: &str, or_under: Option<&str>) {
+    let (x, y) = point_of(tab, selector, or_under);
+    let finger = TouchPoint {
+        x,
+        y,
+        radius_x: None,
+        radius_y: None,
+        rotation_angle: None,
+        force: None,
+        tangential_pressure: None,
+        tilt_x: None,
+        tilt_y: None,
+        twist: None,
+        id: None,
+    };
+    for (kind, points) in [
+        (DispatchTouchEventTypeOption::TouchStart, vec![finger]),
+        (DispatchTouchEventTypeOption::TouchEnd, vec![]),
+    ] {
+        tab.call_method(DispatchTouchEvent {
+            Type: kind,
+            touch_points: points,
+            modifiers: None,
+            timestamp: None,
+        })
+        .unwrap_or_else(|e| panic!("cannot tap `{selector}`: {e}"));
+    }
+}
+
+#[test]
+fn on_a_touch_screen_a_tap_shows_the_odds_and_a_second_tap_commits_in_chromium() {
+    let Some(browser) = launch_sized(1366, 768) else { return };
+    let server = Server::play(&["--bot", "greedy", "--scenario", "skirmish", "--seed", "41"]);
+    // On over the API to a move the board offers alone on its cell (no model there), a
+    // dynamic one (amber, with a movement test) when there is one.
+    let mut rng = ChaCha8Rng::seed_from_u64(41);
+    let mut view = server.get("/api/state").ok();
+    let option = loop {
+        let options = view["decision"]["options"].as_array().unwrap().clone();
+        if view["decision"]["step"] == "action" {
+            let models = view["models"].as_array().unwrap();
+            let alone: Vec<&Value> = options
+                .iter()
+                .filter(|o| o["kind"] == "move")
+                .filter(|o| options.iter().filter(|p| p["cell"] == o["cell"]).count() == 1)
+                .filter(|o| !models.iter().any(|m| m["on_table"] == true && m["at"] == o["cell"]))
+                .collect();
+            if let Some(o) = alone.iter().find(|o| o["dynamic"] == true && view["turn"].as_u64() > Some(1)) {
+                break (*o).clone();
+            }
+            if view["turn"].as_u64() > Some(2) && !alone.is_empty() {
+                break alone[0].clone();
+            }
+        }
+        let version = view["version"].as_u64().unwrap();
+        let kinds = ["move", "activate"];
+        let good: Vec<&Value> =
+            options.iter().filter(|o| kinds.contains(&o["kind"].as_str().unwrap_or(""))).collect();
+        let pick = if !good.is_empty() && rng.gen_bool(0.8) {
+            good[rng.gen_range(0..good.len())]["i"].clone()
+        } else {
+            serde_json::json!(rng.gen_range(0..options.len()))
+        };
+        view = server.post("/api/action", serde_json::json!({"version": version, "index": pick})).ok();
+        assert!(view["over"].is_null(), "the game ended before a move could be tapped");
+    };
+    let tab = open(&browser, &server);
+    tab.call_method(SetTouchEmulationEnabled { enabled: true, max_touch_points: Some(2) }).unwrap();
+    eval_json(
+        &tab,
+        "(() => { window.tdeTouches = 0; document.addEventListener('touchend', () => window.tdeTouches++, true); return true; })()",
+    );
+    let version = view["version"].as_u64().unwrap();
+    let cell = format!(
+        "#board rect.target-cell[data-x=\"{}\"][data-y=\"{}\"]",
+        option["cell"][0], option["cell"][1]
+    );
+    // The first tap: the option with its odds, the enemy's answers and the cell's threats; the
+    // game does not move.
+    tap(&tab, &cell, Some("#board g.model"));
+    let listed = format!("#decision .focus button.opt[data-i=\"{}\"]", option["i"]);
+    assert_eq!(
+        wait_until(&tab, &format!("document.querySelector('{listed} .risk b') && !document.querySelector('{listed} .risk.muted')")),
+        Value::Bool(true),
+        "a tap lists the option with its risk"
+    );
+    assert_eq!(
+        eval_json(&tab, "window.tdeView.version"),
+        serde_json::json!(version),
+        "one tap commits nothing"
+    );
+    let text = eval_json(&tab, &format!("document.querySelector('{listed}').textContent"));
+    let text = text.as_str().unwrap();
+    assert!(text.contains("With their answers ("), "{text}");
+    if option["dynamic"] == true {
+        assert!(text.contains("Agility") && text.contains("needs Pass"), "the movement test's odds: {text}");
+    }
+    assert_eq!(
+        wait_until(&tab, "document.querySelector('#sight').textContent.includes('could shoot it')"),
+        Value::Bool(true),
+        "a tap shows the cell's sight and threats"
+    );
+    save_screenshot(&tab, &server, "touch");
+    // The second tap on the same cell takes it.
+    tap(&tab, &cell, Some("#board g.model"));
+    let After::Moved(next) = wait_for_page(&tab, version, None) else { unreachable!() };
+    assert!(next["version"].as_u64() > Some(version), "the second tap commits");
+    assert!(eval_json(&tab, "window.tdeTouches").as_u64() >= Some(2), "the taps came as touch events");
+}
+
+#[test]
+fn profile_cards_open_while_nominating_the_courier_or_swearing_a_grudge_in_chromium() {
+    let Some(browser) = launch() else { return };
+    for (scenario, kind) in [("grudge_match", "grudge"), ("couriers", "nominate")] {
+        let server = Server::play(&["--bot", "greedy", "--scenario", scenario, "--seed", "43"]);
+        let tab = open(&browser, &server);
+        let mut view = page_view(&tab);
+        for _ in 0..40 {
+            let options = view["decision"]["options"].as_array().unwrap();
+            if options.iter().any(|o| o["kind"] == kind) {
+                break;
+            }
+            view = take_first(&tab, &view);
+        }
+        let options = view["decision"]["options"].as_array().unwrap();
+        let o = options
+            .iter()
+            .find(|o| o["kind"] == kind)
+            .unwrap_or_else(|| panic!("{scenario}: no {kind} prompt"));
+        let model = if o["target"].is_null() { &o["model"] } else { &o["target"] };
+        let name = eval_json(&tab, &format!("window.tdeView.models[{model}].name"));
+        let button = format!("#decision .cardlinks button.cardlink[data-model=\"{model}\"]");
+        click(&tab, &button, None);
+        let card = eval_json(
+            &tab,
+            "document.querySelector('#card h3') && document.querySelector('#card').textContent",
+        );
+        let card = card.as_str().unwrap_or_default().to_string();
+        assert!(card.contains(name.as_str().unwrap()), "{scenario}: the card of {name}: {card}");
+        assert!(card.contains("Wounds") && card.contains("weapon"), "{scenario}: a whole card: {card}");
+        if scenario == "grudge_match" {
+            save_screenshot(&tab, &server, "grudge");
+        }
+    }
+}
+
+/// Move the mouse over the middle of `selector`, whatever lies on top of it there.
+fn hover(tab: &Tab, selector: &str) {
+    let at = eval_json(
+        tab,
+        &format!(
+            "(() => {{ const r = document.querySelector({}).getBoundingClientRect(); return [r.x + r.width / 2, r.y + r.height / 2]; }})()",
+            serde_json::to_string(selector).unwrap()
+        ),
+    );
+    let (x, y) = (at[0].as_f64().unwrap(), at[1].as_f64().unwrap());
+    tab.call_method(DispatchMouseEvent {
+        Type: DispatchMouseEventTypeOption::MouseMoved,
+        x,
+        y,
+        modifiers: None,
+        timestamp: None,
+        button: None,
+        buttons: None,
+        click_count: None,
+        force: None,
+        tangential_pressure: None,
+        tilt_x: None,
+        tilt_y: None,
+        twist: None,
+        delta_x: None,
+        delta_y: None,
+        pointer_Type: None,
+    })
+    .unwrap_or_else(|e| panic!("cannot move the mouse over `{selector}`: {e}"));
 }

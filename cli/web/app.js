@@ -158,6 +158,9 @@ function setView(v) {
   const advice = document.getElementById("advice");
   document.getElementById("advice-bar").hidden = !(MODE === "play" && v.decision);
   if (changed) {
+    cardModel = null;
+    renderCard();
+    renderSight();
     // Advice is about one decision: a new step clears it, and asks again when kept on.
     advice.replaceChildren();
     delete advice.dataset.version;
@@ -194,6 +197,9 @@ function renderStatus() {
 
 // ---- the board -------------------------------------------------------------------------
 
+// A model's base radius on the board, to scale: a cell is an inch (25.4 mm).
+const baseRadius = (p) => Math.max(8, Math.min(CELL, (p.base_mm / 25.4) * CELL / 2));
+
 function terrainColour(i) {
   const h = fixed.board.height[i];
   switch (fixed.board.terrain[i]) {
@@ -209,14 +215,17 @@ let boardLayers = null;
 function buildBoard() {
   const b = fixed.board;
   const board = document.getElementById("board");
-  board.setAttribute("viewBox", `-2 -2 ${b.width * CELL + 4} ${b.depth * CELL + 4}`);
+  // Room around the board for the largest base, its rings, AP pips and wound bar.
+  const pad = Math.ceil(Math.max(...fixed.profiles.map(baseRadius), 8) + 9);
+  board.setAttribute("viewBox", `${-pad} ${-pad} ${b.width * CELL + 2 * pad} ${b.depth * CELL + 2 * pad}`);
   board.replaceChildren();
   const ground = svg("g", { class: "ground" }, board);
   for (let y = 0; y < b.depth; y++) {
     for (let x = 0; x < b.width; x++) {
       const i = x + y * b.width;
       svg("rect", { x: x * CELL, y: y * CELL, width: CELL, height: CELL, fill: terrainColour(i), class: "cell",
-        "data-x": x, "data-y": y, onclick: (e) => { e.stopPropagation(); selectCell(x, y); } }, ground);
+        "data-x": x, "data-y": y, onclick: (e) => { e.stopPropagation(); selectCell(x, y); },
+        onmouseenter: () => hoverSight(x, y) }, ground);
       const h = b.height[i];
       const sameLeft = x > 0 && b.height[i - 1] === h && b.terrain[i - 1] !== "x";
       const sameUp = y > 0 && b.height[i - b.width] === h && b.terrain[i - b.width] !== "x";
@@ -252,9 +261,11 @@ function buildBoard() {
     sequence: svg("g", { class: "sequence" }, board),
     markers: svg("g", { class: "markers" }, board),
     models: svg("g", { class: "models" }, board),
+    sight: svg("g", { class: "sight" }, board),
     threats: svg("g", { class: "threats" }, board),
     preview: svg("g", { class: "preview" }, board),
   };
+  board.addEventListener("mouseleave", () => hoverSight(null));
   document.getElementById("legend").replaceChildren(
     el("span", { class: "key open" }, "open ground (darker: higher; number: height in inches)"),
     el("span", { class: "key water" }, "water"),
@@ -284,6 +295,7 @@ function renderBoard() {
   renderMarkers();
   renderModels();
   renderThreats();
+  renderSight();
 }
 
 // For the picked option, a dashed red line from every enemy model that answered it in the
@@ -305,6 +317,105 @@ function renderThreats() {
       svg("title", {}, line).textContent = `${x.name} answered in ${pct(x.answered)} of the samples`;
     }
   }
+}
+
+// ---- sight, cover and threat of a cell ----------------------------------------------------
+
+// What the enemy sees of a cell and could do there, asked of the server (cached per step).
+const sightCache = new Map(); // "version:x,y:model" -> overlay, null while asked, or {error}
+let sightHover = null; // [x, y] under the pointer
+let sightTimer = null;
+
+// The person's model imagined on the cell: the picked model when it is theirs, else the
+// server's choice (the model acting now, else their first).
+function sightFigure() {
+  if (selection && selection.kind === "model") {
+    const m = modelById(selection.id);
+    if (m && view.you !== null && m.side === view.you) return m.id;
+  }
+  return null;
+}
+
+// The cell the overlay is about: the one under the pointer, else the picked one.
+function sightCell() {
+  if (sightHover) return sightHover;
+  if (selection && selection.kind === "cell") return [selection.x, selection.y];
+  return null;
+}
+
+function sightKey(cell) {
+  return `${view.at}:${cell[0]},${cell[1]}:${sightFigure() ?? ""}`;
+}
+
+function hoverSight(x, y) {
+  sightHover = x === null ? null : [x, y];
+  clearTimeout(sightTimer);
+  if (!view) return;
+  const cell = sightCell();
+  if (!cell || sightCache.has(sightKey(cell))) return renderSight();
+  // Asked once the pointer rests a moment on the cell.
+  sightTimer = setTimeout(renderSight, 60);
+}
+
+async function askSight(cell) {
+  const key = sightKey(cell);
+  sightCache.set(key, null);
+  const body = { version: view.at, x: cell[0], y: cell[1] };
+  const figure = sightFigure();
+  if (figure !== null) body.model = figure;
+  try {
+    sightCache.set(key, await api("/api/sight", body));
+  } catch (e) {
+    sightCache.set(key, { error: e.message });
+  }
+  // Drawn if the cell is still the one shown.
+  if (view && sightCell() && sightKey(sightCell()) === key) renderSight();
+}
+
+// "Marksmanship 7, soft cover −1 = 6".
+function modifiedText(name, base, attr, modifiers) {
+  if (!modifiers || !modifiers.length) return `${name} ${attr}`;
+  const items = modifiers.map((m) => `${m.why} ${m.by < 0 ? "−" : "+"}${Math.abs(m.by)}`);
+  return `${name} ${base}, ${items.join(", ")} = ${attr}`;
+}
+
+function shotText(s) {
+  return `${s.weapon} (${s.band} range): ${modifiedText("Marksmanship", s.base, s.attr, s.modifiers)}, needs ${s.needed}: ${pct(s.success)}`;
+}
+
+function renderSight() {
+  if (!boardLayers || !view) return;
+  const layer = boardLayers.sight;
+  layer.replaceChildren();
+  const box = document.getElementById("sight");
+  const cell = sightCell();
+  if (!cell) { box.replaceChildren(el("span", { class: "muted" }, "Point at (or tap) any cell: which enemy models would see your model there, from cover or not, and which could shoot or charge it.")); return; }
+  const key = sightKey(cell);
+  if (!sightCache.has(key)) askSight(cell);
+  const data = sightCache.get(key);
+  const [tx, ty] = centre(cell);
+  svg("rect", { x: cell[0] * CELL, y: cell[1] * CELL, width: CELL, height: CELL, class: "sight-cell" }, layer);
+  if (!data) { box.replaceChildren(el("span", { class: "muted" }, `(${cell[0]},${cell[1]}): looking…`)); return; }
+  if (data.error) { box.replaceChildren(el("span", { class: "error" }, data.error)); return; }
+  const lines = [];
+  for (const e of data.enemies) {
+    const m = modelById(e.id);
+    if (!m || !m.on_table) continue;
+    const [x1, y1] = centre(m.at);
+    const kind = e.shots.length ? "shoot" : e.charge ? "charge" : "sees";
+    const line = svg("line", { x1, y1, x2: tx, y2: ty, class: `sight-line ${kind}${e.cover && e.cover !== "no cover" ? " covered" : ""}`, "data-model": e.id }, layer);
+    const best = e.shots.reduce((a, s) => (a && a.success >= s.success ? a : s), null);
+    const tag = best ? `shoot ${pct(best.success)}` : e.charge ? "charge" : e.cover === "no cover" ? "sees" : "sees (cover)";
+    svg("title", {}, line).textContent = `${e.name}: ${tag}`;
+    svg("text", { x: (x1 * 2 + tx) / 3, y: (y1 * 2 + ty) / 3 - 2, class: `sight-label ${kind}` }, layer).textContent = tag;
+    const does = [];
+    does.push(e.sees ? `sees it${e.cover === "no cover" ? " in the open" : ` past ${e.cover}`}` : "cannot see it");
+    for (const s of e.shots) does.push(`could shoot: ${shotText(s)}`);
+    if (e.charge) does.push("could charge it");
+    lines.push(el("li", { class: `sight-${kind}` }, el("b", {}, `${e.name} (${e.ap} AP, ${num(e.distance)}" away)`), `: ${does.join(" · ")}`));
+  }
+  box.replaceChildren(el("div", {}, el("b", {}, `(${cell[0]},${cell[1]}), ${data.height}" high, for ${data.figure.name}: `), data.summary),
+    lines.length ? el("ul", { class: "sight-list" }, lines) : null);
 }
 
 // Deployment zones while models are still to be deployed: each side's cells in its colour.
@@ -375,7 +486,7 @@ function renderOptionsOnBoard() {
     const rect = svg("rect", { x: x * CELL + 1, y: y * CELL + 1, width: CELL - 2, height: CELL - 2,
       class: `target-cell ${cls}${dynamic ? " dynamic" : ""}${picked ? " picked" : ""}`, "data-x": x, "data-y": y,
       "data-options": list.map((o) => o.i).join(" ") }, layer);
-    rect.addEventListener("mouseenter", () => previewPath(list[0]));
+    rect.addEventListener("mouseenter", () => { previewPath(list[0]); hoverSight(x, y); });
     rect.addEventListener("mouseleave", () => boardLayers.preview.replaceChildren());
     rect.addEventListener("click", (e) => { e.stopPropagation(); selectCell(x, y); });
   }
@@ -455,7 +566,7 @@ function renderModels() {
     const g = svg("g", { class: `model side${m.side}${m.activated ? " activated" : ""}`, "data-model": m.id }, layer);
     const targeted = options().some((o) => o.target === m.id);
     // The base to scale: a cell is an inch (25.4 mm).
-    const r = Math.max(8, Math.min(CELL, (fixed.profiles[m.profile].base_mm / 25.4) * CELL / 2));
+    const r = baseRadius(fixed.profiles[m.profile]);
     const active = view.activating === m.id;
     if (actionable.has(m.id)) svg("circle", { cx, cy, r: r + 3.5, class: targeted ? "ring target" : "ring mine" }, g);
     if (selection && selection.kind === "model" && selection.id === m.id) svg("circle", { cx, cy, r: r + 5, class: "ring selected" }, g);
@@ -488,7 +599,11 @@ function renderModels() {
     if (m.jammed.length) badges.push("jammed");
     if (m.carries.length) badges.push("◆ carries");
     if (m.z > fixed.board.height[m.at[0] + m.at[1] * fixed.board.width]) badges.push(`${m.z}" up`);
-    if (badges.length) svg("text", { x: cx + r + 1, y: cy - r + 2, class: "badge" }, g).textContent = badges.join(" · ");
+    if (badges.length) {
+      // Near the right edge the badges go to the left of the base, so that none is cut off.
+      const left = cx > fixed.board.width * CELL - 90;
+      svg("text", { x: left ? cx - r - 1 : cx + r + 1, y: cy - r + 2, class: "badge", "text-anchor": left ? "end" : "start" }, g).textContent = badges.join(" · ");
+    }
     g.addEventListener("mouseenter", (e) => showTip(m, e));
     g.addEventListener("mousemove", (e) => moveTip(e));
     g.addEventListener("mouseleave", hideTip);
@@ -538,6 +653,7 @@ function selectCell(x, y) {
   selection = here.length ? { kind: "cell", x, y } : null;
   renderBoard();
   renderDecision();
+  hoverSight(x, y);
   const all = optionsAt(x, y);
   if (again && all.length === 1) choose(all[0].i);
 }
@@ -573,7 +689,7 @@ const STEP_HELP = {
   fall_point: "The mover blundered: choose the path point it falls from.",
   mid_air: "Stopped mid-leap: rest back at the last resting point, or fall.",
   dodge_move: "Choose where the dodge move ends.",
-  setup: "Set-up: the cells, edges or corners ringed in colour are yours to choose; hover a model for its profile card.",
+  setup: "Set-up: the cells, edges or corners ringed in colour are yours to choose; hover a model, or use the Profile cards buttons, for its card.",
   card: "You may play a card now.",
   command: "Your leader may give a command order.",
 };
@@ -584,9 +700,9 @@ function promptText(prompt) {
   return prompt.startsWith(mine) ? `Your decision: ${prompt.slice(mine.length)}` : capitalised(prompt);
 }
 
-// "Marksmanship 7−4 = 3, needs Nailed It (long range): 12%".
+// "Marksmanship 7, soft cover −1 = 6, needs Nailed It (long range): 12%".
 function testText(t) {
-  const attr = t.base !== undefined && t.base !== t.attr ? `${t.name} ${t.base}${t.attr < t.base ? "−" : "+"}${Math.abs(t.base - t.attr)} = ${t.attr}` : `${t.name} ${t.attr}`;
+  const attr = modifiedText(t.name, t.base, t.attr, t.modifiers);
   const why = t.why ? ` (${t.why})` : "";
   return `${attr}, needs ${t.needed}${why}: ${pct(t.success)}`;
 }
@@ -620,7 +736,7 @@ function riskLine(o) {
   parts.push(`your models take ${num(r.taken)} W`);
   if (r.dealt > 0.005) parts.push(`deal ${num(r.dealt)} W`);
   if (r.mover_down > 0.0005) parts.push(`${r.mover} down or out ${pct(r.mover_down)}`);
-  return el("span", { class: "risk" }, el("b", {}, "With their answers: "), parts.join(" · "),
+  return el("span", { class: "risk" }, el("b", {}, `With their answers (${r.method}): `), parts.join(" · "),
     el("span", { class: "muted" }, ` (${r.how})`));
 }
 
@@ -629,6 +745,7 @@ function optionButton(o) {
   return el("button", { class: "opt", "data-i": o.i, "data-kind": o.kind, onclick: () => choose(o.i),
     onmouseenter: () => previewPath(o), onmouseleave: () => boardLayers.preview.replaceChildren() },
     el("span", { class: "opt-text" }, o.text), odds ? el("span", { class: "odds" }, odds) : null,
+    o.downed ? el("span", { class: "downed" }, o.downed) : null,
     o.card ? el("span", { class: "card-text" }, o.card) : null, riskLine(o));
 }
 
@@ -646,6 +763,15 @@ function renderDecision() {
   const d = view.decision;
   box.append(el("h2", {}, promptText(d.prompt)));
   if (STEP_HELP[d.step]) box.append(el("p", { class: "help" }, STEP_HELP[d.step]));
+  if (d.step === "setup") {
+    // Set-up choices (the courier, a grudge) come before the models stand on the table: each
+    // model the options name has its profile card a click (tap) away.
+    const named = [...new Set(d.options.flatMap((o) => [o.model, o.target]))].map((id) => (id === null || id === undefined ? null : modelById(id))).filter(Boolean);
+    if (named.length) {
+      box.append(el("div", { class: "cardlinks" }, el("span", { class: "small" }, "Profile cards: "),
+        named.map((m) => el("button", { class: `cardlink side${m.side}`, "data-model": m.id, onclick: () => showCard(m.id) }, `${m.name} [${m.letter}]`))));
+    }
+  }
   if (d.step === "reaction" && view.sequence) {
     box.append(el("p", { class: "declared-text" }, `Declared: ${view.sequence.declared}`));
   }
@@ -663,7 +789,7 @@ function renderDecision() {
   const rest = all.filter((o) => !isCellOption(o) && !focus.includes(o));
   if (rest.length) box.append(el("h3", {}, focus.length ? "Other options" : "Options"), el("div", { class: "opts" }, rest.map(optionButton)));
   if (cells.length) {
-    box.append(el("details", { class: "cells" }, el("summary", {}, `${cells.length} places on the board (the highlighted cells), or pick from this list`),
+    box.append(el("details", { class: "cells" }, el("summary", {}, `${cells.length} places on the board (the coloured cells), or pick from this list`),
       el("div", { class: "opts" }, cells.map(optionButton))));
   }
 }
@@ -752,12 +878,22 @@ function cardFor(m) {
       p.weapons.map((w) => el("tr", {}, el("td", {}, w.name), el("td", {}, w.range ? `${w.range[0]}/${w.range[1]}"` : "close"),
         el("td", {}, `${w.damage[0]}/${w.damage[1]}`), el("td", {}, w.properties.join(", "))))),
     p.skills.length ? el("p", { class: "small" }, `Skills: ${p.skills.join(", ")}`) : null,
-    el("p", { class: "small" }, `Now: ${state.join(", ")} · at (${m.at[0]},${m.at[1]}), height ${m.z}"`));
+    el("p", { class: "small" }, `Now: ${state.join(", ")} · ${m.on_table ? `at (${m.at[0]},${m.at[1]}), height ${m.z}"` : "not on the table"}`));
+}
+
+// The model whose card a "Profile cards" button opened, until the next step.
+let cardModel = null;
+
+function showCard(id) {
+  cardModel = id;
+  renderCard();
+  document.getElementById("card").scrollIntoView({ block: "nearest" });
 }
 
 function renderCard() {
   const box = document.getElementById("card");
-  const m = selection && selection.kind === "model" ? modelById(selection.id) : null;
+  const id = selection && selection.kind === "model" ? selection.id : cardModel;
+  const m = id === null ? null : modelById(id);
   box.replaceChildren(m ? cardFor(m) : el("p", { class: "muted small" }, "Hover over a model for its profile card; click it to keep the card here."));
 }
 

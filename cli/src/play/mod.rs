@@ -2,7 +2,7 @@
 //!
 //! [`table`] holds the game and takes the person's actions, [`view`] builds what one seat may
 //! see, [`advice`] asks the opponent agent about the person's decision, [`level`] names the
-//! bot's levels, [`risk`] samples what an option risks once the enemy answers, [`saved`] decides whether a start resumes a saved game, [`words`]
+//! bot's levels, [`risk`] works out what an option risks once the enemy answers, [`sight`] what the enemy sees of a cell and could do there, [`saved`] decides whether a start resumes a saved game, [`words`]
 //! puts the log in players' words, and [`server`] serves
 //! the page (`cli/web/`, built into the binary) and the JSON API.
 
@@ -11,6 +11,7 @@ pub mod level;
 mod risk;
 mod saved;
 mod server;
+mod sight;
 mod table;
 pub(crate) mod view;
 mod words;

@@ -1,28 +1,42 @@
 //! What an option risks once the enemy answers it, and where a candidate leads when the game
-//! is played on: both by sampling. Every sample starts from a world drawn from the person's
-//! information set ([`GameState::determinize`]), so nothing the person may not know is used;
-//! the rest is played by the scripted player for both sides (the bot's reactions as the
-//! scripted player makes them), with the dice drawn from seeded generators.
+//! is played on. Every count starts from a world drawn from the person's information set
+//! ([`GameState::determinize`]), so nothing the person may not know is used.
+//!
+//! An option's risk is exact where the engine can enumerate it: every chance outcome of the
+//! rest of the action sequence with its probability, the enemy's answers (reactions, fall
+//! points...) chosen by the bot's own agent at each of them and the person's later choices by
+//! the analysis defaults (no firefight, no further nesting). When that tree is too large, the
+//! sequence is sampled instead, the dice drawn, the enemy's answers again the bot's agent's and
+//! the person's the scripted player's. The answer says which it is.
 
 use agents::Agent;
+use engine::analysis::default_decision;
 use engine::render::model_name;
 use engine::state::{Health, RollRole, Side};
 use engine::{Action, GameState, Player};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use serde_json::{json, Value};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use training::play::make_agent;
 
-/// Samples of an option's answers.
-pub const RISK_SAMPLES: usize = 32;
+/// Samples of an option's answers when it cannot be enumerated.
+pub const RISK_SAMPLES: usize = 16;
+
+/// Most outcomes an exact count enumerates before it gives way to sampling.
+pub const MAX_EXACT_LEAVES: usize = 3000;
+
+/// Most decisions the bot's agent is asked during one exact count.
+pub const MAX_EXACT_ANSWERS: usize = 8;
+
+/// Most milliseconds (or iterations) the bot's agent thinks about one answer in a count: a
+/// searching bot answers at this budget rather than its own, so that the odds come in about
+/// a second.
+const ANSWER_MS: u64 = 20;
+const ANSWER_ITERS: u64 = 60;
 
 /// Games played on from each advised candidate.
 pub const PLAYOUTS: usize = 12;
-
-/// How the risk is worked out, for the page.
-pub const RISK_HOW: &str =
-    "32 samples: the dice drawn and the enemy's answers chosen as the scripted player chooses them";
 
 /// How the playouts are made, for the page.
 pub const PLAYOUTS_HOW: &str =
@@ -60,15 +74,213 @@ fn wounds_lost(before: &GameState, after: &GameState) -> [f64; 2] {
     lost
 }
 
+/// The bot's spec with its thinking budget capped for answering in a count, and the words
+/// saying so when it was.
+pub fn answer_spec(spec: &str) -> (String, Option<String>) {
+    let Some((name, params)) = spec.split_once(':') else { return (spec.to_string(), None) };
+    let mut note = None;
+    let params: Vec<String> = params
+        .split(',')
+        .map(|p| match p.split_once('=') {
+            Some(("ms", v)) if v.parse::<u64>().is_ok_and(|v| v > ANSWER_MS) => {
+                note = Some(format!("{ANSWER_MS} ms an answer instead of its {v} ms a move"));
+                format!("ms={ANSWER_MS}")
+            }
+            Some(("iters", v)) if v.parse::<u64>().is_ok_and(|v| v > ANSWER_ITERS) => {
+                note = Some(format!("{ANSWER_ITERS} iterations an answer instead of its {v}"));
+                format!("iters={ANSWER_ITERS}")
+            }
+            _ => p.to_string(),
+        })
+        .collect();
+    (format!("{name}:{}", params.join(",")), note)
+}
+
+/// Enemy models that have answered in the sequence under way: reactions and firefights.
+fn note_answers(now: &GameState, side: Side, answers: &mut BTreeSet<u8>) {
+    if let Some(seq) = now.dynamic().sequence.as_ref() {
+        for r in &seq.rolls {
+            let enemy = now.models()[r.model as usize].side != side;
+            if enemy && matches!(r.role, RollRole::Reaction | RollRole::Firefight) {
+                answers.insert(r.model);
+            }
+        }
+    }
+}
+
+/// Whether the option's consequences are all counted: the action sequence is over and no die
+/// is left to roll.
+fn settled(now: &GameState) -> bool {
+    now.dynamic().sequence.is_none() && !matches!(now.current_player(), Player::Chance)
+}
+
+/// What the outcomes add up to, each weighted by its probability (or 1 a sample).
+#[derive(Default)]
+struct Tally {
+    weight: f64,
+    taken: f64,
+    dealt: f64,
+    down: f64,
+    answered: BTreeMap<u8, f64>,
+}
+
+impl Tally {
+    fn add(
+        &mut self,
+        start: &GameState,
+        end: &GameState,
+        w: f64,
+        side: Side,
+        mover: Option<u8>,
+        answers: &BTreeSet<u8>,
+    ) {
+        let lost = wounds_lost(start, end);
+        self.weight += w;
+        self.taken += w * lost[side as usize];
+        self.dealt += w * lost[1 - side as usize];
+        if mover.is_some_and(|m| end.models()[m as usize].health != Health::Conscious) {
+            self.down += w;
+        }
+        for &m in answers {
+            *self.answered.entry(m).or_default() += w;
+        }
+    }
+}
+
+/// The exact count: every chance outcome enumerated, the enemy's decisions the bot's and the
+/// person's the analysis defaults; `None` when the tree is larger than the limits.
+struct Exact<'a> {
+    start: &'a GameState,
+    side: Side,
+    mover: Option<u8>,
+    bot: &'a mut dyn Agent<GameState>,
+    leaves: usize,
+    answers: usize,
+    tally: Tally,
+}
+
+impl Exact<'_> {
+    fn walk(&mut self, mut now: GameState, p: f64, mut answers: BTreeSet<u8>) -> Option<()> {
+        for _ in 0..MAX_STEPS {
+            note_answers(&now, self.side, &mut answers);
+            if settled(&now) || now.is_terminal() {
+                self.leaves += 1;
+                if self.leaves > MAX_EXACT_LEAVES {
+                    return None;
+                }
+                self.tally.add(self.start, &now, p, self.side, self.mover, &answers);
+                return Some(());
+            }
+            let action = match now.current_player() {
+                Player::Chance => {
+                    for (a, q) in now.chance_outcomes() {
+                        let mut next = now.clone();
+                        next.apply_action(a).ok()?;
+                        self.walk(next, p * q, answers.clone())?;
+                    }
+                    return Some(());
+                }
+                Player::Side(s) if s == self.side => default_decision(&now),
+                Player::Side(_) => {
+                    self.answers += 1;
+                    if self.answers > MAX_EXACT_ANSWERS {
+                        return None;
+                    }
+                    self.bot.select_action(&now)
+                }
+                Player::Terminal => return Some(()),
+            };
+            now.apply_action(action).ok()?;
+        }
+        None
+    }
+}
+
 /// The option `action` of `side`'s decision in `state`, followed through the enemy's answers
-/// to the end of the action sequence, [`RISK_SAMPLES`] times: the wounds `side` takes and
-/// deals, how often the mover goes down, and which enemy models answered (with their AP now).
-pub fn risk(state: &GameState, side: Side, action: Action, seed: u64) -> Result<Value, String> {
+/// (chosen by an agent built from `bot`, the spec of the agent the person plays) to the end of
+/// the action sequence: the wounds `side` takes and deals, how often the mover goes down, and
+/// which enemy models answered (with their AP now); exactly where the tree is small enough,
+/// else over [`RISK_SAMPLES`] samples.
+pub fn risk(state: &GameState, side: Side, action: Action, seed: u64, bot: &str) -> Result<Value, String> {
     let d = state.dynamic();
     let mover = d.activating.or(d.sequence.as_ref().map(|s| s.actor));
-    let mut players = scripted(seed)?;
-    let (mut taken, mut dealt, mut down, mut samples) = (0.0, 0.0, 0usize, 0usize);
-    let mut answered: BTreeMap<u8, usize> = BTreeMap::new();
+    let (spec, capped) = answer_spec(bot);
+    let mut agent = make_agent(&spec, seed)?;
+    let world = state.determinize(side, &mut ChaCha8Rng::seed_from_u64(seed));
+    let mut exact = None;
+    if world.legal_actions().contains(&action) {
+        let mut next = world.clone();
+        if next.apply_action(action).is_ok() {
+            let mut walk = Exact {
+                start: &world,
+                side,
+                mover,
+                bot: agent.as_mut(),
+                leaves: 0,
+                answers: 0,
+                tally: Tally::default(),
+            };
+            if walk.walk(next, 1.0, BTreeSet::new()).is_some() && walk.tally.weight > 0.0 {
+                exact = Some((walk.tally, walk.leaves));
+            }
+        }
+    }
+    let budget = capped.map(|c| format!(", at {c}")).unwrap_or_default();
+    let bot = match bot.split_once(',') {
+        Some((head, _)) => format!("{head},…"),
+        None => bot.to_string(),
+    };
+    let (tally, method, how) = match exact {
+        Some((tally, leaves)) => {
+            let how = format!(
+                "exact: all {leaves} outcomes of the dice with their probabilities, the enemy's answers chosen by the bot's own agent ({bot}{budget}), your later choices the plain ones (no firefight, no more nesting)"
+            );
+            (tally, "exact", how)
+        }
+        None => {
+            let tally = sampled(state, side, action, seed, agent.as_mut(), mover)?;
+            let how = format!(
+                "sampled: {} games of the rest of the action, the dice drawn, the enemy's answers chosen by the bot's own agent ({bot}{budget}), your later choices the scripted player's",
+                tally.weight
+            );
+            (tally, "sampled", how)
+        }
+    };
+    let n = tally.weight;
+    let reactors: Vec<Value> = tally
+        .answered
+        .iter()
+        .map(|(&m, &w)| {
+            json!({
+                "model": m, "name": model_name(state, m), "ap": state.models()[m as usize].ap,
+                "answered": w / n,
+            })
+        })
+        .collect();
+    Ok(json!({
+        "method": method,
+        "samples": if method == "sampled" { Some(n as usize) } else { None },
+        "taken": tally.taken / n,
+        "dealt": tally.dealt / n,
+        "mover": mover.map(|m| model_name(state, m)),
+        "mover_down": tally.down / n,
+        "reactors": reactors,
+        "how": how,
+    }))
+}
+
+/// [`risk`] by sampling: [`RISK_SAMPLES`] worlds, each played to the end of the sequence with
+/// the dice drawn, `bot` answering for the enemy and the scripted player for `side`.
+fn sampled(
+    state: &GameState,
+    side: Side,
+    action: Action,
+    seed: u64,
+    bot: &mut dyn Agent<GameState>,
+    mover: Option<u8>,
+) -> Result<Tally, String> {
+    let mut own = make_agent("scripted", seed ^ 0x5151)?;
+    let mut tally = Tally::default();
     for k in 0..RISK_SAMPLES {
         let mut rng = ChaCha8Rng::seed_from_u64(seed ^ (k as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15));
         let world = state.determinize(side, &mut rng);
@@ -79,59 +291,31 @@ pub fn risk(state: &GameState, side: Side, action: Action, seed: u64) -> Result<
         if now.apply_action(action).is_err() {
             continue;
         }
-        let mut answers = std::collections::BTreeSet::new();
+        let mut answers = BTreeSet::new();
         for _ in 0..MAX_STEPS {
-            if let Some(seq) = now.dynamic().sequence.as_ref() {
-                for r in &seq.rolls {
-                    let enemy = now.models()[r.model as usize].side != side;
-                    if enemy && matches!(r.role, RollRole::Reaction | RollRole::Firefight) {
-                        answers.insert(r.model);
-                    }
-                }
-            }
-            let sequence_over = now.dynamic().sequence.is_none();
-            if sequence_over && !matches!(now.current_player(), Player::Chance) {
+            note_answers(&now, side, &mut answers);
+            if settled(&now) {
                 break;
             }
-            if !step(&mut now, &mut players, &mut rng) {
+            let next = match now.current_player() {
+                Player::Terminal => break,
+                Player::Chance => match now.sample_chance(&mut rng) {
+                    Some(a) => a,
+                    None => break,
+                },
+                Player::Side(s) if s == side => own.select_action(&now),
+                Player::Side(_) => bot.select_action(&now),
+            };
+            if now.apply_action(next).is_err() {
                 break;
             }
         }
-        let lost = wounds_lost(&world, &now);
-        taken += lost[side as usize];
-        dealt += lost[1 - side as usize];
-        if let Some(m) = mover {
-            if now.models()[m as usize].health != Health::Conscious {
-                down += 1;
-            }
-        }
-        for m in answers {
-            *answered.entry(m).or_default() += 1;
-        }
-        samples += 1;
+        tally.add(&world, &now, 1.0, side, mover, &answers);
     }
-    if samples == 0 {
+    if tally.weight == 0.0 {
         return Err("field `index`: this option cannot be followed in any world you may imagine".into());
     }
-    let n = samples as f64;
-    let reactors: Vec<Value> = answered
-        .iter()
-        .map(|(&m, &count)| {
-            json!({
-                "model": m, "name": model_name(state, m), "ap": state.models()[m as usize].ap,
-                "answered": count as f64 / n,
-            })
-        })
-        .collect();
-    Ok(json!({
-        "samples": samples,
-        "taken": taken / n,
-        "dealt": dealt / n,
-        "mover": mover.map(|m| model_name(state, m)),
-        "mover_down": down as f64 / n,
-        "reactors": reactors,
-        "how": RISK_HOW,
-    }))
+    Ok(tally)
 }
 
 /// `side` takes `action` in `state`, then the game is played to its end by the scripted

@@ -86,6 +86,7 @@ pub fn router(shared: Arc<Shared>) -> Router {
         .route("/api/advance", post(advance))
         .route("/api/advice", post(advice))
         .route("/api/risk", post(risk))
+        .route("/api/sight", post(sight))
         .route_layer(middleware::from_fn_with_state(shared.clone(), check_token));
     Router::new()
         .route("/", get(index))
@@ -278,7 +279,46 @@ async fn risk(
             return Err(Refusal::NoSuchAction { index: request.index, count: legal.len() }.into());
         };
         let seed = table.version() as u64 ^ (request.index as u64) << 20 ^ 0x715c;
-        super::risk::risk(state, side, action, seed)
+        let bot = table.bot_spec().unwrap_or("scripted");
+        super::risk::risk(state, side, action, seed, bot)
+            .map_err(|e| ApiError(StatusCode::UNPROCESSABLE_ENTITY, e))
+    })
+    .await
+}
+
+/// The sight, cover and threat overlay of a cell: `version` is the state the page shows
+/// (play: the current one), `model` the person's model imagined there (default: the one acting,
+/// else the first of the seat's side).
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SightRequest {
+    version: usize,
+    x: u32,
+    y: u32,
+    model: Option<u32>,
+}
+
+async fn sight(
+    State(shared): State<Arc<Shared>>,
+    body: Result<Json<SightRequest>, JsonRejection>,
+) -> Result<Json<Value>, ApiError> {
+    let Json(request) = body.map_err(bad_json)?;
+    blocking(shared, move |table| {
+        let current = table.version();
+        let stale = match table.mode {
+            Mode::Play => request.version != current,
+            _ => request.version > current,
+        };
+        if stale {
+            return Err(Refusal::Stale { offered: request.version, current }.into());
+        }
+        let state = table.state_at(request.version);
+        // The person's side; a spectator looks with side A, or the side acting now.
+        let side = table.human().unwrap_or(match state.current_player() {
+            engine::Player::Side(s) if s < 2 => s,
+            _ => 0,
+        });
+        super::sight::sight(state, side, request.x, request.y, request.model)
             .map_err(|e| ApiError(StatusCode::UNPROCESSABLE_ENTITY, e))
     })
     .await

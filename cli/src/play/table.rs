@@ -265,6 +265,14 @@ impl Table {
         self.record.actions.get(at).copied()
     }
 
+    /// The spec of the agent the person plays against, if one sits at the table.
+    pub fn bot_spec(&self) -> Option<&str> {
+        self.seats.iter().find_map(|s| match s {
+            Seat::Bot { spec, .. } => Some(spec.as_str()),
+            _ => None,
+        })
+    }
+
     /// The side the person plays, if any.
     pub fn human(&self) -> Option<Side> {
         self.seats.iter().position(|s| matches!(s, Seat::Human)).map(|s| s as Side)
@@ -351,7 +359,7 @@ impl Table {
         let human = self.human();
         let plain = describe_action(&before, action);
         let dice_seed = self.seed ^ 0xd1ce ^ (at as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
-        let text = seat_words(&roll_line(&before, action, plain, dice_seed), human);
+        let text = seat_words(&roll_line(&before, action, plain, dice_seed, |r| self.declared_at(r)), human);
         let secret = (0..2)
             .find(|&s| !before.node_visible_to(s))
             .map(|s| (s, format!("{} — kept secret from you", seat_words(&before.describe_node(), human))));
@@ -390,6 +398,20 @@ impl Table {
         self.record.final_hash = format_hash(after.state_hash());
         self.states.push(after);
         Ok(())
+    }
+
+    /// The state at which roll `r` of the sequence under way was declared: the last one before
+    /// it was added to the sequence, or the sequence's first state when it began with it.
+    fn declared_at(&self, r: usize) -> Option<&GameState> {
+        let mut first = None;
+        for s in self.states.iter().rev() {
+            match s.dynamic().sequence.as_ref() {
+                Some(seq) if seq.rolls.len() > r => first = Some(s),
+                Some(_) => return Some(s),
+                None => return first,
+            }
+        }
+        first
     }
 
     /// Write the record, if the table keeps one, atomically.

@@ -383,11 +383,18 @@ fn decision_json(state: &GameState, observer: Option<Side>) -> Value {
             if let Some(test) = test_of(state, action) {
                 let levels = engine::odds::level_distribution(test.attr as i32, narrative);
                 let from = if test.nailed_needed { 3 } else { 2 };
+                let modifiers: Vec<Value> = super::words::itemised(test.base, test.attr, &test.modifiers)
+                    .iter()
+                    .map(|(why, by)| json!({"why": why, "by": by}))
+                    .collect();
                 o["test"] = json!({
-                    "attr": test.attr, "name": test.name, "base": test.base,
+                    "attr": test.attr, "name": test.name, "base": test.base, "modifiers": modifiers,
                     "needed": if test.nailed_needed { "Nailed It" } else { "Pass" },
                     "why": test.why, "success": levels[from..].iter().sum::<f64>(),
                 });
+            }
+            if let Some(note) = downed_target(state, action) {
+                o["downed"] = json!(note);
             }
             if let Action::PlayCard { card, target } = action {
                 let side = state.models()[target as usize].side as usize;
@@ -495,6 +502,33 @@ pub(crate) struct TestInfo {
     pub nailed_needed: bool,
     /// Why that level is needed, when it is not a plain Pass.
     pub why: Option<&'static str>,
+    /// Each modifier from the profile's value, with its reason.
+    pub modifiers: Vec<(&'static str, i32)>,
+}
+
+/// For an attack on a downed model, what a success does: any damage to a downed model takes
+/// it out, with no armour roll (p.42).
+fn downed_target(state: &GameState, action: Action) -> Option<String> {
+    let target = match action {
+        Action::Shoot { target, .. } | Action::CloseCombat { target, .. } | Action::Charge { target, .. } => {
+            target
+        }
+        Action::Nested { kind: CombatKind::Shoot { .. }, target, .. } => target,
+        Action::Firefight { kind: CombatKind::Shoot { .. } | CombatKind::CloseCombat { .. }, reactor } => {
+            reactor
+        }
+        Action::React { kind: CombatKind::Shoot { .. } | CombatKind::CloseCombat { .. }, .. } => {
+            state.dynamic().sequence.as_ref()?.actor
+        }
+        _ => return None,
+    };
+    let tm = state.models().get(target as usize)?;
+    (tm.health == Health::Down).then(|| {
+        format!(
+            "{} is down: success takes it out (any damage to a downed model does, with no armour roll)",
+            engine::render::model_name(state, target)
+        )
+    })
 }
 
 /// The test an option makes: the combat roll it adds to the sequence, or the movement test
@@ -525,7 +559,13 @@ pub(crate) fn test_of(state: &GameState, action: Action) -> Option<TestInfo> {
             return None;
         }
         let (name, base, long, why) = super::words::attribute_of(state, roll);
-        return Some(TestInfo { attr: roll.attr, name, base, nailed_needed: long, why });
+        // Worked out where the option is chosen: once taken, the mover may already stand up.
+        let modifiers = if state.dynamic().sequence.is_some() {
+            state.roll_modifiers(roll)
+        } else {
+            after.roll_modifiers(roll)
+        };
+        return Some(TestInfo { attr: roll.attr, name, base, nailed_needed: long, why, modifiers });
     }
     d.steps.iter().rev().find_map(|s| match s {
         Step::Test { purpose: engine::state::Purpose::Movement, attr, model, .. } => Some(TestInfo {
@@ -534,6 +574,7 @@ pub(crate) fn test_of(state: &GameState, action: Action) -> Option<TestInfo> {
             base: state.profile(*model).agility,
             nailed_needed: false,
             why: None,
+            modifiers: super::words::movement_modifiers(state, *model),
         }),
         _ => None,
     })

@@ -36,13 +36,37 @@ pub(crate) fn attribute_of(
     (name, base, long, why)
 }
 
-/// "Marksmanship 7−4 = 3", or "Agility 5" when nothing modifies it.
-fn attribute_words(name: &str, base: u8, attr: u8) -> String {
-    match attr.cmp(&base) {
-        std::cmp::Ordering::Equal => format!("{name} {attr}"),
-        std::cmp::Ordering::Less => format!("{name} {base}−{} = {attr}", base - attr),
-        std::cmp::Ordering::Greater => format!("{name} {base}+{} = {attr}", attr - base),
+/// A modifier's amount with its sign: "+1", "−2".
+fn signed(d: i32) -> String {
+    if d < 0 {
+        format!("−{}", -d)
+    } else {
+        format!("+{d}")
     }
+}
+
+/// The modifiers that take `base` to `attr`, each with its reason; what they leave unexplained
+/// is named "other modifiers", and a sum beyond the dice's range is said to be kept within it.
+pub(crate) fn itemised(base: u8, attr: u8, mods: &[(&'static str, i32)]) -> Vec<(&'static str, i32)> {
+    let mut out = mods.to_vec();
+    let sum = base as i32 + mods.iter().map(|m| m.1).sum::<i32>();
+    if engine::dice::clamp_attribute(sum) != attr {
+        out.push(("other modifiers", attr as i32 - sum));
+    }
+    out
+}
+
+/// "Marksmanship 7, soft cover −1, shooting while swimming or climbing −1 = 5", or "Agility 5"
+/// when nothing modifies it; a sum beyond the dice's range says so.
+pub(crate) fn attribute_words(name: &str, base: u8, attr: u8, mods: &[(&'static str, i32)]) -> String {
+    let items = itemised(base, attr, mods);
+    if items.is_empty() {
+        return format!("{name} {attr}");
+    }
+    let list: Vec<String> = items.iter().map(|(why, d)| format!("{why} {}", signed(*d))).collect();
+    let sum = base as i32 + items.iter().map(|m| m.1).sum::<i32>();
+    let kept = if sum != attr as i32 { format!(" (kept within 1 to 9 from {sum})") } else { String::new() };
+    format!("{name} {base}, {} = {attr}{kept}", list.join(", "))
 }
 
 /// The level (and high die) an outcome's words name: "Nailed It (high die 3)".
@@ -73,9 +97,26 @@ fn faces_words(roll: TestRoll) -> String {
     format!("{} and {feat}", roll.attribute_die)
 }
 
+/// The modifiers of a movement test: only blindness changes Agility there (Blind, p.53).
+pub(crate) fn movement_modifiers(state: &GameState, m: u8) -> Vec<(&'static str, i32)> {
+    if state.models()[m as usize].tokens.blind {
+        vec![("blinded", -2)]
+    } else {
+        Vec::new()
+    }
+}
+
 /// The log line of chance outcome `action` at `before`, in full: `text` is the engine's
-/// one-line description, `seed` draws the faces shown.
-pub fn roll_line(before: &GameState, action: Action, text: String, seed: u64) -> String {
+/// one-line description, `seed` draws the faces shown, and `declared(r)` is the state at which
+/// combat roll `r` was declared (where the models stood then: the mover has moved, or stood up,
+/// by the time it rolls), for its modifiers.
+pub fn roll_line<'a>(
+    before: &'a GameState,
+    action: Action,
+    text: String,
+    seed: u64,
+    declared: impl Fn(usize) -> Option<&'a GameState>,
+) -> String {
     let Action::Chance(i) = action else { return text };
     let narrative = before.static_data().variant.narrative_feats;
     match before.node() {
@@ -91,13 +132,21 @@ pub fn roll_line(before: &GameState, action: Action, text: String, seed: u64) ->
                     match before.dynamic().sequence.as_ref().and_then(|s| s.rolls.get(*r as usize)) {
                         Some(roll) => {
                             let (name, base, nailed, why) = attribute_of(before, roll);
-                            (attribute_words(name, base, *attr), nailed, why)
+                            // The active model's own roll is declared where it rolls (a charge
+                            // strikes once it has moved); the others before the move.
+                            let at = match roll.role {
+                                engine::state::RollRole::Main => before,
+                                _ => declared(*r as usize).unwrap_or(before),
+                            };
+                            let mods = at.roll_modifiers(roll);
+                            (attribute_words(name, base, *attr, &mods), nailed, why)
                         }
                         None => (format!("against {attr}"), false, None),
                     }
                 }
                 Purpose::Movement => {
-                    (attribute_words("Agility", before.profile(*model).agility, *attr), false, None)
+                    let mods = movement_modifiers(before, *model);
+                    (attribute_words("Agility", before.profile(*model).agility, *attr, &mods), false, None)
                 }
                 _ => (format!("against {attr}"), false, None),
             };
@@ -244,6 +293,25 @@ mod tests {
         assert_eq!(seat_words("side B wins", Some(0)), "the bot's side (B) wins");
         assert_eq!(seat_words("the side AI moves, side C", Some(1)), "the side AI moves, side C");
         assert_eq!(seat_words("side A", None), "side A");
+    }
+
+    #[test]
+    fn modifiers_are_itemised_with_their_reasons() {
+        assert_eq!(attribute_words("Agility", 5, 5, &[]), "Agility 5");
+        assert_eq!(
+            attribute_words(
+                "Marksmanship",
+                7,
+                5,
+                &[("soft cover", -1), ("smoke in the way", -2), ("Spray within short range", 1)]
+            ),
+            "Marksmanship 7, soft cover −1, smoke in the way −2, Spray within short range +1 = 5"
+        );
+        assert_eq!(attribute_words("Close Combat", 6, 4, &[]), "Close Combat 6, other modifiers −2 = 4");
+        assert_eq!(
+            attribute_words("Marksmanship", 2, 1, &[("hard cover", -1), ("blinded", -2)]),
+            "Marksmanship 2, hard cover −1, blinded −2 = 1 (kept within 1 to 9 from -1)"
+        );
     }
 
     #[test]

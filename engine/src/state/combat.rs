@@ -100,15 +100,21 @@ pub(super) fn charge_strike(state: &mut GameState) {
     }
 }
 
+/// Whether the sequence's charge earns its +1 Close Combat (p.33): a charge not begun in water
+/// and not through smoke.
+pub(super) fn charge_bonus(state: &GameState, seq: &super::Sequence) -> bool {
+    let through_smoke = !state.dyn_.clouds.is_empty()
+        && (template::smoke_between(state, seq.origin, seq.origin)
+            || seq.path.points.iter().any(|p| template::smoke_between(state, p.cell, p.cell)));
+    matches!(seq.declared, Action::Charge { .. }) && !seq.started_in_water && !through_smoke
+}
+
 /// Test G-H (p.39): mark opposed rolls, give unopposed close combat its Sneaky bonus, and push
 /// one test per roll: opposed rolls first, then unopposed ones, active side first.
 pub(super) fn roll_combat(state: &mut GameState) {
     let seq = state.dyn_.sequence.as_ref().expect("sequence");
     let pairs = pairings(&seq.rolls);
-    let through_smoke = !state.dyn_.clouds.is_empty()
-        && (template::smoke_between(state, seq.origin, seq.origin)
-            || seq.path.points.iter().any(|p| template::smoke_between(state, p.cell, p.cell)));
-    let charge = matches!(seq.declared, Action::Charge { .. }) && !seq.started_in_water && !through_smoke;
+    let charge = charge_bonus(state, seq);
     let mut rolls = seq.rolls.clone();
     let stealthed_attacker = seq.stealthed_attacker;
     for (i, roll) in rolls.iter_mut().enumerate() {

@@ -56,7 +56,7 @@ pub use ambush::{recognised_confusion, RECOGNISE_RANGE};
 pub use cavalry::Part;
 pub use enemy::EnemyStep;
 pub(crate) use legal::strictly_ascending;
-pub use legal::{PointClass, ReactionPoint};
+pub use legal::{Modifier, PointClass, ReactionPoint, Threat};
 pub use model::{Health, ModelId, ModelState, Side, Stance, MAX_SIDES};
 pub use moving::MoverOccupancy;
 pub use node::NodeKind;

@@ -319,23 +319,9 @@ pub(super) fn shot(
     if !state.nearest_rule_allows(shooter, sp, target, tp, seen.screened_by_enemy) {
         return None;
     }
-    let mut attr = profile.marksmanship as i32 - blind_penalty(state, shooter);
-    attr -= seen.sight.hard_cover as i32 + seen.sight.soft_cover as i32;
-    if sp.swimming || sp.z > state.board().cell(sp.cell).height {
-        attr -= 1; // shooting while swimming or climbing
-    }
+    let mut attr = profile.marksmanship as i32;
     let in_pass = dist <= pass_range as f32;
-    if in_pass && w.properties.contains(&WeaponProperty::Spray) {
-        attr += 1;
-    }
-    // A target in or behind smoke is at −2 (Smoke, p.53).
-    if super::template::smoke_between(state, sp.cell, tp.cell) {
-        attr -= 2;
-    }
-    // Shooting a model with the Camouflage skill is at −1 Marksmanship (p.14).
-    if state.profile(target).skills.iter().any(|s| s == "Camouflage") {
-        attr -= 1;
-    }
+    shot_modifiers(state, shooter, sp, w, target, tp, seen.sight, in_pass, |_, d| attr += d);
     Some(CombatRoll {
         model: shooter,
         role,
@@ -351,6 +337,142 @@ pub(super) fn shot(
         automatic: false,
         harmless: false,
     })
+}
+
+/// The ranged modifiers of p.30 to a shot's Marksmanship, each passed to `add` with its reason:
+/// blinded, cover, shooting while swimming or climbing, Spray within short range, smoke and
+/// the target's Camouflage.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn shot_modifiers(
+    state: &GameState,
+    shooter: ModelId,
+    sp: Pose,
+    w: &crate::profile::Weapon,
+    target: ModelId,
+    tp: Pose,
+    sight: crate::board::Sight,
+    in_pass: bool,
+    mut add: impl FnMut(&'static str, i32),
+) {
+    if blind_penalty(state, shooter) != 0 {
+        add("blinded", -2);
+    }
+    if sight.hard_cover {
+        add("hard cover", -1);
+    }
+    if sight.soft_cover {
+        add("soft cover", -1);
+    }
+    if sp.swimming || sp.z > state.board().cell(sp.cell).height {
+        add("shooting while swimming or climbing", -1);
+    }
+    if in_pass && w.properties.contains(&WeaponProperty::Spray) {
+        add("Spray within short range", 1);
+    }
+    // A target in or behind smoke is at −2 (Smoke, p.53).
+    if super::template::smoke_between(state, sp.cell, tp.cell) {
+        add("smoke in the way", -2);
+    }
+    // Shooting a model with the Camouflage skill is at −1 Marksmanship (p.14).
+    if state.profile(target).skills.iter().any(|s| s == "Camouflage") {
+        add("the target's Camouflage", -1);
+    }
+}
+
+impl GameState {
+    /// The modifiers of `roll`, a combat roll of the sequence under way, each with its reason,
+    /// in the order the rules apply them: the attribute tested is the profile's value plus
+    /// these, kept within the dice's range. Worked out again for where the models stand (the
+    /// active model at the roll's point of its path); empty without a sequence.
+    pub fn roll_modifiers(&self, roll: &CombatRoll) -> Vec<(&'static str, i32)> {
+        let mut out = Vec::new();
+        let Some(seq) = self.dyn_.sequence.as_ref() else { return out };
+        // The rolls are made once the mover has moved: at the start of its path it stood on
+        // its origin, where the roll was declared.
+        let pose_of = |m: ModelId| {
+            if m != seq.actor {
+                self.pose(m)
+            } else if roll.point == 0 && seq.has_path() && self.dyn_.models[m as usize].cell != seq.origin {
+                let z = self.board().cell(seq.origin).height;
+                let at = movement::PathPoint {
+                    cell: seq.origin,
+                    z,
+                    cost: 0,
+                    rest: true,
+                    kind: movement::StepKind::Normal,
+                };
+                self.path_pose(m, &at, seq.prone)
+            } else {
+                actor_pose(self, seq, roll.point)
+            }
+        };
+        let sp = pose_of(roll.model);
+        let profile = self.profile(roll.model);
+        match (roll.kind, roll.target) {
+            (CombatKind::Shoot { weapon }, Some(t)) => {
+                let tp = pose_of(t);
+                let sight = self.sight_between(roll.model, sp, t, tp).map(|s| s.sight).unwrap_or_default();
+                let w = &profile.weapons[weapon as usize];
+                shot_modifiers(self, roll.model, sp, w, t, tp, sight, roll.pass_range, |why, d| {
+                    out.push((why, d))
+                });
+            }
+            (CombatKind::CloseCombat { weapon }, Some(t)) => {
+                let charged = roll.role == RollRole::Main && super::combat::charge_bonus(self, seq);
+                // Sneaky counts once the roll turns out unopposed: the variant that gives the
+                // roll's attribute is the one that applied.
+                let mut plain = Vec::new();
+                close_combat_modifiers(self, roll.model, t, weapon, charged, false, |why, d| {
+                    plain.push((why, d))
+                });
+                let sum =
+                    |mods: &[(&'static str, i32)]| profile.cc as i32 + mods.iter().map(|m| m.1).sum::<i32>();
+                let mut sneaky = Vec::new();
+                close_combat_modifiers(self, roll.model, t, weapon, charged, true, |why, d| {
+                    sneaky.push((why, d))
+                });
+                let fits =
+                    clamp_attribute(sum(&sneaky)) == roll.attr && clamp_attribute(sum(&plain)) != roll.attr;
+                out = if fits { sneaky } else { plain };
+            }
+            (CombatKind::Dodge, _) => {
+                if blind_penalty(self, roll.model) != 0 {
+                    out.push(("blinded", -2));
+                }
+                if sp.volume == crate::board::Volume::Base {
+                    out.push(("prone, climbing or swimming", -1));
+                }
+            }
+            (CombatKind::Template { weapon }, _) => {
+                let w = &profile.weapons[weapon as usize];
+                if blind_penalty(self, roll.model) != 0 {
+                    out.push(("blinded", -2));
+                }
+                if roll.pass_range && !roll.automatic && w.has(WeaponProperty::Spray) {
+                    out.push(("Spray within short range", 1));
+                }
+                if sp.swimming || sp.z > self.board().cell(sp.cell).height {
+                    out.push(("shooting while swimming or climbing", -1));
+                }
+            }
+            (CombatKind::Reveal, Some(t)) => {
+                if let Some(seen) = self.sight_ignoring_stealth(roll.model, sp, t, pose_of(t)) {
+                    if seen.sight.hard_cover {
+                        out.push(("hard cover", -1));
+                    }
+                    if seen.sight.soft_cover {
+                        out.push(("soft cover", -1));
+                    }
+                }
+            }
+            _ => {}
+        }
+        // Opposed reactions against a stealthed model that initiated combat are at −2 (p.49).
+        if seq.stealthed_attacker && roll.opposed && roll.role == RollRole::Reaction {
+            out.push(("against a stealthed attacker", -2));
+        }
+        out
+    }
 }
 
 /// Range bands of the Reveal profile (p.49): 8/14, damage 0/0.
@@ -412,26 +534,46 @@ pub(super) fn close_combat_attr(
     charged: bool,
     sneaky: bool,
 ) -> u8 {
+    let mut attr = state.profile(m).cc as i32;
+    close_combat_modifiers(state, m, target, weapon, charged, sneaky, |_, d| attr += d);
+    clamp_attribute(attr)
+}
+
+/// The modifiers of [`close_combat_attr`], each passed to `add` with its reason.
+fn close_combat_modifiers(
+    state: &GameState,
+    m: ModelId,
+    target: ModelId,
+    weapon: u8,
+    charged: bool,
+    sneaky: bool,
+    mut add: impl FnMut(&'static str, i32),
+) {
     let model = &state.models()[m as usize];
     let profile = state.profile(m);
-    let mut attr = profile.cc as i32 - blind_penalty(state, m);
+    if blind_penalty(state, m) != 0 {
+        add("blinded", -2);
+    }
     let extra = state
         .enemies_in_contact(m)
         .filter(|&o| o != target && state.models()[o as usize].stance == Stance::Standing)
         .count();
-    attr -= extra as i32;
-    attr += charged as i32;
+    if extra > 0 {
+        add("more enemies in base contact", -(extra as i32));
+    }
+    if charged {
+        add("charging", 1);
+    }
     if model.stance != Stance::Standing {
-        attr -= 1;
+        add("prone, climbing or swimming", -1);
     }
     if sneaky {
         for p in &profile.weapons[weapon as usize].properties {
             if let WeaponProperty::Sneaky(x) = p {
-                attr += *x as i32;
+                add("Sneaky, unopposed", *x as i32);
             }
         }
     }
-    clamp_attribute(attr)
 }
 
 /// Whether `attacker` at `ap` can strike `target` at `tp` with close-combat weapon `weapon`:
