@@ -3,6 +3,7 @@
 //! asked), the best option by one labelled measure, paired intervals against holding the AP and
 //! against the other timing of the same reaction, and the verdict in words.
 
+use crate::aprate::{ap_rate_from_rollouts, ApRate};
 use crate::beyond::{sample_range, z_for, AgentFactory, Estimate, Horizon, Paired, Sampling};
 use crate::exact::{exact_table, firefight_node, net_ap, ExactTable, ReactionRow, StudyError};
 use engine::{Action, GameState};
@@ -13,11 +14,64 @@ use std::fmt::Write;
 /// docs/studies/reaction-timing.md, "AP counted").
 pub const DEFAULT_AP_VALUE: f64 = 0.5;
 
+/// Where the AP exchange rate of the exact measure comes from: a stated number of wounds per
+/// AP, or rollouts of the situation by the judge ([`crate::aprate`]). Written `0.5` or
+/// `rollouts` (on the command line and in sweep configs).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ApValue {
+    /// A stated rate, in wounds per AP.
+    Stated(f64),
+    /// Derived from rollouts by the judge (needs samples).
+    Rollouts,
+}
+
+impl std::str::FromStr for ApValue {
+    type Err = String;
+    fn from_str(s: &str) -> Result<ApValue, String> {
+        if s == "rollouts" {
+            return Ok(ApValue::Rollouts);
+        }
+        match s.parse::<f64>() {
+            Ok(v) if v.is_finite() && v >= 0.0 => Ok(ApValue::Stated(v)),
+            _ => Err(format!("`{s}` is not a number of at least 0 (wounds per AP) or `rollouts`")),
+        }
+    }
+}
+
+impl std::fmt::Display for ApValue {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ApValue::Stated(v) => write!(f, "{v} wounds per AP, stated"),
+            ApValue::Rollouts => write!(f, "wounds per AP derived from rollouts by the judge"),
+        }
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for ApValue {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<ApValue, D::Error> {
+        #[derive(serde::Deserialize)]
+        #[serde(untagged)]
+        enum Raw {
+            Number(f64),
+            Word(String),
+        }
+        let text = match Raw::deserialize(d)? {
+            Raw::Number(v) => v.to_string(),
+            Raw::Word(w) => w,
+        };
+        text.parse().map_err(serde::de::Error::custom)
+    }
+}
+
 /// How a study decides and how sure it must be.
 #[derive(Clone, Debug, Serialize)]
 pub struct StudyOptions {
-    /// Wounds per AP in the AP-counted net (the exact measure).
+    /// Wounds per AP in the AP-counted net (the exact measure) when stated; the fallback name
+    /// of the rate when [`ap_from_rollouts`](Self::ap_from_rollouts) derives it.
     pub ap_value: f64,
+    /// Derive the rate from rollouts by the judge instead (needs sampling).
+    pub ap_from_rollouts: bool,
     /// Confidence of the paired intervals (e.g. 0.95).
     pub confidence: f64,
     /// Sample until every comparison of the verdict is settled, up to this many samples per
@@ -27,7 +81,12 @@ pub struct StudyOptions {
 
 impl Default for StudyOptions {
     fn default() -> StudyOptions {
-        StudyOptions { ap_value: DEFAULT_AP_VALUE, confidence: 0.95, until_settled: None }
+        StudyOptions {
+            ap_value: DEFAULT_AP_VALUE,
+            ap_from_rollouts: false,
+            confidence: 0.95,
+            until_settled: None,
+        }
     }
 }
 
@@ -71,6 +130,8 @@ pub struct Study {
     pub sampling: Option<Sampling>,
     /// How the study decides.
     pub options: StudyOptions,
+    /// The AP exchange rate derived from rollouts, when asked (`exact.ap_value` is its value).
+    pub ap_rate: Option<ApRate>,
     /// Value beyond the sequence of each row of `exact.rows`, in order (offered rows only are
     /// sampled; the others are empty estimates).
     pub beyond: Vec<Estimate>,
@@ -99,13 +160,30 @@ pub fn study(
     sampling: Option<(&Sampling, &AgentFactory)>,
     options: &StudyOptions,
 ) -> Result<Study, StudyError> {
-    let exact = exact_table(state, options.ap_value)?;
+    if let Some((sm, factory)) = sampling {
+        factory(&sm.agent, sm.seed).map_err(|e| StudyError::Agent(format!("`{}`: {e}", sm.agent)))?;
+    }
+    let mut exact = exact_table(state, options.ap_value)?;
     let sampling = sampling.filter(|(s, _)| s.samples > 0);
+    let mut ap_rate = None;
+    if options.ap_from_rollouts {
+        let Some((sm, factory)) = sampling else {
+            return Err(StudyError::Agent(
+                "an AP rate from rollouts needs continuations: give --samples above 0".into(),
+            ));
+        };
+        let reactor = exact.rows.first().map(|r| r.reactor).expect("a pending reaction has rows");
+        let mut rate = ap_rate_from_rollouts(state, exact.side, reactor, sm, factory)?;
+        rate.reactor = engine::render::model_name(state, reactor);
+        exact = exact_table(state, rate.wounds_per_ap)?;
+        ap_rate = Some(rate);
+    }
     let mut s = Study {
         situation: situation.to_string(),
         exact,
         sampling: sampling.map(|(s, _)| s.clone()),
         options: options.clone(),
+        ap_rate,
         beyond: Vec::new(),
         hold_beyond: None,
         measure: String::new(),
@@ -256,9 +334,17 @@ impl Study {
                 100.0 * self.options.confidence
             ),
             _ => format!(
-                "AP-counted net (exact expected wounds dealt minus taken over the sequence, the mover answering at best, {} wounds per AP spent)",
-                self.exact.ap_value
+                "AP-counted net (exact expected wounds dealt minus taken over the sequence, the mover answering at best, AP at {})",
+                self.ap_rate_label()
             ),
+        }
+    }
+
+    /// The AP exchange rate of the exact measure and where it comes from, in words.
+    pub fn ap_rate_label(&self) -> String {
+        match &self.ap_rate {
+            Some(r) => format!("{} for {}", r.describe(), r.reactor),
+            None => format!("{} wounds per AP (stated)", self.exact.ap_value),
         }
     }
 
@@ -484,8 +570,15 @@ pub fn render_table(s: &Study) -> String {
         out,
         "\nnet* = expected wounds dealt minus taken once the mover answers with its best firefight;\n\
          netAP* = net* less {ap} wounds per AP the reactor spends, plus {ap} per AP the mover spends \
-         (the exchange rate; the mover's answer is the one that minimises it).",
-        ap = e.ap_value
+         (the exchange rate; the mover's answer is the one that minimises it);\n\
+         AP exchange rate: {rate}{used}.",
+        ap = format!("{:.3}", e.ap_value),
+        rate = s.ap_rate_label(),
+        used = if s.sampled() {
+            "; the verdict's measure is the return beyond the sequence, which counts AP by playing on"
+        } else {
+            "; used in the verdict"
+        }
     );
     let answers: Vec<String> = s
         .exact
