@@ -53,6 +53,11 @@ pub struct ReactionTimingArgs {
     /// its config unless given here.
     #[arg(long)]
     pub ap_value: Option<study::ApValue>,
+    /// The measure the verdict decides by: return (the value beyond the sequence, when
+    /// --samples is above 0) or exact (the AP-counted net, at the --ap-value rate; samples then
+    /// value the options and the rate without deciding).
+    #[arg(long, default_value = "return")]
+    pub measure: study::Measure,
     /// Seed of the continuations' dice and agents.
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
@@ -152,6 +157,7 @@ fn reaction_timing(args: &ReactionTimingArgs) -> Result<String, String> {
             study::ApValue::Rollouts => study::DEFAULT_AP_VALUE,
         },
         ap_from_rollouts: ap == study::ApValue::Rollouts,
+        exact_verdict: args.measure == study::Measure::Exact,
         confidence: args.confidence,
         until_settled: args.until_settled.then_some(args.budget.max(args.samples)),
     };

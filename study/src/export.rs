@@ -101,6 +101,7 @@ pub fn option_records(s: &Study) -> Vec<OptionRecord> {
     let best = s.best.flatten();
     let z = crate::beyond::z_for(s.options.confidence);
     let best_returns = match best {
+        _ if !s.by_return() => None,
         Some(b) => s.beyond.get(b).map(|e| e.returns.clone()),
         None => s.hold_beyond.as_ref().map(|h| h.returns.clone()),
     };
@@ -142,7 +143,7 @@ pub fn option_records(s: &Study) -> Vec<OptionRecord> {
                 beyond_low: e.map(|e| e.low),
                 beyond_high: e.map(|e| e.high),
                 samples: e.map_or(0, |e| e.samples),
-                best_minus_this: if r.offered || !s.sampled() {
+                best_minus_this: if r.offered || !s.by_return() {
                     minus(Some(i), e.map(|e| e.returns.as_slice()))
                 } else {
                     None

@@ -14,4 +14,4 @@ pub mod timing;
 pub use aprate::ApRate;
 pub use beyond::{AgentFactory, Estimate, Horizon, Paired, Sampling};
 pub use exact::{exact_table, load_situation, situation_from_text, ExactTable, ReactionRow, StudyError};
-pub use timing::{render_table, study, ApValue, Study, StudyOptions, DEFAULT_AP_VALUE};
+pub use timing::{render_table, study, ApValue, Measure, Study, StudyOptions, DEFAULT_AP_VALUE};

@@ -168,12 +168,12 @@ pub fn draw_board<DB: DrawingBackend>(
     let x1 = (cells.iter().map(|c| c[0] as i32).max().unwrap_or(0) + m).min(board.width() as i32 - 1);
     let y0 = (cells.iter().map(|c| c[1] as i32).min().unwrap_or(0) - m).max(0);
     let y1 = (cells.iter().map(|c| c[1] as i32).max().unwrap_or(0) + m).min(board.depth() as i32 - 1);
-    let what = if study.sampled() { "value beyond the sequence" } else { "AP-counted net" };
+    let what = if study.by_return() { "value beyond the sequence" } else { "AP-counted net" };
     let hold = study.value(None);
     let width = root.dim_in_pixel().0;
     let root = titled(root, &format!("{}: {}", study.situation, e.declared), 15)?;
     let judge = match &study.sampling {
-        Some(sm) if study.sampled() => {
+        Some(sm) if study.by_return() => {
             format!("judge {}, {} samples", sm.agent, study.hold_beyond.as_ref().map_or(0, |h| h.samples))
         }
         _ => format!("exact, AP at {}", study.ap_rate_label()),

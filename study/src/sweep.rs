@@ -14,6 +14,7 @@
 //! seed = 0
 //! ap_value = 0.5            # wounds per AP in the AP-counted net
 //! confidence = 0.95         # of the paired intervals
+//! measure = "return"        # the verdicts' measure: return (beyond, when sampled) or exact
 //! budget = 0                # > samples: sample until settled, up to this many per option
 //! actions = ["move", "charge"]
 //! mover_ap = [1, 3]         # the mover's AP before it pays for the move
@@ -38,7 +39,7 @@
 use crate::beyond::{AgentFactory, Horizon, Paired, Sampling};
 use crate::export::{option_records, OptionRecord};
 use crate::plot::{err, figure};
-use crate::timing::{study, ApValue, Study, StudyOptions, DEFAULT_AP_VALUE};
+use crate::timing::{study, ApValue, Measure, Study, StudyOptions, DEFAULT_AP_VALUE};
 use engine::profile::Weapon;
 use engine::state::StaticData;
 use engine::{Action, GameState};
@@ -136,6 +137,10 @@ pub struct SweepConfig {
     /// Wounds per AP in the AP-counted net, or `"rollouts"` to derive it in every situation.
     #[serde(default = "default_ap_value")]
     pub ap_value: ApValue,
+    /// The measure the verdicts decide by: `return` (beyond the sequence when sampled) or
+    /// `exact` (the AP-counted net, whatever is sampled).
+    #[serde(default)]
+    pub measure: Measure,
     /// Confidence of the paired intervals.
     #[serde(default = "default_confidence")]
     pub confidence: f64,
@@ -604,6 +609,7 @@ pub fn run(c: &SweepConfig, factory: &AgentFactory) -> Result<SweepResult, Strin
             ApValue::Rollouts => DEFAULT_AP_VALUE,
         },
         ap_from_rollouts: c.ap_value == ApValue::Rollouts,
+        exact_verdict: c.measure == Measure::Exact,
         confidence: c.confidence,
         until_settled: (c.budget > c.samples).then_some(c.budget),
     };
@@ -689,24 +695,9 @@ pub fn outcome_of(s: Situation, st: &Study) -> Outcome {
 /// mean gain of waiting where late is best (on the verdicts' measure).
 pub fn render_summary(r: &SweepResult) -> String {
     let c = &r.config;
-    let measure = if c.samples > 0 {
-        format!(
-            "return beyond the sequence, judge {}, {} samples per option{}, seed {}, {:.0}% paired intervals",
-            c.judge,
-            c.samples,
-            if c.budget > c.samples {
-                format!(" (until settled, up to {})", c.budget)
-            } else {
-                String::new()
-            },
-            c.seed,
-            100.0 * c.confidence
-        )
-    } else {
-        format!("AP-counted net, exact ({}); no judge", c.ap_value)
-    };
+    let measure = heatmap_measure(c);
     let mut out = format!(
-        "{} situations; measure: {measure}; best choice by axis value (counts; uncertain: an interval of the verdict spans 0), mean gain of waiting where late is best:\n",
+        "{} situations; {measure}; best choice by axis value (counts; uncertain: an interval of the verdict spans 0), mean gain of waiting where late is best:\n",
         r.outcomes.len()
     );
     let _ = writeln!(
@@ -879,20 +870,28 @@ pub fn write_outputs(
     Ok(files)
 }
 
-/// The measure and judge line of a heatmap's caption.
+/// The measure and judge of a sweep's verdicts, in words (the summary's and each heatmap's
+/// caption).
 pub fn heatmap_measure(c: &SweepConfig) -> String {
     let rate = c.ap_value;
-    if c.samples > 0 {
-        format!(
-            "measure: return beyond the sequence; judge {}, {} samples per option{}, seed {}, {:.0}% paired intervals (uncertain: one spans 0)",
-            c.judge,
-            c.samples,
-            if c.budget > c.samples { format!(" (until settled, up to {})", c.budget) } else { String::new() },
-            c.seed,
-            100.0 * c.confidence
-        )
-    } else {
-        format!("measure: exact AP-counted net ({rate}); no judge: nothing sampled, so no uncertain class")
+    let sampled = format!(
+        "judge {}, {} samples per option{}, seed {}, {:.0}% paired intervals",
+        c.judge,
+        c.samples,
+        if c.budget > c.samples { format!(" (until settled, up to {})", c.budget) } else { String::new() },
+        c.seed,
+        100.0 * c.confidence
+    );
+    match (c.samples > 0, c.measure) {
+        (true, Measure::Return) => {
+            format!("measure: return beyond the sequence; {sampled} (uncertain: one spans 0)")
+        }
+        (true, Measure::Exact) => format!("measure: exact AP-counted net ({rate}; {sampled})"),
+        (false, _) => {
+            format!(
+                "measure: exact AP-counted net ({rate}); no judge: nothing sampled, so no uncertain class"
+            )
+        }
     }
 }
 

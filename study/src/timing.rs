@@ -64,6 +64,28 @@ impl<'de> serde::Deserialize<'de> for ApValue {
     }
 }
 
+/// The measure a verdict decides by.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Measure {
+    /// The return beyond the sequence when continuations are sampled, else the AP-counted net.
+    #[default]
+    Return,
+    /// The AP-counted net (exact), whatever is sampled.
+    Exact,
+}
+
+impl std::str::FromStr for Measure {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Measure, String> {
+        match s {
+            "return" => Ok(Measure::Return),
+            "exact" => Ok(Measure::Exact),
+            other => Err(format!("`{other}` is not return or exact")),
+        }
+    }
+}
+
 /// How a study decides and how sure it must be.
 #[derive(Clone, Debug, Serialize)]
 pub struct StudyOptions {
@@ -72,6 +94,9 @@ pub struct StudyOptions {
     pub ap_value: f64,
     /// Derive the rate from rollouts by the judge instead (needs sampling).
     pub ap_from_rollouts: bool,
+    /// Decide by the AP-counted net even when continuations are sampled (they then value the
+    /// options beyond the sequence, and the AP rate, without deciding).
+    pub exact_verdict: bool,
     /// Confidence of the paired intervals (e.g. 0.95).
     pub confidence: f64,
     /// Sample until every comparison of the verdict is settled, up to this many samples per
@@ -84,6 +109,7 @@ impl Default for StudyOptions {
         StudyOptions {
             ap_value: DEFAULT_AP_VALUE,
             ap_from_rollouts: false,
+            exact_verdict: false,
             confidence: 0.95,
             until_settled: None,
         }
@@ -285,8 +311,21 @@ fn decide(s: &mut Study) {
     let z = z_for(s.options.confidence);
     for (row, label) in others {
         let diff = match (s.returns(best), s.returns(row)) {
-            (Some(a), Some(b)) => Paired::of(a, b, z),
-            _ => Paired::exact(s.value(best) - s.value(row)),
+            (Some(a), Some(b)) if s.by_return() => Paired::of(a, b, z),
+            _ => match &s.ap_rate {
+                // The rate's interval carried through: the net is linear in the rate.
+                Some(rate) => {
+                    let at = |w: f64| s.exact_value(best, w) - s.exact_value(row, w);
+                    let (a, b) = (at(rate.low), at(rate.high));
+                    Paired {
+                        mean: s.value(best) - s.value(row),
+                        low: a.min(b),
+                        high: a.max(b),
+                        samples: rate.samples,
+                    }
+                }
+                None => Paired::exact(s.value(best) - s.value(row)),
+            },
         };
         s.comparisons.push(Comparison { row, label, diff });
     }
@@ -319,10 +358,16 @@ impl Study {
         self.hold_beyond.is_some()
     }
 
+    /// Whether the verdict decides by the return beyond the sequence (sampled, and not asked
+    /// to decide by the AP-counted net).
+    pub fn by_return(&self) -> bool {
+        self.sampled() && !self.options.exact_verdict
+    }
+
     /// The verdict's measure in words, naming the judge when sampled.
     pub fn measure_label(&self) -> String {
         match &self.sampling {
-            Some(sm) if self.sampled() => format!(
+            Some(sm) if self.by_return() => format!(
                 "return beyond the sequence (+1 win, -1 loss; to the end of the {}), judge {}, {} samples per option, seed {}, {:.0}% paired intervals",
                 match sm.horizon {
                     Horizon::Game => "game",
@@ -350,11 +395,20 @@ impl Study {
 
     /// The value of an option (`None`: holding the AP) on the verdict's measure.
     pub fn value(&self, option: Option<usize>) -> f64 {
-        match (option, self.sampled()) {
+        match (option, self.by_return()) {
             (Some(i), true) => self.beyond[i].mean,
             (None, true) => self.hold_beyond.as_ref().map_or(0.0, |h| h.mean),
             (Some(i), false) => self.exact.rows[i].net_ap(self.exact.ap_value),
             (None, false) => net_ap(&self.exact.hold, self.exact.ap_value),
+        }
+    }
+
+    /// The AP-counted net of an option (`None`: holding the AP) at `rate` wounds per AP (the
+    /// mover's answers as chosen at the table's rate).
+    pub fn exact_value(&self, option: Option<usize>, rate: f64) -> f64 {
+        match option {
+            Some(i) => self.exact.rows[i].net_ap(rate),
+            None => net_ap(&self.exact.hold, rate),
         }
     }
 
@@ -574,7 +628,7 @@ pub fn render_table(s: &Study) -> String {
          AP exchange rate: {rate}{used}.",
         ap = format!("{:.3}", e.ap_value),
         rate = s.ap_rate_label(),
-        used = if s.sampled() {
+        used = if s.by_return() {
             "; the verdict's measure is the return beyond the sequence, which counts AP by playing on"
         } else {
             "; used in the verdict"
