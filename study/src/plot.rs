@@ -442,10 +442,41 @@ pub fn draw_curves<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, study: &St
         "markers: filled = mover in the open, hollow = in hard cover, dot inside = in soft cover, grey ring = beyond the weapon's pass range (long band); {judge}; AP at {}",
         study.ap_rate_label()
     );
-    let lines = wrap(&foot_text, root.dim_in_pixel().0, 6);
-    let (root, foot) = root.split_vertically(root.dim_in_pixel().1 as i32 - 16 * lines.len() as i32 - 8);
+    let width = root.dim_in_pixel().0 as i32;
+    // The legend: a row (or more) of line, marker and name per series, under the panels.
+    let mut entries = Vec::new();
+    let (mut x, mut row) = (8, 0);
+    for (k, (name, _)) in series.iter().enumerate() {
+        let w = 40 + 7 * name.chars().count() as i32;
+        if x + w > width && x > 8 {
+            (x, row) = (8, row + 1);
+        }
+        entries.push((k, name.clone(), x, row));
+        x += w;
+    }
+    let legend_rows = row + 1;
+    let lines = wrap(&foot_text, width as u32, 6);
+    let foot_height = 20 * legend_rows + 16 * lines.len() as i32 + 12;
+    let (root, foot) = root.split_vertically(root.dim_in_pixel().1 as i32 - foot_height);
+    for (k, name, x, row) in entries {
+        let look = Look::of(k);
+        let y = 10 + 20 * row;
+        let line: Vec<(i32, i32)> = match look.dash {
+            0 => vec![(x, y), (x + 28, y)],
+            _ => vec![(x, y), (x + 8, y)],
+        };
+        foot.draw(&PathElement::new(line, look.colour.stroke_width(2))).map_err(err)?;
+        if look.dash > 0 {
+            foot.draw(&PathElement::new(vec![(x + 20, y), (x + 28, y)], look.colour.stroke_width(2)))
+                .map_err(err)?;
+        }
+        let outline: Vec<(i32, i32)> = look.outline(5).iter().map(|&(a, b)| (a + x + 14, b + y)).collect();
+        foot.draw(&Polygon::new(outline, look.colour.filled())).map_err(err)?;
+        foot.draw(&Text::new(name, (x + 34, y - 6), ("sans-serif", 12))).map_err(err)?;
+    }
     for (k, line) in lines.iter().enumerate() {
-        foot.draw(&Text::new(line.clone(), (8, 4 + 16 * k as i32), ("sans-serif", 11))).map_err(err)?;
+        let y = 20 * legend_rows + 4 + 16 * k as i32;
+        foot.draw(&Text::new(line.clone(), (8, y), ("sans-serif", 11))).map_err(err)?;
     }
     let panels = if study.sampled() { root.split_evenly((3, 1)) } else { root.split_evenly((2, 1)) };
     let x_range = -0.3..last + 0.3;
@@ -461,7 +492,7 @@ pub fn draw_curves<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, study: &St
         .build_cartesian_2d(x_range.clone(), 0.0..1.05)
         .map_err(err)?;
     path_axis(&mut chart, e.path.len(), "P(hit)")?;
-    for (k, (name, rows)) in series.iter().enumerate() {
+    for (k, (_, rows)) in series.iter().enumerate() {
         let look = Look::of(k);
         let pts: Vec<(f64, f64)> =
             rows.iter().map(|&i| (e.rows[i].point as f64 + dx(k), e.rows[i].exact.p_active_hit)).collect();
@@ -469,28 +500,7 @@ pub fn draw_curves<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, study: &St
         for (&i, &p) in rows.iter().zip(&pts) {
             draw_marker(&mut chart, p, look, seen(i))?;
         }
-        let outline = look.outline(4);
-        chart
-            .draw_series(std::iter::empty::<Circle<(f64, f64), i32>>())
-            .map_err(err)?
-            .label(name.clone())
-            .legend(move |(x, y)| {
-                EmptyElement::at((x, y))
-                    + PathElement::new([(0, 0), (18, 0)], look.colour.stroke_width(2))
-                    + Polygon::new(
-                        outline.iter().map(|&(a, b)| (a + 9, b)).collect::<Vec<_>>(),
-                        look.colour.filled(),
-                    )
-            });
     }
-    chart
-        .configure_series_labels()
-        .position(SeriesLabelPosition::LowerRight)
-        .border_style(BLACK)
-        .background_style(WHITE.mix(0.9))
-        .label_font(("sans-serif", 11))
-        .draw()
-        .map_err(err)?;
     // Net expected wounds.
     let nets: Vec<f64> = e.rows.iter().map(|r| r.net()).chain([0.0]).collect();
     let (lo, hi) = (nets.iter().copied().fold(0.0, f64::min), nets.iter().copied().fold(0.0, f64::max));
@@ -534,7 +544,7 @@ pub fn draw_curves<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, study: &St
             .y_label_area_size(50)
             .caption(
                 format!(
-                    "value beyond the sequence, {:.0}% intervals ({judge}; offered points only), grey band: holding the AP",
+                    "value beyond the sequence, {:.0}% intervals (offered points only; grey band: holding the AP)",
                     100.0 * study.options.confidence,
                 ),
                 ("sans-serif", 13),
