@@ -889,7 +889,7 @@ pub fn heatmap_measure(c: &SweepConfig) -> String {
         (true, Measure::Exact) => format!("measure: exact AP-counted net ({rate}; {sampled})"),
         (false, _) => {
             format!(
-                "measure: exact AP-counted net ({rate}); no judge: nothing sampled, so no uncertain class"
+                "measure: exact AP-counted net ({rate}); no judge (nothing sampled); uncertain: an exact tie"
             )
         }
     }
