@@ -821,7 +821,7 @@ pub fn write_outputs(
                     let cell = (560 / cols.max(1)).clamp(14, 40);
                     let size = (
                         ((cols * cell + 70) * t.reactors.len() as u32 + 20).max(900),
-                        (rows * cell + 110).max(260) + 60,
+                        (rows * cell + 110).max(260) + 75,
                     );
                     files.extend(figure(
                         dir,
@@ -924,8 +924,11 @@ pub fn draw_heatmap<DB: DrawingBackend>(
         t.name, t.mover
     );
     let root = root.titled(&title, ("sans-serif", 13)).map_err(err)?;
-    let (main, foot) = root.split_vertically(root.dim_in_pixel().1 as i32 - 48);
-    foot.draw(&Text::new(measure, (10, 28), ("sans-serif", 11))).map_err(err)?;
+    let lines = crate::plot::wrap(&measure, root.dim_in_pixel().0, 6);
+    let (main, foot) = root.split_vertically(root.dim_in_pixel().1 as i32 - 30 - 15 * lines.len() as i32);
+    for (k, line) in lines.iter().enumerate() {
+        foot.draw(&Text::new(line.clone(), (10, 28 + 15 * k as i32), ("sans-serif", 11))).map_err(err)?;
+    }
     let mut x = 10;
     for b in Best::ALL {
         foot.draw(&Rectangle::new([(x, 6), (x + 14, 20)], b.colour().filled())).map_err(err)?;
