@@ -116,7 +116,7 @@ fn the_judge_and_the_ap_rate_are_checked_and_named() {
     let bad = tde(&["study", "reaction-timing", &setup(), "--samples", "0", "--ap-value", "rollouts"]);
     assert!(!bad.status.success());
     assert!(String::from_utf8_lossy(&bad.stderr).contains("--ap-value rollouts"));
-    let bad = tde(&["study", "reaction-timing", &setup(), "--ap-value", "-1"]);
+    let bad = tde(&["study", "reaction-timing", &setup(), "--ap-value=-1"]);
     assert!(!bad.status.success());
     assert!(String::from_utf8_lossy(&bad.stderr).contains("--ap-value"));
     let bad = tde(&["study", "reaction-timing", &setup(), "--measure", "vibes"]);
