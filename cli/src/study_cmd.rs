@@ -47,9 +47,17 @@ pub struct ReactionTimingArgs {
     /// Confidence of the paired intervals (0.5 to 0.999).
     #[arg(long, default_value_t = 0.95)]
     pub confidence: f64,
-    /// Wounds per AP in the AP-counted net (the exact measure): what a kept AP is worth.
-    #[arg(long, default_value_t = study::DEFAULT_AP_VALUE)]
-    pub ap_value: f64,
+    /// Wounds per AP in the AP-counted net (the exact measure): what a kept AP is worth; a
+    /// number (stated; 0.5 when not given), or `rollouts` to derive it from rollouts of the
+    /// situation by the judge (with its interval; needs --samples). A sweep takes its own from
+    /// its config unless given here.
+    #[arg(long)]
+    pub ap_value: Option<study::ApValue>,
+    /// The measure the verdict decides by: return (the value beyond the sequence, when
+    /// --samples is above 0) or exact (the AP-counted net, at the --ap-value rate; samples then
+    /// value the options and the rate without deciding).
+    #[arg(long, default_value = "return")]
+    pub measure: study::Measure,
     /// Seed of the continuations' dice and agents.
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
@@ -106,13 +114,17 @@ fn reaction_timing(args: &ReactionTimingArgs) -> Result<String, String> {
     if !(0.5..1.0).contains(&args.confidence) {
         return Err(format!("--confidence {}: must be at least 0.5 and below 1", args.confidence));
     }
-    if !(args.ap_value.is_finite() && args.ap_value >= 0.0) {
-        return Err(format!("--ap-value {}: must be a number of at least 0", args.ap_value));
+    if let Some(judge) = &args.judge {
+        factory(judge, args.seed).map_err(|e| format!("--judge `{judge}`: {e}"))?;
     }
     if let Some(config) = &args.sweep {
         let mut config = study::sweep::SweepConfig::load(config)?;
         if let Some(judge) = &args.judge {
             config.judge = judge.clone();
+        }
+        if let Some(ap) = args.ap_value {
+            config.ap_value = ap;
+            config.check()?;
         }
         let result = study::sweep::run(&config, &factory)?;
         let judge = if config.samples > 0 { config.judge.clone() } else { "exact".to_string() };
@@ -135,8 +147,17 @@ fn reaction_timing(args: &ReactionTimingArgs) -> Result<String, String> {
     let judge = args.judge.clone().unwrap_or_else(|| "scripted".to_string());
     let sampling =
         Sampling { agent: judge.clone(), samples: args.samples, seed: args.seed, horizon: args.horizon };
+    let ap = args.ap_value.unwrap_or(study::ApValue::Stated(study::DEFAULT_AP_VALUE));
+    if ap == study::ApValue::Rollouts && args.samples < 2 {
+        return Err("--ap-value rollouts: needs --samples of at least 2 (the rollouts that derive it)".into());
+    }
     let options = study::StudyOptions {
-        ap_value: args.ap_value,
+        ap_value: match ap {
+            study::ApValue::Stated(v) => v,
+            study::ApValue::Rollouts => study::DEFAULT_AP_VALUE,
+        },
+        ap_from_rollouts: ap == study::ApValue::Rollouts,
+        exact_verdict: args.measure == study::Measure::Exact,
         confidence: args.confidence,
         until_settled: args.until_settled.then_some(args.budget.max(args.samples)),
     };

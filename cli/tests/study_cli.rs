@@ -106,3 +106,39 @@ fn the_survey_reads_an_arenas_records() {
     let agents = survey["agents"].as_object().unwrap();
     assert!(agents.keys().all(|k| k == "scripted" || k == "greedy"), "{agents:?}");
 }
+
+#[test]
+fn the_judge_and_the_ap_rate_are_checked_and_named() {
+    let bad = tde(&["study", "reaction-timing", &setup(), "--samples", "0", "--judge", "nonsense"]);
+    assert!(!bad.status.success());
+    let err = String::from_utf8_lossy(&bad.stderr);
+    assert!(err.contains("--judge `nonsense`") && err.contains("unknown agent"), "{err}");
+    let bad = tde(&["study", "reaction-timing", &setup(), "--samples", "0", "--ap-value", "rollouts"]);
+    assert!(!bad.status.success());
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("--ap-value rollouts"));
+    let bad = tde(&["study", "reaction-timing", &setup(), "--ap-value=-1"]);
+    assert!(!bad.status.success());
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("--ap-value"));
+    let bad = tde(&["study", "reaction-timing", &setup(), "--measure", "vibes"]);
+    assert!(!bad.status.success());
+    let gen = Path::new(env!("CARGO_MANIFEST_DIR")).join("../checkpoints/learned/gen-003.json");
+    let judge = format!("learned:gen={}", gen.display());
+    let out = tde(&[
+        "study",
+        "reaction-timing",
+        &setup(),
+        "--samples",
+        "6",
+        "--judge",
+        &judge,
+        "--ap-value",
+        "rollouts",
+        "--measure",
+        "exact",
+    ]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let table = String::from_utf8_lossy(&out.stdout);
+    assert!(table.contains(&format!("with judge {judge}")), "{table}");
+    assert!(table.contains("AP exchange rate:") && table.contains("from rollouts"), "{table}");
+    assert!(table.contains("[measure: AP-counted net"), "{table}");
+}

@@ -19,7 +19,7 @@ pub enum StudyError {
     NoReactor(String),
     /// The exact enumeration failed (too many outcomes).
     Analysis(String),
-    /// A continuation agent could not be built.
+    /// The judge (the continuations' agent) could not be built or could not play.
     Agent(String),
     /// The setup file could not be read.
     Setup(String),
@@ -35,7 +35,7 @@ impl std::fmt::Display for StudyError {
             ),
             StudyError::NoReactor(why) => write!(f, "no model can react: {why}"),
             StudyError::Analysis(e) => write!(f, "exact analysis failed: {e}"),
-            StudyError::Agent(e) => write!(f, "continuation agent: {e}"),
+            StudyError::Agent(e) => write!(f, "the judge (the agent of the continuations): {e}"),
             StudyError::Setup(e) => write!(f, "{e}"),
         }
     }

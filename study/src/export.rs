@@ -77,6 +77,10 @@ pub struct OptionRecord {
     pub net_answered: f64,
     /// Exact: the AP-counted net once the mover answers at best.
     pub net_ap: f64,
+    /// The AP exchange rate `net_ap` counts, in wounds per AP.
+    pub ap_value: f64,
+    /// Where the rate comes from: "stated" or "rollouts" (derived by the judge).
+    pub ap_source: String,
     /// The mover's best answer in words.
     pub answer: Option<String>,
     /// Sampled: mean return beyond the sequence (offered options only).
@@ -97,6 +101,7 @@ pub fn option_records(s: &Study) -> Vec<OptionRecord> {
     let best = s.best.flatten();
     let z = crate::beyond::z_for(s.options.confidence);
     let best_returns = match best {
+        _ if !s.by_return() => None,
         Some(b) => s.beyond.get(b).map(|e| e.returns.clone()),
         None => s.hold_beyond.as_ref().map(|h| h.returns.clone()),
     };
@@ -131,12 +136,14 @@ pub fn option_records(s: &Study) -> Vec<OptionRecord> {
                 ap_spent: r.exact.expected_ap_spent,
                 net_answered: r.net(),
                 net_ap: r.net_ap(s.exact.ap_value),
+                ap_value: s.exact.ap_value,
+                ap_source: ap_source(s),
                 answer: r.answer.as_ref().map(|a| a.text.clone()),
                 beyond_mean: e.map(|e| e.mean),
                 beyond_low: e.map(|e| e.low),
                 beyond_high: e.map(|e| e.high),
                 samples: e.map_or(0, |e| e.samples),
-                best_minus_this: if r.offered || !s.sampled() {
+                best_minus_this: if r.offered || !s.by_return() {
                     minus(Some(i), e.map(|e| e.returns.as_slice()))
                 } else {
                     None
@@ -160,6 +167,8 @@ pub fn option_records(s: &Study) -> Vec<OptionRecord> {
         ap_spent: h.expected_ap_spent,
         net_answered: h.expected_wounds_dealt - h.expected_wounds_taken,
         net_ap: net_ap(h, s.exact.ap_value),
+        ap_value: s.exact.ap_value,
+        ap_source: ap_source(s),
         answer: None,
         beyond_mean: hb.map(|e| e.mean),
         beyond_low: hb.map(|e| e.low),
@@ -168,6 +177,11 @@ pub fn option_records(s: &Study) -> Vec<OptionRecord> {
         best_minus_this: minus(None, hb.map(|e| e.returns.as_slice())),
     });
     out
+}
+
+/// Where a study's AP exchange rate comes from.
+fn ap_source(s: &Study) -> String {
+    if s.ap_rate.is_some() { "rollouts" } else { "stated" }.to_string()
 }
 
 /// A CSV field: quoted when it holds a comma, a quote or a line break.
@@ -183,7 +197,7 @@ fn opt<T: std::fmt::Display>(v: Option<T>) -> String {
     v.map_or_else(String::new, |v| v.to_string())
 }
 
-const OPTION_HEADER: &str = "option,reactor,kind,point,offered,same_as,best,p_hit,dealt,taken,ap_spent,net_answered,net_ap,answer,beyond_mean,beyond_low,beyond_high,samples,best_minus_this,best_minus_this_low,best_minus_this_high";
+const OPTION_HEADER: &str = "option,reactor,kind,point,offered,same_as,best,p_hit,dealt,taken,ap_spent,net_answered,net_ap,ap_value,ap_source,answer,beyond_mean,beyond_low,beyond_high,samples,best_minus_this,best_minus_this_low,best_minus_this_high";
 
 fn option_fields(o: &OptionRecord) -> String {
     let d = o.best_minus_this;
@@ -201,6 +215,8 @@ fn option_fields(o: &OptionRecord) -> String {
         format!("{:.6}", o.ap_spent),
         format!("{:.6}", o.net_answered),
         format!("{:.6}", o.net_ap),
+        format!("{:.6}", o.ap_value),
+        field(&o.ap_source),
         field(o.answer.as_deref().unwrap_or("")),
         opt(o.beyond_mean.map(|v| format!("{v:.6}"))),
         opt(o.beyond_low.map(|v| format!("{v:.6}"))),

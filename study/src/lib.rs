@@ -2,6 +2,7 @@
 //! (or charge) to react, with what, or whether to keep the AP — exact odds at every point of
 //! the path ([`exact`]), values beyond the sequence from sampled continuations ([`beyond`]).
 
+pub mod aprate;
 pub mod beyond;
 pub mod exact;
 pub mod export;
@@ -10,6 +11,7 @@ pub mod records;
 pub mod sweep;
 pub mod timing;
 
+pub use aprate::ApRate;
 pub use beyond::{AgentFactory, Estimate, Horizon, Paired, Sampling};
 pub use exact::{exact_table, load_situation, situation_from_text, ExactTable, ReactionRow, StudyError};
-pub use timing::{render_table, study, Study, StudyOptions, DEFAULT_AP_VALUE};
+pub use timing::{render_table, study, ApValue, Measure, Study, StudyOptions, DEFAULT_AP_VALUE};

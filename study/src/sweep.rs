@@ -14,6 +14,7 @@
 //! seed = 0
 //! ap_value = 0.5            # wounds per AP in the AP-counted net
 //! confidence = 0.95         # of the paired intervals
+//! measure = "return"        # the verdicts' measure: return (beyond, when sampled) or exact
 //! budget = 0                # > samples: sample until settled, up to this many per option
 //! actions = ["move", "charge"]
 //! mover_ap = [1, 3]         # the mover's AP before it pays for the move
@@ -27,19 +28,29 @@
 //! to = [20, 8]              # the declared move's destination
 //! reactors = ["lissz", "slethssk", "nix"]
 //! grid = { x = [11, 26], y = [10, 17], step = 1 }  # reactor cells (column and row ranges)
+//! # optional: the weapons (by name, from any profile in configs/factions) a model of the
+//! # mover's or a reactor's profile carries instead of its own
+//! weapons = { kaneda = ["Lagoon Revolver"], nix = ["Scattergun"] }
 //! ```
+//!
+//! `ap_value` may also be `"rollouts"`: the exchange rate is derived in every situation from
+//! rollouts by the judge ([`crate::aprate`]; needs `samples`).
 
 use crate::beyond::{AgentFactory, Horizon, Paired, Sampling};
 use crate::export::{option_records, OptionRecord};
 use crate::plot::{err, figure};
-use crate::timing::{study, Study, StudyOptions, DEFAULT_AP_VALUE};
-use engine::GameState;
+use crate::timing::{study, ApValue, Measure, Study, StudyOptions, DEFAULT_AP_VALUE};
+use engine::profile::Weapon;
+use engine::state::StaticData;
+use engine::{Action, GameState};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
 use std::fmt::Write;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 /// The reactor cells of a template: column and row ranges (inclusive) and a step.
 #[derive(Clone, Debug, Deserialize, Serialize)]
@@ -93,6 +104,10 @@ pub struct Template {
     /// A short description (for the heatmaps' captions).
     #[serde(default)]
     pub about: String,
+    /// Weapons by profile: a model of the mover's or a reactor's profile carries these (by
+    /// name, from any profile in `configs/factions`, its own first) instead of its profile's.
+    #[serde(default)]
+    pub weapons: BTreeMap<String, Vec<String>>,
 }
 
 /// A sweep config (see the module docs).
@@ -119,9 +134,13 @@ pub struct SweepConfig {
     /// Seed of the continuations.
     #[serde(default)]
     pub seed: u64,
-    /// Wounds per AP in the AP-counted net.
+    /// Wounds per AP in the AP-counted net, or `"rollouts"` to derive it in every situation.
     #[serde(default = "default_ap_value")]
-    pub ap_value: f64,
+    pub ap_value: ApValue,
+    /// The measure the verdicts decide by: `return` (beyond the sequence when sampled) or
+    /// `exact` (the AP-counted net, whatever is sampled).
+    #[serde(default)]
+    pub measure: Measure,
     /// Confidence of the paired intervals.
     #[serde(default = "default_confidence")]
     pub confidence: f64,
@@ -144,8 +163,8 @@ fn default_agent() -> String {
     "scripted".to_string()
 }
 
-fn default_ap_value() -> f64 {
-    DEFAULT_AP_VALUE
+fn default_ap_value() -> ApValue {
+    ApValue::Stated(DEFAULT_AP_VALUE)
 }
 
 fn default_confidence() -> f64 {
@@ -185,8 +204,8 @@ impl SweepConfig {
         if self.mover_ap.iter().chain(&self.reactor_ap).any(|&a| a == 0) {
             return bad("mover_ap/reactor_ap", "AP must be at least 1 (to move, to react)");
         }
-        if !(self.ap_value.is_finite() && self.ap_value >= 0.0) {
-            return bad("ap_value", "must be a number of at least 0");
+        if self.ap_value == ApValue::Rollouts && self.samples < 2 {
+            return bad("ap_value", "\"rollouts\" needs samples of at least 2 (the rollouts that derive it)");
         }
         if !(0.5..1.0).contains(&self.confidence) {
             return bad("confidence", "must be at least 0.5 and below 1");
@@ -247,6 +266,13 @@ impl SweepConfig {
                     return bad(&at("reactors"), &format!("no profile `{r}` in configs/factions"));
                 }
             }
+            for profile in t.weapons.keys() {
+                let field = at(&format!("weapons.{profile}"));
+                if *profile != t.mover && !t.reactors.contains(profile) {
+                    return bad(&field, "names neither the mover nor a reactor of the template");
+                }
+                weapons_of(&catalog, t, profile).map_err(|why| format!("{file}: {field}: {why}"))?;
+            }
         }
         Ok(())
     }
@@ -261,29 +287,13 @@ impl SweepConfig {
         }
     }
 
-    /// The setup text of one situation: the mover at the template's start, the reactor
-    /// (revealed, so that it can be charged) at `at`; a charge uses the mover's weapon
-    /// `weapon`; the action ends on cell `end`.
-    #[allow(clippy::too_many_arguments)]
-    fn setup_text(
-        &self,
-        t: &Template,
-        action: &str,
-        reactor: &str,
-        at: [u8; 2],
-        mover_ap: u8,
-        reactor_ap: u8,
-        weapon: u8,
-        end: [u8; 2],
-    ) -> String {
-        let declared = if action == "charge" {
-            format!("action = \"charge\"\ntarget = 1\nweapon = {weapon}\nto = [{}, {}]\n", end[0], end[1])
-        } else {
-            format!("action = \"move\"\nto = [{}, {}]\n", end[0], end[1])
-        };
+    /// The setup text of one situation before the mover declares: the mover at the
+    /// template's start with `mover_ap` (before it pays for its action), the reactor
+    /// (revealed, so that it can be charged) at `at`.
+    fn setup_text(&self, t: &Template, reactor: &str, at: [u8; 2], mover_ap: u8, reactor_ap: u8) -> String {
         format!(
             "board = {board:?}\nactive = 0\nactivating = 0\n\n[[model]]\nside = 0\nprofile = {mover:?}\nat = [{}, {}]\nap = {mover_ap}\n\n\
-             [[model]]\nside = 1\nprofile = {reactor:?}\nat = [{}, {}]\nap = {reactor_ap}\nstealth = false\n\n[declared]\n{declared}",
+             [[model]]\nside = 1\nprofile = {reactor:?}\nat = [{}, {}]\nap = {reactor_ap}\nstealth = false\n",
             t.from[0],
             t.from[1],
             at[0],
@@ -291,6 +301,77 @@ impl SweepConfig {
             board = self.board_ref(t),
             mover = t.mover,
         )
+    }
+}
+
+/// The weapons template `t` gives a model of `profile`: `None` when it keeps its profile's;
+/// an error when a name is found in no profile, the list is empty or too long.
+fn weapons_of(
+    catalog: &engine::profile::Catalog,
+    t: &Template,
+    profile: &str,
+) -> Result<Option<Vec<Weapon>>, String> {
+    let Some(names) = t.weapons.get(profile) else { return Ok(None) };
+    let max = engine::state::model::MAX_WEAPONS;
+    if names.is_empty() || names.len() > max {
+        return Err(format!("needs 1 to {max} weapon names, got {}", names.len()));
+    }
+    let own = catalog.get(profile);
+    let mut out = Vec::new();
+    for name in names {
+        let found = own
+            .into_iter()
+            .chain(catalog.profiles())
+            .flat_map(|p| p.weapons.iter())
+            .find(|w| w.name == *name)
+            .ok_or_else(|| {
+                let theirs: Vec<&str> =
+                    own.map(|p| p.weapons.iter().map(|w| w.name.as_str()).collect()).unwrap_or_default();
+                format!(
+                    "no weapon `{name}` in any profile of configs/factions (`{profile}` carries: {})",
+                    theirs.join(", ")
+                )
+            })?;
+        out.push(found.clone());
+    }
+    Ok(Some(out))
+}
+
+/// `state` with the given models carrying other weapons: each gets a copy of its profile with
+/// them (the same id and everything else).
+fn with_weapons(state: &GameState, choices: &[(usize, Vec<Weapon>)]) -> GameState {
+    let st = state.static_data();
+    let mut profiles = st.profiles.clone();
+    let mut dyn_ = state.dynamic().clone();
+    for (m, weapons) in choices {
+        let mut p = (*profiles[dyn_.models[*m].profile as usize]).clone();
+        p.weapons = weapons.clone();
+        profiles.push(Arc::new(p));
+        dyn_.models[*m].profile = (profiles.len() - 1) as u8;
+    }
+    let stat = StaticData {
+        board: Arc::clone(&st.board),
+        profiles,
+        variant: st.variant,
+        max_turns: st.max_turns,
+        sides: st.sides,
+        cards: st.cards.clone(),
+        scenario: st.scenario,
+        uc: st.uc.clone(),
+    };
+    GameState::from_parts(Arc::new(stat), dyn_)
+}
+
+/// The weapons template `t` gives its mover and `reactor`, in words.
+fn weapons_label(t: &Template, reactor: &str) -> String {
+    let parts: Vec<String> = [t.mover.as_str(), reactor]
+        .iter()
+        .filter_map(|p| t.weapons.get(*p).map(|w| format!("{p}: {}", w.join(" + "))))
+        .collect();
+    if parts.is_empty() {
+        "profiles'".to_string()
+    } else {
+        parts.join("; ")
     }
 }
 
@@ -308,10 +389,13 @@ pub struct Situation {
     /// The reactor's least distance to the mover's straight way from start to destination, in
     /// cells (rounded), for the summary.
     pub distance: u8,
-    /// Mover's AP before it pays for its action.
+    /// Mover's AP before it pays for its action (the setup's; the action costs one of them).
     pub mover_ap: u8,
     /// Reactor's AP.
     pub reactor_ap: u8,
+    /// The weapons the template gives the mover and the reactor, in words ("profiles'" when
+    /// both keep their own).
+    pub weapons: String,
 }
 
 impl Situation {
@@ -382,6 +466,9 @@ impl Best {
 pub struct Outcome {
     /// The situation.
     pub situation: Situation,
+    /// The mover's AP once it has paid for its action (what it has left to answer with);
+    /// absent when there is no such situation.
+    pub mover_ap_left: Option<u8>,
     /// What is best.
     pub best: Best,
     /// What would be best if the verdict were taken at face value (the class without
@@ -428,6 +515,7 @@ pub fn situations(c: &SweepConfig) -> Vec<Situation> {
                                 distance: distance_to_way(t.from, t.to, cell),
                                 mover_ap,
                                 reactor_ap,
+                                weapons: weapons_label(t, reactor),
                             });
                         }
                     }
@@ -450,13 +538,35 @@ fn distance_to_way(a: [u8; 2], b: [u8; 2], p: [u8; 2]) -> u8 {
 }
 
 /// The state of a situation, or why there is none (the reactor's cell is blocked or on the
-/// mover's way, a charge cannot reach it).
+/// mover's way, a charge cannot reach it): the setup without the declared action, the
+/// template's weapons given, then the action declared.
 fn situation_state(c: &SweepConfig, t: &Template, s: &Situation) -> Result<GameState, String> {
     let configs = engine::data::configs_dir();
     let name = format!("{}: {}", c.file, s.name());
+    let text = c.setup_text(t, &s.reactor, s.cell, s.mover_ap, s.reactor_ap);
+    let mut state = engine::setup::parse_setup(&text, &name, &configs).map_err(|e| e.to_string())?;
+    let catalog = engine::profile::load_catalog(&configs.join("factions")).map_err(|e| e.to_string())?;
+    let mut choices = Vec::new();
+    for (m, profile) in [(0, &t.mover), (1, &s.reactor)] {
+        if let Some(w) = weapons_of(&catalog, t, profile)? {
+            choices.push((m, w));
+        }
+    }
+    if !choices.is_empty() {
+        state = with_weapons(&state, &choices);
+    }
+    let board = state.board();
+    let idx = |c: [u8; 2]| board.idx(c[0], c[1]);
+    let declare = |action: Action| -> Result<GameState, String> {
+        let mut st = state.clone();
+        st.apply_action(action).map_err(|e| format!("{name}: declared {}: {e}", s.action))?;
+        if st.node() == Some(&engine::state::Step::ChooseNested) {
+            st.apply_action(Action::NoNested).expect("declining a nested action is always legal");
+        }
+        Ok(st)
+    };
     if s.action == "move" {
-        let text = c.setup_text(t, "move", &s.reactor, s.cell, s.mover_ap, s.reactor_ap, 0, t.to);
-        return engine::setup::parse_setup(&text, &name, &configs).map_err(|e| e.to_string());
+        return declare(Action::Move { dest: idx(t.to), prone: false });
     }
     // A charge ends next to the reactor, on the neighbouring cell nearest the mover's start,
     // with the mover's first weapon it can charge with.
@@ -464,7 +574,8 @@ fn situation_state(c: &SweepConfig, t: &Template, s: &Situation) -> Result<GameS
         .iter()
         .filter_map(|(dx, dy)| {
             let (x, y) = (s.cell[0] as i32 + dx, s.cell[1] as i32 + dy);
-            (x >= 0 && y >= 0 && x < 256 && y < 256).then_some([x as u8, y as u8])
+            (x >= 0 && y >= 0 && x < board.width() as i32 && y < board.depth() as i32)
+                .then_some([x as u8, y as u8])
         })
         .collect();
     let d2 = |e: &[u8; 2]| {
@@ -472,14 +583,14 @@ fn situation_state(c: &SweepConfig, t: &Template, s: &Situation) -> Result<GameS
         dx * dx + dy * dy
     };
     ends.sort_by_key(d2);
+    let weapons = state.profile(0).weapons.len() as u8;
     let mut first_error = None;
     for end in ends {
-        for w in 0..4u8 {
-            let text = c.setup_text(t, "charge", &s.reactor, s.cell, s.mover_ap, s.reactor_ap, w, end);
-            match engine::setup::parse_setup(&text, &name, &configs) {
+        for weapon in 0..weapons {
+            match declare(Action::Charge { target: 1, weapon, dest: idx(end) }) {
                 Ok(st) => return Ok(st),
                 Err(e) => {
-                    first_error.get_or_insert(e.to_string());
+                    first_error.get_or_insert(e);
                 }
             }
         }
@@ -489,10 +600,16 @@ fn situation_state(c: &SweepConfig, t: &Template, s: &Situation) -> Result<GameS
 
 /// Study every situation of the config (in parallel) and classify what is best.
 pub fn run(c: &SweepConfig, factory: &AgentFactory) -> Result<SweepResult, String> {
+    factory(&c.judge, c.seed).map_err(|e| format!("{}: judge: `{}`: {e}", c.file, c.judge))?;
     let sampling =
         Sampling { agent: c.judge.clone(), samples: c.samples, seed: c.seed, horizon: Horizon::Game };
     let options = StudyOptions {
-        ap_value: c.ap_value,
+        ap_value: match c.ap_value {
+            ApValue::Stated(v) => v,
+            ApValue::Rollouts => DEFAULT_AP_VALUE,
+        },
+        ap_from_rollouts: c.ap_value == ApValue::Rollouts,
+        exact_verdict: c.measure == Measure::Exact,
         confidence: c.confidence,
         until_settled: (c.budget > c.samples).then_some(c.budget),
     };
@@ -513,6 +630,7 @@ pub fn run(c: &SweepConfig, factory: &AgentFactory) -> Result<SweepResult, Strin
 fn nothing(situation: Situation, verdict: String) -> Outcome {
     Outcome {
         situation,
+        mover_ap_left: None,
         best: Best::None,
         leaning: Best::None,
         best_point: None,
@@ -537,12 +655,15 @@ fn classify(
         return Ok(nothing(s, "nobody can react".into()));
     }
     let sampled = (sampling.samples > 0).then_some((sampling, factory));
-    let st: Study = match study(state, &name, sampled, options) {
-        Ok(st) => st,
-        Err(crate::exact::StudyError::NoReactor(why)) => return Ok(nothing(s, why)),
+    let mover = state.dynamic().sequence.as_ref().map_or(0, |q| q.actor);
+    let left = state.models()[mover as usize].ap;
+    let mut outcome = match study(state, &name, sampled, options) {
+        Ok(st) => outcome_of(s, &st),
+        Err(crate::exact::StudyError::NoReactor(why)) => nothing(s, why),
         Err(e) => return Err(format!("{name}: {e}")),
     };
-    Ok(outcome_of(s, &st))
+    outcome.mover_ap_left = Some(left);
+    Ok(outcome)
 }
 
 /// The outcome of a finished study.
@@ -558,6 +679,7 @@ pub fn outcome_of(s: Situation, st: &Study) -> Outcome {
     let versus_hold = st.comparisons.first().map(|c| c.diff);
     Outcome {
         situation: s,
+        mover_ap_left: None,
         best: if st.settled { leaning } else { Best::Uncertain },
         leaning,
         best_point: best.map(|b| st.exact.rows[b].point),
@@ -573,24 +695,9 @@ pub fn outcome_of(s: Situation, st: &Study) -> Outcome {
 /// mean gain of waiting where late is best (on the verdicts' measure).
 pub fn render_summary(r: &SweepResult) -> String {
     let c = &r.config;
-    let measure = if c.samples > 0 {
-        format!(
-            "return beyond the sequence, judge {}, {} samples per option{}, seed {}, {:.0}% paired intervals",
-            c.judge,
-            c.samples,
-            if c.budget > c.samples {
-                format!(" (until settled, up to {})", c.budget)
-            } else {
-                String::new()
-            },
-            c.seed,
-            100.0 * c.confidence
-        )
-    } else {
-        format!("AP-counted net, exact ({} wounds per AP)", c.ap_value)
-    };
+    let measure = heatmap_measure(c);
     let mut out = format!(
-        "{} situations; measure: {measure}; best choice by axis value (counts; uncertain: an interval of the verdict spans 0), mean gain of waiting where late is best:\n",
+        "{} situations; {measure}; best choice by axis value (counts; uncertain: an interval of the verdict spans 0), mean gain of waiting where late is best:\n",
         r.outcomes.len()
     );
     let _ = writeln!(
@@ -599,13 +706,14 @@ pub fn render_summary(r: &SweepResult) -> String {
     );
     let _ = writeln!(out, "|---|---|---:|---:|---:|---:|---:|---:|---:|");
     type Axis = (&'static str, fn(&Situation) -> String);
-    let axes: [Axis; 6] = [
+    let axes: [Axis; 7] = [
         ("template", |s| s.template.clone()),
         ("action", |s| s.action.clone()),
         ("reactor", |s| s.reactor.clone()),
         ("distance", |s| s.distance.to_string()),
-        ("mover AP", |s| s.mover_ap.to_string()),
+        ("mover AP before the action", |s| s.mover_ap.to_string()),
         ("reactor AP", |s| s.reactor_ap.to_string()),
+        ("weapons", |s| s.weapons.clone()),
     ];
     for (axis, value) in axes {
         let mut values: Vec<String> = Vec::new();
@@ -643,6 +751,52 @@ pub fn render_summary(r: &SweepResult) -> String {
             );
         }
     }
+    let _ = writeln!(
+        out,
+        "\nBy template, action, reactor and the mover's AP (before the action → left to answer with once it is paid):\n\n\
+         | template | action | reactor | mover AP | early | late | dodge | hold | uncertain | none | mean gain of late |\n\
+         |---|---|---|---|---:|---:|---:|---:|---:|---:|---:|"
+    );
+    let mut keys: Vec<(String, String, String, u8)> = Vec::new();
+    for o in &r.outcomes {
+        let s = &o.situation;
+        let k = (s.template.clone(), s.action.clone(), s.reactor.clone(), s.mover_ap);
+        if !keys.contains(&k) {
+            keys.push(k);
+        }
+    }
+    for (template, action, reactor, ap) in keys {
+        let group: Vec<&Outcome> = r
+            .outcomes
+            .iter()
+            .filter(|o| {
+                let s = &o.situation;
+                s.template == template && s.action == action && s.reactor == reactor && s.mover_ap == ap
+            })
+            .collect();
+        let left = group.iter().find_map(|o| o.mover_ap_left).map_or("-".to_string(), |l| l.to_string());
+        let count = |b: Best| group.iter().filter(|o| o.best == b).count();
+        let gains: Vec<f64> = group
+            .iter()
+            .filter(|o| o.best == Best::Late)
+            .filter_map(|o| o.gain_over_at_once.map(|g| g.mean))
+            .collect();
+        let gain = if gains.is_empty() {
+            "-".to_string()
+        } else {
+            format!("{:+.3}", gains.iter().sum::<f64>() / gains.len() as f64)
+        };
+        let _ = writeln!(
+            out,
+            "| {template} | {action} | {reactor} | {ap} → {left} | {} | {} | {} | {} | {} | {} | {gain} |",
+            count(Best::Early),
+            count(Best::Late),
+            count(Best::Dodge),
+            count(Best::Hold),
+            count(Best::Uncertain),
+            count(Best::None)
+        );
+    }
     out
 }
 
@@ -666,8 +820,8 @@ pub fn write_outputs(
                     let rows = (t.grid.y[1] - t.grid.y[0]) as u32 / t.grid.step.max(1) as u32 + 1;
                     let cell = (560 / cols.max(1)).clamp(14, 40);
                     let size = (
-                        (cols * cell + 70) * t.reactors.len() as u32 + 20,
-                        (rows * cell + 110).max(260) + 40,
+                        ((cols * cell + 70) * t.reactors.len() as u32 + 20).max(900),
+                        (rows * cell + 110).max(260) + 75,
                     );
                     files.extend(figure(
                         dir,
@@ -702,16 +856,43 @@ pub fn write_outputs(
                 s.distance.to_string(),
                 s.mover_ap.to_string(),
                 s.reactor_ap.to_string(),
+                o.mover_ap_left.map_or_else(String::new, |l| l.to_string()),
+                s.weapons.clone(),
                 o.best.name().to_string(),
             ];
             o.options.iter().map(move |x| (fields.clone(), x))
         })
         .collect();
-    let prefix = "template,action,reactor_profile,cell_x,cell_y,distance,mover_ap,reactor_ap,verdict_class";
+    let prefix = "template,action,reactor_profile,cell_x,cell_y,distance,mover_ap,reactor_ap,mover_ap_left,weapons,verdict_class";
     engine::record::write_atomic(&csv, crate::export::long_csv(prefix, &rows, meta).as_bytes())
         .map_err(err)?;
     files.push(csv);
     Ok(files)
+}
+
+/// The measure and judge of a sweep's verdicts, in words (the summary's and each heatmap's
+/// caption).
+pub fn heatmap_measure(c: &SweepConfig) -> String {
+    let rate = c.ap_value;
+    let sampled = format!(
+        "judge {}, {} samples per option{}, seed {}, {:.0}% paired intervals",
+        c.judge,
+        c.samples,
+        if c.budget > c.samples { format!(" (until settled, up to {})", c.budget) } else { String::new() },
+        c.seed,
+        100.0 * c.confidence
+    );
+    match (c.samples > 0, c.measure) {
+        (true, Measure::Return) => {
+            format!("measure: return beyond the sequence; {sampled} (uncertain: one spans 0)")
+        }
+        (true, Measure::Exact) => format!("measure: exact AP-counted net ({rate}; {sampled})"),
+        (false, _) => {
+            format!(
+                "measure: exact AP-counted net ({rate}); no judge (nothing sampled); uncertain: an exact tie"
+            )
+        }
+    }
 }
 
 /// One heatmap figure: for each reactor a panel of the template's grid, each cell coloured by
@@ -728,19 +909,26 @@ pub fn draw_heatmap<DB: DrawingBackend>(
 ) -> Result<(), String> {
     let c = &r.config;
     let what = if action == "charge" { "charging the reactor".to_string() } else { "moving".to_string() };
-    let measure = if c.samples > 0 {
-        format!(
-            "return beyond the sequence, judge {}, {:.0}% paired intervals",
-            c.judge,
-            100.0 * c.confidence
-        )
-    } else {
-        format!("exact AP-counted net ({} wounds/AP)", c.ap_value)
-    };
-    let title =
-        format!("{}: {} {what} (AP {mover_ap} before), reactor AP {reactor_ap}; {measure}", t.name, t.mover);
+    let measure = heatmap_measure(c);
+    let left = r
+        .outcomes
+        .iter()
+        .find(|o| {
+            let s = &o.situation;
+            s.template == t.name && s.action == action && s.mover_ap == mover_ap && o.mover_ap_left.is_some()
+        })
+        .and_then(|o| o.mover_ap_left)
+        .map_or(String::new(), |l| format!(", {l} left"));
+    let title = format!(
+        "{}: {} {what} (AP {mover_ap} before the action{left}), reactor AP {reactor_ap}",
+        t.name, t.mover
+    );
     let root = root.titled(&title, ("sans-serif", 13)).map_err(err)?;
-    let (main, foot) = root.split_vertically(root.dim_in_pixel().1 as i32 - 30);
+    let lines = crate::plot::wrap(&measure, root.dim_in_pixel().0, 6);
+    let (main, foot) = root.split_vertically(root.dim_in_pixel().1 as i32 - 30 - 15 * lines.len() as i32);
+    for (k, line) in lines.iter().enumerate() {
+        foot.draw(&Text::new(line.clone(), (10, 28 + 15 * k as i32), ("sans-serif", 11))).map_err(err)?;
+    }
     let mut x = 10;
     for b in Best::ALL {
         foot.draw(&Rectangle::new([(x, 6), (x + 14, 20)], b.colour().filled())).map_err(err)?;

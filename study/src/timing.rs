@@ -3,6 +3,7 @@
 //! asked), the best option by one labelled measure, paired intervals against holding the AP and
 //! against the other timing of the same reaction, and the verdict in words.
 
+use crate::aprate::{ap_rate_from_rollouts, ApRate};
 use crate::beyond::{sample_range, z_for, AgentFactory, Estimate, Horizon, Paired, Sampling};
 use crate::exact::{exact_table, firefight_node, net_ap, ExactTable, ReactionRow, StudyError};
 use engine::{Action, GameState};
@@ -13,11 +14,89 @@ use std::fmt::Write;
 /// docs/studies/reaction-timing.md, "AP counted").
 pub const DEFAULT_AP_VALUE: f64 = 0.5;
 
+/// Where the AP exchange rate of the exact measure comes from: a stated number of wounds per
+/// AP, or rollouts of the situation by the judge ([`crate::aprate`]). Written `0.5` or
+/// `rollouts` (on the command line and in sweep configs).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ApValue {
+    /// A stated rate, in wounds per AP.
+    Stated(f64),
+    /// Derived from rollouts by the judge (needs samples).
+    Rollouts,
+}
+
+impl std::str::FromStr for ApValue {
+    type Err = String;
+    fn from_str(s: &str) -> Result<ApValue, String> {
+        if s == "rollouts" {
+            return Ok(ApValue::Rollouts);
+        }
+        match s.parse::<f64>() {
+            Ok(v) if v.is_finite() && v >= 0.0 => Ok(ApValue::Stated(v)),
+            _ => Err(format!("`{s}` is not a number of at least 0 (wounds per AP) or `rollouts`")),
+        }
+    }
+}
+
+impl std::fmt::Display for ApValue {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ApValue::Stated(v) => write!(f, "{v} wounds per AP, stated"),
+            ApValue::Rollouts => write!(f, "wounds per AP derived from rollouts by the judge"),
+        }
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for ApValue {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<ApValue, D::Error> {
+        #[derive(serde::Deserialize)]
+        #[serde(untagged)]
+        enum Raw {
+            Number(f64),
+            Word(String),
+        }
+        let text = match Raw::deserialize(d)? {
+            Raw::Number(v) => v.to_string(),
+            Raw::Word(w) => w,
+        };
+        text.parse().map_err(serde::de::Error::custom)
+    }
+}
+
+/// The measure a verdict decides by.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Measure {
+    /// The return beyond the sequence when continuations are sampled, else the AP-counted net.
+    #[default]
+    Return,
+    /// The AP-counted net (exact), whatever is sampled.
+    Exact,
+}
+
+impl std::str::FromStr for Measure {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Measure, String> {
+        match s {
+            "return" => Ok(Measure::Return),
+            "exact" => Ok(Measure::Exact),
+            other => Err(format!("`{other}` is not return or exact")),
+        }
+    }
+}
+
 /// How a study decides and how sure it must be.
 #[derive(Clone, Debug, Serialize)]
 pub struct StudyOptions {
-    /// Wounds per AP in the AP-counted net (the exact measure).
+    /// Wounds per AP in the AP-counted net (the exact measure) when stated; the fallback name
+    /// of the rate when [`ap_from_rollouts`](Self::ap_from_rollouts) derives it.
     pub ap_value: f64,
+    /// Derive the rate from rollouts by the judge instead (needs sampling).
+    pub ap_from_rollouts: bool,
+    /// Decide by the AP-counted net even when continuations are sampled (they then value the
+    /// options beyond the sequence, and the AP rate, without deciding).
+    pub exact_verdict: bool,
     /// Confidence of the paired intervals (e.g. 0.95).
     pub confidence: f64,
     /// Sample until every comparison of the verdict is settled, up to this many samples per
@@ -27,7 +106,13 @@ pub struct StudyOptions {
 
 impl Default for StudyOptions {
     fn default() -> StudyOptions {
-        StudyOptions { ap_value: DEFAULT_AP_VALUE, confidence: 0.95, until_settled: None }
+        StudyOptions {
+            ap_value: DEFAULT_AP_VALUE,
+            ap_from_rollouts: false,
+            exact_verdict: false,
+            confidence: 0.95,
+            until_settled: None,
+        }
     }
 }
 
@@ -71,6 +156,8 @@ pub struct Study {
     pub sampling: Option<Sampling>,
     /// How the study decides.
     pub options: StudyOptions,
+    /// The AP exchange rate derived from rollouts, when asked (`exact.ap_value` is its value).
+    pub ap_rate: Option<ApRate>,
     /// Value beyond the sequence of each row of `exact.rows`, in order (offered rows only are
     /// sampled; the others are empty estimates).
     pub beyond: Vec<Estimate>,
@@ -99,13 +186,30 @@ pub fn study(
     sampling: Option<(&Sampling, &AgentFactory)>,
     options: &StudyOptions,
 ) -> Result<Study, StudyError> {
-    let exact = exact_table(state, options.ap_value)?;
+    if let Some((sm, factory)) = sampling {
+        factory(&sm.agent, sm.seed).map_err(|e| StudyError::Agent(format!("`{}`: {e}", sm.agent)))?;
+    }
+    let mut exact = exact_table(state, options.ap_value)?;
     let sampling = sampling.filter(|(s, _)| s.samples > 0);
+    let mut ap_rate = None;
+    if options.ap_from_rollouts {
+        let Some((sm, factory)) = sampling else {
+            return Err(StudyError::Agent(
+                "an AP rate from rollouts needs continuations: give --samples above 0".into(),
+            ));
+        };
+        let reactor = exact.rows.first().map(|r| r.reactor).expect("a pending reaction has rows");
+        let mut rate = ap_rate_from_rollouts(state, exact.side, reactor, sm, factory)?;
+        rate.reactor = engine::render::model_name(state, reactor);
+        exact = exact_table(state, rate.wounds_per_ap)?;
+        ap_rate = Some(rate);
+    }
     let mut s = Study {
         situation: situation.to_string(),
         exact,
         sampling: sampling.map(|(s, _)| s.clone()),
         options: options.clone(),
+        ap_rate,
         beyond: Vec::new(),
         hold_beyond: None,
         measure: String::new(),
@@ -207,8 +311,21 @@ fn decide(s: &mut Study) {
     let z = z_for(s.options.confidence);
     for (row, label) in others {
         let diff = match (s.returns(best), s.returns(row)) {
-            (Some(a), Some(b)) => Paired::of(a, b, z),
-            _ => Paired::exact(s.value(best) - s.value(row)),
+            (Some(a), Some(b)) if s.by_return() => Paired::of(a, b, z),
+            _ => match &s.ap_rate {
+                // The rate's interval carried through: the net is linear in the rate.
+                Some(rate) => {
+                    let at = |w: f64| s.exact_value(best, w) - s.exact_value(row, w);
+                    let (a, b) = (at(rate.low), at(rate.high));
+                    Paired {
+                        mean: s.value(best) - s.value(row),
+                        low: a.min(b),
+                        high: a.max(b),
+                        samples: rate.samples,
+                    }
+                }
+                None => Paired::exact(s.value(best) - s.value(row)),
+            },
         };
         s.comparisons.push(Comparison { row, label, diff });
     }
@@ -241,10 +358,16 @@ impl Study {
         self.hold_beyond.is_some()
     }
 
+    /// Whether the verdict decides by the return beyond the sequence (sampled, and not asked
+    /// to decide by the AP-counted net).
+    pub fn by_return(&self) -> bool {
+        self.sampled() && !self.options.exact_verdict
+    }
+
     /// The verdict's measure in words, naming the judge when sampled.
     pub fn measure_label(&self) -> String {
         match &self.sampling {
-            Some(sm) if self.sampled() => format!(
+            Some(sm) if self.by_return() => format!(
                 "return beyond the sequence (+1 win, -1 loss; to the end of the {}), judge {}, {} samples per option, seed {}, {:.0}% paired intervals",
                 match sm.horizon {
                     Horizon::Game => "game",
@@ -256,19 +379,36 @@ impl Study {
                 100.0 * self.options.confidence
             ),
             _ => format!(
-                "AP-counted net (exact expected wounds dealt minus taken over the sequence, the mover answering at best, {} wounds per AP spent)",
-                self.exact.ap_value
+                "AP-counted net (exact expected wounds dealt minus taken over the sequence, the mover answering at best, AP at {})",
+                self.ap_rate_label()
             ),
+        }
+    }
+
+    /// The AP exchange rate of the exact measure and where it comes from, in words.
+    pub fn ap_rate_label(&self) -> String {
+        match &self.ap_rate {
+            Some(r) => format!("{} for {}", r.describe(), r.reactor),
+            None => format!("{} wounds per AP (stated)", self.exact.ap_value),
         }
     }
 
     /// The value of an option (`None`: holding the AP) on the verdict's measure.
     pub fn value(&self, option: Option<usize>) -> f64 {
-        match (option, self.sampled()) {
+        match (option, self.by_return()) {
             (Some(i), true) => self.beyond[i].mean,
             (None, true) => self.hold_beyond.as_ref().map_or(0.0, |h| h.mean),
             (Some(i), false) => self.exact.rows[i].net_ap(self.exact.ap_value),
             (None, false) => net_ap(&self.exact.hold, self.exact.ap_value),
+        }
+    }
+
+    /// The AP-counted net of an option (`None`: holding the AP) at `rate` wounds per AP (the
+    /// mover's answers as chosen at the table's rate).
+    pub fn exact_value(&self, option: Option<usize>, rate: f64) -> f64 {
+        match option {
+            Some(i) => self.exact.rows[i].net_ap(rate),
+            None => net_ap(&self.exact.hold, rate),
         }
     }
 
@@ -484,8 +624,15 @@ pub fn render_table(s: &Study) -> String {
         out,
         "\nnet* = expected wounds dealt minus taken once the mover answers with its best firefight;\n\
          netAP* = net* less {ap} wounds per AP the reactor spends, plus {ap} per AP the mover spends \
-         (the exchange rate; the mover's answer is the one that minimises it).",
-        ap = e.ap_value
+         (the exchange rate; the mover's answer is the one that minimises it);\n\
+         AP exchange rate: {rate}{used}.",
+        ap = format!("{:.3}", e.ap_value),
+        rate = s.ap_rate_label(),
+        used = if s.by_return() {
+            "; the verdict's measure is the return beyond the sequence, which counts AP by playing on"
+        } else {
+            "; used in the verdict"
+        }
     );
     let answers: Vec<String> = s
         .exact
