@@ -143,6 +143,11 @@ fn point_of(tab: &Tab, selector: &str, or_under: Option<&str>) -> (f64, f64) {
 /// Click the middle of the element `selector` with the mouse, as a person does (see
 /// [`point_of`]).
 fn click(tab: &Tab, selector: &str, or_under: Option<&str>) {
+    // A person points first: the pointer rests on the element (its hover effects drawn), and
+    // the click lands where the element is then.
+    let (x, y) = point_of(tab, selector, or_under);
+    move_mouse(tab, x, y, selector);
+    std::thread::sleep(std::time::Duration::from_millis(300));
     let (x, y) = point_of(tab, selector, or_under);
     for kind in [DispatchMouseEventTypeOption::MousePressed, DispatchMouseEventTypeOption::MouseReleased] {
         tab.call_method(DispatchMouseEvent {
@@ -805,6 +810,11 @@ fn hover(tab: &Tab, selector: &str) {
         ),
     );
     let (x, y) = (at[0].as_f64().unwrap(), at[1].as_f64().unwrap());
+    move_mouse(tab, x, y, selector);
+}
+
+/// Move the mouse to (`x`, `y`), over `selector`.
+fn move_mouse(tab: &Tab, x: f64, y: f64, selector: &str) {
     tab.call_method(DispatchMouseEvent {
         Type: DispatchMouseEventTypeOption::MouseMoved,
         x,

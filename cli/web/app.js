@@ -414,8 +414,9 @@ function renderSight() {
     if (e.charge) does.push("could charge it");
     lines.push(el("li", { class: `sight-${kind}` }, el("b", {}, `${e.name} (${e.ap} AP, ${num(e.distance)}" away)`), `: ${does.join(" · ")}`));
   }
-  box.replaceChildren(el("div", {}, el("b", {}, `(${cell[0]},${cell[1]}), ${data.height}" high, for ${data.figure.name}: `), data.summary),
-    lines.length ? el("ul", { class: "sight-list" }, lines) : null);
+  const head = el("div", {}, el("b", {}, `(${cell[0]},${cell[1]}), ${data.height}" high, for ${data.figure.name}: `), data.summary);
+  if (lines.length) box.replaceChildren(head, el("ul", { class: "sight-list" }, lines));
+  else box.replaceChildren(head);
 }
 
 // Deployment zones while models are still to be deployed: each side's cells in its colour.
