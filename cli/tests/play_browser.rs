@@ -150,25 +150,7 @@ fn click(tab: &Tab, selector: &str, or_under: Option<&str>) {
     std::thread::sleep(std::time::Duration::from_millis(300));
     let (x, y) = point_of(tab, selector, or_under);
     for kind in [DispatchMouseEventTypeOption::MousePressed, DispatchMouseEventTypeOption::MouseReleased] {
-        tab.call_method(DispatchMouseEvent {
-            Type: kind,
-            x,
-            y,
-            modifiers: None,
-            timestamp: None,
-            button: Some(MouseButton::Left),
-            buttons: None,
-            click_count: Some(1),
-            force: None,
-            tangential_pressure: None,
-            tilt_x: None,
-            tilt_y: None,
-            twist: None,
-            delta_x: None,
-            delta_y: None,
-            pointer_Type: None,
-        })
-        .unwrap_or_else(|e| panic!("cannot click `{selector}`: {e}"));
+        mouse(tab, kind, x, y, true).unwrap_or_else(|e| panic!("cannot click `{selector}`: {e}"));
     }
 }
 
@@ -815,15 +797,21 @@ fn hover(tab: &Tab, selector: &str) {
 
 /// Move the mouse to (`x`, `y`), over `selector`.
 fn move_mouse(tab: &Tab, x: f64, y: f64, selector: &str) {
+    mouse(tab, DispatchMouseEventTypeOption::MouseMoved, x, y, false)
+        .unwrap_or_else(|e| panic!("cannot move the mouse over `{selector}`: {e}"));
+}
+
+/// One mouse event at (`x`, `y`): with the left button (`left`, one click) or none.
+fn mouse(tab: &Tab, kind: DispatchMouseEventTypeOption, x: f64, y: f64, left: bool) -> Result<(), String> {
     tab.call_method(DispatchMouseEvent {
-        Type: DispatchMouseEventTypeOption::MouseMoved,
+        Type: kind,
         x,
         y,
         modifiers: None,
         timestamp: None,
-        button: None,
+        button: left.then_some(MouseButton::Left),
         buttons: None,
-        click_count: None,
+        click_count: left.then_some(1),
         force: None,
         tangential_pressure: None,
         tilt_x: None,
@@ -833,5 +821,6 @@ fn move_mouse(tab: &Tab, x: f64, y: f64, selector: &str) {
         delta_y: None,
         pointer_Type: None,
     })
-    .unwrap_or_else(|e| panic!("cannot move the mouse over `{selector}`: {e}"));
+    .map(|_| ())
+    .map_err(|e| e.to_string())
 }

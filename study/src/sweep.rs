@@ -728,27 +728,7 @@ pub fn render_summary(r: &SweepResult) -> String {
         }
         for v in values {
             let group: Vec<&Outcome> = r.outcomes.iter().filter(|o| value(&o.situation) == v).collect();
-            let count = |b: Best| group.iter().filter(|o| o.best == b).count();
-            let gains: Vec<f64> = group
-                .iter()
-                .filter(|o| o.best == Best::Late)
-                .filter_map(|o| o.gain_over_at_once.map(|g| g.mean))
-                .collect();
-            let gain = if gains.is_empty() {
-                "-".to_string()
-            } else {
-                format!("{:+.3}", gains.iter().sum::<f64>() / gains.len() as f64)
-            };
-            let _ = writeln!(
-                out,
-                "| {axis} | {v} | {} | {} | {} | {} | {} | {} | {gain} |",
-                count(Best::Early),
-                count(Best::Late),
-                count(Best::Dodge),
-                count(Best::Hold),
-                count(Best::Uncertain),
-                count(Best::None)
-            );
+            let _ = writeln!(out, "| {axis} | {v} | {}", verdict_cells(&group));
         }
     }
     let _ = writeln!(
@@ -775,29 +755,35 @@ pub fn render_summary(r: &SweepResult) -> String {
             })
             .collect();
         let left = group.iter().find_map(|o| o.mover_ap_left).map_or("-".to_string(), |l| l.to_string());
-        let count = |b: Best| group.iter().filter(|o| o.best == b).count();
-        let gains: Vec<f64> = group
-            .iter()
-            .filter(|o| o.best == Best::Late)
-            .filter_map(|o| o.gain_over_at_once.map(|g| g.mean))
-            .collect();
-        let gain = if gains.is_empty() {
-            "-".to_string()
-        } else {
-            format!("{:+.3}", gains.iter().sum::<f64>() / gains.len() as f64)
-        };
-        let _ = writeln!(
-            out,
-            "| {template} | {action} | {reactor} | {ap} → {left} | {} | {} | {} | {} | {} | {} | {gain} |",
-            count(Best::Early),
-            count(Best::Late),
-            count(Best::Dodge),
-            count(Best::Hold),
-            count(Best::Uncertain),
-            count(Best::None)
-        );
+        let _ =
+            writeln!(out, "| {template} | {action} | {reactor} | {ap} → {left} | {}", verdict_cells(&group));
     }
     out
+}
+
+/// A summary row's verdict cells: how many situations each verdict won (early, late, dodge,
+/// hold, uncertain, none) and the mean gain of reacting late where late won, then `|`.
+fn verdict_cells(group: &[&Outcome]) -> String {
+    let count = |b: Best| group.iter().filter(|o| o.best == b).count();
+    let gains: Vec<f64> = group
+        .iter()
+        .filter(|o| o.best == Best::Late)
+        .filter_map(|o| o.gain_over_at_once.map(|g| g.mean))
+        .collect();
+    let gain = if gains.is_empty() {
+        "-".to_string()
+    } else {
+        format!("{:+.3}", gains.iter().sum::<f64>() / gains.len() as f64)
+    };
+    format!(
+        "{} | {} | {} | {} | {} | {} | {gain} |",
+        count(Best::Early),
+        count(Best::Late),
+        count(Best::Dodge),
+        count(Best::Hold),
+        count(Best::Uncertain),
+        count(Best::None)
+    )
 }
 
 /// Write the heatmaps (one figure per template, action, mover AP and reactor AP: a panel per

@@ -2,7 +2,6 @@
 //! and resume a stopped run where it stopped.
 
 use agents::{Game, TensorGame, Turn};
-use std::collections::HashSet;
 use tictactoe::{Minimax, TicTacToe};
 use training::learning::config::{Config, NetConfig, Schedule};
 use training::learning::learner::{train, TrainRun};
@@ -10,29 +9,10 @@ use training::network::checkpoint;
 use training::network::inference::InputBuffers;
 use training::Sample;
 
-/// Every position reachable from the start where someone must move.
-fn reachable() -> Vec<TicTacToe> {
-    let mut seen = HashSet::new();
-    let mut stack = vec![TicTacToe::new()];
-    let mut out = Vec::new();
-    while let Some(s) = stack.pop() {
-        if !seen.insert(s) || s.turn() == Turn::Terminal {
-            continue;
-        }
-        out.push(s);
-        for a in s.legal_actions() {
-            let mut next = s;
-            next.apply(a).unwrap();
-            stack.push(next);
-        }
-    }
-    out
-}
-
 /// Samples: the best moves by minimax as the target, the minimax value as the value.
 fn samples() -> Vec<Sample<TicTacToe>> {
     let mut m = Minimax::default();
-    reachable()
+    TicTacToe::reachable_decisions()
         .into_iter()
         .map(|s| {
             let Turn::Player(p) = s.turn() else { unreachable!() };

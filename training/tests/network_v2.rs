@@ -5,7 +5,6 @@
 
 use agents::{Game, TensorShape, Turn};
 use burn::tensor::{Device, Tensor, TensorData};
-use std::collections::HashSet;
 use tictactoe::TicTacToe;
 use training::learning::config::{Config, NetConfig, Schedule};
 use training::learning::learner::{score, train, TrainRun};
@@ -172,29 +171,10 @@ fn second_architecture_settings_are_checked_with_the_field_named() {
     assert!(e.reason.contains("value_rollouts"), "{e}");
 }
 
-/// Every position reachable from the start where someone must move.
-fn reachable() -> Vec<TicTacToe> {
-    let mut seen = HashSet::new();
-    let mut stack = vec![TicTacToe::new()];
-    let mut out = Vec::new();
-    while let Some(s) = stack.pop() {
-        if !seen.insert(s) || s.turn() == Turn::Terminal {
-            continue;
-        }
-        out.push(s);
-        for a in s.legal_actions() {
-            let mut next = s;
-            next.apply(a).unwrap();
-            stack.push(next);
-        }
-    }
-    out
-}
-
 /// Value-only samples whose margin target is the mover's corners less the opponent's, in
 /// points: something only the board shows.
 fn corner_samples() -> Vec<Sample<TicTacToe>> {
-    reachable()
+    TicTacToe::reachable_decisions()
         .into_iter()
         .step_by(7)
         .map(|s| {

@@ -22,31 +22,50 @@ fn every_shipped_checkpoint_loads_judges_a_position_and_has_its_config() {
         "{names:?}"
     );
     let readme = std::fs::read_to_string(root.join("README.md")).unwrap();
-    let mut state = new_game(&GameConfig::default()).unwrap();
-    let mut dice = <rand_chacha::ChaCha8Rng as rand::SeedableRng>::seed_from_u64(3);
-    let mover = loop {
-        match agents::Game::turn(&state) {
-            agents::Turn::Player(p) if agents::Game::legal_actions(&state).len() >= 2 => break p,
-            agents::Turn::Chance => {
-                let outcome = state.sample_chance(&mut dice).unwrap();
-                state.apply_action(outcome).unwrap();
-            }
-            _ => {
-                let first = agents::Game::legal_actions(&state)[0];
-                state.apply_action(first).unwrap();
-            }
-        }
-    };
+    let (state, mover) = first_decision(new_game(&GameConfig::default()).unwrap());
+    // The Encounter's network (`encounter/`) reads that game's tensors; the others TDE's.
+    let dungeon = first_decision(encounter::Encounter::start());
     for (folder, name) in folders.iter().zip(&names) {
         assert!(readme.contains(&format!("## {name}/")), "checkpoints/README.md describes {name}/");
         Config::load(&folder.join("config.toml")).unwrap_or_else(|e| panic!("{name}: {e}"));
-        let network = Network::load_for_tde(folder).unwrap_or_else(|e| panic!("{name}: {e}"));
-        let out = network.evaluate(&[(&state, mover)]).unwrap().pop().unwrap();
-        assert_eq!(out.priors.len(), agents::Game::legal_actions(&state).len(), "{name}");
-        let total: f32 = out.priors.iter().sum();
-        assert!((total - 1.0).abs() < 1e-3 && out.priors.iter().all(|p| p.is_finite()), "{name}: {total}");
-        assert!(out.value.is_finite() && (-1.0..=1.0).contains(&out.value), "{name}: {}", out.value);
+        if name == "encounter" {
+            let network = Network::load(folder).unwrap_or_else(|e| panic!("{name}: {e}"));
+            network.check_shape(&agents::TensorGame::tensor_shape(&dungeon.0)).unwrap();
+            judges(&network, &dungeon.0, dungeon.1, name);
+        } else {
+            let network = Network::load_for_tde(folder).unwrap_or_else(|e| panic!("{name}: {e}"));
+            judges(&network, &state, mover, name);
+        }
     }
+}
+
+/// The first decision of a game with two or more choices, its first choices and chance taken
+/// in order; and the player to move there.
+fn first_decision<G: agents::Game>(mut state: G) -> (G, usize) {
+    let mut dice = <rand_chacha::ChaCha8Rng as rand::SeedableRng>::seed_from_u64(3);
+    loop {
+        match state.turn() {
+            agents::Turn::Player(p) if state.legal_actions().len() >= 2 => return (state, p),
+            agents::Turn::Chance => {
+                let outcome = state.sample_chance(&mut dice).unwrap();
+                state.apply(outcome).unwrap();
+            }
+            _ => {
+                let first = state.legal_actions()[0];
+                state.apply(first).unwrap();
+            }
+        }
+    }
+}
+
+/// `network` judges `state` (a decision of `mover`) with priors over its legal actions that
+/// sum to 1 and a value in [-1, 1].
+fn judges<G: agents::TensorGame>(network: &Network, state: &G, mover: usize, name: &str) {
+    let out = network.evaluate(&[(state, mover)]).unwrap().pop().unwrap();
+    assert_eq!(out.priors.len(), state.legal_actions().len(), "{name}");
+    let total: f32 = out.priors.iter().sum();
+    assert!((total - 1.0).abs() < 1e-3 && out.priors.iter().all(|p| p.is_finite()), "{name}: {total}");
+    assert!(out.value.is_finite() && (-1.0..=1.0).contains(&out.value), "{name}: {}", out.value);
 }
 
 /// The first-architecture checkpoints judge and play exactly as before the second

@@ -36,6 +36,26 @@ impl TicTacToe {
     fn marks(&self) -> usize {
         self.cells.iter().filter(|c| c.is_some()).count()
     }
+
+    /// Every position reachable from the empty board where someone must move (4,520), each
+    /// once, in depth-first order: the whole game for tests that learn or search it.
+    pub fn reachable_decisions() -> Vec<TicTacToe> {
+        let mut seen = std::collections::HashSet::new();
+        let mut stack = vec![TicTacToe::new()];
+        let mut out = Vec::new();
+        while let Some(s) = stack.pop() {
+            if !seen.insert(s) || s.turn() == Turn::Terminal {
+                continue;
+            }
+            out.push(s);
+            for a in s.legal_actions() {
+                let mut next = s;
+                next.apply(a).expect("a legal move applies");
+                stack.push(next);
+            }
+        }
+        out
+    }
 }
 
 impl Game for TicTacToe {

@@ -5,7 +5,6 @@
 
 use agents::az::{search, AzConfig, AzSearch, NetOutput, PolicyValue, RootRule};
 use agents::{play_game, Agent, AzAgent, Game, RandomAgent};
-use std::collections::HashSet;
 use std::sync::{Arc, Mutex};
 use tictactoe::{Minimax, TicTacToe};
 
@@ -40,25 +39,6 @@ impl PolicyValue<TicTacToe> for Ignorant {
     }
 }
 
-/// Every non-terminal position reachable from the empty board.
-fn reachable() -> Vec<TicTacToe> {
-    let mut seen = HashSet::new();
-    let mut stack = vec![TicTacToe::new()];
-    let mut out = Vec::new();
-    while let Some(s) = stack.pop() {
-        if s.is_terminal() || !seen.insert(s) {
-            continue;
-        }
-        out.push(s);
-        for a in s.legal_actions() {
-            let mut next = s;
-            next.apply(a).unwrap();
-            stack.push(next);
-        }
-    }
-    out
-}
-
 fn gumbel(sims: u32, noise: bool) -> AzConfig {
     AzConfig { simulations: sims, root: RootRule::Gumbel { considered: 16, noise }, ..AzConfig::default() }
 }
@@ -67,7 +47,7 @@ fn gumbel(sims: u32, noise: bool) -> AzConfig {
 fn with_exact_values_the_search_plays_a_best_move_almost_everywhere() {
     let net = Perfect(Mutex::default());
     let mut minimax = Minimax::default();
-    let positions = reachable();
+    let positions = TicTacToe::reachable_decisions();
     assert!(positions.len() > 4000, "{} positions", positions.len());
     let puct = AzConfig {
         simulations: 64,
@@ -136,7 +116,7 @@ fn min_max_rescaling_lets_a_hair_of_value_overrule_the_policy_and_fixed_bounds_d
     // With exact values, differences are large and fixed bounds still find the best moves.
     let net = Perfect(Mutex::default());
     let mut minimax = Minimax::default();
-    let positions = reachable();
+    let positions = TicTacToe::reachable_decisions();
     let good = positions
         .iter()
         .enumerate()
@@ -249,7 +229,9 @@ fn bad_parameters_are_refused_by_name() {
 fn with_fewer_simulations_than_considered_actions_the_search_plays_an_action_it_simulated() {
     // As in mctx: three simulations consider three actions, and the one played was simulated.
     let net = Perfect(Mutex::default());
-    for (i, s) in reachable().iter().enumerate().filter(|(_, s)| s.legal_actions().len() > 3) {
+    for (i, s) in
+        TicTacToe::reachable_decisions().iter().enumerate().filter(|(_, s)| s.legal_actions().len() > 3)
+    {
         let result = search(s, gumbel(3, true), &net, i as u64).unwrap();
         let visited: Vec<_> = result.visits.iter().filter(|(_, n)| *n > 0).map(|(a, _)| *a).collect();
         assert!(visited.len() <= 3, "{s:?}: {visited:?}");
