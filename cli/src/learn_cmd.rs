@@ -23,9 +23,13 @@ pub struct LearnArgs {
     pub rounds: u32,
     /// Where each round's candidate comes from: `rollouts` (fitted to rollout labels of the
     /// incumbent's decisions) or `games` (searched by self-play games between perturbed
-    /// players, SPSA).
-    #[arg(long, default_value = "rollouts", value_parser = ["rollouts", "games"])]
+    /// players, SPSA) or `average` (the geometric mean of `--average`'s candidates).
+    #[arg(long, default_value = "rollouts", value_parser = ["rollouts", "games", "average"])]
     pub proposer: String,
+    /// `average`: the candidates to average, comma-separated generation files, each searched
+    /// from the incumbent (e.g. other runs' `round-NNN/gen-NNN.json`).
+    #[arg(long, default_value = "")]
+    pub average: String,
     /// `games`: search iterations, 2 to 100,000.
     #[arg(long, default_value_t = 200, value_parser = clap::value_parser!(u32).range(2..=100_000))]
     pub tune_iterations: u32,
@@ -44,6 +48,11 @@ pub struct LearnArgs {
     /// `games`: also search a multiplier per phase of the game (early, mid, late) and term.
     #[arg(long)]
     pub tune_per_phase: bool,
+    /// `games`: also search a standing model with this many hidden units, 0 to 16 (0: linear):
+    /// the term weights scaled by the deciding side's victory-point margin, points still
+    /// standing and turn.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(0..=16))]
+    pub tune_standing: Option<u32>,
     /// `games`: the terms searched, comma-separated names (default: every term).
     #[arg(long, default_value = "")]
     pub tune_terms: String,
@@ -103,6 +112,7 @@ pub fn learn_cmd(args: &LearnArgs) -> Result<String, String> {
             step: args.tune_step,
             per_scenario: args.tune_per_scenario,
             per_phase: args.tune_per_phase,
+            standing: args.tune_standing.map(|h| h as usize),
             terms: args
                 .tune_terms
                 .split(',')
@@ -113,7 +123,17 @@ pub fn learn_cmd(args: &LearnArgs) -> Result<String, String> {
         };
         config.check().map_err(|e| format!("--{e}"))?;
         Proposer::Games(config)
+    } else if args.proposer == "average" {
+        let files: Vec<PathBuf> =
+            args.average.split(',').map(str::trim).filter(|f| !f.is_empty()).map(PathBuf::from).collect();
+        if files.len() < 2 {
+            return Err("--proposer average needs --average with at least two generation files".into());
+        }
+        Proposer::Average(files)
     } else {
+        if !args.average.is_empty() {
+            return Err("--average is for --proposer average".into());
+        }
         Proposer::Rollouts
     };
     let settings = LearnSettings {

@@ -156,6 +156,7 @@ fn a_self_play_search_turns_a_broken_weight_back_up() {
         step: 1.0,
         per_scenario: false,
         per_phase: false,
+        standing: None,
         terms: vec!["progress".into()],
     };
     let dir = temp("tune");

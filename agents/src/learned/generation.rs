@@ -15,11 +15,16 @@
 //! }
 //! ```
 //!
+//! A version 2 file may add a `standing` model ([`super::standing`]): a small model over the
+//! deciding side's standing (victory-point margin, points still standing, turn) that scales
+//! the block's weights. Files without one are written as version 1, as before.
+//!
 //! Every scenario (the five of the rulebook and `skirmish`), phase and term must be present:
 //! a file is checked whole when it is read, and an error names the file, the entry and the
 //! reason. Phases split the game by its turn: `early` is the first third of the scenario's
 //! turns (and the set-up), `mid` the second, `late` the rest.
 
+use super::standing::{RawStanding, StandingModel};
 use crate::scripted::terms::{Term, TermWeights, TERMS};
 use engine::scenario::Scenario;
 use engine::GameState;
@@ -29,8 +34,9 @@ use std::path::Path;
 
 /// The `format` field of every generation file.
 pub const FORMAT: &str = "tde-learned-generation";
-/// The file version this build reads and writes.
-pub const VERSION: u32 = 1;
+/// The newest file version this build reads and writes (version 2 adds the standing model;
+/// a generation without one is written as version 1).
+pub const VERSION: u32 = 2;
 /// Largest weight magnitude a file may hold.
 pub const MAX_WEIGHT: f64 = 100.0;
 /// The scenarios a generation has weights for, in block order.
@@ -77,6 +83,8 @@ pub struct Generation {
     pub note: String,
     /// The weights of each block ([`block`]).
     pub blocks: Vec<TermWeights>,
+    /// The model that scales the block's weights by the deciding side's standing, if any.
+    pub standing: Option<StandingModel>,
 }
 
 #[derive(Serialize, Deserialize)]
@@ -90,6 +98,8 @@ struct RawGeneration {
     #[serde(default)]
     note: String,
     weights: BTreeMap<String, BTreeMap<String, BTreeMap<String, f64>>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    standing: Option<RawStanding>,
 }
 
 impl Generation {
@@ -100,12 +110,25 @@ impl Generation {
             parent: None,
             note: "the scripted player's own weights (all 1)".into(),
             blocks: vec![TermWeights::ONES; BLOCKS],
+            standing: None,
         }
     }
 
-    /// The weights that play at `state`.
+    /// The weights that play at `state`: its block's, scaled by the standing model (if any)
+    /// at the standing of the side deciding.
     pub fn weights_at(&self, state: &GameState) -> TermWeights {
-        self.blocks[block_of(state)]
+        let mut w = self.blocks[block_of(state)];
+        if let Some(model) = &self.standing {
+            let side = match state.current_player() {
+                engine::state::Player::Side(s) => s,
+                _ => 0,
+            };
+            let m = model.log_multipliers(&super::standing::features(state, side));
+            for (x, l) in w.0.iter_mut().zip(m) {
+                *x = (*x * l.exp()).clamp(-MAX_WEIGHT, MAX_WEIGHT);
+            }
+        }
+        w
     }
 
     /// Every weight in one vector: block after block, each in [`Term::ALL`] order.
@@ -124,7 +147,7 @@ impl Generation {
                 TermWeights(w)
             })
             .collect();
-        Generation { generation, parent, note, blocks }
+        Generation { generation, parent, note, blocks, standing: None }
     }
 
     /// The file's JSON text.
@@ -142,11 +165,12 @@ impl Generation {
         }
         let raw = RawGeneration {
             format: FORMAT.into(),
-            version: VERSION,
+            version: if self.standing.is_some() { VERSION } else { 1 },
             generation: self.generation,
             parent: self.parent.clone(),
             note: self.note.clone(),
             weights,
+            standing: self.standing.as_ref().map(StandingModel::to_raw),
         };
         serde_json::to_string_pretty(&raw).expect("a generation serialises") + "\n"
     }
@@ -157,12 +181,19 @@ impl Generation {
         if raw.format != FORMAT {
             return Err(format!("{file}: format is `{}`, expected `{FORMAT}`", raw.format));
         }
-        if raw.version != VERSION {
+        if !(1..=VERSION).contains(&raw.version) {
             return Err(format!(
-                "{file}: version {} is not the version {VERSION} this build reads",
+                "{file}: version {} is not a version this build reads (1 to {VERSION})",
                 raw.version
             ));
         }
+        if raw.version == 1 && raw.standing.is_some() {
+            return Err(format!("{file}: standing: a version 1 file has no standing model (version 2 does)"));
+        }
+        let standing = match &raw.standing {
+            Some(r) => Some(StandingModel::from_raw(r, &format!("{file}: standing"))?),
+            None => None,
+        };
         let mut blocks = vec![TermWeights::ONES; BLOCKS];
         for name in raw.weights.keys() {
             if !SCENARIOS.iter().any(|s| s.name() == name) {
@@ -204,7 +235,7 @@ impl Generation {
                 }
             }
         }
-        Ok(Generation { generation: raw.generation, parent: raw.parent, note: raw.note, blocks })
+        Ok(Generation { generation: raw.generation, parent: raw.parent, note: raw.note, blocks, standing })
     }
 
     /// Read a generation file.
@@ -267,6 +298,26 @@ mod tests {
         let back = Generation::parse(&g.to_json(), "g.json").unwrap();
         assert_eq!(back, g);
         assert_eq!(Generation::from_flat(2, g.parent.clone(), g.note.clone(), &g.flat()), g);
+        // Version 1 without a standing model, version 2 with one.
+        assert!(g.to_json().contains("\"version\": 1"));
+        let mut model = StandingModel::neutral(3, 1);
+        model.output[Term::Risk as usize][1] = -0.25;
+        g.standing = Some(model);
+        assert!(g.to_json().contains("\"version\": 2"));
+        assert_eq!(Generation::parse(&g.to_json(), "g.json").unwrap(), g);
+    }
+
+    #[test]
+    fn bad_standing_models_are_refused_by_name() {
+        let mut g = Generation::scripted();
+        g.standing = Some(StandingModel::neutral(2, 1));
+        let good = g.to_json();
+        let err = |text: &str| Generation::parse(text, "g.json").unwrap_err();
+        assert!(err(&good.replace("\"hidden\": 2", "\"hidden\": 3")).contains("standing.input"));
+        assert!(err(&good.replace("\"hidden\": 2", "\"hidden\": 99")).contains("standing.hidden"));
+        assert!(err(&good.replacen("\"risk\": [", "\"risky\": [", 1)).contains("standing.output.risky"));
+        assert!(err(&good.replacen("\"margin\"", "\"margins\"", 1)).contains("standing.features"));
+        assert!(err(&good.replace("\"version\": 2", "\"version\": 1")).contains("version 1 file"));
     }
 
     #[test]

@@ -15,6 +15,7 @@ pub mod features;
 mod files;
 pub mod generation;
 pub mod leaf;
+pub mod standing;
 
 use crate::scripted::ScriptedAgent;
 use crate::spec::{Args, Param};

@@ -10,7 +10,9 @@
 //!   ([`fit`]): the next generation from every label of the incumbent's rounds (features rebuilt
 //!   by replay), `gen-NNN.json` and `fit.json`;
 //! - **games**: a self-play search of the term weights by whole games' results ([`tune`]), its
-//!   state in `tune/`, its report in `tune.json` and the candidate in `gen-NNN.json`.
+//!   state in `tune/`, its report in `tune.json` and the candidate in `gen-NNN.json`;
+//! - **average**: the geometric mean of earlier searches' candidates from the same incumbent
+//!   ([`average`]), the candidate in `gen-NNN.json`.
 //!
 //! Then the **gate** ([`gate`]): an arena in `gate/`, its decision in `gate.json`.
 //!
@@ -20,6 +22,7 @@
 //! The run starts from the newest generation in the ladder folder (generation 0, the scripted
 //! player's weights, when it holds none).
 
+pub mod average;
 pub mod fit;
 pub mod games;
 pub mod gate;
@@ -44,6 +47,8 @@ pub enum Proposer {
     Rollouts,
     /// Searched by self-play games between perturbed players ([`tune`]).
     Games(tune::TuneConfig),
+    /// The average of these candidates, each searched from the incumbent ([`average`]).
+    Average(Vec<PathBuf>),
 }
 
 /// What a run does.
@@ -107,6 +112,9 @@ pub struct RoundReport {
     /// The self-play search (game proposals).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tune: Option<tune::TuneReport>,
+    /// The candidates averaged (average proposals).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub averaged: Vec<PathBuf>,
     /// The gate.
     pub gate: gate::GateResult,
     /// The promoted generation's file in the ladder, if any.
@@ -209,6 +217,7 @@ struct Proposal {
     labels_per_hour: f64,
     fit: Option<fit::FitReport>,
     tune: Option<tune::TuneReport>,
+    averaged: Vec<PathBuf>,
 }
 
 /// One round: propose, gate, promote.
@@ -222,6 +231,13 @@ fn run_round(s: &LearnSettings, state: &mut RunState, round: u32) -> Result<Roun
         Proposer::Rollouts => propose_by_rollouts(s, state, round, &games, &incumbent_file, &candidate_file)?,
         Proposer::Games(config) => {
             propose_by_games(s, round, &games, config, &incumbent_file, &candidate_file)?
+        }
+        Proposer::Average(files) => {
+            if !candidate_file.exists() {
+                std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+                average::average(files, &incumbent, &incumbent_file)?.save(&candidate_file, true)?;
+            }
+            Proposal { labels: None, labels_per_hour: 0.0, fit: None, tune: None, averaged: files.clone() }
         }
     };
 
@@ -250,6 +266,7 @@ fn run_round(s: &LearnSettings, state: &mut RunState, round: u32) -> Result<Roun
                 "round": round,
                 "fit": proposal.fit,
                 "tune": proposal.tune,
+                "averaged": proposal.averaged,
                 "gate": gate,
             });
             write_atomic(
@@ -266,6 +283,7 @@ fn run_round(s: &LearnSettings, state: &mut RunState, round: u32) -> Result<Roun
         labels_per_hour: proposal.labels_per_hour,
         fit: proposal.fit,
         tune: proposal.tune,
+        averaged: proposal.averaged,
         gate,
         promoted,
     };
@@ -350,6 +368,7 @@ fn propose_by_rollouts(
         labels_per_hour,
         fit: Some(fit_report),
         tune: None,
+        averaged: Vec::new(),
     })
 }
 
@@ -383,11 +402,14 @@ fn propose_by_games(
                 (false, false) => "",
             }
         );
+        if let Some(hidden) = config.standing {
+            next.note += &format!(", with a standing model of {hidden} hidden units");
+        }
         next.save(candidate_file, true)?;
         write_atomic(&tune_file, &serde_json::to_string_pretty(&report).expect("report serialises"))?;
         report
     };
-    Ok(Proposal { labels: None, labels_per_hour: 0.0, fit: None, tune: Some(report) })
+    Ok(Proposal { labels: None, labels_per_hour: 0.0, fit: None, tune: Some(report), averaged: Vec::new() })
 }
 
 /// Every label in a folder of shards, in shard order.

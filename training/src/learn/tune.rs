@@ -2,7 +2,9 @@
 //! stochastic approximation (SPSA, the method chess engines such as Stockfish tune their
 //! evaluation with by self-play games) over one log-multiplier per term of the incumbent's
 //! weights, shared by every scenario and phase, and optionally one more per scenario and one
-//! more per phase of the game (early, mid, late).
+//! more per phase of the game (early, mid, late), and optionally the parameters of a standing
+//! model ([`agents::learned::standing`]: the term weights scaled by how the deciding side
+//! stands), added to the incumbent's (or to a neutral model's, which changes nothing).
 //!
 //! At iteration `i` every multiplier is moved by ±cᵢ at once (a random sign each), giving two
 //! players θ⁺ and θ⁻; they play [`TuneConfig::games`] games against each other, in pairs that
@@ -22,6 +24,7 @@
 
 use super::games::{mix, Games};
 use agents::learned::generation::{Generation, BLOCKS, MAX_WEIGHT, PHASES, SCENARIOS};
+use agents::learned::standing::{StandingModel, MAX_HIDDEN};
 use agents::scripted::terms::{Term, TERMS};
 use agents::{Agent, LearnedAgent};
 use engine::GameState;
@@ -56,6 +59,10 @@ pub struct TuneConfig {
     /// The terms searched, by name (empty: every term); the others keep the incumbent's weights.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub terms: Vec<String>,
+    /// Also the parameters of a standing model with this many hidden units (0: linear in the
+    /// standing features).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub standing: Option<usize>,
 }
 
 impl Default for TuneConfig {
@@ -68,6 +75,7 @@ impl Default for TuneConfig {
             per_scenario: false,
             per_phase: false,
             terms: Vec::new(),
+            standing: None,
         }
     }
 }
@@ -87,6 +95,9 @@ impl TuneConfig {
         }
         if !(self.step > 0.0 && self.step <= 100.0) {
             return Err(format!("tune-step {} is not in (0, 100]", self.step));
+        }
+        if let Some(h) = self.standing.filter(|&h| h > MAX_HIDDEN) {
+            return Err(format!("tune-standing {h} (hidden units) is more than {MAX_HIDDEN}"));
         }
         if let Some(bad) = self.terms.iter().find(|t| Term::from_name(t).is_none()) {
             let names: Vec<&str> = Term::ALL.iter().map(|t| t.name()).collect();
@@ -115,7 +126,8 @@ pub struct TuneState {
     /// Iterations done.
     pub done: u32,
     /// The log-multipliers: the shared ones, then (with `per_scenario`) each scenario's in
-    /// [`SCENARIOS`] order, then (with `per_phase`) each phase's in [`PHASES`] order.
+    /// [`SCENARIOS`] order, then (with `per_phase`) each phase's in [`PHASES`] order, then
+    /// (with `standing`) the change of each standing-model parameter.
     pub log: Vec<f64>,
     /// Sum of the log-multipliers over the averaged iterations.
     pub sum: Vec<f64>,
@@ -147,6 +159,10 @@ pub struct TuneReport {
     /// Each phase's own multipliers, when searched.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub phase_multipliers: BTreeMap<String, BTreeMap<String, f64>>,
+    /// The change found for each standing-model parameter, when searched (as
+    /// [`StandingModel::params`] lays them out; the candidate's file holds the model).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub standing: Vec<f64>,
     /// Mean |d| over the first and the last quarter of the iterations: how far apart the two
     /// perturbed players played.
     pub mean_abs_difference: [f64; 2],
@@ -159,6 +175,7 @@ pub struct TuneReport {
 struct Layout {
     scenarios: Option<usize>,
     phases: Option<usize>,
+    standing: Option<usize>,
     len: usize,
 }
 
@@ -173,11 +190,19 @@ impl Layout {
             len += TERMS * PHASES.len();
             len - TERMS * PHASES.len()
         });
-        Layout { scenarios, phases, len }
+        let standing = config.standing.map(|h| {
+            len += StandingModel::param_count(h);
+            len - StandingModel::param_count(h)
+        });
+        Layout { scenarios, phases, standing, len }
     }
 
-    /// The group (0: shared, 1 + s: scenario s, `None`: a phase's) log index `j` belongs to.
+    /// The group (0: shared, 1 + s: scenario s, `None`: a phase's or the standing model's) log
+    /// index `j` belongs to.
     fn scenario_group(&self, j: usize) -> Option<usize> {
+        if self.standing.is_some_and(|t| j >= t) {
+            return None;
+        }
         match (self.scenarios, self.phases) {
             (_, Some(p)) if j >= p => None,
             (Some(s), _) if j >= s => Some(1 + (j - s) / TERMS),
@@ -186,8 +211,22 @@ impl Layout {
     }
 }
 
+/// The standing model a search with `hidden` units starts from: the incumbent's, or a neutral
+/// one (which plays as the incumbent does); an error when the incumbent's has another size.
+pub fn starting_standing(incumbent: &Generation, hidden: usize) -> Result<StandingModel, String> {
+    match &incumbent.standing {
+        Some(m) if m.hidden == hidden => Ok(m.clone()),
+        Some(m) => Err(format!(
+            "tune-standing {hidden}: the incumbent's standing model has {} hidden units; search it with those",
+            m.hidden
+        )),
+        None => Ok(StandingModel::neutral(hidden, 0x57a4_d1e6)),
+    }
+}
+
 /// The generation whose weights are `incumbent`'s times e^`log` (see [`TuneState::log`]),
-/// each weight kept within ±[`MAX_WEIGHT`].
+/// each weight kept within ±[`MAX_WEIGHT`], and (with `standing`) whose standing model is the
+/// starting one's ([`starting_standing`]) plus its part of `log`.
 pub fn apply(incumbent: &Generation, log: &[f64], config: &TuneConfig) -> Generation {
     let layout = Layout::of(config);
     let mut flat = incumbent.flat();
@@ -206,7 +245,16 @@ pub fn apply(incumbent: &Generation, log: &[f64], config: &TuneConfig) -> Genera
             *w = (*w * l.exp()).clamp(-MAX_WEIGHT, MAX_WEIGHT);
         }
     }
-    Generation::from_flat(incumbent.generation + 1, None, String::new(), &flat)
+    let mut next = Generation::from_flat(incumbent.generation + 1, None, String::new(), &flat);
+    next.standing = incumbent.standing.clone();
+    if let (Some(offset), Some(hidden)) = (layout.standing, config.standing) {
+        // `tune` checks the sizes agree before it plays; a neutral model where they do not.
+        let start =
+            starting_standing(incumbent, hidden).unwrap_or_else(|_| StandingModel::neutral(hidden, 0));
+        let params: Vec<f64> = start.params().iter().zip(&log[offset..]).map(|(p, d)| p + d).collect();
+        next.standing = Some(StandingModel::from_params(hidden, &params));
+    }
+    next
 }
 
 fn read_state(path: &Path) -> Result<TuneState, String> {
@@ -224,6 +272,9 @@ pub fn tune(
     progress: bool,
 ) -> Result<(Generation, TuneReport), String> {
     config.check()?;
+    if let Some(hidden) = config.standing {
+        starting_standing(&games.incumbent, hidden)?;
+    }
     std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     let state_file = dir.join("tune-state.json");
     let layout = Layout::of(config);
@@ -262,7 +313,7 @@ pub fn tune(
         let signs: Vec<f64> = (0..n)
             .map(|j| {
                 let sign = if rng.gen::<bool>() { 1.0 } else { -1.0 };
-                if config.searches(j % TERMS) {
+                if layout.standing.is_some_and(|t| j >= t) || config.searches(j % TERMS) {
                     sign
                 } else {
                     0.0
@@ -341,6 +392,10 @@ fn report(state: &TuneState, average: &[f64]) -> TuneReport {
             phase_multipliers.insert(phase.to_string(), named(offset + TERMS * p));
         }
     }
+    let standing = match layout.standing {
+        Some(offset) => average[offset..].to_vec(),
+        None => Vec::new(),
+    };
     let q = (state.differences.len() / 4).max(1);
     let mean_abs = |d: &[f64]| d.iter().map(|x| x.abs()).sum::<f64>() / d.len().max(1) as f64;
     let n = state.differences.len();
@@ -351,6 +406,7 @@ fn report(state: &TuneState, average: &[f64]) -> TuneReport {
         multipliers: named(0),
         scenario_multipliers,
         phase_multipliers,
+        standing,
         mean_abs_difference: [
             mean_abs(&state.differences[..q.min(n)]),
             mean_abs(&state.differences[n - q.min(n)..]),
@@ -432,6 +488,36 @@ mod tests {
     }
 
     #[test]
+    fn a_standing_search_adds_its_part_of_the_vector_to_the_model() {
+        let inc = Generation::scripted();
+        for hidden in [0, 3] {
+            let config = TuneConfig { standing: Some(hidden), ..TuneConfig::default() };
+            let layout = Layout::of(&config);
+            assert_eq!(layout.standing, Some(TERMS));
+            assert_eq!(layout.len, TERMS + StandingModel::param_count(hidden));
+            assert_eq!(layout.scenario_group(TERMS + 1), None);
+            // Nothing moved: a neutral model, the incumbent's weights.
+            let same = apply(&inc, &vec![0.0; layout.len], &config);
+            let model = same.standing.clone().unwrap();
+            assert_eq!(model.log_multipliers(&[1.0, 1.0, 1.0, 1.0, 1.0]), [0.0; TERMS]);
+            assert_eq!(same.blocks, inc.blocks);
+            // The last parameter is the card-hold term's last output weight.
+            let mut log = vec![0.0; layout.len];
+            *log.last_mut().unwrap() = 0.5;
+            let moved = apply(&inc, &log, &config).standing.unwrap();
+            let start = starting_standing(&inc, hidden).unwrap();
+            assert_eq!(
+                moved.output[TERMS - 1].last().copied().unwrap(),
+                start.output[TERMS - 1].last().unwrap() + 0.5
+            );
+            // A resumed search from a generation with another model size is refused.
+            let mut with = inc.clone();
+            with.standing = Some(StandingModel::neutral(hidden + 1, 0));
+            assert!(starting_standing(&with, hidden).unwrap_err().contains("hidden units"));
+        }
+    }
+
+    #[test]
     fn settings_are_checked_by_name() {
         let bad = TuneConfig { perturbation: 0.0, ..TuneConfig::default() };
         assert!(bad.check().unwrap_err().contains("perturbation"));
@@ -439,5 +525,7 @@ mod tests {
         assert!(bad.check().unwrap_err().contains("games"));
         let bad = TuneConfig { terms: vec!["risk".into(), "luck".into()], ..TuneConfig::default() };
         assert!(bad.check().unwrap_err().contains("`luck`"));
+        let bad = TuneConfig { standing: Some(MAX_HIDDEN + 1), ..TuneConfig::default() };
+        assert!(bad.check().unwrap_err().contains("tune-standing"));
     }
 }
