@@ -47,6 +47,11 @@ fn numbers_out_of_range_are_refused_with_the_option_named() {
     refused(&["policy-check", "--opponent", "nobody", "--games", "1"], "--opponent");
     refused(&["fuzz", "--games", "18446744073709551615"], "--games");
     refused(&["demo", "--seed", "x"], "--seed");
+    let run = temp("learn-run");
+    let r = run.to_str().unwrap();
+    refused(&["learn", "--run", r, "--proposer", "games", "--tune-standing", "17"], "--tune-standing");
+    refused(&["learn", "--run", r, "--proposer", "average", "--average", "a.json"], "at least two");
+    refused(&["learn", "--run", r, "--average", "a.json,b.json"], "--proposer average");
 }
 
 #[test]
