@@ -94,7 +94,8 @@ enum Command {
     /// The old name of `tde probe policy`.
     #[command(hide = true)]
     PolicyCheck(probe_cmd::PolicyArgs),
-    /// Write a network as an ONNX model (for ONNX Runtime, Python or Netron).
+    /// Write a network of either architecture as an ONNX model (for ONNX Runtime, Python or
+    /// Netron).
     ExportOnnx(train_cmd::ExportOnnxArgs),
     /// Crew lists: `tde crew check FILE` gives the points and every rule a crew breaks.
     Crew {

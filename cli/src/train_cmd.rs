@@ -114,16 +114,22 @@ pub struct ExportOnnxArgs {
     pub out: PathBuf,
 }
 
-/// Run `tde export-onnx`: the network as an ONNX model any ONNX reader runs.
+/// Run `tde export-onnx`: the network (either architecture) as an ONNX model any ONNX reader
+/// runs.
 pub fn export_onnx(args: &ExportOnnxArgs) -> Result<String, String> {
     let device = training::network::compute::device();
     let (net, _, dir) =
         training::network::checkpoint::load_network(&args.net, &device).map_err(|e| format!("--net: {e}"))?;
     let bytes = training::network::onnx::export::to_onnx(&net)?;
     engine::record::write_atomic(&args.out, &bytes).map_err(|e| format!("--out: {e}"))?;
+    let outputs = if net.has_margin() {
+        "`policy_planes`, `policy_globals`, `value` and `margin`"
+    } else {
+        "`policy_planes`, `policy_globals` and `value`"
+    };
     Ok(format!(
         "wrote {} ({} bytes, {} parameters, from {}): inputs `planes` [batch, {}, depth, width] and `globals`; \
-         outputs `policy_planes`, `policy_globals` and `value`",
+         outputs {outputs}",
         args.out.display(),
         bytes.len(),
         net.parameters(),

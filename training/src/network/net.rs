@@ -208,6 +208,11 @@ impl PolicyValueNet {
     pub fn parameters(&self) -> usize {
         self.num_params()
     }
+
+    /// Whether the network has a margin head (an output beside the value).
+    pub fn has_margin(&self) -> bool {
+        self.margin.is_some()
+    }
 }
 
 /// The legal actions of a batch, padded to the longest list: gather indices of their recipe

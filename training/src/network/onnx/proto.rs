@@ -77,23 +77,29 @@ pub struct NodeProto {
     pub attribute: Vec<AttributeProto>,
 }
 
-/// A named attribute of a node: an integer or a list of integers here.
+/// A named attribute of a node: a float, an integer or a list of integers here.
 #[derive(Clone, PartialEq, prost::Message)]
 pub struct AttributeProto {
     /// The attribute's name.
     #[prost(string, tag = "1")]
     pub name: String,
+    /// A float value.
+    #[prost(float, tag = "2")]
+    pub f: f32,
     /// An integer value.
     #[prost(int64, tag = "3")]
     pub i: i64,
     /// A list of integers.
     #[prost(int64, repeated, tag = "8")]
     pub ints: Vec<i64>,
-    /// Which of the value fields holds the value ([`ATTRIBUTE_INT`], [`ATTRIBUTE_INTS`]).
+    /// Which of the value fields holds the value ([`ATTRIBUTE_FLOAT`], [`ATTRIBUTE_INT`],
+    /// [`ATTRIBUTE_INTS`]).
     #[prost(int32, tag = "20")]
     pub r#type: i32,
 }
 
+/// `AttributeProto.type` of a single float.
+pub const ATTRIBUTE_FLOAT: i32 = 1;
 /// `AttributeProto.type` of a single integer.
 pub const ATTRIBUTE_INT: i32 = 2;
 /// `AttributeProto.type` of a list of integers.

@@ -52,15 +52,19 @@ pub struct RawOutputs {
     pub globals: Vec<f32>,
     /// Values in [-1, 1]: one per position.
     pub values: Vec<f32>,
+    /// With a margin head: the squashed victory-point margins in [-1, 1], one per position.
+    pub margins: Option<Vec<f32>>,
 }
 
 /// A network in an ONNX Runtime session.
 pub struct OnnxNetwork {
     session: Mutex<Session>,
+    /// Whether the graph has the margin output.
+    margin: bool,
 }
 
 impl OnnxNetwork {
-    /// A session computing `net`, on `threads` threads per forward pass.
+    /// A session computing `net` (either architecture), on `threads` threads per forward pass.
     pub fn new(net: &PolicyValueNet, threads: usize) -> Result<OnnxNetwork, String> {
         let bytes = to_onnx(net)?;
         let environment = environment()?;
@@ -70,7 +74,7 @@ impl OnnxNetwork {
             .and_then(|b| Ok(b.with_inter_threads(1)?))
             .and_then(|mut b| b.commit_from_memory(&bytes))
             .map_err(|e| format!("ONNX Runtime: cannot build the network's session: {e}"))?;
-        Ok(OnnxNetwork { session: Mutex::new(session) })
+        Ok(OnnxNetwork { session: Mutex::new(session), margin: net.has_margin() })
     }
 
     /// Run a batch of `batch` positions: `planes` is `batch × planes × depth × width`,
@@ -98,6 +102,7 @@ impl OnnxNetwork {
             planes: read(names::POLICY_PLANES)?,
             globals: read(names::POLICY_GLOBALS)?,
             values: read(names::VALUE)?,
+            margins: if self.margin { Some(read(names::MARGIN)?) } else { None },
         })
     }
 }
