@@ -186,3 +186,38 @@ fn a_warm_player_samples_and_a_cold_one_does_not() {
     let warm: std::collections::HashSet<Action> = (0..200).map(|s| pick(1.0, s)).collect();
     assert!(warm.len() > 1, "sampling at temperature 1 varies");
 }
+
+#[test]
+fn a_standing_model_scales_the_weights_by_how_the_deciding_side_stands() {
+    use agents::learned::standing::{features, StandingModel};
+    // Risk weighed e^(margin) times: more careful when ahead, less when behind.
+    let mut g = Generation::scripted();
+    let mut model = StandingModel::neutral(0, 0);
+    model.output[Term::Risk as usize][0] = 1.0;
+    g.standing = Some(model);
+    let (mut ahead, mut behind) = (0, 0);
+    for i in 0..10 {
+        for state in decisions(i, 5) {
+            let Player::Side(side) = state.current_player() else { continue };
+            let f = features(&state, side);
+            let other = features(&state, 1 - side);
+            // The two sides see the same game from opposite ends.
+            assert!((f[0] + other[0]).abs() < 1e-12 && (f[1] + other[1]).abs() < 1e-12);
+            assert_eq!(f[2], other[2]);
+            let w = g.weights_at(&state);
+            assert!((w.get(Term::Risk) - f[0].exp()).abs() < 1e-9, "{f:?}: {}", w.get(Term::Risk));
+            assert_eq!(w.get(Term::Cover), 1.0);
+            ahead += usize::from(f[0] > 0.0);
+            behind += usize::from(f[0] < 0.0);
+        }
+    }
+    assert!(ahead > 10 && behind > 10, "positions ahead {ahead}, behind {behind}");
+    // It survives its file and plays: a spec of it is a different player from generation 0.
+    let path = temp_file("standing", &g);
+    assert_eq!(Generation::load(&path).unwrap(), g);
+    let spec = format!("learned:gen={}", path.display());
+    let differ = (0..10).any(|i| {
+        actions(i, &|s| make_agent(&spec, s).unwrap()) != actions(i, &|s| Box::new(ScriptedAgent::new(s)))
+    });
+    assert!(differ, "a standing model that moves the risk weight never changed a decision in 10 games");
+}
