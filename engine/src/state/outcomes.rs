@@ -3,9 +3,11 @@
 //! roll-off, a spawn roll, an AI card draw, ...), what is rolled, and what each outcome is,
 //! beside its exact probability.
 
-use super::enemy::{drawable, step_table, table_outcomes};
+use super::actors::{absent_decision, is_ai};
+use super::enemy::{drawable, step_table};
 use super::hooks::ScenarioRules;
-use super::steps::{absent_decision, is_ai, pending_test};
+use super::spawning::table_outcomes;
+use super::steps::pending_test;
 use super::{Action, EnemyStep, GameState, Player, Step};
 use crate::dice::TestLevel;
 use crate::scenario::types::ScenarioStep;
