@@ -1,7 +1,6 @@
 //! Who acts: the other side, the models that may still activate, the AI side's models, and
 //! the player who chooses at a step (a leaf the rule modules and the dispatcher share).
 
-use super::hooks::ScenarioRules;
 use super::model::{ModelId, ModelState, Side};
 use super::step::Step;
 use super::{GameState, Player, ABSENT_SIDE};
@@ -32,7 +31,7 @@ pub(super) fn player_of(state: &GameState, step: &Step) -> Player {
         Step::ChooseCard { side, .. } => Player::Side(*side),
         Step::ChooseAllocation { chooser, .. } => Player::Side(*chooser),
         Step::ChooseContinuer { rider, .. } => Player::Side(d.models[*rider as usize].side),
-        Step::Scenario(s) => state.stat.scenario.player_of(state, s),
+        Step::Scenario(s) => state.rules().player_of(state, s),
         Step::Enemy(s) => s.chooser().map_or(Player::Terminal, Player::Side),
         // Automatic steps never rest on top of the stack after `advance`.
         _ => Player::Terminal,

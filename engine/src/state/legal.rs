@@ -5,7 +5,6 @@ use super::action::CombatKind;
 use super::actors::{can_activate, has_eligible, other_side};
 use super::command::{command_options, may_command};
 use super::declare::{actor_pose, reaches, reveal, shot};
-use super::hooks::ScenarioRules;
 use super::moving::pass_budget;
 use super::moving::{move_spec, MoverOccupancy};
 use super::sequence::{CombatRoll, RollRole, Sequence};
@@ -159,7 +158,7 @@ pub(super) fn decisions(state: &GameState, out: &mut Vec<Action>) {
             out.extend((first..seq.path.points.len()).map(|i| Action::FallPoint(i as u8)));
         }
         Step::ChooseDodgeMove { model, budget } => dodge_moves(state, *model, *budget as u16, out),
-        Step::Scenario(s) => state.stat.scenario.legal(state, s, out),
+        Step::Scenario(s) => state.rules().legal(state, s, out),
         Step::Enemy(super::EnemyStep::Place { .. } | super::EnemyStep::PlaceMarker { .. }) => {
             super::spawning::placement_options(state, out)
         }
@@ -306,7 +305,7 @@ pub(super) fn model_actions(state: &GameState, m: ModelId, want: Want, out: &mut
         out[from..].sort_unstable();
     }
     out.push(Action::EndActivation);
-    if free && want.moves && state.stat.scenario.may_leave(state, m) {
+    if free && want.moves && state.rules().may_leave(state, m) {
         out.push(Action::LeaveTable);
     }
 }

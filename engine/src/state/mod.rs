@@ -275,8 +275,8 @@ impl Outcome {
 impl GameState {
     /// A game at the start of `turn` 1's initiative phase with models already deployed.
     pub fn new(stat: StaticData, models: Vec<ModelState>) -> GameState {
-        let scenario = stat.scenario.initial_state(&stat, &models);
-        let mut steps = stat.scenario.initial_steps();
+        let scenario = stat.scenario.rules().initial_state(&stat, &models);
+        let mut steps = stat.scenario.rules().initial_steps();
         // The AI models are placed first: after the scenery, before anything else (seed 003,
         // "The Drowned Earth Conversion", Scenarios).
         if let Some(uc) = &stat.uc {
@@ -311,6 +311,11 @@ impl GameState {
         let mut s = GameState { stat, dyn_ };
         s.advance();
         s
+    }
+
+    /// The rules of the scenario played (chosen once, at set-up): what the state's hooks call.
+    pub fn rules(&self) -> &'static dyn ScenarioRules {
+        self.stat.scenario.rules()
     }
 
     /// Static data (board, profiles, rule variant).

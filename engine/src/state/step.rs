@@ -5,7 +5,6 @@
 //! modules it hands them to) import it, never the other way round.
 
 use super::enemy_step::EnemyStep;
-use super::hooks::ScenarioRules;
 use super::model::{ModelId, Side};
 use super::{GameState, NodeKind};
 use serde::{Deserialize, Serialize};
@@ -268,7 +267,7 @@ impl Step {
             Step::Cleanup => "the cleanup phase".into(),
             Step::FireRoll { model } => format!("{} rolls against the fire", name(model)),
             Step::EndTurn => "the turn ends".into(),
-            Step::Scenario(s) => state.stat.scenario.describe_step(state, s),
+            Step::Scenario(s) => state.rules().describe_step(state, s),
             Step::Enemy(s) => s.describe(state),
             Step::ChooseReactionBy(s) => format!("{} may react to the AI model", side(s)),
         }

@@ -17,7 +17,6 @@ use super::combat::{
 };
 use super::command::{command_order, declare_order, resolve_command, transfer_ap};
 use super::declare::{add_combat, cancel_unreached, declare};
-use super::hooks::ScenarioRules;
 use super::legal;
 use super::model::{Health, ModelId, ModelState, Side, Stance};
 use super::moving::{fall, place_on_path, reach, resolve_move, settle_stance};
@@ -83,7 +82,7 @@ pub(super) fn chance_outcomes(state: &GameState) -> Vec<(Action, f64)> {
             vec![(Action::Chance(0), save), (Action::Chance(1), 1.0 - save)]
         }
         Some(Step::Scenario(s)) => {
-            let values = state.stat.scenario.chance_values(state, s);
+            let values = state.rules().chance_values(state, s);
             let p = 1.0 / values.len().max(1) as f64;
             (0..values.len()).map(|i| (Action::Chance(i as u8), p)).collect()
         }
@@ -221,11 +220,11 @@ pub(super) fn apply(state: &mut GameState, action: Action) {
                 m.pending.wounds = 1;
                 apply_pending(m, &stat.profiles[m.profile as usize], false);
             }
-            state.stat.scenario.after_health_changes(state, None);
+            state.rules().after_health_changes(state, None);
         }
         (Step::Scenario(s), Action::Chance(i)) => {
             state.dyn_.chance_events += 1;
-            state.stat.scenario.chance(state, s, i);
+            state.rules().chance(state, s, i);
         }
         (Step::Enemy(s), Action::Chance(i)) => {
             state.dyn_.chance_events += 1;
@@ -263,10 +262,10 @@ fn decide(state: &mut GameState, step: Step, action: Action) {
         }
         (Step::ChooseAction(_), Action::EndActivation) => end_activation(state),
         (Step::ChooseAction(m), Action::LeaveTable) => {
-            state.stat.scenario.leave_table(state, m);
+            state.rules().leave_table(state, m);
             end_activation(state);
         }
-        (Step::Scenario(s), action) => state.stat.scenario.decide(state, s, action),
+        (Step::Scenario(s), action) => state.rules().decide(state, s, action),
         (Step::Enemy(s), action) => super::enemy::decide(state, s, action),
         (Step::ChooseAction(m), declared) => declare(state, m, declared),
         (Step::ChooseNested, Action::NoNested) | (Step::ChooseFirefight, Action::NoFirefight) => {}
@@ -356,7 +355,7 @@ fn run_auto(state: &mut GameState, step: Step) {
         Step::EndSequence => end_sequence(state),
         Step::Cleanup => cleanup(state),
         Step::EndTurn => end_turn(state),
-        Step::Scenario(s) => state.stat.scenario.run(state, s),
+        Step::Scenario(s) => state.rules().run(state, s),
         Step::Enemy(s) => super::enemy::run(state, s),
         other => unreachable!("{other:?} is not automatic"),
     }
@@ -373,7 +372,7 @@ fn start_turn(state: &mut GameState) {
         d.steps.push(Step::RollOff);
     }
     d.steps.push(Step::PassTokens);
-    let extra = state.stat.scenario.turn_start_steps(state);
+    let extra = state.rules().turn_start_steps(state);
     state.dyn_.steps.extend(extra);
 }
 
@@ -399,7 +398,7 @@ fn pass_tokens(state: &mut GameState) {
 /// Initiative phase, last bullet: each conscious model gets its AP (up to its maximum); the
 /// side with the initiative is the first active player.
 fn grant_ap(state: &mut GameState) {
-    if state.stat.scenario.ends_at_ap_grant(state) {
+    if state.rules().ends_at_ap_grant(state) {
         finish(state);
         return;
     }
@@ -546,7 +545,7 @@ fn end_sequence(state: &mut GameState) {
         super::ambush::after_sequence(state, seq, stealthed);
     }
     // Scored events and dropped markers come first (their steps go on top).
-    state.stat.scenario.after_health_changes(state, seq.as_ref());
+    state.rules().after_health_changes(state, seq.as_ref());
 }
 
 /// Play card `card` of `side` (validated): a start-of-turn AP for `target`, or a re-roll of the
@@ -681,7 +680,7 @@ fn end_turn(state: &mut GameState) {
         finish(state);
         return;
     }
-    if state.stat.scenario.end_of_turn(state) {
+    if state.rules().end_of_turn(state) {
         finish(state);
         return;
     }
@@ -702,7 +701,7 @@ pub(super) fn fire_save_chance(state: &GameState, m: ModelId) -> f64 {
 }
 
 fn finish(state: &mut GameState) {
-    state.stat.scenario.final_scoring(state);
+    state.rules().final_scoring(state);
     let d = &mut state.dyn_;
     d.steps.clear();
     d.activating = None;
