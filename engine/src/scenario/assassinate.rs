@@ -5,11 +5,15 @@
 
 use super::common::{alternate_infiltrators, clear_of_models, deploy_crew};
 use super::common::{leader_of, score};
+use super::set_up;
 use super::types::ScenarioStep;
+use super::types::{MarkerKind, ScenarioState};
 use super::types::{Placement, ZoneKind};
 use super::zones::{edge_between, in_corner, in_strip};
 use crate::board::CellIdx;
 use crate::dice::TestLevel;
+use crate::state::hooks::ScenarioRules;
+use crate::state::{Action, ModelState, Sequence, StaticData, Step};
 use crate::state::{GameState, Health, ModelId, Side};
 
 /// Size of the square corner deployment zones, in inches (the 8" of the scenario map).
@@ -116,4 +120,59 @@ pub(crate) fn holds_central(state: &GameState, side: Side) -> bool {
         })
     };
     touching(side) && !touching(1 - side)
+}
+
+/// The rules of Assassinate.
+pub(crate) struct Assassinate;
+
+impl ScenarioRules for Assassinate {
+    /// The central treasure; up to two infiltrators per side, the first in the crew list
+    /// (docs/rulings.md).
+    fn initial_state(&self, stat: &StaticData, models: &[ModelState]) -> ScenarioState {
+        set_up::initial_state(stat, models, 2, vec![set_up::centre_marker(stat, MarkerKind::Central)])
+    }
+
+    fn initial_steps(&self) -> Vec<Step> {
+        set_up::initial_steps()
+    }
+
+    fn deployment_plan(&self, state: &GameState) -> Vec<ScenarioStep> {
+        plan(state)
+    }
+
+    fn legal(&self, state: &GameState, step: &ScenarioStep, out: &mut Vec<Action>) {
+        set_up::legal(state, step, out)
+    }
+
+    fn chance_values(&self, state: &GameState, step: &ScenarioStep) -> Vec<u8> {
+        set_up::chance_values(state, step)
+    }
+
+    fn decide(&self, state: &mut GameState, step: ScenarioStep, action: Action) {
+        set_up::decide(state, step, action)
+    }
+
+    fn run(&self, state: &mut GameState, step: ScenarioStep) {
+        set_up::run(state, step)
+    }
+
+    fn in_zone(&self, state: &GameState, side: Side, placement: Placement, cell: CellIdx) -> bool {
+        zone(state, side, placement, cell)
+    }
+
+    fn keeps_spacing(&self, state: &GameState, _side: Side, placement: Placement, cell: CellIdx) -> bool {
+        spacing(state, placement, cell)
+    }
+
+    fn after_health_changes(&self, state: &mut GameState, _seq: Option<&Sequence>) {
+        score_take_outs(state)
+    }
+
+    fn end_of_turn(&self, state: &mut GameState) -> bool {
+        game_ends(state, state.turn())
+    }
+
+    fn final_scoring(&self, state: &mut GameState) {
+        final_scoring(state)
+    }
 }

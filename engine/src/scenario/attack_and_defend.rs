@@ -6,12 +6,18 @@
 
 use super::common::score;
 use super::common::{alternate_infiltrators, clear_of_markers, clear_of_models, deploy_crew};
+use super::deployment;
+use super::markers;
+use super::set_up;
+use super::types::{Marker, ScenarioState};
 use super::types::{MarkerKind, ScenarioStep};
 use super::types::{Placement, ZoneKind};
 use super::zones::{edge_distance, in_band, in_half, in_strip, opposite_edge};
 use crate::board::CellIdx;
 use crate::dice::TestLevel;
 use crate::limits::DEPLOYMENT_DEPTH;
+use crate::state::hooks::ScenarioRules;
+use crate::state::{Action, InteractKind, ModelId, ModelState, StaticData, Step};
 use crate::state::{GameState, Health, Side};
 
 /// The objective marker deployment zone: this far (inclusive) to this far (exclusive) from a
@@ -104,4 +110,74 @@ pub(super) fn game_ends(state: &GameState) -> bool {
             .filter(|m| m.side == s)
             .all(|m| m.is_unconscious() || m.health == Health::Remounted)
     })
+}
+
+/// The rules of Attack and Defend.
+pub(crate) struct AttackAndDefend;
+
+impl ScenarioRules for AttackAndDefend {
+    /// The central objective and one per side, placed by the players.
+    fn initial_state(&self, stat: &StaticData, models: &[ModelState]) -> ScenarioState {
+        let markers = vec![
+            set_up::centre_marker(stat, MarkerKind::Central),
+            Marker::new(MarkerKind::Objective(0)),
+            Marker::new(MarkerKind::Objective(1)),
+        ];
+        set_up::initial_state(stat, models, usize::MAX, markers)
+    }
+
+    fn initial_steps(&self) -> Vec<Step> {
+        set_up::initial_steps()
+    }
+
+    fn deployment_plan(&self, state: &GameState) -> Vec<ScenarioStep> {
+        plan(state)
+    }
+
+    fn legal(&self, state: &GameState, step: &ScenarioStep, out: &mut Vec<Action>) {
+        set_up::legal(state, step, out)
+    }
+
+    fn chance_values(&self, state: &GameState, step: &ScenarioStep) -> Vec<u8> {
+        set_up::chance_values(state, step)
+    }
+
+    fn decide(&self, state: &mut GameState, step: ScenarioStep, action: Action) {
+        set_up::decide(state, step, action)
+    }
+
+    fn run(&self, state: &mut GameState, step: ScenarioStep) {
+        set_up::run(state, step)
+    }
+
+    fn in_zone(&self, state: &GameState, side: Side, placement: Placement, cell: CellIdx) -> bool {
+        zone(state, side, placement, cell)
+    }
+
+    fn keeps_spacing(&self, state: &GameState, side: Side, _placement: Placement, cell: CellIdx) -> bool {
+        spacing(state, side, cell)
+    }
+
+    fn marker_allowed(&self, state: &GameState, side: Side, marker: u8, cell: CellIdx) -> bool {
+        marker_allowed(state, side, marker, cell)
+    }
+
+    /// Infiltrators that blundered arrive on turn 2.
+    fn turn_start_steps(&self, state: &GameState) -> Vec<Step> {
+        set_up::last_first(deployment::arrival_steps(state))
+    }
+
+    /// The objectives score on turns 2, 4 and 6.
+    fn end_of_turn(&self, state: &mut GameState) -> bool {
+        score_control(state, state.turn());
+        game_ends(state)
+    }
+
+    fn interact_options(&self, state: &GameState, actor: ModelId, out: &mut Vec<Action>) {
+        markers::interact_options(state, actor, out)
+    }
+
+    fn resolve_interact(&self, state: &mut GameState, actor: ModelId, kind: InteractKind, target: ModelId) {
+        markers::resolve(state, actor, kind, target)
+    }
 }

@@ -7,12 +7,18 @@
 
 use super::common::{alternate_infiltrators, deploy_crew};
 use super::common::{is_character, score};
+use super::deployment;
+use super::markers;
+use super::set_up;
+use super::types::{Marker, ScenarioState};
 use super::types::{MarkerKind, ScenarioStep};
 use super::types::{Placement, ZoneKind};
 use super::zones::{edge_distance, in_half, in_strip, on_board_edge};
 use crate::board::CellIdx;
 use crate::limits::DEPLOYMENT_DEPTH;
+use crate::state::hooks::ScenarioRules;
 use crate::state::{Action, GameState, Health, ModelId, Side, Stance};
+use crate::state::{InteractKind, ModelState, Sequence, StaticData, Step};
 
 /// Deployment in the order of p.82. Player A chooses the deployment edges, as in the other
 /// edge scenarios (docs/rulings.md).
@@ -121,5 +127,84 @@ pub(super) fn final_scoring(state: &mut GameState) {
         if holds {
             score(state, side, 2);
         }
+    }
+}
+
+/// The rules of Couriers.
+pub(crate) struct Couriers;
+
+impl ScenarioRules for Couriers {
+    /// The two prizes, carried by the couriers once nominated.
+    fn initial_state(&self, stat: &StaticData, models: &[ModelState]) -> ScenarioState {
+        let markers = vec![Marker::new(MarkerKind::Prize(0)), Marker::new(MarkerKind::Prize(1))];
+        set_up::initial_state(stat, models, usize::MAX, markers)
+    }
+
+    fn initial_steps(&self) -> Vec<Step> {
+        set_up::initial_steps()
+    }
+
+    fn deployment_plan(&self, state: &GameState) -> Vec<ScenarioStep> {
+        plan(state)
+    }
+
+    fn legal(&self, state: &GameState, step: &ScenarioStep, out: &mut Vec<Action>) {
+        match *step {
+            ScenarioStep::ChooseCourier(side) => courier_options(state, side, out),
+            _ => set_up::legal(state, step, out),
+        }
+    }
+
+    fn chance_values(&self, state: &GameState, step: &ScenarioStep) -> Vec<u8> {
+        set_up::chance_values(state, step)
+    }
+
+    fn decide(&self, state: &mut GameState, step: ScenarioStep, action: Action) {
+        match (step, action) {
+            (ScenarioStep::ChooseCourier(side), Action::Nominate(m)) => nominate(state, side, m),
+            _ => set_up::decide(state, step, action),
+        }
+    }
+
+    fn run(&self, state: &mut GameState, step: ScenarioStep) {
+        set_up::run(state, step)
+    }
+
+    fn in_zone(&self, state: &GameState, side: Side, placement: Placement, cell: CellIdx) -> bool {
+        zone(state, side, placement, cell)
+    }
+
+    /// Infiltrators that rolled Nailed It arrive on a later turn.
+    fn turn_start_steps(&self, state: &GameState) -> Vec<Step> {
+        set_up::last_first(deployment::arrival_steps(state))
+    }
+
+    /// A carrier that goes unconscious drops its prize.
+    fn after_health_changes(&self, state: &mut GameState, _seq: Option<&Sequence>) {
+        markers::drop_from_unconscious(state)
+    }
+
+    fn end_of_turn(&self, state: &mut GameState) -> bool {
+        game_ends(state, state.turn())
+    }
+
+    fn final_scoring(&self, state: &mut GameState) {
+        final_scoring(state)
+    }
+
+    fn interact_options(&self, state: &GameState, actor: ModelId, out: &mut Vec<Action>) {
+        markers::interact_options(state, actor, out)
+    }
+
+    fn resolve_interact(&self, state: &mut GameState, actor: ModelId, kind: InteractKind, target: ModelId) {
+        markers::resolve(state, actor, kind, target)
+    }
+
+    fn may_leave(&self, state: &GameState, m: ModelId) -> bool {
+        may_leave(state, m)
+    }
+
+    fn leave_table(&self, state: &mut GameState, m: ModelId) {
+        leave_table(state, m)
     }
 }

@@ -1,10 +1,10 @@
 //! Deployment shared by the scenarios: choosing edges and corners, placing markers, placing
 //! each model as a decision, infiltration tests and late arrivals (pp.76–85).
 //!
-//! Each scenario module says which cells a placement allows ([`zone`]) and how far from
-//! leaders, enemies and markers it must stay ([`spacing`]). When no cell satisfies both (a
-//! crowded zone on a busy board), the distance rule is dropped, then the zone: a model is
-//! always placed somewhere (docs/rulings.md).
+//! Each scenario's rules say which cells a placement allows (`ScenarioRules::in_zone`) and how
+//! far from leaders, enemies and markers it must stay (`ScenarioRules::keeps_spacing`). When
+//! no cell satisfies both (a crowded zone on a busy board), the distance rule is dropped, then
+//! the zone: a model is always placed somewhere (docs/rulings.md).
 
 use super::types::{Placement, Scenario, ScenarioStep, ZoneKind};
 use super::zones::{self, corners_adjacent, edge_between, is_long_edge, opposite_corner, opposite_edge};
@@ -68,11 +68,8 @@ pub(crate) fn choose_zone(state: &mut GameState, side: Side, zone: ZoneKind, z: 
 /// Cells where `side` may place marker `marker`.
 pub(crate) fn marker_cells(state: &GameState, side: Side, marker: u8, out: &mut Vec<Action>) {
     let board = state.board();
-    let allowed = |cell: CellIdx| match state.static_data().scenario {
-        Scenario::AttackAndDefend => super::attack_and_defend::marker_allowed(state, side, marker, cell),
-        Scenario::ScavengerHunt => super::scavenger_hunt::marker_allowed(state, marker, cell),
-        _ => true,
-    };
+    let rules = state.rules();
+    let allowed = |cell: CellIdx| rules.marker_allowed(state, side, marker, cell);
     let cells = || (0..board.len() as CellIdx).filter(|&c| zones::is_ground(board, c));
     out.extend(cells().filter(|&c| allowed(c)).map(Action::Deploy));
     if out.is_empty() {
@@ -97,7 +94,8 @@ pub(crate) fn deploy_options(state: &GameState, model: ModelId, placement: Place
     for strictness in [Strictness::Full, Strictness::ZoneOnly, Strictness::Anywhere] {
         let consider = |cell: CellIdx| {
             if free_ground(state, side, cell)
-                && (strictness != Strictness::Full || spacing(state, side, placement, cell))
+                && (strictness != Strictness::Full
+                    || state.rules().keeps_spacing(state, side, placement, cell))
             {
                 out.push(Action::Deploy(cell));
             }
@@ -139,7 +137,9 @@ fn for_each_zone_cell(state: &GameState, side: Side, placement: Placement, mut f
                     cache.clear();
                 }
                 let mut bits = vec![0u64; board.len().div_ceil(64)];
-                for cell in (0..board.len() as CellIdx).filter(|&c| zone(state, side, placement, c)) {
+                for cell in
+                    (0..board.len() as CellIdx).filter(|&c| state.rules().in_zone(state, side, placement, c))
+                {
                     bits[cell as usize / 64] |= 1 << (cell % 64);
                 }
                 cache.push((key, bits));
@@ -187,29 +187,7 @@ pub fn in_deployment_zone(state: &GameState, side: Side, cell: CellIdx) -> bool 
         .any(|s| matches!(s, crate::state::Step::Scenario(ScenarioStep::ChooseZone { .. })));
     !choosing
         && state.static_data().scenario != Scenario::Skirmish
-        && zone(state, side, Placement::Crew, cell)
-}
-
-/// Whether `cell` is in the zone `placement` names for `side`.
-fn zone(state: &GameState, side: Side, placement: Placement, cell: CellIdx) -> bool {
-    match state.static_data().scenario {
-        Scenario::Assassinate => super::assassinate::zone(state, side, placement, cell),
-        Scenario::GrudgeMatch => super::grudge_match::zone(state, side, placement, cell),
-        Scenario::AttackAndDefend => super::attack_and_defend::zone(state, side, placement, cell),
-        Scenario::Couriers => super::couriers::zone(state, side, placement, cell),
-        Scenario::ScavengerHunt => super::scavenger_hunt::zone(state, side, placement, cell),
-        Scenario::Skirmish => true,
-    }
-}
-
-/// Whether `cell` keeps the distances the scenario demands of `placement`.
-fn spacing(state: &GameState, side: Side, placement: Placement, cell: CellIdx) -> bool {
-    match state.static_data().scenario {
-        Scenario::Assassinate => super::assassinate::spacing(state, placement, cell),
-        Scenario::AttackAndDefend => super::attack_and_defend::spacing(state, side, cell),
-        Scenario::ScavengerHunt => super::scavenger_hunt::spacing(state, side, placement, cell),
-        _ => true,
-    }
+        && state.rules().in_zone(state, side, Placement::Crew, cell)
 }
 
 /// Place `model` (or keep it waiting).

@@ -5,12 +5,16 @@
 
 use super::common::{alternate_infiltrators, deploy_crew};
 use super::common::{is_character, leader_of, score};
+use super::set_up;
 use super::types::ScenarioStep;
+use super::types::{Grudge, ScenarioState};
 use super::types::{Placement, ZoneKind};
 use super::zones::{in_half, in_strip};
 use crate::board::CellIdx;
 use crate::limits::DEPLOYMENT_DEPTH;
+use crate::state::hooks::ScenarioRules;
 use crate::state::{Action, GameState, Health, ModelId, Sequence, Side};
+use crate::state::{ModelState, StaticData, Step};
 
 /// Deployment in the order of p.80.
 pub(super) fn plan(state: &GameState) -> Vec<ScenarioStep> {
@@ -117,5 +121,68 @@ pub(super) fn final_scoring(state: &mut GameState) {
         if state.models()[holder as usize].is_conscious() {
             score(state, side, 2);
         }
+    }
+}
+
+/// The rules of Grudge Match.
+pub(crate) struct GrudgeMatch;
+
+impl ScenarioRules for GrudgeMatch {
+    /// No markers.
+    fn initial_state(&self, stat: &StaticData, models: &[ModelState]) -> ScenarioState {
+        set_up::initial_state(stat, models, usize::MAX, Vec::new())
+    }
+
+    /// "Before the game starts both players secretly make note of a Grudge" (p.80): after the
+    /// roll-off, side A's grudge then side B's.
+    fn initial_steps(&self) -> Vec<Step> {
+        let mut steps = set_up::initial_steps();
+        steps.extend([ScenarioStep::ChooseGrudge(1), ScenarioStep::ChooseGrudge(0)].map(Step::Scenario));
+        steps
+    }
+
+    fn deployment_plan(&self, state: &GameState) -> Vec<ScenarioStep> {
+        plan(state)
+    }
+
+    fn legal(&self, state: &GameState, step: &ScenarioStep, out: &mut Vec<Action>) {
+        match *step {
+            ScenarioStep::ChooseGrudge(side) => grudge_options(state, side, out),
+            _ => set_up::legal(state, step, out),
+        }
+    }
+
+    fn chance_values(&self, state: &GameState, step: &ScenarioStep) -> Vec<u8> {
+        set_up::chance_values(state, step)
+    }
+
+    fn decide(&self, state: &mut GameState, step: ScenarioStep, action: Action) {
+        match (step, action) {
+            (ScenarioStep::ChooseGrudge(side), Action::Grudge { holder, target }) => {
+                state.dyn_.scenario.grudges[side as usize] =
+                    Some(Grudge { holder, target, complete: false, revealed: false });
+            }
+            _ => set_up::decide(state, step, action),
+        }
+    }
+
+    fn run(&self, state: &mut GameState, step: ScenarioStep) {
+        set_up::run(state, step)
+    }
+
+    fn in_zone(&self, state: &GameState, side: Side, placement: Placement, cell: CellIdx) -> bool {
+        zone(state, side, placement, cell)
+    }
+
+    fn after_health_changes(&self, state: &mut GameState, seq: Option<&Sequence>) {
+        score_grudges(state, seq)
+    }
+
+    fn end_of_turn(&self, state: &mut GameState) -> bool {
+        game_ends(state, state.turn())
+    }
+
+    fn final_scoring(&self, state: &mut GameState) {
+        final_scoring(state)
     }
 }

@@ -10,11 +10,16 @@
 
 use super::common::score;
 use super::common::{clear_of_markers, clear_of_models, deploy_crew};
+use super::markers;
+use super::set_up;
 use super::types::ScenarioStep;
+use super::types::{Marker, MarkerKind, ScenarioState};
 use super::types::{Placement, ZoneKind};
 use super::zones::{edge_distance, in_corner, EDGES};
 use crate::board::CellIdx;
+use crate::state::hooks::ScenarioRules;
 use crate::state::{Action, GameState, Health, ModelId, Side};
+use crate::state::{InteractKind, ModelState, Sequence, StaticData, Step};
 
 /// Number of markers.
 pub(crate) const MARKERS: u8 = 6;
@@ -167,5 +172,96 @@ pub(super) fn final_scoring(state: &mut GameState) {
     let h = held(state);
     for side in 0..2u8 {
         score(state, side, h[side as usize] as i16);
+    }
+}
+
+/// The rules of Scavenger Hunt.
+pub(crate) struct ScavengerHunt;
+
+impl ScenarioRules for ScavengerHunt {
+    /// The six numbered markers, placed by the players.
+    fn initial_state(&self, stat: &StaticData, models: &[ModelState]) -> ScenarioState {
+        let markers = vec![Marker::new(MarkerKind::Numbered); MARKERS as usize];
+        set_up::initial_state(stat, models, usize::MAX, markers)
+    }
+
+    fn initial_steps(&self) -> Vec<Step> {
+        set_up::initial_steps()
+    }
+
+    fn deployment_plan(&self, state: &GameState) -> Vec<ScenarioStep> {
+        plan(state)
+    }
+
+    fn legal(&self, state: &GameState, step: &ScenarioStep, out: &mut Vec<Action>) {
+        match *step {
+            ScenarioStep::ChooseGroup(side) => group_options(state, side, out),
+            _ => set_up::legal(state, step, out),
+        }
+    }
+
+    /// The numbers a side may seek, or those not yet under a marker.
+    fn chance_values(&self, state: &GameState, step: &ScenarioStep) -> Vec<u8> {
+        match *step {
+            ScenarioStep::RollSought(side) => sought_candidates(state, side),
+            _ => set_up::chance_values(state, step),
+        }
+    }
+
+    fn decide(&self, state: &mut GameState, step: ScenarioStep, action: Action) {
+        match (step, action) {
+            (ScenarioStep::ChooseGroup(_), Action::Nominate(m)) => state.dyn_.scenario.group |= 1 << m,
+            _ => set_up::decide(state, step, action),
+        }
+    }
+
+    fn run(&self, state: &mut GameState, step: ScenarioStep) {
+        match step {
+            ScenarioStep::ResolveLook { model, marker } => resolve_look(state, model, marker),
+            _ => set_up::run(state, step),
+        }
+    }
+
+    fn in_zone(&self, state: &GameState, side: Side, placement: Placement, cell: CellIdx) -> bool {
+        zone(state, side, placement, cell)
+    }
+
+    fn keeps_spacing(&self, state: &GameState, side: Side, placement: Placement, cell: CellIdx) -> bool {
+        spacing(state, side, placement, cell)
+    }
+
+    fn marker_allowed(&self, state: &GameState, _side: Side, marker: u8, cell: CellIdx) -> bool {
+        marker_allowed(state, marker, cell)
+    }
+
+    /// Each side rolls the number it seeks.
+    fn turn_start_steps(&self, state: &GameState) -> Vec<Step> {
+        set_up::last_first(sought_steps(state))
+    }
+
+    /// A side with no model to give AP to ends the game.
+    fn ends_at_ap_grant(&self, state: &GameState) -> bool {
+        a_side_cannot_act(state)
+    }
+
+    /// A carrier that goes unconscious drops its markers.
+    fn after_health_changes(&self, state: &mut GameState, _seq: Option<&Sequence>) {
+        markers::drop_from_unconscious(state)
+    }
+
+    fn end_of_turn(&self, state: &mut GameState) -> bool {
+        game_ends(state, state.turn())
+    }
+
+    fn final_scoring(&self, state: &mut GameState) {
+        final_scoring(state)
+    }
+
+    fn interact_options(&self, state: &GameState, actor: ModelId, out: &mut Vec<Action>) {
+        markers::interact_options(state, actor, out)
+    }
+
+    fn resolve_interact(&self, state: &mut GameState, actor: ModelId, kind: InteractKind, target: ModelId) {
+        markers::resolve(state, actor, kind, target)
     }
 }

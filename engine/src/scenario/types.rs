@@ -1,6 +1,7 @@
 //! The scenarios' plain data: which scenario is played, its markers, grudges and changing
 //! state, and its procedure steps. A leaf module: the game state keeps these types without
-//! knowing the scenarios' rules, which reach it through [`crate::state::hooks::ScenarioRules`].
+//! knowing the scenarios' rules, which reach it through [`crate::state::hooks::ScenarioRules`]
+//! (`Scenario::rules`, in the scenario module, gives each scenario's).
 
 use crate::board::CellIdx;
 use crate::dice::{TestLevel, TestOutcome};

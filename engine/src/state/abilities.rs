@@ -2,7 +2,6 @@
 //! Mech's Repair (anyone may repair a Primitive weapon, p.53).
 
 use super::action::InteractKind;
-use super::hooks::ScenarioRules;
 use super::model::ModelId;
 use super::{Action, GameState};
 use crate::dice::TestLevel;
@@ -45,7 +44,7 @@ pub(super) fn interact_options(state: &GameState, actor: ModelId, out: &mut Vec<
     if matches!(state.profile(actor).model_type, ModelType::Beast | ModelType::Cavalry) {
         return;
     }
-    state.stat.scenario.interact_options(state, actor, out);
+    state.rules().interact_options(state, actor, out);
     super::ambush::recognise_options(state, actor, out);
     for (t, tm) in state.models().iter().enumerate() {
         let t = t as ModelId;
@@ -74,7 +73,7 @@ pub(super) fn resolve_interact(state: &mut GameState) {
     };
     let actor = seq.actor;
     if kind.is_marker() {
-        state.stat.scenario.resolve_interact(state, actor, kind, target);
+        state.rules().resolve_interact(state, actor, kind, target);
         return;
     }
     let level = seq.interact_test.expect("interact test rolled").level;

@@ -13,8 +13,9 @@
 //! Models move through markers but never stop on one. Each trigger event does one thing to a
 //! marker: a passive marker flipped by a move is not also sprung by it (docs/rulings.md).
 
-use super::enemy::{self, EnemyStep};
-use super::steps::Step;
+use super::enemy_step::EnemyStep;
+use super::spawning::{new_ai_model, place_model, MAX_AI_MODELS, NOISE_RANGE};
+use super::step::Step;
 use super::{Action, CombatKind, GameState, InteractKind, ModelId, Sequence};
 use crate::board::CellIdx;
 use crate::dice::TestLevel;
@@ -106,7 +107,7 @@ pub(super) fn after_sequence(state: &mut GameState, seq: &Sequence, stealthed: b
         .iter()
         .filter(|r| !r.cancelled && matches!(r.kind, CombatKind::Shoot { .. } | CombatKind::Template { .. }))
         .filter(|r| state.dyn_.models[r.model as usize].side != AI_SIDE)
-        .map(|r| (super::sequence::roll_cell(state, seq, r), r.model))
+        .map(|r| (super::declare::roll_cell(state, seq, r), r.model))
         .collect();
     let markers: Vec<_> = state.dyn_.uc.markers_on_table().collect();
     for (i, mk) in markers {
@@ -141,10 +142,8 @@ pub(super) fn hear(state: &mut GameState, noises: &[(CellIdx, ModelId)]) {
     let markers: Vec<_> = state.dyn_.uc.markers_on_table().collect();
     for (i, mk) in markers {
         let d = |c: CellIdx| board.ground_distance(c, mk.cell);
-        let nearest = noises
-            .iter()
-            .filter(|(c, _)| d(*c) <= enemy::NOISE_RANGE)
-            .min_by(|a, b| d(a.0).total_cmp(&d(b.0)));
+        let nearest =
+            noises.iter().filter(|(c, _)| d(*c) <= NOISE_RANGE).min_by(|a, b| d(a.0).total_cmp(&d(b.0)));
         let heard = &mut state.dyn_.uc.markers[i as usize].heard_by;
         if let (None, Some(&(_, maker))) = (*heard, nearest) {
             *heard = Some(maker);
@@ -200,8 +199,8 @@ pub(super) fn arrive(
     confusion: u8,
     outcome: u8,
 ) {
-    let model = enemy::new_ai_model(state, table, outcome);
-    enemy::decide(state, EnemyStep::Place { model, chooser: 0 }, Action::Deploy(cell));
+    let model = new_ai_model(state, table, outcome);
+    place_model(state, model, cell);
     if confusion > 0 {
         state.dyn_.uc.confuse(model, confusion);
     } else {
@@ -209,20 +208,11 @@ pub(super) fn arrive(
     }
 }
 
-/// The ambush reaction of a model that sprang from a marker, by its profile; no one reacts to
-/// it.
-pub(super) fn ambush_reaction(state: &mut GameState, model: ModelId, trigger: ModelId) {
-    let uc = state.stat.uc.clone().expect("an AI model needs the UC data");
-    let Some(e) = uc.enemy(&state.dyn_.models[model as usize]) else { return };
-    let source = state.dyn_.models[trigger as usize].cell;
-    enemy::react(state, model, trigger, e.ambush_reaction, Some(source));
-}
-
 /// Whether an ambush spawn cannot happen: the game holds its most AI models or 32 models
 /// ("If you have none left, spawn nothing"), or a model lies on the marker's cell.
 pub(super) fn spawn_blocked(state: &GameState, cell: CellIdx) -> bool {
     let ai = state.dyn_.models.iter().filter(|m| m.side == AI_SIDE).count();
-    ai >= enemy::MAX_AI_MODELS
+    ai >= MAX_AI_MODELS
         || state.dyn_.models.len() >= crate::limits::MAX_GAME_MODELS
         || state.dyn_.models.iter().any(|m| m.is_on_table() && m.cell == cell)
 }

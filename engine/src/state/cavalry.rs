@@ -1,5 +1,5 @@
-//! Cavalry models (pp.58-61): rider and mount tracked separately, damage allocated between
-//! them, and the two separating when either is reduced to 0 wounds.
+//! Cavalry models (pp.58-61): rider and mount tracked separately, each part's armour, and the
+//! two separating when either is reduced to 0 wounds (`damage` allocates hits between them).
 //!
 //! A cavalry model's own wounds, toughness and armour are its rider's; its `mount_wounds` and
 //! the mount profile's toughness and armour are the mount's. Damage from a Pass goes to the
@@ -7,7 +7,7 @@
 //! blunders hurt the mount. Dismounting and remounting are not implemented yet.
 
 use super::model::{Health, ModelId, Stance};
-use super::steps::Step;
+use super::step::Step;
 use super::GameState;
 use crate::board::{CellIdx, Terrain};
 use crate::odds::armour_target;
@@ -49,29 +49,6 @@ pub(super) fn part_armour(state: &GameState, m: ModelId, part: Part, w: Option<&
             armour_target(mp.toughness, mp.total_armour(), pierce, sunder, hard)
         }
         _ => armour_target(p.toughness, p.total_armour(), pierce, sunder, hard),
-    }
-}
-
-/// Damage to a cavalry model from an attack: the mount's on a Pass, the attacker's choice on
-/// Nailed It or with a template (p.58).
-pub(super) fn allocate_hit(
-    state: &mut GameState,
-    m: ModelId,
-    damage: u8,
-    w: &Weapon,
-    hard: bool,
-    chooser: Option<u8>,
-) {
-    match chooser {
-        None => {
-            let target = part_armour(state, m, Part::Mount, Some(w), hard);
-            super::combat::add_damage_to(state, m, Part::Mount, damage, target);
-        }
-        Some(side) => {
-            let rider = part_armour(state, m, Part::Rider, Some(w), hard);
-            let mount = part_armour(state, m, Part::Mount, Some(w), hard);
-            state.dyn_.steps.push(Step::ChooseAllocation { model: m, damage, rider, mount, chooser: side });
-        }
     }
 }
 

@@ -7,10 +7,11 @@
 //! opposed by at most one roll.
 
 use super::action::CombatKind;
-use super::cavalry::Part;
-use super::model::{Health, ModelId};
-use super::sequence::{close_combat, close_combat_attr, reaches, CombatRoll, RollRole};
-use super::steps::{Purpose, Step};
+use super::damage::{add_damage, allocate_hit, self_armour};
+use super::declare::{charge_bonus, close_combat, close_combat_attr, reaches, refund_ap};
+use super::model::ModelId;
+use super::sequence::{CombatRoll, RollRole};
+use super::step::{Purpose, Step};
 use super::{template, Action, GameState};
 use crate::board::CellIdx;
 use crate::dice::{opposed, OpposedResult, TestLevel};
@@ -98,15 +99,6 @@ pub(super) fn charge_strike(state: &mut GameState) {
     if let Some(roll) = roll {
         state.dyn_.sequence.as_mut().expect("sequence").rolls.push(roll);
     }
-}
-
-/// Whether the sequence's charge earns its +1 Close Combat (p.33): a charge not begun in water
-/// and not through smoke.
-pub(super) fn charge_bonus(state: &GameState, seq: &super::Sequence) -> bool {
-    let through_smoke = !state.dyn_.clouds.is_empty()
-        && (template::smoke_between(state, seq.origin, seq.origin)
-            || seq.path.points.iter().any(|p| template::smoke_between(state, p.cell, p.cell)));
-    matches!(seq.declared, Action::Charge { .. }) && !seq.started_in_water && !through_smoke
 }
 
 /// Test G-H (p.39): mark opposed rolls, give unopposed close combat its Sneaky bonus, and push
@@ -246,7 +238,7 @@ pub(super) fn resolve_combat(state: &mut GameState) {
             scatter_or_land(state, i as u8, weapon, outcome.level);
             continue;
         }
-        if !takes_effect(&rolls, &pairs, i, |m| super::steps::is_ai(state, m)) {
+        if !takes_effect(&rolls, &pairs, i, |m| super::actors::is_ai(state, m)) {
             continue;
         }
         if outcome.level == TestLevel::Feat {
@@ -296,7 +288,7 @@ pub(super) fn resolve_combat(state: &mut GameState) {
                     let chooser = (nailed && !after_separation).then(|| {
                         match state.dyn_.models[roll.model as usize].side {
                             crate::uc::AI_SIDE => {
-                                super::steps::other_side(state.dyn_.models[target as usize].side)
+                                super::actors::other_side(state.dyn_.models[target as usize].side)
                             }
                             side => side,
                         }
@@ -335,7 +327,7 @@ pub(super) fn resolve_combat(state: &mut GameState) {
         add_damage(state, m, damage, target);
     }
     for (m, damage, w, hard, chooser) in cavalry_hits.into_iter().rev() {
-        super::cavalry::allocate_hit(state, m, damage, &w, hard, chooser);
+        allocate_hit(state, m, damage, &w, hard, chooser);
     }
     state.dyn_.steps.extend(scatters.into_iter().rev());
 }
@@ -444,7 +436,7 @@ pub(super) fn template_damage(state: &mut GameState, t: u8, m: ModelId, hard: bo
     if super::cavalry::is_cavalry(state, m) {
         // The template's owner chooses rider or mount (p.58).
         let owner = state.dyn_.models[shot.firer as usize].side;
-        super::cavalry::allocate_hit(state, m, damage, &w, hard, Some(owner));
+        allocate_hit(state, m, damage, &w, hard, Some(owner));
         return;
     }
     let tp = state.profile(m);
@@ -479,39 +471,5 @@ fn on_hit(state: &mut GameState, attacker: ModelId, target: ModelId, w: &crate::
     }
     if let Some((a, b)) = w.slow() {
         p.slow = (p.slow.0.max(a), p.slow.1.max(b));
-    }
-}
-
-/// Armour-roll target of a model against damage with no weapon properties (a cavalry model's
-/// mount's, which takes such damage).
-pub(super) fn self_armour(state: &GameState, m: ModelId) -> u8 {
-    let part = if super::cavalry::is_cavalry(state, m) { Part::Mount } else { Part::Rider };
-    super::cavalry::part_armour(state, m, part, None, false)
-}
-
-/// Damage to a model that nobody allocates: a cavalry model's goes to its mount (falls,
-/// blunders, p.58); an armour roll, or taken out with no roll if the model is down (p.42).
-pub(super) fn add_damage(state: &mut GameState, m: ModelId, damage: u8, target: u8) {
-    let part = if super::cavalry::is_cavalry(state, m) { Part::Mount } else { Part::Rider };
-    add_damage_to(state, m, part, damage, target);
-}
-
-/// Damage to one part of a model (`Part::Rider` for any model that is not cavalry).
-pub(super) fn add_damage_to(state: &mut GameState, m: ModelId, part: Part, damage: u8, target: u8) {
-    if damage == 0 {
-        return;
-    }
-    if state.dyn_.models[m as usize].health == Health::Down {
-        state.dyn_.models[m as usize].pending.take_out = true;
-    } else {
-        state.dyn_.steps.push(Step::Armour { model: m, damage, target, mount: part == Part::Mount });
-    }
-}
-
-/// Give back the AP of a cancelled reaction; AI models hold none (seed 003, Conversion).
-pub(super) fn refund_ap(state: &mut GameState, m: ModelId) {
-    let model = &mut state.dyn_.models[m as usize];
-    if model.side != crate::uc::AI_SIDE {
-        model.ap += 1;
     }
 }

@@ -7,7 +7,7 @@
 
 use super::model::ModelId;
 use super::sequence::Sequence;
-use super::steps::{Purpose, Step};
+use super::step::{Purpose, Step};
 use super::{Action, GameState};
 use crate::dice::{clamp_attribute, TestLevel};
 use crate::profile::Role;

@@ -13,204 +13,12 @@
 //! a player's decision (as here, where the players take turns to place the models), or a roll.
 
 use super::action::CombatKind;
-use super::node::NodeKind;
-use super::steps::Step;
-use super::{Action, GameState, Health, ModelId, ModelState, Side, Stance};
-use crate::board::{CellIdx, Terrain};
+use super::enemy_step::EnemyStep;
+use super::spawning::{new_ai_model, place_model, spawn_cell, table_outcomes, NOISE_RANGE};
+use super::step::Step;
+use super::{Action, GameState, ModelId, Side};
+use crate::board::CellIdx;
 use crate::uc::game::AI_SIDE;
-use serde::{Deserialize, Serialize};
-
-/// The card AI's procedure steps.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum EnemyStep {
-    /// Chance: the spawn-table roll for the next AI model placed before deployment; `chooser`
-    /// then places it. The outcomes are the distinct AI models of the table, in the order of
-    /// their first face, each with its share of the ten faces.
-    RollPlacement {
-        /// The player who places the model rolled.
-        chooser: Side,
-    },
-    /// Decision for `chooser`: the cell AI model `model` is placed on (`Action::Deploy`).
-    Place {
-        /// The AI model being placed.
-        model: ModelId,
-        /// The player placing it.
-        chooser: Side,
-    },
-    /// Chance: the spawn-table roll for an AI model that a noise brings to the table at the
-    /// start of the enemy phase; it arrives at the spawn point nearest the cell `near`.
-    Spawn {
-        /// Where the noise was made.
-        near: CellIdx,
-    },
-    /// Automatic: the enemy phase begins: the decks are shuffled and every AI model on the
-    /// table draws a card, left to right (top to bottom breaking ties).
-    Phase,
-    /// Chance: the card AI model `model` draws (uniform over its deck's cards not yet drawn);
-    /// skipped when the model is no longer conscious.
-    Draw {
-        /// The AI model.
-        model: ModelId,
-    },
-    /// Automatic: box `index` of card `card` of the model's deck: its move.
-    Box {
-        /// The AI model.
-        model: ModelId,
-        /// The card (index in the model's deck).
-        card: u8,
-        /// The box (index in the card).
-        index: u8,
-        /// This is the second resolution after a frenzy.
-        again: bool,
-    },
-    /// Automatic: the act of the box, after its move.
-    Act {
-        /// The AI model.
-        model: ModelId,
-        /// The card (index in the model's deck).
-        card: u8,
-        /// The box (index in the card).
-        index: u8,
-        /// This is the second resolution after a frenzy.
-        again: bool,
-        /// The move was a charge: its blow was the act.
-        charged: bool,
-    },
-    /// Automatic, after the players' reactions to a player's shot or blow at an AI model: the
-    /// AI model shoots back or dodges, or fights back or dodges (seed 003, "Shoot (player)",
-    /// "Close combat (player)").
-    AnswerAttack,
-    /// Automatic, after a player's move: AI model `model`, whose movement reaction range the
-    /// mover entered, reacts to `trigger` by its profile (seed 003, "Enemy reactions vs
-    /// movement"). No one may react to it.
-    MoveReaction {
-        /// The reacting AI model.
-        model: ModelId,
-        /// The model that moved.
-        trigger: ModelId,
-    },
-    /// Automatic, after a player's sequence that made a noise: AI model `model`, within 12" of
-    /// the noise at `source` made by `maker`, performs its noise reaction (seed 003, "Noise
-    /// reactions"). No one may react to it.
-    NoiseReaction {
-        /// The reacting AI model.
-        model: ModelId,
-        /// The model whose weapon made the noise.
-        maker: ModelId,
-        /// Where the noise was: the shooter, or a template's centre.
-        source: CellIdx,
-    },
-    /// Automatic: the attack of a movement reaction, after its move.
-    ReactionAct {
-        /// The reacting AI model.
-        model: ModelId,
-        /// The model that moved.
-        trigger: ModelId,
-        /// The reaction's move was a charge: its blow was the attack.
-        charged: bool,
-    },
-    /// Chance: the kind of the next ambush marker placed before deployment (every kind of
-    /// `configs/uc/spawn.toml` alike); `chooser` then places it.
-    RollMarker {
-        /// The player who places the marker.
-        chooser: Side,
-    },
-    /// Decision for `chooser`: the cell an ambush marker of `kind` is placed on
-    /// (`Action::Deploy`).
-    PlaceMarker {
-        /// The marker's kind (index into the UC data's markers).
-        kind: u8,
-        /// The player placing it.
-        chooser: Side,
-    },
-    /// Chance: the spawn-table roll for the AI model that replaces an ambush marker that
-    /// sprang or was recognised (seed 003, "Ambush markers", "Recognise").
-    Ambush {
-        /// Where the marker lay: the model arrives there.
-        cell: CellIdx,
-        /// The marker kind's spawn table (index into the UC data's tables).
-        table: u8,
-        /// The player model that triggered or recognised it.
-        trigger: ModelId,
-        /// Confusion tokens the model arrives with: 0 when the marker sprang (it then makes
-        /// its ambush reaction against `trigger`), 1 or 2 when recognised (no reaction).
-        confusion: u8,
-    },
-    /// Automatic: a model that sprang from an ambush marker performs its ambush reaction
-    /// against `trigger`. No one may react to it.
-    AmbushReaction {
-        /// The AI model.
-        model: ModelId,
-        /// The model that triggered the marker.
-        trigger: ModelId,
-    },
-}
-
-impl EnemyStep {
-    /// What kind of node the step is (every step listed: see [`Step::kind`]).
-    pub fn kind(&self) -> NodeKind {
-        match self {
-            EnemyStep::RollPlacement { .. }
-            | EnemyStep::Draw { .. }
-            | EnemyStep::Spawn { .. }
-            | EnemyStep::RollMarker { .. }
-            | EnemyStep::Ambush { .. } => NodeKind::Chance,
-            EnemyStep::Place { .. } | EnemyStep::PlaceMarker { .. } => NodeKind::Decision,
-            EnemyStep::Phase
-            | EnemyStep::Box { .. }
-            | EnemyStep::Act { .. }
-            | EnemyStep::AnswerAttack
-            | EnemyStep::MoveReaction { .. }
-            | EnemyStep::NoiseReaction { .. }
-            | EnemyStep::ReactionAct { .. }
-            | EnemyStep::AmbushReaction { .. } => NodeKind::Automatic,
-        }
-    }
-
-    /// One-line description in words.
-    pub(super) fn describe(&self, state: &GameState) -> String {
-        let side = |s: &Side| format!("side {}", (b'A' + s.min(&25)) as char);
-        match self {
-            EnemyStep::RollPlacement { .. } => "roll on the spawn table for the next AI model".into(),
-            EnemyStep::Place { model, chooser } => {
-                format!("{} places {}", side(chooser), state.model_name(*model))
-            }
-            EnemyStep::Phase => "the enemy phase".into(),
-            EnemyStep::Spawn { .. } => "roll on the spawn table for the AI model the noise brings".into(),
-            EnemyStep::Draw { model } => {
-                format!("{} draws an action card", state.model_name(*model))
-            }
-            EnemyStep::Box { model, .. } | EnemyStep::Act { model, .. } => {
-                format!("{} resolves its card", state.model_name(*model))
-            }
-            EnemyStep::AnswerAttack => "the attacked AI model answers".into(),
-            EnemyStep::MoveReaction { model, .. } | EnemyStep::ReactionAct { model, .. } => {
-                format!("{} reacts to the move", state.model_name(*model))
-            }
-            EnemyStep::NoiseReaction { model, .. } => {
-                format!("{} reacts to the noise", state.model_name(*model))
-            }
-            EnemyStep::RollMarker { .. } => "roll for the kind of the next ambush marker".into(),
-            EnemyStep::PlaceMarker { chooser, .. } => format!("{} places an ambush marker", side(chooser)),
-            EnemyStep::Ambush { confusion: 0, .. } => {
-                "an ambush marker springs: roll on its spawn table".into()
-            }
-            EnemyStep::Ambush { .. } => "an ambush marker is recognised: roll on its spawn table".into(),
-            EnemyStep::AmbushReaction { model, .. } => {
-                format!("{} makes its ambush reaction", state.model_name(*model))
-            }
-        }
-    }
-
-    /// The side deciding at this step (chance steps have none).
-    pub fn chooser(&self) -> Option<Side> {
-        match self {
-            EnemyStep::Place { chooser, .. } | EnemyStep::PlaceMarker { chooser, .. } => Some(*chooser),
-            _ => None,
-        }
-    }
-}
 
 /// The placement steps of a game with `dinos` AI models and `ambush` ambush markers, in the
 /// order they happen: for each, a roll (on the spawn table, or for the marker's kind) then a
@@ -227,20 +35,6 @@ pub(crate) fn placement_steps(dinos: u8, ambush: u8) -> Vec<Step> {
             })
         })
         .collect()
-}
-
-/// The distinct AI models (indices into the UC data's enemies) of spawn table `table`, with
-/// their probabilities.
-pub(super) fn table_outcomes(state: &GameState, table: u8) -> Vec<(u8, f64)> {
-    let uc = state.stat.uc.as_ref().expect("spawns need the UC data");
-    let mut out: Vec<(u8, f64)> = Vec::new();
-    for e in uc.table_faces(table) {
-        match out.iter_mut().find(|(x, _)| *x == e) {
-            Some(entry) => entry.1 += 0.1,
-            None => out.push((e, 0.1)),
-        }
-    }
-    out
 }
 
 /// Outcomes of a chance step of the card AI.
@@ -310,7 +104,7 @@ pub(super) fn run(state: &mut GameState, step: EnemyStep) {
         EnemyStep::AnswerAttack => answer_attack(state),
         EnemyStep::MoveReaction { model, trigger } => move_reaction(state, model, trigger),
         EnemyStep::NoiseReaction { model, maker, source } => noise_reaction(state, model, maker, source),
-        EnemyStep::AmbushReaction { model, trigger } => super::ambush::ambush_reaction(state, model, trigger),
+        EnemyStep::AmbushReaction { model, trigger } => ambush_reaction(state, model, trigger),
         EnemyStep::ReactionAct { model, trigger, charged } => {
             state.dyn_.uc.reacting = false;
             if !charged {
@@ -428,7 +222,7 @@ fn move_box(state: &mut GameState, model: ModelId, card: u8, index: u8, again: b
         if let Some(action) = choose_move(state, model, bx, None) {
             charged = matches!(action, Action::Charge { .. });
             state.dyn_.steps.push(Step::Enemy(EnemyStep::Act { model, card, index, again, charged }));
-            super::sequence::declare(state, model, action);
+            super::declare::declare(state, model, action);
             return;
         }
     }
@@ -471,7 +265,7 @@ fn choose_move(
             })
             .max_by(|x, y| {
                 let attr = |&(_, t, w, _): &(Action, ModelId, u8, CellIdx)| {
-                    super::sequence::close_combat_attr(state, m, t, w, true, false)
+                    super::declare::close_combat_attr(state, m, t, w, true, false)
                 };
                 attr(x).cmp(&attr(y)).then(cost.get(&y.3).cmp(&cost.get(&x.3))).then(y.0.cmp(&x.0))
             });
@@ -515,7 +309,7 @@ fn choose_move(
                     .iter()
                     .any(|&t| {
                         (0..weapons).any(|w| {
-                            super::sequence::shot(
+                            super::declare::shot(
                                 state,
                                 m,
                                 pose,
@@ -605,11 +399,11 @@ fn strike(state: &mut GameState, model: ModelId, wanted: impl Fn(&Action) -> boo
         match *a {
             Action::Shoot { weapon, target } => {
                 let (sp, tp) = (state.pose(model), state.pose(target));
-                super::sequence::shot(state, model, sp, weapon, target, tp, super::RollRole::Main, 0)
+                super::declare::shot(state, model, sp, weapon, target, tp, super::RollRole::Main, 0)
                     .map_or(0, |r| r.attr as i32)
             }
             Action::CloseCombat { weapon, target } => {
-                super::sequence::close_combat_attr(state, model, target, weapon, false, false) as i32
+                super::declare::close_combat_attr(state, model, target, weapon, false, false) as i32
             }
             _ => -1,
         }
@@ -617,19 +411,7 @@ fn strike(state: &mut GameState, model: ModelId, wanted: impl Fn(&Action) -> boo
     let best =
         options.iter().filter(|a| wanted(a)).max_by(|a, b| chance(a).cmp(&chance(b)).then(b.cmp(a))).copied();
     if let Some(action) = best {
-        super::sequence::declare(state, model, action);
-    }
-}
-
-/// The AI model a player's main shot, blow or charge is made at, if any.
-pub(super) fn attacked_ai(state: &GameState, declared: Action) -> Option<ModelId> {
-    match declared {
-        Action::Shoot { target, .. } | Action::CloseCombat { target, .. } | Action::Charge { target, .. }
-            if state.dyn_.models[target as usize].side == AI_SIDE =>
-        {
-            Some(target)
-        }
-        _ => None,
+        super::declare::declare(state, model, action);
     }
 }
 
@@ -639,7 +421,7 @@ pub(super) fn attacked_ai(state: &GameState, declared: Action) -> Option<ModelId
 /// combat (player)": "they will close combat if able; otherwise they will dodge").
 fn answer_attack(state: &mut GameState) {
     let seq = state.dyn_.sequence.as_ref().expect("an attack under way");
-    let Some(ai) = attacked_ai(state, seq.declared) else { return };
+    let Some(ai) = super::declare::attacked_ai(state, seq.declared) else { return };
     if !state.dyn_.models[ai as usize].is_conscious() || seq.has_reacted(ai) {
         return;
     }
@@ -667,7 +449,7 @@ fn answer_attack(state: &mut GameState) {
     }
     .or_else(|| answer(&|k| k == CombatKind::Dodge));
     if let Some(action) = choice {
-        super::sequence::add_combat(state, action);
+        super::declare::add_combat(state, action);
     }
 }
 
@@ -791,7 +573,7 @@ pub(super) fn react(
             let charged = matches!(action, Some(Action::Charge { .. }));
             state.dyn_.steps.push(Step::Enemy(EnemyStep::ReactionAct { model, trigger, charged }));
             if let Some(action) = action {
-                super::sequence::declare(state, model, action);
+                super::declare::declare(state, model, action);
             }
         }
         EnemyReaction::Investigate => {
@@ -801,7 +583,7 @@ pub(super) fn react(
             state.dyn_.uc.reacting = true;
             // Ends the reaction (no attack follows).
             state.dyn_.steps.push(Step::Enemy(EnemyStep::ReactionAct { model, trigger, charged: true }));
-            super::sequence::declare(state, model, action);
+            super::declare::declare(state, model, action);
         }
         EnemyReaction::Ignore => {}
     }
@@ -827,10 +609,6 @@ fn move_toward(state: &GameState, m: ModelId, cell: CellIdx) -> Option<Action> {
         .map(|(_, a)| a)
 }
 
-/// How far a noise carries to AI models and ambush markers (seed 003, "Noise reactions":
-/// markers within 12" of a noise flip; docs/rulings.md).
-pub const NOISE_RANGE: f32 = 12.0;
-
 /// The noises a finished sequence made (seed 003, Conversion, "Noise": every ranged weapon
 /// without Primitive or Natural; a template's noise comes from its centre): (where, maker)
 /// for every player model's shot or template. AI models' own weapons make none.
@@ -850,7 +628,7 @@ pub(super) fn noises(state: &GameState, seq: &super::Sequence) -> Vec<(CellIdx, 
             continue;
         }
         let template = seq.templates.iter().find(|t| t.firer == r.model && t.weapon == weapon && t.landed);
-        let at = template.map_or_else(|| super::sequence::roll_cell(state, seq, r), |t| t.at);
+        let at = template.map_or_else(|| super::declare::roll_cell(state, seq, r), |t| t.at);
         out.push((at, r.model));
     }
     out
@@ -898,7 +676,7 @@ pub(super) fn chance(state: &mut GameState, step: EnemyStep, outcome: u8) {
         EnemyStep::Spawn { near } => {
             let cell = spawn_cell(state, near).expect("skipped when there is no spawn point");
             let model = new_ai_model(state, step_table(state, &step), outcome);
-            decide(state, EnemyStep::Place { model, chooser: 0 }, Action::Deploy(cell));
+            place_model(state, model, cell);
             return;
         }
         EnemyStep::RollMarker { chooser } => {
@@ -914,94 +692,22 @@ pub(super) fn chance(state: &mut GameState, step: EnemyStep, outcome: u8) {
     state.dyn_.steps.push(Step::Enemy(EnemyStep::Place { model, chooser }));
 }
 
-/// The AI model of outcome `outcome` of spawn table `table` joins the game, off the table.
-pub(super) fn new_ai_model(state: &mut GameState, table: u8, outcome: u8) -> ModelId {
-    let enemy = table_outcomes(state, table)[outcome as usize].0;
-    let uc = state.stat.uc.clone().expect("spawns need the UC data");
-    let profile = uc.profile_of[enemy as usize];
-    let p = &state.stat.profiles[profile as usize];
-    let mut m = ModelState::fresh(p, profile, AI_SIDE, 0, state.board());
-    m.health = Health::Reserve;
-    state.dyn_.models.push(m);
-    (state.dyn_.models.len() - 1) as ModelId
-}
-
-/// Most AI models a game holds, placed and spawned: the collection a UC player spawns from
-/// ("If you have none left, spawn nothing", seed 003, "Spawning"; docs/rulings.md).
-pub const MAX_AI_MODELS: usize = crate::limits::MAX_DINOS as usize;
-
-/// Where a noise near `near` brings an AI model (seed 003, "Noise reactions", "Spawning"):
-/// the spawn points are the middles of the four table edges (TDE tables have no numbered
-/// ones); the model arrives on the free ground cell nearest the spawn point nearest the noise,
-/// then nearest the noise. None when the game holds its most AI models, or 32 models, or no
-/// cell is free.
-pub(super) fn spawn_cell(state: &GameState, near: CellIdx) -> Option<CellIdx> {
-    let ai = state.dyn_.models.iter().filter(|m| m.side == AI_SIDE).count();
-    if ai >= MAX_AI_MODELS || state.dyn_.models.len() >= crate::limits::MAX_GAME_MODELS {
-        return None;
-    }
-    let board = state.board();
-    let (w, d) = (board.width() as i32, board.depth() as i32);
-    let (nx, ny) = board.xy(near);
-    let sq = |(ax, ay): (i32, i32), (bx, by): (i32, i32)| (ax - bx).pow(2) + (ay - by).pow(2);
-    let noise = (nx as i32, ny as i32);
-    let points = [(w / 2, 0), (w - 1, d / 2), (w / 2, d - 1), (0, d / 2)];
-    let point = *points.iter().min_by_key(|&&p| sq(p, noise)).expect("four spawn points");
-    (0..board.len() as CellIdx).filter(|&c| free_ground(state, c)).min_by_key(|&c| {
-        let (x, y) = board.xy(c);
-        (sq((x as i32, y as i32), point), sq((x as i32, y as i32), noise), c)
-    })
-}
-
-/// Free open ground at ground level, not touching a model, without an ambush marker: where an
-/// AI model or a marker may be put.
-fn free_ground(state: &GameState, c: CellIdx) -> bool {
-    let cell = state.board().cell(c);
-    cell.terrain == Terrain::Open
-        && cell.height <= 1
-        && state.dyn_.uc.marker_at(c).is_none()
-        && !state.models().iter().any(|m| m.is_on_table() && m.cell == c)
-        && !state.touches_side(|_| true, c, cell.height, None)
-}
-
-/// The cells an AI model may be placed on: free open ground at ground level, not touching a
-/// model, and more than a deployment zone's depth from every board edge so that it stands in
-/// no deployment zone the players choose afterwards (docs/rulings.md). Where the board has no
-/// such cell, any free ground cell.
-pub(super) fn placement_options(state: &GameState, out: &mut Vec<Action>) {
-    let board = state.board();
-    let margin = crate::limits::DEPLOYMENT_DEPTH as i32;
-    let (w, d) = (board.width() as i32, board.depth() as i32);
-    let free = |c: CellIdx| free_ground(state, c);
-    let inland = |c: CellIdx| {
-        let (x, y) = board.xy(c);
-        let (x, y) = (x as i32, y as i32);
-        x >= margin && y >= margin && x < w - margin && y < d - margin
-    };
-    for strict in [true, false] {
-        out.extend(
-            (0..board.len() as CellIdx).filter(|&c| free(c) && (!strict || inland(c))).map(Action::Deploy),
-        );
-        if !out.is_empty() {
-            return;
-        }
-    }
-}
-
 /// Apply a decision of the card AI's steps.
 pub(super) fn decide(state: &mut GameState, step: EnemyStep, action: Action) {
     match (step, action) {
-        (EnemyStep::Place { model, .. }, Action::Deploy(cell)) => {
-            let c = *state.board().cell(cell);
-            let m = &mut state.dyn_.models[model as usize];
-            m.cell = cell;
-            m.z = c.height;
-            m.stance = if c.terrain == Terrain::Water { Stance::Swimming } else { Stance::Standing };
-            m.health = Health::Conscious;
-        }
+        (EnemyStep::Place { model, .. }, Action::Deploy(cell)) => place_model(state, model, cell),
         (EnemyStep::PlaceMarker { kind, .. }, Action::Deploy(cell)) => {
             super::ambush::place(state, kind, cell)
         }
         (step, action) => unreachable!("validated action {action:?} at {step:?}"),
     }
+}
+
+/// The ambush reaction of a model that sprang from a marker, by its profile; no one reacts to
+/// it.
+pub(super) fn ambush_reaction(state: &mut GameState, model: ModelId, trigger: ModelId) {
+    let uc = state.stat.uc.clone().expect("an AI model needs the UC data");
+    let Some(e) = uc.enemy(&state.dyn_.models[model as usize]) else { return };
+    let source = state.dyn_.models[trigger as usize].cell;
+    react(state, model, trigger, e.ambush_reaction, Some(source));
 }

@@ -2,74 +2,177 @@
 //!
 //! The state knows the scenarios only through [`ScenarioRules`]: their plain data
 //! ([`crate::scenario::types`]) is part of the state, and their rules are the trait's
-//! methods, implemented for [`Scenario`](crate::scenario::types::Scenario) by
-//! `crate::scenario`, which hands each one to the scenario's own module. The scenario is
-//! chosen once, when the game is set up, and kept in [`StaticData::scenario`]; the state
-//! calls its rules as `state.stat.scenario.hook(state, ..)`. The hooks take the scenario by
-//! value (a small `Copy` value), so a hook may change the state it was read from. The core
-//! game without a scenario is [`Scenario::Skirmish`](crate::scenario::types::Scenario::Skirmish).
+//! methods. Each scenario is one type in its own file of `crate::scenario` implementing the
+//! trait (the core game without a scenario too: `Skirmish`); what scenarios share is the
+//! trait's default methods here, or functions of the scenario modules they call. The
+//! scenario is chosen once, when the game is set up, and kept in [`StaticData::scenario`];
+//! [`Scenario::rules`](crate::scenario::types::Scenario::rules) gives its rules as a
+//! `&'static dyn ScenarioRules`, which the state calls as `state.rules().hook(state, ..)`.
+//! The rules hold no data of their own, so a hook may change the state it was read from.
 
 use super::action::InteractKind;
-use super::model::{ModelId, ModelState};
+use super::model::{ModelId, ModelState, Side};
 use super::{Action, GameState, Player, Sequence, StaticData, Step};
-use crate::scenario::types::{ScenarioState, ScenarioStep};
+use crate::board::CellIdx;
+use crate::scenario::types::{Placement, ScenarioState, ScenarioStep};
 
 /// The hooks through which a scenario's rules reach the game: set-up, its own procedure
-/// steps, the turn's start and end, scoring, and the markers models interact with.
-pub trait ScenarioRules: Copy {
+/// steps, deployment zones, the turn's start and end, scoring, and the markers models
+/// interact with. The default methods are the core game's (nothing happens) or what every
+/// scenario shares.
+pub trait ScenarioRules: Sync {
     /// A new game's scenario state: its markers, and the infiltrators set aside.
-    fn initial_state(self, stat: &StaticData, models: &[ModelState]) -> ScenarioState;
+    fn initial_state(&self, stat: &StaticData, models: &[ModelState]) -> ScenarioState;
 
     /// The stack a new game starts with (last = first to run).
-    fn initial_steps(self) -> Vec<Step>;
+    fn initial_steps(&self) -> Vec<Step>;
+
+    /// The deployment steps, in the order they happen, once player A is known.
+    fn deployment_plan(&self, state: &GameState) -> Vec<ScenarioStep>;
 
     /// Which side acts at a scenario step.
-    fn player_of(self, state: &GameState, step: &ScenarioStep) -> Player;
+    fn player_of(&self, state: &GameState, step: &ScenarioStep) -> Player {
+        let d = state.dynamic();
+        match *step {
+            s if s.is_chance() => Player::Chance,
+            ScenarioStep::ChooseRoles => Player::Side(d.initiative),
+            ScenarioStep::ChooseGrudge(s)
+            | ScenarioStep::ChooseCourier(s)
+            | ScenarioStep::ChooseGroup(s)
+            | ScenarioStep::ChooseZone { side: s, .. }
+            | ScenarioStep::PlaceMarker { side: s, .. }
+            | ScenarioStep::DropMarker { chooser: s, .. } => Player::Side(s),
+            ScenarioStep::Deploy { model, .. } => Player::Side(d.models[model as usize].side),
+            _ => Player::Terminal,
+        }
+    }
 
-    /// The legal actions at a scenario decision.
-    fn legal(self, state: &GameState, step: &ScenarioStep, out: &mut Vec<Action>);
+    /// The legal actions at a scenario decision, or the outcomes of a scenario chance node.
+    fn legal(&self, state: &GameState, step: &ScenarioStep, out: &mut Vec<Action>);
 
     /// The values a scenario chance node draws among, all alike: outcome `i` is the `i`-th.
-    fn chance_values(self, state: &GameState, step: &ScenarioStep) -> Vec<u8>;
+    fn chance_values(&self, state: &GameState, step: &ScenarioStep) -> Vec<u8>;
 
-    /// Apply chance outcome `outcome` of a scenario step.
-    fn chance(self, state: &mut GameState, step: ScenarioStep, outcome: u8);
+    /// Apply chance outcome `outcome` of a scenario step: a marker's hidden number, or the
+    /// number a side seeks.
+    fn chance(&self, state: &mut GameState, step: ScenarioStep, outcome: u8) {
+        let n = || self.chance_values(state, &step)[outcome as usize];
+        match step {
+            ScenarioStep::DrawNumber { marker } => {
+                let n = n();
+                state.dyn_.scenario.markers[marker as usize].number = Some(n);
+            }
+            ScenarioStep::RollSought(side) => {
+                let n = n();
+                state.dyn_.scenario.sought[side as usize] = Some(n);
+            }
+            other => unreachable!("{other:?} is not a chance node"),
+        }
+    }
 
     /// Apply a (validated) decision at a scenario step.
-    fn decide(self, state: &mut GameState, step: ScenarioStep, action: Action);
+    fn decide(&self, state: &mut GameState, step: ScenarioStep, action: Action);
 
     /// Run an automatic scenario step.
-    fn run(self, state: &mut GameState, step: ScenarioStep);
+    fn run(&self, state: &mut GameState, step: ScenarioStep);
 
     /// A scenario step in words (for errors and logs).
-    fn describe_step(self, state: &GameState, step: &ScenarioStep) -> String;
+    fn describe_step(&self, state: &GameState, step: &ScenarioStep) -> String {
+        let side = |s: &Side| format!("side {}", (b'A' + (*s).min(25)) as char);
+        let name = |m: &ModelId| {
+            if (*m as usize) < state.models().len() {
+                state.model_name(*m)
+            } else {
+                format!("model {m}")
+            }
+        };
+        match step {
+            ScenarioStep::ChooseRoles => "the side with the initiative chooses player A".into(),
+            ScenarioStep::ChooseGrudge(s) => format!("{} secretly chooses its grudge", side(s)),
+            ScenarioStep::ChooseCourier(s) => format!("{} nominates its courier", side(s)),
+            ScenarioStep::ChooseGroup(s) => format!("{} nominates a model for its first group", side(s)),
+            ScenarioStep::ChooseZone { side: s, .. } => {
+                format!("{} chooses its deployment edge or corner", side(s))
+            }
+            ScenarioStep::PlaceMarker { side: s, marker } => {
+                format!("{} places marker {}", side(s), marker + 1)
+            }
+            ScenarioStep::DeployNext { side: s, .. } => format!("{} deploys its next model", side(s)),
+            ScenarioStep::Deploy { model, .. } => format!("{} is deployed", name(model)),
+            ScenarioStep::Infiltrate(s) => format!("{}'s infiltrators deploy", side(s)),
+            ScenarioStep::InfiltrationResult(m) => format!("{} infiltrates", name(m)),
+            ScenarioStep::DrawNumber { marker } => format!("the number under marker {} is drawn", marker + 1),
+            ScenarioStep::ResolveLook { model, marker } => {
+                format!("{} looks at marker {}", name(model), marker + 1)
+            }
+            ScenarioStep::RollSought(s) => format!("{} rolls the number it seeks", side(s)),
+            ScenarioStep::DropMarker { marker, chooser, .. } => {
+                format!("{} places the dropped marker {}", side(chooser), marker + 1)
+            }
+            ScenarioStep::BeginGame => "deployment is over".into(),
+        }
+    }
 
-    /// Steps at the beginning of a turn's initiative phase (before the roll-off), last first.
-    fn turn_start_steps(self, state: &GameState) -> Vec<Step>;
+    /// Whether `cell` is in the zone `placement` names for `side`.
+    fn in_zone(&self, state: &GameState, side: Side, placement: Placement, cell: CellIdx) -> bool;
 
-    /// Whether the game ends in the initiative phase before AP are given.
-    fn ends_at_ap_grant(self, state: &GameState) -> bool;
+    /// Whether `cell` keeps the distances the scenario demands of `placement` (from leaders,
+    /// enemies and markers); none by default.
+    fn keeps_spacing(&self, _state: &GameState, _side: Side, _placement: Placement, _cell: CellIdx) -> bool {
+        true
+    }
+
+    /// Whether `side` may place marker `marker` on ground cell `cell`; anywhere by default.
+    fn marker_allowed(&self, _state: &GameState, _side: Side, _marker: u8, _cell: CellIdx) -> bool {
+        true
+    }
+
+    /// Steps at the beginning of a turn's initiative phase (before the roll-off), last first;
+    /// none by default.
+    fn turn_start_steps(&self, _state: &GameState) -> Vec<Step> {
+        Vec::new()
+    }
+
+    /// Whether the game ends in the initiative phase before AP are given; never by default.
+    fn ends_at_ap_grant(&self, _state: &GameState) -> bool {
+        false
+    }
 
     /// After health changes (the end of a sequence, a fire roll): score what just happened
     /// and drop the markers of carriers that went unconscious. `seq` is the sequence that
-    /// ended.
-    fn after_health_changes(self, state: &mut GameState, seq: Option<&Sequence>);
+    /// ended. Nothing by default.
+    fn after_health_changes(&self, _state: &mut GameState, _seq: Option<&Sequence>) {}
 
-    /// End of a turn's cleanup: in-game scoring, then whether the game ends now.
-    fn end_of_turn(self, state: &mut GameState) -> bool;
+    /// End of a turn's cleanup: in-game scoring, then whether the game ends now (by default
+    /// nothing is scored and the game runs its turns).
+    fn end_of_turn(&self, _state: &mut GameState) -> bool {
+        false
+    }
 
-    /// The victory points scored when the game ends.
-    fn final_scoring(self, state: &mut GameState);
+    /// The victory points scored when the game ends; none by default.
+    fn final_scoring(&self, _state: &mut GameState) {}
 
-    /// The Interact actions on markers open to `actor`.
-    fn interact_options(self, state: &GameState, actor: ModelId, out: &mut Vec<Action>);
+    /// The Interact actions on markers open to `actor`; none by default (no markers to use).
+    fn interact_options(&self, _state: &GameState, _actor: ModelId, _out: &mut Vec<Action>) {}
 
-    /// Apply an Interact action of `actor` on a marker.
-    fn resolve_interact(self, state: &mut GameState, actor: ModelId, kind: InteractKind, target: ModelId);
+    /// Apply an Interact action of `actor` on a marker (only scenarios that offer one).
+    fn resolve_interact(
+        &self,
+        _state: &mut GameState,
+        _actor: ModelId,
+        kind: InteractKind,
+        _target: ModelId,
+    ) {
+        unreachable!("{kind:?}: this scenario offers no marker interactions")
+    }
 
-    /// Whether model `m` may move off the table (and out of the game) now.
-    fn may_leave(self, state: &GameState, m: ModelId) -> bool;
+    /// Whether model `m` may move off the table (and out of the game) now; never by default.
+    fn may_leave(&self, _state: &GameState, _m: ModelId) -> bool {
+        false
+    }
 
-    /// Model `m` moves off the table.
-    fn leave_table(self, state: &mut GameState, m: ModelId);
+    /// Model `m` moves off the table (only scenarios whose models may leave).
+    fn leave_table(&self, _state: &mut GameState, m: ModelId) {
+        unreachable!("model {m} cannot leave the table in this scenario")
+    }
 }

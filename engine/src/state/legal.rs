@@ -2,12 +2,14 @@
 
 use super::abilities::interact_options;
 use super::action::CombatKind;
+use super::actors::{can_activate, has_eligible, other_side};
 use super::command::{command_options, may_command};
-use super::hooks::ScenarioRules;
+use super::declare::{actor_pose, reaches, reveal, shot};
+use super::moving::pass_budget;
 use super::moving::{move_spec, MoverOccupancy};
-use super::sequence::{actor_pose, pass_budget, reaches, reveal, shot, CombatRoll, RollRole, Sequence};
+use super::sequence::{CombatRoll, RollRole, Sequence};
 use super::sight::Pose;
-use super::steps::{can_activate, has_eligible, other_side, Step};
+use super::step::Step;
 use super::{Action, GameState, ModelId, Side, Stance};
 use crate::movement::{self, MoveSpec, Occupancy, PathPoint, StepKind, ORTHO};
 
@@ -44,7 +46,7 @@ impl GameState {
             if let Some(roll) = shot(self, enemy, ep, wi as u8, m, tp, RollRole::Reaction, 0) {
                 let mut mods = Vec::new();
                 if let Some(seen) = self.sight_between(enemy, ep, m, tp) {
-                    super::sequence::shot_modifiers(
+                    super::declare::shot_modifiers(
                         self,
                         enemy,
                         ep,
@@ -93,7 +95,7 @@ impl GameState {
 /// a decision's options.
 pub(super) fn generate(state: &GameState, out: &mut Vec<Action>) {
     let Some(step) = state.node() else { return };
-    if step.is_chance() || super::steps::absent_decision(state) {
+    if step.is_chance() || super::actors::absent_decision(state) {
         let n = state.chance_outcomes().len();
         out.extend((0..n).map(|i| Action::Chance(i as u8)));
     } else {
@@ -156,9 +158,9 @@ pub(super) fn decisions(state: &GameState, out: &mut Vec<Action>) {
             out.extend((first..seq.path.points.len()).map(|i| Action::FallPoint(i as u8)));
         }
         Step::ChooseDodgeMove { model, budget } => dodge_moves(state, *model, *budget as u16, out),
-        Step::Scenario(s) => state.stat.scenario.legal(state, s, out),
+        Step::Scenario(s) => state.rules().legal(state, s, out),
         Step::Enemy(super::EnemyStep::Place { .. } | super::EnemyStep::PlaceMarker { .. }) => {
-            super::enemy::placement_options(state, out)
+            super::spawning::placement_options(state, out)
         }
         _ => {}
     }
@@ -303,7 +305,7 @@ pub(super) fn model_actions(state: &GameState, m: ModelId, want: Want, out: &mut
         out[from..].sort_unstable();
     }
     out.push(Action::EndActivation);
-    if free && want.moves && state.stat.scenario.may_leave(state, m) {
+    if free && want.moves && state.rules().may_leave(state, m) {
         out.push(Action::LeaveTable);
     }
 }
@@ -756,7 +758,7 @@ fn nested_options(state: &GameState, out: &mut Vec<Action>) {
                     if model.can_use(wi as u8, w.scarce())
                         && super::template::placement_ok(state, actor, pose, wi as u8, tm.cell, mover_at)
                     {
-                        let roll = super::sequence::template_roll(state, actor, pose, wi as u8, tm.cell, k);
+                        let roll = super::declare::template_roll(state, actor, pose, wi as u8, tm.cell, k);
                         if thin.first((actor, t, roll.kind, class, roll.attr, roll.pass_range, false, 0)) {
                             out.push(Action::Nested { kind: roll.kind, target: t, point: k });
                         }
@@ -1017,7 +1019,7 @@ fn firefight_answers(
                 && model.can_use(weapon, w.scarce())
                 && super::template::placement_ok(state, actor, pose, weapon, rp.cell, mover_at)
             {
-                let roll = super::sequence::template_roll(state, actor, pose, weapon, rp.cell, point);
+                let roll = super::declare::template_roll(state, actor, pose, weapon, rp.cell, point);
                 each(Action::Firefight { kind: CombatKind::Template { weapon }, reactor: r }, Some(roll));
             }
         } else if w.is_ranged() {
@@ -1046,7 +1048,7 @@ fn template_follow(
     follow: u64,
 ) -> u64 {
     let actor = state.dynamic().sequence.as_ref().expect("sequence").actor;
-    let roll = super::sequence::template_roll(state, r, rp, weapon, pose.cell, k);
+    let roll = super::declare::template_roll(state, r, rp, weapon, pose.cell, k);
     let mut h = digest(follow, (roll.attr as u64) << 1 | roll.pass_range as u64);
     let w = &state.profile(r).weapons[weapon as usize];
     if let Some(kind) = super::template::template_of(w) {
@@ -1179,7 +1181,7 @@ fn card_options(state: &GameState, out: &mut Vec<Action>) {
 fn dismounts(state: &GameState, m: ModelId, ends: &EndCells, out: &mut Vec<Action>) {
     let model = state.models()[m as usize];
     let occ = MoverOccupancy { state, mover: m };
-    let (spec, _) = super::sequence::dismount_spec(state, m);
+    let (spec, _) = super::declare::dismount_spec(state, m);
     movement::reachable(state.board(), &occ, &spec, |r| {
         let stays = r.cell == model.cell && r.cost == 0;
         if move_may_end(state, &occ, ends, m, r.cell, stays) {
@@ -1201,7 +1203,7 @@ fn remounts(state: &GameState, m: ModelId, out: &mut Vec<Action>) {
         return;
     }
     let occ = MoverOccupancy { state, mover: m };
-    let (spec, _) = super::sequence::speed_penalty_spec(state, m, 1);
+    let (spec, _) = super::declare::speed_penalty_spec(state, m, 1);
     let board = state.board();
     movement::reachable(board, &occ, &spec, |r| {
         let stays = r.cell == model.cell && r.cost == 0;

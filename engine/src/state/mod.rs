@@ -1,13 +1,28 @@
 //! The game state and its OpenSpiel-style interface.
 //!
 //! A [`GameState`] is static data shared behind an `Arc` (board, profiles, rule variant) plus
-//! a small dynamic part (models, turn, and a stack of pending procedure [`steps`]). The top of
+//! a small dynamic part (models, turn, and a stack of pending procedure [`Step`]s). The top of
 //! the stack decides what kind of node the state is: a decision for one side, a chance node
 //! (a die roll with exact outcome probabilities) or, when the stack is empty, terminal.
 //! Cloning copies only the dynamic part.
 //!
 //! Other crates read the node the game is at with [`GameState::node`] (the step on top of
 //! the stack) and ask [`Step::kind`] what kind of node it is; they never read the stack.
+//!
+//! # How the modules depend on each other
+//!
+//! Imports go one way, from the dispatcher down to plain data, so that no two modules
+//! import each other (`engine/tests/module_circles.rs` checks it):
+//!
+//! - plain data and small queries: `step` (the [`Step`] enum, [`Purpose`]), `enemy_step`
+//!   ([`EnemyStep`]), [`sequence`] (the [`Sequence`] and its [`CombatRoll`]s), `actors` (who
+//!   acts: the other side, models that may activate, AI models, the chooser at a step);
+//! - rules, each importing only those below it: `cavalry`, `damage`, `moving`, `declare`
+//!   (declaring actions and the rolls they add), `combat`, `command`, `spawning`, `ambush`,
+//!   `abilities`, `legal` (the options at a decision), `enemy` (the AI side's behaviour,
+//!   which picks among the legal options);
+//! - the dispatcher, `steps`: it runs the step on top of the stack by handing it to the rule
+//!   module it belongs to, and no rule module imports it.
 //!
 //! # Adding a step
 //!
@@ -17,11 +32,13 @@
 //!    every step is listed there, so the compiler sends you to it. This one table is what
 //!    `is_chance`, the stack's `advance` and the observation's chance flag read.
 //! 3. Describe it in words in [`Step::describe`] (errors, logs, the CLI).
-//! 4. A decision: who chooses in `steps::player_of`, its options (sorted, no duplicates) in
+//! 4. A decision: who chooses in `actors::player_of`, its options (sorted, no duplicates) in
 //!    `legal::decisions`, and what each option does in `steps::decide`.
 //!    A chance node: its outcomes and exact probabilities in `steps::chance_outcomes`, and
 //!    what each outcome does in `steps::apply`.
 //!    An automatic step: what it does in `steps::run_auto`.
+//!    The work itself goes in the rule module the step belongs to, below `steps`: never
+//!    import `steps` (or a module above yours) back.
 //! 5. Check the model ids, sides and numbers it carries in `validate::check_dynamic` (saved
 //!    games and setup files can hold any step).
 //! 6. If agents should tell it apart, give it a code in the observation's node features
@@ -31,12 +48,16 @@
 
 mod abilities;
 pub mod action;
+mod actors;
 mod ambush;
 mod cavalry;
 mod chance;
 mod combat;
 mod command;
+mod damage;
+mod declare;
 mod enemy;
+mod enemy_step;
 pub mod hooks;
 mod legal;
 pub mod model;
@@ -47,6 +68,8 @@ mod observation;
 mod outcomes;
 pub mod sequence;
 mod sight;
+mod spawning;
+mod step;
 mod steps;
 pub mod template;
 
@@ -54,7 +77,7 @@ pub use action::Action;
 pub use action::{CombatKind, InteractKind};
 pub use ambush::{recognised_confusion, RECOGNISE_RANGE};
 pub use cavalry::Part;
-pub use enemy::EnemyStep;
+pub use enemy_step::EnemyStep;
 pub(crate) use legal::strictly_ascending;
 pub use legal::{Modifier, PointClass, ReactionPoint, Threat};
 pub use model::{Health, ModelId, ModelState, Side, Stance, MAX_SIDES};
@@ -65,7 +88,7 @@ pub(crate) use outcomes::describe_outcome;
 pub use outcomes::{ChanceKind, ChanceOutcome};
 pub use sequence::{CombatRoll, RollRole, Sequence};
 pub use sight::Pose;
-pub use steps::{Purpose, Step};
+pub use step::{Purpose, Step};
 
 use crate::board::Board;
 use crate::inline_vec::InlineVec;
@@ -252,8 +275,8 @@ impl Outcome {
 impl GameState {
     /// A game at the start of `turn` 1's initiative phase with models already deployed.
     pub fn new(stat: StaticData, models: Vec<ModelState>) -> GameState {
-        let scenario = stat.scenario.initial_state(&stat, &models);
-        let mut steps = stat.scenario.initial_steps();
+        let scenario = stat.scenario.rules().initial_state(&stat, &models);
+        let mut steps = stat.scenario.rules().initial_steps();
         // The AI models are placed first: after the scenery, before anything else (seed 003,
         // "The Drowned Earth Conversion", Scenarios).
         if let Some(uc) = &stat.uc {
@@ -288,6 +311,11 @@ impl GameState {
         let mut s = GameState { stat, dyn_ };
         s.advance();
         s
+    }
+
+    /// The rules of the scenario played (chosen once, at set-up): what the state's hooks call.
+    pub fn rules(&self) -> &'static dyn ScenarioRules {
+        self.stat.scenario.rules()
     }
 
     /// Static data (board, profiles, rule variant).
@@ -449,7 +477,7 @@ impl GameState {
         if point as usize > last {
             return None;
         }
-        Some(sequence::actor_pose(self, seq, point))
+        Some(declare::actor_pose(self, seq, point))
     }
 
     /// Per-side returns: +1 win, −1 loss, 0 draw; all 0 until the game is over. In a solo
@@ -535,7 +563,7 @@ impl GameState {
     }
 
     fn step_player(&self, step: &Step) -> Player {
-        match steps::player_of(self, step) {
+        match actors::player_of(self, step) {
             // The absent side's choices are made at random (a solo game).
             Player::Side(ABSENT_SIDE) if self.is_solo() => Player::Chance,
             player => player,

@@ -2,10 +2,11 @@
 //! rules of pp.24-28): how far the movement test lets it go, legal resting points, the
 //! mid-air choice, falls and falling damage.
 
-use super::combat::{add_damage, self_armour};
+use super::actors::other_side;
+use super::damage::{add_damage, self_armour};
 use super::model::{ModelId, Stance};
-use super::sequence::pass_budget;
-use super::steps::{other_side, Step};
+use super::sequence::Sequence;
+use super::step::Step;
 use super::{Action, GameState};
 use crate::board::{CellIdx, Terrain};
 use crate::dice::TestLevel;
@@ -132,7 +133,7 @@ pub(super) fn resolve_move(state: &mut GameState) {
             }
         }
         TestLevel::NailedIt | TestLevel::Feat => {
-            if super::steps::is_ai(state, actor) {
+            if super::actors::is_ai(state, actor) {
                 // Frenzy: the full move as nailed it, then the whole box again (seed 003,
                 // Conversion, "Terrain and dynamic movement").
                 state.dyn_.uc.frenzy = test.level == TestLevel::Feat;
@@ -314,4 +315,14 @@ fn landing_cell(state: &GameState, m: ModelId, cell: CellIdx) -> CellIdx {
         }
     }
     cell
+}
+
+/// Pass budget of the mover, tenths of an inch (pass speed less stance changes). An AI model's
+/// Pass continues its full movement (seed 003, Conversion, "Terrain and dynamic movement").
+pub(super) fn pass_budget(state: &GameState, seq: &Sequence) -> u16 {
+    if super::actors::is_ai(state, seq.actor) {
+        return u16::MAX;
+    }
+    let slow = state.models()[seq.actor as usize].tokens.slow.0;
+    (state.profile(seq.actor).speed.0.saturating_sub(slow) as u16 * ORTHO).saturating_sub(seq.stance_cost)
 }

@@ -3,9 +3,10 @@
 //! roll-off, a spawn roll, an AI card draw, ...), what is rolled, and what each outcome is,
 //! beside its exact probability.
 
-use super::enemy::{drawable, step_table, table_outcomes};
-use super::hooks::ScenarioRules;
-use super::steps::{absent_decision, is_ai, pending_test};
+use super::actors::{absent_decision, is_ai};
+use super::enemy::{drawable, step_table};
+use super::spawning::table_outcomes;
+use super::steps::pending_test;
 use super::{Action, EnemyStep, GameState, Player, Step};
 use crate::dice::TestLevel;
 use crate::scenario::types::ScenarioStep;
@@ -278,7 +279,7 @@ fn outcome_text(state: &GameState, kind: ChanceKind, i: u8) -> String {
         }
         (ChanceKind::RollOff, _) => format!("{} rolls lowest", side_name(i)),
         (ChanceKind::MarkerNumber | ChanceKind::SoughtNumber, Some(Step::Scenario(s))) => {
-            let values = state.stat.scenario.chance_values(state, s);
+            let values = state.rules().chance_values(state, s);
             values.get(i as usize).map_or_else(|| format!("outcome {i}"), |n| format!("number {n}"))
         }
         (ChanceKind::SpawnRoll, Some(Step::Enemy(step))) => {

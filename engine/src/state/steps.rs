@@ -10,372 +10,21 @@
 //! accumulators until [`Step::EndSequence`] applies them all at once.
 
 use super::abilities::resolve_interact;
+use super::actors::{absent_decision, has_eligible, is_ai, other_side};
 use super::chance::{level_table, test_table, wound_table};
 use super::combat::{
     charge_strike, resolve_combat, roll_combat, scatter_outcomes, template_damage, template_hits,
 };
 use super::command::{command_order, declare_order, resolve_command, transfer_ap};
-use super::hooks::ScenarioRules;
+use super::declare::{add_combat, cancel_unreached, declare};
 use super::legal;
 use super::model::{Health, ModelId, ModelState, Side, Stance};
 use super::moving::{fall, place_on_path, reach, resolve_move, settle_stance};
-use super::sequence::{add_combat, cancel_unreached, declare};
-use super::{Action, GameState, NodeKind, Player};
+use super::step::{Purpose, Step};
+use super::{Action, GameState, NodeKind};
 use crate::board::Terrain;
 use crate::dice::TestOutcome;
 use crate::profile::Profile;
-use serde::{Deserialize, Serialize};
-
-/// What a test decides.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Purpose {
-    /// The dynamic movement (Agility) test.
-    Movement,
-    /// Combat roll `i` of the sequence.
-    Combat(u8),
-    /// The active model's Interact test (Intelligence).
-    Interact,
-    /// A leader's Command test (Intelligence).
-    Command,
-    /// A set-aside infiltrator's deployment test (Intelligence, the scenario's table).
-    Infiltrate,
-}
-
-/// One pending step of the procedure.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Step {
-    /// Automatic: the initiative phase: the scenario's start-of-phase steps (late arrivals,
-    /// numbers sought), pass tokens, then the roll-off.
-    StartTurn,
-    /// Automatic: the side with fewer conscious models gets the difference in pass tokens.
-    PassTokens,
-    /// Chance: the initiative roll-off; outcome 0 = side A rolled lowest, 1 = side B (ties
-    /// are re-rolled, so each has probability 1/2).
-    RollOff,
-    /// Decision for the roll-off loser: take or give the initiative.
-    ChooseInitiative(Side),
-    /// Automatic: grant AP to conscious models and start the activation phase.
-    GrantAp,
-    /// Decision for the active side: activate a model or discard a pass token. Handled
-    /// automatically when the active side has nothing to activate.
-    ChooseActivation,
-    /// Decision for the active model's side: its next action, or ending its activation.
-    ChooseAction(ModelId),
-    /// Decision for the mover: a nested shoot or dodge on its path, or none (skipped when it
-    /// has no AP left or nothing to nest).
-    ChooseNested,
-    /// Decision for the reacting side: one more reaction, or no more (skipped when no model
-    /// can react).
-    ChooseReaction,
-    /// Decision for the mover: a firefight against one reactor, or none (skipped when there is
-    /// nothing to answer).
-    ChooseFirefight,
-    /// Chance: an attribute test against an already-modified attribute.
-    Test {
-        /// The model testing.
-        model: ModelId,
-        /// Attribute after modifiers, 1..=9.
-        attr: u8,
-        /// What the result is for.
-        purpose: Purpose,
-        /// Opposed tests need the highest successful die for ties; unopposed ones only the
-        /// level, so their outcomes are grouped by level.
-        opposed: bool,
-        /// This roll is a re-roll, which may never be re-rolled (p.9).
-        rerolled: bool,
-    },
-    /// Decision for a side: play one of its cards now (see [`crate::cards::Timing`]), or not.
-    /// After a test, the test is described so that a re-roll can repeat it.
-    ChooseCard {
-        /// The side that may play.
-        side: Side,
-        /// When this is.
-        timing: crate::cards::Timing,
-        /// The test just rolled (for a re-roll): model, attribute, purpose, opposed.
-        test: Option<(ModelId, u8, Purpose, bool)>,
-    },
-    /// Chance: an armour roll, outcome = number of wounds.
-    Armour {
-        /// The model rolling armour.
-        model: ModelId,
-        /// Number of dice (damage).
-        damage: u8,
-        /// Each die at or under this saves.
-        target: u8,
-        /// The wounds go to a cavalry model's mount.
-        mount: bool,
-    },
-    /// Decision for the attacker: whether damage to a cavalry model goes to the rider or the
-    /// mount (Nailed It or a template, p.58).
-    ChooseAllocation {
-        /// The cavalry model.
-        model: ModelId,
-        /// The damage.
-        damage: u8,
-        /// Armour-roll target of the rider.
-        rider: u8,
-        /// Armour-roll target of the mount.
-        mount: u8,
-        /// The side choosing.
-        chooser: Side,
-    },
-    /// Automatic: how far the movement test lets the mover go.
-    ResolveMove,
-    /// Decision for the mover, left in mid-leap by a Pass: rest back or fall.
-    ChooseMidAir,
-    /// Decision for the opponent after a movement Blunder: the point the model falls from.
-    ChooseFallPoint {
-        /// The side choosing.
-        chooser: Side,
-    },
-    /// Automatic: cancel reactions, nested actions and firefights the mover did not reach.
-    CancelUnreached,
-    /// Automatic: after a charge move, the charger's close combat if it reached its target.
-    ChargeStrike,
-    /// Automatic: decide which rolls are opposed and push their tests.
-    RollCombat,
-    /// Automatic: apply the combat results (armour rolls, jams, feat AP, dodge moves).
-    ResolveCombat,
-    /// Automatic: a dismounting cavalry model that reached its separation point becomes its
-    /// mount, and its rider is placed beside it and continues the activation (p.58).
-    Dismount,
-    /// Automatic: a rider that reached its mount rejoins it as the cavalry model (p.60).
-    Remount,
-    /// Decision for a dismounting side: which of rider and mount continues the activation
-    /// (`Activate` one of them, p.58); the other counts as activated.
-    ChooseContinuer {
-        /// The rider.
-        rider: ModelId,
-        /// The mount.
-        mount: ModelId,
-    },
-    /// Automatic: apply the active model's Interact test (First Aid, Repair).
-    ResolveInteract,
-    /// Chance: where a template scatters (outcomes are the distinct landing cells, in cell
-    /// order); `distance` is Deviate's X, or a D10 when `None`.
-    Scatter {
-        /// Index of the template in the sequence.
-        template: u8,
-        /// Scatter distance in inches, or `None` for a D10.
-        distance: Option<u8>,
-    },
-    /// Automatic: the hits of the sequence's template, after the dodge moves.
-    TemplateHits,
-    /// Chance: the firer's Intelligence roll to hurt a stealthed model under a template;
-    /// outcome 0 succeeds, 1 fails.
-    TemplateStealth {
-        /// Index of the template in the sequence.
-        template: u8,
-        /// The stealthed model.
-        model: ModelId,
-        /// It is in hard cover from the template's origin.
-        hard: bool,
-    },
-    /// Decision for a leader: declare a command order, or none (skipped when it cannot).
-    ChooseCommand,
-    /// Decision for a leader's side after a "Nailed It" command test: move 1 or 2 AP (p.46).
-    ChooseCommandAp {
-        /// The model giving AP.
-        donor: ModelId,
-        /// The model receiving them.
-        recipient: ModelId,
-    },
-    /// Automatic: make the declared command order's test, if any (Apply D).
-    CommandOrder,
-    /// Automatic: apply the command test and offer the next order (Apply E-F).
-    ResolveCommand,
-    /// Decision for the dodger: where its dodge move ends.
-    ChooseDodgeMove {
-        /// The dodging model.
-        model: ModelId,
-        /// Allowance in tenths of an inch.
-        budget: u8,
-    },
-    /// Automatic: apply wounds, health changes, feat AP and refunds, then continue.
-    EndSequence,
-    /// Automatic: cleanup phase: blind tokens and unspent AP go, fires burn.
-    Cleanup,
-    /// Chance: the cleanup armour roll of a model on fire; outcome 0 saves (one fire token
-    /// less), 1 fails (one wound).
-    FireRoll {
-        /// The burning model.
-        model: ModelId,
-    },
-    /// Automatic: end of the cleanup, then the next turn or the end of the game.
-    EndTurn,
-    /// A scenario's set-up, deployment or objective step.
-    Scenario(crate::scenario::types::ScenarioStep),
-    /// A step of the Ulaya Chronicles AI side (games with AI dinosaurs). Kept last so that the
-    /// hashes of games without them do not change.
-    Enemy(super::EnemyStep),
-    /// Decision for one player: one more reaction to an AI model's action, or no more
-    /// (skipped when none of its models can react). Both players may react to an AI model,
-    /// the side with the initiative first (seed 003, Conversion, "Three way reactions").
-    ChooseReactionBy(Side),
-}
-
-impl Step {
-    /// One-line description in words, for errors and logs (models by name and map letter).
-    pub fn describe(&self, state: &GameState) -> String {
-        let name = |m: &ModelId| {
-            if (*m as usize) < state.models().len() {
-                state.model_name(*m)
-            } else {
-                format!("model {m}")
-            }
-        };
-        let side = |s: &Side| format!("side {}", (b'A' + s.min(&25)) as char);
-        match self {
-            Step::StartTurn => "the turn begins".into(),
-            Step::PassTokens => "pass tokens are handed out".into(),
-            Step::RollOff => "roll off for the initiative".into(),
-            Step::ChooseInitiative(s) => format!("{} takes or gives the initiative", side(s)),
-            Step::GrantAp => "action points are granted".into(),
-            Step::ChooseActivation => "choose a model to activate, or pass".into(),
-            Step::ChooseAction(m) => format!("choose an action for {}", name(m)),
-            Step::ChooseNested => "the mover may nest a shoot or dodge".into(),
-            Step::ChooseReaction => "the reacting side may react".into(),
-            Step::ChooseFirefight => "the mover may start a firefight".into(),
-            Step::Test { model, attr, purpose, .. } => {
-                let what = match purpose {
-                    Purpose::Movement => "movement".to_string(),
-                    Purpose::Combat(_) => "combat".to_string(),
-                    Purpose::Interact => "interact".to_string(),
-                    Purpose::Command => "command".to_string(),
-                    Purpose::Infiltrate => "infiltration".to_string(),
-                };
-                format!("{} makes a {what} test against {attr}", name(model))
-            }
-            Step::ChooseCard { side: s, .. } => format!("{} may play a card", side(s)),
-            Step::Armour { model, damage, target, .. } => {
-                format!("{} rolls {damage} armour dice, saving on {target} or less", name(model))
-            }
-            Step::ChooseAllocation { model, .. } => {
-                format!("the attacker chooses rider or mount of {}", name(model))
-            }
-            Step::ResolveMove => "the move is made".into(),
-            Step::ChooseMidAir => "the mover, stopped mid-leap, rests back or falls".into(),
-            Step::ChooseFallPoint { .. } => "the opponent chooses the point the mover falls from".into(),
-            Step::CancelUnreached => "actions at unreached points are cancelled".into(),
-            Step::ChargeStrike => "the charger strikes".into(),
-            Step::RollCombat => "the combat rolls are made".into(),
-            Step::ResolveCombat => "the combat results are applied".into(),
-            Step::Dismount => "the rider dismounts".into(),
-            Step::Remount => "the rider remounts".into(),
-            Step::ChooseContinuer { rider, .. } => {
-                format!("rider or mount of {} continues the activation", name(rider))
-            }
-            Step::ResolveInteract => "the interaction is resolved".into(),
-            Step::Scatter { .. } => "the template scatters".into(),
-            Step::TemplateHits => "the template hits".into(),
-            Step::TemplateStealth { model, .. } => {
-                format!("the firer tests to hurt stealthed {}", name(model))
-            }
-            Step::ChooseCommand => "the leader may give a command order".into(),
-            Step::ChooseCommandAp { donor, recipient } => {
-                format!("the leader moves 1 or 2 AP from {} to {}", name(donor), name(recipient))
-            }
-            Step::CommandOrder => "the command order is tested".into(),
-            Step::ResolveCommand => "the command order is resolved".into(),
-            Step::ChooseDodgeMove { model, .. } => format!("{} makes its dodge move", name(model)),
-            Step::EndSequence => "the action's effects are applied".into(),
-            Step::Cleanup => "the cleanup phase".into(),
-            Step::FireRoll { model } => format!("{} rolls against the fire", name(model)),
-            Step::EndTurn => "the turn ends".into(),
-            Step::Scenario(s) => state.stat.scenario.describe_step(state, s),
-            Step::Enemy(s) => s.describe(state),
-            Step::ChooseReactionBy(s) => format!("{} may react to the AI model", side(s)),
-        }
-    }
-
-    /// What kind of node the step is: the one table that says whether it waits for a
-    /// side's decision, for a die roll, or runs on its own. Every step is listed, so a new
-    /// step cannot be added without saying which it is.
-    pub fn kind(&self) -> NodeKind {
-        match self {
-            Step::Scenario(s) => s.kind(),
-            Step::Enemy(s) => s.kind(),
-            Step::RollOff
-            | Step::FireRoll { .. }
-            | Step::Scatter { .. }
-            | Step::TemplateStealth { .. }
-            | Step::Test { .. }
-            | Step::Armour { .. } => NodeKind::Chance,
-            Step::ChooseInitiative(_)
-            | Step::ChooseActivation
-            | Step::ChooseAction(_)
-            | Step::ChooseNested
-            | Step::ChooseReaction
-            | Step::ChooseReactionBy(_)
-            | Step::ChooseFirefight
-            | Step::ChooseCommand
-            | Step::ChooseCommandAp { .. }
-            | Step::ChooseCard { .. }
-            | Step::ChooseAllocation { .. }
-            | Step::ChooseContinuer { .. }
-            | Step::ChooseMidAir
-            | Step::ChooseFallPoint { .. }
-            | Step::ChooseDodgeMove { .. } => NodeKind::Decision,
-            Step::StartTurn
-            | Step::PassTokens
-            | Step::GrantAp
-            | Step::ResolveMove
-            | Step::CancelUnreached
-            | Step::ChargeStrike
-            | Step::RollCombat
-            | Step::ResolveCombat
-            | Step::Dismount
-            | Step::Remount
-            | Step::ResolveInteract
-            | Step::TemplateHits
-            | Step::CommandOrder
-            | Step::ResolveCommand
-            | Step::EndSequence
-            | Step::Cleanup
-            | Step::EndTurn => NodeKind::Automatic,
-        }
-    }
-
-    /// Chance nodes: die rolls.
-    pub fn is_chance(&self) -> bool {
-        self.kind() == NodeKind::Chance
-    }
-}
-
-/// Which player acts at `step`.
-pub(super) fn player_of(state: &GameState, step: &Step) -> Player {
-    let d = &state.dyn_;
-    let actor_side = || d.models[d.sequence.as_ref().expect("sequence").actor as usize].side;
-    match step {
-        s if s.is_chance() => Player::Chance,
-        Step::ChooseInitiative(s) => Player::Side(*s),
-        Step::ChooseActivation => Player::Side(d.active),
-        // An AI model's dodge move is chosen by the player it dodged (seed 003, "Player choices").
-        Step::ChooseDodgeMove { model: m, .. } if d.models[*m as usize].side == crate::uc::AI_SIDE => {
-            Player::Side(actor_side())
-        }
-        Step::ChooseAction(m) | Step::ChooseDodgeMove { model: m, .. } => {
-            Player::Side(d.models[*m as usize].side)
-        }
-        Step::ChooseNested
-        | Step::ChooseFirefight
-        | Step::ChooseCommand
-        | Step::ChooseCommandAp { .. }
-        | Step::ChooseMidAir => Player::Side(actor_side()),
-        Step::ChooseReaction => Player::Side(other_side(actor_side())),
-        Step::ChooseReactionBy(s) => Player::Side(*s),
-        Step::ChooseFallPoint { chooser } => Player::Side(*chooser),
-        Step::ChooseCard { side, .. } => Player::Side(*side),
-        Step::ChooseAllocation { chooser, .. } => Player::Side(*chooser),
-        Step::ChooseContinuer { rider, .. } => Player::Side(d.models[*rider as usize].side),
-        Step::Scenario(s) => state.stat.scenario.player_of(state, s),
-        Step::Enemy(s) => s.chooser().map_or(Player::Terminal, Player::Side),
-        // Automatic steps never rest on top of the stack after `advance`.
-        _ => Player::Terminal,
-    }
-}
 
 /// The grouped outcomes of the test on top of the stack, if it is one.
 pub(super) fn pending_test(state: &GameState) -> Option<&'static [(TestOutcome, f64)]> {
@@ -395,13 +44,6 @@ pub(super) fn pending_test(state: &GameState) -> Option<&'static [(TestOutcome, 
 /// Most options the absent side's random choice is made among (a chance outcome is a byte);
 /// a larger choice is thinned to this many, evenly spread over its sorted options.
 const MAX_ABSENT_OPTIONS: usize = 256;
-
-/// Whether the node on top is a decision of the absent side of a solo game: a chance node
-/// whose outcomes are that decision's options, all alike (docs/rulings.md).
-pub(super) fn absent_decision(state: &GameState) -> bool {
-    state.is_solo()
-        && state.dyn_.steps.last().is_some_and(|s| player_of(state, s) == Player::Side(super::ABSENT_SIDE))
-}
 
 /// The options the absent side's random choice on top of the stack is made among.
 fn absent_options(state: &GameState) -> Vec<Action> {
@@ -440,7 +82,7 @@ pub(super) fn chance_outcomes(state: &GameState) -> Vec<(Action, f64)> {
             vec![(Action::Chance(0), save), (Action::Chance(1), 1.0 - save)]
         }
         Some(Step::Scenario(s)) => {
-            let values = state.stat.scenario.chance_values(state, s);
+            let values = state.rules().chance_values(state, s);
             let p = 1.0 / values.len().max(1) as f64;
             (0..values.len()).map(|i| (Action::Chance(i as u8), p)).collect()
         }
@@ -578,11 +220,11 @@ pub(super) fn apply(state: &mut GameState, action: Action) {
                 m.pending.wounds = 1;
                 apply_pending(m, &stat.profiles[m.profile as usize], false);
             }
-            state.stat.scenario.after_health_changes(state, None);
+            state.rules().after_health_changes(state, None);
         }
         (Step::Scenario(s), Action::Chance(i)) => {
             state.dyn_.chance_events += 1;
-            state.stat.scenario.chance(state, s, i);
+            state.rules().chance(state, s, i);
         }
         (Step::Enemy(s), Action::Chance(i)) => {
             state.dyn_.chance_events += 1;
@@ -620,10 +262,10 @@ fn decide(state: &mut GameState, step: Step, action: Action) {
         }
         (Step::ChooseAction(_), Action::EndActivation) => end_activation(state),
         (Step::ChooseAction(m), Action::LeaveTable) => {
-            state.stat.scenario.leave_table(state, m);
+            state.rules().leave_table(state, m);
             end_activation(state);
         }
-        (Step::Scenario(s), action) => state.stat.scenario.decide(state, s, action),
+        (Step::Scenario(s), action) => state.rules().decide(state, s, action),
         (Step::Enemy(s), action) => super::enemy::decide(state, s, action),
         (Step::ChooseAction(m), declared) => declare(state, m, declared),
         (Step::ChooseNested, Action::NoNested) | (Step::ChooseFirefight, Action::NoFirefight) => {}
@@ -713,7 +355,7 @@ fn run_auto(state: &mut GameState, step: Step) {
         Step::EndSequence => end_sequence(state),
         Step::Cleanup => cleanup(state),
         Step::EndTurn => end_turn(state),
-        Step::Scenario(s) => state.stat.scenario.run(state, s),
+        Step::Scenario(s) => state.rules().run(state, s),
         Step::Enemy(s) => super::enemy::run(state, s),
         other => unreachable!("{other:?} is not automatic"),
     }
@@ -730,7 +372,7 @@ fn start_turn(state: &mut GameState) {
         d.steps.push(Step::RollOff);
     }
     d.steps.push(Step::PassTokens);
-    let extra = state.stat.scenario.turn_start_steps(state);
+    let extra = state.rules().turn_start_steps(state);
     state.dyn_.steps.extend(extra);
 }
 
@@ -756,7 +398,7 @@ fn pass_tokens(state: &mut GameState) {
 /// Initiative phase, last bullet: each conscious model gets its AP (up to its maximum); the
 /// side with the initiative is the first active player.
 fn grant_ap(state: &mut GameState) {
-    if state.stat.scenario.ends_at_ap_grant(state) {
+    if state.rules().ends_at_ap_grant(state) {
         finish(state);
         return;
     }
@@ -787,26 +429,6 @@ fn grant_ap(state: &mut GameState) {
     for side in [d.initiative, other_side(d.initiative)] {
         d.steps.push(Step::ChooseCard { side, timing: crate::cards::Timing::StartOfTurn, test: None });
     }
-}
-
-/// Whether model `m` belongs to the AI side.
-pub(super) fn is_ai(state: &GameState, m: ModelId) -> bool {
-    state.dyn_.models[m as usize].side == crate::uc::AI_SIDE
-}
-
-/// Conscious models of `side` that have not activated and hold AP.
-pub(super) fn has_eligible(state: &GameState, side: Side) -> bool {
-    state.dyn_.models.iter().any(|m| m.side == side && can_activate(m))
-}
-
-/// Whether a model may still be activated this turn.
-pub(super) fn can_activate(m: &super::ModelState) -> bool {
-    m.is_conscious() && !m.activated && m.ap > 0
-}
-
-/// The other player side (sides 0 and 1 alternate).
-pub(super) fn other_side(side: Side) -> Side {
-    1 - side.min(1)
 }
 
 fn end_activation(state: &mut GameState) {
@@ -923,7 +545,7 @@ fn end_sequence(state: &mut GameState) {
         super::ambush::after_sequence(state, seq, stealthed);
     }
     // Scored events and dropped markers come first (their steps go on top).
-    state.stat.scenario.after_health_changes(state, seq.as_ref());
+    state.rules().after_health_changes(state, seq.as_ref());
 }
 
 /// Play card `card` of `side` (validated): a start-of-turn AP for `target`, or a re-roll of the
@@ -1058,7 +680,7 @@ fn end_turn(state: &mut GameState) {
         finish(state);
         return;
     }
-    if state.stat.scenario.end_of_turn(state) {
+    if state.rules().end_of_turn(state) {
         finish(state);
         return;
     }
@@ -1079,7 +701,7 @@ pub(super) fn fire_save_chance(state: &GameState, m: ModelId) -> f64 {
 }
 
 fn finish(state: &mut GameState) {
-    state.stat.scenario.final_scoring(state);
+    state.rules().final_scoring(state);
     let d = &mut state.dyn_;
     d.steps.clear();
     d.activating = None;
