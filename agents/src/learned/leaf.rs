@@ -20,9 +20,8 @@
 //! Every scenario and feature must be present: a file is checked whole when it is read, and an
 //! error names the file, the entry and the reason.
 
+use super::balance::balance;
 use crate::learned::generation::SCENARIOS;
-use engine::scenario::Scenario;
-use engine::state::Health;
 use engine::GameState;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -48,31 +47,8 @@ pub const MAX_WEIGHT: f64 = 100.0;
 /// - `models`: the same for the number of models;
 /// - the same three times the share of the game's turns begun (0 at the first, 1 at the last).
 pub fn features(state: &GameState) -> [f64; FEATURE_COUNT] {
-    let mut standing = [0.0f64; 2];
-    let mut total = [0.0f64; 2];
-    let mut models = [0.0f64; 2];
-    let mut all = [0.0f64; 2];
-    for (i, m) in state.models().iter().enumerate() {
-        if m.side > 1 || m.health == Health::Remounted {
-            continue;
-        }
-        let s = m.side as usize;
-        let points = state.profile(i as u8).points as f64;
-        total[s] += points;
-        all[s] += 1.0;
-        if m.is_conscious() || m.health == Health::Reserve {
-            standing[s] += points;
-            models[s] += 1.0;
-        }
-    }
-    let share = |a: &[f64; 2], b: &[f64; 2], s: usize| if b[s] > 0.0 { a[s] / b[s] } else { 0.0 };
-    let skirmish = state.static_data().scenario == Scenario::Skirmish;
-    let margin = state.outcome().margin(0) as f64 / if skirmish { 40.0 } else { 4.0 };
-    let points = share(&standing, &total, 0) - share(&standing, &total, 1);
-    let count = share(&models, &all, 0) - share(&models, &all, 1);
-    let turns = state.static_data().max_turns.max(2) as f64;
-    let late = ((state.turn().max(1) as f64 - 1.0) / (turns - 1.0)).clamp(0.0, 1.0);
-    [1.0, margin, points, count, margin * late, points * late, count * late]
+    let b = balance(state);
+    [1.0, b.margin, b.points, b.models, b.margin * b.late, b.points * b.late, b.models * b.late]
 }
 
 /// The learned leaf value: weights per scenario ([`SCENARIOS`] order).

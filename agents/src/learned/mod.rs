@@ -11,6 +11,7 @@
 //! [`Agent::last_search`], the softmax of its scores divided by T over the legal actions: a
 //! policy target for a network learning to play as it does (distillation), its play unchanged.
 
+pub mod balance;
 pub mod features;
 mod files;
 pub mod generation;

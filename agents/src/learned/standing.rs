@@ -12,7 +12,7 @@
 //! ±[`MAX_LOG`]). A model whose output weights are all zero leaves the block's weights as they
 //! are, so the generation plays exactly as without it.
 
-use super::leaf;
+use super::balance::balance;
 use crate::scripted::terms::{Term, TERMS};
 use engine::GameState;
 use rand::{Rng, SeedableRng};
@@ -37,14 +37,11 @@ pub const MAX_PARAMETER: f64 = 100.0;
 /// - `late`: the share of the game's turns begun (0 at the first, 1 at the last);
 /// - `margin_late`, `points_late`: the first two times `late`.
 pub fn features(state: &GameState, side: u8) -> [f64; FEATURE_COUNT] {
-    // The leaf value's features are side A's: [1, margin, points, models, ×late...].
-    let a = leaf::features(state);
+    let b = balance(state);
     let sign = if side == 0 { 1.0 } else { -1.0 };
-    let margin = (sign * a[1]).clamp(-2.0, 2.0);
-    let points = sign * a[2];
-    let turns = state.static_data().max_turns.max(2) as f64;
-    let late = ((state.turn().max(1) as f64 - 1.0) / (turns - 1.0)).clamp(0.0, 1.0);
-    [margin, points, late, margin * late, points * late]
+    let margin = (sign * b.margin).clamp(-2.0, 2.0);
+    let points = sign * b.points;
+    [margin, points, b.late, margin * b.late, points * b.late]
 }
 
 /// A standing model's parameters.
