@@ -13,8 +13,8 @@ use super::zones::{edge_between, in_corner, in_strip};
 use crate::board::CellIdx;
 use crate::dice::TestLevel;
 use crate::state::hooks::ScenarioRules;
-use crate::state::{Action, ModelState, Sequence, StaticData, Step};
 use crate::state::{GameState, Health, ModelId, Side};
+use crate::state::{ModelState, Sequence, StaticData};
 
 /// Size of the square corner deployment zones, in inches (the 8" of the scenario map).
 pub(crate) const CORNER: u8 = 8;
@@ -132,29 +132,11 @@ impl ScenarioRules for Assassinate {
         set_up::initial_state(stat, models, 2, vec![set_up::centre_marker(stat, MarkerKind::Central)])
     }
 
-    fn initial_steps(&self) -> Vec<Step> {
-        set_up::initial_steps()
-    }
-
     fn deployment_plan(&self, state: &GameState) -> Vec<ScenarioStep> {
         plan(state)
     }
 
-    fn legal(&self, state: &GameState, step: &ScenarioStep, out: &mut Vec<Action>) {
-        set_up::legal(state, step, out)
-    }
-
-    fn chance_values(&self, state: &GameState, step: &ScenarioStep) -> Vec<u8> {
-        set_up::chance_values(state, step)
-    }
-
-    fn decide(&self, state: &mut GameState, step: ScenarioStep, action: Action) {
-        set_up::decide(state, step, action)
-    }
-
-    fn run(&self, state: &mut GameState, step: ScenarioStep) {
-        set_up::run(state, step)
-    }
+    set_up::shared_step_hooks!();
 
     fn in_zone(&self, state: &GameState, side: Side, placement: Placement, cell: CellIdx) -> bool {
         zone(state, side, placement, cell)

@@ -17,8 +17,8 @@ use crate::board::CellIdx;
 use crate::dice::TestLevel;
 use crate::limits::DEPLOYMENT_DEPTH;
 use crate::state::hooks::ScenarioRules;
-use crate::state::{Action, InteractKind, ModelId, ModelState, StaticData, Step};
 use crate::state::{GameState, Health, Side};
+use crate::state::{ModelState, StaticData, Step};
 
 /// The objective marker deployment zone: this far (inclusive) to this far (exclusive) from a
 /// side's edge, in inches (the two 4" bands of the scenario map).
@@ -126,29 +126,11 @@ impl ScenarioRules for AttackAndDefend {
         set_up::initial_state(stat, models, usize::MAX, markers)
     }
 
-    fn initial_steps(&self) -> Vec<Step> {
-        set_up::initial_steps()
-    }
-
     fn deployment_plan(&self, state: &GameState) -> Vec<ScenarioStep> {
         plan(state)
     }
 
-    fn legal(&self, state: &GameState, step: &ScenarioStep, out: &mut Vec<Action>) {
-        set_up::legal(state, step, out)
-    }
-
-    fn chance_values(&self, state: &GameState, step: &ScenarioStep) -> Vec<u8> {
-        set_up::chance_values(state, step)
-    }
-
-    fn decide(&self, state: &mut GameState, step: ScenarioStep, action: Action) {
-        set_up::decide(state, step, action)
-    }
-
-    fn run(&self, state: &mut GameState, step: ScenarioStep) {
-        set_up::run(state, step)
-    }
+    set_up::shared_step_hooks!();
 
     fn in_zone(&self, state: &GameState, side: Side, placement: Placement, cell: CellIdx) -> bool {
         zone(state, side, placement, cell)
@@ -173,11 +155,5 @@ impl ScenarioRules for AttackAndDefend {
         game_ends(state)
     }
 
-    fn interact_options(&self, state: &GameState, actor: ModelId, out: &mut Vec<Action>) {
-        markers::interact_options(state, actor, out)
-    }
-
-    fn resolve_interact(&self, state: &mut GameState, actor: ModelId, kind: InteractKind, target: ModelId) {
-        markers::resolve(state, actor, kind, target)
-    }
+    markers::marker_interact_hooks!();
 }

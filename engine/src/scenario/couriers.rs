@@ -18,7 +18,7 @@ use crate::board::CellIdx;
 use crate::limits::DEPLOYMENT_DEPTH;
 use crate::state::hooks::ScenarioRules;
 use crate::state::{Action, GameState, Health, ModelId, Side, Stance};
-use crate::state::{InteractKind, ModelState, Sequence, StaticData, Step};
+use crate::state::{ModelState, Sequence, StaticData, Step};
 
 /// Deployment in the order of p.82. Player A chooses the deployment edges, as in the other
 /// edge scenarios (docs/rulings.md).
@@ -140,10 +140,6 @@ impl ScenarioRules for Couriers {
         set_up::initial_state(stat, models, usize::MAX, markers)
     }
 
-    fn initial_steps(&self) -> Vec<Step> {
-        set_up::initial_steps()
-    }
-
     fn deployment_plan(&self, state: &GameState) -> Vec<ScenarioStep> {
         plan(state)
     }
@@ -192,13 +188,7 @@ impl ScenarioRules for Couriers {
         final_scoring(state)
     }
 
-    fn interact_options(&self, state: &GameState, actor: ModelId, out: &mut Vec<Action>) {
-        markers::interact_options(state, actor, out)
-    }
-
-    fn resolve_interact(&self, state: &mut GameState, actor: ModelId, kind: InteractKind, target: ModelId) {
-        markers::resolve(state, actor, kind, target)
-    }
+    markers::marker_interact_hooks!();
 
     fn may_leave(&self, state: &GameState, m: ModelId) -> bool {
         may_leave(state, m)

@@ -136,7 +136,7 @@ impl ScenarioRules for GrudgeMatch {
     /// "Before the game starts both players secretly make note of a Grudge" (p.80): after the
     /// roll-off, side A's grudge then side B's.
     fn initial_steps(&self) -> Vec<Step> {
-        let mut steps = set_up::initial_steps();
+        let mut steps = crate::state::hooks::shared_initial_steps();
         steps.extend([ScenarioStep::ChooseGrudge(1), ScenarioStep::ChooseGrudge(0)].map(Step::Scenario));
         steps
     }

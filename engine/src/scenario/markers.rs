@@ -167,3 +167,31 @@ pub(crate) fn carried_by(
         (state.models()[h as usize].side == side).then_some((i, mk.kind))
     })
 }
+
+/// The two hooks of Interact actions on markers (`interact_options`, `resolve_interact`),
+/// handed to this module's [`interact_options`] and [`resolve`]: placed in the
+/// `impl ScenarioRules` of every scenario whose models interact with markers with
+/// `markers::marker_interact_hooks!();`.
+macro_rules! marker_interact_hooks {
+    () => {
+        fn interact_options(
+            &self,
+            state: &crate::state::GameState,
+            actor: crate::state::ModelId,
+            out: &mut Vec<crate::state::Action>,
+        ) {
+            crate::scenario::markers::interact_options(state, actor, out)
+        }
+
+        fn resolve_interact(
+            &self,
+            state: &mut crate::state::GameState,
+            actor: crate::state::ModelId,
+            kind: crate::state::InteractKind,
+            target: crate::state::ModelId,
+        ) {
+            crate::scenario::markers::resolve(state, actor, kind, target)
+        }
+    };
+}
+pub(super) use marker_interact_hooks;

@@ -19,7 +19,7 @@ use super::zones::{edge_distance, in_corner, EDGES};
 use crate::board::CellIdx;
 use crate::state::hooks::ScenarioRules;
 use crate::state::{Action, GameState, Health, ModelId, Side};
-use crate::state::{InteractKind, ModelState, Sequence, StaticData, Step};
+use crate::state::{ModelState, Sequence, StaticData, Step};
 
 /// Number of markers.
 pub(crate) const MARKERS: u8 = 6;
@@ -185,10 +185,6 @@ impl ScenarioRules for ScavengerHunt {
         set_up::initial_state(stat, models, usize::MAX, markers)
     }
 
-    fn initial_steps(&self) -> Vec<Step> {
-        set_up::initial_steps()
-    }
-
     fn deployment_plan(&self, state: &GameState) -> Vec<ScenarioStep> {
         plan(state)
     }
@@ -257,11 +253,5 @@ impl ScenarioRules for ScavengerHunt {
         final_scoring(state)
     }
 
-    fn interact_options(&self, state: &GameState, actor: ModelId, out: &mut Vec<Action>) {
-        markers::interact_options(state, actor, out)
-    }
-
-    fn resolve_interact(&self, state: &mut GameState, actor: ModelId, kind: InteractKind, target: ModelId) {
-        markers::resolve(state, actor, kind, target)
-    }
+    markers::marker_interact_hooks!();
 }

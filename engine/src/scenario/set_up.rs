@@ -33,17 +33,6 @@ pub(super) fn centre_marker(stat: &StaticData, kind: MarkerKind) -> Marker {
     Marker { cell: zones::centre(&stat.board), placed: true, ..Marker::new(kind) }
 }
 
-/// The stack a scenario game starts with (last = first to run): the initiative roll-off and
-/// the A/B choice, whose answer plans the deployment, then the game.
-pub(super) fn initial_steps() -> Vec<Step> {
-    vec![
-        Step::StartTurn,
-        Step::Scenario(ScenarioStep::BeginGame),
-        Step::Scenario(ScenarioStep::ChooseRoles),
-        Step::RollOff,
-    ]
-}
-
 /// Steps a scenario lists in the order they happen, as the stack takes them (last first).
 pub(super) fn last_first(mut steps: Vec<ScenarioStep>) -> Vec<Step> {
     steps.reverse();
@@ -116,3 +105,41 @@ pub(super) fn run(state: &mut GameState, step: ScenarioStep) {
         other => unreachable!("{other:?} is not automatic"),
     }
 }
+
+/// The four hooks of the shared steps (`legal`, `chance_values`, `decide`, `run`), each handed
+/// to this module's function of the same name: written once here and placed in every
+/// scenario's `impl ScenarioRules` with `set_up::shared_step_hooks!();`.
+macro_rules! shared_step_hooks {
+    () => {
+        fn legal(
+            &self,
+            state: &crate::state::GameState,
+            step: &crate::scenario::ScenarioStep,
+            out: &mut Vec<crate::state::Action>,
+        ) {
+            crate::scenario::set_up::legal(state, step, out)
+        }
+
+        fn chance_values(
+            &self,
+            state: &crate::state::GameState,
+            step: &crate::scenario::ScenarioStep,
+        ) -> Vec<u8> {
+            crate::scenario::set_up::chance_values(state, step)
+        }
+
+        fn decide(
+            &self,
+            state: &mut crate::state::GameState,
+            step: crate::scenario::ScenarioStep,
+            action: crate::state::Action,
+        ) {
+            crate::scenario::set_up::decide(state, step, action)
+        }
+
+        fn run(&self, state: &mut crate::state::GameState, step: crate::scenario::ScenarioStep) {
+            crate::scenario::set_up::run(state, step)
+        }
+    };
+}
+pub(super) use shared_step_hooks;

@@ -6,7 +6,7 @@ use super::set_up;
 use super::types::{Placement, ScenarioState, ScenarioStep};
 use crate::board::CellIdx;
 use crate::state::hooks::ScenarioRules;
-use crate::state::{Action, GameState, ModelState, Side, StaticData, Step};
+use crate::state::{GameState, ModelState, Side, StaticData, Step};
 
 /// The rules of the core game.
 pub(crate) struct Skirmish;
@@ -26,21 +26,7 @@ impl ScenarioRules for Skirmish {
         Vec::new()
     }
 
-    fn legal(&self, state: &GameState, step: &ScenarioStep, out: &mut Vec<Action>) {
-        set_up::legal(state, step, out)
-    }
-
-    fn chance_values(&self, state: &GameState, step: &ScenarioStep) -> Vec<u8> {
-        set_up::chance_values(state, step)
-    }
-
-    fn decide(&self, state: &mut GameState, step: ScenarioStep, action: Action) {
-        set_up::decide(state, step, action)
-    }
-
-    fn run(&self, state: &mut GameState, step: ScenarioStep) {
-        set_up::run(state, step)
-    }
+    set_up::shared_step_hooks!();
 
     /// The whole table.
     fn in_zone(&self, _state: &GameState, _side: Side, _placement: Placement, _cell: CellIdx) -> bool {

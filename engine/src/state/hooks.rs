@@ -24,8 +24,12 @@ pub trait ScenarioRules: Sync {
     /// A new game's scenario state: its markers, and the infiltrators set aside.
     fn initial_state(&self, stat: &StaticData, models: &[ModelState]) -> ScenarioState;
 
-    /// The stack a new game starts with (last = first to run).
-    fn initial_steps(&self) -> Vec<Step>;
+    /// The stack a new game starts with (last = first to run). By default the set-up every
+    /// scenario shares (p.76): the initiative roll-off and the A/B choice, whose answer plans
+    /// the deployment, then the game.
+    fn initial_steps(&self) -> Vec<Step> {
+        shared_initial_steps()
+    }
 
     /// The deployment steps, in the order they happen, once player A is known.
     fn deployment_plan(&self, state: &GameState) -> Vec<ScenarioStep>;
@@ -175,4 +179,16 @@ pub trait ScenarioRules: Sync {
     fn leave_table(&self, _state: &mut GameState, m: ModelId) {
         unreachable!("model {m} cannot leave the table in this scenario")
     }
+}
+
+/// The stack a scenario game starts with (last = first to run), the set-up every scenario
+/// shares (p.76): the initiative roll-off and the A/B choice, whose answer plans the
+/// deployment, then the game.
+pub fn shared_initial_steps() -> Vec<Step> {
+    vec![
+        Step::StartTurn,
+        Step::Scenario(ScenarioStep::BeginGame),
+        Step::Scenario(ScenarioStep::ChooseRoles),
+        Step::RollOff,
+    ]
 }
