@@ -61,8 +61,10 @@ fn judge(net: &PolicyValueNet, planes: Tensor<4>, at: (usize, usize)) -> (f32, f
     (p[at.0 * shape().width + at.1], v[0])
 }
 
-fn net(pooling: bool, value_hidden: usize) -> PolicyValueNet {
-    let config = NetConfig {
+/// A small network's settings: 8 channels, one block, with or without pooling and a value
+/// head of its own (and then a margin head and the board plane as mask).
+fn small(pooling: bool, value_hidden: usize) -> NetConfig {
+    NetConfig {
         channels: 8,
         blocks: 1,
         hidden: 16,
@@ -70,8 +72,11 @@ fn net(pooling: bool, value_hidden: usize) -> PolicyValueNet {
         value_hidden,
         margin: value_hidden > 0,
         mask_plane: (pooling || value_hidden > 0).then_some(0),
-    };
-    PolicyValueNet::seeded(&config, &shape(), &Device::flex(), 5)
+    }
+}
+
+fn net(pooling: bool, value_hidden: usize) -> PolicyValueNet {
+    PolicyValueNet::seeded(&small(pooling, value_hidden), &shape(), &Device::flex(), 5)
 }
 
 #[test]
@@ -100,18 +105,7 @@ fn pooling_lets_a_far_cell_change_a_cells_policy_and_the_mask_keeps_padding_out_
 #[test]
 fn a_second_architecture_checkpoint_saves_and_loads_to_identical_outputs_and_onnx_graphs() {
     let dir = temp_dir("save");
-    let config = Config {
-        net: NetConfig {
-            channels: 8,
-            blocks: 1,
-            hidden: 16,
-            pooling: true,
-            value_hidden: 16,
-            margin: true,
-            mask_plane: Some(0),
-        },
-        ..Config::default()
-    };
+    let config = Config { net: small(true, 16), ..Config::default() };
     config.check("test").unwrap();
     let net = PolicyValueNet::seeded(&config.net, &shape(), &Device::flex(), 9);
     let s = shape();
@@ -273,15 +267,7 @@ fn lambda_returns_bootstrap_from_later_estimates_in_each_movers_view() {
 #[test]
 fn a_first_architecture_network_grows_into_the_second_with_its_policy_unchanged() {
     let old = net(false, 0);
-    let config = NetConfig {
-        channels: 8,
-        blocks: 1,
-        hidden: 16,
-        pooling: true,
-        value_hidden: 16,
-        margin: true,
-        mask_plane: Some(0),
-    };
+    let config = small(true, 16);
     let grown = PolicyValueNet::adopt(old.clone(), &config, &shape(), &Device::flex(), 1);
     let globals = || Tensor::from_data(TensorData::new(vec![0.5f32, -0.5], [1, 2]), &Device::flex());
     let (a, b) = (old.forward(planes(None), globals()), grown.forward(planes(None), globals()));
