@@ -221,3 +221,66 @@ fn a_standing_model_scales_the_weights_by_how_the_deciding_side_stands() {
     });
     assert!(differ, "a standing model that moves the risk weight never changed a decision in 10 games");
 }
+
+/// The best of `state`'s legal actions under weights `w`.
+fn best_under(
+    scripted: &mut ScriptedAgent,
+    state: &GameState,
+    w: agents::scripted::terms::TermWeights,
+) -> Action {
+    let legal = state.legal_actions();
+    let scores = scripted.scores_with(state, &legal, w).unwrap();
+    let best = (0..legal.len()).max_by(|&a, &b| scores[a].total_cmp(&scores[b]).then(b.cmp(&a))).unwrap();
+    legal[best]
+}
+
+#[test]
+fn the_guard_term_draws_models_to_their_threatened_leader_and_nowhere_else() {
+    // The added guard term weighs 0 in the scripted player; weighed, it changes moves in the
+    // scenarios with something to guard (Assassinate: the leader) and in no other, and the
+    // moves it changes end nearer the own leader.
+    let scripted_w = Generation::scripted().weights_at(&game(0));
+    assert_eq!(scripted_w.get(Term::Guard), 0.0);
+    let mut guarding = scripted_w;
+    guarding.0[Term::Guard as usize] = 5.0;
+    let mut scripted = ScriptedAgent::new(0);
+    let (mut changed, mut nearer, mut farther, mut elsewhere) = (0, 0, 0, 0);
+    for i in 0..40 {
+        let scenario = Scenario::ALL[i % 5];
+        if !matches!(scenario, Scenario::Assassinate | Scenario::GrudgeMatch) {
+            continue;
+        }
+        for state in decisions(i, 3) {
+            let a = best_under(&mut scripted, &state, scripted_w);
+            let b = best_under(&mut scripted, &state, guarding);
+            if a == b {
+                continue;
+            }
+            if scenario == Scenario::GrudgeMatch {
+                elsewhere += 1;
+                continue;
+            }
+            changed += 1;
+            let (Action::Move { dest: da, .. }, Action::Move { dest: db, .. }) = (a, b) else { continue };
+            let Player::Side(side) = state.current_player() else { continue };
+            let leader = (0..state.models().len())
+                .find(|&m| {
+                    let mm = &state.models()[m];
+                    mm.side == side && state.profile(m as u8).role == engine::profile::Role::Leader
+                })
+                .unwrap();
+            let board = state.board();
+            let lc = state.models()[leader].cell;
+            let d = |c: u16| board.centre_distance(c, board.cell(c).height, lc, board.cell(lc).height);
+            if d(db) < d(da) {
+                nearer += 1;
+            } else if d(db) > d(da) {
+                farther += 1;
+            }
+        }
+    }
+    assert_eq!(elsewhere, 0, "Grudge Match has nothing to guard");
+    assert!(changed >= 5, "the guard term changed {changed} decisions of Assassinate");
+    assert!(nearer > 2 * farther, "of the changed moves {nearer} end nearer the leader, {farther} farther");
+    eprintln!("guard: {changed} decisions changed, moves {nearer} nearer and {farther} farther");
+}

@@ -56,6 +56,11 @@ pub struct LearnArgs {
     /// `games`: the terms searched, comma-separated names (default: every term).
     #[arg(long, default_value = "")]
     pub tune_terms: String,
+    /// `games`: terms the search brings in, as comma-separated `name=weight`: each starts at
+    /// that weight wherever the incumbent weighs it 0 (e.g. `guard=1`, a term added to the
+    /// scripted player's after the incumbent was made).
+    #[arg(long, default_value = "")]
+    pub tune_introduce: String,
     /// Labelled games per round, 1 to 1,000,000.
     #[arg(long, default_value_t = 400, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
     pub label_games: u32,
@@ -120,6 +125,7 @@ pub fn learn_cmd(args: &LearnArgs) -> Result<String, String> {
                 .filter(|t| !t.is_empty())
                 .map(String::from)
                 .collect(),
+            introduce: introduced_terms(&args.tune_introduce)?,
         };
         config.check().map_err(|e| format!("--{e}"))?;
         Proposer::Games(config)
@@ -355,4 +361,21 @@ pub fn leaf_value_cmd(args: &LeafValueArgs) -> Result<String, String> {
         out.display(),
         report_file.display()
     ))
+}
+
+/// The `name=weight` pairs of `--tune-introduce`.
+fn introduced_terms(text: &str) -> Result<std::collections::BTreeMap<String, f64>, String> {
+    let mut out = std::collections::BTreeMap::new();
+    for item in text.split(',').map(str::trim).filter(|t| !t.is_empty()) {
+        let (name, weight) =
+            item.split_once('=').ok_or_else(|| format!("--tune-introduce: `{item}` is not name=weight"))?;
+        let weight: f64 = weight
+            .trim()
+            .parse()
+            .map_err(|_| format!("--tune-introduce: `{item}`: `{}` is not a number", weight.trim()))?;
+        if out.insert(name.trim().to_string(), weight).is_some() {
+            return Err(format!("--tune-introduce: `{}` is named twice", name.trim()));
+        }
+    }
+    Ok(out)
 }

@@ -50,6 +50,13 @@ fn numbers_out_of_range_are_refused_with_the_option_named() {
     let run = temp("learn-run");
     let r = run.to_str().unwrap();
     refused(&["learn", "--run", r, "--proposer", "games", "--tune-standing", "17"], "--tune-standing");
+    refused(&["learn", "--run", r, "--proposer", "games", "--tune-introduce", "guard"], "not name=weight");
+    refused(
+        &["learn", "--run", r, "--proposer", "games", "--tune-introduce", "guard=x"],
+        "`x` is not a number",
+    );
+    refused(&["learn", "--run", r, "--proposer", "games", "--tune-introduce", "luck=1"], "no term `luck`");
+    refused(&["learn", "--run", r, "--proposer", "games", "--tune-introduce", "guard=1,guard=2"], "twice");
     refused(&["learn", "--run", r, "--proposer", "average", "--average", "a.json"], "at least two");
     refused(&["learn", "--run", r, "--average", "a.json,b.json"], "--proposer average");
 }

@@ -158,6 +158,7 @@ fn a_self_play_search_turns_a_broken_weight_back_up() {
         per_phase: false,
         standing: None,
         terms: vec!["progress".into()],
+        introduce: Default::default(),
     };
     let dir = temp("tune");
     let (candidate, report) = tune(&games, &config, 5, &dir, false).unwrap();

@@ -19,7 +19,9 @@
 //! deciding side's standing (victory-point margin, points still standing, turn) that scales
 //! the block's weights. Files without one are written as version 1, as before.
 //!
-//! Every scenario (the five of the rulebook and `skirmish`), phase and term must be present:
+//! Every scenario (the five of the rulebook and `skirmish`), phase and term must be present
+//! (but a term added to the scripted player's after the file was written: it then weighs 0,
+//! as in the hand-written player, see [`Term::is_added`]):
 //! a file is checked whole when it is read, and an error names the file, the entry and the
 //! reason. Phases split the game by its turn: `early` is the first third of the scenario's
 //! turns (and the set-up), `mid` the second, `late` the rest.
@@ -103,13 +105,14 @@ struct RawGeneration {
 }
 
 impl Generation {
-    /// Generation 0: every weight 1, which plays exactly as the scripted player.
+    /// Generation 0: the scripted player's own weights (every term 1, the added terms 0),
+    /// which plays exactly as the scripted player.
     pub fn scripted() -> Generation {
         Generation {
             generation: 0,
             parent: None,
-            note: "the scripted player's own weights (all 1)".into(),
-            blocks: vec![TermWeights::ONES; BLOCKS],
+            note: "the scripted player's own weights (1, added terms 0)".into(),
+            blocks: vec![TermWeights::SCRIPTED; BLOCKS],
             standing: None,
         }
     }
@@ -194,7 +197,7 @@ impl Generation {
             Some(r) => Some(StandingModel::from_raw(r, &format!("{file}: standing"))?),
             None => None,
         };
-        let mut blocks = vec![TermWeights::ONES; BLOCKS];
+        let mut blocks = vec![TermWeights::SCRIPTED; BLOCKS];
         for name in raw.weights.keys() {
             if !SCENARIOS.iter().any(|s| s.name() == name) {
                 return Err(format!("{file}: weights.{name}: not a scenario"));
@@ -223,8 +226,12 @@ impl Generation {
                 }
                 let w = &mut blocks[s * PHASES.len() + p];
                 for t in Term::ALL {
-                    let v =
-                        *terms.get(t.name()).ok_or_else(|| format!("{file}: {at}.{}: missing", t.name()))?;
+                    // A file written before a term was added plays it as the scripted player does.
+                    let v = match terms.get(t.name()) {
+                        Some(v) => *v,
+                        None if t.is_added() => t.scripted_weight(),
+                        None => return Err(format!("{file}: {at}.{}: missing", t.name())),
+                    };
                     if !v.is_finite() || v.abs() > MAX_WEIGHT {
                         return Err(format!(
                             "{file}: {at}.{}: {v} is not a number within ±{MAX_WEIGHT}",
@@ -331,5 +338,24 @@ mod tests {
             .contains("weights.assassinate.early.risk"));
         assert!(err(&good.replacen("\"risk\": 1.0", "\"riskk\": 1.0", 1)).contains("riskk"));
         assert!(err(&good.replacen("\"late\"", "\"later\"", 1)).contains("later"));
+        // A term the scripted player always had is required.
+        assert!(
+            err(&good.replacen("\"risk\": 1.0,", "", 1)).contains("weights.assassinate.early.risk: missing")
+        );
+    }
+
+    #[test]
+    fn a_file_written_before_a_term_was_added_plays_it_at_zero() {
+        let mut g = Generation::scripted();
+        g.blocks[2].0[Term::Guard as usize] = 1.5;
+        let text = g.to_json();
+        assert!(text.contains("\"guard\": 1.5"));
+        let old = text.replace("\"guard\": 1.5,", "").replace("\"guard\": 0.0,", "");
+        assert!(!old.contains("guard"), "every guard entry removed");
+        let read = Generation::parse(&old, "old.json").unwrap();
+        for block in &read.blocks {
+            assert_eq!(block.get(Term::Guard), 0.0);
+        }
+        assert_eq!(read.blocks[2].get(Term::Risk), 1.0);
     }
 }

@@ -185,7 +185,13 @@ impl StandingModel {
         let width = if raw.hidden == 0 { FEATURE_COUNT } else { raw.hidden };
         let mut output = Vec::new();
         for t in Term::ALL {
-            let row = raw.output.get(t.name()).ok_or_else(|| format!("{at}.output.{}: missing", t.name()))?;
+            // A term added after the file was written is left unscaled.
+            let neutral = vec![0.0; width];
+            let row = match raw.output.get(t.name()) {
+                Some(row) => row,
+                None if t.is_added() => &neutral,
+                None => return Err(format!("{at}.output.{}: missing", t.name())),
+            };
             if row.len() != width {
                 return Err(format!("{at}.output.{}: {} numbers, expected {width}", t.name(), row.len()));
             }

@@ -45,7 +45,20 @@ pub(super) struct Scene<'v, 'a> {
     pub goal: Goal,
     /// Value of its first kept AP.
     keep_ap: f64,
+    /// What it may guard: each ward's place and worth (empty where the guard term weighs 0).
+    wards: Vec<Ward>,
 }
+
+/// A friend or objective the enemy threatens, worth standing near.
+struct Ward {
+    cell: u16,
+    z: u8,
+    /// The ward's worth times the enemy's threat to it, shared among the friends already by it.
+    worth: f64,
+}
+
+/// Guard value of each inch nearer a ward of worth 1 (about an inch of progress while hunting).
+const GUARD: f64 = 0.03;
 
 impl<'v, 'a> Scene<'v, 'a> {
     /// The scene of model `m`.
@@ -71,7 +84,21 @@ impl<'v, 'a> Scene<'v, 'a> {
         } else {
             0.02 * to_act.min(3) as f64 + if close { 0.05 } else { 0.0 }
         };
-        Scene { view, m, goal, keep_ap }
+        let wards = if view.w.get(Term::Guard) != 0.0 { wards(view, m) } else { Vec::new() };
+        Scene { view, m, goal, keep_ap, wards }
+    }
+
+    /// Guard value of standing on `cell`: minus its distance in inches from each ward, by the
+    /// ward's worth (a pull toward the wards, as progress pulls toward the goal).
+    fn guard(&self, cell: u16) -> f64 {
+        let board = self.view.state.board();
+        let z = board.cell(cell).height;
+        -GUARD
+            * self
+                .wards
+                .iter()
+                .map(|w| w.worth * board.centre_distance(cell, z, w.cell, w.z) as f64)
+                .sum::<f64>()
     }
 
     /// Value of keeping `ap` AP at the end of the activation.
@@ -89,9 +116,14 @@ impl<'v, 'a> Scene<'v, 'a> {
         };
         let water = if c.terrain == Terrain::Water { -0.03 } else { 0.0 };
         let w = &self.view.w;
-        w.get(Term::Progress) * self.goal.progress(cell)
+        let value = w.get(Term::Progress) * self.goal.progress(cell)
             + w.get(Term::Cover) * cover
-            + w.get(Term::Water) * water
+            + w.get(Term::Water) * water;
+        if self.wards.is_empty() {
+            value
+        } else {
+            value + w.get(Term::Guard) * self.guard(cell)
+        }
     }
 
     /// Full value of standing at `spot` with `ap` AP still to spend this activation.
@@ -233,6 +265,70 @@ impl<'v, 'a> Scene<'v, 'a> {
         view.w.get(Term::AttackAlone) * ((1.0 - OPPOSE) * alone)
             + view.w.get(Term::AttackOpposed) * (OPPOSE * worst)
     }
+}
+
+/// What model `m` may guard: its leader in Assassinate (down or not), a prize carrier in
+/// Couriers, a friend carrying markers in Scavenger Hunt, an objective its side holds in Attack
+/// and Defend. Each is worth its stake times the enemy's threat to it (enemies within two
+/// moves of it, fading over the next foot, at most two), shared among the friends already
+/// within 3" of it.
+fn wards(view: &View, m: ModelId) -> Vec<Ward> {
+    let state = view.state;
+    let board = state.board();
+    let mut places: Vec<(u16, u8, f64, Option<ModelId>)> = Vec::new();
+    let at = |f: ModelId| (state.models()[f as usize].cell, state.models()[f as usize].z);
+    match view.scenario {
+        Scenario::Assassinate => {
+            if let Some(l) = super::view::leader(state, view.side) {
+                if l != m && state.models()[l as usize].is_on_table() {
+                    let (c, z) = at(l);
+                    places.push((c, z, 1.0, Some(l)));
+                }
+            }
+        }
+        Scenario::Couriers => {
+            for f in view.friends().filter(|&f| f != m && view.carries_prize(f)) {
+                let (c, z) = at(f);
+                places.push((c, z, 1.0, Some(f)));
+            }
+        }
+        Scenario::ScavengerHunt => {
+            for f in view.friends().filter(|&f| f != m && view.carried(f) > 0) {
+                let (c, z) = at(f);
+                places.push((c, z, 0.5 * view.carried(f) as f64, Some(f)));
+            }
+        }
+        Scenario::AttackAndDefend => {
+            for k in view.sc.markers.iter().filter(|k| k.is_loose() && k.controller == Some(view.side)) {
+                places.push((k.cell, board.cell(k.cell).height, 0.7, None));
+            }
+        }
+        _ => {}
+    }
+    places
+        .into_iter()
+        .filter_map(|(cell, z, stake, who)| {
+            let threat: f64 = view
+                .enemies(true)
+                .map(|e| {
+                    let em = &state.models()[e as usize];
+                    let reach = 2.0 * state.profile(e).speed.1 as f32;
+                    let d = board.edge_distance(em.cell, em.z, cell, z);
+                    (1.0 - (d - reach).max(0.0) / 12.0).max(0.0) as f64
+                })
+                .sum::<f64>()
+                .min(2.0);
+            let by = view
+                .friends()
+                .filter(|&f| f != m && Some(f) != who)
+                .filter(|&f| {
+                    let (fc, fz) = at(f);
+                    board.centre_distance(fc, fz, cell, z) <= 3.0
+                })
+                .count();
+            (threat > 0.0).then(|| Ward { cell, z, worth: stake * threat / (1 + by) as f64 })
+        })
+        .collect()
 }
 
 /// Scores of every legal action of model `m` at its ChooseAction node.

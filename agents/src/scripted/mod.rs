@@ -185,7 +185,7 @@ impl crate::mcts::Ranker<GameState> for ScriptedAgent {
     /// The legal actions by the scripted player's scores, best first (search looks at the
     /// best few only).
     fn rank(&mut self, state: &GameState, legal: &mut Vec<Action>) {
-        self.rank_with(state, legal, TermWeights::ONES);
+        self.rank_with(state, legal, TermWeights::SCRIPTED);
     }
 }
 
@@ -195,6 +195,6 @@ impl Agent<GameState> for ScriptedAgent {
     }
 
     fn select_action(&mut self, state: &GameState) -> Action {
-        self.select_with(state, TermWeights::ONES)
+        self.select_with(state, TermWeights::SCRIPTED)
     }
 }

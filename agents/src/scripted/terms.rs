@@ -3,8 +3,9 @@
 //!
 //! Every score of a decision the scripted player weighs is a sum of these terms, each
 //! multiplied by its weight where it enters the sum. With every weight 1 (the
-//! [`TermWeights::ONES`] the scripted player uses) the product leaves each term exactly as it
-//! is, so the scores are those of the hand-written player to the last bit. Other weights give
+//! [`TermWeights::SCRIPTED`] the scripted player uses) the product leaves each term exactly as it
+//! is, so the scores are those of the hand-written player to the last bit. Terms added later
+//! (see [`Term::is_added`]) weigh 0 there, so the hand-written player never computes them. Other weights give
 //! the learned player ([`crate::learned`]), whose weights policy iteration fits. A score is
 //! linear in the weights, so a term's value for an action is the score's change per unit of
 //! its weight (what [`crate::learned::features`] measures).
@@ -76,10 +77,14 @@ pub enum Term {
     CardValue,
     /// Holding an AP card for later in the game.
     CardHold,
+    /// Standing near a friend or objective the enemy threatens (a leader in Assassinate, a
+    /// prize carrier, a marker carrier, a held objective). An added term: the hand-written
+    /// player gives it weight 0.
+    Guard,
 }
 
 /// Number of terms.
-pub const TERMS: usize = 29;
+pub const TERMS: usize = 30;
 
 impl Term {
     /// Every term, in order (its index is its place in a weight vector).
@@ -113,6 +118,7 @@ impl Term {
         Term::CommandCost,
         Term::CardValue,
         Term::CardHold,
+        Term::Guard,
     ];
 
     /// The term's name in weights files (snake case).
@@ -147,6 +153,22 @@ impl Term {
             Term::CommandCost => "command_cost",
             Term::CardValue => "card_value",
             Term::CardHold => "card_hold",
+            Term::Guard => "guard",
+        }
+    }
+
+    /// Whether the term was added to the hand-written player's own: it weighs 0 in
+    /// [`TermWeights::SCRIPTED`], and a weights file written before it may leave it out.
+    pub fn is_added(self) -> bool {
+        matches!(self, Term::Guard)
+    }
+
+    /// The weight the hand-written player gives the term: 1, or 0 for an added term.
+    pub fn scripted_weight(self) -> f64 {
+        if self.is_added() {
+            0.0
+        } else {
+            1.0
         }
     }
 
@@ -162,13 +184,18 @@ pub struct TermWeights(pub [f64; TERMS]);
 
 impl Default for TermWeights {
     fn default() -> Self {
-        TermWeights::ONES
+        TermWeights::SCRIPTED
     }
 }
 
 impl TermWeights {
-    /// Every weight 1: the hand-written scripted player.
-    pub const ONES: TermWeights = TermWeights([1.0; TERMS]);
+    /// The hand-written scripted player: every weight 1 but the added terms' 0
+    /// ([`Term::scripted_weight`]).
+    pub const SCRIPTED: TermWeights = {
+        let mut w = [1.0; TERMS];
+        w[Term::Guard as usize] = 0.0;
+        TermWeights(w)
+    };
 
     /// The weight of `term`.
     pub fn get(&self, term: Term) -> f64 {
@@ -200,10 +227,19 @@ mod tests {
     }
 
     #[test]
+    fn the_scripted_weights_are_one_but_for_added_terms() {
+        for t in Term::ALL {
+            assert_eq!(TermWeights::SCRIPTED.get(t), t.scripted_weight());
+        }
+        assert_eq!(TermWeights::SCRIPTED.get(Term::Guard), 0.0);
+        assert_eq!(TermWeights::SCRIPTED.get(Term::Progress), 1.0);
+    }
+
+    #[test]
     fn unit_weights_leave_values_exact_and_never_stays_never() {
         let x = 0.1 + 0.2;
-        assert_eq!(TermWeights::ONES.weigh(Term::Risk, x).to_bits(), x.to_bits());
-        let mut w = TermWeights::ONES;
+        assert_eq!(TermWeights::SCRIPTED.weigh(Term::Risk, x).to_bits(), x.to_bits());
+        let mut w = TermWeights::SCRIPTED;
         w.0[Term::Leave as usize] = -3.0;
         assert_eq!(w.weigh(Term::Leave, NEVER), NEVER);
         assert_eq!(w.weigh(Term::Leave, 2.0), -6.0);

@@ -33,7 +33,7 @@ pub(crate) struct View<'a> {
 impl<'a> View<'a> {
     /// The view of `side`, scoring with the scripted player's own weights.
     pub fn new(state: &'a GameState, side: Side) -> View<'a> {
-        View::weighted(state, side, TermWeights::ONES)
+        View::weighted(state, side, TermWeights::SCRIPTED)
     }
 
     /// The view of `side`, scoring with the term weights `w`.

@@ -41,6 +41,11 @@ pub fn average(
     let mut flat = Vec::with_capacity(flats[0].len());
     for i in 0..flats[0].len() {
         let values: Vec<f64> = flats.iter().map(|w| w[i]).collect();
+        // A term no file uses (an added term none brought in) stays unused.
+        if values.iter().all(|&v| v == 0.0) {
+            flat.push(0.0);
+            continue;
+        }
         let positive = values.iter().all(|&v| v > 0.0);
         let negative = values.iter().all(|&v| v < 0.0);
         if !positive && !negative {
@@ -119,6 +124,7 @@ mod tests {
         assert!((avg.blocks[3].get(Term::Risk) - 2.0).abs() < 1e-9);
         assert!((avg.blocks[0].get(Term::Cover) + 1.0).abs() < 1e-9);
         assert_eq!(avg.blocks[5].get(Term::Risk), 1.0);
+        assert_eq!(avg.blocks[5].get(Term::Guard), 0.0, "a term none of them uses stays at 0");
         assert!(avg.note.contains("a.json"));
         // Refused: one file, a file from another incumbent, weights of opposite signs.
         assert!(average(std::slice::from_ref(&fa), &incumbent, &incumbent_file)

@@ -63,6 +63,11 @@ pub struct TuneConfig {
     /// standing features).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub standing: Option<usize>,
+    /// Terms the search brings in, by name, with the weight each starts from wherever the
+    /// incumbent weighs it 0 (an added term the incumbent never used, see
+    /// [`Term::is_added`]); a weight of 0 no multiplier could move.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub introduce: BTreeMap<String, f64>,
 }
 
 impl Default for TuneConfig {
@@ -76,6 +81,7 @@ impl Default for TuneConfig {
             per_phase: false,
             terms: Vec::new(),
             standing: None,
+            introduce: BTreeMap::new(),
         }
     }
 }
@@ -103,7 +109,27 @@ impl TuneConfig {
             let names: Vec<&str> = Term::ALL.iter().map(|t| t.name()).collect();
             return Err(format!("tune-terms: no term `{bad}` (the terms: {})", names.join(", ")));
         }
+        for (name, &w) in &self.introduce {
+            if Term::from_name(name).is_none() {
+                let names: Vec<&str> = Term::ALL.iter().map(|t| t.name()).collect();
+                return Err(format!("tune-introduce: no term `{name}` (the terms: {})", names.join(", ")));
+            }
+            if !(w.is_finite() && w != 0.0 && w.abs() <= MAX_WEIGHT) {
+                return Err(format!("tune-introduce: {name}={w}: the starting weight must be a number other than 0 within ±{MAX_WEIGHT}"));
+            }
+        }
         Ok(())
+    }
+
+    /// The starting weight of each term the search brings in ([`Term::ALL`] order).
+    fn introduced(&self) -> [Option<f64>; TERMS] {
+        let mut out = [None; TERMS];
+        for (name, &w) in &self.introduce {
+            if let Some(t) = Term::from_name(name) {
+                out[t as usize] = Some(w);
+            }
+        }
+        out
     }
 
     /// Whether term `k` ([`Term::ALL`] order) is searched.
@@ -229,6 +255,7 @@ pub fn starting_standing(incumbent: &Generation, hidden: usize) -> Result<Standi
 /// starting one's ([`starting_standing`]) plus its part of `log`.
 pub fn apply(incumbent: &Generation, log: &[f64], config: &TuneConfig) -> Generation {
     let layout = Layout::of(config);
+    let introduced = config.introduced();
     let mut flat = incumbent.flat();
     for b in 0..BLOCKS {
         let scenario = b / PHASES.len();
@@ -242,6 +269,9 @@ pub fn apply(incumbent: &Generation, log: &[f64], config: &TuneConfig) -> Genera
                 l += log[p + TERMS * phase + k];
             }
             let w = &mut flat[b * TERMS + k];
+            if *w == 0.0 {
+                *w = introduced[k].unwrap_or(0.0);
+            }
             *w = (*w * l.exp()).clamp(-MAX_WEIGHT, MAX_WEIGHT);
         }
     }
@@ -501,7 +531,7 @@ mod tests {
             let model = same.standing.clone().unwrap();
             assert_eq!(model.log_multipliers(&[1.0, 1.0, 1.0, 1.0, 1.0]), [0.0; TERMS]);
             assert_eq!(same.blocks, inc.blocks);
-            // The last parameter is the card-hold term's last output weight.
+            // The last parameter is the last term's last output weight.
             let mut log = vec![0.0; layout.len];
             *log.last_mut().unwrap() = 0.5;
             let moved = apply(&inc, &log, &config).standing.unwrap();
@@ -518,6 +548,25 @@ mod tests {
     }
 
     #[test]
+    fn an_introduced_term_starts_where_the_incumbent_weighs_it_zero() {
+        let mut inc = Generation::scripted();
+        assert_eq!(inc.blocks[0].get(Term::Guard), 0.0);
+        inc.blocks[4].0[Term::Guard as usize] = 3.0;
+        let config = TuneConfig { introduce: [("guard".to_string(), 0.5)].into(), ..TuneConfig::default() };
+        let mut log = vec![0.0; Layout::of(&config).len];
+        log[Term::Guard as usize] = 2f64.ln();
+        let g = apply(&inc, &log, &config);
+        for b in 0..BLOCKS {
+            // Brought in at 0.5, then moved by its multiplier; a weight the incumbent has is kept.
+            let expected = if b == 4 { 6.0 } else { 1.0 };
+            assert!((g.blocks[b].get(Term::Guard) - expected).abs() < 1e-9, "block {b}");
+        }
+        // Without it, no multiplier moves a weight of 0.
+        let plain = apply(&inc, &log, &TuneConfig::default());
+        assert_eq!(plain.blocks[0].get(Term::Guard), 0.0);
+    }
+
+    #[test]
     fn settings_are_checked_by_name() {
         let bad = TuneConfig { perturbation: 0.0, ..TuneConfig::default() };
         assert!(bad.check().unwrap_err().contains("perturbation"));
@@ -525,6 +574,10 @@ mod tests {
         assert!(bad.check().unwrap_err().contains("games"));
         let bad = TuneConfig { terms: vec!["risk".into(), "luck".into()], ..TuneConfig::default() };
         assert!(bad.check().unwrap_err().contains("`luck`"));
+        let bad = TuneConfig { introduce: [("luck".to_string(), 1.0)].into(), ..TuneConfig::default() };
+        assert!(bad.check().unwrap_err().contains("tune-introduce: no term `luck`"));
+        let bad = TuneConfig { introduce: [("guard".to_string(), 0.0)].into(), ..TuneConfig::default() };
+        assert!(bad.check().unwrap_err().contains("guard=0"));
         let bad = TuneConfig { standing: Some(MAX_HIDDEN + 1), ..TuneConfig::default() };
         assert!(bad.check().unwrap_err().contains("tune-standing"));
     }
