@@ -284,3 +284,52 @@ fn the_guard_term_draws_models_to_their_threatened_leader_and_nowhere_else() {
     assert!(nearer > 2 * farther, "of the changed moves {nearer} end nearer the leader, {farther} farther");
     eprintln!("guard: {changed} decisions changed, moves {nearer} nearer and {farther} farther");
 }
+
+#[test]
+fn the_reaction_timing_terms_move_reactions_along_the_path() {
+    // Weighed, react_late moves the chosen reaction to later points of the mover's path and
+    // react_early to earlier ones; the reaction chosen (who reacts, and how) is the same.
+    let base = Generation::scripted().weights_at(&game(0));
+    assert_eq!((base.get(Term::ReactLate), base.get(Term::ReactEarly)), (0.0, 0.0));
+    let (mut late, mut early) = (base, base);
+    late.0[Term::ReactLate as usize] = 5.0;
+    early.0[Term::ReactEarly as usize] = 5.0;
+    let mut scripted = ScriptedAgent::new(0);
+    let (mut later, mut earlier, mut wrong_way) = (0, 0, 0);
+    for i in 0..30 {
+        let mut agents: Vec<Box<dyn Agent<GameState>>> =
+            vec![Box::new(ScriptedAgent::new(1)), Box::new(ScriptedAgent::new(2))];
+        let mut states = Vec::new();
+        play(game(i), &mut agents, i as u64, None, |s, _| {
+            if matches!(
+                s.node(),
+                Some(engine::state::Step::ChooseReaction | engine::state::Step::ChooseReactionBy(_))
+            ) && s.legal_actions().len() > 2
+            {
+                states.push(s.clone());
+            }
+        });
+        for state in states {
+            let a = best_under(&mut scripted, &state, base);
+            let point = |x: Action| match x {
+                Action::React { model, kind, point } => Some((model, kind, point)),
+                _ => None,
+            };
+            for (w, is_late) in [(late, true), (early, false)] {
+                let b = best_under(&mut scripted, &state, w);
+                let (Some((ma, ka, pa)), Some((mb, kb, pb))) = (point(a), point(b)) else { continue };
+                if (ma, ka) != (mb, kb) || pa == pb {
+                    continue;
+                }
+                match (is_late, pb > pa) {
+                    (true, true) => later += 1,
+                    (false, false) => earlier += 1,
+                    _ => wrong_way += 1,
+                }
+            }
+        }
+    }
+    assert_eq!(wrong_way, 0);
+    assert!(later >= 3 && earlier >= 3, "{later} reactions moved later, {earlier} earlier");
+    eprintln!("reaction timing: {later} later, {earlier} earlier");
+}

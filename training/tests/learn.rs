@@ -167,7 +167,10 @@ fn a_self_play_search_turns_a_broken_weight_back_up() {
     assert_eq!(report.games, 24 * 60);
     for block in &candidate.blocks {
         assert!((block.get(Term::Progress) - 0.1 * progress).abs() < 1e-9);
-        assert!(Term::ALL.iter().filter(|&&t| t != Term::Progress).all(|&t| block.get(t) == 1.0));
+        assert!(Term::ALL
+            .iter()
+            .filter(|&&t| t != Term::Progress)
+            .all(|&t| block.get(t) == t.scripted_weight()));
     }
     // Its state is kept: run again and the same candidate comes back without playing; other
     // settings in the same folder are refused.

@@ -148,9 +148,24 @@ pub(crate) fn score_reactions(view: &View, legal: &[Action], scores: &mut Vec<f6
             _ => -0.05,
         };
         let (gain, cost) = (view.w.weigh(Term::ReactValue, value), view.w.get(Term::ReactCost));
-        scores.push(reach_chance(view, seq, point) * (gain - cost * reaction_cost(view, r)) - cost * 0.01);
+        let score = reach_chance(view, seq, point) * (gain - cost * reaction_cost(view, r)) - cost * 0.01;
+        scores.push(score + timing(view, seq, point));
     }
 }
+
+/// Value of a reaction's point along the mover's path beyond the odds there (the added
+/// reaction timing terms; nothing with their weights at 0, as in the hand-written player).
+fn timing(view: &View, seq: &Sequence, point: u8) -> f64 {
+    let (late, early) = (view.w.get(Term::ReactLate), view.w.get(Term::ReactEarly));
+    if (late == 0.0 && early == 0.0) || !seq.has_path() || seq.path.points.is_empty() {
+        return 0.0;
+    }
+    let behind = point as f64 / seq.path.points.len() as f64 - 0.5;
+    REACT_TIMING * (late * behind - early * behind)
+}
+
+/// Value of reacting at the end of a mover's path rather than at its middle, at weight 1.
+const REACT_TIMING: f64 = 0.1;
 
 /// Scores of the mover's nested actions.
 pub(crate) fn score_nested(view: &View, fields: &mut Fields, legal: &[Action], scores: &mut Vec<f64>) {

@@ -81,10 +81,17 @@ pub enum Term {
     /// prize carrier, a marker carrier, a held objective). An added term: the hand-written
     /// player gives it weight 0.
     Guard,
+    /// Reacting late along a mover's path (the share of the path behind it, less a half). An
+    /// added term, weight 0 in the hand-written player; with [`Term::ReactEarly`] it sets
+    /// when along a move a reaction is best, beyond the odds at each point.
+    ReactLate,
+    /// Reacting early along a mover's path (a half less the share of the path behind it). An
+    /// added term, weight 0 in the hand-written player.
+    ReactEarly,
 }
 
 /// Number of terms.
-pub const TERMS: usize = 30;
+pub const TERMS: usize = 32;
 
 impl Term {
     /// Every term, in order (its index is its place in a weight vector).
@@ -119,6 +126,8 @@ impl Term {
         Term::CardValue,
         Term::CardHold,
         Term::Guard,
+        Term::ReactLate,
+        Term::ReactEarly,
     ];
 
     /// The term's name in weights files (snake case).
@@ -154,13 +163,15 @@ impl Term {
             Term::CardValue => "card_value",
             Term::CardHold => "card_hold",
             Term::Guard => "guard",
+            Term::ReactLate => "react_late",
+            Term::ReactEarly => "react_early",
         }
     }
 
     /// Whether the term was added to the hand-written player's own: it weighs 0 in
     /// [`TermWeights::SCRIPTED`], and a weights file written before it may leave it out.
     pub fn is_added(self) -> bool {
-        matches!(self, Term::Guard)
+        matches!(self, Term::Guard | Term::ReactLate | Term::ReactEarly)
     }
 
     /// The weight the hand-written player gives the term: 1, or 0 for an added term.
@@ -194,6 +205,8 @@ impl TermWeights {
     pub const SCRIPTED: TermWeights = {
         let mut w = [1.0; TERMS];
         w[Term::Guard as usize] = 0.0;
+        w[Term::ReactLate as usize] = 0.0;
+        w[Term::ReactEarly as usize] = 0.0;
         TermWeights(w)
     };
 
