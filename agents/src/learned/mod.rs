@@ -5,7 +5,7 @@
 //! Each legal action is scored θ·φ(s, a): φ are the scripted player's terms for the action and
 //! θ the generation's weights for the scenario and phase. At `temp=0` (the default) it plays
 //! the best-scored action, ties broken as the scripted player breaks them, so generation 0
-//! (every weight 1) plays exactly as `scripted`; at `temp=T > 0` it samples from the softmax of
+//! (every weight 1, the added terms 0) plays exactly as `scripted`; at `temp=T > 0` it samples from the softmax of
 //! the scores divided by T. It ranks MCTS's candidates the same way and plays its rollouts
 //! (`mcts:...,rollout=learned:PATH`). With `teach=T` it also reports, as its
 //! [`Agent::last_search`], the softmax of its scores divided by T over the legal actions: a
