@@ -56,7 +56,8 @@ pub struct TuneConfig {
     /// Also a multiplier per phase of the game and term.
     #[serde(default)]
     pub per_phase: bool,
-    /// The terms searched, by name (empty: every term); the others keep the incumbent's weights.
+    /// The terms searched, by name (empty: every term the incumbent uses or the search brings
+    /// in); the others keep the incumbent's weights.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub terms: Vec<String>,
     /// Also the parameters of a standing model with this many hidden units (0: linear in the
@@ -250,6 +251,19 @@ pub fn starting_standing(incumbent: &Generation, hidden: usize) -> Result<Standi
     }
 }
 
+/// Which terms ([`Term::ALL`] order) the search moves: those `config` names (every term by
+/// default), less any the incumbent weighs 0 in every block and the search does not bring in
+/// (an added term left out), whose multiplier could change nothing.
+fn searched_terms(config: &TuneConfig, incumbent: &Generation) -> [bool; TERMS] {
+    let introduced = config.introduced();
+    let mut out = [false; TERMS];
+    for (k, searched) in out.iter_mut().enumerate() {
+        let inert = introduced[k].is_none() && incumbent.blocks.iter().all(|b| b.0[k] == 0.0);
+        *searched = config.searches(k) && !inert;
+    }
+    out
+}
+
 /// The generation whose weights are `incumbent`'s times e^`log` (see [`TuneState::log`]),
 /// each weight kept within ±[`MAX_WEIGHT`], and (with `standing`) whose standing model is the
 /// starting one's ([`starting_standing`]) plus its part of `log`.
@@ -335,6 +349,7 @@ pub fn tune(
     let bar = crate::progress_bar(progress, config.iterations as u64, "search");
     bar.set_position(state.done as u64);
     let big_a = config.iterations as f64 / 10.0;
+    let searched = searched_terms(config, incumbent);
     while state.done < config.iterations {
         let i = state.done;
         let a = config.step / (i as f64 + 1.0 + big_a).powf(0.602);
@@ -343,7 +358,7 @@ pub fn tune(
         let signs: Vec<f64> = (0..n)
             .map(|j| {
                 let sign = if rng.gen::<bool>() { 1.0 } else { -1.0 };
-                if layout.standing.is_some_and(|t| j >= t) || config.searches(j % TERMS) {
+                if layout.standing.is_some_and(|t| j >= t) || searched[j % TERMS] {
                     sign
                 } else {
                     0.0
@@ -561,9 +576,17 @@ mod tests {
             let expected = if b == 4 { 6.0 } else { 1.0 };
             assert!((g.blocks[b].get(Term::Guard) - expected).abs() < 1e-9, "block {b}");
         }
-        // Without it, no multiplier moves a weight of 0.
+        // Without it, no multiplier moves a weight of 0, and the search leaves the term alone.
         let plain = apply(&inc, &log, &TuneConfig::default());
         assert_eq!(plain.blocks[0].get(Term::Guard), 0.0);
+        let scripted = Generation::scripted();
+        let searched = searched_terms(&TuneConfig::default(), &scripted);
+        assert!(!searched[Term::Guard as usize] && !searched[Term::ReactLate as usize]);
+        assert!(searched[Term::Risk as usize]);
+        assert!(searched_terms(&config, &scripted)[Term::Guard as usize]);
+        assert!(searched_terms(&TuneConfig::default(), &inc)[Term::Guard as usize], "used in one block");
+        let only_risk = TuneConfig { terms: vec!["risk".into()], ..TuneConfig::default() };
+        assert_eq!(searched_terms(&only_risk, &scripted).iter().filter(|&&s| s).count(), 1);
     }
 
     #[test]
