@@ -184,9 +184,9 @@ impl StandingModel {
         }
         let width = if raw.hidden == 0 { FEATURE_COUNT } else { raw.hidden };
         let mut output = Vec::new();
+        // A term added after the file was written is left unscaled.
+        let neutral = vec![0.0; width];
         for t in Term::ALL {
-            // A term added after the file was written is left unscaled.
-            let neutral = vec![0.0; width];
             let row = match raw.output.get(t.name()) {
                 Some(row) => row,
                 None if t.is_added() => &neutral,

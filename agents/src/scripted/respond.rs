@@ -161,7 +161,7 @@ fn timing(view: &View, seq: &Sequence, point: u8) -> f64 {
         return 0.0;
     }
     let behind = point as f64 / seq.path.points.len() as f64 - 0.5;
-    REACT_TIMING * (late * behind - early * behind)
+    REACT_TIMING * (late - early) * behind
 }
 
 /// Value of reacting at the end of a mover's path rather than at its middle, at weight 1.

@@ -170,12 +170,12 @@ impl Term {
 
     /// Whether the term was added to the hand-written player's own: it weighs 0 in
     /// [`TermWeights::SCRIPTED`], and a weights file written before it may leave it out.
-    pub fn is_added(self) -> bool {
+    pub const fn is_added(self) -> bool {
         matches!(self, Term::Guard | Term::ReactLate | Term::ReactEarly)
     }
 
     /// The weight the hand-written player gives the term: 1, or 0 for an added term.
-    pub fn scripted_weight(self) -> f64 {
+    pub const fn scripted_weight(self) -> f64 {
         if self.is_added() {
             0.0
         } else {
@@ -203,10 +203,12 @@ impl TermWeights {
     /// The hand-written scripted player: every weight 1 but the added terms' 0
     /// ([`Term::scripted_weight`]).
     pub const SCRIPTED: TermWeights = {
-        let mut w = [1.0; TERMS];
-        w[Term::Guard as usize] = 0.0;
-        w[Term::ReactLate as usize] = 0.0;
-        w[Term::ReactEarly as usize] = 0.0;
+        let mut w = [0.0; TERMS];
+        let mut k = 0;
+        while k < TERMS {
+            w[k] = Term::ALL[k].scripted_weight();
+            k += 1;
+        }
         TermWeights(w)
     };
 

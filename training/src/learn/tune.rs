@@ -106,14 +106,16 @@ impl TuneConfig {
         if let Some(h) = self.standing.filter(|&h| h > MAX_HIDDEN) {
             return Err(format!("tune-standing {h} (hidden units) is more than {MAX_HIDDEN}"));
         }
-        if let Some(bad) = self.terms.iter().find(|t| Term::from_name(t).is_none()) {
+        let unknown = |setting: &str, name: &str| {
             let names: Vec<&str> = Term::ALL.iter().map(|t| t.name()).collect();
-            return Err(format!("tune-terms: no term `{bad}` (the terms: {})", names.join(", ")));
+            format!("{setting}: no term `{name}` (the terms: {})", names.join(", "))
+        };
+        if let Some(bad) = self.terms.iter().find(|t| Term::from_name(t).is_none()) {
+            return Err(unknown("tune-terms", bad));
         }
         for (name, &w) in &self.introduce {
             if Term::from_name(name).is_none() {
-                let names: Vec<&str> = Term::ALL.iter().map(|t| t.name()).collect();
-                return Err(format!("tune-introduce: no term `{name}` (the terms: {})", names.join(", ")));
+                return Err(unknown("tune-introduce", name));
             }
             if !(w.is_finite() && w != 0.0 && w.abs() <= MAX_WEIGHT) {
                 return Err(format!("tune-introduce: {name}={w}: the starting weight must be a number other than 0 within ±{MAX_WEIGHT}"));
