@@ -161,6 +161,7 @@ pub fn learn_cmd(args: &LearnArgs) -> Result<String, String> {
         progress: !args.quiet,
         seed: args.seed,
     };
+    announce_fresh_ladder(&settings)?;
     let reports = learn(&settings)?;
     let mut out = String::new();
     for r in &reports {
@@ -209,6 +210,27 @@ pub fn learn_cmd(args: &LearnArgs) -> Result<String, String> {
         }
     }
     Ok(out.trim_end().to_string())
+}
+
+/// Say on standard error when a new run's ladder folder holds no generation: the run then
+/// writes generation 0 (the scripted player) there and starts from it, which a mistyped
+/// `--ladder` would otherwise do silently.
+fn announce_fresh_ladder(settings: &LearnSettings) -> Result<(), String> {
+    if settings.run.join("learn.json").exists() {
+        return Ok(());
+    }
+    let held = if settings.ladder.is_dir() {
+        agents::learned::generation::newest_in(&settings.ladder)?
+    } else {
+        None
+    };
+    if held.is_none() {
+        eprintln!(
+            "tde learn: --ladder {} holds no generation: starting from generation 0 (the scripted player), written there",
+            settings.ladder.display()
+        );
+    }
+    Ok(())
 }
 
 /// Arguments of `tde ladder`.

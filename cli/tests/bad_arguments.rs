@@ -62,6 +62,34 @@ fn numbers_out_of_range_are_refused_with_the_option_named() {
 }
 
 #[test]
+fn a_new_learn_run_says_when_its_ladder_holds_no_generation() {
+    let run = temp("learn-fresh-ladder-run");
+    let ladder = temp("learn-fresh-ladder");
+    let _ = std::fs::remove_dir_all(&ladder);
+    let (r, l) = (run.to_str().unwrap(), ladder.to_str().unwrap());
+    // The averaged files do not exist, so the run stops right after choosing its incumbent.
+    let out =
+        tde(&["learn", "--run", r, "--ladder", l, "--proposer", "average", "--average", "a.json,b.json"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("holds no generation"), "{stderr}");
+    assert!(ladder.join("gen-000.json").is_file(), "generation 0 is written to the new ladder");
+    // A ladder that holds a generation starts from it without the note.
+    let run2 = temp("learn-fresh-ladder-run2");
+    let out = tde(&[
+        "learn",
+        "--run",
+        run2.to_str().unwrap(),
+        "--ladder",
+        l,
+        "--proposer",
+        "average",
+        "--average",
+        "a.json,b.json",
+    ]);
+    assert!(!String::from_utf8_lossy(&out.stderr).contains("holds no generation"));
+}
+
+#[test]
 fn duplicated_and_conflicting_agent_parameters_are_refused() {
     refused(&["demo", "--agents", "mcts:iters=10,iters=20,random"], "twice");
     refused(&["demo", "--agents", "mcts:iters=5,ms=5,random"], "not both");
