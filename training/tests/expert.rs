@@ -1,7 +1,7 @@
 //! Expert games: a search player's visit distributions become the targets, shards are
 //! written once and read back whole, and a finished generation plays nothing again.
 
-use training::learning::config::{Config, DataConfig};
+use training::learning::config::{ChildOrder, Config, DataConfig};
 use training::learning::expert::{generate, load, play_game, samples_of};
 
 fn config(agents: &[&str], games: usize) -> Config {
@@ -270,4 +270,61 @@ fn with_value_children_the_positions_after_several_actions_learn_their_rollout_v
     bad.data.value_rollouts = 2;
     bad.data.value_children = 65;
     assert_eq!(bad.check("c.toml").unwrap_err().field, "data.value_children");
+}
+
+#[test]
+fn likely_children_are_the_experts_most_probable_actions_and_know_their_decision() {
+    let generation = concat!(env!("CARGO_MANIFEST_DIR"), "/../checkpoints/learned/gen-000.json");
+    let mut c = rollout_config(9, 2, 3);
+    c.data.agents = vec![format!("learned:gen={generation},teach=0.3")];
+    c.data.children = ChildOrder::Likely;
+    c.check("c.toml").unwrap();
+    let game = play_game(&c, 0).unwrap();
+    let samples = samples_of(&game, &c.data).unwrap();
+    let mut checked = 0;
+    for target in game.targets.iter().filter(|t| game.rollout_values.iter().any(|v| v.0 == t.ply)) {
+        let children: Vec<_> = game.children.iter().filter(|ch| ch.ply == target.ply).collect();
+        let prob = |action: u16| target.probs.iter().find(|p| p.0 == action).map_or(0.0, |p| p.1);
+        // After the action played, the others by falling probability, the first of them the
+        // most probable of all the actions not played.
+        let others: Vec<f32> = children.iter().skip(1).map(|ch| prob(ch.action)).collect();
+        assert!(others.windows(2).all(|w| w[0] >= w[1]), "ply {}: {others:?}", target.ply);
+        if let Some(&second) = others.first() {
+            let played = children[0].action;
+            let best_other = target.probs.iter().filter(|p| p.0 != played).map(|p| p.1).fold(0.0, f32::max);
+            assert_eq!(second, best_other, "ply {}", target.ply);
+            checked += 1;
+        }
+    }
+    assert!(checked > 3, "{checked} expert decisions with children");
+    // Each child knows its decision, and whether its player to move is the one who decided.
+    let mut decider = None;
+    for s in &samples {
+        match s.sibling {
+            None => decider = Some(s.player),
+            Some(sibling) => {
+                let same = Some(s.player) == decider;
+                assert_eq!(sibling.sign, if same { 1.0 } else { -1.0 });
+            }
+        }
+    }
+    let decisions: std::collections::HashSet<u64> =
+        samples.iter().filter_map(|s| s.sibling).map(|s| s.decision).collect();
+    assert_eq!(decisions.len(), samples.iter().filter(|s| s.sibling.is_none()).count() - missing(&game));
+}
+
+/// Kept decisions none of whose children could be stored (every one ended the game).
+fn missing(game: &training::learning::expert::ShardGame) -> usize {
+    game.rollout_values.iter().filter(|v| !game.children.iter().any(|ch| ch.ply == v.0)).count()
+}
+
+#[test]
+fn a_sibling_loss_without_children_is_refused() {
+    let mut c = rollout_config(9, 2, 0);
+    c.train.sibling_weight = 1.0;
+    assert_eq!(c.check("c.toml").unwrap_err().field, "train.sibling_weight");
+    c.data.value_children = 2;
+    c.check("c.toml").unwrap();
+    c.train.sibling_weight = -1.0;
+    assert_eq!(c.check("c.toml").unwrap_err().field, "train.sibling_weight");
 }

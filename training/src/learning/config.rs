@@ -144,6 +144,12 @@ pub struct DataConfig {
     /// so the value head sees positions one action apart and what the action changed.
     #[serde(default)]
     pub value_children: usize,
+    /// Which actions give the children after the one played: `random` (the default), drawn at
+    /// random from the legal ones, or `likely`, the expert's most probable others by its
+    /// target (ties in a random order; with a one-action target, as `random`). `likely`
+    /// gives the siblings search compares, the plausible actions, rather than any.
+    #[serde(default, skip_serializing_if = "ChildOrder::is_random")]
+    pub children: ChildOrder,
     /// λ of the TD(λ) value targets along a game's kept decisions, bootstrapped from their
     /// rollout means (needs `value_rollouts`; see [`crate::learning::sample::lambda_returns`]):
     /// 1 (the default) keeps each decision's own target, below 1 mixes in the later
@@ -183,9 +189,28 @@ impl Default for DataConfig {
             value_rollouts: 0,
             rollout_agent: scripted(),
             value_children: 0,
+            children: ChildOrder::Random,
             value_lambda: 1.0,
             validation: 0.1,
         }
+    }
+}
+
+/// How the children of a kept decision are chosen, after the action played
+/// ([`DataConfig::children`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ChildOrder {
+    /// Drawn at random from the legal actions.
+    #[default]
+    Random,
+    /// The expert's most probable actions by its target.
+    Likely,
+}
+
+impl ChildOrder {
+    fn is_random(&self) -> bool {
+        *self == ChildOrder::Random
     }
 }
 
@@ -228,6 +253,13 @@ pub struct TrainConfig {
     /// Weight of the margin head's loss (needs `net.margin`; 0: the head is not trained).
     #[serde(default, skip_serializing_if = "is_zero_f64")]
     pub margin_weight: f64,
+    /// Weight of the sibling loss (0: none): among the children of one decision
+    /// (`data.value_children`) drawn into a batch together, the squared error between the
+    /// head's and the rollouts' differences, seen from the deciding player (see
+    /// [`crate::learning::siblings`]). It teaches the order among siblings, which the value
+    /// loss leaves to the small part of its error that siblings do not share.
+    #[serde(default, skip_serializing_if = "is_zero_f64")]
+    pub sibling_weight: f64,
     /// Log metrics every this many steps.
     pub log_every: u64,
     /// Write a checkpoint every this many steps.
@@ -254,6 +286,7 @@ impl Default for TrainConfig {
             weight_decay: 1e-4,
             value_weight: 1.0,
             margin_weight: 0.0,
+            sibling_weight: 0.0,
             log_every: 25,
             checkpoint_every: 100,
             eval_every: 0,
@@ -426,6 +459,15 @@ impl Config {
         }
         if !(t.margin_weight.is_finite() && (0.0..=100.0).contains(&t.margin_weight)) {
             return bad("train.margin_weight", format!("{} is not in [0, 100]", t.margin_weight));
+        }
+        if !(t.sibling_weight.is_finite() && (0.0..=100.0).contains(&t.sibling_weight)) {
+            return bad("train.sibling_weight", format!("{} is not in [0, 100]", t.sibling_weight));
+        }
+        if t.sibling_weight > 0.0 && d.value_children < 2 {
+            return bad(
+                "train.sibling_weight",
+                "siblings come from data.value_children: set it to 2 or more".into(),
+            );
         }
         if t.margin_weight > 0.0 && !n.margin {
             return bad("train.margin_weight", "the network has no margin head: set net.margin".into());

@@ -13,8 +13,8 @@
 //! `data.value_children`, the positions after several of its actions (an action index and a
 //! dice seed each) with their own rollout values.
 
-use crate::learning::config::{Config, DataConfig};
-use crate::learning::sample::{balance_sides, lambda_returns, margin_target, Sample};
+use crate::learning::config::{ChildOrder, Config, DataConfig};
+use crate::learning::sample::{balance_sides, lambda_returns, margin_target, Sample, Sibling};
 use agents::{Agent, Game, Turn};
 use engine::scenario::Scenario;
 use engine::setup::{new_game, GameConfig};
@@ -260,11 +260,21 @@ pub fn play_game(config: &Config, game: usize) -> Result<ShardGame, String> {
             if data.value_children == 0 {
                 return Ok(());
             }
-            // The action played first, then others in a random order.
+            // The action played first, then others in a random order (with `likely`, the
+            // expert's most probable first, ties in that random order).
             let legal = kept.state.legal_actions();
             let mut order: Vec<usize> = (0..legal.len()).collect();
             let mut draw = ChaCha8Rng::seed_from_u64(decision_seed);
             order.shuffle(&mut draw);
+            if let (ChildOrder::Likely, Some(target)) = (data.children, kept.target) {
+                let mut prob = vec![0.0f32; legal.len()];
+                for &(i, p) in &target.probs {
+                    if let Some(slot) = prob.get_mut(i as usize) {
+                        *slot = p;
+                    }
+                }
+                order.sort_by(|&a, &b| prob[b].total_cmp(&prob[a]));
+            }
             if let Some(at) = order.iter().position(|&i| legal[i] == played.actions[kept.ply]) {
                 order[..=at].rotate_right(1);
             }
@@ -412,7 +422,11 @@ pub fn samples_of(game: &ShardGame, data: &DataConfig) -> Result<Vec<Sample<Game
             let Some((child, mover)) = child_position(kept.state, action, c.dice)? else {
                 return Err(format!("game {}: ply {}: a stored child ends the game", game.game, kept.ply));
             };
-            out.push(Sample::value_only(child, mover, c.value)?);
+            let sibling = Sibling {
+                decision: (game.game as u64) << 32 | kept.ply as u64,
+                sign: if mover == kept.mover { 1.0 } else { -1.0 },
+            };
+            out.push(Sample { sibling: Some(sibling), ..Sample::value_only(child, mover, c.value)? });
         }
         Ok(())
     })?;

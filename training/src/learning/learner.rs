@@ -9,6 +9,7 @@
 use crate::learning::config::{Config, Schedule};
 use crate::learning::metrics::Metrics;
 use crate::learning::sample::Sample;
+use crate::learning::siblings::{families, family_batch, sibling_loss, SiblingPairs};
 use crate::network::checkpoint::{self, Meta};
 use crate::network::inference::InputBuffers;
 use crate::network::net::{legal_logits, LegalTerms, PolicyValueNet};
@@ -144,6 +145,8 @@ pub(crate) struct BatchTensors {
     margin_known: Tensor<2>,
     /// Rows with a margin target.
     margin_rows: f32,
+    /// Pairs of children of one decision, for the sibling loss; none where there are none.
+    siblings: Option<SiblingPairs>,
 }
 
 impl BatchTensors {
@@ -175,6 +178,7 @@ pub(crate) fn batch_tensors<G: TensorGame>(
     let margins: Vec<f32> = chosen.iter().map(|s| s.margin.unwrap_or(0.0)).collect();
     let known: Vec<f32> = chosen.iter().map(|s| s.margin.is_some() as u8 as f32).collect();
     BatchTensors {
+        siblings: SiblingPairs::of(&chosen, device),
         margin: Tensor::from_data(TensorData::new(margins, [terms.batch, 1]), device),
         margin_rows: known.iter().sum(),
         margin_known: Tensor::from_data(TensorData::new(known, [terms.batch, 1]), device),
@@ -209,15 +213,35 @@ pub(crate) struct BatchLosses {
     values: Tensor<2>,
     /// With a margin head: the margin squared error over the rows with a margin target.
     pub(crate) margin: Option<Tensor<1>>,
+    /// Where the batch holds siblings: the sibling loss ([`sibling_loss`]).
+    pub(crate) sibling: Option<Tensor<1>>,
 }
 
-/// The losses of a batch: policy cross-entropy, value squared error weighted by
-/// `value_weight` and, with a margin head, margin squared error weighted by `margin_weight`.
+/// How much each loss counts beside the policy's.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct LossWeights {
+    /// The value loss's weight.
+    pub(crate) value: f64,
+    /// The margin loss's weight (with a margin head).
+    pub(crate) margin: f64,
+    /// The sibling loss's weight.
+    pub(crate) sibling: f64,
+}
+
+impl LossWeights {
+    /// Value and margin weighed as given, no sibling loss.
+    pub(crate) fn new(value: f64, margin: f64) -> LossWeights {
+        LossWeights { value, margin, sibling: 0.0 }
+    }
+}
+
+/// The losses of a batch: policy cross-entropy, value squared error, margin squared error
+/// (with a margin head) and the sibling loss (where the batch holds siblings), the last
+/// three as `weights` say.
 pub(crate) fn losses(
     net: &PolicyValueNet,
     t: &BatchTensors,
-    value_weight: f64,
-    margin_weight: f64,
+    weights: LossWeights,
     device: &Device,
 ) -> BatchLosses {
     let outputs = net.forward(t.planes.clone(), t.globals.clone());
@@ -231,11 +255,16 @@ pub(crate) fn losses(
         let squared = (m - t.margin.clone()).powi_scalar(2) * t.margin_known.clone();
         squared.sum().div_scalar(t.margin_rows.max(1.0))
     });
-    let mut total = policy.clone() + value.clone().mul_scalar(value_weight);
-    if let (Some(m), true) = (&margin, margin_weight > 0.0) {
-        total = total + m.clone().mul_scalar(margin_weight);
+    let mut total = policy.clone() + value.clone().mul_scalar(weights.value);
+    if let (Some(m), true) = (&margin, weights.margin > 0.0) {
+        total = total + m.clone().mul_scalar(weights.margin);
     }
-    BatchLosses { total, policy, value, logits, values: outputs.value, margin }
+    let sibling =
+        t.siblings.as_ref().map(|pairs| sibling_loss(outputs.value.clone(), t.value.clone(), pairs));
+    if let (Some(l), true) = (&sibling, weights.sibling > 0.0) {
+        total = total + l.clone().mul_scalar(weights.sibling);
+    }
+    BatchLosses { total, policy, value, logits, values: outputs.value, margin, sibling }
 }
 
 /// Score a network on up to `limit` positions, spread evenly over `samples` so that they come
@@ -256,7 +285,7 @@ pub fn score<G: TensorGame>(
         let members: Vec<usize> = members.into_iter().filter(|&i| i % stride == 0).collect();
         for chunk in members.chunks(64) {
             let t = batch_tensors(samples, chunk, &shape, &mut buffers, device);
-            let l = losses(net, &t, 1.0, 1.0, device);
+            let l = losses(net, &t, LossWeights::new(1.0, 1.0), device);
             if let Some(m) = l.margin.clone() {
                 sums.margin_loss += m.into_scalar::<f32>() as f64 * t.margin_rows as f64;
                 margin_n += t.margin_rows as f64;
@@ -368,8 +397,11 @@ pub fn train<G: TensorGame>(job: TrainRun<'_, G>) -> Result<TrainOutcome, String
     };
     let mut metrics = Metrics::open(job.run).map_err(|e| format!("{}: {e}", job.run.display()))?;
     let groups = buckets(job.train);
-    let mut buffers = InputBuffers::default();
     let t = &config.train;
+    // With the sibling loss, batches draw whole families of children.
+    let families = if t.sibling_weight > 0.0 { families(job.train) } else { Vec::new() };
+    let weights = LossWeights { value: t.value_weight, margin: t.margin_weight, sibling: t.sibling_weight };
+    let mut buffers = InputBuffers::default();
     let end = match job.stop_after {
         Some(n) => (step + n).min(t.steps),
         None => t.steps,
@@ -379,13 +411,22 @@ pub fn train<G: TensorGame>(job: TrainRun<'_, G>) -> Result<TrainOutcome, String
     let mut validation = Scores::default();
     let (mut since, mut positions, mut loss_sum, mut policy_sum, mut value_sum, mut n) =
         (Instant::now(), 0usize, 0.0, 0.0, 0.0, 0usize);
+    let (mut sibling_sum, mut sibling_batches) = (0.0, 0usize);
     while step < end {
         let lr = learning_rate(config, step);
-        let (b, indices) = batch_indices(&groups, config.seed, step, t.batch);
+        let (b, indices) = if families.is_empty() {
+            batch_indices(&groups, config.seed, step, t.batch)
+        } else {
+            family_batch(&groups, &families, config.seed, step, t.batch)
+        };
         let batch = batch_tensors(job.train, &indices, &groups[b].0, &mut buffers, &device);
-        let l = losses(&net, &batch, t.value_weight, t.margin_weight, &device);
+        let l = losses(&net, &batch, weights, &device);
         policy_sum += l.policy.into_scalar::<f32>() as f64;
         value_sum += l.value.into_scalar::<f32>() as f64;
+        if let Some(sibling) = l.sibling {
+            sibling_sum += sibling.into_scalar::<f32>() as f64;
+            sibling_batches += 1;
+        }
         let grads = GradientsParams::from_grads(l.total.clone().backward(), &net);
         loss_sum += l.total.into_scalar::<f32>() as f64;
         net = optimizer.step(lr, net, grads);
@@ -409,6 +450,11 @@ pub fn train<G: TensorGame>(job: TrainRun<'_, G>) -> Result<TrainOutcome, String
                 ("valid/margin_loss", validation.margin_loss),
             ];
             metrics.log(step, &scalars).map_err(|e| format!("metrics: {e}"))?;
+            if sibling_batches > 0 {
+                let mean = sibling_sum / sibling_batches as f64;
+                metrics.log(step, &[("train/sibling_loss", mean)]).map_err(|e| format!("metrics: {e}"))?;
+                (sibling_sum, sibling_batches) = (0.0, 0);
+            }
             bar.set_message(format!(
                 "loss {:.3}, valid acc {:.2}, {rate:.0} pos/s",
                 loss_sum / n as f64,
@@ -445,7 +491,7 @@ mod tests {
         let shape = samples[0].state.tensor_shape();
         let indices: Vec<usize> = (0..samples.len()).collect();
         let t = batch_tensors(samples, &indices, &shape, &mut InputBuffers::default(), &device);
-        let l = losses(net, &t, 1.0, 1.0, &device);
+        let l = losses(net, &t, LossWeights::new(1.0, 1.0), &device);
         (l.policy.into_scalar::<f32>(), l.value.into_scalar::<f32>())
     }
 
@@ -475,6 +521,73 @@ mod tests {
         let (_, other) = batch_losses(std::slice::from_ref(&value_only));
         let (_, both) = batch_losses(&[taught, value_only]);
         assert!((both - (value + other) / 2.0).abs() < 1e-4, "{both} vs mean of {value} and {other}");
+    }
+
+    #[test]
+    fn the_sibling_loss_teaches_the_order_among_a_decisions_children() {
+        use crate::learning::sample::Sibling;
+        let shape = TicTacToe::new().tensor_shape();
+        let config = Config::default();
+        let device = crate::network::compute::device().autodiff();
+        let mut net = PolicyValueNet::seeded(&config.net, &shape, &device, 5);
+        // For the player who decides: the centre is worth most, corners some, edges least.
+        let worth = |cell: u8| match cell {
+            4 => 0.6,
+            0 | 2 | 6 | 8 => 0.2,
+            _ => -0.4,
+        };
+        // Two decisions, X's first move and O's reply to X in a corner; each child's target is
+        // from its own player to move's view (the decider's opponent) and carries an offset
+        // shared by its siblings, which the sibling loss does not ask for.
+        let mut samples = Vec::new();
+        for (decision, parent, offset) in [(0u64, vec![], 0.3f32), (1, vec![0u8], -0.2)] {
+            let mut state = TicTacToe::new();
+            for &a in &parent {
+                state.apply(a).unwrap();
+            }
+            for cell in state.legal_actions() {
+                let mut child = state;
+                child.apply(cell).unwrap();
+                let mover = match child.turn() {
+                    agents::Turn::Player(p) => p,
+                    _ => unreachable!(),
+                };
+                let target = -(worth(cell) + offset);
+                let sample = Sample::value_only(child, mover, target).unwrap();
+                samples.push(Sample { sibling: Some(Sibling { decision, sign: -1.0 }), ..sample });
+            }
+        }
+        let indices: Vec<usize> = (0..samples.len()).collect();
+        let order_agreement = |net: &PolicyValueNet| -> f64 {
+            let t = batch_tensors(&samples, &indices, &shape, &mut InputBuffers::default(), &device);
+            let values: Vec<f32> =
+                net.forward(t.planes, t.globals).value.into_data().try_to_vec::<f32>().unwrap();
+            // Pairs of siblings the head orders as the worth does (from the decider's view).
+            let (mut right, mut all) = (0, 0);
+            for i in 0..samples.len() {
+                for j in i + 1..samples.len() {
+                    let (a, b) = (samples[i].sibling.unwrap(), samples[j].sibling.unwrap());
+                    let (ti, tj) = (-samples[i].value, -samples[j].value);
+                    if a.decision == b.decision && (ti - tj).abs() > 1e-3 {
+                        all += 1;
+                        right += ((-values[i] - -values[j]) * (ti - tj) > 0.0) as usize;
+                    }
+                }
+            }
+            right as f64 / all as f64
+        };
+        let before = order_agreement(&net);
+        let weights = LossWeights { value: 0.0, margin: 0.0, sibling: 1.0 };
+        let mut optimizer = new_optimizer(&config);
+        for _ in 0..150 {
+            let t = batch_tensors(&samples, &indices, &shape, &mut InputBuffers::default(), &device);
+            let l = losses(&net, &t, weights, &device);
+            let grads = GradientsParams::from_grads(l.total.backward(), &net);
+            net = optimizer.step(3e-3, net, grads);
+        }
+        let after = order_agreement(&net);
+        assert!(after > 0.95, "sibling pairs ordered right: {before:.2} before, {after:.2} after training");
+        assert!(before < 0.8, "an untrained head already orders them ({before:.2}): the test shows nothing");
     }
 
     #[test]

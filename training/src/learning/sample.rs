@@ -24,6 +24,20 @@ pub struct Sample<G: TensorGame> {
     /// The player's final victory-point margin squashed by [`margin_target`], for a network
     /// with a margin head; none where the game's record has no margin.
     pub margin: Option<f32>,
+    /// For a child of a kept decision (`data.value_children`): which decision, and how its
+    /// value turns into the deciding player's; none for any other sample.
+    pub sibling: Option<Sibling>,
+}
+
+/// A child's place among its siblings, for the sibling loss (`learning::siblings`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Sibling {
+    /// The decision the child comes from, the same number for all its siblings (unique in a
+    /// data set).
+    pub decision: u64,
+    /// 1 where the child's player to move is the one who decided, -1 where it is the
+    /// opponent: the child's value and target times this are the decider's.
+    pub sign: f32,
 }
 
 /// Victory points of margin that [`margin_target`] maps to tanh(1) ≈ 0.76.
@@ -97,7 +111,17 @@ impl<G: TensorGame> Sample<G> {
         }
         let recipes =
             legal.iter().map(|&a| state.encode_action(a).map(|(_, r)| r)).collect::<Result<_, _>>()?;
-        Ok(Sample { state, player, recipes, target, value, teaches_policy, value_weight: 1.0, margin: None })
+        Ok(Sample {
+            state,
+            player,
+            recipes,
+            target,
+            value,
+            teaches_policy,
+            value_weight: 1.0,
+            margin: None,
+            sibling: None,
+        })
     }
 }
 

@@ -6,7 +6,7 @@
 //! time of each shape's first pass (a GPU compiles its kernels then).
 
 use crate::learning::config::Config;
-use crate::learning::learner::{batch_tensors, losses, new_optimizer};
+use crate::learning::learner::{batch_tensors, losses, new_optimizer, LossWeights};
 use crate::learning::sample::Sample;
 use crate::network::checkpoint;
 use crate::network::inference::InputBuffers;
@@ -127,7 +127,7 @@ fn training_speed(
     for step in 0..=steps {
         let t = Instant::now();
         let tensors = batch_tensors(&samples, &indices, &shape, &mut buffers, &device);
-        let l = losses(&net, &tensors, 1.0, 1.0, &device);
+        let l = losses(&net, &tensors, LossWeights::new(1.0, 1.0), &device);
         let grads = GradientsParams::from_grads(l.total.clone().backward(), &net);
         // Reading the loss waits for the device to finish the step.
         l.total.into_scalar::<f32>();

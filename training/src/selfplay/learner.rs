@@ -10,7 +10,7 @@
 //! replay window is rebuilt from the newest consumed shards.
 
 use crate::learning::config::Config;
-use crate::learning::learner::{batch_indices, batch_tensors, buckets, losses};
+use crate::learning::learner::{batch_indices, batch_tensors, buckets, losses, LossWeights};
 use crate::learning::metrics::Metrics;
 use crate::learning::sample::Sample;
 use crate::network::checkpoint::{self, Meta};
@@ -325,7 +325,8 @@ where
             };
             let (b, indices) = batch_indices(&groups, self.config.seed, self.state.step, l.batch);
             let batch = batch_tensors(&samples, &indices, &groups[b].0, &mut self.buffers, &self.device);
-            let out = losses(&self.net, &batch, l.value_weight, l.margin_weight, &self.device);
+            let out =
+                losses(&self.net, &batch, LossWeights::new(l.value_weight, l.margin_weight), &self.device);
             policy += out.policy.clone().into_scalar::<f32>() as f64;
             value += out.value.clone().into_scalar::<f32>() as f64;
             let p = softmax(out.logits.clone(), 1);
