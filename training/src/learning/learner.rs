@@ -9,7 +9,7 @@
 use crate::learning::config::{Config, Schedule};
 use crate::learning::metrics::Metrics;
 use crate::learning::sample::Sample;
-use crate::learning::siblings::{families, family_batch, sibling_loss, SiblingPairs};
+use crate::learning::siblings::{families, sibling_loss, SiblingPairs};
 use crate::network::checkpoint::{self, Meta};
 use crate::network::inference::InputBuffers;
 use crate::network::net::{legal_logits, LegalTerms, PolicyValueNet};
@@ -112,6 +112,37 @@ pub(crate) fn batch_indices(
     step: u64,
     batch: usize,
 ) -> (usize, Vec<usize>) {
+    let (b, mut rng) = draw_bucket(buckets, seed, step);
+    let members = &buckets[b].1;
+    (b, (0..batch).map(|_| members[rng.gen_range(0..members.len())]).collect())
+}
+
+/// The batch of `step` for the sibling loss: drawn as [`batch_indices`] draws it, but each
+/// drawn child brings its whole family (`families`, see [`families`]), until `batch`
+/// positions (the last family cut short where it overflows).
+pub(crate) fn family_batch(
+    buckets: &[(TensorShape, Vec<usize>)],
+    families: &[Vec<usize>],
+    seed: u64,
+    step: u64,
+    batch: usize,
+) -> (usize, Vec<usize>) {
+    let (b, mut rng) = draw_bucket(buckets, seed, step);
+    let members = &buckets[b].1;
+    let mut out = Vec::with_capacity(batch);
+    while out.len() < batch {
+        let i = members[rng.gen_range(0..members.len())];
+        match families[i].as_slice() {
+            [] => out.push(i),
+            family => out.extend(family.iter().take(batch - out.len())),
+        }
+    }
+    (b, out)
+}
+
+/// The bucket of `step`'s batch, drawn in proportion to the buckets' sizes, and the
+/// generator that goes on to draw its positions.
+fn draw_bucket(buckets: &[(TensorShape, Vec<usize>)], seed: u64, step: u64) -> (usize, ChaCha8Rng) {
     let mut rng = ChaCha8Rng::seed_from_u64(seed ^ step.wrapping_mul(0x9E37_79B9_7F4A_7C15));
     let total: usize = buckets.iter().map(|(_, v)| v.len()).sum();
     let mut pick = rng.gen_range(0..total);
@@ -120,8 +151,7 @@ pub(crate) fn batch_indices(
         pick -= buckets[b].1.len();
         b += 1;
     }
-    let members = &buckets[b].1;
-    (b, (0..batch).map(|_| members[rng.gen_range(0..members.len())]).collect())
+    (b, rng)
 }
 
 /// The tensors of a batch: inputs, legal terms, targets and values with their weights.
@@ -588,6 +618,38 @@ mod tests {
         let after = order_agreement(&net);
         assert!(after > 0.95, "sibling pairs ordered right: {before:.2} before, {after:.2} after training");
         assert!(before < 0.8, "an untrained head already orders them ({before:.2}): the test shows nothing");
+    }
+
+    fn sibling_child(decision: u64) -> Sample<TicTacToe> {
+        let sibling = Some(crate::learning::sample::Sibling { decision, sign: 1.0 });
+        Sample { sibling, ..Sample::value_only(TicTacToe::new(), 0, 0.0).unwrap() }
+    }
+
+    #[test]
+    fn a_family_batch_holds_every_drawn_childs_siblings() {
+        let mut samples: Vec<Sample<TicTacToe>> = Vec::new();
+        for d in 0..20u64 {
+            samples.extend((0..3).map(|_| sibling_child(d)));
+            samples.push(Sample::value_only(TicTacToe::new(), 0, 0.0).unwrap());
+        }
+        let families = families(&samples);
+        assert_eq!(families[0], vec![0, 1, 2]);
+        assert!(families[3].is_empty());
+        let shape = samples[0].state.tensor_shape();
+        let buckets = vec![(shape, (0..samples.len()).collect::<Vec<_>>())];
+        for step in 0..20 {
+            let (_, batch) = family_batch(&buckets, &families, 7, step, 31);
+            assert_eq!(batch.len(), 31);
+            // Every family but the last one drawn (cut at the batch's end) is whole.
+            let last = batch.iter().rev().find_map(|&i| samples[i].sibling).map(|s| s.decision);
+            for &i in &batch {
+                if let Some(s) = samples[i].sibling {
+                    if Some(s.decision) != last {
+                        assert!(families[i].iter().all(|j| batch.contains(j)), "step {step}");
+                    }
+                }
+            }
+        }
     }
 
     #[test]

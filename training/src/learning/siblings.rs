@@ -9,13 +9,11 @@
 //! ([`Sibling::sign`]), the pairwise loss of a ranking model on noisy rollout means.
 //!
 //! For pairs to exist, a batch draws whole families: each position drawn brings its siblings
-//! ([`family_batch`]).
+//! ([`families`]; the learner's `family_batch`).
 
 use crate::learning::sample::{Sample, Sibling};
-use agents::{TensorGame, TensorShape};
+use agents::TensorGame;
 use burn::tensor::{Device, Tensor, TensorData};
-use rand::{Rng, SeedableRng};
-use rand_chacha::ChaCha8Rng;
 use std::collections::HashMap;
 
 /// Each sample's family: the indices of its siblings, itself included (empty for a sample
@@ -31,36 +29,6 @@ pub fn families<G: TensorGame>(samples: &[Sample<G>]) -> Vec<Vec<usize>> {
         .iter()
         .map(|s| s.sibling.map_or_else(Vec::new, |Sibling { decision, .. }| by_decision[&decision].clone()))
         .collect()
-}
-
-/// The batch of `step`, as the learner's `batch_indices` draws it (a bucket in
-/// proportion to its size, then positions uniformly) but with each drawn child's whole
-/// family, until `batch` positions (the last family cut short where it overflows).
-pub(crate) fn family_batch(
-    buckets: &[(TensorShape, Vec<usize>)],
-    families: &[Vec<usize>],
-    seed: u64,
-    step: u64,
-    batch: usize,
-) -> (usize, Vec<usize>) {
-    let mut rng = ChaCha8Rng::seed_from_u64(seed ^ step.wrapping_mul(0x9E37_79B9_7F4A_7C15));
-    let total: usize = buckets.iter().map(|(_, v)| v.len()).sum();
-    let mut pick = rng.gen_range(0..total);
-    let mut b = 0;
-    while pick >= buckets[b].1.len() {
-        pick -= buckets[b].1.len();
-        b += 1;
-    }
-    let members = &buckets[b].1;
-    let mut out = Vec::with_capacity(batch);
-    while out.len() < batch {
-        let i = members[rng.gen_range(0..members.len())];
-        match families[i].as_slice() {
-            [] => out.push(i),
-            family => out.extend(family.iter().take(batch - out.len())),
-        }
-    }
-    (b, out)
 }
 
 /// The sibling pairs of a batch as tensors.
@@ -150,32 +118,5 @@ mod tests {
         let samples = [child(1, 1.0), child(2, 1.0)];
         let chosen: Vec<&Sample<TicTacToe>> = samples.iter().collect();
         assert!(SiblingPairs::of(&chosen, &device).is_none());
-    }
-
-    #[test]
-    fn a_family_batch_holds_every_drawn_childs_siblings() {
-        let mut samples: Vec<Sample<TicTacToe>> = Vec::new();
-        for d in 0..20u64 {
-            samples.extend((0..3).map(|_| child(d, 1.0)));
-            samples.push(Sample::value_only(TicTacToe::new(), 0, 0.0).unwrap());
-        }
-        let families = families(&samples);
-        assert_eq!(families[0], vec![0, 1, 2]);
-        assert!(families[3].is_empty());
-        let shape = samples[0].state.tensor_shape();
-        let buckets = vec![(shape, (0..samples.len()).collect::<Vec<_>>())];
-        for step in 0..20 {
-            let (_, batch) = family_batch(&buckets, &families, 7, step, 31);
-            assert_eq!(batch.len(), 31);
-            // Every family but the last one drawn (cut at the batch's end) is whole.
-            let last = batch.iter().rev().find_map(|&i| samples[i].sibling).map(|s| s.decision);
-            for &i in &batch {
-                if let Some(s) = samples[i].sibling {
-                    if Some(s.decision) != last {
-                        assert!(families[i].iter().all(|j| batch.contains(j)), "step {step}");
-                    }
-                }
-            }
-        }
     }
 }
