@@ -106,21 +106,10 @@ pub(crate) fn buckets<G: TensorGame>(samples: &[Sample<G>]) -> Vec<(TensorShape,
 }
 
 /// The batch of `step`: a bucket drawn in proportion to its size, then positions uniformly.
+/// With `families` (each sample's siblings, see [`families`]; empty for none), each drawn
+/// child brings its whole family, for the sibling loss, the last one cut short where it
+/// overflows `batch`.
 pub(crate) fn batch_indices(
-    buckets: &[(TensorShape, Vec<usize>)],
-    seed: u64,
-    step: u64,
-    batch: usize,
-) -> (usize, Vec<usize>) {
-    let (b, mut rng) = draw_bucket(buckets, seed, step);
-    let members = &buckets[b].1;
-    (b, (0..batch).map(|_| members[rng.gen_range(0..members.len())]).collect())
-}
-
-/// The batch of `step` for the sibling loss: drawn as [`batch_indices`] draws it, but each
-/// drawn child brings its whole family (`families`, see [`families`]), until `batch`
-/// positions (the last family cut short where it overflows).
-pub(crate) fn family_batch(
     buckets: &[(TensorShape, Vec<usize>)],
     families: &[Vec<usize>],
     seed: u64,
@@ -132,9 +121,9 @@ pub(crate) fn family_batch(
     let mut out = Vec::with_capacity(batch);
     while out.len() < batch {
         let i = members[rng.gen_range(0..members.len())];
-        match families[i].as_slice() {
-            [] => out.push(i),
-            family => out.extend(family.iter().take(batch - out.len())),
+        match families.get(i).map(Vec::as_slice) {
+            None | Some([]) => out.push(i),
+            Some(family) => out.extend(family.iter().take(batch - out.len())),
         }
     }
     (b, out)
@@ -444,11 +433,7 @@ pub fn train<G: TensorGame>(job: TrainRun<'_, G>) -> Result<TrainOutcome, String
     let (mut sibling_sum, mut sibling_batches) = (0.0, 0usize);
     while step < end {
         let lr = learning_rate(config, step);
-        let (b, indices) = if families.is_empty() {
-            batch_indices(&groups, config.seed, step, t.batch)
-        } else {
-            family_batch(&groups, &families, config.seed, step, t.batch)
-        };
+        let (b, indices) = batch_indices(&groups, &families, config.seed, step, t.batch);
         let batch = batch_tensors(job.train, &indices, &groups[b].0, &mut buffers, &device);
         let l = losses(&net, &batch, weights, &device);
         policy_sum += l.policy.into_scalar::<f32>() as f64;
@@ -638,7 +623,7 @@ mod tests {
         let shape = samples[0].state.tensor_shape();
         let buckets = vec![(shape, (0..samples.len()).collect::<Vec<_>>())];
         for step in 0..20 {
-            let (_, batch) = family_batch(&buckets, &families, 7, step, 31);
+            let (_, batch) = batch_indices(&buckets, &families, 7, step, 31);
             assert_eq!(batch.len(), 31);
             // Every family but the last one drawn (cut at the batch's end) is whole.
             let last = batch.iter().rev().find_map(|&i| samples[i].sibling).map(|s| s.decision);

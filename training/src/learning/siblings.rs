@@ -9,7 +9,7 @@
 //! ([`Sibling::sign`]), the pairwise loss of a ranking model on noisy rollout means.
 //!
 //! For pairs to exist, a batch draws whole families: each position drawn brings its siblings
-//! ([`families`]; the learner's `family_batch`).
+//! ([`families`]; the learner's `batch_indices`).
 
 use crate::learning::sample::{Sample, Sibling};
 use agents::TensorGame;

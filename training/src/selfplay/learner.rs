@@ -323,7 +323,7 @@ where
             } else {
                 l.lr
             };
-            let (b, indices) = batch_indices(&groups, self.config.seed, self.state.step, l.batch);
+            let (b, indices) = batch_indices(&groups, &[], self.config.seed, self.state.step, l.batch);
             let batch = batch_tensors(&samples, &indices, &groups[b].0, &mut self.buffers, &self.device);
             let out =
                 losses(&self.net, &batch, LossWeights::new(l.value_weight, l.margin_weight), &self.device);
