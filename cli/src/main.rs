@@ -7,6 +7,7 @@ mod bench_cmd;
 mod crew_cmd;
 mod encounter;
 mod encounter_train;
+mod fast_cmd;
 mod game_cmd;
 mod learn_cmd;
 mod play;
@@ -80,6 +81,12 @@ enum Command {
     Selfplay(train_cmd::SelfPlayArgs),
     /// Learning curves of a training run (losses, evaluation scores with intervals) as a PNG.
     Curves(train_cmd::CurvesArgs),
+    /// The fast network (the main line): `tde fast data` (labelled positions from the
+    /// teachers' games) and `tde fast train` (train it; resumable).
+    Fast {
+        #[command(subcommand)]
+        cmd: fast_cmd::FastCommand,
+    },
     /// Yardsticks of a network: `tde probe value|policy|sibling`.
     Probe {
         #[command(subcommand)]
@@ -163,6 +170,7 @@ fn main() -> ExitCode {
         Command::Train(args) => passed(train_cmd::train(args)),
         Command::Selfplay(args) => passed(train_cmd::selfplay(args)),
         Command::Curves(args) => passed(train_cmd::curves(args)),
+        Command::Fast { cmd } => passed(fast_cmd::run(cmd)),
         Command::Probe { cmd } => passed(probe_cmd::run(cmd)),
         Command::ValueCheck(args) => passed(probe_cmd::value(args)),
         Command::SiblingCheck(args) => passed(probe_cmd::sibling(args)),

@@ -1,5 +1,6 @@
 //! Learned agents for TDE (and any [`agents::TensorGame`]), in rooms:
 //!
+//! - [`fast`]: the main line: the fast network's data and training runs (`tde fast`);
 //! - [`network`]: the policy/value network in `burn`, where it computes, checkpoints, ONNX,
 //!   and [`network::loaded::Network`], a trained network ready to evaluate positions;
 //! - [`learning`]: teaching the network from expert play (`tde train`), with its metrics;
@@ -16,6 +17,7 @@
 //! the `cuda` feature can run it on a GPU instead ([`network::compute`]), and one with the
 //! `onnx` feature runs the networks that play in ONNX Runtime ([`network::onnx`]).
 
+pub mod fast;
 pub mod learn;
 pub mod learning;
 pub mod network;

@@ -80,6 +80,12 @@ impl LearnedAgent {
         Ok(agent)
     }
 
+    /// Report (or stop reporting) the softmax of each decision's scores at temperature
+    /// `teach` as the last search, as `teach=T` does.
+    pub fn set_teach(&mut self, teach: Option<f64>) {
+        self.teach = teach;
+    }
+
     /// The generation it plays.
     pub fn generation(&self) -> &Arc<Generation> {
         &self.generation

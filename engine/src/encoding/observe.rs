@@ -14,6 +14,8 @@ use ndarray::{ArrayViewMut1, ArrayViewMut3};
 
 /// Planes of the terrain, models, markers and the action under way (see the `P_*` indices).
 pub const PLANES: usize = 65;
+/// Kinds of node [`node_kind`] tells apart.
+pub const NODE_KINDS: usize = 24;
 /// Global features (see [`encode_observation`]).
 pub const GLOBALS: usize = ACTING + ACTING_FEATURES;
 
@@ -505,8 +507,9 @@ fn acting_model(
     g[SIDE_PLANES..ACTING_FEATURES].copy_from_slice(&flags);
 }
 
-/// The kind of node on top of the stack, 0..24.
-fn node_kind(step: Option<&Step>) -> usize {
+/// The kind of node on top of the stack, 0..[`NODE_KINDS`] (the observation's node features
+/// and the fast network's).
+pub fn node_kind(step: Option<&Step>) -> usize {
     use crate::scenario::ScenarioStep as S;
     match step {
         None => 0,

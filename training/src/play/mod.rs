@@ -141,6 +141,7 @@ pub fn registry() -> Registry<GameState> {
         },
     });
     r.add(az_kind(|args, seed| build_az(args, seed, network(args, "net")?)));
+    fastnet::agent::register(&mut r);
     r.alias(Alias {
         old: "policy:checkpoint=PATH,blend=W",
         new: "policy-blend:checkpoint=PATH,blend=W",

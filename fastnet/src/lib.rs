@@ -1,0 +1,27 @@
+//! The fast network: a small sparse network in the manner of Stockfish's NNUE that judges
+//! TDE positions and orders their actions at engine speed on the CPU, and everything that
+//! makes and uses it.
+//!
+//! - [`features`]: the position features of what a side may see; [`action_features`]: what
+//!   the policy head reads of each action; [`prior`]: the cheap player's score it starts
+//!   from.
+//! - [`network`]: the shape, the weights and the forward pass, with the incremental
+//!   [`network::Accumulator`]; [`kernel`]: the hand-written inner loops.
+//! - [`train`]: gradients and the optimiser; [`data`]: labelled positions from games and
+//!   their files; [`checkpoint`]: the network's file.
+//! - [`agent`]: the network alone, inside MCTS, and as a [`agents::PolicyValue`].
+//! - [`speed`]: the figures `tde bench` prints.
+
+pub mod action_features;
+pub mod agent;
+pub mod checkpoint;
+pub mod data;
+pub mod features;
+mod files;
+pub mod kernel;
+pub mod network;
+pub mod prior;
+pub mod speed;
+pub mod train;
+
+pub use files::write_atomically;

@@ -1,0 +1,109 @@
+//! The hand-written gradient against finite differences of the loss, on positions with
+//! random features, actions, priors and targets.
+
+use fastnet::action_features::{ActionFeatures, ACTION_FEATURES};
+use fastnet::data::{ActionSample, Dataset};
+use fastnet::features::POSITION_FEATURES;
+use fastnet::network::{Params, ALPHA, B1, B3, BM, BV, C, E, H1, H3, PARAMS, W1, W2, W3, WM, WV};
+use fastnet::train::{position_gradient, Gradient, Losses, TrainConfig};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+fn random_dataset(rng: &mut ChaCha8Rng) -> Dataset {
+    let mut d = Dataset::default();
+    for _ in 0..4 {
+        let mut features: Vec<u16> = (0..40).map(|_| rng.gen_range(0..POSITION_FEATURES as u16)).collect();
+        features.sort_unstable();
+        let n = rng.gen_range(2..6);
+        let mut targets: Vec<f32> = (0..n).map(|_| rng.gen::<f32>()).collect();
+        let total: f32 = targets.iter().sum();
+        targets.iter_mut().for_each(|t| *t /= total);
+        let actions: Vec<ActionSample> = targets
+            .iter()
+            .map(|&target| {
+                let mut f = ActionFeatures::default();
+                f.len = 3;
+                for id in &mut f.ids[..3] {
+                    *id = rng.gen_range(0..ACTION_FEATURES as u16);
+                }
+                ActionSample { features: f, prior: -rng.gen::<f32>() * 3.0, target }
+            })
+            .collect();
+        d.push(&features, &actions, rng.gen_range(-1.0..1.0), rng.gen_range(-1.0..1.0));
+    }
+    d
+}
+
+fn total_loss(params: &Params, data: &Dataset, config: &TrainConfig) -> f64 {
+    let mut grad = Gradient::default();
+    let mut sum = 0.0;
+    for p in &data.positions {
+        let mut l = Losses::default();
+        position_gradient(params, data, p, config, 0.0, &mut grad, &mut l);
+        sum += config.value_weight as f64 * l.value
+            + config.margin_weight as f64 * l.margin
+            + config.policy_weight as f64 * l.policy;
+    }
+    sum
+}
+
+#[test]
+fn the_gradient_matches_finite_differences() {
+    let mut rng = ChaCha8Rng::seed_from_u64(11);
+    let data = random_dataset(&mut rng);
+    let mut params = Params::init(5);
+    // Bigger random dense weights and heads so that every part carries gradient.
+    for i in WV..PARAMS {
+        params.data[i] = rng.gen_range(-0.5..0.5);
+    }
+    params.data[ALPHA] = 0.8;
+    for i in E..B1 {
+        params.data[i] = rng.gen_range(-0.3..0.3);
+    }
+    let config = TrainConfig {
+        batch: 4,
+        learning_rate: 0.0,
+        value_weight: 1.0,
+        margin_weight: 0.7,
+        policy_weight: 1.3,
+    };
+    let mut grad = Gradient::default();
+    let mut l = Losses::default();
+    for p in &data.positions {
+        position_gradient(&params, &data, p, &config, 1.0, &mut grad, &mut l);
+    }
+    // Parameters of every block: a used W1 row, E rows and biases, dense layers, heads, α.
+    let used_w1 = data.features[0] as usize;
+    let used_e = data.actions[0].features.ids[0] as usize;
+    let mut probes: Vec<usize> =
+        vec![ALPHA, BV, BM, WV + 3, WM + 5, B3 + 1, W3 + 40, W2 + 200, B1 + 7, C + used_e];
+    probes.extend((0..8).map(|k| W1 + used_w1 * H1 + k * 16));
+    probes.extend((0..4).map(|k| E + used_e * H3 + k * 8));
+    let mut checked = 0;
+    for &i in &probes {
+        let eps = 1e-3f32;
+        let keep = params.data[i];
+        params.data[i] = keep + eps;
+        let up = total_loss(&params, &data, &config);
+        params.data[i] = keep - eps;
+        let down = total_loss(&params, &data, &config);
+        params.data[i] = keep;
+        let numeric = (up - down) / (2.0 * eps as f64);
+        let analytic = grad.data[i] as f64;
+        // A clipped ReLU's kink inside ±eps breaks the difference quotient: skip those.
+        if (numeric - analytic).abs() > 2e-2 * analytic.abs().max(0.05) {
+            let near_kink = {
+                params.data[i] = keep + 0.1 * eps;
+                let a = total_loss(&params, &data, &config);
+                params.data[i] = keep - 0.1 * eps;
+                let b = total_loss(&params, &data, &config);
+                params.data[i] = keep;
+                ((a - b) / (0.2 * eps as f64) - numeric).abs() > 1e-2 * numeric.abs().max(0.05)
+            };
+            assert!(near_kink, "parameter {i}: analytic {analytic}, numeric {numeric}");
+            continue;
+        }
+        checked += 1;
+    }
+    assert!(checked >= probes.len() - 3, "only {checked} of {} parameters could be checked", probes.len());
+}
