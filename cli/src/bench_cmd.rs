@@ -38,6 +38,10 @@ pub struct BenchArgs {
     /// needs hundreds to be busy).
     #[arg(long, default_value_t = 128, value_parser = clap::value_parser!(u32).range(64..=4096))]
     pub net_batch: u32,
+    /// Fast network to time (evaluations from scratch and incremental, whole evaluations of
+    /// states, training samples, data generation); `none` to skip.
+    #[arg(long, default_value = "checkpoints/fast/gen-000.fnet")]
+    pub fast: String,
     /// MCTS agent timed at the first activation of each scenario (one thread).
     #[arg(long, default_value = "mcts:iters=200,depth=30,rollout=scripted,width=4,threads=1")]
     pub mcts: String,
@@ -45,6 +49,9 @@ pub struct BenchArgs {
     /// measurement needs.
     #[arg(long)]
     pub network_only: bool,
+    /// Time the fast network alone (--fast), skipping every other figure.
+    #[arg(long, conflicts_with = "network_only")]
+    pub fast_only: bool,
 }
 
 fn median(mut xs: Vec<f64>) -> f64 {
@@ -98,6 +105,14 @@ fn random_game(
 
 /// Run the benchmark and format its figures.
 pub fn bench(args: &BenchArgs) -> Result<String, String> {
+    if args.fast_only {
+        let fast = fast_speed(&args.fast)?.ok_or("--fast-only needs a fast network: --fast names none")?;
+        return Ok(if args.json {
+            json!({ "fast_network": fast }).to_string()
+        } else {
+            fast_text(&fast, &args.fast)
+        });
+    }
     if args.network_only {
         if args.net == "none" {
             return Err("--network-only needs a network: --net names none".into());
@@ -165,6 +180,7 @@ pub fn bench(args: &BenchArgs) -> Result<String, String> {
     let bytes_per_node = tree.bytes as f64 / tree.nodes as f64;
     let net = network_speed(&args.net, batches, args.net_batch as usize)?;
     let learn = learn_speed(batches)?;
+    let fast = fast_speed(&args.fast)?;
     Ok(if args.json {
         let per: Vec<_> = scenarios
             .iter()
@@ -189,6 +205,7 @@ pub fn bench(args: &BenchArgs) -> Result<String, String> {
             "mcts": args.mcts,
             "batches": batches,
             "network": net,
+            "fast_network": fast,
             "learned_games_per_hour": learn.games_per_hour,
             "labels_per_hour": learn.labels_per_hour,
             "state_bytes": state_bytes,
@@ -237,8 +254,45 @@ pub fn bench(args: &BenchArgs) -> Result<String, String> {
             out.push('\n');
             out.push_str(&network_text(n, &args.net));
         }
+        if let Some(f) = &fast {
+            out.push('\n');
+            out.push_str(&fast_text(f, &args.fast));
+        }
         out
     })
+}
+
+/// The fast network's figures (`--fast none` skips them).
+fn fast_speed(path: &str) -> Result<Option<fastnet::speed::FastSpeed>, String> {
+    if path == "none" {
+        return Ok(None);
+    }
+    let net =
+        fastnet::agent::FastNet::load(std::path::Path::new(path)).map_err(|e| format!("--fast: {e}"))?;
+    fastnet::speed::measure(net.params(), net.prior.clone(), 16)
+        .map(Some)
+        .map_err(|e| format!("--fast {path}: {e}"))
+}
+
+/// The fast network's figures as text.
+fn fast_text(f: &fastnet::speed::FastSpeed, path: &str) -> String {
+    format!(
+        "  fast network ({path}, {} parameters, {:.0} active features a position; medians):\n\
+         \x20   evaluations, one thread: {:.0}/s from scratch, {:.0}/s incremental ({:.1} rows changed an update), \
+         {:.0}/s of whole states (features computed)\n\
+         \x20   training: {:.0} samples/s on one thread, {:.0} on {} threads; data generation: {:.2} million labelled positions/hour on {} threads",
+        f.params,
+        f.mean_active_features,
+        f.scratch_per_s,
+        f.incremental_per_s,
+        f.incremental_rows_changed,
+        f.states_per_s,
+        f.train_per_s_one_thread,
+        f.train_per_s_all_threads,
+        f.threads,
+        f.data_positions_per_hour / 1e6,
+        f.threads
+    )
 }
 
 /// Speed of policy iteration on one thread.

@@ -81,6 +81,9 @@ pub struct TrainArgs {
     /// Weight of the margin loss.
     #[arg(long, default_value_t = 0.5)]
     pub margin_weight: f32,
+    /// Decoupled weight decay (AdamW).
+    #[arg(long, default_value_t = 0.05)]
+    pub weight_decay: f32,
     /// Start from this checkpoint instead of fresh weights.
     #[arg(long)]
     pub init: Option<PathBuf>,
@@ -127,6 +130,7 @@ pub fn run(cmd: &FastCommand) -> Result<String, String> {
                 value_weight: 1.0,
                 margin_weight: a.margin_weight,
                 policy_weight: a.policy_weight,
+                weight_decay: a.weight_decay,
             },
             init: a.init.clone(),
             prior: a.prior.clone(),

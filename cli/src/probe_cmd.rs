@@ -33,7 +33,7 @@ pub fn run(cmd: &ProbeCommand) -> Result<String, String> {
 /// Arguments of `tde probe value` (alias `tde value-check`).
 #[derive(Args)]
 pub struct ValueArgs {
-    /// The network whose value head is judged (a checkpoint folder, or a run with a `latest`).
+    /// The network whose value head is judged (a checkpoint folder, or a run with a `latest`; or a fast network, a `.fnet` file).
     #[arg(long, default_value = "checkpoints/bootstrap")]
     pub net: PathBuf,
     /// The agent playing both sides of the games (any `--agents` spec).
@@ -59,8 +59,15 @@ pub struct ValueArgs {
 
 /// The network a probe judges (`--net`), once the agent specs it plays with, each named by
 /// its option, are known to be good.
-fn network_for_check(net: &std::path::Path, agents: &[(&str, &str)]) -> Result<Network, String> {
-    let network = Network::load_for_tde(net).map_err(|e| format!("--net: {e}"))?;
+fn network_for_check(
+    net: &std::path::Path,
+    agents: &[(&str, &str)],
+) -> Result<Box<training::probes::Judge>, String> {
+    let network: Box<training::probes::Judge> = if net.extension().is_some_and(|x| x == "fnet") {
+        Box::new(fastnet::agent::FastNet::load(net).map_err(|e| format!("--net: {e}"))?)
+    } else {
+        Box::new(Network::load_for_tde(net).map_err(|e| format!("--net: {e}"))?)
+    };
     for (option, spec) in agents {
         training::play::make_agent(spec, 0).map_err(|e| format!("{option}: {e}"))?;
     }
@@ -78,13 +85,13 @@ pub fn value(args: &ValueArgs) -> Result<String, String> {
         seed: args.seed,
     };
     let net = args.net.display().to_string();
-    training::probes::run(&plan, &network, &net, &GameConfig::default())?.render(args.json)
+    training::probes::run(&plan, network.as_ref(), &net, &GameConfig::default())?.render(args.json)
 }
 
 /// Arguments of `tde probe sibling` (alias `tde sibling-check`).
 #[derive(Args)]
 pub struct SiblingArgs {
-    /// The network whose value head is judged (a checkpoint folder, or a run with a `latest`).
+    /// The network whose value head is judged (a checkpoint folder, or a run with a `latest`; or a fast network, a `.fnet` file).
     #[arg(long, default_value = "checkpoints/bootstrap")]
     pub net: PathBuf,
     /// The agent playing both sides of the games and of the rollouts (any `--agents` spec).
@@ -113,6 +120,11 @@ pub struct SiblingArgs {
     /// network still chooses the children.
     #[arg(long)]
     pub leaf: Option<PathBuf>,
+    /// Choose each decision's children by the scripted player's order, not the network's
+    /// priors: two networks (or a network and the material count) are then judged on the
+    /// same positions.
+    #[arg(long)]
+    pub fixed_children: bool,
     /// Print one JSON object.
     #[arg(long)]
     pub json: bool,
@@ -133,15 +145,16 @@ pub fn sibling(args: &SiblingArgs) -> Result<String, String> {
             Some(p) => Some(LearnedLeaf::load(p).map_err(|e| format!("--leaf: {e}"))?),
             None => None,
         },
+        fixed_children: args.fixed_children,
     };
     let net = args.net.display().to_string();
-    training::probes::run(&plan, &network, &net, &GameConfig::default())?.render(args.json)
+    training::probes::run(&plan, network.as_ref(), &net, &GameConfig::default())?.render(args.json)
 }
 
 /// Arguments of `tde probe policy` (alias `tde policy-check`).
 #[derive(Args)]
 pub struct PolicyArgs {
-    /// The network whose policy is judged (a checkpoint folder, or a run with a `latest`).
+    /// The network whose policy is judged (a checkpoint folder, or a run with a `latest`; or a fast network, a `.fnet` file).
     #[arg(long, default_value = "checkpoints/bootstrap")]
     pub net: PathBuf,
     /// The expert whose decisions are the answers (any `--agents` spec).
@@ -173,5 +186,5 @@ pub fn policy(args: &PolicyArgs) -> Result<String, String> {
         seed: args.seed,
     };
     let net = args.net.display().to_string();
-    training::probes::run(&plan, &network, &net, &GameConfig::default())?.render(args.json)
+    training::probes::run(&plan, network.as_ref(), &net, &GameConfig::default())?.render(args.json)
 }

@@ -95,3 +95,107 @@ pub fn training_samples(
         }))
     })
 }
+
+/// Every figure of the fast network `tde bench` prints.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct FastSpeed {
+    /// Parameters.
+    pub params: usize,
+    /// Mean active features of a position.
+    pub mean_active_features: f64,
+    /// Network evaluations per second, one thread, the first layer summed from scratch.
+    pub scratch_per_s: f64,
+    /// The same with the accumulator updated from the same side's previous position.
+    pub incremental_per_s: f64,
+    /// Mean first-layer rows changed per incremental update.
+    pub incremental_rows_changed: f64,
+    /// Whole evaluations per second of game states (features computed), one thread.
+    pub states_per_s: f64,
+    /// Training samples per second on one thread.
+    pub train_per_s_one_thread: f64,
+    /// Training samples per second on every thread.
+    pub train_per_s_all_threads: f64,
+    /// Labelled positions per hour of data generation on every thread.
+    pub data_positions_per_hour: f64,
+    /// Threads of the measurements on every thread.
+    pub threads: usize,
+}
+
+/// Measure the fast network `params` (with the prior `prior`): `games` teacher games on the
+/// default board and crews make the positions timed (and the data-generation figure).
+pub fn measure(
+    params: &Params,
+    prior: std::sync::Arc<agents::learned::Generation>,
+    games: u64,
+) -> Result<FastSpeed, String> {
+    use engine::setup::GameConfig;
+    use eval::lineup::{Lineups, Pool};
+    let c = GameConfig::default();
+    let lineups = Lineups::new(c.clone(), Pool::Fixed(c.board.clone()), Pool::Fixed(c.crews.clone()))?;
+    let plan = crate::data::DataPlan {
+        games,
+        seed: 77,
+        teachers: vec![prior.clone()],
+        temperature: 0.05,
+        prior,
+        other_nodes: 0.25,
+    };
+    let start = Instant::now();
+    let data = crate::data::generate(&plan, &lineups, &|| {})?;
+    let data_positions_per_hour =
+        data.positions.len() as f64 / start.elapsed().as_secs_f64().max(1e-9) * 3600.0;
+    let states = sample_states(&lineups, 40)?;
+    let one = rayon::ThreadPoolBuilder::new().num_threads(1).build().map_err(|e| e.to_string())?;
+    let (scratch_per_s, (incremental_per_s, incremental_rows_changed), states_per_s) = one.install(|| {
+        (
+            scratch_evaluations(params, &data),
+            incremental_evaluations(params, &data),
+            state_evaluations(params, &states),
+        )
+    });
+    let threads = rayon::current_num_threads();
+    Ok(FastSpeed {
+        params: params.data.len(),
+        mean_active_features: data.features.len() as f64 / data.positions.len().max(1) as f64,
+        scratch_per_s,
+        incremental_per_s,
+        incremental_rows_changed,
+        states_per_s,
+        train_per_s_one_thread: training_samples(params, &data, 1, 20)?,
+        train_per_s_all_threads: training_samples(params, &data, threads, 20)?,
+        data_positions_per_hour,
+        threads,
+    })
+}
+
+/// Every `every`th decision state of random games (with the deciding side).
+fn sample_states(
+    lineups: &eval::lineup::Lineups,
+    games: u64,
+) -> Result<Vec<(engine::GameState, engine::state::Side)>, String> {
+    use agents::{Agent, Game, Turn};
+    use rand::SeedableRng;
+    let mut out = Vec::new();
+    for g in 0..games {
+        let scenario = engine::scenario::types::Scenario::ALL[g as usize % 5];
+        let (mut state, _) = lineups.game(scenario, g)?;
+        let mut agent = agents::RandomAgent::<engine::Action>::new(g);
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(g);
+        let mut k = 0;
+        loop {
+            let action = match Game::turn(&state) {
+                Turn::Terminal => break,
+                Turn::Chance => state.sample_chance(&mut rng).ok_or("no outcomes")?,
+                Turn::Player(p) => {
+                    k += 1;
+                    if k % 4 == 0 {
+                        out.push((state.clone(), p as engine::state::Side));
+                    }
+                    agent.select_action(&state)
+                }
+            };
+            state.apply_legal(action);
+        }
+    }
+    Ok(out)
+}

@@ -38,6 +38,10 @@ pub struct TrainConfig {
     pub margin_weight: f32,
     /// Weight of the policy loss.
     pub policy_weight: f32,
+    /// Decoupled weight decay (AdamW): each step shrinks the parameters it updates by
+    /// `learning_rate × weight_decay` of themselves.
+    #[serde(default)]
+    pub weight_decay: f32,
 }
 
 impl Default for TrainConfig {
@@ -48,6 +52,7 @@ impl Default for TrainConfig {
             value_weight: 1.0,
             margin_weight: 0.5,
             policy_weight: 1.0,
+            weight_decay: 0.0,
         }
     }
 }
@@ -321,16 +326,17 @@ const EPSILON: f32 = 1.0e-8;
 impl Adam {
     /// One step on `params` with gradient `grad`: every dense parameter, and the sparse rows
     /// the gradient touched.
-    fn apply(&mut self, params: &mut Params, grad: &Gradient, lr: f32) {
+    fn apply(&mut self, params: &mut Params, grad: &Gradient, lr: f32, weight_decay: f32) {
         self.step += 1;
         let t = self.step as i32;
         let lr_t = lr * (1.0 - BETA2.powi(t)).sqrt() / (1.0 - BETA1.powi(t));
+        let shrink = 1.0 - lr * weight_decay;
         let mut update = |range: std::ops::Range<usize>| {
             for i in range {
                 let g = grad.data[i];
                 self.m[i] = BETA1 * self.m[i] + (1.0 - BETA1) * g;
                 self.v[i] = BETA2 * self.v[i] + (1.0 - BETA2) * g * g;
-                params.data[i] -= lr_t * self.m[i] / (self.v[i].sqrt() + EPSILON);
+                params.data[i] = shrink * params.data[i] - lr_t * self.m[i] / (self.v[i].sqrt() + EPSILON);
             }
         };
         for &f in &grad.w1_rows {
@@ -401,7 +407,7 @@ impl Trainer {
             first.merge(other);
             other.clear();
         }
-        self.adam.apply(&mut self.params, first, learning_rate);
+        self.adam.apply(&mut self.params, first, learning_rate, self.config.weight_decay);
         first.clear();
         let mut total = Losses::default();
         for l in &losses {

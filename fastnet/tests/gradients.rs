@@ -66,6 +66,7 @@ fn the_gradient_matches_finite_differences() {
         value_weight: 1.0,
         margin_weight: 0.7,
         policy_weight: 1.3,
+        ..TrainConfig::default()
     };
     let mut grad = Gradient::default();
     let mut l = Losses::default();

@@ -1,7 +1,9 @@
 //! `tde fast train`: train the fast network on the shards of one or more data folders.
 //!
 //! The run folder holds everything a run needs to go on after a kill: `latest.fnet` (the
-//! network), `adam.bin` (the optimiser's moments), `state.json` (the step and the settings,
+//! network), `best.fnet` (the one with the lowest validation loss so far: a game's positions
+//! share its result, so a network can learn the games by heart and validation tells when),
+//! `adam.bin` (the optimiser's moments), `state.json` (the step and the settings,
 //! compared on resume), `metrics.jsonl` and `tensorboard/`. Validation positions are the
 //! shards whose index is a multiple of 10 (whole games, so a game's result is never both
 //! learned and tested), or, with a single shard, its last tenth.
@@ -47,6 +49,14 @@ pub struct TrainRun {
 struct RunState {
     step: u64,
     settings: TrainRun,
+    /// The lowest validation loss so far and its step (`best.fnet`).
+    #[serde(default)]
+    best: Option<(f64, u64)>,
+}
+
+/// The validation loss `best.fnet` is chosen by: the weighted sum the training minimises.
+fn validation_loss(l: &Losses, c: &TrainConfig) -> f64 {
+    c.value_weight as f64 * l.value + c.margin_weight as f64 * l.margin + c.policy_weight as f64 * l.policy
 }
 
 /// The learning rate at `step` of `steps`: a linear warm-up over the first 2% and a cosine
@@ -144,6 +154,7 @@ pub fn train(run: &TrainRun) -> Result<String, String> {
     let state_path = run.run.join("state.json");
     let net_path = run.run.join("latest.fnet");
     let adam_path = run.run.join("adam.bin");
+    let mut best: Option<(f64, u64)> = None;
     let (mut step, checkpoint, adam) = if state_path.exists() {
         let text =
             std::fs::read_to_string(&state_path).map_err(|e| format!("{}: {e}", state_path.display()))?;
@@ -158,6 +169,7 @@ pub fn train(run: &TrainRun) -> Result<String, String> {
                 serde_json::to_string(&saved.settings).unwrap_or_default()
             ));
         }
+        best = saved.best;
         (saved.step, Checkpoint::load(&net_path)?, read_adam(&adam_path)?)
     } else {
         let checkpoint = match &run.init {
@@ -232,8 +244,13 @@ pub fn train(run: &TrainRun) -> Result<String, String> {
             });
             let c = Checkpoint { meta: meta.clone(), params: trainer.params.clone() };
             c.save(&net_path)?;
+            let loss = validation_loss(&last_valid, &run.config);
+            if best.is_none_or(|(b, _)| loss < b) {
+                best = Some((loss, step));
+                c.save(&run.run.join("best.fnet"))?;
+            }
             write_adam(&adam_path, &trainer.adam)?;
-            let state = RunState { step, settings: run.clone() };
+            let state = RunState { step, settings: run.clone(), best };
             fastnet::write_atomically(
                 &state_path,
                 serde_json::to_string_pretty(&state).expect("state").as_bytes(),
@@ -246,10 +263,11 @@ pub fn train(run: &TrainRun) -> Result<String, String> {
     let seconds = start.elapsed().as_secs_f64();
     let samples = (step - first) * run.config.batch as u64;
     Ok(format!(
-        "{}: step {step}; {} training and {} validation positions ({} and {} with a policy target); \
+        "{}: step {step} (best.fnet: step {}); {} training and {} validation positions ({} and {} with a policy target); \
          {:.0} samples/s on {} threads this run; validation: value cross-entropy {:.4}, value mse {:.4}, margin {:.4}, \
          policy cross-entropy {:.4}, top-1 agreement {:.1}%",
         net_path.display(),
+        best.map_or(0, |b| b.1),
         train_set.positions.len(),
         valid_set.positions.len(),
         train_set.policy_positions(),

@@ -11,7 +11,6 @@ pub mod policy;
 pub mod sibling;
 pub mod value;
 
-use crate::network::loaded::Network;
 use agents::{Agent, Game, Turn};
 use engine::scenario::Scenario;
 use engine::setup::GameConfig;
@@ -21,6 +20,10 @@ use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
 use serde::Serialize;
 use serde_json::{Map, Value};
+
+/// What a probe judges: any network that gives priors and a value at a decision (the
+/// convolutional network, the fast network).
+pub type Judge = dyn agents::PolicyValue<GameState>;
 
 /// A yardstick of a network: how it plays and judges a game, and what it makes of a
 /// scenario's judged games.
@@ -32,7 +35,7 @@ pub trait Probe: Sync {
     /// Games per scenario.
     fn games(&self) -> u32;
     /// Play game `game` (0-based) of a scenario's configuration and judge its decisions.
-    fn judge_game(&self, network: &Network, config: &GameConfig, game: u64) -> Result<Self::Judged, String>;
+    fn judge_game(&self, network: &Judge, config: &GameConfig, game: u64) -> Result<Self::Judged, String>;
     /// A scenario's record from its judged games, in game order.
     fn summarize(&self, scenario: Scenario, judged: Vec<Self::Judged>) -> Self::Record;
     /// The probe's own settings in the report (beside the network, board and crews).
@@ -45,7 +48,7 @@ pub trait Probe: Sync {
 /// `net` in the report), the games of each scenario in parallel.
 pub fn run<P: Probe>(
     probe: &P,
-    network: &Network,
+    network: &Judge,
     net: &str,
     config: &GameConfig,
 ) -> Result<Report<P::Record>, String> {

@@ -5,8 +5,8 @@
 //! decisions it has not learned: the destination of a move, which model activates, when to
 //! end an activation.
 
-use crate::network::loaded::Network;
 use crate::play::make_agent;
+use crate::probes::Judge;
 use crate::probes::{DecisionSampler, Probe};
 use agents::{Agent, Game, PolicyValue};
 use engine::scenario::Scenario;
@@ -98,7 +98,7 @@ impl Probe for PolicyPlan {
 
     fn judge_game(
         &self,
-        network: &Network,
+        network: &Judge,
         config: &GameConfig,
         game: u64,
     ) -> Result<BTreeMap<String, Agreement>, String> {

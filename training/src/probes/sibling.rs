@@ -17,8 +17,8 @@
 //! With [`SiblingPlan::leaf`] a learned leaf value ([`agents::learned::leaf`]) is judged in the
 //! head's place.
 
-use crate::network::loaded::Network;
 use crate::play::rollout::{players, rollout_estimate, Estimate};
+use crate::probes::Judge;
 use crate::probes::{DecisionSampler, Probe};
 use agents::learned::leaf::LeafValue;
 use agents::tde::MaterialEvaluator;
@@ -53,6 +53,9 @@ pub struct SiblingPlan {
     /// A learned leaf value judged in place of the value head (the network still chooses the
     /// children).
     pub leaf: Option<LearnedLeaf>,
+    /// Choose the children by the scripted player's order instead of the network's priors,
+    /// so that two networks are judged on the same positions.
+    pub fixed_children: bool,
 }
 
 /// A learned leaf value and the file it was read from.
@@ -136,12 +139,7 @@ impl Probe for SiblingPlan {
         self.games
     }
 
-    fn judge_game(
-        &self,
-        network: &Network,
-        config: &GameConfig,
-        game: u64,
-    ) -> Result<Vec<Vec<Child>>, String> {
+    fn judge_game(&self, network: &Judge, config: &GameConfig, game: u64) -> Result<Vec<Vec<Child>>, String> {
         let seed = self.seed.wrapping_add(game);
         let state = new_game(config).map_err(|e| e.to_string())?;
         let sampler = DecisionSampler { every: self.every, side: None, opening: false };
@@ -171,6 +169,7 @@ impl Probe for SiblingPlan {
             ("actions", Value::from(self.actions)),
             ("rollouts", Value::from(self.rollouts)),
             ("continuation", Value::from(self.continuation)),
+            ("fixed_children", Value::from(self.fixed_children)),
         ]
     }
 
@@ -229,16 +228,22 @@ impl Probe for SiblingPlan {
 
 /// The children of the network's `plan.actions` most probable actions at `root`.
 fn children(
-    network: &Network,
+    network: &Judge,
     root: &GameState,
     mover: usize,
     plan: &SiblingPlan,
     seed: u64,
 ) -> Result<Vec<Child>, String> {
-    let priors = PolicyValue::evaluate(network, &[(root, mover)])?.remove(0).priors;
     let legal = Game::legal_actions(root);
     let mut order: Vec<usize> = (0..legal.len()).collect();
-    order.sort_by(|&a, &b| priors[b].total_cmp(&priors[a]));
+    if plan.fixed_children {
+        let mut ranked = legal.clone();
+        agents::Ranker::rank(&mut agents::ScriptedAgent::new(seed), root, &mut ranked);
+        order.sort_by_key(|&i| ranked.iter().position(|&a| a == legal[i]));
+    } else {
+        let priors = PolicyValue::evaluate(network, &[(root, mover)])?.remove(0).priors;
+        order.sort_by(|&a, &b| priors[b].total_cmp(&priors[a]));
+    }
     order.truncate(plan.actions);
     order
         .iter()

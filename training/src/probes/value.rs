@@ -9,8 +9,8 @@
 //! what any value head can reach on these games, and the head's distance from it says how
 //! well the head stands in for those rollouts.
 
-use crate::network::loaded::Network;
 use crate::play::rollout::{players, rollout_mean};
+use crate::probes::Judge;
 use crate::probes::{DecisionSampler, Probe};
 use agents::{Game, PolicyValue};
 use engine::scenario::Scenario;
@@ -93,7 +93,7 @@ impl Probe for ValuePlan {
         self.games
     }
 
-    fn judge_game(&self, network: &Network, config: &GameConfig, game: u64) -> Result<Vec<Judged>, String> {
+    fn judge_game(&self, network: &Judge, config: &GameConfig, game: u64) -> Result<Vec<Judged>, String> {
         let seed = self.seed.wrapping_add(game);
         let state = new_game(config).map_err(|e| e.to_string())?;
         let mut players = players(&self.agent, seed)?;
