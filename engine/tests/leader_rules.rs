@@ -53,7 +53,7 @@ fn crew(card: &str, enemy: &str, active: u8) -> GameState {
         Place { side: 0, profile: "militia_rifleman", at: (6, 2) },
         Place { side: 0, profile: "wayfarer_sellsword", at: (8, 2) },
         Place { side: 0, profile: "militia_surgeon", at: (3, 2) },
-        Place { side: 1, profile: enemy, at: (7, 3) },
+        Place { side: 1, profile: enemy, at: (6, 10) },
     ];
     with_card(&common::game(open_board(), &places, Some(active)), shipped(card))
 }

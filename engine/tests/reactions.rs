@@ -516,10 +516,10 @@ fn a_charge_that_does_not_reach_its_target_strikes_no_blow() {
     // Close Combat Test" (ruling 26): the blow declared with the charge is cancelled when a
     // failed movement test stops the charger short of its target.
     let rows: Vec<String> = (0..12)
-        .map(|y| if y == 4 { "0,".repeat(12) } else { "0.".repeat(12) })
+        .map(|y| if y == 4 || y == 5 { "0,".repeat(12) } else { "0.".repeat(12) })
         .collect();
     let refs: Vec<&str> = rows.iter().map(String::as_str).collect();
-    let places = [Place { side: 0, profile: "kaneda", at: (3, 2) }, Place { side: 1, profile: "hosk", at: (3, 7) }];
+    let places = [Place { side: 0, profile: "kaneda", at: (3, 2) }, Place { side: 1, profile: "hosk", at: (3, 8) }];
     let mut s = game(common::board(&refs), &places, Some(KANEDA));
     let charge = s
         .legal_actions()
@@ -532,10 +532,13 @@ fn a_charge_that_does_not_reach_its_target_strikes_no_blow() {
     s.apply_action(charge).unwrap();
     assert!(!roll_of(&s, KANEDA).cancelled, "declared with the charge");
     common::decline_declarations(&mut s);
+    let hosk = s.models()[1];
     force_test(&mut s, TestLevel::Fail);
-    let blow = roll_of(&s, KANEDA);
-    assert!(blow.cancelled, "no close combat test when the charger falls short");
-    assert!(!matches!(s.node(), Some(Step::Test { .. })), "no test is rolled: {:?}", s.node());
+    // The charger stops before the rough ground; no close combat test is rolled, and the
+    // sequence is over.
+    assert_eq!(s.board().xy(s.models()[KANEDA as usize].cell), (3, 3));
+    assert!(s.dynamic().sequence.is_none(), "no test is rolled: {:?}", s.node());
+    assert_eq!(s.models()[1], hosk, "Hosk is untouched");
 }
 
 #[test]

@@ -72,7 +72,8 @@ fn roll_strike(roll: &CombatRoll) -> Option<Strike> {
     })
 }
 
-/// The active side's attack on `r` in this sequence, if any (a charge's strike comes later).
+/// The active side's attack on `r` in this sequence, if any (a charge's blow, declared with it,
+/// estimated at its destination with Sneaky when unopposed).
 pub(crate) fn attack_on(view: &View, seq: &Sequence, r: ModelId) -> Option<Strike> {
     let state = view.state;
     if let Action::Charge { target, weapon, dest } = seq.declared {
