@@ -180,8 +180,10 @@ fn card_error(card: &Card) -> Option<(&'static str, String)> {
             if card.rule.is_some() {
                 return Some(("rule", "an effect card is played, it grants no standing rule".into()));
             }
-            let fits =
-                matches!((timing, effect), (Timing::StartOfTurn, Effect::GainAp) | (Timing::AfterTest, Effect::Reroll));
+            let fits = matches!(
+                (timing, effect),
+                (Timing::StartOfTurn, Effect::GainAp) | (Timing::AfterTest, Effect::Reroll)
+            );
             if !fits {
                 return Some(("effect", format!("{effect:?} cannot be played at {timing:?}")));
             }

@@ -99,7 +99,9 @@ pub fn violations(state: &GameState) -> Vec<String> {
             }
             // A leader ability card is a standing rule, never played (p.74, ruling 148).
             for a in &legal {
-                if let (crate::Action::PlayCard { card, .. }, Some(Step::ChooseCard { side, .. })) = (a, state.node()) {
+                if let (crate::Action::PlayCard { card, .. }, Some(Step::ChooseCard { side, .. })) =
+                    (a, state.node())
+                {
                     let kind = state.static_data().cards[*side as usize][*card as usize].kind;
                     if kind != crate::cards::CardKind::Effect {
                         out.push(format!("a leader ability card is offered as a play: {a}"));

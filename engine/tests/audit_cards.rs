@@ -101,7 +101,8 @@ fn a_start_of_turn_card_is_played_only_on_a_conscious_model_of_its_own_side_on_t
     let s = with_cards(&militia_game(), 0, |c| {
         // Side A's re-roll card becomes a start-of-turn AP card for the test.
         if c.kind == CardKind::Effect {
-            (c.timing, c.effect, c.amount) = (Some(Timing::StartOfTurn), Some(engine::cards::Effect::GainAp), 1);
+            (c.timing, c.effect, c.amount) =
+                (Some(Timing::StartOfTurn), Some(engine::cards::Effect::GainAp), 1);
         }
     });
     let leader = (0..s.models().len())
@@ -160,8 +161,10 @@ fn every_card_offered_in_random_games_meets_its_conditions_of_use() {
     let mut offers = [0usize; 2];
     for seed in 0..6 {
         // Side B's racket holds the Second Wind (start of turn), side A the Steady Hands.
-        let config =
-            GameConfig { crews: ["militia_100".into(), "the_firm_150_racket".into()], ..GameConfig::default() };
+        let config = GameConfig {
+            crews: ["militia_100".into(), "the_firm_150_racket".into()],
+            ..GameConfig::default()
+        };
         let s = new_game(&config).unwrap();
         common::random_playout(s, seed, 3000, |before, _, _| check_card_offers(before, &mut offers));
     }

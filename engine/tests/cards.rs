@@ -18,8 +18,14 @@ fn catalog() -> engine::cards::CardCatalog {
 #[test]
 fn the_shipped_cards_load_and_cover_both_timings() {
     let c = catalog();
-    assert!(c.cards().iter().any(|k| k.timing == Some(Timing::StartOfTurn) && k.effect == Some(Effect::GainAp)));
-    assert!(c.cards().iter().any(|k| k.timing == Some(Timing::AfterTest) && k.effect == Some(Effect::Reroll)));
+    assert!(c
+        .cards()
+        .iter()
+        .any(|k| k.timing == Some(Timing::StartOfTurn) && k.effect == Some(Effect::GainAp)));
+    assert!(c
+        .cards()
+        .iter()
+        .any(|k| k.timing == Some(Timing::AfterTest) && k.effect == Some(Effect::Reroll)));
     assert!(c.cards().iter().any(|k| k.kind == CardKind::LeaderAbility && k.rule.is_some()));
     for rule in [LeaderRule::CloseCombat, LeaderRule::Marksmanship, LeaderRule::Camouflage] {
         assert!(c.cards().iter().any(|k| k.rule == Some(rule)), "a shipped leader card with {rule:?}");

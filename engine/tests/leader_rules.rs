@@ -83,7 +83,11 @@ fn a_leader_card_covers_the_other_members_of_its_faction_exactly_while_the_leade
     // Faction. In every case, this Special Rule only applies while the leader Model is
     // Conscious."
     let s = crew("militia_leaders_resolve", "hosk", TROOPER);
-    assert_eq!(covered(&s), [TROOPER, MEDIC], "the other Militia members; not the leader, the Neutral, the enemy");
+    assert_eq!(
+        covered(&s),
+        [TROOPER, MEDIC],
+        "the other Militia members; not the leader, the Neutral, the enemy"
+    );
     assert_eq!(s.profile(NEUTRAL).faction, "Neutral");
     assert!(covered(&leader_down(&s)).is_empty(), "off while the leader is down");
     let taken_out = common::edited(&s, |d| d.models[LEADER as usize].health = Health::TakenOut);
@@ -92,7 +96,11 @@ fn a_leader_card_covers_the_other_members_of_its_faction_exactly_while_the_leade
     assert_eq!(covered(&trooper_down), [MEDIC], "a down model's rules are off (p.42)");
     let mut all = (*shipped("militia_leaders_resolve")).clone();
     all.covers = engine::cards::Covers::AllMembers;
-    assert_eq!(covered(&with_card(&s, Arc::new(all))), [LEADER, TROOPER, MEDIC], "a card may cover its leader too");
+    assert_eq!(
+        covered(&with_card(&s, Arc::new(all))),
+        [LEADER, TROOPER, MEDIC],
+        "a card may cover its leader too"
+    );
 }
 
 #[test]
@@ -109,13 +117,15 @@ fn the_rule_is_on_again_when_first_aid_brings_the_leader_back() {
 #[test]
 fn a_marksmanship_rule_adds_to_the_covered_models_shots_only_while_the_leader_is_conscious() {
     let s = crew("militia_leaders_resolve", "hosk", TROOPER);
-    let shot = *s.legal_actions().iter().find(|a| matches!(a, Action::Shoot { target: ENEMY, .. })).expect("a shot");
+    let shot =
+        *s.legal_actions().iter().find(|a| matches!(a, Action::Shoot { target: ENEMY, .. })).expect("a shot");
     let with = main_roll(&s, shot);
     let without = main_roll(&leader_down(&s), shot);
     assert_eq!(with.attr, without.attr + 1, "+1 Marksmanship from the leader's rule");
     let mut t = s.clone();
     t.apply_action(shot).unwrap();
-    let roll = *t.dynamic().sequence.as_ref().unwrap().rolls.iter().find(|r| r.role == RollRole::Main).unwrap();
+    let roll =
+        *t.dynamic().sequence.as_ref().unwrap().rolls.iter().find(|r| r.role == RollRole::Main).unwrap();
     assert!(t.roll_modifiers(&roll).contains(&("the leader's rule", 1)), "the modifier is named");
 }
 
@@ -147,7 +157,8 @@ fn a_camouflage_rule_makes_the_covered_models_harder_to_shoot() {
         Place { side: 1, profile: "militia_rifleman", at: (6, 10) },
     ];
     let s = with_card(&common::game(open_board(), &places, Some(2)), shipped("artifacters_leaders_resolve"));
-    let shot = *s.legal_actions().iter().find(|a| matches!(a, Action::Shoot { target: 1, .. })).expect("a shot");
+    let shot =
+        *s.legal_actions().iter().find(|a| matches!(a, Action::Shoot { target: 1, .. })).expect("a shot");
     assert_eq!(main_roll(&s, shot).attr + 1, main_roll(&leader_down(&s), shot).attr);
 }
 

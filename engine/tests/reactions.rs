@@ -515,11 +515,11 @@ fn a_charge_that_does_not_reach_its_target_strikes_no_blow() {
     // p.33: "Make any Dynamic Movement Tests if any are necessary. If successful now take a
     // Close Combat Test" (ruling 26): the blow declared with the charge is cancelled when a
     // failed movement test stops the charger short of its target.
-    let rows: Vec<String> = (0..12)
-        .map(|y| if y == 4 || y == 5 { "0,".repeat(12) } else { "0.".repeat(12) })
-        .collect();
+    let rows: Vec<String> =
+        (0..12).map(|y| if y == 4 || y == 5 { "0,".repeat(12) } else { "0.".repeat(12) }).collect();
     let refs: Vec<&str> = rows.iter().map(String::as_str).collect();
-    let places = [Place { side: 0, profile: "kaneda", at: (3, 2) }, Place { side: 1, profile: "hosk", at: (3, 8) }];
+    let places =
+        [Place { side: 0, profile: "kaneda", at: (3, 2) }, Place { side: 1, profile: "hosk", at: (3, 8) }];
     let mut s = game(common::board(&refs), &places, Some(KANEDA));
     let charge = s
         .legal_actions()

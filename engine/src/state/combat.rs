@@ -76,7 +76,8 @@ pub(super) fn charge_strike(state: &mut GameState) {
     let blow = if strikes && short {
         // Where it stopped: the last point it reached at which it stands (its start if none).
         let reached = &seq.path.points[..(seq.reached as usize).min(seq.path.points.len())];
-        let point = reached.iter().rposition(|p| (p.cell, p.z) == (here.cell, here.z)).map_or(0, |i| i as u8 + 1);
+        let point =
+            reached.iter().rposition(|p| (p.cell, p.z) == (here.cell, here.z)).map_or(0, |i| i as u8 + 1);
         let charged = charge_bonus(state, seq);
         Some(close_combat(state, actor, here, weapon, target, RollRole::Main, point, charged))
     } else {

@@ -232,7 +232,8 @@ impl GameState {
         let Some(seq) = self.dyn_.sequence.as_ref() else { return out };
         // The rolls are made once the mover has moved: the active model is taken at the
         // roll's point of its path, wherever it stands now.
-        let pose_of = |m: ModelId| if m != seq.actor { self.pose(m) } else { actor_pose(self, seq, roll.point) };
+        let pose_of =
+            |m: ModelId| if m != seq.actor { self.pose(m) } else { actor_pose(self, seq, roll.point) };
         let sp = pose_of(roll.model);
         let profile = self.profile(roll.model);
         match (roll.kind, roll.target) {
@@ -796,7 +797,8 @@ pub(super) fn add_combat(state: &mut GameState, action: Action) {
                 ),
                 CombatKind::CloseCombat { weapon } => {
                     let at = state.pose(model);
-                    let mut roll = close_combat(state, model, at, weapon, actor, RollRole::Reaction, point, false);
+                    let mut roll =
+                        close_combat(state, model, at, weapon, actor, RollRole::Reaction, point, false);
                     roll.harmless = !reaches(state, model, state.pose(model), weapon, actor, tp);
                     roll
                 }
