@@ -158,11 +158,8 @@ function followThinking() {
   followTimer = setTimeout(() => load().catch(() => {}), 400);
 }
 
-// "side B: choose the action of Nix" as the bot's own work: "choosing the action of Nix".
-function thinkingWords(on) {
-  const rest = on.includes(": ") ? on.slice(on.indexOf(": ") + 2) : on;
-  return rest.replace(/^choose(s)? /, "choosing ");
-}
+// What the bot is deciding, as its own work ("choosing the action of Nix"), from the server.
+const thinkingWords = (on) => on;
 
 let advising = false;
 async function askAdvice() {
@@ -986,7 +983,7 @@ function renderDecision() {
   box.replaceChildren();
   if (view.thinking || (busy && MODE === "play")) {
     const what = view.thinking
-      ? [el("b", {}, "The bot is thinking"), `: ${thinkingWords(view.thinking.on)} (${Math.round(view.thinking.seconds)} s so far). Your options come back once it has moved.`]
+      ? [el("b", {}, "The bot is thinking about"), ` ${thinkingWords(view.thinking.on)} (${Math.round(view.thinking.seconds)} s so far). Your options come back once it has moved.`]
       : [el("b", {}, "Playing your choice…")];
     box.append(el("div", { class: "thinking", "data-thinking": view.thinking ? "bot" : "you" }, el("span", { class: "spinner" }), el("span", {}, ...what)));
     if (view.sequence) box.append(el("p", { class: "declared-text" }, `Declared: ${declaredText(view.sequence)}`));

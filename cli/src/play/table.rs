@@ -365,7 +365,7 @@ impl Table {
                 let many = state.legal_actions().len() > 1;
                 if let (Seat::Bot { agent, .. }, true) = (&mut self.seats[s as usize], many) {
                     let Some(agent) = agent.take() else { return Ok(None) };
-                    let on = seat_words(&state.describe_node(), human);
+                    let on = bot_work(&seat_words(&state.describe_node(), human));
                     let (state, version) = (state.clone(), self.states.len() - 1);
                     self.thinking = Some(Thinking { side: s, on, since: std::time::Instant::now() });
                     return Ok(Some(BotTurn { agent, state, side: s, version }));
@@ -511,6 +511,27 @@ impl Table {
     }
 }
 
+/// A bot's decision as its own work, for "The bot is thinking about …": "the bot's side (B):
+/// choose the action of Nix" is "choosing the action of Nix", "the bot's side (B) may play a
+/// card" is "whether to play a card".
+fn bot_work(node: &str) -> String {
+    let sides = ["the bot's side (A)", "the bot's side (B)", "side A", "side B"];
+    let mut rest = node;
+    // "side B: side B may play a card" names the side twice.
+    while let Some(r) = sides.iter().find_map(|p| rest.strip_prefix(p)) {
+        rest = r.trim_start_matches(':').trim_start();
+    }
+    if let Some(r) = rest.strip_prefix("chooses ").or(rest.strip_prefix("choose ")) {
+        format!("choosing {r}")
+    } else if let Some(r) = rest.strip_prefix("may ") {
+        format!("whether to {r}")
+    } else if let Some((who, what)) = rest.split_once(" may ") {
+        format!("whether {who} will {what}")
+    } else {
+        rest.to_string()
+    }
+}
+
 /// Who played sides A and B, from a record's description: `tde play`'s settings ("the person"
 /// and the bot's spec), or "X vs Y" at its end (`tde demo`, `tde watch`); "recorded" when it
 /// does not say.
@@ -592,5 +613,19 @@ mod tests {
         let play = r#"tde play {"human":"B","bot":"greedy","seed":3}"#;
         assert_eq!(recorded_players(play), ["greedy", "the person"]);
         assert_eq!(recorded_players("something else"), ["recorded", "recorded"]);
+    }
+
+    #[test]
+    fn the_bots_work_is_said_as_its_own() {
+        assert_eq!(
+            super::bot_work("the bot's side (B): choose the action of Nix"),
+            "choosing the action of Nix"
+        );
+        assert_eq!(super::bot_work("the bot's side (B) may play a card"), "whether to play a card");
+        let twice = "the bot's side (B): the bot's side (B) may play a card";
+        assert_eq!(super::bot_work(twice), "whether to play a card");
+        let leader = "the bot's side (B): the leader may give a command order";
+        assert_eq!(super::bot_work(leader), "whether the leader will give a command order");
+        assert_eq!(super::bot_work("dice"), "dice");
     }
 }
