@@ -1092,7 +1092,6 @@ fn play_into_a_melee(server: &Server, pairs: usize) -> Value {
 
 #[test]
 fn in_a_crowded_melee_every_model_is_readable_and_picked_by_mouse_and_by_touch_in_chromium() {
-    let Some(browser) = launch_sized(1366, 768) else { return };
     let dir = common::temp_dir("melee-board");
     let board = dir.join("small.board");
     let rows: String = (0..9).map(|_| format!("{}\n", "0.".repeat(12))).collect();
@@ -1108,6 +1107,8 @@ fn in_a_crowded_melee_every_model_is_readable_and_picked_by_mouse_and_by_touch_i
         board.to_str().unwrap(),
     ]);
     let view = play_into_a_melee(&server, 4);
+    // The browser only now: it closes itself when left idle for two minutes.
+    let Some(browser) = launch_sized(1366, 768) else { return };
     let tab = open(&browser, &server);
     assert_eq!(page_view(&tab)["version"], view["version"]);
     // Nothing drawn for one model lies over another's base: letters, AP pips and wound bars
