@@ -252,6 +252,37 @@ fn advice_names_the_bots_candidates() {
 }
 
 #[test]
+fn advice_is_worked_out_one_question_at_a_time() {
+    let server = Server::play(&["--bot", "mcts:ms=700,depth=4", "--scenario", "skirmish", "--seed", "15"]);
+    let view = server.get("/api/state").ok();
+    let version = view["version"].clone();
+    // Repeated clicks: one answer, the others refused at once rather than queued.
+    let replies: Vec<(Reply, f64)> = std::thread::scope(|scope| {
+        let asks: Vec<_> = (0..6)
+            .map(|k| {
+                let server = &server;
+                let version = version.clone();
+                scope.spawn(move || {
+                    std::thread::sleep(std::time::Duration::from_millis(100 * k));
+                    let asked = std::time::Instant::now();
+                    let reply = server.post("/api/advice", json!({"version": version}));
+                    (reply, asked.elapsed().as_secs_f64())
+                })
+            })
+            .collect();
+        asks.into_iter().map(|a| a.join().unwrap()).collect()
+    });
+    let answered = replies.iter().filter(|(r, _)| r.status == 200).count();
+    let refused: Vec<&(Reply, f64)> = replies.iter().filter(|(r, _)| r.status == 429).collect();
+    assert_eq!(answered, 1, "{replies:?}");
+    assert_eq!(refused.len(), 5, "{replies:?}");
+    assert!(refused.iter().all(|(r, _)| r.body.contains("one question at a time")), "{replies:?}");
+    assert!(refused.iter().all(|(_, s)| *s < 0.5), "refused at once, not queued: {replies:?}");
+    // The game is free at once for the person's move.
+    server.post("/api/action", json!({"version": version, "index": 0})).ok();
+}
+
+#[test]
 fn watching_two_agents_steps_to_the_end_and_back() {
     let server =
         Server::start(&["watch", "--agents", "scripted,greedy", "--scenario", "assassinate", "--seed", "3"]);

@@ -122,7 +122,7 @@ fn point_of(tab: &Tab, selector: &str, or_under: Option<&str>) -> (f64, f64) {
         r#"(() => {{
             const e = document.querySelector({sel});
             if (!e) return "there is none";
-            e.scrollIntoView({{block: "nearest", inline: "nearest"}});
+            e.scrollIntoView({{block: "center", inline: "nearest"}});
             const r = e.getBoundingClientRect();
             const [x, y] = [r.x + r.width / 2, r.y + r.height / 2];
             const hit = document.elementFromPoint(x, y);
@@ -520,12 +520,16 @@ fn risk_with_the_enemys_answers_fresh_advice_and_the_layout_at_1366x768_in_chrom
     );
     let line = line.as_str().unwrap().to_string();
     assert!(
-        line.contains("With their answers") && line.contains("may answer:") && line.contains("AP"),
+        line.contains("If the enemy answers as the bot would")
+            && line.contains("may answer:")
+            && line.contains("AP"),
         "{line}"
     );
     if !target.is_null() || option["dynamic"] == true {
         assert!(
-            line.contains("needs Pass") || line.contains("needs Nailed It"),
+            line.contains("needs Pass")
+                || line.contains("needs Nailed It")
+                || line.contains("reaches the cell on a"),
             "the level needed is named: {line}"
         );
         assert!(
@@ -626,8 +630,14 @@ fn save_screenshot(tab: &Tab, server: &Server, name: &str) {
     let file = dir.join(format!("play_{name}.png"));
     std::fs::write(&file, &png).unwrap();
     eprintln!("screenshot: {}", file.display());
-    if name == "risk" && std::env::var_os("TDE_UPDATE_SCREENSHOT").is_some() {
-        let docs = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../docs/play.png");
+    let shown = match name {
+        "risk" => Some("play.png"),
+        "melee" => Some("play-melee.png"),
+        "thinking" => Some("play-thinking.png"),
+        _ => None,
+    };
+    if let Some(shown) = shown.filter(|_| std::env::var_os("TDE_UPDATE_SCREENSHOT").is_some()) {
+        let docs = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../docs").join(shown);
         let temp = docs.with_extension("png.tmp");
         std::fs::write(&temp, &png).unwrap();
         std::fs::rename(&temp, &docs).unwrap();
@@ -729,9 +739,12 @@ fn on_a_touch_screen_a_tap_shows_the_odds_and_a_second_tap_commits_in_chromium()
     );
     let text = eval_json(&tab, &format!("document.querySelector('{listed}').textContent"));
     let text = text.as_str().unwrap();
-    assert!(text.contains("With their answers ("), "{text}");
+    assert!(text.contains("If the enemy answers as the bot would"), "{text}");
     if option["dynamic"] == true {
-        assert!(text.contains("Agility") && text.contains("needs Pass"), "the movement test's odds: {text}");
+        assert!(
+            text.contains("Agility") && text.contains("reaches the cell on a"),
+            "the movement test's odds: {text}"
+        );
     }
     assert_eq!(
         wait_until(&tab, "document.querySelector('#sight').textContent.includes('could shoot it')"),
@@ -823,4 +836,335 @@ fn mouse(tab: &Tab, kind: DispatchMouseEventTypeOption, x: f64, y: f64, left: bo
     })
     .map(|_| ())
     .map_err(|e| e.to_string())
+}
+
+/// `true` when the newest line of the log is the view's latest entry, whole in the window and
+/// not covered by anything; else what is wrong.
+const LOG_IN_SIGHT: &str = "(() => {
+    const items = document.querySelectorAll('#log li');
+    if (!items.length) return 'no log lines';
+    const last = items[items.length - 1];
+    const r = last.getBoundingClientRect();
+    if (r.top < 0 || r.bottom > innerHeight + 0.5 || r.left < 0 || r.right > innerWidth + 0.5)
+        return `the newest line is at ${Math.round(r.top)}-${Math.round(r.bottom)} px of a ${innerHeight} px window`;
+    const hit = document.elementFromPoint(r.left + Math.min(30, r.width / 2), r.top + r.height / 2);
+    if (!hit || !last.contains(hit)) return 'the newest line is covered by ' + (hit ? hit.outerHTML.slice(0, 100) : 'nothing');
+    const log = window.tdeView.log;
+    if (last.textContent !== log[log.length - 1].text) return 'the newest line is not the latest entry';
+    return true;
+})()";
+
+#[test]
+fn the_newest_log_line_is_in_sight_after_every_kind_of_step_at_1366x768_and_390x844_in_chromium() {
+    for (width, height) in [(1366, 768), (390, 844)] {
+        let Some(browser) = launch_sized(width, height) else { return };
+        let server = Server::play(&["--bot", "greedy", "--scenario", "couriers", "--seed", "51"]);
+        let tab = open(&browser, &server);
+        let mut view = page_view(&tab);
+        let mut kinds = std::collections::BTreeSet::new();
+        for _ in 0..24 {
+            if !view["over"].is_null() {
+                break;
+            }
+            kinds.insert(view["decision"]["step"].as_str().unwrap_or("").to_string());
+            view = take_first(&tab, &view);
+            assert_eq!(
+                eval_json(&tab, LOG_IN_SIGHT),
+                Value::Bool(true),
+                "{width}x{height} at step {}",
+                view["version"]
+            );
+        }
+        eprintln!("{width}x{height}: the log was in sight after {kinds:?}");
+        assert!(kinds.len() >= 3, "several kinds of step: {kinds:?}");
+        if width == 390 {
+            save_screenshot(&tab, &server, "phone");
+        }
+    }
+}
+
+#[test]
+fn the_bot_shows_what_it_is_thinking_about_and_no_click_is_dropped_silently_in_chromium() {
+    let Some(browser) = launch_sized(1366, 768) else { return };
+    let server = Server::play(&["--bot", "mcts:ms=1500,depth=4", "--scenario", "skirmish", "--seed", "52"]);
+    let tab = open(&browser, &server);
+    let mut view = page_view(&tab);
+    let mut seen = false;
+    for _ in 0..30 {
+        let version = view["version"].as_u64().unwrap();
+        let o = &view["decision"]["options"][0];
+        click(&tab, &format!("#decision button.opt[data-i=\"{}\"]", o["i"]), None);
+        // The bot at work: said, with what it thinks about; no option to click meanwhile.
+        let thinking = wait_until(
+            &tab,
+            &format!("document.querySelector('#decision .thinking[data-thinking=\"bot\"]') || (window.tdeView.version !== {version} && window.tdeView.decision && !document.body.classList.contains('busy'))"),
+        );
+        assert_eq!(thinking, Value::Bool(true));
+        if eval_json(&tab, "Boolean(document.querySelector('#decision .thinking[data-thinking=\"bot\"]'))")
+            == Value::Bool(true)
+        {
+            seen = true;
+            let text = eval_json(&tab, "document.querySelector('#decision').textContent")
+                .as_str()
+                .unwrap()
+                .to_string();
+            assert!(
+                text.contains("The bot is thinking about") && !text.contains("side (B)"),
+                "what it thinks about: {text}"
+            );
+            let status = eval_json(&tab, "document.querySelector('#status .pill.now').textContent");
+            assert_eq!(status, Value::String("the bot is thinking…".into()));
+            assert_eq!(
+                eval_json(&tab, "document.querySelectorAll('#decision button.opt').length"),
+                serde_json::json!(0)
+            );
+            assert_eq!(eval_json(&tab, "document.querySelector('#advice-bar').hidden"), Value::Bool(true));
+            // A click that cannot be taken is answered in words, on the page and by the server.
+            eval_json(&tab, "(choose(0), true)");
+            let notice = eval_json(&tab, "document.querySelector('#notice').hidden ? '' : document.querySelector('#notice').textContent");
+            assert!(
+                notice.as_str().is_some_and(|t| t.contains("not taken")),
+                "the refused click is explained: {notice}"
+            );
+            let now = eval_json(&tab, "window.tdeView.version").as_u64().unwrap();
+            let refused = server.post("/api/action", serde_json::json!({"version": now, "index": 0}));
+            assert_eq!(refused.status, 409, "{}", refused.body);
+            assert!(
+                refused.body.contains("thinking") || refused.body.contains("not your decision"),
+                "{}",
+                refused.body
+            );
+            save_screenshot(&tab, &server, "thinking");
+            break;
+        }
+        view = page_view(&tab);
+    }
+    assert!(seen, "the page showed the bot thinking");
+    // The bot moves on, and the page comes back to the person's decision by itself.
+    assert_eq!(
+        wait_until(&tab, "window.tdeView.decision && !window.tdeView.thinking && !document.body.classList.contains('busy')"),
+        Value::Bool(true)
+    );
+}
+
+/// Wait up to a minute until `condition` (a JavaScript expression) is true in the page, while
+/// the page may reload itself meanwhile.
+fn wait_across_reloads(tab: &Tab, condition: &str) -> bool {
+    let start = std::time::Instant::now();
+    while start.elapsed() < Duration::from_secs(60) {
+        let value = tab.evaluate(condition, false).ok().and_then(|r| r.value);
+        if value == Some(Value::Bool(true)) {
+            return true;
+        }
+        std::thread::sleep(Duration::from_millis(200));
+    }
+    false
+}
+
+#[test]
+fn a_tab_open_across_a_restart_recovers_with_a_plain_message_in_chromium() {
+    let Some(browser) = launch() else { return };
+    let mut server = Server::play(&["--bot", "greedy", "--scenario", "skirmish", "--seed", "53"]);
+    let (record, port) = (server.record.clone(), server.port().to_string());
+    let args = ["play", "--record", record.to_str().unwrap(), "--port", port.as_str()];
+    let tab = open(&browser, &server);
+    let mut view = page_view(&tab);
+    for _ in 0..3 {
+        view = take_first(&tab, &view);
+    }
+    let version = view["version"].clone();
+    // The server stops: the page says so in plain words, and rejoins by itself once it is back.
+    server.stop();
+    eval_json(&tab, "load().then(() => true, () => true)");
+    let away = eval_json(&tab, "document.querySelector('#notice').textContent");
+    assert!(away.as_str().is_some_and(|t| t.contains("not answering")), "{away}");
+    let (again, said) = Server::start_in(None, &args);
+    assert!(said.contains("Resuming"), "{said}");
+    let back = "Boolean(window.tdeView && document.querySelector('#notice') && !document.querySelector('#notice').hidden && document.querySelector('#notice').textContent.includes('restarted'))";
+    assert!(wait_across_reloads(&tab, back), "the page rejoined the server");
+    assert_eq!(eval_json(&tab, "window.tdeView.version"), version, "the same game at the same step");
+    // Restarted behind its back: the old session token is refused, and the page reloads for
+    // the new one instead of showing "wrong session token".
+    drop(again);
+    let (_third, _) = Server::start_in(None, &args);
+    eval_json(&tab, "load().then(() => true, () => true)");
+    assert!(wait_across_reloads(&tab, back), "the page reloaded for the new session");
+    assert_eq!(eval_json(&tab, "window.tdeView.version"), version);
+    let text = eval_json(&tab, "document.body.textContent").as_str().unwrap().to_string();
+    assert!(!text.contains("x-tde-token"), "no engine words about tokens: {}", &text[..200.min(text.len())]);
+}
+
+#[test]
+fn unfinished_games_are_offered_when_a_new_one_starts_in_chromium() {
+    let Some(browser) = launch() else { return };
+    let dir = common::temp_dir("unfinished");
+    let (first, _) =
+        Server::start_in(Some(&dir), &["play", "--bot", "greedy", "--scenario", "skirmish", "--seed", "54"]);
+    let view = first.get("/api/state").ok();
+    first.post("/api/action", serde_json::json!({"version": view["version"], "index": 0})).ok();
+    drop(first);
+    let (second, said) =
+        Server::start_in(Some(&dir), &["play", "--bot", "greedy", "--scenario", "skirmish", "--seed", "55"]);
+    let command = "tde play --record saved-games/tde_play_54.json";
+    assert!(said.contains("Unfinished games") && said.contains(command), "{said}");
+    let tab = open(&browser, &second);
+    let offered = eval_json(&tab, "document.querySelector('#unfinished').hidden ? '' : document.querySelector('#unfinished').textContent");
+    assert!(offered.as_str().is_some_and(|t| t.contains(command) && t.contains("Skirmish")), "{offered}");
+}
+
+/// A 12 x 9 board of open ground: the deployment zones one row apart, so the crews meet at once.
+const SMALL_BOARD: &str = "name: Small Yard\nsize: 12x9\n";
+
+/// Over the API, deploy the person's models close to the middle and play on towards the enemy
+/// (charges first) until at least `pairs` pairs of models stand next to each other, a pair of
+/// enemies among them, at an action decision; returns that view.
+fn play_into_a_melee(server: &Server, pairs: usize) -> Value {
+    let mut rng = ChaCha8Rng::seed_from_u64(56);
+    let mut view = server.get("/api/state").ok();
+    for _ in 0..800 {
+        assert!(view["over"].is_null(), "the game ended before a melee");
+        let models: Vec<&Value> =
+            view["models"].as_array().unwrap().iter().filter(|m| m["on_table"] == true).collect();
+        let near = |a: &Value, b: &Value| {
+            let d = |k: usize| (a["at"][k].as_i64().unwrap() - b["at"][k].as_i64().unwrap()).abs();
+            d(0) <= 1 && d(1) <= 1
+        };
+        let mut close = 0;
+        let mut melee = false;
+        for (i, a) in models.iter().enumerate() {
+            for b in &models[i + 1..] {
+                if near(a, b) {
+                    close += 1;
+                    melee |= a["side"] != b["side"];
+                }
+            }
+        }
+        let step = view["decision"]["step"].as_str().unwrap_or("").to_string();
+        if close >= pairs && melee && step == "action" {
+            return view;
+        }
+        let options = view["decision"]["options"].as_array().unwrap().clone();
+        let you = view["you"].as_u64().unwrap();
+        let enemies: Vec<&&Value> = models.iter().filter(|m| m["side"].as_u64() != Some(you)).collect();
+        // Distance from a cell to the nearest enemy (to the middle while none stands).
+        let distance = |c: &Value| -> i64 {
+            let (x, y) = (c[0].as_i64().unwrap(), c[1].as_i64().unwrap());
+            if enemies.is_empty() {
+                return (x - 6).abs() + (y - 4).abs() * 3;
+            }
+            enemies
+                .iter()
+                .map(|m| {
+                    (m["at"][0].as_i64().unwrap() - x).abs().max((m["at"][1].as_i64().unwrap() - y).abs())
+                })
+                .min()
+                .unwrap()
+        };
+        let charge = options.iter().find(|o| o["kind"] == "charge" || o["kind"] == "close_combat");
+        let placed = options
+            .iter()
+            .filter(|o| {
+                ["deploy", "move"].contains(&o["kind"].as_str().unwrap_or("")) && o["cell"].is_array()
+            })
+            .min_by_key(|o| distance(&o["cell"]));
+        let pick = match (charge, placed) {
+            (Some(o), _) => o["i"].clone(),
+            (None, Some(o)) if rng.gen_bool(0.9) => o["i"].clone(),
+            _ => {
+                let quiet: Vec<&Value> = options
+                    .iter()
+                    .filter(|o| {
+                        !["end_activation", "discard_pass"].contains(&o["kind"].as_str().unwrap_or(""))
+                    })
+                    .collect();
+                if quiet.is_empty() {
+                    options[0]["i"].clone()
+                } else {
+                    quiet[rng.gen_range(0..quiet.len())]["i"].clone()
+                }
+            }
+        };
+        view =
+            server.post("/api/action", serde_json::json!({"version": view["version"], "index": pick})).ok();
+    }
+    panic!("no melee in 800 decisions");
+}
+
+#[test]
+fn in_a_crowded_melee_every_model_is_readable_and_picked_by_mouse_and_by_touch_in_chromium() {
+    let dir = common::temp_dir("melee-board");
+    let board = dir.join("small.board");
+    let rows: String = (0..9).map(|_| format!("{}\n", "0.".repeat(12))).collect();
+    std::fs::write(&board, format!("{SMALL_BOARD}{rows}")).unwrap();
+    let server = Server::play(&[
+        "--bot",
+        "greedy",
+        "--scenario",
+        "skirmish",
+        "--seed",
+        "56",
+        "--board",
+        board.to_str().unwrap(),
+    ]);
+    let view = play_into_a_melee(&server, 4);
+    // The browser only now: it closes itself when left idle for two minutes.
+    let Some(browser) = launch_sized(1366, 768) else { return };
+    let tab = open(&browser, &server);
+    assert_eq!(page_view(&tab)["version"], view["version"]);
+    // Nothing drawn for one model lies over another's base: letters, AP pips and wound bars
+    // stay within their own model's cell.
+    let overlaps = eval_json(
+        &tab,
+        "(() => {
+            const bodies = [...document.querySelectorAll('#board g.model')].map((g) => [g.dataset.model, g.querySelector('.body').getBoundingClientRect()]);
+            const letters = [...document.querySelectorAll('#board .labels text.letter')].map((t) => [t.dataset.model, t.getBoundingClientRect()]);
+            const meet = (a, b) => a.left < b.right - 1 && b.left < a.right - 1 && a.top < b.bottom - 1 && b.top < a.bottom - 1;
+            const out = [];
+            for (const [m, r] of letters) for (const [n, b] of bodies) if (m !== n && meet(r, b)) out.push(`letter of ${m} on the base of ${n}`);
+            for (const [m, r] of bodies) for (const [n, b] of bodies) if (m < n && meet(r, b)) out.push(`bases of ${m} and ${n}`);
+            return out;
+        })()",
+    );
+    assert_eq!(overlaps, serde_json::json!([]), "a readable crowd");
+    save_screenshot(&tab, &server, "melee");
+    let models: Vec<Value> =
+        view["models"].as_array().unwrap().iter().filter(|m| m["on_table"] == true).cloned().collect();
+    // By mouse, then by touch: every model is picked where it stands (its card shown), and a
+    // model several options are about opens a menu of them at the spot.
+    for touch in [false, true] {
+        if touch {
+            tab.call_method(SetTouchEmulationEnabled { enabled: true, max_touch_points: Some(2) }).unwrap();
+        }
+        for m in &models {
+            let what = format!("#board g.model[data-model=\"{}\"] circle.hit", m["id"]);
+            if touch {
+                tap(&tab, &what, None)
+            } else {
+                click(&tab, &what, None)
+            }
+            let name = m["name"].as_str().unwrap();
+            let card = wait_until(&tab, &format!("document.querySelector('#card h3') && document.querySelector('#card h3').textContent.includes('[{}]')", m["letter"].as_str().unwrap()));
+            assert_eq!(card, Value::Bool(true), "touch {touch}: {name} [{}] picked", m["letter"]);
+            assert_eq!(
+                eval_json(&tab, "window.tdeView.version"),
+                view["version"],
+                "picking a model takes no action"
+            );
+            let about: Vec<&Value> = view["decision"]["options"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .filter(|o| o["target"] == m["id"])
+                .collect();
+            if touch && (2..=12).contains(&about.len()) {
+                let menu = eval_json(&tab, "document.querySelector('#picker').hidden ? 0 : document.querySelectorAll('#picker .pick').length");
+                assert!(
+                    menu.as_u64() >= Some(about.len() as u64),
+                    "a menu of the {} options about {name}: {menu}",
+                    about.len()
+                );
+            }
+            eval_json(&tab, "(closePicker(), true)");
+        }
+    }
 }

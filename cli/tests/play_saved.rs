@@ -150,3 +150,36 @@ fn default_records_go_to_their_own_folder_and_count_up() {
     assert!(dir.join("saved-games/tde_play_7-2.json").exists());
     assert_eq!(std::fs::read(&first).unwrap(), bytes);
 }
+
+#[test]
+fn a_second_server_on_the_same_game_is_refused_and_the_record_stays_whole() {
+    let dir = temp_dir("one-writer");
+    let record = dir.join("game.json");
+    let path = record.to_str().unwrap();
+    let args = ["play", "--record", path, "--bot", "greedy", "--scenario", "couriers", "--seed", "32"];
+    let (server, _) = Server::start_in(Some(&dir), &args);
+    let view = choose_first(&server, 5);
+    let saved = std::fs::read_to_string(&record).unwrap();
+    // Every step is on disk at once.
+    let actions = serde_json::from_str::<Value>(&saved).unwrap()["actions"].as_array().unwrap().len();
+    assert_eq!(actions as u64, view["version"].as_u64().unwrap(), "the record holds every step");
+
+    // Another server on the same game, on another port, with or without the same settings.
+    for second in [&["play", "--record", path, "--port", "0"][..], &args[..]] {
+        let (ok, said) = tde_in(&dir, second);
+        assert!(!ok, "a second server on the same record is refused: {said}");
+        assert!(said.contains("already being played"), "in plain words: {said}");
+        assert!(said.contains(&server.base), "naming the server that has it: {said}");
+        assert!(!said.contains("Open http"), "it never serves: {said}");
+        assert_eq!(std::fs::read_to_string(&record).unwrap(), saved, "the record is untouched");
+    }
+    // The first goes on, every step written.
+    let later = choose_first(&server, 3);
+    let now: Value = serde_json::from_str(&std::fs::read_to_string(&record).unwrap()).unwrap();
+    assert_eq!(now["actions"].as_array().unwrap().len() as u64, later["version"].as_u64().unwrap());
+    // Once it has stopped (however it stopped), the game can be taken up again.
+    drop(server);
+    let (server, said) = Server::start_in(Some(&dir), &["play", "--record", path]);
+    assert!(said.contains("Resuming"), "{said}");
+    assert_eq!(server.get("/api/state").ok()["version"], later["version"]);
+}

@@ -28,16 +28,70 @@ async function api(path, body) {
     init.headers["content-type"] = "application/json";
     init.body = JSON.stringify(body);
   }
-  const response = await fetch(path, init);
+  let response;
+  try {
+    response = await fetch(path, init);
+  } catch (e) {
+    serverGone();
+    throw new Error("the table's server is not answering");
+  }
   const data = await response.json().catch(() => ({ error: response.statusText }));
-  if (!response.ok) throw new Error(data.error || response.statusText);
+  if (!response.ok) {
+    if (data.reload) staleSession();
+    throw new Error(data.error || response.statusText);
+  }
   return data;
 }
 
+// A notice above the decision, in plain words: why a click was not taken, what the page is
+// doing. `calm` ones are information, the others a refusal; each stays until the next step.
+function notice(text, calm) {
+  if (reloading && !calm) return; // the page is about to reload, and says so
+  const box = document.getElementById("notice");
+  box.textContent = text;
+  box.classList.toggle("calm", Boolean(calm));
+  box.hidden = false;
+  box.dataset.version = view ? view.version : "";
+}
+
+// This page is from an earlier start of the server (its session token is no longer valid):
+// it reloads itself to join the server as it is now, once; the reloaded page says why.
+let reloading = false;
+function staleSession() {
+  if (reloading) return;
+  const last = Number(sessionStorage.getItem("tde-reloaded") || 0);
+  if (Date.now() - last < 20000) {
+    notice("This page belongs to an earlier start of the table, and reloading it did not help: reload the page yourself.");
+    return;
+  }
+  reloading = true;
+  sessionStorage.setItem("tde-reloaded", String(Date.now()));
+  notice("The table was restarted since this page was opened: reloading the page to join it…", true);
+  setTimeout(() => location.reload(), 1200);
+}
+
+// The server stopped answering: say so, and reload the page once it answers again.
+let serverAway = false;
+function serverGone() {
+  if (serverAway) return;
+  serverAway = true;
+  notice("The table is not answering: was tde play stopped? Start it again (the same command goes on with the saved game) and this page reconnects by itself.");
+  const retry = async () => {
+    try {
+      const r = await fetch("/", { cache: "no-store" });
+      if (r.ok) {
+        sessionStorage.setItem("tde-reloaded", String(Date.now()));
+        location.reload();
+        return;
+      }
+    } catch (e) { /* still away */ }
+    setTimeout(retry, 2000);
+  };
+  setTimeout(retry, 2000);
+}
+
 function showError(message) {
-  const box = document.getElementById("decision");
-  const p = el("p", { class: "error" }, message);
-  box.prepend(p);
+  notice(message);
 }
 
 async function load(at) {
@@ -45,35 +99,89 @@ async function load(at) {
   setView(await api(`/api/state${query}`));
 }
 
+// Why a click cannot be taken now, in words, or null when it can.
+function notNow() {
+  if (!view) return "The game is still loading; this click was not taken.";
+  if (busy) return "Your last choice is still being played; this click was not taken.";
+  if (view.thinking) return `The bot is thinking (${thinkingWords(view.thinking.on)}); this click was not taken. Choose again once it has moved.`;
+  if (view.over) return "The game is over; nothing more can be chosen.";
+  if (!view.decision) return `It is not your decision now (${view.node}); this click was not taken.`;
+  return null;
+}
+
 async function choose(index) {
-  if (busy || !view || !view.decision) return;
+  const why = notNow();
+  if (why) { notice(why); return; }
   busy = true;
-  document.body.classList.add("busy");
+  document.body.classList.add("busy", "waiting");
+  closePicker();
+  renderDecision();
+  // While the choice is played and the bot answers, the page shows what the bot is thinking.
+  const poll = setInterval(pollWhileBusy, 350);
   try {
     selection = null;
-    setView(await api("/api/action", { version: view.version, index }));
+    const next = await api("/api/action", { version: view.version, index });
+    busy = false;
+    setView(next);
   } catch (e) {
+    busy = false;
     // Show the game as it is now, then say why the click was refused (kept until the next step).
     await load().catch(() => {});
-    showError(`Not taken: ${e.message}`);
+    notice(`Not taken: ${e.message}`);
   } finally {
+    clearInterval(poll);
     busy = false;
-    document.body.classList.remove("busy");
+    document.body.classList.remove("busy", "waiting");
+    renderStatus();
+    renderDecision();
   }
 }
 
+// The game as it is while the page waits for its choice to be played: the bot at work.
+let polling = false;
+async function pollWhileBusy() {
+  if (polling || !busy) return;
+  polling = true;
+  try {
+    const v = await api("/api/state");
+    if (busy && (!view || v.version >= view.version)) setView(v);
+  } catch (e) { /* the answer to the choice says what went wrong */ }
+  polling = false;
+}
+
+// A view that says the bot is thinking is followed until it has moved (a page opened or
+// reloaded while it thinks).
+let followTimer = null;
+function followThinking() {
+  clearTimeout(followTimer);
+  if (!view || !view.thinking || busy || MODE !== "play") return;
+  followTimer = setTimeout(() => load().catch(() => {}), 400);
+}
+
+// What the bot is deciding, as its own work ("choosing the action of Nix"), from the server.
+const thinkingWords = (on) => on;
+
+let advising = false;
 async function askAdvice() {
   const box = document.getElementById("advice");
+  const ask = document.getElementById("ask");
+  if (advising) { notice("The bot is already working out its advice: one question at a time.", true); return; }
+  const why = notNow();
+  if (why) { notice(why); return; }
+  advising = true;
+  ask.disabled = true;
   const asked = view.version;
   box.dataset.version = asked;
-  box.replaceChildren(el("p", { class: "muted" }, "The bot is thinking…"));
+  box.replaceChildren(el("p", { class: "muted" }, "The bot is thinking about your decision…"));
   try {
     const advice = await api("/api/advice", { version: asked });
     // An answer about a decision the page no longer shows is dropped.
-    if (!view || view.version !== asked) return;
-    renderAdvice(advice);
+    if (view && view.version === asked) renderAdvice(advice);
   } catch (e) {
     if (view && view.version === asked) box.replaceChildren(el("p", { class: "error" }, e.message));
+  } finally {
+    advising = false;
+    ask.disabled = false;
   }
 }
 
@@ -134,40 +242,63 @@ const sideName = (s) => {
 const modelById = (id) => view.models.find((m) => m.id === id);
 const sameCell = (a, b) => a && b && a[0] === b[0] && a[1] === b[1];
 
-// Who sits at a side, short enough for the status bar (the whole spec is the pill's title).
+// Who sits at a side, for the status bar: "you", "the bot (strongest)", or a watched agent's
+// name (the whole spec is the pill's title).
 function who(side) {
   if (view.you === side) return "you";
+  if (MODE === "play") return view.bot_level ? `the bot (${view.bot_level})` : "the bot";
   const spec = view.seats[side];
-  return spec.length > 22 ? `${spec.split(",")[0].slice(0, 20)}…` : spec;
+  return spec.length > 22 ? `${spec.split(/[:,]/)[0]}…` : spec;
 }
 
 // ---- the whole view --------------------------------------------------------------------
 
 function setView(v) {
   const changed = !view || view.version !== v.version;
+  const before = view ? view.version : null;
   view = v;
   window.tdeView = v; // read by the browser test
+  const box = document.getElementById("notice");
+  if (changed && box.dataset.version !== undefined && box.dataset.version !== String(v.version)) box.hidden = true;
+  document.body.classList.toggle("waiting", busy || Boolean(v.thinking));
   renderStatus();
   renderBoard();
   renderDecision();
   renderOver();
-  renderLog();
+  renderLog(before);
   renderCard();
   renderScenario();
   renderControls();
+  renderUnfinished();
   const advice = document.getElementById("advice");
   document.getElementById("advice-bar").hidden = !(MODE === "play" && v.decision);
   if (changed) {
     cardModel = null;
+    closePicker();
     renderCard();
     renderSight();
     // Advice is about one decision: a new step clears it, and asks again when kept on.
     advice.replaceChildren();
     delete advice.dataset.version;
     if (v.decision && keepAdvising()) askAdvice();
-    // A new prompt is read from its title.
-    if (v.decision) document.getElementById("side").scrollTop = 0;
+    // A new prompt is read from its title; the log below stays where it is, in sight.
+    if (v.decision) document.getElementById("panel").scrollTop = 0;
   }
+  followThinking();
+}
+
+// Other unfinished games, offered at the start of a new one: how to go on with each.
+let unfinishedClosed = false;
+function renderUnfinished() {
+  const box = document.getElementById("unfinished");
+  const list = (fixed && fixed.unfinished) || [];
+  if (MODE !== "play" || !list.length || unfinishedClosed) { box.hidden = true; return; }
+  box.hidden = false;
+  box.replaceChildren(
+    el("b", {}, list.length === 1 ? "You have an unfinished game." : `You have ${list.length} unfinished games.`),
+    " This is a new one. To go on with another, stop this server (Ctrl-C where tde play runs) and start it with the command shown:",
+    ...list.map((u) => el("div", { class: "unfinished-game" }, el("span", {}, u.about), el("code", {}, u.command))),
+    el("button", { class: "link", onclick: () => { unfinishedClosed = true; renderUnfinished(); } }, "hide this"));
 }
 
 const keepAdvising = () => document.getElementById("keep-advising")?.checked === true;
@@ -177,16 +308,18 @@ function renderStatus() {
   document.getElementById("title").textContent = `${s.title} · ${fixed.board.name}`;
   const toAct =
     view.to_act === "over" ? "game over"
+    : view.thinking ? "the bot is thinking…"
+    : busy ? "playing your choice…"
     : view.to_act === "dice" ? "dice rolling"
     : view.you === view.to_act ? "your decision"
-    : `${sideName(view.to_act)} (${view.seats[view.to_act]}) decides`;
+    : `${sideName(view.to_act)} decides`;
   const parts = [
     el("span", { class: "pill" }, `turn ${view.turn}/${fixed.max_turns}`),
-    el("span", { class: "pill" }, `initiative ${SIDE_NAMES[view.initiative]}`),
+    el("span", { class: "pill" }, `Initiative: ${SIDE_NAMES[view.initiative]}`),
     ...[0, 1].map((s) =>
       el("span", { class: `pill side${s}`, title: view.seats[s] },
         `${SIDE_NAMES[s]} · ${who(s)} · ${view.vp[s]} VP · ${view.pass_tokens[s]} pass`)),
-    el("span", { class: "pill now" }, toAct),
+    el("span", { class: `pill now${view.thinking || busy ? " thinking-pill" : ""}` }, toAct),
   ];
   if (view.record) {
     const file = view.record.split(/[\\/]/).pop();
@@ -224,7 +357,7 @@ function buildBoard() {
     for (let x = 0; x < b.width; x++) {
       const i = x + y * b.width;
       svg("rect", { x: x * CELL, y: y * CELL, width: CELL, height: CELL, fill: terrainColour(i), class: "cell",
-        "data-x": x, "data-y": y, onclick: (e) => { e.stopPropagation(); selectCell(x, y); },
+        "data-x": x, "data-y": y, onclick: (e) => { e.stopPropagation(); selectCell(x, y, e); },
         onmouseenter: () => hoverSight(x, y) }, ground);
       const h = b.height[i];
       const sameLeft = x > 0 && b.height[i - 1] === h && b.terrain[i - 1] !== "x";
@@ -261,6 +394,7 @@ function buildBoard() {
     sequence: svg("g", { class: "sequence" }, board),
     markers: svg("g", { class: "markers" }, board),
     models: svg("g", { class: "models" }, board),
+    labels: svg("g", { class: "labels" }, board),
     sight: svg("g", { class: "sight" }, board),
     threats: svg("g", { class: "threats" }, board),
     preview: svg("g", { class: "preview" }, board),
@@ -489,7 +623,12 @@ function renderOptionsOnBoard() {
       "data-options": list.map((o) => o.i).join(" ") }, layer);
     rect.addEventListener("mouseenter", () => { previewPath(list[0]); hoverSight(x, y); });
     rect.addEventListener("mouseleave", () => boardLayers.preview.replaceChildren());
-    rect.addEventListener("click", (e) => { e.stopPropagation(); selectCell(x, y); });
+    rect.addEventListener("click", (e) => { e.stopPropagation(); selectCell(x, y, e); });
+    // A choice under a model (a dropped marker's square, a dodge staying put) is outlined
+    // above the models too, so that it is never hidden.
+    if (view.models.some((m) => m.on_table && sameCell(m.at, [x, y]))) {
+      svg("rect", { x: x * CELL + 0.5, y: y * CELL + 0.5, width: CELL - 1, height: CELL - 1, class: `target-outline ${cls}` }, boardLayers.labels);
+    }
   }
   if (selection && selection.kind === "cell") {
     const o = options().find((o) => sameCell(o.cell, [selection.x, selection.y]));
@@ -551,8 +690,26 @@ function renderMarkers() {
   }
 }
 
+// Whether another model stands within a cell of `m`: in such a crowd every model is drawn
+// within its own cell, so that no base, letter, AP pip or wound bar covers another's.
+function crowded(m) {
+  return view.models.some((o) => o.id !== m.id && o.on_table && Math.abs(o.at[0] - m.at[0]) <= 1 && Math.abs(o.at[1] - m.at[1]) <= 1);
+}
+
+// A model's state in words, for its title and the menu at a crowded spot.
+function modelWords(m) {
+  const bits = [`${m.name} [${m.letter}], ${sideName(m.side)}`, `${m.wounds}/${m.wounds_max} wounds`, `${m.ap} AP`];
+  if (m.health !== "conscious") bits.push(m.health);
+  if (m.stance !== "standing") bits.push(m.stance);
+  if (m.fire) bits.push(`${m.fire} fire`);
+  if (m.blind) bits.push("blinded");
+  if (m.carries.length) bits.push("carries a marker");
+  return bits.join(", ");
+}
+
 function renderModels() {
   const layer = boardLayers.models;
+  const labels = boardLayers.labels;
   const actionable = new Map(); // model id -> options about it
   for (const o of options()) {
     for (const id of [o.model, o.target]) {
@@ -564,33 +721,48 @@ function renderModels() {
   for (const m of view.models) {
     if (!m.on_table) continue;
     const [cx, cy] = centre(m.at);
-    const g = svg("g", { class: `model side${m.side}${m.activated ? " activated" : ""}`, "data-model": m.id }, layer);
-    const targeted = options().some((o) => o.target === m.id);
-    // The base to scale: a cell is an inch (25.4 mm).
-    const r = baseRadius(fixed.profiles[m.profile]);
-    const active = view.activating === m.id;
-    if (actionable.has(m.id)) svg("circle", { cx, cy, r: r + 3.5, class: targeted ? "ring target" : "ring mine" }, g);
-    if (selection && selection.kind === "model" && selection.id === m.id) svg("circle", { cx, cy, r: r + 5, class: "ring selected" }, g);
-    if (active) svg("circle", { cx, cy, r: r + 2, class: "ring active" }, g);
     const down = m.health !== "conscious";
-    const fill = down ? "#71717a" : SIDE_COLOURS[m.side];
-    if (m.stance === "prone" || down) svg("ellipse", { cx, cy, rx: r + 1, ry: r * 0.65, fill, class: "body" }, g);
+    const g = svg("g", { class: `model side${m.side}${m.activated ? " activated" : ""}${down ? " down" : ""}`, "data-model": m.id }, layer);
+    svg("title", {}, g).textContent = modelWords(m);
+    const targeted = options().some((o) => o.target === m.id);
+    const tight = crowded(m);
+    // The base to scale (a cell is an inch, 25.4 mm), within its own cell in a crowd.
+    const r = tight ? Math.min(baseRadius(fixed.profiles[m.profile]), CELL / 2 - 1.5) : baseRadius(fixed.profiles[m.profile]);
+    const ring = tight ? 1.2 : 3.5;
+    const active = view.activating === m.id;
+    if (actionable.has(m.id)) svg("circle", { cx, cy, r: r + ring, class: targeted ? "ring target" : "ring mine" }, g);
+    if (selection && selection.kind === "model" && selection.id === m.id) svg("circle", { cx, cy, r: r + ring + 1, class: "ring selected" }, g);
+    if (active) svg("circle", { cx, cy, r: r + 1, class: "ring active" }, g);
+    // Down or taken out: lying (an ellipse) in its side's colour, faded, with its letter.
+    const fill = SIDE_COLOURS[m.side];
+    if (m.stance === "prone" || down) svg("ellipse", { cx, cy, rx: r + (tight ? 0 : 1), ry: r * 0.65, fill, class: "body" }, g);
     else svg("circle", { cx, cy, r, fill, class: `body${m.stealth ? " stealth" : ""}` }, g);
     // Clicks on a model land within its own cell, so that the cells around a large base stay
     // clickable.
     svg("circle", { cx, cy, r: CELL * 0.45, class: "hit" }, g);
-    svg("text", { x: cx, y: cy + r * 0.42, class: "letter", "font-size": r * 1.2 }, g).textContent = down ? "✕" : m.letter;
-    // Wounds: a bar under the base, with the count.
+    const size = Math.max(r * 1.2, 9);
+    svg("text", { x: cx, y: cy + size * 0.35, class: "letter", "font-size": size, "data-model": m.id }, labels).textContent = m.letter;
+    if (down) {
+      svg("text", { x: cx + r * 0.7, y: cy - r * 0.2, class: "downx", "font-size": 8 }, labels).textContent = m.health === "down" ? "↓" : "✕";
+    }
+    // Wounds: a bar under the base (inside the cell in a crowd), with the count.
     const frac = m.wounds_max ? m.wounds / m.wounds_max : 0;
-    const bw = Math.max(2 * r, 18);
-    svg("rect", { x: cx - bw / 2, y: cy + r + 1, width: bw, height: 5, rx: 1, class: "wbar-bg" }, g);
-    svg("rect", { x: cx - bw / 2, y: cy + r + 1, width: bw * frac, height: 5, rx: 1, class: "wbar", fill: `hsl(${frac * 120}, 70%, 40%)` }, g);
-    svg("text", { x: cx + bw / 2 + 1.5, y: cy + r + 6, class: "wtext" }, g).textContent = `${m.wounds}W`;
-    // AP: pips over the base (filled: AP left).
+    const bw = tight ? CELL - 4 : Math.max(2 * r, 18);
+    const by = tight ? cy + CELL / 2 - 3 : cy + r + 1;
+    const bh = tight ? 2.5 : 5;
+    svg("rect", { x: cx - bw / 2, y: by, width: bw, height: bh, rx: 1, class: "wbar-bg" }, labels);
+    svg("rect", { x: cx - bw / 2, y: by, width: bw * frac, height: bh, rx: 1, class: "wbar", fill: `hsl(${frac * 120}, 70%, 40%)` }, labels);
+    if (!tight) svg("text", { x: cx + bw / 2 + 1.5, y: cy + r + 6, class: "wtext" }, labels).textContent = `${m.wounds}W`;
+    // AP: pips over the base (filled: AP left), along the top of the cell in a crowd.
+    const pip = tight ? 1.6 : 3;
+    const step = tight ? Math.min(3.6, (CELL - 4) / Math.max(m.ap_max, 1)) : 7;
+    const py = tight ? cy - CELL / 2 + 2 : cy - r - 4;
     for (let k = 0; k < m.ap_max; k++) {
-      svg("circle", { cx: cx - (m.ap_max - 1) * 3.5 + k * 7, cy: cy - r - 4, r: 3, class: k < m.ap ? "ap on" : "ap" }, g);
+      svg("circle", { cx: cx - (m.ap_max - 1) * step / 2 + k * step, cy: py, r: pip, class: k < m.ap ? "ap on" : "ap" }, labels);
     }
     const badges = [];
+    if (m.health === "down") badges.push("down");
+    if (m.health === "taken out") badges.push("out");
     if (m.stance === "swimming") badges.push("swim");
     if (m.stance === "climbing") badges.push("climb");
     if (m.stance === "prone") badges.push("prone");
@@ -600,21 +772,56 @@ function renderModels() {
     if (m.jammed.length) badges.push("jammed");
     if (m.carries.length) badges.push("◆ carries");
     if (m.z > fixed.board.height[m.at[0] + m.at[1] * fixed.board.width]) badges.push(`${m.z}" up`);
-    if (badges.length) {
+    // In a crowd the badges are in the model's title and its menu, not on the board.
+    if (badges.length && !tight) {
       // Near the right edge the badges go to the left of the base, so that none is cut off.
       const left = cx > fixed.board.width * CELL - 90;
-      svg("text", { x: left ? cx - r - 1 : cx + r + 1, y: cy - r + 2, class: "badge", "text-anchor": left ? "end" : "start" }, g).textContent = badges.join(" · ");
+      svg("text", { x: left ? cx - r - 1 : cx + r + 1, y: cy - r + 2, class: "badge", "text-anchor": left ? "end" : "start" }, labels).textContent = badges.join(" · ");
     }
     g.addEventListener("mouseenter", (e) => showTip(m, e));
     g.addEventListener("mousemove", (e) => moveTip(e));
     g.addEventListener("mouseleave", hideTip);
-    g.addEventListener("click", (e) => { e.stopPropagation(); selectModel(m.id); });
+    g.addEventListener("click", (e) => { e.stopPropagation(); selectModel(m.id, e); });
   }
+}
+
+// ---- the menu of options at one spot ------------------------------------------------------
+
+// The options at a spot, as big buttons next to where it was tapped (or clicked, on a narrow
+// screen, where the panel is below the board): every option is one tap away, however crowded
+// the spot, under the finger.
+function openPicker(title, list, event) {
+  // With a mouse on a wide screen the panel beside the board lists them already.
+  const touch = event && event.pointerType === "touch";
+  if (!touch && window.matchMedia("(min-width: 1101px)").matches) return;
+  const picker = document.getElementById("picker");
+  picker.replaceChildren(el("div", { class: "pick-title" }, title),
+    ...list.map((o) => {
+      const about = o.target !== undefined && o.target !== null ? modelById(o.target) : null;
+      const odds = oddsText(o);
+      return el("button", { class: `pick${about ? ` side${about.side}` : ""}`, "data-i": o.i, onclick: (e) => { e.stopPropagation(); choose(o.i); } },
+        o.text, odds ? el("span", { class: "odds small" }, ` — ${odds}`) : null);
+    }),
+    el("button", { class: "link", onclick: (e) => { e.stopPropagation(); closePicker(); } }, "close"));
+  picker.hidden = false;
+  const x = event && event.clientX !== undefined ? event.clientX : innerWidth / 2;
+  const y = event && event.clientY !== undefined ? event.clientY : innerHeight / 2;
+  const w = picker.offsetWidth, h = picker.offsetHeight;
+  picker.style.left = `${Math.max(4, Math.min(x + 12, innerWidth - w - 4))}px`;
+  picker.style.top = `${Math.max(4, Math.min(y + 12, innerHeight - h - 4))}px`;
+}
+
+function closePicker() {
+  document.getElementById("picker").hidden = true;
 }
 
 // ---- selection ---------------------------------------------------------------------------
 
-function selectModel(id) {
+// Most options the menu at a spot lists (a model's own action has hundreds: those are on the
+// board and in the panel).
+const PICKER_MOST = 12;
+
+function selectModel(id, event) {
   const m = modelById(id);
   // The enemy's mover stands on the start of its path: during a reaction prompt, clicking it
   // picks that point (reactions "at the start").
@@ -622,14 +829,17 @@ function selectModel(id) {
   if (seq && seq.actor === id && options().some((o) => o.kind === "react" && o.point === 0)) return selectPoint(0);
   // A model standing on a cell that is itself a choice (a dodge move staying put, a template
   // aimed at it): the click is about that cell.
-  if (m && m.on_table && options().some((o) => isCellOption(o) && sameCell(o.cell, m.at))) return selectCell(m.at[0], m.at[1]);
+  if (m && m.on_table && options().some((o) => isCellOption(o) && sameCell(o.cell, m.at))) return selectCell(m.at[0], m.at[1], event);
   const about = options().filter((o) => o.model === id || o.target === id);
   selection = { kind: "model", id };
+  closePicker();
   renderBoard();
   renderDecision();
   renderCard();
   // A single option about this model (activating it) is taken with one click.
-  if (about.length === 1 && (about[0].kind === "activate" || about[0].kind === "nominate")) choose(about[0].i);
+  if (about.length === 1 && (about[0].kind === "activate" || about[0].kind === "nominate")) return choose(about[0].i);
+  // Several options about it, a few (whom to shoot it with, a reaction by it): a menu there.
+  if (about.length >= 2 && about.length <= PICKER_MOST) openPicker(m ? `${m.name} [${m.letter}]` : "Options", about, event);
 }
 
 // The options about cell (x, y): those that go there, and those aimed at the model standing there.
@@ -638,25 +848,22 @@ function optionsAt(x, y) {
   return options().filter((o) => sameCell(o.cell, [x, y]) || (model && o.target === model.id));
 }
 
-function selectCell(x, y) {
+function selectCell(x, y, event) {
   const here = options().filter((o) => sameCell(o.cell, [x, y]));
   const model = view.models.find((m) => m.on_table && sameCell(m.at, [x, y]));
-  if (!here.length && model) {
-    selection = { kind: "model", id: model.id };
-    renderBoard();
-    renderDecision();
-    renderCard();
-    return;
-  }
+  if (!here.length && model) return selectModel(model.id, event);
   // The first click (tap) on a place shows its options and odds; a second one on the same
-  // place takes the option when it is the only one there.
+  // place takes the option when it is the only one there. Several options there (a prone
+  // model's "moves" and "crawls"): a menu of them at the spot, at every click.
   const again = selection && selection.kind === "cell" && selection.x === x && selection.y === y;
   selection = here.length ? { kind: "cell", x, y } : null;
+  closePicker();
   renderBoard();
   renderDecision();
   hoverSight(x, y);
   const all = optionsAt(x, y);
-  if (again && all.length === 1) choose(all[0].i);
+  if (again && all.length === 1) return choose(all[0].i);
+  if (all.length >= 2 && all.length <= PICKER_MOST) openPicker(`At (${x},${y})`, all, event);
 }
 
 function selectPoint(k) {
@@ -681,9 +888,9 @@ function selected(o) {
 const RISKY = new Set(["action", "nested", "firefight"]);
 
 const STEP_HELP = {
-  initiative: "You lost the roll-off: keep the initiative or hand it over.",
-  activation: "Click one of your models to activate it (ringed in green), or discard a pass token.",
-  action: "Green cells: where it can move (hover to see the path; amber cells need a movement test). Red rings: whom it can shoot or charge. Click (tap) once to see the odds and the enemy's likely answers, again to do it.",
+  initiative: "Your side rolled lowest in the initiative roll-off, so you choose: take the Initiative (choose your deployment edge, deploy second, activate first) or give it to your opponent (p.21).",
+  activation: "Click (tap) one of your models to activate it (ringed in green), or discard a pass token.",
+  action: "Green cells: where it can move (hover or tap to see the path). Amber cells need a movement test: a Pass may not take it all the way, and each option says which result reaches the cell. Red rings: whom it can shoot or charge. Click (tap) once to see the odds and the enemy's likely answers, again to do it.",
   reaction: "The enemy declared its action. Pick a reacting model or a point of its path (numbered circles) to see your reactions there, with the odds at that point.",
   nested: "You may nest a shoot or dodge at a point of your path, for one more AP.",
   firefight: "A model reacted to your move: you may answer it with a firefight.",
@@ -695,15 +902,27 @@ const STEP_HELP = {
   command: "Your leader may give a command order.",
 };
 
-// The engine's prompt names the side ("side B: ..."); the person reads it as theirs.
+// The engine's prompt names the side ("side B: ..."); the person reads it as theirs, and a
+// prompt that names the side twice ("the bot's side (B): the bot's side (B) secretly chooses
+// its grudge") says it once.
 function promptText(prompt) {
   const mine = `your side (${SIDE_NAMES[view.you]}): `;
-  return prompt.startsWith(mine) ? `Your decision: ${prompt.slice(mine.length)}` : capitalised(prompt);
+  if (prompt.startsWith(mine)) return `Your decision: ${prompt.slice(mine.length)}`;
+  const cut = prompt.indexOf(": ");
+  if (cut > 0 && prompt.slice(cut + 2).startsWith(prompt.slice(0, cut))) return capitalised(prompt.slice(cut + 2));
+  return capitalised(prompt);
 }
 
-// "Marksmanship 7, soft cover −1 = 6, needs Nailed It (long range): 12%".
+// "Marksmanship 7, soft cover −1 = 6, needs Nailed It (long range): 12%"; a move's test says
+// which result reaches the cell, and where lesser ones leave the model.
 function testText(t) {
   const attr = modifiedText(t.name, t.base, t.attr, t.modifiers);
+  if (t.success === null || t.success === undefined) return `${attr}: too many outcomes to work out the odds here`;
+  if (t.movement) {
+    const goal = t.needed === "no result" ? "no result reaches the cell" : `reaches the cell on a ${t.needed} or better: ${pct(t.success)}`;
+    const short = t.short.map((x) => `a ${x.result} stops it at (${x.at[0]},${x.at[1]})`).join(", ");
+    return `movement test, ${attr}: ${goal}${short ? `; ${short}` : ""}`;
+  }
   const why = t.why ? ` (${t.why})` : "";
   return `${attr}, needs ${t.needed}${why}: ${pct(t.success)}`;
 }
@@ -713,46 +932,63 @@ function oddsText(o) {
   if (o.test) parts.push(testText(o.test));
   if (o.odds) {
     const step = view.decision.step;
-    if (o.odds.dealt > 0.005) parts.push(`deals ${num(o.odds.dealt)} W`);
-    if (o.odds.taken > 0.005) parts.push(`takes ${num(o.odds.taken)} W`);
-    if (step === "reaction" && o.odds.active_hit > 0.0005) parts.push(`mover hit ${pct(o.odds.active_hit)}`);
-    if (step !== "reaction" && o.odds.active_hit > 0.0005) parts.push(`you are hit ${pct(o.odds.active_hit)}`);
-    if (o.odds.active_down > 0.0005) parts.push(`mover down ${pct(o.odds.active_down)}`);
+    if (o.odds.dealt > 0.005) parts.push(`deals ${num(o.odds.dealt)} wounds on average`);
+    if (o.odds.taken > 0.005) parts.push(`takes ${num(o.odds.taken)} wounds on average`);
+    if (step === "reaction" && o.odds.active_hit > 0.0005) parts.push(`the mover is hit: ${pct(o.odds.active_hit)}`);
+    if (step !== "reaction" && o.odds.active_hit > 0.0005) parts.push(`you are hit: ${pct(o.odds.active_hit)}`);
+    if (o.odds.active_down > 0.0005) parts.push(`the mover goes down: ${pct(o.odds.active_down)}`);
   }
   return parts.join(" · ");
 }
 
-// The option's outcome with the enemy's answers, once the server has worked it out.
+// The option's outcome with the enemy's answers, once the server has worked it out; how it
+// was worked out is behind a "details" toggle.
 function riskLine(o) {
   const r = riskCache.get(`${view.version}:${o.i}`);
   if (r === undefined) return null;
-  if (r === null) return el("span", { class: "risk muted" }, "with their answers: working it out…");
+  if (r === null) return el("span", { class: "risk muted" }, "if the enemy answers: working it out…");
   if (r.error) return el("span", { class: "risk error" }, r.error);
   const parts = [];
   if (r.reactors.length) {
-    parts.push(`may answer: ${r.reactors.map((x) => `${x.name} (${x.ap} AP${x.answered > 0 ? `, answered in ${pct(x.answered)}` : ""})`).join(", ")}`);
+    parts.push(`may answer: ${r.reactors.map((x) => `${x.name} (${x.ap} AP${x.answered > 0 ? `, answers ${pct(x.answered)}` : ""})`).join(", ")}`);
   } else {
-    parts.push("no enemy answered");
+    parts.push("no enemy model answers");
   }
-  parts.push(`your models take ${num(r.taken)} W`);
-  if (r.dealt > 0.005) parts.push(`deal ${num(r.dealt)} W`);
-  if (r.mover_down > 0.0005) parts.push(`${r.mover} down or out ${pct(r.mover_down)}`);
-  return el("span", { class: "risk" }, el("b", {}, `With their answers (${r.method}): `), parts.join(" · "),
-    el("span", { class: "muted" }, ` (${r.how})`));
+  parts.push(`your models lose ${num(r.taken)} wounds on average`);
+  if (r.dealt > 0.005) parts.push(`the enemy loses ${num(r.dealt)}`);
+  if (r.mover_down > 0.0005) parts.push(`${r.mover} ends down or out: ${pct(r.mover_down)}`);
+  return el("span", { class: "risk" }, el("b", {}, "If the enemy answers as the bot would: "), parts.join(" · "), " ",
+    el("details", { class: "tech" }, el("summary", {}, "details"), capitalised(r.how)));
 }
 
 function optionButton(o) {
   const odds = oddsText(o);
-  return el("button", { class: "opt", "data-i": o.i, "data-kind": o.kind, onclick: () => choose(o.i),
-    onmouseenter: () => previewPath(o), onmouseleave: () => boardLayers.preview.replaceChildren() },
+  return el("button", { class: "opt", "data-i": o.i, "data-kind": o.kind, "aria-disabled": busy || Boolean(view.thinking) ? "true" : null,
+    onclick: () => choose(o.i), onmouseenter: () => previewPath(o), onmouseleave: () => boardLayers.preview.replaceChildren() },
     el("span", { class: "opt-text" }, o.text), odds ? el("span", { class: "odds" }, odds) : null,
     o.downed ? el("span", { class: "downed" }, o.downed) : null,
     o.card ? el("span", { class: "card-text" }, o.card) : null, riskLine(o));
 }
 
+// The declared action under way, the active model's nested action included.
+function declaredText(seq) {
+  const name = (id) => { const m = modelById(id); return m ? `${m.name} [${m.letter}]` : `model ${id}`; };
+  const nested = seq.rolls.filter((r) => r.role === "nested").map((r) =>
+    `${r.kind === "dodge" ? "a nested dodge" : `a nested ${r.kind === "shoot" ? "shot" : r.kind}${r.target !== null ? ` at ${name(r.target)}` : ""}`} at point ${r.point}`);
+  return nested.length ? `${seq.declared}, with ${nested.join(" and ")}` : seq.declared;
+}
+
 function renderDecision() {
   const box = document.getElementById("decision");
   box.replaceChildren();
+  if (view.thinking || (busy && MODE === "play")) {
+    const what = view.thinking
+      ? [el("b", {}, "The bot is thinking about"), ` ${thinkingWords(view.thinking.on)} (${Math.round(view.thinking.seconds)} s so far). Your options come back once it has moved.`]
+      : [el("b", {}, "Playing your choice…")];
+    box.append(el("div", { class: "thinking", "data-thinking": view.thinking ? "bot" : "you" }, el("span", { class: "spinner" }), el("span", {}, ...what)));
+    if (view.sequence) box.append(el("p", { class: "declared-text" }, `Declared: ${declaredText(view.sequence)}`));
+    return;
+  }
   if (!view.decision) {
     if (view.to_act !== "over" && MODE === "play") box.append(el("p", { class: "muted" }, `Waiting: ${view.node}`));
     if (MODE !== "play") {
@@ -773,8 +1009,8 @@ function renderDecision() {
         named.map((m) => el("button", { class: `cardlink side${m.side}`, "data-model": m.id, onclick: () => showCard(m.id) }, `${m.name} [${m.letter}]`))));
     }
   }
-  if (d.step === "reaction" && view.sequence) {
-    box.append(el("p", { class: "declared-text" }, `Declared: ${view.sequence.declared}`));
+  if (view.sequence) {
+    box.append(el("p", { class: "declared-text" }, `Declared: ${declaredText(view.sequence)}`));
   }
   const all = d.options;
   const focus = all.filter(selected);
@@ -797,19 +1033,24 @@ function renderDecision() {
 
 function renderAdvice(advice) {
   const box = document.getElementById("advice");
-  const label = advice.kind === "search" ? `share of its search (${advice.total} visits in all)` : advice.kind === "network" ? "network probability" : "its choice";
+  const ranked = advice.kind === "search" ? "the share of its thinking the bot gave each move"
+    : advice.kind === "network" ? "how likely the bot's network is to play each move" : "the bot's own choice";
   const rows = advice.candidates.map((c) => {
     const o = options()[c.i];
     const reasons = [];
     if (o && oddsText(o)) reasons.push(oddsText(o));
-    if (c.playouts) reasons.push(`played on ${c.playouts.n}×: you win ${pct(c.playouts.win)}, VP ${c.playouts.vp >= 0 ? "+" : ""}${num(c.playouts.vp)}, wounds you take ${num(c.playouts.taken)} / deal ${num(c.playouts.dealt)}`);
+    if (c.playouts) reasons.push(`played on ${c.playouts.n} times: you win ${pct(c.playouts.win)}, VP ${c.playouts.vp >= 0 ? "+" : ""}${num(c.playouts.vp)}, your models lose ${num(c.playouts.taken)} wounds, the enemy ${num(c.playouts.dealt)}`);
     return el("li", { onmouseenter: () => { if (o) previewPath(o); } },
       el("span", { class: "bar", style: `width:${Math.round(c.share * 100)}%` }),
-      el("span", {}, `${pct(c.share)} · ${c.text}`), advice.kind === "search" ? el("span", { class: "muted" }, ` (${Math.round(c.weight)} visits)`) : null,
+      el("span", {}, `${pct(c.share)} · ${c.text}`),
       reasons.length ? el("span", { class: "why" }, reasons.join(" · ")) : null);
   });
-  box.replaceChildren(el("h3", {}, `The bot would play (step ${view.version})`), el("p", { class: "muted small" }, label +
-    (advice.value !== null ? ` · its value for you: ${num(advice.value)}` : "") + `. ${advice.playouts_how}`), el("ol", { class: "advice" }, rows));
+  const tech = [advice.kind === "search" ? `${advice.total} search visits in all` : null,
+    advice.value !== null ? `its value of the position for you: ${num(advice.value)} (from −1, lost, to +1, won)` : null, advice.playouts_how].filter(Boolean).join(". ");
+  box.replaceChildren(el("h3", {}, `The bot would play (step ${view.version})`),
+    el("p", { class: "muted small" }, `Ranked by ${ranked}: the bot weighs the whole game, so a move with lower odds for this one action may come first. `,
+      el("details", { class: "tech" }, el("summary", {}, "details"), tech)),
+    el("ol", { class: "advice" }, rows));
 }
 
 function renderOver() {
@@ -822,11 +1063,14 @@ function renderOver() {
     view.record ? el("p", { class: "small" }, `The game is saved in ${view.record} (tde replay, tde view).`) : null));
 }
 
-function renderLog() {
+// The log, newest at the bottom and scrolled into sight; the lines of the latest steps (those
+// since the page last showed the game) are marked.
+function renderLog(before) {
   const log = document.getElementById("log");
   const items = view.log.map((e) => {
-    const level = /: (Blunder|Fail|Pass|Nailed It|Feat)/i.exec(e.text);
-    return el("li", { class: `log-${e.kind}${e.side !== null ? ` side${e.side}` : ""}${level ? ` lvl-${level[1].toLowerCase().replace(" ", "")}` : ""}` }, e.text);
+    const level = /: (Blunder|Fail|Pass|Nailed It|Feat)\b/i.exec(e.text) || /; rolled [^:]*: (Blunder|Fail|Pass|Nailed It|Feat)/i.exec(e.text);
+    const fresh = before !== null && before !== undefined && e.at >= before;
+    return el("li", { class: `log-${e.kind}${e.side !== null ? ` side${e.side}` : ""}${level ? ` lvl-${level[1].toLowerCase().replace(" ", "")}` : ""}${fresh ? " fresh" : ""}` }, e.text);
   });
   log.replaceChildren(...items);
   log.scrollTop = log.scrollHeight;
@@ -874,7 +1118,7 @@ function cardFor(m) {
   if (m.carries.length) state.push(`carries marker ${m.carries.map((i) => i + 1).join(", ")}`);
   if (m.leader_rule) state.push(`covered by the leader's rule "${m.leader_rule.name}": ${m.leader_rule.text}`);
   return el("div", { class: `profile side${m.side}` },
-    el("h3", {}, `${m.name} [${m.letter}]`, el("span", { class: "muted small" }, ` ${sideName(m.side)} · ${p.faction} · ${p.type} ${p.role} · ${p.points} pts`)),
+    el("h3", {}, `${m.name} [${m.letter}]`, el("span", { class: "muted small" }, ` ${sideName(m.side)} · ${p.faction} · ${p.role && p.role !== "None" ? `${p.type}, ${p.role}` : p.type} · ${p.points} points`)),
     el("table", { class: "stats" }, el("tr", {}, stats.map(([k]) => el("th", {}, k))), el("tr", {}, stats.map(([, v]) => el("td", {}, v)))),
     el("table", { class: "weapons" }, el("tr", {}, el("th", {}, "weapon"), el("th", {}, "range"), el("th", {}, "damage"), el("th", {}, "properties")),
       p.weapons.map((w) => el("tr", {}, el("td", {}, w.name), el("td", {}, w.range ? `${w.range[0]}/${w.range[1]}"` : "close"),
@@ -983,11 +1227,17 @@ async function start() {
     document.getElementById("keep-advising").addEventListener("change", (e) => { if (e.target.checked && view && view.decision) askAdvice(); });
     document.getElementById("board").addEventListener("click", () => {
       selection = null;
+      closePicker();
       renderBoard();
       renderDecision();
       renderCard();
     });
     await load(MODE === "play" ? undefined : 0);
+    // Joined again after a restart of the server (see staleSession and serverGone).
+    if (sessionStorage.getItem("tde-reloaded")) {
+      sessionStorage.removeItem("tde-reloaded");
+      notice(`The table was restarted since this page was last loaded; this is the game it serves now${view.record ? ` (saved in ${view.record})` : ""}, at step ${view.version}.`, true);
+    }
   } catch (e) {
     document.getElementById("decision").replaceChildren(el("p", { class: "error" }, `Cannot load the game: ${e.message}`));
   }

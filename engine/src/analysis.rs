@@ -67,7 +67,8 @@ pub fn deciding_side(state: &GameState) -> Result<Side, AnalysisError> {
 
 /// The value for `side` of `action` taken at `start`, from `from`: a state reached from `start`
 /// by taking `action` (and possibly later decisions of the same sequence). The rest of the
-/// sequence is enumerated with the default decisions, and results are counted from `start`.
+/// sequence is enumerated ([`for_each_outcome`]) with the default decisions, and results are
+/// counted from `start`.
 pub fn value_from(
     start: &GameState,
     side: Side,
@@ -77,11 +78,15 @@ pub fn value_from(
     let active = start.dynamic().sequence.as_ref().map(|s| s.actor).or(start.dynamic().activating);
     let mut acc = Acc::default();
     let active = from.dynamic().sequence.as_ref().map(|q| q.actor).or(active);
-    if from.dynamic().sequence.is_some() {
-        walk(from, start, side, active, 1.0, false, &mut acc)?;
-    } else {
-        acc.leaf(start, from, side, active, 1.0, false);
-    }
+    // The active model is hit when an armour roll of its was made on the way.
+    let armour_on_active = |s: &GameState| {
+        matches!(s.current_player(), Player::Chance)
+            && matches!(s.node(), Some(Step::Armour { model, .. }) if Some(*model) == active)
+    };
+    for_each_outcome(from, MAX_LEAVES, &mut default_decision, &mut |end, p, trail| {
+        let hit = trail.is_some_and(|t| t.states().any(armour_on_active));
+        acc.leaf(start, end, side, active, p, hit);
+    })?;
     Ok(OptionValue {
         action,
         p_active_hit: acc.hit,
@@ -94,6 +99,7 @@ pub fn value_from(
     })
 }
 
+/// What the outcomes of one option add up to.
 #[derive(Default)]
 struct Acc {
     hit: f64,
@@ -137,42 +143,79 @@ impl Acc {
     }
 }
 
-/// Depth-first enumeration until the sequence ends.
-fn walk(
-    s: &GameState,
-    start: &GameState,
-    side: Side,
-    active: Option<u8>,
-    p: f64,
-    hit: bool,
-    acc: &mut Acc,
-) -> Result<(), AnalysisError> {
-    if acc.leaves > MAX_LEAVES {
-        return Err(AnalysisError::TooLarge(MAX_LEAVES));
+/// The states on the way from where an enumeration started to one of its outcomes, each with
+/// the action taken there (a chance outcome or a decision).
+pub struct Trail<'a> {
+    /// The latest state on the way.
+    pub state: &'a GameState,
+    /// The action taken at it.
+    pub action: Action,
+    /// The way to it, `None` at the state the enumeration started from.
+    pub up: Option<&'a Trail<'a>>,
+}
+
+impl<'a> Trail<'a> {
+    /// The states on the way, the latest first, back to the one the enumeration started from.
+    pub fn states(&self) -> impl Iterator<Item = &'a GameState> + '_ {
+        self.steps().map(|(s, _)| s)
     }
-    if s.dynamic().sequence.is_none() || s.is_terminal() {
-        acc.leaf(start, s, side, active, p, hit);
-        return Ok(());
+
+    /// The states on the way with the action taken at each, the latest first.
+    pub fn steps(&self) -> impl Iterator<Item = (&'a GameState, Action)> + '_ {
+        std::iter::successors(Some(self), |t| t.up).map(|t| (t.state, t.action))
     }
-    match s.current_player() {
-        Player::Chance => {
-            let armour_on_active =
-                matches!(s.node(), Some(Step::Armour { model, .. }) if Some(*model) == active);
-            for (a, q) in s.chance_outcomes() {
-                let mut next = s.clone();
-                next.apply_action(a).expect("chance outcome applies");
-                walk(&next, start, side, active, p * q, hit || armour_on_active, acc)?;
+}
+
+/// Every way the rest of the action sequence under way at `from` can go: every chance node
+/// enumerated with its exact probability, every decision on the way taken by `decide`, until
+/// the sequence ends or the game does. `visit` gets each end state, its probability and the
+/// states on the way to it (`None` when `from` itself is the end). Returns the number of
+/// outcomes; refused when there are more than `max_leaves`.
+pub fn for_each_outcome(
+    from: &GameState,
+    max_leaves: u64,
+    decide: &mut dyn FnMut(&GameState) -> Action,
+    visit: &mut dyn FnMut(&GameState, f64, Option<&Trail>),
+) -> Result<u64, AnalysisError> {
+    let mut walk = Walk { leaves: 0, max_leaves, decide, visit };
+    walk.from(from, 1.0, None)?;
+    Ok(walk.leaves)
+}
+
+/// The depth-first enumeration of [`for_each_outcome`].
+struct Walk<'d, 'v> {
+    leaves: u64,
+    max_leaves: u64,
+    decide: &'d mut dyn FnMut(&GameState) -> Action,
+    visit: &'v mut dyn FnMut(&GameState, f64, Option<&Trail>),
+}
+
+impl Walk<'_, '_> {
+    fn from(&mut self, s: &GameState, p: f64, up: Option<&Trail>) -> Result<(), AnalysisError> {
+        if self.leaves > self.max_leaves {
+            return Err(AnalysisError::TooLarge(self.max_leaves));
+        }
+        let player = s.current_player();
+        if s.dynamic().sequence.is_none() || s.is_terminal() || player == Player::Terminal {
+            self.leaves += 1;
+            (self.visit)(s, p, up);
+            return Ok(());
+        }
+        match player {
+            Player::Chance => {
+                for (action, q) in s.chance_outcomes() {
+                    let mut next = s.clone();
+                    next.apply_action(action).expect("chance outcome applies");
+                    self.from(&next, p * q, Some(&Trail { state: s, action, up }))?;
+                }
+                Ok(())
             }
-            Ok(())
-        }
-        Player::Side(_) => {
-            let mut next = s.clone();
-            next.apply_action(default_decision(s)).expect("default decision is legal");
-            walk(&next, start, side, active, p, hit, acc)
-        }
-        Player::Terminal => {
-            acc.leaf(start, s, side, active, p, hit);
-            Ok(())
+            _ => {
+                let action = (self.decide)(s);
+                let mut next = s.clone();
+                next.apply_action(action).expect("a decision among the legal actions applies");
+                self.from(&next, p, Some(&Trail { state: s, action, up }))
+            }
         }
     }
 }

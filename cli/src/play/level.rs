@@ -32,6 +32,12 @@ impl Level {
         }
     }
 
+    /// The level that plays `spec`, if one does (for the page's words: "the bot (strongest)").
+    pub fn of_spec(spec: &str) -> Option<Level> {
+        use clap::ValueEnum;
+        Level::value_variants().iter().copied().find(|l| l.spec().is_ok_and(|s| s == spec))
+    }
+
     /// The agent spec the level plays, its network found by [`network_path`].
     pub fn spec(self) -> Result<String, String> {
         Ok(match self {

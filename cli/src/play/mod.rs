@@ -8,6 +8,8 @@
 
 mod advice;
 pub mod level;
+mod lock;
+mod odds;
 mod risk;
 mod saved;
 mod server;
@@ -21,6 +23,7 @@ use clap::Args;
 use engine::record::GameRecord;
 use engine::setup::new_game;
 use level::Level;
+use lock::RecordLock;
 use saved::{Opening, PlaySettings, Wanted, DEFAULT_FOLDER};
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -118,10 +121,26 @@ pub fn play(args: &PlayArgs) -> Result<String, String> {
     let initial = new_game(&config).map_err(|e| e.to_string())?;
     let settings = PlaySettings { human: human.to_string(), bot, seed };
     let wanted = Wanted { human: args.side.clone(), bot: named_bot, seed: args.seed };
-    let opening =
-        saved::open(args.record.as_deref(), Path::new(DEFAULT_FOLDER), &settings, &wanted, &initial)?;
-    // The port first: a busy port stops here, before any record is written.
+    let folder = Path::new(DEFAULT_FOLDER);
+    let first = saved::open(args.record.as_deref(), folder, &settings, &wanted, &initial)?;
+    // One writer per record: a second server on this game stops here, before it reads or
+    // writes anything more.
+    let lock = RecordLock::take(first.path())?;
+    // Read again under the lock: a server that stopped a moment ago may have written more.
+    let opening = saved::open(args.record.as_deref(), folder, &settings, &wanted, &initial)?;
+    if opening.path() != first.path() {
+        return Err(format!(
+            "{}: the saved game changed while starting; start again",
+            first.path().display()
+        ));
+    }
+    // The port next: a busy port stops here, before any record is written.
     let listener = server::bind(&args.serve.host, args.serve.port)?;
+    // Other games left unfinished, offered when the person named no game.
+    let others = match &args.record {
+        None => saved::unfinished(folder, opening.path(), 5),
+        Some(_) => Vec::new(),
+    };
     let (table, intro) = match opening {
         Opening::New { path, note } => {
             if let Some(folder) = path.parent().filter(|f| !f.as_os_str().is_empty()) {
@@ -157,7 +176,14 @@ pub fn play(args: &PlayArgs) -> Result<String, String> {
             (table, intro)
         }
     };
-    run(listener, table, &args.serve, &intro)
+    let intro = match others.as_slice() {
+        [] => intro,
+        list => format!(
+            "{intro}\nUnfinished games (to go on with one, stop this server with Ctrl-C and run its command):\n{}",
+            list.iter().map(|u| format!("  {}   ({})", u.command, u.about)).collect::<Vec<_>>().join("\n")
+        ),
+    };
+    run(listener, table, &args.serve, &intro, Some(lock), &others)
 }
 
 /// The two seats of a `tde play` game, side A then side B.
@@ -178,6 +204,7 @@ pub fn watch(args: &WatchArgs) -> Result<String, String> {
         .map_err(|s| format!("--agents takes exactly two agents separated by a comma, got {}", s.len()))?;
     let config = args.game.config(args.seed)?;
     let state = new_game(&config).map_err(|e| e.to_string())?;
+    let lock = args.record.as_deref().map(RecordLock::take).transpose()?;
     let listener = server::bind(&args.serve.host, args.serve.port)?;
     let seats = [Table::bot(&a, args.seed, 0)?, Table::bot(&b, args.seed, 1)?];
     let intro = format!(
@@ -187,7 +214,7 @@ pub fn watch(args: &WatchArgs) -> Result<String, String> {
         args.seed
     );
     let table = Table::new(Mode::Watch, state, seats, args.seed, args.record.clone(), None)?;
-    run(listener, table, &args.serve, &intro)
+    run(listener, table, &args.serve, &intro, lock, &[])
 }
 
 /// Step through a recorded game on a local web page.
@@ -197,17 +224,27 @@ pub fn view(args: &ViewArgs) -> Result<String, String> {
     let record = GameRecord::load(&args.record).map_err(|e| e.to_string())?;
     let table = Table::from_record(record, &file)?;
     let intro = format!("{file}: {} actions", table.version());
-    run(listener, table, &args.serve, &intro)
+    run(listener, table, &args.serve, &intro, None, &[])
 }
 
-/// Serve the table, saying where.
+/// Serve the table, saying where; `lock` (the record's, held until the process ends) is told
+/// the address, and `unfinished` lists the other unfinished games for the page.
 fn run(
     listener: std::net::TcpListener,
     table: Table,
     serve: &ServeOptions,
     intro: &str,
+    mut lock: Option<RecordLock>,
+    unfinished: &[saved::Unfinished],
 ) -> Result<String, String> {
-    server::serve(listener, table, &serve.host, |url| {
+    let unfinished = serde_json::to_value(unfinished).map_err(|e| e.to_string())?;
+    server::serve(listener, table, &serve.host, unfinished, |url| {
+        if let Some(lock) = lock.as_mut() {
+            let holder = format!("the tde process {} serving it at {url}", std::process::id());
+            if let Err(e) = lock.describe_holder(&holder) {
+                eprintln!("{e}");
+            }
+        }
         let mut out = std::io::stdout().lock();
         let _ = writeln!(out, "{intro}\nOpen {url} in a browser (Ctrl-C stops the server).");
         let _ = out.flush();

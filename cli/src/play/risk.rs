@@ -10,7 +10,7 @@
 //! the person's the scripted player's. The answer says which it is.
 
 use agents::Agent;
-use engine::analysis::default_decision;
+use engine::analysis::{default_decision, for_each_outcome};
 use engine::render::model_name;
 use engine::state::{Health, RollRole, Side};
 use engine::{Action, GameState, Player};
@@ -108,8 +108,8 @@ fn note_answers(now: &GameState, side: Side, answers: &mut BTreeSet<u8>) {
     }
 }
 
-/// Whether the option's consequences are all counted: the action sequence is over and no die
-/// is left to roll.
+/// Whether a sampled game has settled the option's consequences: the action sequence is over
+/// and no die is left to roll.
 fn settled(now: &GameState) -> bool {
     now.dynamic().sequence.is_none() && !matches!(now.current_player(), Player::Chance)
 }
@@ -147,53 +147,42 @@ impl Tally {
     }
 }
 
-/// The exact count: every chance outcome enumerated, the enemy's decisions the bot's and the
-/// person's the analysis defaults; `None` when the tree is larger than the limits.
-struct Exact<'a> {
-    start: &'a GameState,
+/// The exact count: every outcome of the rest of the action sequence with its probability, by
+/// the engine's own enumeration ([`for_each_outcome`]), the enemy's decisions the bot's and
+/// the person's the analysis defaults; `None` when the tree is larger than the limits.
+fn exact(
+    world: &GameState,
+    action: Action,
     side: Side,
     mover: Option<u8>,
-    bot: &'a mut dyn Agent<GameState>,
-    leaves: usize,
-    answers: usize,
-    tally: Tally,
-}
-
-impl Exact<'_> {
-    fn walk(&mut self, mut now: GameState, p: f64, mut answers: BTreeSet<u8>) -> Option<()> {
-        for _ in 0..MAX_STEPS {
-            note_answers(&now, self.side, &mut answers);
-            if settled(&now) || now.is_terminal() {
-                self.leaves += 1;
-                if self.leaves > MAX_EXACT_LEAVES {
-                    return None;
-                }
-                self.tally.add(self.start, &now, p, self.side, self.mover, &answers);
-                return Some(());
-            }
-            let action = match now.current_player() {
-                Player::Chance => {
-                    for (a, q) in now.chance_outcomes() {
-                        let mut next = now.clone();
-                        next.apply_action(a).ok()?;
-                        self.walk(next, p * q, answers.clone())?;
-                    }
-                    return Some(());
-                }
-                Player::Side(s) if s == self.side => default_decision(&now),
-                Player::Side(_) => {
-                    self.answers += 1;
-                    if self.answers > MAX_EXACT_ANSWERS {
-                        return None;
-                    }
-                    self.bot.select_action(&now)
-                }
-                Player::Terminal => return Some(()),
-            };
-            now.apply_action(action).ok()?;
+    bot: &mut dyn Agent<GameState>,
+) -> Option<(Tally, u64)> {
+    let mut next = world.clone();
+    next.apply_action(action).ok()?;
+    let mut asked = 0;
+    let mut decide = |now: &GameState| match now.current_player() {
+        Player::Side(s) if s != side && asked < MAX_EXACT_ANSWERS => {
+            asked += 1;
+            bot.select_action(now)
         }
-        None
-    }
+        Player::Side(s) if s != side => {
+            // Past the limit: the count is given up below; the walk only has to end.
+            asked += 1;
+            default_decision(now)
+        }
+        _ => default_decision(now),
+    };
+    let mut tally = Tally::default();
+    let leaves = for_each_outcome(&next, MAX_EXACT_LEAVES as u64, &mut decide, &mut |end, p, trail| {
+        let mut answers = BTreeSet::new();
+        note_answers(end, side, &mut answers);
+        for s in trail.into_iter().flat_map(|t| t.states()) {
+            note_answers(s, side, &mut answers);
+        }
+        tally.add(world, end, p, side, mover, &answers);
+    })
+    .ok()?;
+    (asked <= MAX_EXACT_ANSWERS && tally.weight > 0.0).then_some((tally, leaves))
 }
 
 /// The option `action` of `side`'s decision in `state`, followed through the enemy's answers
@@ -207,24 +196,11 @@ pub fn risk(state: &GameState, side: Side, action: Action, seed: u64, bot: &str)
     let (spec, capped) = answer_spec(bot);
     let mut agent = make_agent(&spec, seed)?;
     let world = state.determinize(side, &mut ChaCha8Rng::seed_from_u64(seed));
-    let mut exact = None;
-    if world.legal_actions().contains(&action) {
-        let mut next = world.clone();
-        if next.apply_action(action).is_ok() {
-            let mut walk = Exact {
-                start: &world,
-                side,
-                mover,
-                bot: agent.as_mut(),
-                leaves: 0,
-                answers: 0,
-                tally: Tally::default(),
-            };
-            if walk.walk(next, 1.0, BTreeSet::new()).is_some() && walk.tally.weight > 0.0 {
-                exact = Some((walk.tally, walk.leaves));
-            }
-        }
-    }
+    let exact = if world.legal_actions().contains(&action) {
+        exact(&world, action, side, mover, agent.as_mut())
+    } else {
+        None
+    };
     let budget = capped.map(|c| format!(", at {c}")).unwrap_or_default();
     let bot = match bot.split_once(',') {
         Some((head, _)) => format!("{head},…"),

@@ -90,6 +90,59 @@ pub enum Opening {
     },
 }
 
+impl Opening {
+    /// The record's file.
+    pub fn path(&self) -> &Path {
+        match self {
+            Opening::New { path, .. } | Opening::Resume { path, .. } => path,
+        }
+    }
+}
+
+/// An unfinished `tde play` game found in the saved games' folder.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Unfinished {
+    /// Its record.
+    pub path: String,
+    /// The command that goes on with it.
+    pub command: String,
+    /// What it is, in words: "Couriers, turn 3 of 6, you play side A against greedy (412 steps)".
+    pub about: String,
+}
+
+/// The unfinished `tde play` games in `folder`, the most recently played first (at most
+/// `most`), leaving out `except`. Files that are not `tde play` records are passed over.
+pub fn unfinished(folder: &Path, except: &Path, most: usize) -> Vec<Unfinished> {
+    let Ok(entries) = std::fs::read_dir(folder) else { return Vec::new() };
+    let mut found: Vec<(std::time::SystemTime, Unfinished)> = entries
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "json") && p != except)
+        .filter_map(|path| {
+            let (record, settings) = read_play_record(&path).ok()?;
+            let file = path.display().to_string();
+            let end = record.replay(&file).ok()?;
+            if end.is_terminal() || format_hash(end.state_hash()) != record.final_hash {
+                return None;
+            }
+            let when = std::fs::metadata(&path).and_then(|m| m.modified()).ok()?;
+            let about = format!(
+                "{}, turn {} of {}, you play side {} against {} ({} steps)",
+                end.static_data().scenario.title(),
+                end.turn(),
+                end.static_data().max_turns,
+                settings.human,
+                settings.bot,
+                record.actions.len()
+            );
+            let command = format!("tde play --record {file}");
+            Some((when, Unfinished { path: file, command, about }))
+        })
+        .collect();
+    found.sort_by(|a, b| b.0.cmp(&a.0));
+    found.into_iter().take(most).map(|(_, u)| u).collect()
+}
+
 /// The default record of a game with `seed`: `saved-games/tde_play_SEED.json`, or with
 /// `-2`, `-3`... when `n` is 2, 3...
 pub fn default_path(folder: &Path, seed: u64, n: u32) -> PathBuf {

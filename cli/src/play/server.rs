@@ -45,6 +45,8 @@ pub struct Shared {
     pub port: u16,
     /// Networks loaded for advice, by checkpoint path.
     pub networks: Mutex<Vec<(String, Arc<training::network::loaded::Network>)>>,
+    /// Whether advice is being worked out: one question at a time.
+    pub advising: std::sync::atomic::AtomicBool,
 }
 
 /// An API error: a status and a message.
@@ -61,7 +63,7 @@ impl From<Refusal> for ApiError {
         let status = match r {
             Refusal::NoSuchAction { .. } => StatusCode::UNPROCESSABLE_ENTITY,
             Refusal::WrongMode(_) => StatusCode::BAD_REQUEST,
-            Refusal::Stale { .. } | Refusal::NotYourTurn(_) => StatusCode::CONFLICT,
+            Refusal::Stale { .. } | Refusal::NotYourTurn(_) | Refusal::BotThinking(_) => StatusCode::CONFLICT,
         };
         ApiError(status, r.to_string())
     }
@@ -136,7 +138,14 @@ async fn check_token(State(shared): State<Arc<Shared>>, request: Request, next: 
     let token = request.headers().get("x-tde-token").and_then(|h| h.to_str().ok());
     match token {
         Some(t) if same(t.as_bytes(), shared.token.as_bytes()) => next.run(request).await,
-        Some(_) => ApiError(StatusCode::FORBIDDEN, "header `x-tde-token`: wrong session token".into())
+        // A page from before the server was restarted: it may reload itself for the new token.
+        Some(_) => (
+            StatusCode::FORBIDDEN,
+            Json(json!({
+                "error": "header `x-tde-token`: wrong session token (the page is from an earlier start of the server)",
+                "reload": true,
+            })),
+        )
             .into_response(),
         None => ApiError(
             StatusCode::UNAUTHORIZED,
@@ -202,11 +211,46 @@ async fn action(
     body: Result<Json<ActionRequest>, JsonRejection>,
 ) -> Result<Json<Value>, ApiError> {
     let Json(request) = body.map_err(bad_json)?;
-    blocking(shared, move |table| {
+    let _taken = blocking(shared.clone(), move |table| {
         table.human_action(request.version, request.index).map_err(internal)??;
-        Ok(view_json(table, table.version(), table.human()))
+        Ok(Value::Null)
     })
-    .await
+    .await?;
+    play_on(shared.clone()).await?;
+    blocking(shared, |table| Ok(view_json(table, table.version(), table.human()))).await
+}
+
+/// After the person's action, the dice and the bot play on until the person decides again or
+/// the game ends. The bot thinks without holding the table, so that meanwhile the page can
+/// show what it is thinking about; and the work goes on to its end in a task of its own even
+/// when the request that started it is dropped (a closed tab), so no step is left half done.
+async fn play_on(shared: Arc<Shared>) -> Result<(), ApiError> {
+    let task = tokio::spawn(async move {
+        loop {
+            let s = shared.clone();
+            let turn = tokio::task::spawn_blocking(move || lock(&s).start_bot_turn())
+                .await
+                .map_err(|e| format!("the game task failed: {e}"))??;
+            let Some(mut turn) = turn else { return Ok(()) };
+            let (turn, action) = tokio::task::spawn_blocking(move || {
+                let action = turn.think();
+                (turn, action)
+            })
+            .await
+            .map_err(|e| format!("the bot failed while thinking: {e}"))?;
+            let s = shared.clone();
+            tokio::task::spawn_blocking(move || lock(&s).finish_bot_turn(turn, action))
+                .await
+                .map_err(|e| format!("the game task failed: {e}"))??;
+        }
+    });
+    task.await.map_err(|e| internal(format!("the game task failed: {e}")))?.map_err(internal)
+}
+
+/// The table, even when a thread panicked while holding it (its states stay consistent:
+/// a step is pushed whole or not at all).
+fn lock(shared: &Shared) -> std::sync::MutexGuard<'_, Table> {
+    shared.table.lock().unwrap_or_else(|p| p.into_inner())
 }
 
 /// Watch mode: the next step of the agents or the dice.
@@ -232,11 +276,25 @@ async fn advice(
     State(shared): State<Arc<Shared>>,
     body: Result<Json<AdviceRequest>, JsonRejection>,
 ) -> Result<Json<Value>, ApiError> {
+    use std::sync::atomic::Ordering;
     let Json(request) = body.map_err(bad_json)?;
+    // One question at a time: repeated clicks must not queue minutes of work before the game.
+    if shared.advising.swap(true, Ordering::SeqCst) {
+        return Err(ApiError(
+            StatusCode::TOO_MANY_REQUESTS,
+            "the bot is already working out its advice: one question at a time".into(),
+        ));
+    }
     let networks = shared.clone();
+    // Cleared when the work ends, even if the request is dropped before.
+    let guard = AdviceGuard(shared.clone());
     blocking(shared, move |table| {
+        let _guard = guard;
         if table.mode != Mode::Play {
             return Err(Refusal::WrongMode(table.mode).into());
+        }
+        if let Some(thinking) = &table.thinking {
+            return Err(Refusal::BotThinking(thinking.on.clone()).into());
         }
         if request.version != table.version() {
             return Err(Refusal::Stale { offered: request.version, current: table.version() }.into());
@@ -247,6 +305,15 @@ async fn advice(
         })
     })
     .await
+}
+
+/// Marks advice as being worked out until dropped.
+struct AdviceGuard(Arc<Shared>);
+
+impl Drop for AdviceGuard {
+    fn drop(&mut self) {
+        self.0.advising.store(false, std::sync::atomic::Ordering::SeqCst);
+    }
 }
 
 /// An option of the person's decision, followed through the enemy's answers.
@@ -329,12 +396,9 @@ async fn blocking(
     shared: Arc<Shared>,
     f: impl FnOnce(&mut Table) -> Result<Value, ApiError> + Send + 'static,
 ) -> Result<Json<Value>, ApiError> {
-    let result = tokio::task::spawn_blocking(move || {
-        let mut table = shared.table.lock().unwrap_or_else(|p| p.into_inner());
-        f(&mut table)
-    })
-    .await
-    .map_err(|e| internal(format!("the game task failed: {e}")))?;
+    let result = tokio::task::spawn_blocking(move || f(&mut lock(&shared)))
+        .await
+        .map_err(|e| internal(format!("the game task failed: {e}")))?;
     result.map(Json)
 }
 
@@ -348,11 +412,12 @@ pub fn bind(host: &str, port: u16) -> Result<std::net::TcpListener, String> {
 }
 
 /// Serve `table` on `listener` (bound to `host`) until the process is stopped; `announce`
-/// gets the address.
+/// gets the address; `unfinished` (other saved games to go on with) goes to the page.
 pub fn serve(
     listener: std::net::TcpListener,
     table: Table,
     host: &str,
+    unfinished: Value,
     announce: impl FnOnce(&str),
 ) -> Result<(), String> {
     let runtime = tokio::runtime::Builder::new_multi_thread()
@@ -365,7 +430,8 @@ pub fn serve(
             tokio::net::TcpListener::from_std(listener).map_err(|e| format!("cannot listen: {e}"))?;
         let bound = listener.local_addr().map_err(|e| e.to_string())?;
         let port = bound.port();
-        let fixed = fixed_json(table.current());
+        let mut fixed = fixed_json(table.current());
+        fixed["unfinished"] = unfinished;
         let shared = Arc::new(Shared {
             table: Mutex::new(table),
             token: new_token(),
@@ -373,6 +439,7 @@ pub fn serve(
             host: host.to_string(),
             port,
             networks: Mutex::new(Vec::new()),
+            advising: std::sync::atomic::AtomicBool::new(false),
         });
         // A server on every interface is opened here through the loopback address.
         let url_host = match host.parse::<std::net::IpAddr>() {

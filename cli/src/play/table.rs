@@ -5,7 +5,7 @@
 //! index into the current legal actions, at the state version it was offered at, and only
 //! when it is that person's decision; anything else is rejected with the game unchanged.
 
-use super::words::{roll_line, seat_words, side_effects, why_scored};
+use super::words::{decision_line, roll_line, seat_words, side_effects, why_scored};
 use crate::game_cmd::{consequences, end_reason};
 use agents::Agent;
 use engine::record::{format_hash, GameRecord};
@@ -35,8 +35,8 @@ pub enum Seat {
     Human,
     /// An agent, with the spec it was built from.
     Bot {
-        /// The agent.
-        agent: Box<dyn Agent<GameState>>,
+        /// The agent; `None` while it thinks outside the table (see [`Table::start_bot_turn`]).
+        agent: Option<Box<dyn Agent<GameState>>>,
         /// Its spec (`greedy`, `mcts:iters=200`, ...).
         spec: String,
     },
@@ -108,6 +108,8 @@ pub enum Refusal {
     },
     /// It is not the person's decision now.
     NotYourTurn(String),
+    /// The bot is thinking about its decision (named); the person's click came too early.
+    BotThinking(String),
     /// The index is not one of the current legal actions.
     NoSuchAction {
         /// The index sent.
@@ -128,6 +130,10 @@ impl std::fmt::Display for Refusal {
                  version {current}; reload the state and choose again"
             ),
             Refusal::NotYourTurn(node) => write!(f, "it is not your decision now ({node})"),
+            Refusal::BotThinking(on) => write!(
+                f,
+                "the bot is still thinking ({on}); nothing was taken: choose again once it has moved"
+            ),
             Refusal::NoSuchAction { index, count } => write!(
                 f,
                 "field `index`: {index} is not a legal action here (there are {count}, numbered from 0)"
@@ -153,6 +159,36 @@ pub struct Table {
     seed: u64,
     /// Where the record is written after every step, if anywhere.
     pub record_path: Option<PathBuf>,
+    /// What the bot is thinking about while it does (its agent out of its seat).
+    pub thinking: Option<Thinking>,
+}
+
+/// The bot at work on a decision, for the page.
+#[derive(Clone, Debug)]
+pub struct Thinking {
+    /// The bot's side.
+    pub side: Side,
+    /// The decision, in words ("side B: choose the action of Nix").
+    pub on: String,
+    /// When it began.
+    pub since: std::time::Instant,
+}
+
+/// A bot's decision taken out of the table so that it can be thought about without holding the
+/// table: the agent, the state it decides at, and that state's version. Given back with
+/// [`Table::finish_bot_turn`].
+pub struct BotTurn {
+    agent: Box<dyn Agent<GameState>>,
+    state: GameState,
+    side: Side,
+    version: usize,
+}
+
+impl BotTurn {
+    /// The agent's choice (this is the slow part).
+    pub fn think(&mut self) -> Action {
+        self.agent.select_action(&self.state)
+    }
 }
 
 impl Table {
@@ -178,8 +214,16 @@ impl Table {
             format!("{:?} seed {seed}: {} vs {}", mode, seats[0].label(), seats[1].label())
         });
         let record = GameRecord::new(&initial, description);
-        let mut table =
-            Table { mode, seats, states: vec![initial], record, log: Vec::new(), seed, record_path };
+        let mut table = Table {
+            mode,
+            seats,
+            states: vec![initial],
+            record,
+            log: Vec::new(),
+            seed,
+            record_path,
+            thinking: None,
+        };
         if mode == Mode::Play {
             table.run_agents()?;
         }
@@ -202,7 +246,7 @@ impl Table {
     /// The seat for an agent spec, its seed derived from the table's seed and the side.
     pub fn bot(spec: &str, seed: u64, side: Side) -> Result<Seat, String> {
         let agent = make_agent(spec, seed.wrapping_mul(2).wrapping_add(side as u64))?;
-        Ok(Seat::Bot { agent, spec: spec.to_string() })
+        Ok(Seat::Bot { agent: Some(agent), spec: spec.to_string() })
     }
 
     /// A table stepping through `record` (read from `file`): every action is replayed and
@@ -229,6 +273,7 @@ impl Table {
             log: Vec::new(),
             seed,
             record_path: None,
+            thinking: None,
         };
         for (index, &action) in record.actions.iter().enumerate() {
             table
@@ -278,11 +323,15 @@ impl Table {
         self.seats.iter().position(|s| matches!(s, Seat::Human)).map(|s| s as Side)
     }
 
-    /// Apply the person's choice: legal action `index` as offered at `version`. Then the
-    /// agents and the dice go on until the person must decide again or the game ends.
+    /// Apply the person's choice: legal action `index` as offered at `version`, and write the
+    /// record. The dice and the bot go on from there ([`Table::run_agents`], or
+    /// [`Table::start_bot_turn`] to think without holding the table).
     pub fn human_action(&mut self, version: usize, index: usize) -> Result<Result<(), Refusal>, String> {
         if self.mode != Mode::Play {
             return Ok(Err(Refusal::WrongMode(self.mode)));
+        }
+        if let Some(thinking) = &self.thinking {
+            return Ok(Err(Refusal::BotThinking(thinking.on.clone())));
         }
         if version != self.version() {
             return Ok(Err(Refusal::Stale { offered: version, current: self.version() }));
@@ -298,23 +347,61 @@ impl Table {
             return Ok(Err(Refusal::NoSuchAction { index, count: legal.len() }));
         };
         self.apply(action)?;
-        self.run_agents()?;
-        self.save()?;
         Ok(Ok(()))
+    }
+
+    /// Play the dice and the questions with one answer until a bot must think: its decision is
+    /// returned with its agent taken out of its seat (the table says it is thinking, and takes
+    /// no action meanwhile) to be given back with [`Table::finish_bot_turn`]. `None` when a
+    /// person must decide, the game is over, or the bot is already thinking elsewhere.
+    pub fn start_bot_turn(&mut self) -> Result<Option<BotTurn>, String> {
+        loop {
+            if self.thinking.is_some() {
+                return Ok(None);
+            }
+            let human = self.human();
+            let state = self.states.last().expect("a table always has its initial state");
+            if let Player::Side(s) = state.current_player() {
+                let many = state.legal_actions().len() > 1;
+                if let (Seat::Bot { agent, .. }, true) = (&mut self.seats[s as usize], many) {
+                    let Some(agent) = agent.take() else { return Ok(None) };
+                    let on = bot_work(&seat_words(&state.describe_node(), human));
+                    let (state, version) = (state.clone(), self.states.len() - 1);
+                    self.thinking = Some(Thinking { side: s, on, since: std::time::Instant::now() });
+                    return Ok(Some(BotTurn { agent, state, side: s, version }));
+                }
+            }
+            if !self.step_agents()? {
+                return Ok(None);
+            }
+        }
+    }
+
+    /// The bot's choice `action` for `turn`: its agent back in its seat and the action taken
+    /// (the record written).
+    pub fn finish_bot_turn(&mut self, turn: BotTurn, action: Action) -> Result<(), String> {
+        if let Seat::Bot { agent, .. } = &mut self.seats[turn.side as usize] {
+            *agent = Some(turn.agent);
+        }
+        self.thinking = None;
+        if turn.version != self.version() {
+            return Err(format!(
+                "the bot chose at step {} but the game is at step {}: its choice is not taken",
+                turn.version,
+                self.version()
+            ));
+        }
+        self.apply(action)
     }
 
     /// One step by the dice or an agent (watch mode); `false` when the game is over or a person
     /// must decide.
     pub fn advance(&mut self) -> Result<bool, String> {
-        let moved = self.step_agents()?;
-        if moved {
-            self.save()?;
-        }
-        Ok(moved)
+        self.step_agents()
     }
 
     /// Let the dice and the agents act until a person must decide or the game ends.
-    fn run_agents(&mut self) -> Result<(), String> {
+    pub fn run_agents(&mut self) -> Result<(), String> {
         while self.step_agents()? {}
         Ok(())
     }
@@ -331,15 +418,15 @@ impl Table {
                 let mut dice = ChaCha8Rng::seed_from_u64(node_seed);
                 state.sample_chance(&mut dice).ok_or("a chance node without outcomes")?
             }
-            Player::Side(s) => match &mut self.seats[s as usize] {
-                Seat::Bot { agent, .. } => agent.select_action(state),
-                // A person is never asked a question with one answer ("nests no action" when
-                // nothing can be nested): the table takes it, and the log says so.
-                Seat::Human if self.mode == Mode::Play => match state.legal_actions().as_slice() {
-                    [only] => *only,
-                    _ => return Ok(false),
-                },
-                Seat::Human | Seat::Record(_) => return Ok(false),
+            Player::Side(s) => match (&mut self.seats[s as usize], state.legal_actions().as_slice()) {
+                // A question with one answer is not put to anyone ("nests no action" when
+                // nothing can be nested, "gives no command order"): the table takes it, and
+                // the log says so.
+                (Seat::Bot { .. }, [only]) => *only,
+                (Seat::Human, [only]) if self.mode == Mode::Play => *only,
+                (Seat::Bot { agent: Some(agent), .. }, _) => agent.select_action(state),
+                // Thinking outside the table, a person to decide, or a record's seat.
+                (Seat::Bot { agent: None, .. } | Seat::Human | Seat::Record(_), _) => return Ok(false),
             },
         };
         self.apply(action)?;
@@ -357,7 +444,7 @@ impl Table {
             _ => (LogKind::Roll, None),
         };
         let human = self.human();
-        let plain = describe_action(&before, action);
+        let plain = decision_line(&before, action, describe_action(&before, action));
         let dice_seed = self.seed ^ 0xd1ce ^ (at as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
         let text = seat_words(&roll_line(&before, action, plain, dice_seed, |r| self.declared_at(r)), human);
         let secret = (0..2)
@@ -397,7 +484,8 @@ impl Table {
         self.record.actions.push(action);
         self.record.final_hash = format_hash(after.state_hash());
         self.states.push(after);
-        Ok(())
+        // Every step is on disk before the next is taken: no step is ever lost.
+        self.save()
     }
 
     /// The state at which roll `r` of the sequence under way was declared: the last one before
@@ -423,6 +511,27 @@ impl Table {
     }
 }
 
+/// A bot's decision as its own work, for "The bot is thinking about …": "the bot's side (B):
+/// choose the action of Nix" is "choosing the action of Nix", "the bot's side (B) may play a
+/// card" is "whether to play a card".
+fn bot_work(node: &str) -> String {
+    let sides = ["the bot's side (A)", "the bot's side (B)", "side A", "side B"];
+    let mut rest = node;
+    // "side B: side B may play a card" names the side twice.
+    while let Some(r) = sides.iter().find_map(|p| rest.strip_prefix(p)) {
+        rest = r.trim_start_matches(':').trim_start();
+    }
+    if let Some(r) = rest.strip_prefix("chooses ").or(rest.strip_prefix("choose ")) {
+        format!("choosing {r}")
+    } else if let Some(r) = rest.strip_prefix("may ") {
+        format!("whether to {r}")
+    } else if let Some((who, what)) = rest.split_once(" may ") {
+        format!("whether {who} will {what}")
+    } else {
+        rest.to_string()
+    }
+}
+
 /// Who played sides A and B, from a record's description: `tde play`'s settings ("the person"
 /// and the bot's spec), or "X vs Y" at its end (`tde demo`, `tde watch`); "recorded" when it
 /// does not say.
@@ -444,7 +553,58 @@ fn recorded_players(description: &str) -> [String; 2] {
 
 #[cfg(test)]
 mod tests {
-    use super::recorded_players;
+    use super::{recorded_players, Mode, Seat, Table};
+    use agents::Agent;
+    use engine::{Action, GameState, Player};
+    use rand::{Rng, SeedableRng};
+
+    /// A bot that chooses at random and fails the test when asked a question with one answer.
+    struct NeverAskedTheObvious(rand_chacha::ChaCha8Rng);
+
+    impl Agent<GameState> for NeverAskedTheObvious {
+        fn name(&self) -> String {
+            "never-asked-the-obvious".into()
+        }
+        fn select_action(&mut self, state: &GameState) -> Action {
+            let legal = state.legal_actions();
+            assert!(
+                legal.len() > 1,
+                "the bot was asked a question with one answer: {}",
+                state.describe_node()
+            );
+            legal[self.0.gen_range(0..legal.len())]
+        }
+    }
+
+    #[test]
+    fn the_bot_thinks_outside_the_table_and_is_never_asked_a_question_with_one_answer() {
+        let config = engine::setup::GameConfig::default();
+        let initial = engine::setup::new_game(&config).unwrap();
+        let bot = Seat::Bot {
+            agent: Some(Box::new(NeverAskedTheObvious(rand_chacha::ChaCha8Rng::seed_from_u64(1)))),
+            spec: "test".into(),
+        };
+        let mut table = Table::new(Mode::Play, initial, [Seat::Human, bot], 5, None, None).unwrap();
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(2);
+        for _ in 0..3000 {
+            if table.current().is_terminal() {
+                return;
+            }
+            // The person's turn: a random choice, then the bot's turns thought about outside.
+            assert!(matches!(table.current().current_player(), Player::Side(0)));
+            let n = table.current().legal_actions().len();
+            table.human_action(table.version(), rng.gen_range(0..n)).unwrap().unwrap();
+            while let Some(mut turn) = table.start_bot_turn().unwrap() {
+                assert!(table.thinking.is_some(), "the table says the bot is thinking");
+                let refused = table.human_action(table.version(), 0).unwrap();
+                assert!(matches!(refused, Err(super::Refusal::BotThinking(_))), "no action while it thinks");
+                let action = turn.think();
+                table.finish_bot_turn(turn, action).unwrap();
+                assert!(table.thinking.is_none());
+            }
+        }
+        panic!("the game did not end");
+    }
 
     #[test]
     fn recorded_players_are_named_from_the_description() {
@@ -453,5 +613,19 @@ mod tests {
         let play = r#"tde play {"human":"B","bot":"greedy","seed":3}"#;
         assert_eq!(recorded_players(play), ["greedy", "the person"]);
         assert_eq!(recorded_players("something else"), ["recorded", "recorded"]);
+    }
+
+    #[test]
+    fn the_bots_work_is_said_as_its_own() {
+        assert_eq!(
+            super::bot_work("the bot's side (B): choose the action of Nix"),
+            "choosing the action of Nix"
+        );
+        assert_eq!(super::bot_work("the bot's side (B) may play a card"), "whether to play a card");
+        let twice = "the bot's side (B): the bot's side (B) may play a card";
+        assert_eq!(super::bot_work(twice), "whether to play a card");
+        let leader = "the bot's side (B): the leader may give a command order";
+        assert_eq!(super::bot_work(leader), "whether the leader will give a command order");
+        assert_eq!(super::bot_work("dice"), "dice");
     }
 }

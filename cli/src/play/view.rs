@@ -2,9 +2,11 @@
 //! and at every step a view of the game from one seat, with what that seat may not know (the
 //! enemy's secret grudge, marker numbers it has not seen) left out by the engine's own masking.
 
+use super::odds::{test_odds, Tested};
 use super::table::{Mode, Table};
 use engine::analysis::{analyze, OptionValue};
 use engine::board::{Cover, Terrain};
+use engine::dice::TestLevel;
 use engine::render::{describe_action, model_letter};
 use engine::scenario::{in_deployment_zone, MarkerKind, ScenarioState};
 use engine::state::{CombatKind, Health, RollRole, Side, Stance, Step};
@@ -129,6 +131,7 @@ pub fn view_json(table: &Table, at: usize, observer: Option<Side>) -> Value {
         "at": at,
         "you": observer,
         "seats": [table.seats[0].label(), table.seats[1].label()],
+        "bot_level": table.bot_spec().and_then(super::level::Level::of_spec).map(|l| l.name()),
         "turn": d.turn,
         "initiative": d.initiative,
         "active": d.active,
@@ -147,6 +150,11 @@ pub fn view_json(table: &Table, at: usize, observer: Option<Side>) -> Value {
         "log": log,
         "over": over,
         "record": table.record_path.as_ref().map(|p| p.display().to_string()),
+        "thinking": table.thinking.as_ref().filter(|_| at == table.version()).map(|t| json!({
+            "side": t.side,
+            "on": t.on,
+            "seconds": t.since.elapsed().as_secs_f64(),
+        })),
     })
 }
 
@@ -365,14 +373,14 @@ fn decision_json(state: &GameState, observer: Option<Side>) -> Value {
         }
         _ => Vec::new(),
     };
-    let narrative = state.static_data().variant.narrative_feats;
     let options: Vec<Value> = legal
         .iter()
         .enumerate()
         .map(|(i, &action)| {
             let mut o = option_json(state, action, chooser_model);
             o["i"] = json!(i);
-            o["text"] = json!(words(describe_action(state, action)));
+            o["text"] =
+                json!(words(super::words::decision_line(state, action, describe_action(state, action))));
             if let Some(v) = analysed.iter().find(|v| v.action == action) {
                 o["odds"] = json!({
                     "active_hit": v.p_active_hit,
@@ -383,16 +391,21 @@ fn decision_json(state: &GameState, observer: Option<Side>) -> Value {
                 });
             }
             if let Some(test) = test_of(state, action) {
-                let levels = engine::odds::level_distribution(test.attr as i32, narrative);
-                let from = if test.nailed_needed { 3 } else { 2 };
                 let modifiers: Vec<Value> = super::words::itemised(test.base, test.attr, &test.modifiers)
                     .iter()
                     .map(|(why, by)| json!({"why": why, "by": by}))
                     .collect();
+                let odds = test_odds(state, action, test.tested);
+                let short: Vec<Value> = odds
+                    .iter()
+                    .flat_map(|o| &o.short)
+                    .map(|(level, at, p)| json!({"result": level.words(), "at": at, "p": p}))
+                    .collect();
                 o["test"] = json!({
                     "attr": test.attr, "name": test.name, "base": test.base, "modifiers": modifiers,
-                    "needed": if test.nailed_needed { "Nailed It" } else { "Pass" },
-                    "why": test.why, "success": levels[from..].iter().sum::<f64>(),
+                    "movement": test.tested == Tested::Movement,
+                    "needed": odds.as_ref().map(|o| o.needed.map_or("no result", |l| l.words())),
+                    "why": test.why, "success": odds.as_ref().map(|o| o.success), "short": short,
                 });
             }
             if let Some(note) = downed_target(state, action) {
@@ -500,8 +513,8 @@ pub(crate) struct TestInfo {
     pub name: &'static str,
     /// Its value on the profile card.
     pub base: u8,
-    /// Whether only a Nailed It (or Feat) succeeds.
-    pub nailed_needed: bool,
+    /// What the test is: the movement test, or which combat roll and the result it needs.
+    pub tested: Tested,
     /// Why that level is needed, when it is not a plain Pass.
     pub why: Option<&'static str>,
     /// Each modifier from the profile's value, with its reason.
@@ -567,14 +580,16 @@ pub(crate) fn test_of(state: &GameState, action: Action) -> Option<TestInfo> {
         } else {
             after.roll_modifiers(roll)
         };
-        return Some(TestInfo { attr: roll.attr, name, base, nailed_needed: long, why, modifiers });
+        let needed = if long { TestLevel::NailedIt } else { TestLevel::Pass };
+        let tested = Tested::Combat { roll: before, needed };
+        return Some(TestInfo { attr: roll.attr, name, base, tested, why, modifiers });
     }
     d.steps.iter().rev().find_map(|s| match s {
         Step::Test { purpose: engine::state::Purpose::Movement, attr, model, .. } => Some(TestInfo {
             attr: *attr,
             name: "Agility",
             base: state.profile(*model).agility,
-            nailed_needed: false,
+            tested: Tested::Movement,
             why: None,
             modifiers: super::words::movement_modifiers(state, *model),
         }),

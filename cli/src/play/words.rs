@@ -148,7 +148,10 @@ pub fn roll_line<'a>(
                     let mods = movement_modifiers(before, *model);
                     (attribute_words("Agility", before.profile(*model).agility, *attr, &mods), false, None)
                 }
-                _ => (format!("against {attr}"), false, None),
+                Purpose::Interact | Purpose::Command | Purpose::Infiltrate => {
+                    let base = before.profile(*model).intelligence;
+                    (attribute_words("Intelligence", base, *attr, &[]), false, None)
+                }
             };
             let needed = if needs_nailed { "Nailed It" } else { "Pass" };
             let why = why.map(|w| format!(" ({w})")).unwrap_or_default();
@@ -175,6 +178,56 @@ pub fn roll_line<'a>(
                 p.total_armour(),
                 dice.join(", ")
             )
+        }
+        // Both sides roll a D10; the lowest roll chooses to take or give the Initiative (p.21).
+        Some(Step::RollOff) => {
+            let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0x0ff);
+            let low = rng.gen_range(1..=9u8);
+            let high = rng.gen_range(low + 1..=10);
+            let (a, b) = if i == 0 { (low, high) } else { (high, low) };
+            let lowest = if i == 0 { "side A" } else { "side B" };
+            format!(
+                "Initiative roll-off: side A rolls {a}, side B rolls {b} on a D10; {lowest} rolls \
+                 lowest and chooses to take or give the Initiative"
+            )
+        }
+        _ => text,
+    }
+}
+
+/// A decision in the rulebook's words where the engine's one-line description is terse.
+pub fn decision_line(before: &GameState, action: Action, text: String) -> String {
+    match action {
+        Action::CommandAp(n) => {
+            let leader = match before.node() {
+                Some(Step::ChooseCommandAp { .. }) => {
+                    text.split(" has the order").next().unwrap_or("the leader")
+                }
+                _ => "the leader",
+            };
+            format!("{leader}'s command order moves {n} AP (a Nailed It lets it move 1 or 2, p.46)")
+        }
+        // "chooses the edge along row 0": the edge as the board is drawn.
+        Action::Zone(z) => {
+            let board = before.board();
+            let (who, _) = text.split_once(" chooses ").unwrap_or(("", ""));
+            let who = if who.is_empty() { String::new() } else { format!("{who} ") };
+            if text.contains("the edge along") {
+                let edge = ["top", "bottom", "left", "right"][z as usize % 4];
+                format!("{who}chooses the {edge} edge of the table as its deployment edge")
+            } else {
+                let (xe, ye) = engine::scenario::zones::corner_edges(z);
+                let (x, y) = (
+                    if xe == 2 { 0 } else { board.width() - 1 },
+                    if ye == 0 { 0 } else { board.depth() - 1 },
+                );
+                let corner = format!(
+                    "{}-{}",
+                    if ye == 0 { "top" } else { "bottom" },
+                    if xe == 2 { "left" } else { "right" }
+                );
+                format!("{who}chooses the {corner} corner of the table, at ({x},{y})")
+            }
         }
         _ => text,
     }

@@ -71,9 +71,11 @@ impl Server {
         if let Some(dir) = dir {
             command.current_dir(dir);
         }
+        // A free port unless the test names one (to restart a server where it was).
+        let port: &[&str] = if args.contains(&"--port") { &[] } else { &["--port", "0"] };
         let mut child = command
             .args(args)
-            .args(["--port", "0"])
+            .args(port)
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())
             .spawn()
@@ -148,6 +150,19 @@ impl Server {
         let status = text.split_whitespace().nth(1).and_then(|s| s.parse().ok()).unwrap_or(0);
         let body = text.split("\r\n\r\n").nth(1).unwrap_or("").to_string();
         Reply { status, body }
+    }
+}
+
+impl Server {
+    /// Stop the server (as Ctrl-C or a crash would: no clean-up runs).
+    pub fn stop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+
+    /// The port it listens on.
+    pub fn port(&self) -> u16 {
+        self.base.rsplit(':').next().and_then(|p| p.parse().ok()).expect("a port in the address")
     }
 }
 

@@ -1,0 +1,260 @@
+//! Every probability the `tde play` page shows for an option, at many random positions,
+//! against the outcomes of the option enumerated here, state by state, with the engine's
+//! chance nodes (`GameState::chance_outcomes`) and its documented default decisions: a move's
+//! chance of reaching the cell it goes to (and the least result of its movement test that gets
+//! it there), a combat roll's chance of the result it needs, and the wounds dealt and taken and
+//! the mover's chance of going down. The positions are those of seeded random games on the
+//! server; each state is the record's, replayed.
+
+mod common;
+
+use common::Server;
+use engine::analysis::default_decision;
+use engine::dice::TestLevel;
+use engine::record::GameRecord;
+use engine::state::{Purpose, Step};
+use engine::{Action, GameState, Player};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use serde_json::{json, Value};
+
+/// Call `visit(end, p, way)` for every end of the action sequence under way at `s`, with its
+/// probability and the states on the way with the action taken at each (the first is `s`).
+fn each_end(
+    s: &GameState,
+    p: f64,
+    way: &mut Vec<(GameState, Action)>,
+    visit: &mut dyn FnMut(&GameState, f64, &[(GameState, Action)]),
+) {
+    if s.dynamic().sequence.is_none() || s.is_terminal() {
+        visit(s, p, way);
+        return;
+    }
+    match s.current_player() {
+        Player::Chance => {
+            for (a, q) in s.chance_outcomes() {
+                let mut next = s.clone();
+                next.apply_action(a).unwrap();
+                way.push((s.clone(), a));
+                each_end(&next, p * q, way, visit);
+                way.pop();
+            }
+        }
+        Player::Side(_) => {
+            let a = default_decision(s);
+            let mut next = s.clone();
+            next.apply_action(a).unwrap();
+            way.push((s.clone(), a));
+            each_end(&next, p, way, visit);
+            way.pop();
+        }
+        Player::Terminal => visit(s, p, way),
+    }
+}
+
+/// The result of the last test on the way whose purpose `wanted` picks.
+fn rolled(way: &[(GameState, Action)], wanted: impl Fn(Purpose) -> bool) -> Option<TestLevel> {
+    way.iter().rev().find_map(|(s, a)| match (s.node(), a) {
+        (Some(Step::Test { purpose, .. }), Action::Chance(i)) if wanted(*purpose) => {
+            Some(s.pending_test().expect("a test node lists its results")[*i as usize].0.level)
+        }
+        _ => None,
+    })
+}
+
+/// What the page should show for option `action` at `state` (chosen by `side`): the test's
+/// chance of success and the least result needed (for a move: of reaching its cell), the
+/// wounds dealt and taken, the mover's chance of ending down.
+#[derive(Debug, Default)]
+struct Expected {
+    success: f64,
+    needed: Option<TestLevel>,
+    dealt: f64,
+    taken: f64,
+    down: f64,
+}
+
+fn expected(
+    state: &GameState,
+    action: Action,
+    side: u8,
+    combat_roll: Option<(usize, TestLevel)>,
+) -> Expected {
+    let mut after = state.clone();
+    after.apply_action(action).unwrap();
+    let seq = after.dynamic().sequence.clone();
+    let mover = seq.as_ref().map(|s| s.actor).or(state.dynamic().activating);
+    let dest = match action {
+        Action::Move { dest, .. }
+        | Action::Charge { dest, .. }
+        | Action::Dismount { dest, .. }
+        | Action::Remount { dest } => Some(dest),
+        _ => None,
+    };
+    let mut e = Expected::default();
+    let mut reaching: Vec<TestLevel> = Vec::new();
+    each_end(&after, 1.0, &mut Vec::new(), &mut |end, p, way| {
+        for (a, b) in state.models().iter().zip(end.models()) {
+            let lost = a.wounds.saturating_sub(b.wounds) as f64;
+            if a.side == side {
+                e.taken += p * lost;
+            } else {
+                e.dealt += p * lost;
+            }
+        }
+        if mover.is_some_and(|m| !end.models()[m as usize].is_conscious()) {
+            e.down += p;
+        }
+        match combat_roll {
+            Some((r, needed)) => {
+                if rolled(way, |purpose| purpose == Purpose::Combat(r as u8)).is_some_and(|l| l >= needed) {
+                    e.success += p;
+                }
+            }
+            None => {
+                let Some(q) = seq.as_ref() else { return };
+                let level = rolled(way, |purpose| purpose == Purpose::Movement);
+                let mover = q.actor;
+                if dest == Some(end.models()[mover as usize].cell) && level != Some(TestLevel::Blunder) {
+                    e.success += p;
+                    reaching.extend(level);
+                }
+            }
+        }
+    });
+    e.needed = match combat_roll {
+        Some((_, needed)) => Some(needed),
+        None => reaching.into_iter().min(),
+    };
+    e
+}
+
+fn level_named(name: &str) -> TestLevel {
+    TestLevel::ALL.into_iter().find(|l| l.words() == name).unwrap_or_else(|| panic!("no result `{name}`"))
+}
+
+fn close(shown: &Value, expected: f64, what: &str) {
+    let shown = shown.as_f64().unwrap_or_else(|| panic!("{what}: no figure shown"));
+    assert!((shown - expected).abs() < 1e-9, "{what}: the page shows {shown}, the outcomes give {expected}");
+}
+
+/// What was compared, over all positions.
+#[derive(Default, Debug)]
+struct Counts {
+    positions: usize,
+    tests: usize,
+    moves: usize,
+    moves_needing_nailed_it: usize,
+    combat: usize,
+    odds: usize,
+    /// Figures that one roll's result table alone (the page's old sum) would have got wrong.
+    unlike_one_roll: usize,
+}
+
+/// Check every option of the decision in `view` against the state the record replays to.
+fn check_decision(view: &Value, state: &GameState, counts: &mut Counts) {
+    let side = view["you"].as_u64().unwrap() as u8;
+    let legal = state.legal_actions();
+    let options = view["decision"]["options"].as_array().unwrap();
+    assert_eq!(options.len(), legal.len(), "one option per legal action");
+    counts.positions += 1;
+    let before = state.dynamic().sequence.as_ref().map_or(0, |s| s.rolls.len());
+    for (o, &action) in options.iter().zip(&legal) {
+        let what = format!("step {} option {} ({})", view["version"], o["i"], o["text"]);
+        let test = &o["test"];
+        let odds = &o["odds"];
+        if test.is_null() && odds.is_null() {
+            continue;
+        }
+        let combat = (!test.is_null() && test["movement"] == json!(false))
+            .then(|| (before, level_named(test["needed"].as_str().unwrap())));
+        let e = expected(state, action, side, combat);
+        if !test.is_null() {
+            counts.tests += 1;
+            close(&test["success"], e.success, &format!("{what}: the test's chance"));
+            let needed = test["needed"].as_str().unwrap();
+            match e.needed {
+                Some(level) => assert_eq!(needed, level.words(), "{what}: the result needed"),
+                None => assert_eq!(needed, "no result", "{what}: no result reaches the cell"),
+            }
+            let one_roll = engine::odds::level_distribution(
+                test["attr"].as_u64().unwrap() as i32,
+                state.static_data().variant.narrative_feats,
+            );
+            let old =
+                if needed == "Nailed It" { one_roll[3] + one_roll[4] } else { one_roll[2..].iter().sum() };
+            if test["movement"] == json!(true) {
+                counts.moves += 1;
+                if needed == "Nailed It" {
+                    counts.moves_needing_nailed_it += 1;
+                }
+                let pass_only: f64 = one_roll[2..].iter().sum();
+                if (pass_only - e.success).abs() > 1e-6 {
+                    counts.unlike_one_roll += 1;
+                }
+            } else {
+                counts.combat += 1;
+                if (old - e.success).abs() > 1e-6 {
+                    counts.unlike_one_roll += 1;
+                }
+            }
+        }
+        if !odds.is_null() {
+            counts.odds += 1;
+            close(&odds["dealt"], e.dealt, &format!("{what}: wounds dealt"));
+            close(&odds["taken"], e.taken, &format!("{what}: wounds taken"));
+            close(&odds["active_down"], e.down, &format!("{what}: the mover goes down"));
+        }
+    }
+}
+
+/// Play `server`'s game with seeded random choices (moves, charges and shots preferred, so
+/// that fights happen), checking every decision, for up to `decisions` decisions.
+fn play_and_check(server: &Server, seed: u64, decisions: usize, counts: &mut Counts) {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut view = server.get("/api/state").ok();
+    for _ in 0..decisions {
+        if !view["over"].is_null() {
+            return;
+        }
+        let record = GameRecord::load(&server.record).unwrap();
+        assert_eq!(
+            record.actions.len() as u64,
+            view["version"].as_u64().unwrap(),
+            "the record is up to date"
+        );
+        let state = record.replay("record").unwrap();
+        check_decision(&view, &state, counts);
+        let options = view["decision"]["options"].as_array().unwrap();
+        let wanted = ["charge", "shoot", "move", "activate", "react", "close_combat"];
+        let good: Vec<&Value> =
+            options.iter().filter(|o| wanted.contains(&o["kind"].as_str().unwrap_or(""))).collect();
+        let pick = if !good.is_empty() && rng.gen_bool(0.85) {
+            good[rng.gen_range(0..good.len())]["i"].as_u64().unwrap()
+        } else {
+            rng.gen_range(0..options.len()) as u64
+        };
+        let version = view["version"].as_u64().unwrap();
+        view = server.post("/api/action", json!({"version": version, "index": pick})).ok();
+    }
+}
+
+#[test]
+fn every_figure_the_page_shows_is_the_exact_chance_over_the_options_outcomes() {
+    let mut counts = Counts::default();
+    for (scenario, seed) in [("skirmish", 7), ("attack_and_defend", 8), ("grudge_match", 9)] {
+        let server = Server::play(&["--bot", "greedy", "--scenario", scenario, "--seed", &seed.to_string()]);
+        play_and_check(&server, seed, 90, &mut counts);
+    }
+    eprintln!("{counts:?}");
+    assert!(counts.positions >= 150, "enough positions: {counts:?}");
+    assert!(
+        counts.moves >= 100 && counts.combat >= 10,
+        "moves with a test and combat rolls were compared: {counts:?}"
+    );
+    assert!(
+        counts.moves_needing_nailed_it > 0,
+        "some moves reach their cell only on a Nailed It: {counts:?}"
+    );
+    assert!(counts.unlike_one_roll > 0, "the one-roll sum would have been wrong somewhere: {counts:?}");
+}
