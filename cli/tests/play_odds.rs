@@ -18,14 +18,12 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde_json::{json, Value};
 
+/// What [`each_end`] calls at every end: the end, its probability, the way to it.
+type Visit<'a> = dyn FnMut(&GameState, f64, &[(GameState, Action)]) + 'a;
+
 /// Call `visit(end, p, way)` for every end of the action sequence under way at `s`, with its
 /// probability and the states on the way with the action taken at each (the first is `s`).
-fn each_end(
-    s: &GameState,
-    p: f64,
-    way: &mut Vec<(GameState, Action)>,
-    visit: &mut dyn FnMut(&GameState, f64, &[(GameState, Action)]),
-) {
+fn each_end(s: &GameState, p: f64, way: &mut Vec<(GameState, Action)>, visit: &mut Visit) {
     if s.dynamic().sequence.is_none() || s.is_terminal() {
         visit(s, p, way);
         return;

@@ -139,7 +139,7 @@ pub fn unfinished(folder: &Path, except: &Path, most: usize) -> Vec<Unfinished> 
             Some((when, Unfinished { path: file, command, about }))
         })
         .collect();
-    found.sort_by(|a, b| b.0.cmp(&a.0));
+    found.sort_by_key(|f| std::cmp::Reverse(f.0));
     found.into_iter().take(most).map(|(_, u)| u).collect()
 }
 
