@@ -6,7 +6,7 @@
 //! loop), so the loops are hand-written, as Stockfish's NNUE does; `tests/gradients.rs`
 //! checks them against finite differences.
 
-use crate::network::{crelu, Trunk, B1, B2, B3, H1, H2, H3, W1, W2, W3};
+use crate::layout::{crelu, Trunk, B1, B2, B3, H1, H2, H3, W1, W2, W3};
 
 /// Whether the AVX2 copies run (cached by the standard library after the first call).
 #[inline(always)]

@@ -5,8 +5,8 @@
 //! - [`features`]: the position features of what a side may see; [`action_features`]: what
 //!   the policy head reads of each action; [`prior`]: the cheap player's score it starts
 //!   from.
-//! - [`network`]: the shape, the weights and the forward pass, with the incremental
-//!   [`network::Accumulator`]; [`kernel`]: the hand-written inner loops.
+//! - [`layout`]: the shape; [`network`]: the weights and the forward pass, with the
+//!   incremental [`network::Accumulator`]; [`kernel`]: the hand-written inner loops.
 //! - [`train`]: gradients and the optimiser; [`data`]: labelled positions from games and
 //!   their files; [`checkpoint`]: the network's file.
 //! - [`agent`]: the network alone, inside MCTS, and as a [`agents::PolicyValue`].
@@ -19,6 +19,7 @@ pub mod data;
 pub mod features;
 mod files;
 pub mod kernel;
+pub mod layout;
 pub mod network;
 pub mod prior;
 pub mod speed;
