@@ -516,7 +516,7 @@ fn globals(state: &GameState, observer: Side, out: &mut Vec<u16>) {
     push(13, conscious[0].min(15));
     push(14, conscious[1].min(15));
     for r in 0..2 {
-        let tenths = if total[r] > 0 { (standing[r] * 10 / total[r]) as usize } else { 0 };
+        let tenths = (standing[r] * 10).checked_div(total[r]).unwrap_or(0) as usize;
         push(15, r * 11 + tenths.min(10));
         push(16, r * 8 + ready[r].min(7));
     }

@@ -67,4 +67,3 @@ impl Default for Trunk {
 pub fn crelu(x: f32) -> f32 {
     x.clamp(0.0, 1.0)
 }
-

@@ -21,7 +21,6 @@ use crate::action_features::ActionFeatures;
 use crate::kernel;
 pub use crate::layout::*;
 
-
 /// All the network's parameters, laid out by the offsets of [`crate::layout`].
 #[derive(Clone, Debug, PartialEq)]
 pub struct Params {

@@ -245,8 +245,8 @@ pub fn position_gradient(
         *h = crelu(*z);
     }
     let mut dh2 = [0.0f32; H2];
-    for k in 0..H3 {
-        let dz = if t.z3[k] > 0.0 && t.z3[k] < 1.0 { dh3[k] } else { 0.0 };
+    for (k, &d) in dh3.iter().enumerate() {
+        let dz = if t.z3[k] > 0.0 && t.z3[k] < 1.0 { d } else { 0.0 };
         if dz == 0.0 {
             continue;
         }
@@ -263,8 +263,8 @@ pub fn position_gradient(
         *h = crelu(*a);
     }
     let mut dh1 = [0.0f32; H1];
-    for k in 0..H2 {
-        let dz = if t.z2[k] > 0.0 && t.z2[k] < 1.0 { dh2[k] } else { 0.0 };
+    for (k, &d) in dh2.iter().enumerate() {
+        let dz = if t.z2[k] > 0.0 && t.z2[k] < 1.0 { d } else { 0.0 };
         if dz == 0.0 {
             continue;
         }

@@ -57,10 +57,9 @@ fn a_checkpoint_round_trips_and_bad_ones_are_named() {
 #[test]
 fn a_dataset_round_trips_and_bad_ones_are_named() {
     let mut d = Dataset::default();
-    let mut f = fastnet::action_features::ActionFeatures::default();
-    f.len = 2;
-    f.ids[0] = 4;
-    f.ids[1] = 9;
+    let mut ids = [0u16; fastnet::action_features::MAX_ACTION_FEATURES];
+    ids[..2].copy_from_slice(&[4, 9]);
+    let f = fastnet::action_features::ActionFeatures { len: 2, ids };
     d.push(&[1, 2, 2, 300], &[ActionSample { features: f, prior: -1.5, target: 0.25 }], 1.0, -0.5);
     d.push(&[7], &[], -1.0, 0.0);
     let path = temp("d.fdata");

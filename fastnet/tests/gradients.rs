@@ -21,8 +21,7 @@ fn random_dataset(rng: &mut ChaCha8Rng) -> Dataset {
         let actions: Vec<ActionSample> = targets
             .iter()
             .map(|&target| {
-                let mut f = ActionFeatures::default();
-                f.len = 3;
+                let mut f = ActionFeatures { len: 3, ..Default::default() };
                 for id in &mut f.ids[..3] {
                     *id = rng.gen_range(0..ACTION_FEATURES as u16);
                 }
