@@ -150,6 +150,11 @@ pub const GLOBALS: usize = {
 /// Number of position features.
 pub const POSITION_FEATURES: usize = GLOBAL_AT + GLOBALS;
 
+// The groups follow one another and every feature fits in 16 bits (checked when compiling).
+const _: () = assert!(STATUS_AT > PLACEMENT && THREAT_AT > STATUS_AT && MARKER_AT > THREAT_AT);
+const _: () = assert!(AMBUSH_AT > MARKER_AT && GLOBAL_AT > AMBUSH_AT);
+const _: () = assert!(POSITION_FEATURES < u16::MAX as usize);
+
 /// The first feature of global group `g`.
 const fn global(g: usize) -> usize {
     let mut n = GLOBAL_AT;
@@ -531,10 +536,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn groups_do_not_overlap_and_fit_in_sixteen_bits() {
-        assert!(STATUS_AT > PLACEMENT && THREAT_AT > STATUS_AT && MARKER_AT > THREAT_AT);
-        assert!(AMBUSH_AT > MARKER_AT && GLOBAL_AT > AMBUSH_AT);
-        assert!(POSITION_FEATURES < u16::MAX as usize);
+    fn the_global_groups_end_at_the_last_feature() {
         assert_eq!(global(GLOBAL_GROUPS.len()), POSITION_FEATURES);
     }
 }

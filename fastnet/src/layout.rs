@@ -43,6 +43,9 @@ pub const ALPHA: usize = BM + 1;
 /// Number of parameters.
 pub const PARAMS: usize = ALPHA + 1;
 
+// The blocks follow one another, the sparse rows first (checked when compiling).
+const _: () = assert!(W1 < E && E < C && C < DENSE && DENSE == B1);
+
 /// The inner layers of one position, kept for the heads and for training.
 #[derive(Clone, Debug)]
 pub struct Trunk {

@@ -210,10 +210,4 @@ mod tests {
             assert!((x - y).abs() < 1e-5, "{x} against {y}");
         }
     }
-
-    #[test]
-    fn the_layout_has_no_gaps() {
-        assert_eq!(PARAMS, ALPHA + 1);
-        assert!(W1 < E && E < C && C < DENSE && DENSE == B1);
-    }
 }
