@@ -42,9 +42,13 @@ impl FastNet {
         })
     }
 
-    /// Read a checkpoint file.
+    /// Read a checkpoint file; a relative path missing here may name a shipped checkpoint
+    /// (`checkpoints/fast/gen-000.fnet`), found beside the built-in game data.
     pub fn load(path: &Path) -> Result<FastNet, String> {
-        FastNet::new(Checkpoint::load(path)?, &path.display().to_string())
+        let shipped = engine::data::builtin_configs_dir().join("..").join(path);
+        let file =
+            if path.is_relative() && !path.exists() && shipped.exists() { shipped.as_path() } else { path };
+        FastNet::new(Checkpoint::load(file)?, &path.display().to_string())
     }
 
     /// The parameters.
