@@ -4,7 +4,6 @@
 //! modified Close Combat).
 
 use engine::board::Volume;
-use engine::cards::LeaderRule;
 use engine::dice::{clamp_attribute, opposed, OpposedResult, TestLevel};
 use engine::odds::{level_distribution, test_outcomes, wound_distribution};
 use engine::profile::WeaponProperty;
@@ -229,12 +228,9 @@ pub(crate) fn shot(
     {
         attr -= 2;
     }
-    if state.profile(target).skills.iter().any(|s| s == "Camouflage")
-        || state.has_leader_rule(target, LeaderRule::Camouflage)
-    {
+    if state.profile(target).skills.iter().any(|s| s == "Camouflage") {
         attr -= 1;
     }
-    attr += state.leader_bonus(shooter, LeaderRule::Marksmanship);
     let attr = clamp_attribute(attr);
     Some(Strike {
         attacker: shooter,
@@ -278,8 +274,7 @@ pub(crate) fn melee(
         })
         .count() as i32;
     let standing = charge || me.stance == Stance::Standing;
-    let mut attr = p.cc as i32 - blind(state, attacker) - extra + charge as i32 - (!standing) as i32
-        + state.leader_bonus(attacker, LeaderRule::CloseCombat);
+    let mut attr = p.cc as i32 - blind(state, attacker) - extra + charge as i32 - (!standing) as i32;
     let sneaky: i32 = p.weapons[weapon as usize]
         .properties
         .iter()

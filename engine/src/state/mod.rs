@@ -59,7 +59,6 @@ mod declare;
 mod enemy;
 mod enemy_step;
 pub mod hooks;
-mod leader_rule;
 mod legal;
 pub mod model;
 mod moving;

@@ -106,9 +106,6 @@ pub struct Sequence {
     pub separation: Option<u8>,
     /// Where the active model started.
     pub origin: crate::board::CellIdx,
-    /// The height of its base where it started (above the surface when it started mid-climb).
-    #[serde(default)]
-    pub origin_z: u8,
     /// The sequence's template shots (the active model's and reactions').
     pub templates: crate::inline_vec::InlineVec<super::template::TemplateShot, 2>,
     /// The active model was stealthed when it initiated combat: opposed reactions against it
@@ -138,7 +135,6 @@ impl Sequence {
             templates: Default::default(),
             separation: None,
             origin: 0,
-            origin_z: 0,
         }
     }
 
