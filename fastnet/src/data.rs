@@ -399,18 +399,3 @@ pub fn game_positions(plan: &DataPlan, lineups: &Lineups, seed: u64) -> Result<D
     }
     Ok(d)
 }
-
-/// Read every `*.fdata` file of `dir` (sorted by name) into one dataset.
-pub fn load_dir(dir: &Path) -> Result<Dataset, String> {
-    let mut files: Vec<_> = std::fs::read_dir(dir)
-        .map_err(|e| format!("{}: {e}", dir.display()))?
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x == "fdata"))
-        .collect();
-    files.sort();
-    let mut all = Dataset::default();
-    for f in files {
-        all.append(&Dataset::load(&f)?);
-    }
-    Ok(all)
-}
