@@ -1,10 +1,13 @@
-//! `tde fast data|train`: the fast network's labelled positions and its training runs (the
-//! work is in `training::fast`; this module only parses).
+//! `tde fast data|train|loop`: the fast network's labelled positions, its training runs and
+//! expert iteration's generations (the work is in `training::fast`; this module only parses).
 
 use clap::{Args, Subcommand};
 use std::path::PathBuf;
 use training::fast::data::{make_data, DataRun};
+use training::fast::generations::{run_loop, LoopRun, LoopSettings};
 use training::fast::trainer::{train, TrainRun};
+use training::learn::gate::SequentialGate;
+use training::selfplay::gate::Sprt;
 
 /// `tde fast` subcommands.
 #[derive(Subcommand)]
@@ -13,6 +16,98 @@ pub enum FastCommand {
     Data(DataArgs),
     /// Train the fast network on data folders (resumable from its run folder).
     Train(TrainArgs),
+    /// Expert iteration: rounds of search games, training and a sequential gate; promoted
+    /// candidates become the next generations (resumable from its run folder).
+    Loop(LoopArgs),
+}
+
+/// Arguments of `tde fast loop`.
+#[derive(Args)]
+pub struct LoopArgs {
+    /// Run folder: state.json, round-RRR/ (data, train, gate), generations/.
+    #[arg(long)]
+    pub run: PathBuf,
+    /// The first best network (generation 0).
+    #[arg(long, default_value = "checkpoints/fast/gen-000.fnet")]
+    pub start: PathBuf,
+    /// Rounds in all (a resumed run goes on to this count).
+    #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u32).range(1..=100_000))]
+    pub rounds: u32,
+    /// Expert games per round.
+    #[arg(long, default_value_t = 2000, value_parser = clap::value_parser!(u64).range(1..=100_000_000))]
+    pub games: u64,
+    /// Games per shard.
+    #[arg(long, default_value_t = 250, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+    pub shard_games: u64,
+    /// The full search's `az` parameters (Gumbel root with noise for exploration).
+    #[arg(long, default_value = "sims=32,root=gumbel,considered=8,noise=1")]
+    pub search: String,
+    /// Share of the learner's decisions searched in full (policy targets).
+    #[arg(long, default_value_t = 0.25)]
+    pub full_share: f64,
+    /// Temperature of the moves played from the policy alone.
+    #[arg(long, default_value_t = 0.5)]
+    pub temperature: f64,
+    /// Weight of the search's value in a searched position's value target (the rest: the result).
+    #[arg(long, default_value_t = 0.5)]
+    pub value_mix: f64,
+    /// Share of games against `scripted` or an older generation.
+    #[arg(long, default_value_t = 0.2)]
+    pub opponent_share: f64,
+    /// Share of other nodes kept as value-only positions.
+    #[arg(long, default_value_t = 0.25)]
+    pub other_nodes: f64,
+    /// Rounds of positions a candidate trains on (the newest).
+    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..=1000))]
+    pub window: u32,
+    /// Other data in every window (`.fdata` shards or folders), e.g. some teacher shards.
+    #[arg(long, value_delimiter = ',')]
+    pub base_data: Vec<PathBuf>,
+    /// Training steps per candidate.
+    #[arg(long, default_value_t = 2000, value_parser = clap::value_parser!(u64).range(1..=100_000_000))]
+    pub steps: u64,
+    /// Positions per step.
+    #[arg(long, default_value_t = 512, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+    pub batch: u64,
+    /// Adam's learning rate.
+    #[arg(long, default_value_t = 3e-4)]
+    pub lr: f32,
+    /// Weight of the margin loss.
+    #[arg(long, default_value_t = 0.5)]
+    pub margin_weight: f32,
+    /// Decoupled weight decay (AdamW).
+    #[arg(long, default_value_t = 0.05)]
+    pub weight_decay: f32,
+    /// The gate's H1: the candidate's score against the best it must be told from 50%.
+    #[arg(long, default_value_t = 0.53)]
+    pub gate_p1: f64,
+    /// The gate's error rates (α = β).
+    #[arg(long, default_value_t = 0.05)]
+    pub gate_error: f64,
+    /// Games per pair between two looks of the gate.
+    #[arg(long, default_value_t = 200, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+    pub gate_look: u32,
+    /// The most games per pair of a gate.
+    #[arg(long, default_value_t = 3000, value_parser = clap::value_parser!(u32).range(1..=10_000_000))]
+    pub gate_max: u32,
+    /// Copy promoted generations and their gate records here (e.g. checkpoints/fast).
+    #[arg(long)]
+    pub promote_to: Option<PathBuf>,
+    /// Seed of everything.
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    /// Boards to draw from per game (`all`: every shipped board).
+    #[arg(long, value_delimiter = ',', default_value = "all")]
+    pub boards: Vec<String>,
+    /// Crews to draw from per game (`all`); two fix side A's and side B's.
+    #[arg(long, value_delimiter = ',', default_value = "all")]
+    pub crews: Vec<String>,
+    /// Threads of the gate's arena (default: every core).
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// No progress bars.
+    #[arg(long)]
+    pub quiet: bool,
 }
 
 /// Arguments of `tde fast data`.
@@ -137,6 +232,43 @@ pub fn run(cmd: &FastCommand) -> Result<String, String> {
             seed: a.seed,
             every: a.every,
             generation: a.generation,
+            progress: !a.quiet,
+        }),
+        FastCommand::Loop(a) => run_loop(&LoopRun {
+            run: a.run.clone(),
+            settings: LoopSettings {
+                start: a.start.clone(),
+                rounds: a.rounds,
+                games: a.games,
+                shard_games: a.shard_games,
+                search: a.search.clone(),
+                full_share: a.full_share,
+                temperature: a.temperature,
+                value_mix: a.value_mix,
+                opponent_share: a.opponent_share,
+                other_nodes: a.other_nodes,
+                window: a.window,
+                base_data: a.base_data.clone(),
+                steps: a.steps,
+                train: fastnet::train::TrainConfig {
+                    batch: a.batch as usize,
+                    learning_rate: a.lr,
+                    value_weight: 1.0,
+                    margin_weight: a.margin_weight,
+                    policy_weight: 1.0,
+                    weight_decay: a.weight_decay,
+                },
+                gate: SequentialGate {
+                    sprt: Sprt { p0: 0.5, p1: a.gate_p1, alpha: a.gate_error, beta: a.gate_error },
+                    look_games: a.gate_look,
+                    max_games: a.gate_max,
+                },
+                seed: a.seed,
+                boards: a.boards.clone(),
+                crews: a.crews.clone(),
+            },
+            promote_to: a.promote_to.clone(),
+            threads: a.threads.unwrap_or_else(rayon::current_num_threads),
             progress: !a.quiet,
         }),
     }

@@ -10,7 +10,9 @@ use crate::prior::Prior;
 use agents::learned::Generation;
 use agents::mcts::{Evaluator, MctsAgent, MctsConfig, Ranker, RolloutPolicy};
 use agents::spec::{Args, Param};
-use agents::{Agent, AgentKind, Game, NetOutput, PolicyValue, Registry, ScriptedAgent, Turn};
+use agents::{
+    Agent, AgentKind, AzAgent, AzConfig, Game, NetOutput, PolicyValue, Registry, ScriptedAgent, Turn,
+};
 use engine::state::{Player, Side};
 use engine::{Action, GameState};
 use rand::{Rng, SeedableRng};
@@ -271,7 +273,8 @@ fn net_of(args: &Args) -> Result<Arc<FastNet>, String> {
 /// The agents of the fast network, added to `registry`: `fast:net=PATH[,temp=T]` (the network
 /// alone) and `mcts-fast:...,net=PATH[,depth=D,rollout=scripted|fast]` (MCTS whose candidates
 /// the network's policy chooses and whose leaves its value judges, after `depth` decisions
-/// of rollout, 0 by default).
+/// of rollout, 0 by default) and `az-fast:...,net=PATH` (AlphaZero-style search on its
+/// priors and values, the search of the main line's self-play).
 pub fn register(registry: &mut Registry<GameState>) {
     registry.add(AgentKind {
         name: "fast",
@@ -299,6 +302,19 @@ pub fn register(registry: &mut Registry<GameState>) {
             ])
             .collect(),
         build: |args, seed| Ok(Box::new(make_mcts_fast(args, seed)?)),
+    });
+    registry.add(AgentKind {
+        name: "az-fast",
+        about: "AlphaZero-style search (Gumbel or PUCT root) with the fast network's priors and values",
+        params: AzConfig::PARAMS
+            .into_iter()
+            .chain([Param::path("net", "a fast-network checkpoint (.fnet)").required()])
+            .collect(),
+        build: |args, seed| {
+            let net = net_of(args)?;
+            let label = net.source.clone();
+            Ok(Box::new(AzAgent::new(AzConfig::from_args(args)?, net, &label, seed)))
+        },
     });
 }
 

@@ -8,7 +8,8 @@
 //! - [`layout`]: the shape; [`network`]: the weights and the forward pass, with the
 //!   incremental [`network::Accumulator`]; [`kernel`]: the hand-written inner loops.
 //! - [`train`]: gradients and the optimiser; [`data`]: labelled positions from games and
-//!   their files; [`checkpoint`]: the network's file.
+//!   their files; [`expert`]: expert iteration's games, labelled by the network's own
+//!   search; [`checkpoint`]: the network's file.
 //! - [`agent`]: the network alone, inside MCTS, and as a [`agents::PolicyValue`].
 //! - [`speed`]: the figures `tde bench` prints.
 
@@ -16,6 +17,7 @@ pub mod action_features;
 pub mod agent;
 pub mod checkpoint;
 pub mod data;
+pub mod expert;
 pub mod features;
 mod files;
 pub mod kernel;

@@ -22,7 +22,7 @@ use std::time::Instant;
 pub struct TrainRun {
     /// The run folder.
     pub run: PathBuf,
-    /// Data folders (their `*.fdata` shards).
+    /// Data folders (their `*.fdata` shards) or shards.
     pub data: Vec<PathBuf>,
     /// Steps in all (a resumed run goes on to this count).
     pub steps: u64,
@@ -70,10 +70,15 @@ fn learning_rate(base: f32, step: u64, steps: u64) -> f32 {
     base * (0.1 + 0.9 * 0.5 * (1.0 + (std::f32::consts::PI * t.min(1.0)).cos()))
 }
 
-/// Load the shards of `dirs`, split into training and validation sets.
+/// Load the shards of `dirs` (folders of `.fdata` shards, or shards), split into training and
+/// validation sets.
 pub fn load_split(dirs: &[PathBuf]) -> Result<(Dataset, Dataset), String> {
     let mut files = Vec::new();
     for dir in dirs {
+        if dir.is_file() {
+            files.push(dir.clone());
+            continue;
+        }
         let mut f: Vec<PathBuf> = std::fs::read_dir(dir)
             .map_err(|e| format!("--data {}: {e}", dir.display()))?
             .filter_map(|e| e.ok().map(|e| e.path()))

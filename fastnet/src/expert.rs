@@ -1,0 +1,287 @@
+//! Expert iteration's games: the network searches its own positions and learns the search's
+//! improvement.
+//!
+//! In each game the learner (the current best network) plays one side or both with
+//! playout-cap randomisation, as KataGo does: a share [`ExpertPlan::full_share`] of its
+//! decisions with a choice get a full AlphaZero-style search ([`agents::az`], a Gumbel root
+//! with sequential halving over the network's priors and values) and become training
+//! targets — the search's improved policy, and for the value a mix of the search's root
+//! value and the game's result (weight [`ExpertPlan::value_mix`] on the search) — while the
+//! rest are played at once from the network's policy at a temperature, so games are long
+//! enough and many. A share of games ([`ExpertPlan::opponent_share`]) pits it against an
+//! opponent drawn from [`ExpertPlan::opponents`] (the scripted player, older generations)
+//! so that it does not forget how to beat them; only the learner's searched decisions give
+//! policy targets, every kept position a value. Each scenario, board and crews are drawn
+//! per game.
+
+use crate::action_features::action_features;
+use crate::agent::{FastNet, FastPolicyAgent};
+use crate::data::{margin_target, ActionSample, Dataset};
+use crate::features::position_features;
+use crate::prior::Prior;
+use agents::{Agent, AzConfig, Game, ScriptedAgent, Turn};
+use engine::scenario::types::Scenario;
+use engine::state::Side;
+use engine::{Action, GameState};
+use eval::lineup::Lineups;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use rayon::prelude::*;
+use std::sync::Arc;
+
+/// An opponent of the learner in a share of the games.
+#[derive(Clone)]
+pub enum Opponent {
+    /// The scripted player.
+    Scripted,
+    /// An older network, alone (its policy's best action).
+    Network(Arc<FastNet>),
+}
+
+/// How expert-iteration games are played and labelled.
+#[derive(Clone)]
+pub struct ExpertPlan {
+    /// Games to play.
+    pub games: u64,
+    /// Seed of the first game (game `g` uses `seed + g`).
+    pub seed: u64,
+    /// The learner: the network that searches.
+    pub net: Arc<FastNet>,
+    /// The full search (Gumbel noise on, for exploration).
+    pub search: AzConfig,
+    /// Share of the learner's decisions with a choice searched in full (the rest are played
+    /// from its policy and give no policy target).
+    pub full_share: f64,
+    /// Softmax temperature of the moves played from the policy alone.
+    pub temperature: f64,
+    /// Weight of the search's root value in a searched position's value target (the rest is
+    /// the game's result).
+    pub value_mix: f64,
+    /// Share of games against an opponent (the learner plays one side); the rest are
+    /// self-play (it plays both).
+    pub opponent_share: f64,
+    /// The opponents, one drawn per such game.
+    pub opponents: Vec<Opponent>,
+    /// Share of the other nodes (chance nodes, decisions without a choice, moves played
+    /// fast) kept as value-only positions.
+    pub other_nodes: f64,
+}
+
+/// What games of a plan did, beside their positions.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct ExpertStats {
+    /// Games played.
+    pub games: u64,
+    /// Decisions searched in full.
+    pub searches: u64,
+    /// Network evaluations the searches made.
+    pub simulations: u64,
+    /// Decisions the learner played from its policy alone.
+    pub fast_moves: u64,
+    /// Games against an opponent, and the learner's points in them (win 1, draw ½).
+    pub opponent_games: u64,
+    /// See `opponent_games`.
+    pub opponent_points: f64,
+}
+
+impl ExpertStats {
+    /// Add another's counts to these.
+    pub fn add(&mut self, o: &ExpertStats) {
+        self.games += o.games;
+        self.searches += o.searches;
+        self.simulations += o.simulations;
+        self.fast_moves += o.fast_moves;
+        self.opponent_games += o.opponent_games;
+        self.opponent_points += o.opponent_points;
+    }
+}
+
+impl ExpertPlan {
+    /// Why the plan cannot be played, if it cannot: `(field, reason)`.
+    pub fn check(&self) -> Result<(), (&'static str, String)> {
+        let share = |x: f64| x.is_finite() && (0.0..=1.0).contains(&x);
+        if !(share(self.full_share) && self.full_share > 0.0) {
+            return Err(("full_share", format!("{} is not in (0, 1]", self.full_share)));
+        }
+        for (field, x) in [
+            ("value_mix", self.value_mix),
+            ("opponent_share", self.opponent_share),
+            ("other_nodes", self.other_nodes),
+        ] {
+            if !share(x) {
+                return Err((field, format!("{x} is not in [0, 1]")));
+            }
+        }
+        if self.opponent_share > 0.0 && self.opponents.is_empty() {
+            return Err(("opponents", "a share of games against opponents, but no opponent".into()));
+        }
+        if !(self.temperature.is_finite() && self.temperature >= 0.0) {
+            return Err(("temperature", format!("{} is not a temperature", self.temperature)));
+        }
+        Ok(())
+    }
+}
+
+/// Play `plan.games` games (in parallel) and label their positions; `progress` is called
+/// after each game. Game `g` is the same whatever the number of threads.
+pub fn expert_games(
+    plan: &ExpertPlan,
+    lineups: &Lineups,
+    progress: &(dyn Fn() + Sync),
+) -> Result<(Dataset, ExpertStats), String> {
+    plan.check().map_err(|(field, why)| format!("{field}: {why}"))?;
+    let parts: Vec<(Dataset, ExpertStats)> = (0..plan.games)
+        .into_par_iter()
+        .map(|g| {
+            let d = expert_game(plan, lineups, plan.seed.wrapping_add(g))?;
+            progress();
+            Ok(d)
+        })
+        .collect::<Result<_, String>>()?;
+    let mut all = Dataset::default();
+    let mut stats = ExpertStats::default();
+    for (d, s) in &parts {
+        all.append(d);
+        stats.add(s);
+    }
+    Ok((all, stats))
+}
+
+/// Who plays a side of an expert game.
+enum Seat {
+    /// The learner.
+    Learner,
+    /// An opponent agent.
+    Other(Box<dyn Agent<GameState>>),
+}
+
+/// A position waiting for its game's result.
+struct Pending {
+    observer: Side,
+    features: std::ops::Range<usize>,
+    actions: std::ops::Range<usize>,
+    /// The search's root value for the observer, at a searched decision.
+    searched: Option<f32>,
+}
+
+/// The labelled positions of one expert game played with `seed`, and what it did.
+pub fn expert_game(
+    plan: &ExpertPlan,
+    lineups: &Lineups,
+    seed: u64,
+) -> Result<(Dataset, ExpertStats), String> {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0xbb67_ae85_84ca_a73b);
+    let scenario = Scenario::ALL[rng.gen_range(0..Scenario::ALL.len())];
+    let (mut state, _) = lineups.game(scenario, rng.gen())?;
+    let mut stats = ExpertStats { games: 1, ..ExpertStats::default() };
+    let against = rng.gen_bool(plan.opponent_share);
+    let learner_side: Side = rng.gen_range(0..2);
+    let mut seats: Vec<Seat> = (0..2)
+        .map(|side| {
+            if !against || side == learner_side as usize {
+                return Seat::Learner;
+            }
+            let opponent_seed = seed.wrapping_add(0x9e37 + side as u64);
+            Seat::Other(match &plan.opponents[rng.gen_range(0..plan.opponents.len())] {
+                Opponent::Scripted => Box::new(ScriptedAgent::new(opponent_seed)),
+                Opponent::Network(net) => Box::new(FastPolicyAgent::new(net.clone(), 0.0, opponent_seed)),
+            })
+        })
+        .collect();
+    let mut fast = FastPolicyAgent::new(plan.net.clone(), plan.temperature, seed);
+    let mut prior = Prior::new(plan.net.prior.clone(), seed);
+    let mut feats = Vec::new();
+    let mut all_features: Vec<u16> = Vec::new();
+    let mut all_actions: Vec<ActionSample> = Vec::new();
+    let mut pending: Vec<Pending> = Vec::new();
+    let mut keep = |state: &GameState, observer: Side, actions: &[ActionSample], searched: Option<f32>| {
+        position_features(state, observer, &mut feats);
+        let f0 = all_features.len();
+        all_features.extend_from_slice(&feats);
+        let a0 = all_actions.len();
+        all_actions.extend_from_slice(actions);
+        pending.push(Pending {
+            observer,
+            features: f0..all_features.len(),
+            actions: a0..all_actions.len(),
+            searched,
+        });
+    };
+    let mut legal: Vec<Action> = Vec::new();
+    let mut priors = Vec::new();
+    let mut samples = Vec::new();
+    loop {
+        match Game::turn(&state) {
+            Turn::Terminal => break,
+            Turn::Chance => {
+                if rng.gen_bool(plan.other_nodes) {
+                    keep(&state, 0, &[], None);
+                    keep(&state, 1, &[], None);
+                }
+                let outcome = state.sample_chance(&mut rng).ok_or("a chance node without outcomes")?;
+                state.apply_legal(outcome);
+            }
+            Turn::Player(p) => {
+                let side = p as Side;
+                state.legal_actions_into(&mut legal);
+                let action = match &mut seats[p] {
+                    Seat::Other(agent) => {
+                        if legal.len() >= 2 && rng.gen_bool(plan.other_nodes) {
+                            keep(&state, 0, &[], None);
+                            keep(&state, 1, &[], None);
+                        }
+                        agent.select_action(&state)
+                    }
+                    Seat::Learner if legal.len() >= 2 && rng.gen_bool(plan.full_share) => {
+                        let result =
+                            agents::az::search(&state, plan.search.clone(), plan.net.as_ref(), rng.gen())?;
+                        stats.searches += 1;
+                        stats.simulations += result.simulations as u64;
+                        prior.priors(&state, &legal, &mut priors);
+                        samples.clear();
+                        for (&a, &pr) in legal.iter().zip(&priors) {
+                            let target = result.policy.iter().find(|(b, _)| *b == a).map_or(0.0, |(_, t)| *t);
+                            samples.push(ActionSample {
+                                features: action_features(&state, side, a),
+                                prior: pr,
+                                target,
+                            });
+                        }
+                        let v = result.value as f32;
+                        keep(&state, side, &samples, Some(v));
+                        keep(&state, 1 - side, &[], Some(-v));
+                        result.action
+                    }
+                    Seat::Learner => {
+                        if legal.len() >= 2 {
+                            stats.fast_moves += 1;
+                        }
+                        if rng.gen_bool(plan.other_nodes) {
+                            keep(&state, 0, &[], None);
+                            keep(&state, 1, &[], None);
+                        }
+                        fast.select_action(&state)
+                    }
+                };
+                Game::apply(&mut state, action).map_err(|e| format!("action {action:?}: {e}"))?;
+            }
+        }
+    }
+    let outcome = state.outcome();
+    let returns = state.returns();
+    if against {
+        stats.opponent_games = 1;
+        stats.opponent_points = (returns[learner_side as usize] + 1.0) / 2.0;
+    }
+    let mut d = Dataset::default();
+    for p in pending {
+        let result = returns[p.observer as usize] as f32;
+        let value = match p.searched {
+            Some(v) => plan.value_mix as f32 * v + (1.0 - plan.value_mix as f32) * result,
+            None => result,
+        };
+        let margin = margin_target(outcome.margin(p.observer), scenario);
+        d.push(&all_features[p.features], &all_actions[p.actions], value, margin);
+    }
+    Ok((d, stats))
+}

@@ -1,0 +1,111 @@
+//! Expert iteration's games: searched decisions carry the search's improved policy and a
+//! value mixed from the search and the result, the share of searches follows the plan,
+//! opponents play their side, and a seed gives the same games.
+
+use agents::AzConfig;
+use engine::setup::GameConfig;
+use eval::lineup::{Lineups, Pool};
+use fastnet::agent::FastNet;
+use fastnet::data::Dataset;
+use fastnet::expert::{expert_games, ExpertPlan, Opponent};
+use std::path::Path;
+use std::sync::Arc;
+
+fn net() -> Arc<FastNet> {
+    Arc::new(
+        FastNet::load(&Path::new(env!("CARGO_MANIFEST_DIR")).join("../checkpoints/fast/gen-000.fnet"))
+            .unwrap(),
+    )
+}
+
+fn lineups() -> Lineups {
+    let c = GameConfig::default();
+    Lineups::new(
+        c.clone(),
+        Pool::drawn_or(&["all".to_string()], c.board.clone()),
+        Pool::crews(&["all".to_string()]).unwrap(),
+    )
+    .unwrap()
+}
+
+fn plan(games: u64, full_share: f64, value_mix: f64, opponent_share: f64) -> ExpertPlan {
+    ExpertPlan {
+        games,
+        seed: 40,
+        net: net(),
+        search: AzConfig::parse("sims=8,considered=4,rescale=0,noise=1").unwrap(),
+        full_share,
+        temperature: 0.5,
+        value_mix,
+        opponent_share,
+        opponents: vec![Opponent::Scripted],
+        other_nodes: 0.1,
+    }
+}
+
+fn values(d: &Dataset) -> Vec<f32> {
+    d.positions.iter().map(|p| p.value).collect()
+}
+
+#[test]
+fn searched_decisions_are_targets_and_the_value_mixes_search_and_result() {
+    let (d, stats) = expert_games(&plan(4, 0.3, 0.5, 0.0), &lineups(), &|| {}).unwrap();
+    assert_eq!(stats.games, 4);
+    assert!(stats.searches > 20, "{stats:?}");
+    assert_eq!(d.policy_positions() as u64, stats.searches, "one policy target per search");
+    // About 30% of the decisions with a choice searched in full.
+    let share = stats.searches as f64 / (stats.searches + stats.fast_moves) as f64;
+    assert!((0.2..0.4).contains(&share), "searched share {share:.2}: {stats:?}");
+    assert!(stats.simulations >= 8 * stats.searches / 2, "{stats:?}");
+    for p in &d.positions {
+        assert!((-1.0..=1.0).contains(&p.value), "value {}", p.value);
+        let actions = d.actions_of(p);
+        if actions.is_empty() {
+            continue;
+        }
+        let total: f32 = actions.iter().map(|a| a.target).sum();
+        assert!((total - 1.0).abs() < 1e-3, "policy target sums to {total}");
+    }
+    // Results alone are -1, 0 or 1; a mix with the search's value mostly is not.
+    let mixed = values(&d).iter().filter(|v| ![-1.0, 0.0, 1.0].contains(*v)).count();
+    assert!(mixed as u64 >= stats.searches, "{mixed} mixed values for {} searches", stats.searches);
+    let (results_only, _) = expert_games(&plan(4, 0.3, 0.0, 0.0), &lineups(), &|| {}).unwrap();
+    assert!(values(&results_only).iter().all(|v| [-1.0, 0.0, 1.0].contains(v)));
+}
+
+#[test]
+fn every_decision_is_searched_at_a_full_share_of_one_and_a_seed_repeats_its_games() {
+    let (d, stats) = expert_games(&plan(2, 1.0, 0.5, 0.0), &lineups(), &|| {}).unwrap();
+    assert_eq!(stats.fast_moves, 0);
+    let (again, again_stats) = expert_games(&plan(2, 1.0, 0.5, 0.0), &lineups(), &|| {}).unwrap();
+    assert_eq!(d, again);
+    assert_eq!(stats, again_stats);
+}
+
+#[test]
+fn opponents_play_their_side_and_the_learner_is_scored_against_them() {
+    let (d, stats) = expert_games(&plan(6, 0.3, 0.5, 1.0), &lineups(), &|| {}).unwrap();
+    assert_eq!(stats.opponent_games, 6);
+    assert!((0.0..=6.0).contains(&stats.opponent_points));
+    let (selfplay, self_stats) = expert_games(&plan(6, 0.3, 0.5, 0.0), &lineups(), &|| {}).unwrap();
+    assert_eq!(self_stats.opponent_games, 0);
+    // Against an opponent the learner plays one side: fewer of its decisions than in
+    // self-play, where it plays both.
+    assert!(
+        stats.searches + stats.fast_moves < self_stats.searches + self_stats.fast_moves,
+        "{stats:?} / {self_stats:?}"
+    );
+    assert!(d.policy_positions() < selfplay.policy_positions());
+}
+
+#[test]
+fn a_plan_out_of_range_is_refused_by_field() {
+    for (p, field) in [
+        (plan(1, 0.0, 0.5, 0.0), "full_share"),
+        (plan(1, 0.5, 1.5, 0.0), "value_mix"),
+        (ExpertPlan { opponents: vec![], ..plan(1, 0.5, 0.5, 0.5) }, "opponents"),
+    ] {
+        let err = expert_games(&p, &lineups(), &|| {}).unwrap_err();
+        assert!(err.starts_with(field), "{err}");
+    }
+}

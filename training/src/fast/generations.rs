@@ -1,0 +1,395 @@
+//! `tde fast loop`: expert iteration on the fast network, generation after generation.
+//!
+//! Each round has three steps, each resumable from the run folder after a kill:
+//! 1. **play**: the best network so far plays expert-iteration games
+//!    ([`fastnet::expert`]: its own search on a share of its decisions, some games against
+//!    `scripted` and older generations), written in shards `round-RRR/data/shard-KKKK.fdata`;
+//! 2. **learn**: a candidate trained from the best network on a window of the newest rounds'
+//!    positions (and any base data) with [`crate::fast::trainer`], in `round-RRR/train/`;
+//! 3. **gate**: Wald's sequential test of the candidate, alone, against the best, alone
+//!    ([`crate::learn::gate::run_sequential`], the gate every pipeline uses), in
+//!    `round-RRR/gate/` with its games; its outcome in `round-RRR/gate.json`.
+//!
+//! A promoted candidate becomes the next generation: `generations/gen-NNN.fnet` in the run,
+//! copied with its gate record (`gen-NNN.gate.json`) into the `--promote-to` folder (the
+//! repository's `checkpoints/fast/`). `state.json` holds the best network and every round's
+//! record, so a run resumes at its newest generation, here or on another machine.
+
+use crate::fast::trainer::{train, TrainRun};
+use crate::learn::gate::{run_sequential, SequentialGate, SequentialResult};
+use engine::setup::GameConfig;
+use eval::lineup::{Lineups, Pool};
+use fastnet::agent::FastNet;
+use fastnet::data::Dataset;
+use fastnet::expert::{expert_games, ExpertPlan, ExpertStats, Opponent};
+use fastnet::train::TrainConfig;
+use serde::{Deserialize, Serialize};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Instant;
+
+/// A loop's settings (kept in `state.json`; a resumed run must give the same ones, except
+/// the number of rounds).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct LoopSettings {
+    /// The first best network (generation 0 of the main line).
+    pub start: PathBuf,
+    /// Rounds in all (a resumed run goes on to this count).
+    pub rounds: u32,
+    /// Expert games per round.
+    pub games: u64,
+    /// Games per shard.
+    pub shard_games: u64,
+    /// The full search's `az` parameters (Gumbel noise on for exploration).
+    pub search: String,
+    /// Share of the learner's decisions searched in full.
+    pub full_share: f64,
+    /// Temperature of the moves played from the policy alone.
+    pub temperature: f64,
+    /// Weight of the search's value in a searched position's value target.
+    pub value_mix: f64,
+    /// Share of games against `scripted` or an older generation.
+    pub opponent_share: f64,
+    /// Share of other nodes kept as value-only positions.
+    pub other_nodes: f64,
+    /// Rounds of positions a candidate trains on (the newest).
+    pub window: u32,
+    /// Other data (`.fdata` shards or folders of them) in every window, e.g. a share of the
+    /// teachers' games.
+    pub base_data: Vec<PathBuf>,
+    /// Training steps per candidate.
+    pub steps: u64,
+    /// Batch size, learning rate and loss weights.
+    pub train: TrainConfig,
+    /// The gate.
+    pub gate: SequentialGate,
+    /// Seed of everything.
+    pub seed: u64,
+    /// Boards and crews drawn from (`all`: every shipped one).
+    pub boards: Vec<String>,
+    /// See `boards`.
+    pub crews: Vec<String>,
+}
+
+/// One round's record.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RoundRecord {
+    /// The round (from 1).
+    pub round: u32,
+    /// The best network it started from.
+    pub best: String,
+    /// Games played, positions kept (and with a policy target), searches and their
+    /// simulations, moves played fast; the learner's score against its opponents.
+    pub games: u64,
+    /// See `games`.
+    pub positions: usize,
+    /// See `games`.
+    pub policy_positions: usize,
+    /// See `games`.
+    pub searches: u64,
+    /// See `games`.
+    pub simulations: u64,
+    /// See `games`.
+    pub fast_moves: u64,
+    /// See `games`.
+    pub score_vs_opponents: Option<f64>,
+    /// Self-play throughput of this run's play step (positions and games an hour; none when
+    /// every shard was already there).
+    pub positions_per_hour: Option<f64>,
+    /// See `positions_per_hour`.
+    pub games_per_hour: Option<f64>,
+    /// The training run's summary.
+    pub training: String,
+    /// The gate's outcome.
+    pub gate: SequentialResult,
+    /// The generation it promoted, if it did.
+    pub promoted: Option<u32>,
+}
+
+/// What `state.json` holds.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct LoopState {
+    /// The settings.
+    pub settings: LoopSettings,
+    /// The best network (a file in the run's `generations/`, or `start`).
+    pub best: PathBuf,
+    /// Its generation (0: `start`).
+    pub generation: u32,
+    /// Every finished round.
+    pub rounds: Vec<RoundRecord>,
+}
+
+/// Where a loop runs and what it shows.
+#[derive(Clone, Debug)]
+pub struct LoopRun {
+    /// The run folder.
+    pub run: PathBuf,
+    /// Settings (ignored, but for `rounds`, when the run exists: its own are used).
+    pub settings: LoopSettings,
+    /// The folder promoted generations are copied to, with their gate records.
+    pub promote_to: Option<PathBuf>,
+    /// Threads of the gate's arena.
+    pub threads: usize,
+    /// Show progress bars.
+    pub progress: bool,
+}
+
+fn state_path(run: &Path) -> PathBuf {
+    run.join("state.json")
+}
+
+/// Read a loop's state, if it has one.
+pub fn read_state(run: &Path) -> Result<Option<LoopState>, String> {
+    let path = state_path(run);
+    if !path.exists() {
+        return Ok(None);
+    }
+    let text = std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+    serde_json::from_str(&text).map(Some).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+fn write_json<T: Serialize>(path: &Path, value: &T) -> Result<(), String> {
+    let text = serde_json::to_string_pretty(value).map_err(|e| e.to_string())?;
+    fastnet::write_atomically(path, text.as_bytes())
+}
+
+/// Check the settings, by field.
+fn check(s: &LoopSettings) -> Result<(), String> {
+    if s.games == 0 || s.shard_games == 0 || s.steps == 0 || s.window == 0 || s.train.batch == 0 {
+        return Err("--games, --shard-games, --steps, --window and --batch must be at least 1".into());
+    }
+    agents::AzConfig::parse(&s.search).map_err(|e| format!("--search: {e}"))?;
+    plan(s, Arc::new(FastNet::load(&s.start)?), vec![Opponent::Scripted], 0)
+        .check()
+        .map_err(|(field, why)| format!("--{}: {why}", field.replace('_', "-")))
+}
+
+/// The expert plan of a round.
+fn plan(s: &LoopSettings, net: Arc<FastNet>, opponents: Vec<Opponent>, seed: u64) -> ExpertPlan {
+    ExpertPlan {
+        games: 0,
+        seed,
+        net,
+        search: agents::AzConfig::parse(&s.search).unwrap_or_default(),
+        full_share: s.full_share,
+        temperature: s.temperature,
+        value_mix: s.value_mix,
+        opponent_share: s.opponent_share,
+        opponents,
+        other_nodes: s.other_nodes,
+    }
+}
+
+/// Run (or resume) the loop to `settings.rounds` rounds; a summary.
+pub fn run_loop(run: &LoopRun) -> Result<String, String> {
+    std::fs::create_dir_all(&run.run).map_err(|e| format!("{}: {e}", run.run.display()))?;
+    let mut state = match read_state(&run.run)? {
+        Some(mut saved) => {
+            let mut mine = run.settings.clone();
+            mine.rounds = saved.settings.rounds;
+            if mine != saved.settings {
+                return Err(format!(
+                    "{}: this run was started with other settings; resume it with the same ones or use a new --run folder",
+                    state_path(&run.run).display()
+                ));
+            }
+            saved.settings.rounds = run.settings.rounds;
+            saved
+        }
+        None => {
+            check(&run.settings)?;
+            let state = LoopState {
+                settings: run.settings.clone(),
+                best: run.settings.start.clone(),
+                generation: 0,
+                rounds: Vec::new(),
+            };
+            write_json(&state_path(&run.run), &state)?;
+            state
+        }
+    };
+    let s = state.settings.clone();
+    let lineups = Lineups::new(
+        GameConfig::default(),
+        Pool::drawn_or(&s.boards, GameConfig::default().board),
+        if s.crews.is_empty() { Pool::Fixed(GameConfig::default().crews) } else { Pool::crews(&s.crews)? },
+    )?;
+    let mut lines = Vec::new();
+    while (state.rounds.len() as u32) < s.rounds {
+        let record = round(run, &state, &lineups)?;
+        lines.push(format!(
+            "round {}: {} games, {} positions ({} with a policy target){}; gate: {}",
+            record.round,
+            record.games,
+            record.positions,
+            record.policy_positions,
+            record
+                .positions_per_hour
+                .map_or(String::new(), |p| format!(", {:.2} million positions/hour", p / 1e6)),
+            record.gate.gate.reason
+        ));
+        if let Some(generation) = record.promoted {
+            state.generation = generation;
+            state.best = generations_dir(&run.run).join(generation_name(generation));
+        }
+        state.rounds.push(record);
+        write_json(&state_path(&run.run), &state)?;
+    }
+    lines.push(format!("best: generation {} ({})", state.generation, state.best.display()));
+    Ok(lines.join("\n"))
+}
+
+fn generations_dir(run: &Path) -> PathBuf {
+    run.join("generations")
+}
+
+fn generation_name(generation: u32) -> String {
+    format!("gen-{generation:03}.fnet")
+}
+
+fn round_dir(run: &Path, round: u32) -> PathBuf {
+    run.join(format!("round-{round:03}"))
+}
+
+/// Play, learn and gate one round.
+fn round(run: &LoopRun, state: &LoopState, lineups: &Lineups) -> Result<RoundRecord, String> {
+    let s = &state.settings;
+    let number = state.rounds.len() as u32 + 1;
+    let dir = round_dir(&run.run, number);
+    let best = Arc::new(FastNet::load(&state.best)?);
+    // The opponents: scripted, the start and every promoted generation before the best.
+    let mut opponents = vec![Opponent::Scripted];
+    if state.generation > 0 {
+        opponents.push(Opponent::Network(Arc::new(FastNet::load(&s.start)?)));
+    }
+    for g in 1..state.generation {
+        opponents.push(Opponent::Network(Arc::new(FastNet::load(
+            &generations_dir(&run.run).join(generation_name(g)),
+        )?)));
+    }
+    let played = play(run, s, &dir, best, opponents, lineups, number)?;
+    let (stats, seconds) = (played.stats, played.seconds);
+    // Learn: the window's rounds and the base data.
+    let mut data: Vec<PathBuf> = (number.saturating_sub(s.window - 1).max(1)..=number)
+        .map(|r| round_dir(&run.run, r).join("data"))
+        .collect();
+    data.extend(s.base_data.iter().cloned());
+    let next = state.generation + 1;
+    let training = train(&TrainRun {
+        run: dir.join("train"),
+        data,
+        steps: s.steps,
+        config: s.train.clone(),
+        init: Some(state.best.clone()),
+        prior: PathBuf::from("checkpoints/learned/gen-004.json"),
+        seed: s.seed.wrapping_add(number as u64),
+        every: (s.steps / 5).max(1),
+        generation: next,
+        progress: run.progress,
+    })?;
+    let candidate = dir.join("train").join("best.fnet");
+    // Gate.
+    let gate_file = dir.join("gate.json");
+    let gate: SequentialResult = if gate_file.exists() {
+        let text =
+            std::fs::read_to_string(&gate_file).map_err(|e| format!("{}: {e}", gate_file.display()))?;
+        serde_json::from_str(&text).map_err(|e| format!("{}: {e}", gate_file.display()))?
+    } else {
+        let result = run_sequential(
+            &format!("fast:net={}", candidate.display()),
+            &format!("fast:net={}", state.best.display()),
+            &s.gate,
+            s.seed ^ (0x9a7e_0000 + number as u64),
+            run.threads,
+            &dir.join("gate"),
+            run.progress,
+        )?;
+        write_json(&gate_file, &result)?;
+        result
+    };
+    let promoted = if gate.gate.promoted {
+        let to = generations_dir(&run.run);
+        std::fs::create_dir_all(&to).map_err(|e| format!("{}: {e}", to.display()))?;
+        let bytes = std::fs::read(&candidate).map_err(|e| format!("{}: {e}", candidate.display()))?;
+        fastnet::write_atomically(&to.join(generation_name(next)), &bytes)?;
+        if let Some(out) = &run.promote_to {
+            std::fs::create_dir_all(out).map_err(|e| format!("{}: {e}", out.display()))?;
+            fastnet::write_atomically(&out.join(generation_name(next)), &bytes)?;
+            write_json(&out.join(format!("gen-{next:03}.gate.json")), &gate)?;
+        }
+        Some(next)
+    } else {
+        None
+    };
+    Ok(RoundRecord {
+        round: number,
+        best: state.best.display().to_string(),
+        games: stats.games,
+        positions: played.positions,
+        policy_positions: played.policy,
+        searches: stats.searches,
+        simulations: stats.simulations,
+        fast_moves: stats.fast_moves,
+        score_vs_opponents: (stats.opponent_games > 0)
+            .then(|| stats.opponent_points / stats.opponent_games as f64),
+        positions_per_hour: (seconds > 0.0).then(|| played.made as f64 / seconds * 3600.0),
+        games_per_hour: (seconds > 0.0).then(|| stats.games as f64 / seconds * 3600.0),
+        training,
+        gate,
+        promoted,
+    })
+}
+
+/// What a round's play step did.
+struct Played {
+    /// What this run played (nothing when every shard was there).
+    stats: ExpertStats,
+    /// Its seconds.
+    seconds: f64,
+    /// The positions it made.
+    made: usize,
+    /// The round's positions in all, and those with a policy target.
+    positions: usize,
+    policy: usize,
+}
+
+/// The play step: the round's missing shards.
+fn play(
+    run: &LoopRun,
+    s: &LoopSettings,
+    dir: &Path,
+    best: Arc<FastNet>,
+    opponents: Vec<Opponent>,
+    lineups: &Lineups,
+    number: u32,
+) -> Result<Played, String> {
+    let data_dir = dir.join("data");
+    std::fs::create_dir_all(&data_dir).map_err(|e| format!("{}: {e}", data_dir.display()))?;
+    let shards = s.games.div_ceil(s.shard_games);
+    let base = plan(s, best, opponents, 0);
+    let bar = crate::progress_bar(run.progress, s.games, "games");
+    let mut stats = ExpertStats::default();
+    let (mut positions, mut policy, mut made) = (0usize, 0usize, 0usize);
+    let mut seconds = 0.0;
+    for k in 0..shards {
+        let path = data_dir.join(format!("shard-{k:04}.fdata"));
+        let games = s.shard_games.min(s.games - k * s.shard_games);
+        if let Ok(d) = Dataset::load(&path) {
+            bar.inc(games);
+            positions += d.positions.len();
+            policy += d.policy_positions();
+            continue;
+        }
+        let start = Instant::now();
+        let seed = s.seed.wrapping_add((number as u64) << 32).wrapping_add(k * s.shard_games);
+        let (d, st) = expert_games(&ExpertPlan { games, seed, ..base.clone() }, lineups, &|| bar.inc(1))?;
+        d.save(&path)?;
+        seconds += start.elapsed().as_secs_f64();
+        stats.add(&st);
+        made += d.positions.len();
+        positions += d.positions.len();
+        policy += d.policy_positions();
+    }
+    bar.finish_and_clear();
+    Ok(Played { stats, seconds, made, positions, policy })
+}

@@ -1,0 +1,128 @@
+//! Expert iteration's loop (`tde fast loop`) and the sequential gate every pipeline uses: the
+//! gate promotes a clearly better agent and keeps a clearly worse one within few looks; a
+//! loop's rounds leave their shards, training run and gate record, a killed or finished run
+//! resumes without playing its rounds again, and other settings are refused.
+
+use fastnet::train::TrainConfig;
+use std::path::PathBuf;
+use training::fast::generations::{read_state, run_loop, LoopRun, LoopSettings};
+use training::learn::gate::{run_sequential, SequentialGate};
+use training::selfplay::gate::Sprt;
+
+fn run_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("tde-fast-loop-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+fn gate(look: u32, most: u32) -> SequentialGate {
+    SequentialGate {
+        sprt: Sprt { p0: 0.5, p1: 0.55, alpha: 0.05, beta: 0.05 },
+        look_games: look,
+        max_games: most,
+    }
+}
+
+#[test]
+fn the_sequential_gate_promotes_the_better_and_keeps_the_worse() {
+    let dir = run_dir("gate");
+    let better = run_sequential("scripted", "random", &gate(20, 400), 5, 2, &dir.join("a"), false).unwrap();
+    assert!(better.gate.promoted, "{}", better.gate.reason);
+    assert_eq!(better.test, "promote");
+    assert!(better.looks.len() <= 3, "{:?}", better.looks);
+    assert!(better.looks.windows(2).all(|w| w[0].games < w[1].games));
+    let worse = run_sequential("random", "scripted", &gate(20, 400), 5, 2, &dir.join("b"), false).unwrap();
+    assert!(!worse.gate.promoted);
+    assert_eq!(worse.test, "keep", "{}", worse.gate.reason);
+    // Equal agents at a cap of 20 games: undecided, kept.
+    let same = run_sequential("random", "random#2", &gate(20, 20), 5, 2, &dir.join("c"), false).unwrap();
+    assert!(!same.gate.promoted);
+    assert!(run_sequential("scripted", "random", &gate(0, 20), 5, 2, &dir.join("d"), false).is_err());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+fn settings(rounds: u32) -> LoopSettings {
+    LoopSettings {
+        start: PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../checkpoints/fast/gen-000.fnet"),
+        rounds,
+        games: 6,
+        shard_games: 3,
+        search: "sims=8,considered=4,rescale=0,noise=1".into(),
+        full_share: 0.3,
+        temperature: 0.5,
+        value_mix: 0.5,
+        opponent_share: 0.3,
+        other_nodes: 0.1,
+        window: 2,
+        base_data: vec![],
+        steps: 10,
+        train: TrainConfig { batch: 32, learning_rate: 3e-4, ..TrainConfig::default() },
+        gate: gate(10, 20),
+        seed: 3,
+        boards: vec!["all".into()],
+        crews: vec!["all".into()],
+    }
+}
+
+#[test]
+fn a_loop_keeps_each_rounds_work_and_resumes_without_playing_it_again() {
+    let run = run_dir("loop");
+    let go = |s: LoopSettings| {
+        run_loop(&LoopRun { run: run.clone(), settings: s, promote_to: None, threads: 2, progress: false })
+    };
+    go(settings(1)).unwrap();
+    let state = read_state(&run).unwrap().unwrap();
+    assert_eq!(state.rounds.len(), 1);
+    let first = &state.rounds[0];
+    assert_eq!(first.games, 6);
+    assert!(first.policy_positions > 0 && first.positions > first.policy_positions, "{first:?}");
+    assert!(first.positions_per_hour.is_some());
+    for file in
+        ["data/shard-0000.fdata", "data/shard-0001.fdata", "train/best.fnet", "gate.json", "gate/games.jsonl"]
+    {
+        assert!(run.join("round-001").join(file).exists(), "{file}");
+    }
+    let shard = std::fs::read(run.join("round-001/data/shard-0000.fdata")).unwrap();
+    // Going on to two rounds plays only the second.
+    go(settings(2)).unwrap();
+    let state = read_state(&run).unwrap().unwrap();
+    assert_eq!(state.rounds.len(), 2);
+    assert_eq!(state.rounds[0], *first);
+    assert_eq!(std::fs::read(run.join("round-001/data/shard-0000.fdata")).unwrap(), shard);
+    // A round killed after its play step resumes with its shards.
+    std::fs::remove_file(run.join("round-002/gate.json")).unwrap();
+    let mut rewound = state.clone();
+    rewound.rounds.pop();
+    std::fs::write(run.join("state.json"), serde_json::to_string(&rewound).unwrap()).unwrap();
+    go(settings(2)).unwrap();
+    let again = read_state(&run).unwrap().unwrap();
+    assert_eq!(again.rounds[1].positions, state.rounds[1].positions);
+    assert_eq!(again.rounds[1].positions_per_hour, None, "nothing played again");
+    assert_eq!(again.rounds[1].gate, state.rounds[1].gate, "the gate's games are resumed, not replayed");
+    // Other settings are refused, naming the state file.
+    let err = go(LoopSettings { games: 7, ..settings(3) }).unwrap_err();
+    assert!(err.contains("state.json") && err.contains("other settings"), "{err}");
+    let _ = std::fs::remove_dir_all(&run);
+}
+
+#[test]
+fn bad_loop_settings_are_refused_by_field() {
+    let run = run_dir("bad");
+    for (s, field) in [
+        (LoopSettings { full_share: 0.0, ..settings(1) }, "--full-share"),
+        (LoopSettings { search: "sims=0".into(), ..settings(1) }, "--search"),
+        (LoopSettings { window: 0, ..settings(1) }, "--window"),
+    ] {
+        let err = run_loop(&LoopRun {
+            run: run.clone(),
+            settings: s,
+            promote_to: None,
+            threads: 1,
+            progress: false,
+        })
+        .unwrap_err();
+        assert!(err.contains(field), "{err}");
+        assert!(!run.join("state.json").exists(), "nothing written for bad settings");
+    }
+    let _ = std::fs::remove_dir_all(&run);
+}
