@@ -6,6 +6,7 @@
 use crate::game_cmd::{end_reason, load_state};
 use crate::play::view::{ambush_json, model_json, scenario_json, sequence_json};
 use clap::Args;
+use engine::cards::CardKind;
 use engine::render::{model_name, render};
 use engine::scenario::{MarkerKind, Scenario, ScenarioState};
 use engine::state::Side;
@@ -111,8 +112,8 @@ fn show_json(state: &GameState, scenario: &ScenarioState, args: &ShowArgs, view:
     })
 }
 
-/// Each side's leader ability and effect cards: which are played (for this turn, or for the
-/// game), and how many are left to play.
+/// Each side's leader ability and effect cards: the leader card's standing rule, which effect
+/// cards are played, and how many are left to play.
 fn cards_json(state: &GameState) -> Value {
     let d = state.dynamic();
     let sides: Vec<Value> = (0..2)
@@ -122,9 +123,10 @@ fn cards_json(state: &GameState) -> Value {
             let list: Vec<Value> = cards
                 .iter()
                 .enumerate()
-                .map(|(i, c)| json!({"id": c.id, "name": c.name, "kind": c.kind, "limit": c.limit, "used": used(i)}))
+                .map(|(i, c)| json!({"id": c.id, "name": c.name, "kind": c.kind, "rule": c.rule, "used": used(i)}))
                 .collect();
-            json!({"side": side, "cards": list, "left": (0..cards.len()).filter(|&i| !used(i)).count()})
+            let left = cards.iter().enumerate().filter(|&(i, c)| c.kind == CardKind::Effect && !used(i)).count();
+            json!({"side": side, "cards": list, "left": left})
         })
         .collect();
     json!(sides)

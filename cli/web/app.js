@@ -1116,6 +1116,7 @@ function cardFor(m) {
   if (m.jammed.length) state.push(`jammed: ${m.jammed.join(", ")}`);
   if (m.broken.length) state.push(`broken: ${m.broken.join(", ")}`);
   if (m.carries.length) state.push(`carries marker ${m.carries.map((i) => i + 1).join(", ")}`);
+  if (m.leader_rule) state.push(`covered by the leader's rule "${m.leader_rule.name}": ${m.leader_rule.text}`);
   return el("div", { class: `profile side${m.side}` },
     el("h3", {}, `${m.name} [${m.letter}]`, el("span", { class: "muted small" }, ` ${sideName(m.side)} · ${p.faction} · ${p.role && p.role !== "None" ? `${p.type}, ${p.role}` : p.type} · ${p.points} points`)),
     el("table", { class: "stats" }, el("tr", {}, stats.map(([k]) => el("th", {}, k))), el("tr", {}, stats.map(([, v]) => el("td", {}, v)))),

@@ -1,9 +1,10 @@
 //! Leader ability cards and effect cards (rulebook "Leader Abilities and Leader Ability Cards"
 //! and "Effect Cards", p.74), read from `configs/cards/*.toml`.
 //!
-//! The rulebook texts hold no card texts, so the shipped cards are illustrative. A card names
-//! when it can be played (its timing hook) and what it does, in a small effect vocabulary the
-//! engine knows how to apply; a user types in their own cards the same way.
+//! The rulebook texts hold no card texts, so the shipped cards are illustrative. An effect
+//! card names when it can be played (its timing hook) and what it does; a leader ability card
+//! names the standing special rule it grants the crew. Both use a small vocabulary the engine
+//! knows how to apply; a user types in their own cards the same way.
 //!
 //! ```toml
 //! illustrative = true
@@ -13,17 +14,29 @@
 //! kind = "effect"              # effect | leader_ability
 //! faction = "Artifacters"
 //! points = 4                   # effect cards cost points; at most 10 points per crew
-//! timing = "start_of_turn"     # start_of_turn | after_test
-//! effect = "gain_ap"           # gain_ap (start_of_turn) | reroll (after_test)
+//! timing = "start_of_turn"     # effect cards: start_of_turn | after_test
+//! effect = "gain_ap"           # effect cards: gain_ap (start_of_turn) | reroll (after_test)
 //! amount = 1
-//! limit = "once_per_game"      # once_per_game (the default) | once_per_turn (leader abilities)
 //! text = "One model gains 1 AP (up to its maximum)."
+//!
+//! [[card]]
+//! id = "artifacters_leaders_resolve"
+//! name = "Leader's Resolve"
+//! kind = "leader_ability"
+//! faction = "Artifacters"
+//! points = 0
+//! rule = "marksmanship"        # leader abilities: close_combat | marksmanship | camouflage
+//! amount = 1                   # the bonus of close_combat and marksmanship
+//! covers = "other_members"     # other_members (the default) | all_members (the leader too)
+//! text = "While the leader is conscious, ..."
 //! ```
 //!
-//! Conditions of use (p.74, recorded in docs/rulings.md): a side plays only its own cards, at
-//! their timing; a leader ability card only while that side's leader is conscious on the
-//! table ("this Special Rule only applies while the leader Model is Conscious"); an effect
-//! card once in the game; a leader ability card once in the game or once per turn as it says.
+//! An effect card is played once in the game, at its timing (p.74: "one use only events").
+//! A leader ability card is never played: it is a standing special rule for the members of
+//! the crew of the leader's faction, in force exactly while the leader is conscious (p.74:
+//! "Most of these rules apply to all other members of the Crew which are of the same Faction.
+//! In every case, this Special Rule only applies while the leader Model is Conscious"); see
+//! `GameState::leader_rule_covering`. Recorded in docs/rulings.md (131, 148).
 
 use crate::data::{read_file, DataError};
 use serde::{Deserialize, Serialize};
@@ -34,13 +47,13 @@ use std::sync::Arc;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum CardKind {
-    /// A leader's ability card: at most one per crew, of the leader's faction.
+    /// A leader's ability card: at most one per crew, of the leader's faction; a standing rule.
     LeaderAbility,
     /// A one-use effect card: at most 10 points per crew, no duplicates.
     Effect,
 }
 
-/// When a card may be played: the engine offers it as a decision at that moment.
+/// When an effect card may be played: the engine offers it as a decision at that moment.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Timing {
@@ -50,18 +63,7 @@ pub enum Timing {
     AfterTest,
 }
 
-/// How often a card may be played.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Limit {
-    /// Once in the game (effect cards are "one use only", p.74; the default).
-    #[default]
-    OncePerGame,
-    /// Once in each turn (a leader ability that lasts, p.74): usable again from the next turn.
-    OncePerTurn,
-}
-
-/// What a card does when played.
+/// What an effect card does when played.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Effect {
@@ -69,6 +71,38 @@ pub enum Effect {
     GainAp,
     /// The test just rolled is re-rolled (never a Feat, a Blunder, or a re-roll, p.9).
     Reroll,
+}
+
+/// The standing special rule a leader ability card grants the models it covers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum LeaderRule {
+    /// +`amount` Close Combat on every close-combat test (a blow, a charge, a reaction, a
+    /// firefight).
+    CloseCombat,
+    /// +`amount` Marksmanship on every shot and template roll.
+    Marksmanship,
+    /// The Camouflage skill: −1 Marksmanship to shoot the model (p.14).
+    Camouflage,
+}
+
+impl LeaderRule {
+    /// Whether the rule has a size (`amount`).
+    pub fn has_amount(self) -> bool {
+        matches!(self, LeaderRule::CloseCombat | LeaderRule::Marksmanship)
+    }
+}
+
+/// Whom a leader ability card's rule covers, among the crew's conscious members of the
+/// leader's faction.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Covers {
+    /// "All other members of the Crew which are of the same Faction" (p.74; the default).
+    #[default]
+    OtherMembers,
+    /// Those and the leader itself.
+    AllMembers,
 }
 
 /// One card.
@@ -85,16 +119,21 @@ pub struct Card {
     pub faction: String,
     /// Points cost.
     pub points: u16,
-    /// When it is played.
-    pub timing: Timing,
-    /// What it does.
-    pub effect: Effect,
-    /// Size of the effect (AP gained).
+    /// When an effect card is played (effect cards only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub timing: Option<Timing>,
+    /// What an effect card does (effect cards only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub effect: Option<Effect>,
+    /// The standing rule a leader ability card grants (leader ability cards only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rule: Option<LeaderRule>,
+    /// Whom a leader ability card's rule covers.
+    #[serde(default)]
+    pub covers: Covers,
+    /// Size of the effect or rule (AP gained, attribute bonus).
     #[serde(default)]
     pub amount: u8,
-    /// How often it may be played (`once_per_game`, the default, or `once_per_turn`).
-    #[serde(default)]
-    pub limit: Limit,
     /// Card text, for people.
     #[serde(default)]
     pub text: String,
@@ -127,8 +166,61 @@ impl CardCatalog {
     }
 }
 
-/// Read every `*.toml` in `dir` (sorted by name), checking each card: timing and effect must
-/// fit together, effect cards cost 1..=10 points, ids are unique.
+/// Why `card` is not a well-formed card, as (field, reason): an effect card has a timing and
+/// an effect that fit together and no rule, costs 1..=10 points and gains at least 1 AP; a
+/// leader ability card has a rule and neither timing nor effect (it is never played, p.74),
+/// and a bonus of at least 1 where its rule has one.
+fn card_error(card: &Card) -> Option<(&'static str, String)> {
+    match card.kind {
+        CardKind::Effect => {
+            let (Some(timing), Some(effect)) = (card.timing, card.effect) else {
+                let missing = if card.timing.is_none() { "timing" } else { "effect" };
+                return Some((missing, format!("an effect card needs a {missing}")));
+            };
+            if card.rule.is_some() {
+                return Some(("rule", "an effect card is played, it grants no standing rule".into()));
+            }
+            let fits = matches!(
+                (timing, effect),
+                (Timing::StartOfTurn, Effect::GainAp) | (Timing::AfterTest, Effect::Reroll)
+            );
+            if !fits {
+                return Some(("effect", format!("{effect:?} cannot be played at {timing:?}")));
+            }
+            if !(1..=10).contains(&card.points) {
+                return Some(("points", "an effect card costs 1 to 10 points".into()));
+            }
+            if effect == Effect::GainAp && card.amount == 0 {
+                return Some(("amount", "gain_ap needs an amount of at least 1".into()));
+            }
+        }
+        CardKind::LeaderAbility => {
+            let Some(rule) = card.rule else {
+                return Some((
+                    "rule",
+                    "a leader ability card needs a rule: close_combat, marksmanship or camouflage".into(),
+                ));
+            };
+            for (field, set) in [("timing", card.timing.is_some()), ("effect", card.effect.is_some())] {
+                if set {
+                    return Some((
+                        field,
+                        "a leader ability card is a standing rule while the leader is conscious, never \
+                         played (p.74): give it a rule, not a timing or an effect"
+                            .into(),
+                    ));
+                }
+            }
+            if rule.has_amount() && card.amount == 0 {
+                return Some(("amount", format!("{rule:?} needs an amount of at least 1")));
+            }
+        }
+    }
+    None
+}
+
+/// Read every `*.toml` in `dir` (sorted by name), checking each card (see [`Card`]: an effect
+/// card's timing and effect fit together, a leader ability card has a rule); ids are unique.
 pub fn load_cards(dir: &Path) -> Result<CardCatalog, DataError> {
     let mut files: Vec<_> = std::fs::read_dir(dir)
         .map_err(|e| DataError::new(dir.display().to_string(), "(folder)", e.to_string()))?
@@ -143,31 +235,13 @@ pub fn load_cards(dir: &Path) -> Result<CardCatalog, DataError> {
         let raw: RawFile = toml::from_str(&text).map_err(|e| crate::data::toml_error(&text, &file, &e))?;
         let _ = raw.illustrative;
         for (i, card) in raw.cards.into_iter().enumerate() {
-            let field = |name: &str| format!("card[{i}].{name}");
-            let fits = matches!(
-                (card.timing, card.effect),
-                (Timing::StartOfTurn, Effect::GainAp) | (Timing::AfterTest, Effect::Reroll)
-            );
-            if !fits {
-                return Err(DataError::new(
-                    &file,
-                    field("effect"),
-                    format!("{:?} cannot be played at {:?}", card.effect, card.timing),
-                ));
-            }
-            if card.kind == CardKind::Effect && !(1..=10).contains(&card.points) {
-                return Err(DataError::new(&file, field("points"), "an effect card costs 1 to 10 points"));
-            }
-            if card.kind == CardKind::Effect && card.limit != Limit::OncePerGame {
-                return Err(DataError::new(&file, field("limit"), "an effect card is one use only (p.74)"));
-            }
-            if card.effect == Effect::GainAp && card.amount == 0 {
-                return Err(DataError::new(&file, field("amount"), "gain_ap needs an amount of at least 1"));
+            if let Some((name, reason)) = card_error(&card) {
+                return Err(DataError::new(&file, format!("card[{i}].{name}"), reason));
             }
             if cards.iter().any(|c| c.id == card.id) {
                 return Err(DataError::new(
                     &file,
-                    field("id"),
+                    format!("card[{i}].id"),
                     format!("card id \"{}\" is used twice", card.id),
                 ));
             }

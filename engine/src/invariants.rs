@@ -2,7 +2,7 @@
 //! `tde fuzz` check them.
 
 use crate::board::Terrain;
-use crate::state::{GameState, Health, Player, Stance};
+use crate::state::{GameState, Health, Player, RollRole, Stance, Step};
 
 /// Every invariant the state breaks, in words; empty when all hold.
 pub fn violations(state: &GameState) -> Vec<String> {
@@ -71,6 +71,13 @@ pub fn violations(state: &GameState) -> Vec<String> {
             }
         }
     }
+    // A charge's blow is declared with the charge (p.33, p.39; ruling 149): one main roll.
+    if let Some(seq) = state.dynamic().sequence.as_ref() {
+        let mains = seq.rolls.iter().filter(|r| r.role == RollRole::Main).count();
+        if matches!(seq.declared, crate::Action::Charge { .. }) && mains != 1 {
+            out.push(format!("a charge under way holds {mains} main rolls"));
+        }
+    }
     match state.current_player() {
         Player::Chance => {
             let outcomes = state.chance_outcomes();
@@ -89,6 +96,17 @@ pub fn violations(state: &GameState) -> Vec<String> {
             }
             if !crate::state::strictly_ascending(&legal) {
                 out.push(format!("legal actions not sorted and distinct: {}", state.describe_node()));
+            }
+            // A leader ability card is a standing rule, never played (p.74, ruling 148).
+            for a in &legal {
+                if let (crate::Action::PlayCard { card, .. }, Some(Step::ChooseCard { side, .. })) =
+                    (a, state.node())
+                {
+                    let kind = state.static_data().cards[*side as usize][*card as usize].kind;
+                    if kind != crate::cards::CardKind::Effect {
+                        out.push(format!("a leader ability card is offered as a play: {a}"));
+                    }
+                }
             }
         }
         Player::Terminal => {}

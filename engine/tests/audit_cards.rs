@@ -1,12 +1,13 @@
 //! Audit of the cards' conditions of use (issue 38, item 2 (b); docs/rulings.md, "Rules
 //! fidelity round 3"): whose card, which model must be conscious, when in the turn, once per
-//! game or per turn (leader ability and effect cards, p.74), and the conditions on the Ulaya
+//! game (effect cards, p.74; leader ability cards are standing rules, never played: see
+//! `leader_rules.rs`), and the conditions on the Ulaya
 //! Chronicles AI's action cards (seed 003: who draws, the elite symbol).
 
 mod common;
 
 use common::uc::{dino_field, idle, roll, run_until};
-use engine::cards::{load_cards, Card, CardKind, Limit, Timing};
+use engine::cards::{load_cards, Card, CardKind, Timing};
 use engine::dice::TestLevel;
 use engine::profile::Role;
 use engine::setup::{new_game, GameConfig};
@@ -42,9 +43,9 @@ fn with_cards(s: &GameState, side: usize, edit: impl Fn(&mut Card)) -> GameState
     GameState::from_parts(Arc::new(stat), s.dynamic().clone())
 }
 
-fn leader_card(s: &GameState, side: usize) -> u8 {
-    s.static_data().cards[side].iter().position(|c| c.kind == CardKind::LeaderAbility).expect("a leader card")
-        as u8
+/// The index of side `side`'s card with id `id`.
+fn card_index(s: &GameState, side: usize, id: &str) -> u8 {
+    s.static_data().cards[side].iter().position(|c| c.id == id).expect("the card") as u8
 }
 
 /// Play on idly (first chance outcomes, every card declined) to side `side`'s start-of-turn
@@ -71,54 +72,23 @@ fn to_start_of_turn_cards(s: &mut GameState, side: u8, turn: u8) {
     panic!("never got to turn {turn}'s cards");
 }
 
-fn offered(s: &GameState, card: u8) -> bool {
-    s.legal_actions().iter().any(|a| matches!(a, Action::PlayCard { card: c, .. } if *c == card))
-}
-
-/// Side A plays its leader card (`limit` as given) at the start of turn 1: is it offered
-/// again at the start of turn 2?
-fn leader_card_again(limit: Limit) -> bool {
-    let mut s = with_cards(&militia_game(), 0, |c| {
-        if c.kind == CardKind::LeaderAbility {
-            c.limit = limit;
-        }
-    });
-    let card = leader_card(&s, 0);
-    to_start_of_turn_cards(&mut s, 0, 1);
-    let play = *s
-        .legal_actions()
-        .iter()
-        .find(|a| matches!(a, Action::PlayCard { card: c, .. } if *c == card))
-        .expect("offered in turn 1");
-    s.apply_action(play).unwrap();
-    to_start_of_turn_cards(&mut s, 0, 2);
-    offered(&s, card)
-}
-
-#[test]
-fn a_card_played_once_per_turn_comes_back_next_turn_and_one_played_once_per_game_does_not() {
-    // p.74, Effect Cards: "Effect Cards are one use only events"; a leader's ability card is
-    // played as often as it says: once in the game (the default) or once each turn (ruling 131).
-    assert!(leader_card_again(Limit::OncePerTurn), "a once-per-turn card is offered again in turn 2");
-    assert!(!leader_card_again(Limit::OncePerGame), "a once-per-game card is spent for good");
-}
-
 #[test]
 fn the_loader_refuses_an_effect_card_played_more_than_once() {
-    // p.74: "Effect Cards are one use only events".
+    // p.74: "Effect Cards are one use only events". A card file has no way to say otherwise:
+    // `limit` is no field of a card.
     let dir = std::env::temp_dir().join(format!("tde-audit-cards-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    let card = |kind: &str| {
+    let card = |limit: &str| {
         format!(
-            "[[card]]\nid = \"x_{kind}\"\nname = \"X\"\nkind = \"{kind}\"\nfaction = \"Militia\"\npoints = 3\n\
-             timing = \"start_of_turn\"\neffect = \"gain_ap\"\namount = 1\nlimit = \"once_per_turn\"\n"
+            "[[card]]\nid = \"x\"\nname = \"X\"\nkind = \"effect\"\nfaction = \"Militia\"\npoints = 3\n\
+             timing = \"start_of_turn\"\neffect = \"gain_ap\"\namount = 1\n{limit}"
         )
     };
-    std::fs::write(dir.join("a.toml"), card("leader_ability")).unwrap();
-    assert!(load_cards(&dir).is_ok(), "a leader ability may be once per turn");
-    std::fs::write(dir.join("b.toml"), card("effect")).unwrap();
+    std::fs::write(dir.join("a.toml"), card("")).unwrap();
+    assert!(load_cards(&dir).is_ok(), "an effect card");
+    std::fs::write(dir.join("a.toml"), card("limit = \"once_per_turn\"\n")).unwrap();
     let e = load_cards(&dir).expect_err("an effect card once per turn");
-    assert!(e.field.contains("limit"), "{e}");
+    assert!(e.to_string().contains("limit"), "{e}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
@@ -128,7 +98,13 @@ fn a_start_of_turn_card_is_played_only_on_a_conscious_model_of_its_own_side_on_t
     // at the appropriate time"; p.42: "A Downed Model will not gain an Activation or APs, either
     // during the Initiative phase or through any game effect"; the illustrative card says "one
     // of your models" (ruling 133).
-    let s = militia_game();
+    let s = with_cards(&militia_game(), 0, |c| {
+        // Side A's re-roll card becomes a start-of-turn AP card for the test.
+        if c.kind == CardKind::Effect {
+            (c.timing, c.effect, c.amount) =
+                (Some(Timing::StartOfTurn), Some(engine::cards::Effect::GainAp), 1);
+        }
+    });
     let leader = (0..s.models().len())
         .find(|&m| s.models()[m].side == 0 && s.profile(m as u8).role == Role::Leader)
         .unwrap();
@@ -140,7 +116,7 @@ fn a_start_of_turn_card_is_played_only_on_a_conscious_model_of_its_own_side_on_t
         d.models[reserve].health = Health::Reserve;
     });
     to_start_of_turn_cards(&mut s, 0, 1);
-    let card = leader_card(&s, 0);
+    let card = card_index(&s, 0, "militia_steady_hands");
     let mut targets: Vec<usize> = s
         .legal_actions()
         .iter()
@@ -156,27 +132,22 @@ fn a_start_of_turn_card_is_played_only_on_a_conscious_model_of_its_own_side_on_t
     assert!(!targets.contains(&down) && !targets.contains(&reserve));
 }
 
-/// Every card offered meets the conditions of p.74 (ruling 131): its side's own card, at its
-/// timing, not spent, a leader ability card only while the side's leader is conscious, played
-/// on the model that just tested (a re-roll) or on a conscious model of the side (an AP).
+/// Every card offered meets the conditions of p.74 (rulings 131, 148): its side's own effect
+/// card (a leader ability card is never played), at its timing, not spent, played on the
+/// model that just tested (a re-roll) or on a conscious model of the side (an AP).
 fn check_card_offers(s: &GameState, offers: &mut [usize; 2]) {
     let Some(Step::ChooseCard { side, timing, test }) = s.node().cloned() else { return };
     if let Some((model, ..)) = test {
         assert_eq!(s.models()[model as usize].side, side, "a re-roll goes to the tester's side");
         assert_ne!(side, AI_SIDE, "no card for an AI model's test");
     }
-    let leader_up = (0..s.models().len()).any(|m| {
-        s.models()[m].side == side && s.models()[m].is_conscious() && s.profile(m as u8).role == Role::Leader
-    });
     for a in s.legal_actions() {
         let Action::PlayCard { card, target } = a else { continue };
         offers[side as usize] += 1;
         let c = &s.static_data().cards[side as usize][card as usize];
-        assert_eq!(c.timing, timing, "{}: played at its own timing", c.id);
+        assert_eq!(c.kind, CardKind::Effect, "{}: a leader ability card is never played", c.id);
+        assert_eq!(c.timing, Some(timing), "{}: played at its own timing", c.id);
         assert_eq!(s.dynamic().cards_used[side as usize] & (1 << card), 0, "{}: not spent", c.id);
-        if c.kind == CardKind::LeaderAbility {
-            assert!(leader_up, "{}: only while the leader is conscious", c.id);
-        }
         let t: ModelState = s.models()[target as usize];
         match test {
             Some((model, ..)) => assert_eq!(target, model, "a re-roll of the test just made"),
@@ -189,7 +160,12 @@ fn check_card_offers(s: &GameState, offers: &mut [usize; 2]) {
 fn every_card_offered_in_random_games_meets_its_conditions_of_use() {
     let mut offers = [0usize; 2];
     for seed in 0..6 {
-        let s = militia_game();
+        // Side B's racket holds the Second Wind (start of turn), side A the Steady Hands.
+        let config = GameConfig {
+            crews: ["militia_100".into(), "the_firm_150_racket".into()],
+            ..GameConfig::default()
+        };
+        let s = new_game(&config).unwrap();
         common::random_playout(s, seed, 3000, |before, _, _| check_card_offers(before, &mut offers));
     }
     assert!(offers[0] > 0 && offers[1] > 0, "both sides were offered cards: {offers:?}");

@@ -1,9 +1,10 @@
-//! Leader ability and effect cards (p.74): loading, crew checks, and their two timing hooks —
-//! a start-of-turn AP and a re-roll right after a test.
+//! Leader ability and effect cards (p.74): loading, crew checks, and the effect cards' two
+//! timing hooks — a start-of-turn AP and a re-roll right after a test. The leader ability
+//! cards' standing rules are in `leader_rules.rs`.
 
 mod common;
 
-use engine::cards::{load_cards, CardKind, Effect, Timing};
+use engine::cards::{load_cards, CardKind, Effect, LeaderRule, Timing};
 use engine::crew::{check_crew_cards, CrewList};
 use engine::dice::TestLevel;
 use engine::setup::{new_game, GameConfig};
@@ -17,9 +18,18 @@ fn catalog() -> engine::cards::CardCatalog {
 #[test]
 fn the_shipped_cards_load_and_cover_both_timings() {
     let c = catalog();
-    assert!(c.cards().iter().any(|k| k.timing == Timing::StartOfTurn && k.effect == Effect::GainAp));
-    assert!(c.cards().iter().any(|k| k.timing == Timing::AfterTest && k.effect == Effect::Reroll));
-    assert!(c.cards().iter().any(|k| k.kind == CardKind::LeaderAbility));
+    assert!(c
+        .cards()
+        .iter()
+        .any(|k| k.timing == Some(Timing::StartOfTurn) && k.effect == Some(Effect::GainAp)));
+    assert!(c
+        .cards()
+        .iter()
+        .any(|k| k.timing == Some(Timing::AfterTest) && k.effect == Some(Effect::Reroll)));
+    assert!(c.cards().iter().any(|k| k.kind == CardKind::LeaderAbility && k.rule.is_some()));
+    for rule in [LeaderRule::CloseCombat, LeaderRule::Marksmanship, LeaderRule::Camouflage] {
+        assert!(c.cards().iter().any(|k| k.rule == Some(rule)), "a shipped leader card with {rule:?}");
+    }
 }
 
 fn crew(cards: &[&str]) -> CrewList {
@@ -50,9 +60,27 @@ fn militia_game() -> GameState {
     new_game(&config).unwrap()
 }
 
+/// The militia game with side A holding the Second Wind card (start of turn, 1 AP) alone.
+fn second_wind_game() -> GameState {
+    let s = militia_game();
+    let st = s.static_data();
+    let card = catalog().get("militia_second_wind").expect("shipped").clone();
+    let stat = engine::state::StaticData {
+        board: st.board.clone(),
+        profiles: st.profiles.clone(),
+        variant: st.variant,
+        max_turns: st.max_turns,
+        sides: st.sides,
+        cards: vec![vec![card], st.cards[1].clone()],
+        scenario: st.scenario,
+        uc: st.uc.clone(),
+    };
+    GameState::from_parts(std::sync::Arc::new(stat), s.dynamic().clone())
+}
+
 #[test]
 fn a_start_of_turn_card_gives_a_model_ap_once_per_game() {
-    let mut s = militia_game();
+    let mut s = second_wind_game();
     s.apply_action(Action::Chance(0)).unwrap(); // side A rolled lowest
     s.apply_action(Action::TakeInitiative).unwrap();
     // Side B (without the initiative) is asked first, then side A.
@@ -64,7 +92,7 @@ fn a_start_of_turn_card_gives_a_model_ap_once_per_game() {
                 let before = s.models()[target as usize].ap;
                 s.apply_action(Action::PlayCard { card, target }).unwrap();
                 let max = s.profile(target).ap_max;
-                assert_eq!(s.models()[target as usize].ap, (before + 2).min(max));
+                assert_eq!(s.models()[target as usize].ap, (before + 1).min(max));
                 played = true;
             }
             _ => s.apply_action(Action::NoCard).unwrap(),
@@ -111,33 +139,4 @@ fn a_reroll_card_repeats_a_failed_test_but_never_a_reroll() {
         !matches!(s.node(), Some(Step::ChooseCard { test: Some(_), .. })),
         "a re-roll is never re-rolled"
     );
-}
-
-#[test]
-fn a_leader_ability_card_is_not_offered_while_the_leader_is_down() {
-    // p.74: "In every case, this Special Rule only applies while the leader Model is Conscious."
-    let s = militia_game();
-    let leader = (0..s.models().len())
-        .find(|&m| s.models()[m].side == 0 && s.profile(m as u8).role == engine::profile::Role::Leader)
-        .expect("side A has a leader");
-    let cards = &s.static_data().cards[0];
-    let ability = cards.iter().position(|c| c.kind == CardKind::LeaderAbility).expect("a leader card");
-    let offered = |s: &GameState| {
-        let mut s = s.clone();
-        s.apply_action(Action::Chance(0)).unwrap(); // side A rolled lowest
-        s.apply_action(Action::TakeInitiative).unwrap();
-        while let Some(Step::ChooseCard { side, .. }) = s.node().cloned() {
-            if side == 0 {
-                return s
-                    .legal_actions()
-                    .iter()
-                    .any(|a| matches!(a, Action::PlayCard { card, .. } if *card as usize == ability));
-            }
-            s.apply_action(Action::NoCard).unwrap();
-        }
-        false
-    };
-    assert!(offered(&s), "offered while the leader is conscious");
-    let down = common::edited(&s, |d| d.models[leader].health = engine::state::Health::Down);
-    assert!(!offered(&down), "not offered with the leader down");
 }

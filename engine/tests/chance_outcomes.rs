@@ -64,6 +64,18 @@ fn every_chance_node_names_its_kind_and_outcomes_with_odds_summing_to_one() {
         let solo = GameConfig { scenario, dinos: 2, ambush: 1, solo: true, ..GameConfig::default() };
         check_game(&solo, i as u64 + 200, &mut seen);
     }
+    // A random game seldom reaches a Scavenger Hunt marker: more seeds until one does.
+    let hunt = GameConfig {
+        scenario: Scenario::ScavengerHunt,
+        crews: ["artifacters_150".into(), "militia_sappers_100".into()],
+        ..GameConfig::default()
+    };
+    for seed in 300..340 {
+        if seen.contains_key(ChanceKind::MarkerNumber.label()) {
+            break;
+        }
+        check_game(&hunt, seed, &mut seen);
+    }
     for kind in [
         ChanceKind::AttributeTest,
         ChanceKind::EnemyDie,

@@ -32,9 +32,14 @@ fn every_stored_playthrough_replays_to_its_recorded_final_state() {
 
 #[test]
 fn the_assassinate_playthrough_ends_early_on_a_leader_taken_out() {
-    // Side A's greedy agent took the enemy leader out first (6 VP); the game ended after
-    // turn 4, at the scenario's first end-of-turn check, before the sixth turn.
+    // Side A's greedy agent took the enemy leader out first (6 VP), side A's own leader was
+    // down at the end (3 VP to side B); the game ended after turn 4, at the scenario's first
+    // end-of-turn check, before the sixth turn.
     let (_, end) = playthrough("assassinate");
-    assert_eq!(end.outcome().vp[..2], [6, 0]);
+    assert_eq!(end.outcome().vp[..2], [6, 3]);
+    let leader_a = (0..end.models().len() as u8)
+        .find(|&m| end.models()[m as usize].side == 0 && end.profile(m).role == engine::profile::Role::Leader)
+        .expect("side A's leader");
+    assert_eq!(end.models()[leader_a as usize].health, engine::state::Health::Down);
     assert_eq!(end.turn(), 4);
 }

@@ -393,21 +393,17 @@ fn a_reach_charge_strikes_from_its_destination_point() {
     })
     .unwrap();
     common::decline_declarations(&mut s);
-    while s
-        .dynamic()
-        .sequence
-        .as_ref()
-        .is_some_and(|q| q.rolls.iter().all(|r| r.role != engine::state::RollRole::Main))
-    {
+    // The blow is declared with the charge (ruling 149); the charger moves before the rolls.
+    while s.models()[SHOOTER as usize].cell != dest {
         match top(&s) {
             Some(Step::Test { .. }) => force_test(&mut s, TestLevel::Pass),
-            other => panic!("the charge never struck: {other:?}"),
+            other => panic!("the charge never arrived: {other:?}"),
         }
     }
     assert!(!s.models()[SHOOTER as usize].cell.eq(&hosk_cell));
     let rolls = cc_rolls(&s);
     assert!(
-        rolls.iter().any(|r| r.model == SHOOTER && r.role == engine::state::RollRole::Main),
+        rolls.iter().any(|r| r.model == SHOOTER && r.role == engine::state::RollRole::Main && !r.cancelled),
         "the charger strikes"
     );
     assert!(rolls.iter().any(|r| r.model == TARGET && !r.cancelled), "the fight-back stays");

@@ -462,3 +462,111 @@ fn a_charge_target_may_not_shoot_where_the_charge_ends_in_base_contact() {
     assert!(!shots.is_empty(), "Nix may shoot the charger before it arrives");
     assert!(shots.iter().all(|&k| !mover_touches(&s, k, nix_cell)), "no shot in base contact: {shots:?}");
 }
+
+#[test]
+fn a_charges_blow_is_declared_with_the_charge_before_the_reactions() {
+    // p.33 "Declaring a Charge Action", 1. Declare: "Declare your Charge Action by spending an
+    // Action Point, indicating your desired Movement Path, your Point of Destination, and your
+    // Target Model"; 2. Test: "If successful now take a Close Combat Test"; p.39 "1. Declare":
+    // "A. Active Model declares Action and Target of Action ... D. Reacting Player declares any
+    // Reactions" (ruling 149). Kaneda, prone, charges Hosk; Slethssk stands beside the
+    // destination, so the blow there is at +1 (charging) and -1 (a second enemy in contact),
+    // standing (it stands up as it sets off).
+    let places = [
+        Place { side: 0, profile: "kaneda", at: (2, 2) },
+        Place { side: 1, profile: "hosk", at: (2, 6) },
+        Place { side: 1, profile: "slethssk", at: (3, 6) },
+    ];
+    let s = game(open_board(12, 12), &places, Some(KANEDA));
+    let mut s = common::edited(&s, |d| d.models[KANEDA as usize].stance = engine::state::Stance::Prone);
+    let charge = *s
+        .legal_actions()
+        .iter()
+        .find(|a| matches!(a, Action::Charge { target: 1, dest, .. } if s.board().xy(*dest) == (2, 5)))
+        .expect("charge Hosk from the front");
+    let Action::Charge { weapon, .. } = charge else { unreachable!() };
+    s.apply_action(charge).unwrap();
+    assert_eq!(top(&s), Step::ChooseReaction);
+    let last = s.dynamic().sequence.as_ref().unwrap().path.points.len() as u8;
+    let blow = roll_of(&s, KANEDA);
+    assert_eq!(
+        (blow.role, blow.kind, blow.target, blow.point),
+        (RollRole::Main, CombatKind::CloseCombat { weapon }, Some(1), last),
+        "the reacting player sees the charger's blow, at the charge's destination"
+    );
+    assert_eq!(blow.attr, s.profile(KANEDA).cc, "+1 charging, -1 for Slethssk beside the destination");
+    assert_eq!(s.models()[KANEDA as usize].cell, s.board().idx(2, 2), "before the charger moves");
+    // Hosk fights back: opposed to the declared blow, which the charger strikes on arriving.
+    let fight_back = *s
+        .legal_actions()
+        .iter()
+        .find(|a| matches!(a, Action::React { model: 1, kind: CombatKind::CloseCombat { .. }, .. }))
+        .expect("the target may fight back");
+    s.apply_action(fight_back).unwrap();
+    common::decline_declarations(&mut s);
+    let blow = roll_of(&s, KANEDA);
+    assert!(blow.opposed && !blow.cancelled && roll_of(&s, 1).opposed);
+    assert_eq!(blow.attr, s.profile(KANEDA).cc, "the blow struck is the one declared");
+    assert_eq!(s.board().xy(s.models()[KANEDA as usize].cell), (2, 5));
+}
+
+#[test]
+fn a_charge_that_does_not_reach_its_target_strikes_no_blow() {
+    // p.33: "Make any Dynamic Movement Tests if any are necessary. If successful now take a
+    // Close Combat Test" (ruling 26): the blow declared with the charge is cancelled when a
+    // failed movement test stops the charger short of its target.
+    let rows: Vec<String> =
+        (0..12).map(|y| if y == 4 || y == 5 { "0,".repeat(12) } else { "0.".repeat(12) }).collect();
+    let refs: Vec<&str> = rows.iter().map(String::as_str).collect();
+    let places =
+        [Place { side: 0, profile: "kaneda", at: (3, 2) }, Place { side: 1, profile: "hosk", at: (3, 8) }];
+    let mut s = game(common::board(&refs), &places, Some(KANEDA));
+    let charge = s
+        .legal_actions()
+        .into_iter()
+        .find(|&a| {
+            matches!(a, Action::Charge { target: 1, .. })
+                && s.declared_path(a).is_some_and(|p| p.first_dynamic.is_some())
+        })
+        .expect("a charge across the rough ground, which needs a movement test");
+    s.apply_action(charge).unwrap();
+    assert!(!roll_of(&s, KANEDA).cancelled, "declared with the charge");
+    common::decline_declarations(&mut s);
+    let hosk = s.models()[1];
+    force_test(&mut s, TestLevel::Fail);
+    // The charger stops before the rough ground; no close combat test is rolled, and the
+    // sequence is over.
+    assert_eq!(s.board().xy(s.models()[KANEDA as usize].cell), (3, 3));
+    assert!(s.dynamic().sequence.is_none(), "no test is rolled: {:?}", s.node());
+    assert_eq!(s.models()[1], hosk, "Hosk is untouched");
+}
+
+#[test]
+fn a_prone_mover_standing_up_is_standing_at_every_point_of_its_path_its_start_included() {
+    // p.25: "Entering or exiting the Prone State may only be achieved during a Movement Action.
+    // Additionally the Model must apply a Speed Modifier of -1/-1 to either enter or exit the
+    // Prone State" (ruling 16: at the start of the move); p.40: "Line of Sight should be drawn
+    // to and from a Prone Model's base". The start of the path follows the rule of its other
+    // points (ruling 150): the mover's stance there is the move's, its cover and height those
+    // of the point.
+    let s = diagram();
+    let prone = common::edited(&s, |d| d.models[KANEDA as usize].stance = engine::state::Stance::Prone);
+    let standing = engine::board::Volume::Standing(s.profile(KANEDA).los_template);
+    // A prone Kaneda stands up and walks: standing at the start as on the way.
+    let mut walk = prone.clone();
+    walk.apply_action(Action::Move { dest: s.board().idx(2, 5), prone: false }).unwrap();
+    assert_eq!(walk.mover_pose(0).unwrap().volume, standing);
+    assert_eq!(walk.mover_pose(1).unwrap().volume, standing);
+    // Its nested dodge at the start is a standing model's: no -1 Agility (p.33).
+    walk.apply_action(Action::Nested { kind: CombatKind::Dodge, target: KANEDA, point: 0 }).unwrap();
+    assert_eq!(roll_of(&walk, KANEDA).attr, s.profile(KANEDA).agility);
+    // A standing Kaneda going prone to crawl: prone at the start as on the way.
+    let mut crawl = s.clone();
+    crawl.apply_action(Action::Move { dest: s.board().idx(2, 4), prone: true }).unwrap();
+    assert_eq!(crawl.mover_pose(0).unwrap().volume, engine::board::Volume::Base);
+    assert_eq!(crawl.mover_pose(1).unwrap().volume, engine::board::Volume::Base);
+    // A prone Kaneda crawling on stays prone.
+    let mut on = prone.clone();
+    on.apply_action(Action::Move { dest: s.board().idx(2, 3), prone: true }).unwrap();
+    assert_eq!(on.mover_pose(0).unwrap().volume, engine::board::Volume::Base);
+}

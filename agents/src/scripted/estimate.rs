@@ -4,6 +4,7 @@
 //! modified Close Combat).
 
 use engine::board::Volume;
+use engine::cards::LeaderRule;
 use engine::dice::{clamp_attribute, opposed, OpposedResult, TestLevel};
 use engine::odds::{level_distribution, test_outcomes, wound_distribution};
 use engine::profile::WeaponProperty;
@@ -228,9 +229,12 @@ pub(crate) fn shot(
     {
         attr -= 2;
     }
-    if state.profile(target).skills.iter().any(|s| s == "Camouflage") {
+    if state.profile(target).skills.iter().any(|s| s == "Camouflage")
+        || state.has_leader_rule(target, LeaderRule::Camouflage)
+    {
         attr -= 1;
     }
+    attr += state.leader_bonus(shooter, LeaderRule::Marksmanship);
     let attr = clamp_attribute(attr);
     Some(Strike {
         attacker: shooter,
@@ -274,7 +278,8 @@ pub(crate) fn melee(
         })
         .count() as i32;
     let standing = charge || me.stance == Stance::Standing;
-    let mut attr = p.cc as i32 - blind(state, attacker) - extra + charge as i32 - (!standing) as i32;
+    let mut attr = p.cc as i32 - blind(state, attacker) - extra + charge as i32 - (!standing) as i32
+        + state.leader_bonus(attacker, LeaderRule::CloseCombat);
     let sneaky: i32 = p.weapons[weapon as usize]
         .properties
         .iter()

@@ -72,7 +72,8 @@ fn roll_strike(roll: &CombatRoll) -> Option<Strike> {
     })
 }
 
-/// The active side's attack on `r` in this sequence, if any (a charge's strike comes later).
+/// The active side's attack on `r` in this sequence, if any (a charge's blow, declared with it,
+/// estimated at its destination with Sneaky when unopposed).
 pub(crate) fn attack_on(view: &View, seq: &Sequence, r: ModelId) -> Option<Strike> {
     let state = view.state;
     if let Action::Charge { target, weapon, dest } = seq.declared {
@@ -323,7 +324,7 @@ pub(crate) fn score_cards(view: &View, fields: &mut Fields, legal: &[Action], sc
         };
         let c = &cards[card as usize];
         let s = match (timing, c.effect) {
-            (Timing::StartOfTurn, CardEffect::GainAp) => {
+            (Timing::StartOfTurn, Some(CardEffect::GainAp)) => {
                 let tm = &state.models()[target as usize];
                 let room = state.profile(target).ap_max.saturating_sub(tm.ap).min(c.amount);
                 let late = state.turn() + 1 >= super::plan::end_turn(view);
@@ -331,7 +332,7 @@ pub(crate) fn score_cards(view: &View, fields: &mut Fields, legal: &[Action], sc
                 view.w.get(Term::CardValue) * value
                     - view.w.get(Term::CardHold) * if late { 0.0 } else { 0.6 }
             }
-            (Timing::AfterTest, CardEffect::Reroll) => {
+            (Timing::AfterTest, Some(CardEffect::Reroll)) => {
                 view.w.weigh(Term::CardValue, test.map_or(NEVER, |t| reroll_value(view, t)))
             }
             _ => NEVER,

@@ -205,6 +205,8 @@ pub(crate) fn model_json(state: &GameState, scenario: &ScenarioState, m: u8) -> 
         "confusion": state.dynamic().uc.confusion(m),
         "pending": (!ms.pending.is_empty()).then_some(ms.pending),
         "carries": carries,
+        // The leader ability card whose standing rule covers the model now (p.74).
+        "leader_rule": state.leader_rule_covering(m).map(|c| json!({"name": c.name, "text": c.text})),
     })
 }
 

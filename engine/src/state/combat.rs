@@ -8,7 +8,7 @@
 
 use super::action::CombatKind;
 use super::damage::{add_damage, allocate_hit, self_armour};
-use super::declare::{charge_bonus, close_combat, close_combat_attr, reaches, refund_ap};
+use super::declare::{self, charge_bonus, close_combat, close_combat_attr, reaches, refund_ap};
 use super::model::ModelId;
 use super::sequence::{CombatRoll, RollRole};
 use super::step::{Purpose, Step};
@@ -54,24 +54,35 @@ fn roll_order(rolls: &[CombatRoll]) -> Vec<usize> {
     order
 }
 
-/// A charge's close combat (p.33), once the charger has moved: only if it reached base contact
-/// with its target. Close-combat reactions whose reactor the charger did not reach are off.
+/// A charge's close combat (p.33), once the charger has moved: the blow declared with the
+/// charge (`declare::charge_blow`) is made only if the charger reached base contact with its
+/// target (or its Reach) where it ended (ruling 26); a charger that ended short of its
+/// destination but still reaches strikes from where it stands, with the modifiers there.
+/// Close-combat reactions whose reactor the charger did not reach are off.
 pub(super) fn charge_strike(state: &mut GameState) {
     let seq = state.dyn_.sequence.as_ref().expect("sequence");
     let Action::Charge { target, weapon, .. } = seq.declared else {
         unreachable!("charge strike without a charge")
     };
     let actor = seq.actor;
-    // No charge bonus from water, nor through smoke (p.33, p.53).
-    let through_smoke = !state.dyn_.clouds.is_empty()
-        && (template::smoke_between(state, seq.origin, seq.origin)
-            || seq.path.points.iter().any(|p| template::smoke_between(state, p.cell, p.cell)));
-    let charged = !seq.started_in_water && !through_smoke;
-    let point = seq.path.points.len() as u8;
+    let main = seq.rolls.iter().position(|r| r.role == RollRole::Main).expect("the charge's declared blow");
+    let here = state.pose(actor);
     // A Reach charge strikes from its destination point (p.53).
-    let strikes = state.dyn_.models[target as usize].is_conscious()
-        && reaches(state, actor, state.pose(actor), weapon, target, state.pose(target));
-    let roll = strikes.then(|| close_combat(state, actor, weapon, target, RollRole::Main, point, charged));
+    let strikes = state.dyn_.models[actor as usize].is_conscious()
+        && state.dyn_.models[target as usize].is_conscious()
+        && reaches(state, actor, here, weapon, target, state.pose(target));
+    let destination = declare::path_point(seq, seq.path.points.len() as u8);
+    let short = (here.cell, here.z) != (destination.cell, destination.z);
+    let blow = if strikes && short {
+        // Where it stopped: the last point it reached at which it stands (its start if none).
+        let reached = &seq.path.points[..(seq.reached as usize).min(seq.path.points.len())];
+        let point =
+            reached.iter().rposition(|p| (p.cell, p.z) == (here.cell, here.z)).map_or(0, |i| i as u8 + 1);
+        let charged = charge_bonus(state, seq);
+        Some(close_combat(state, actor, here, weapon, target, RollRole::Main, point, charged))
+    } else {
+        None
+    };
     // A harmless reaction (the target fighting back from beyond its own reach) needs the
     // charger's blow to oppose.
     let unreached: Vec<usize> = seq
@@ -79,7 +90,7 @@ pub(super) fn charge_strike(state: &mut GameState) {
         .iter()
         .enumerate()
         .filter(|(_, r)| match r.kind {
-            CombatKind::CloseCombat { weapon } if !r.cancelled => {
+            CombatKind::CloseCombat { weapon } if !r.cancelled && r.role == RollRole::Reaction => {
                 if r.harmless {
                     !(strikes && r.model == target)
                 } else {
@@ -96,8 +107,11 @@ pub(super) fn charge_strike(state: &mut GameState) {
         let m = seq.rolls[i].model;
         refund_ap(state, m);
     }
-    if let Some(roll) = roll {
-        state.dyn_.sequence.as_mut().expect("sequence").rolls.push(roll);
+    let seq = state.dyn_.sequence.as_mut().expect("sequence");
+    match blow {
+        Some(roll) => seq.rolls[main] = roll,
+        // The charge's AP pays for the move too: none comes back.
+        None => seq.rolls[main].cancelled |= !strikes,
     }
 }
 

@@ -9,6 +9,7 @@ use super::sequence::{CombatRoll, RollRole, Sequence};
 use super::sight::Pose;
 use super::step::Step;
 use super::{template, Action, GameState};
+use crate::cards::LeaderRule;
 use crate::dice::clamp_attribute;
 use crate::movement::{self, MovePath, ORTHO};
 use crate::profile::WeaponProperty;
@@ -67,16 +68,30 @@ pub(super) fn speed_penalty_spec(state: &GameState, m: ModelId, penalty: u16) ->
     (spec, stance_cost + penalty * ORTHO)
 }
 
-/// The active model's pose at point `k` of the sequence (its own pose when there is no path).
+/// The active model's pose at point `k` of the sequence's path, the start (`k` = 0) included:
+/// at every point, the start too, it stands over the point's cell at the point's height,
+/// climbing above the surface, swimming in water, else prone when crawling and standing when
+/// not (p.40, p.25: a change of stance is made at the start of the move, ruling 16). Its own
+/// pose where it stands when the action has no path.
 pub(super) fn actor_pose(state: &GameState, seq: &Sequence, k: u8) -> Pose {
-    if k == 0 || !seq.has_path() {
-        let mut pose = state.pose(seq.actor);
-        if seq.prone && seq.has_path() {
-            pose.volume = crate::board::Volume::Base;
-        }
-        pose
-    } else {
-        state.path_pose(seq.actor, &seq.path.points[k as usize - 1], seq.prone)
+    if !seq.has_path() {
+        return state.pose(seq.actor);
+    }
+    state.path_pose(seq.actor, &path_point(seq, k), seq.prone)
+}
+
+/// Point `k` of the sequence's path: its start for 0 (where the active model stood when it
+/// declared), else the path's `k`-th point.
+pub(super) fn path_point(seq: &Sequence, k: u8) -> movement::PathPoint {
+    match k.checked_sub(1) {
+        None => movement::PathPoint {
+            cell: seq.origin,
+            z: seq.origin_z,
+            cost: 0,
+            rest: true,
+            kind: movement::StepKind::Normal,
+        },
+        Some(i) => seq.path.points[i as usize],
     }
 }
 
@@ -194,9 +209,16 @@ pub(super) fn shot_modifiers(
     if super::template::smoke_between(state, sp.cell, tp.cell) {
         add("smoke in the way", -2);
     }
-    // Shooting a model with the Camouflage skill is at −1 Marksmanship (p.14).
-    if state.profile(target).skills.iter().any(|s| s == "Camouflage") {
+    // Shooting a model with the Camouflage skill is at −1 Marksmanship (p.14), the skill of
+    // its card or of its leader's rule (p.74).
+    if state.profile(target).skills.iter().any(|s| s == "Camouflage")
+        || state.has_leader_rule(target, LeaderRule::Camouflage)
+    {
         add("the target's Camouflage", -1);
+    }
+    let bonus = state.leader_bonus(shooter, LeaderRule::Marksmanship);
+    if bonus != 0 {
+        add("the leader's rule", bonus);
     }
 }
 
@@ -208,25 +230,10 @@ impl GameState {
     pub fn roll_modifiers(&self, roll: &CombatRoll) -> Vec<(&'static str, i32)> {
         let mut out = Vec::new();
         let Some(seq) = self.dyn_.sequence.as_ref() else { return out };
-        // The rolls are made once the mover has moved: at the start of its path it stood on
-        // its origin, where the roll was declared.
-        let pose_of = |m: ModelId| {
-            if m != seq.actor {
-                self.pose(m)
-            } else if roll.point == 0 && seq.has_path() && self.dyn_.models[m as usize].cell != seq.origin {
-                let z = self.board().cell(seq.origin).height;
-                let at = movement::PathPoint {
-                    cell: seq.origin,
-                    z,
-                    cost: 0,
-                    rest: true,
-                    kind: movement::StepKind::Normal,
-                };
-                self.path_pose(m, &at, seq.prone)
-            } else {
-                actor_pose(self, seq, roll.point)
-            }
-        };
+        // The rolls are made once the mover has moved: the active model is taken at the
+        // roll's point of its path, wherever it stands now.
+        let pose_of =
+            |m: ModelId| if m != seq.actor { self.pose(m) } else { actor_pose(self, seq, roll.point) };
         let sp = pose_of(roll.model);
         let profile = self.profile(roll.model);
         match (roll.kind, roll.target) {
@@ -239,17 +246,21 @@ impl GameState {
                 });
             }
             (CombatKind::CloseCombat { weapon }, Some(t)) => {
-                let charged = roll.role == RollRole::Main && charge_bonus(self, seq);
+                let charge = roll.role == RollRole::Main && matches!(seq.declared, Action::Charge { .. });
+                let charged = charge && charge_bonus(self, seq);
+                // A charge's blow is struck at its point of the path; other blows where the
+                // model stands.
+                let at = if charge { sp } else { self.pose(roll.model) };
                 // Sneaky counts once the roll turns out unopposed: the variant that gives the
                 // roll's attribute is the one that applied.
                 let mut plain = Vec::new();
-                close_combat_modifiers(self, roll.model, t, weapon, charged, false, |why, d| {
+                close_combat_modifiers(self, roll.model, at, t, weapon, charged, false, |why, d| {
                     plain.push((why, d))
                 });
                 let sum =
                     |mods: &[(&'static str, i32)]| profile.cc as i32 + mods.iter().map(|m| m.1).sum::<i32>();
                 let mut sneaky = Vec::new();
-                close_combat_modifiers(self, roll.model, t, weapon, charged, true, |why, d| {
+                close_combat_modifiers(self, roll.model, at, t, weapon, charged, true, |why, d| {
                     sneaky.push((why, d))
                 });
                 let fits =
@@ -274,6 +285,10 @@ impl GameState {
                 }
                 if sp.swimming || sp.z > self.board().cell(sp.cell).height {
                     out.push(("shooting while swimming or climbing", -1));
+                }
+                let bonus = self.leader_bonus(roll.model, LeaderRule::Marksmanship);
+                if bonus != 0 {
+                    out.push(("the leader's rule", bonus));
                 }
             }
             (CombatKind::Reveal, Some(t)) => {
@@ -344,9 +359,9 @@ pub(super) fn reveal(
     })
 }
 
-/// Close Combat attribute with the modifiers of p.33: −1 per further standing enemy in base
-/// contact, +1 for a charge not begun in water, −1 when prone, climbing or swimming, and
-/// Sneaky(X) when the roll is not opposed (`sneaky`).
+/// Close Combat attribute of `m` where it stands with the modifiers of p.33: −1 per further
+/// standing enemy in base contact, +1 for a charge not begun in water, −1 when prone, climbing
+/// or swimming, and Sneaky(X) when the roll is not opposed (`sneaky`).
 pub(super) fn close_combat_attr(
     state: &GameState,
     m: ModelId,
@@ -355,29 +370,54 @@ pub(super) fn close_combat_attr(
     charged: bool,
     sneaky: bool,
 ) -> u8 {
+    close_combat_attr_at(state, m, state.pose(m), target, weapon, charged, sneaky)
+}
+
+/// [`close_combat_attr`] for `m` at pose `at` (a charger at its destination point).
+pub(super) fn close_combat_attr_at(
+    state: &GameState,
+    m: ModelId,
+    at: Pose,
+    target: ModelId,
+    weapon: u8,
+    charged: bool,
+    sneaky: bool,
+) -> u8 {
     let mut attr = state.profile(m).cc as i32;
-    close_combat_modifiers(state, m, target, weapon, charged, sneaky, |_, d| attr += d);
+    close_combat_modifiers(state, m, at, target, weapon, charged, sneaky, |_, d| attr += d);
     clamp_attribute(attr)
 }
 
-/// The modifiers of [`close_combat_attr`], each passed to `add` with its reason.
+/// The modifiers of [`close_combat_attr_at`] for `m` at `at`, each passed to `add` with its
+/// reason.
+#[allow(clippy::too_many_arguments)]
 fn close_combat_modifiers(
     state: &GameState,
     m: ModelId,
+    at: Pose,
     target: ModelId,
     weapon: u8,
     charged: bool,
     sneaky: bool,
     mut add: impl FnMut(&'static str, i32),
 ) {
-    let model = &state.models()[m as usize];
     let profile = state.profile(m);
     if blind_penalty(state, m) != 0 {
         add("blinded", -2);
     }
+    let side = state.models()[m as usize].side;
     let extra = state
-        .enemies_in_contact(m)
-        .filter(|&o| o != target && state.models()[o as usize].stance == Stance::Standing)
+        .models()
+        .iter()
+        .enumerate()
+        .filter(|&(o, om)| {
+            o != target as usize
+                && o != m as usize
+                && om.side != side
+                && om.is_conscious()
+                && om.stance == Stance::Standing
+                && super::sight::cells_touch(state, at.cell, at.z, om.cell, om.z)
+        })
         .count();
     if extra > 0 {
         add("more enemies in base contact", -(extra as i32));
@@ -385,8 +425,13 @@ fn close_combat_modifiers(
     if charged {
         add("charging", 1);
     }
-    if model.stance != Stance::Standing {
+    // Low where it stands: prone, climbing or swimming.
+    if at.volume == crate::board::Volume::Base {
         add("prone, climbing or swimming", -1);
+    }
+    let bonus = state.leader_bonus(m, LeaderRule::CloseCombat);
+    if bonus != 0 {
+        add("the leader's rule", bonus);
     }
     if sneaky {
         for p in &profile.weapons[weapon as usize].properties {
@@ -415,10 +460,13 @@ pub(super) fn reaches(
         && state.sight_between(attacker, ap, target, tp).is_some()
 }
 
-/// A close-combat roll (Sneaky is added later if the roll turns out unopposed).
+/// A close-combat roll of `m` at pose `at` (Sneaky is added later if the roll turns out
+/// unopposed).
+#[allow(clippy::too_many_arguments)]
 pub(super) fn close_combat(
     state: &GameState,
     m: ModelId,
+    at: Pose,
     weapon: u8,
     target: ModelId,
     role: RollRole,
@@ -431,7 +479,7 @@ pub(super) fn close_combat(
         kind: CombatKind::CloseCombat { weapon },
         target: Some(target),
         point,
-        attr: close_combat_attr(state, m, target, weapon, charged, false),
+        attr: close_combat_attr_at(state, m, at, target, weapon, charged, false),
         pass_range: false,
         hard_cover: false,
         opposed: false,
@@ -477,6 +525,7 @@ pub(super) fn declare(state: &mut GameState, m: ModelId, declared: Action) {
                 | Action::Charge { .. }
         );
     seq.origin = model.cell;
+    seq.origin_z = model.z;
     let mut push = vec![Step::EndSequence, Step::ResolveCombat, Step::RollCombat];
     match declared {
         Action::Remount { dest } => {
@@ -503,6 +552,9 @@ pub(super) fn declare(state: &mut GameState, m: ModelId, declared: Action) {
                 push.push(Step::ChargeStrike);
             }
             seq.path = declare_path(state, m, &spec, dest, &mut push);
+            if let Action::Charge { target, weapon, .. } = declared {
+                seq.rolls.push(charge_blow(state, &seq, target, weapon));
+            }
             if matches!(declared, Action::Move { .. }) {
                 push.extend([Step::ChooseFirefight, Step::ChooseReaction, Step::ChooseNested]);
             } else {
@@ -516,7 +568,7 @@ pub(super) fn declare(state: &mut GameState, m: ModelId, declared: Action) {
             push.push(Step::ChooseReaction);
         }
         Action::CloseCombat { weapon, target } => {
-            seq.rolls.push(close_combat(state, m, weapon, target, RollRole::Main, 0, false));
+            seq.rolls.push(close_combat(state, m, state.pose(m), weapon, target, RollRole::Main, 0, false));
             push.push(Step::ChooseReaction);
         }
         Action::Template { weapon, at } => {
@@ -675,6 +727,7 @@ pub(super) fn template_roll(
     if fp.swimming || fp.z > state.board().cell(fp.cell).height {
         attr -= 1; // shooting while swimming or climbing
     }
+    attr += state.leader_bonus(m, LeaderRule::Marksmanship);
     let automatic = super::template::template_of(w) == Some(crate::profile::TemplateKind::Teardrop);
     CombatRoll {
         model: m,
@@ -743,8 +796,9 @@ pub(super) fn add_combat(state: &mut GameState, action: Action) {
                     point,
                 ),
                 CombatKind::CloseCombat { weapon } => {
+                    let at = state.pose(model);
                     let mut roll =
-                        close_combat(state, model, weapon, actor, RollRole::Reaction, point, false);
+                        close_combat(state, model, at, weapon, actor, RollRole::Reaction, point, false);
                     roll.harmless = !reaches(state, model, state.pose(model), weapon, actor, tp);
                     roll
                 }
@@ -785,7 +839,8 @@ pub(super) fn add_combat(state: &mut GameState, action: Action) {
                     dodge(state, actor, pose.volume == crate::board::Volume::Base, RollRole::Firefight, point)
                 }
                 CombatKind::CloseCombat { weapon } => {
-                    close_combat(state, actor, weapon, reactor, RollRole::Firefight, point, false)
+                    let at = state.pose(actor);
+                    close_combat(state, actor, at, weapon, reactor, RollRole::Firefight, point, false)
                 }
                 // A firefight template is placed over the reactor it answers (p.51).
                 CombatKind::Template { weapon } => {
@@ -835,6 +890,19 @@ pub(super) fn cancel_unreached(state: &mut GameState) {
     for m in refunds {
         refund_ap(state, m);
     }
+}
+
+/// The charger's close combat, declared with its charge (p.33 "Declaring a Charge Action":
+/// "indicating your desired Movement Path, your Point of Destination, and your Target Model";
+/// p.39 Declare A-D: the active model declares its action before the reacting player declares
+/// reactions): a blow at the target with the declared weapon, struck at the path's last point
+/// (its destination) with the modifiers there — the charger's stance at that point, the
+/// enemies in base contact with it there, the charge bonus. The reacting player sees it when
+/// declaring. `combat::charge_strike` makes it only if the charger reaches its target.
+fn charge_blow(state: &GameState, seq: &Sequence, target: ModelId, weapon: u8) -> CombatRoll {
+    let point = seq.path.points.len() as u8;
+    let at = actor_pose(state, seq, point);
+    close_combat(state, seq.actor, at, weapon, target, RollRole::Main, point, charge_bonus(state, seq))
 }
 
 /// Whether the sequence's charge earns its +1 Close Combat (p.33): a charge not begun in water

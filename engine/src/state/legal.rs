@@ -1141,26 +1141,15 @@ fn wet_follow(state: &GameState, seq: &Sequence) -> crate::inline_vec::InlineVec
         .collect()
 }
 
-/// Cards the side may play now (p.74): unused cards of the step's timing; a start-of-turn AP
-/// for one of its conscious models, a re-roll for the model that just tested; a leader ability
-/// card only while the side's leader is conscious ("In every case, this Special Rule only
-/// applies while the leader Model is Conscious", p.74).
+/// Cards the side may play now (p.74): its unused effect cards of the step's timing; a
+/// start-of-turn AP for one of its conscious models, a re-roll for the model that just tested.
+/// A leader ability card is never played: it is a standing rule (`leader_rule`).
 fn card_options(state: &GameState, out: &mut Vec<Action>) {
     let d = state.dynamic();
     let Some(Step::ChooseCard { side, timing, test }) = d.steps.last() else { return };
     let Some(cards) = state.static_data().cards.get(*side as usize) else { return };
-    let leader_conscious = || {
-        d.models.iter().enumerate().any(|(m, model)| {
-            model.side == *side
-                && model.is_conscious()
-                && state.profile(m as ModelId).role == crate::profile::Role::Leader
-        })
-    };
     for (i, card) in cards.iter().enumerate() {
-        if card.timing != *timing || d.cards_used[*side as usize] & (1 << i) != 0 {
-            continue;
-        }
-        if card.kind == crate::cards::CardKind::LeaderAbility && !leader_conscious() {
+        if card.timing != Some(*timing) || d.cards_used[*side as usize] & (1 << i) != 0 {
             continue;
         }
         match test {

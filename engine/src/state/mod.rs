@@ -59,6 +59,7 @@ mod declare;
 mod enemy;
 mod enemy_step;
 pub mod hooks;
+mod leader_rule;
 mod legal;
 pub mod model;
 mod moving;

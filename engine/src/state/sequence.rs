@@ -106,6 +106,9 @@ pub struct Sequence {
     pub separation: Option<u8>,
     /// Where the active model started.
     pub origin: crate::board::CellIdx,
+    /// The height of its base where it started (above the surface when it started mid-climb).
+    #[serde(default)]
+    pub origin_z: u8,
     /// The sequence's template shots (the active model's and reactions').
     pub templates: crate::inline_vec::InlineVec<super::template::TemplateShot, 2>,
     /// The active model was stealthed when it initiated combat: opposed reactions against it
@@ -135,6 +138,7 @@ impl Sequence {
             templates: Default::default(),
             separation: None,
             origin: 0,
+            origin_z: 0,
         }
     }
 

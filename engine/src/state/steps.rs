@@ -404,14 +404,6 @@ fn grant_ap(state: &mut GameState) {
     }
     let stat = state.stat.clone();
     let d = &mut state.dyn_;
-    // A card played once per turn may be played again this turn (p.74).
-    for (side, cards) in stat.cards.iter().enumerate() {
-        for (i, card) in cards.iter().enumerate() {
-            if card.limit == crate::cards::Limit::OncePerTurn {
-                d.cards_used[side] &= !(1 << i);
-            }
-        }
-    }
     for m in d.models.iter_mut() {
         m.activated = false;
         // AI models hold no AP: they act in the enemy phase by their cards.
@@ -560,15 +552,16 @@ fn play_card(
     state.dyn_.cards_used[side as usize] |= 1 << card;
     let c = state.stat.cards[side as usize][card as usize].clone();
     match c.effect {
-        crate::cards::Effect::GainAp => {
+        Some(crate::cards::Effect::GainAp) => {
             let max = state.profile(target).ap_max;
             let m = &mut state.dyn_.models[target as usize];
             m.ap = m.ap.saturating_add(c.amount).min(max);
         }
-        crate::cards::Effect::Reroll => {
+        Some(crate::cards::Effect::Reroll) => {
             let (model, attr, purpose, opposed) = test.expect("a re-roll follows a test");
             state.dyn_.steps.push(Step::Test { model, attr, purpose, opposed, rerolled: true });
         }
+        None => unreachable!("validated: only effect cards are played"),
     }
 }
 
