@@ -269,7 +269,7 @@ fn fast_speed(path: &str) -> Result<Option<fastnet::speed::FastSpeed>, String> {
     }
     let net =
         fastnet::agent::FastNet::load(std::path::Path::new(path)).map_err(|e| format!("--fast: {e}"))?;
-    fastnet::speed::measure(net.params(), net.prior.clone(), 16)
+    fastnet::speed::measure(&std::sync::Arc::new(net), 16)
         .map(Some)
         .map_err(|e| format!("--fast {path}: {e}"))
 }
@@ -280,7 +280,8 @@ fn fast_text(f: &fastnet::speed::FastSpeed, path: &str) -> String {
         "  fast network ({path}, {} parameters, {:.0} active features a position; medians):\n\
          \x20   evaluations, one thread: {:.0}/s from scratch, {:.0}/s incremental ({:.1} rows changed an update), \
          {:.0}/s of whole states (features computed)\n\
-         \x20   training: {:.0} samples/s on one thread, {:.0} on {} threads; data generation: {:.2} million labelled positions/hour on {} threads",
+         \x20   training: {:.0} samples/s on one thread, {:.0} on {} threads; data generation: {:.2} million labelled positions/hour on {} threads\n\
+         \x20   expert iteration's self-play (its default search): {:.2} million labelled positions/hour, {:.0} games/hour on {} threads",
         f.params,
         f.mean_active_features,
         f.scratch_per_s,
@@ -291,6 +292,9 @@ fn fast_text(f: &fastnet::speed::FastSpeed, path: &str) -> String {
         f.train_per_s_all_threads,
         f.threads,
         f.data_positions_per_hour / 1e6,
+        f.threads,
+        f.selfplay_positions_per_hour / 1e6,
+        f.selfplay_games_per_hour,
         f.threads
     )
 }

@@ -40,13 +40,13 @@ pub struct LoopArgs {
     #[arg(long, default_value_t = 250, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
     pub shard_games: u64,
     /// The full search's `az` parameters (Gumbel root with noise for exploration).
-    #[arg(long, default_value = "sims=32,root=gumbel,considered=8,noise=1")]
+    #[arg(long, default_value = fastnet::expert::DEFAULT_SEARCH)]
     pub search: String,
     /// Share of the learner's decisions searched in full (policy targets).
     #[arg(long, default_value_t = 0.25)]
     pub full_share: f64,
     /// Temperature of the moves played from the policy alone.
-    #[arg(long, default_value_t = 0.5)]
+    #[arg(long, default_value_t = 0.3)]
     pub temperature: f64,
     /// Weight of the search's value in a searched position's value target (the rest: the result).
     #[arg(long, default_value_t = 0.5)]

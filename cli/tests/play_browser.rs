@@ -892,8 +892,16 @@ fn the_bot_shows_what_it_is_thinking_about_and_no_click_is_dropped_silently_in_c
     let mut seen = false;
     for _ in 0..30 {
         let version = view["version"].as_u64().unwrap();
-        let o = &view["decision"]["options"][0];
-        click(&tab, &format!("#decision button.opt[data-i=\"{}\"]", o["i"]), None);
+        // The first option in sight; places on the board sit in a folded list, opened first
+        // when there is nothing else to choose.
+        let first_in_sight = "(() => { const b = [...document.querySelectorAll('#decision button.opt')].find((b) => !b.closest('details:not([open])')); return b ? Number(b.dataset.i) : null; })()";
+        let mut i = eval_json(&tab, first_in_sight);
+        if i.is_null() {
+            click(&tab, "#decision details.cells > summary", None);
+            i = eval_json(&tab, first_in_sight);
+        }
+        assert!(i.is_u64(), "an option in sight at version {version}: {i}");
+        click(&tab, &format!("#decision button.opt[data-i=\"{i}\"]"), None);
         // The bot at work: said, with what it thinks about; no option to click meanwhile.
         let thinking = wait_until(
             &tab,

@@ -113,11 +113,13 @@ fn the_sight_overlay_names_who_sees_a_cell_from_cover_and_who_could_shoot_or_cha
         seen > 0 && covered > 0 && shot > 0 && charged > 0,
         "seen {seen}, covered {covered}, shot {shot}, charged {charged}"
     );
-    // A cell next to a standing enemy model with a close-combat weapon: it could charge there.
+    // A cell next to a standing enemy model with a close-combat weapon: it could charge there
+    // (from at least one such model and one free cell beside it: a model already in combat,
+    // or a cell it cannot reach, gives none).
     let profiles = fixed["profiles"].as_array().unwrap();
-    let enemy = models
+    let fighters: Vec<&Value> = models
         .iter()
-        .find(|m| {
+        .filter(|m| {
             m["side"] != json!(you)
                 && m["on_table"] == true
                 && m["health"] == "conscious"
@@ -127,16 +129,23 @@ fn the_sight_overlay_names_who_sees_a_cell_from_cover_and_who_could_shoot_or_cha
                     .iter()
                     .any(|w| w["range"].is_null())
         })
-        .expect("an enemy with a close-combat weapon");
-    let (ex, ey) = (enemy["at"][0].as_i64().unwrap(), enemy["at"][1].as_i64().unwrap());
-    let next = [(1, 0), (-1, 0), (0, 1), (0, -1)]
-        .iter()
-        .map(|(dx, dy)| (ex + dx, ey + dy))
-        .find(|&(x, y)| x >= 0 && y >= 0 && (x as u64) < width && (y as u64) < depth)
-        .unwrap();
-    let o = server.post("/api/sight", json!({"version": version, "x": next.0, "y": next.1})).ok();
-    let it = o["enemies"].as_array().unwrap().iter().find(|e| e["id"] == enemy["id"]);
-    assert!(it.is_some_and(|e| e["charge"] == true), "next to {enemy}: {o}");
+        .collect();
+    assert!(!fighters.is_empty(), "an enemy with a close-combat weapon");
+    let mut asked = Vec::new();
+    let charge_beside = fighters.iter().any(|enemy| {
+        let (ex, ey) = (enemy["at"][0].as_i64().unwrap(), enemy["at"][1].as_i64().unwrap());
+        [(1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (-1, -1), (1, -1), (-1, 1)]
+            .iter()
+            .map(|(dx, dy)| (ex + dx, ey + dy))
+            .filter(|&(x, y)| x >= 0 && y >= 0 && (x as u64) < width && (y as u64) < depth)
+            .any(|(x, y)| {
+                let o = server.post("/api/sight", json!({"version": version, "x": x, "y": y})).ok();
+                let it = o["enemies"].as_array().unwrap().iter().find(|e| e["id"] == enemy["id"]).cloned();
+                asked.push((enemy["name"].clone(), x, y, it.clone()));
+                it.is_some_and(|e| e["charge"] == true)
+            })
+    });
+    assert!(charge_beside, "no charge reported beside any enemy with a close-combat weapon: {asked:?}");
 
     // Bad requests: refused with the field named, the game unchanged.
     for (body, status, words) in [

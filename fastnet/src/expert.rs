@@ -96,7 +96,31 @@ impl ExpertStats {
     }
 }
 
+/// The full search of expert iteration by default: a Gumbel root (noise on) over the
+/// network's four best actions, 32 simulations, values on the game's own scale (not
+/// stretched to fill [0, 1]: the value head's noise among siblings stays small) and a
+/// simulation's first roll of at most 8 outcomes averaged over all of them. Measured at
+/// 53.8% (48.2–59.4%) against the network alone over 300 games; the min-max stretch at 41.3%.
+pub const DEFAULT_SEARCH: &str = "sims=32,root=gumbel,considered=4,rescale=0,chance=8,noise=1";
+
 impl ExpertPlan {
+    /// The plan `tde fast loop` plays by default, with `net` as the learner, no games yet and
+    /// `scripted` as the only opponent.
+    pub fn defaults(net: Arc<FastNet>) -> ExpertPlan {
+        ExpertPlan {
+            games: 0,
+            seed: 0,
+            net,
+            search: AzConfig::parse(DEFAULT_SEARCH).expect("the default search parses"),
+            full_share: 0.25,
+            temperature: 0.3,
+            value_mix: 0.5,
+            opponent_share: 0.2,
+            opponents: vec![Opponent::Scripted],
+            other_nodes: 0.25,
+        }
+    }
+
     /// Why the plan cannot be played, if it cannot: `(field, reason)`.
     pub fn check(&self) -> Result<(), (&'static str, String)> {
         let share = |x: f64| x.is_finite() && (0.0..=1.0).contains(&x);

@@ -117,19 +117,22 @@ pub struct FastSpeed {
     pub train_per_s_all_threads: f64,
     /// Labelled positions per hour of data generation on every thread.
     pub data_positions_per_hour: f64,
+    /// Expert iteration's self-play ([`crate::expert`], its default search): labelled
+    /// positions and games per hour on every thread.
+    pub selfplay_positions_per_hour: f64,
+    /// See `selfplay_positions_per_hour`.
+    pub selfplay_games_per_hour: f64,
     /// Threads of the measurements on every thread.
     pub threads: usize,
 }
 
-/// Measure the fast network `params` (with the prior `prior`): `games` teacher games on the
-/// default board and crews make the positions timed (and the data-generation figure).
-pub fn measure(
-    params: &Params,
-    prior: std::sync::Arc<agents::learned::Generation>,
-    games: u64,
-) -> Result<FastSpeed, String> {
+/// Measure the fast network `net`: `games` teacher games on the default board and crews make
+/// the positions timed (and the data-generation figure), and as many expert-iteration games
+/// the self-play figures.
+pub fn measure(net: &std::sync::Arc<crate::agent::FastNet>, games: u64) -> Result<FastSpeed, String> {
     use engine::setup::GameConfig;
     use eval::lineup::{Lineups, Pool};
+    let (params, prior) = (net.params(), net.prior.clone());
     let c = GameConfig::default();
     let lineups = Lineups::new(c.clone(), Pool::Fixed(c.board.clone()), Pool::Fixed(c.crews.clone()))?;
     let plan = crate::data::DataPlan {
@@ -144,6 +147,13 @@ pub fn measure(
     let data = crate::data::generate(&plan, &lineups, &|| {})?;
     let data_positions_per_hour =
         data.positions.len() as f64 / start.elapsed().as_secs_f64().max(1e-9) * 3600.0;
+    let expert =
+        crate::expert::ExpertPlan { games, seed: 77, ..crate::expert::ExpertPlan::defaults(net.clone()) };
+    let start = Instant::now();
+    let (selfplay, _) = crate::expert::expert_games(&expert, &lineups, &|| {})?;
+    let seconds = start.elapsed().as_secs_f64().max(1e-9);
+    let selfplay_positions_per_hour = selfplay.positions.len() as f64 / seconds * 3600.0;
+    let selfplay_games_per_hour = games as f64 / seconds * 3600.0;
     let states = sample_states(&lineups, 40)?;
     let one = rayon::ThreadPoolBuilder::new().num_threads(1).build().map_err(|e| e.to_string())?;
     let (scratch_per_s, (incremental_per_s, incremental_rows_changed), states_per_s) = one.install(|| {
@@ -164,6 +174,8 @@ pub fn measure(
         train_per_s_one_thread: training_samples(params, &data, 1, 20)?,
         train_per_s_all_threads: training_samples(params, &data, threads, 20)?,
         data_positions_per_hour,
+        selfplay_positions_per_hour,
+        selfplay_games_per_hour,
         threads,
     })
 }
