@@ -4,7 +4,7 @@
 use clap::{Args, Subcommand};
 use std::path::PathBuf;
 use training::fast::data::{make_data, DataRun};
-use training::fast::generations::{run_loop, LoopRun, LoopSettings};
+use training::fast::generations::{run_actor, run_loop, LoopRun, LoopSettings};
 use training::fast::trainer::{train, TrainRun};
 use training::learn::gate::SequentialGate;
 use training::selfplay::gate::Sprt;
@@ -105,6 +105,11 @@ pub struct LoopArgs {
     /// Threads of the gate's arena (default: every core).
     #[arg(long)]
     pub threads: Option<usize>,
+    /// Run as an extra actor named ID beside a loop on the same run folder (here or on
+    /// another machine sharing it): play the shards of each round the loop has not taken,
+    /// with the loop's own settings, until its rounds are done (the other options are ignored).
+    #[arg(long)]
+    pub actor: Option<String>,
     /// No progress bars.
     #[arg(long)]
     pub quiet: bool,
@@ -234,6 +239,9 @@ pub fn run(cmd: &FastCommand) -> Result<String, String> {
             generation: a.generation,
             progress: !a.quiet,
         }),
+        FastCommand::Loop(a) if a.actor.is_some() => {
+            run_actor(&a.run, a.actor.as_deref().unwrap_or_default(), !a.quiet)
+        }
         FastCommand::Loop(a) => run_loop(&LoopRun {
             run: a.run.clone(),
             settings: LoopSettings {

@@ -126,3 +126,41 @@ fn bad_loop_settings_are_refused_by_field() {
     }
     let _ = std::fs::remove_dir_all(&run);
 }
+
+#[test]
+fn actor_processes_split_a_rounds_shards_and_the_data_is_the_same_as_one_process_plays() {
+    let alone = run_dir("alone");
+    let shared = run_dir("shared");
+    let mut s = settings(1);
+    s.games = 12;
+    s.shard_games = 2;
+    run_loop(&LoopRun {
+        run: alone.clone(),
+        settings: s.clone(),
+        promote_to: None,
+        threads: 1,
+        progress: false,
+    })
+    .unwrap();
+    let actor = {
+        let shared = shared.clone();
+        std::thread::spawn(move || training::fast::generations::run_actor(&shared, "helper-1", false))
+    };
+    run_loop(&LoopRun { run: shared.clone(), settings: s, promote_to: None, threads: 1, progress: false })
+        .unwrap();
+    let said = actor.join().unwrap().unwrap();
+    assert!(said.contains("actor helper-1"), "{said}");
+    for k in 0..6 {
+        let name = format!("round-001/data/shard-{k:04}.fdata");
+        assert_eq!(
+            std::fs::read(alone.join(&name)).unwrap(),
+            std::fs::read(shared.join(&name)).unwrap(),
+            "{name}"
+        );
+        assert!(!shared.join(format!("round-001/data/shard-{k:04}.claim")).exists(), "claims are released");
+    }
+    let err = training::fast::generations::run_actor(&shared, "loop", false).unwrap_err();
+    assert!(err.contains("--actor"), "{err}");
+    let _ = std::fs::remove_dir_all(&alone);
+    let _ = std::fs::remove_dir_all(&shared);
+}

@@ -10,6 +10,11 @@
 //!    ([`crate::learn::gate::run_sequential`], the gate every pipeline uses), in
 //!    `round-RRR/gate/` with its games; its outcome in `round-RRR/gate.json`.
 //!
+//! Extra actor processes ([`run_actor`], `tde fast loop --run DIR --actor ID`), on this
+//! machine or on others sharing the folder, split each round's shards with the loop: a shard
+//! is claimed by a `.claim` file created exclusively, and the loop waits for the shards others
+//! hold before it learns (one whose claim is over an hour old is played again).
+//!
 //! A promoted candidate becomes the next generation: `generations/gen-NNN.fnet` in the run,
 //! copied with its gate record (`gen-NNN.gate.json`) into the `--promote-to` folder (the
 //! repository's `checkpoints/fast/`). `state.json` holds the best network and every round's
@@ -26,7 +31,7 @@ use fastnet::train::TrainConfig;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// A loop's settings (kept in `state.json`; a resumed run must give the same ones, except
 /// the number of rounds).
@@ -209,14 +214,9 @@ pub fn run_loop(run: &LoopRun) -> Result<String, String> {
         }
     };
     let s = state.settings.clone();
-    let lineups = Lineups::new(
-        GameConfig::default(),
-        Pool::drawn_or(&s.boards, GameConfig::default().board),
-        if s.crews.is_empty() { Pool::Fixed(GameConfig::default().crews) } else { Pool::crews(&s.crews)? },
-    )?;
     let mut lines = Vec::new();
     while (state.rounds.len() as u32) < s.rounds {
-        let record = round(run, &state, &lineups)?;
+        let record = round(run, &state)?;
         lines.push(format!(
             "round {}: {} games, {} positions ({} with a policy target){}; gate: {}",
             record.round,
@@ -252,22 +252,12 @@ fn round_dir(run: &Path, round: u32) -> PathBuf {
 }
 
 /// Play, learn and gate one round.
-fn round(run: &LoopRun, state: &LoopState, lineups: &Lineups) -> Result<RoundRecord, String> {
+fn round(run: &LoopRun, state: &LoopState) -> Result<RoundRecord, String> {
     let s = &state.settings;
     let number = state.rounds.len() as u32 + 1;
     let dir = round_dir(&run.run, number);
-    let best = Arc::new(FastNet::load(&state.best)?);
-    // The opponents: scripted, the start and every promoted generation before the best.
-    let mut opponents = vec![Opponent::Scripted];
-    if state.generation > 0 {
-        opponents.push(Opponent::Network(Arc::new(FastNet::load(&s.start)?)));
-    }
-    for g in 1..state.generation {
-        opponents.push(Opponent::Network(Arc::new(FastNet::load(
-            &generations_dir(&run.run).join(generation_name(g)),
-        )?)));
-    }
-    let played = play(run, s, &dir, best, opponents, lineups, number)?;
+    let inputs = round_inputs(&run.run, state)?;
+    let played = play(run.progress, s, &dir, &inputs, number, LOOP_ACTOR, true)?;
     let (stats, seconds) = (played.stats, played.seconds);
     // Learn: the window's rounds and the base data.
     let mut data: Vec<PathBuf> = (number.saturating_sub(s.window - 1).max(1)..=number)
@@ -353,43 +343,151 @@ struct Played {
     policy: usize,
 }
 
-/// The play step: the round's missing shards.
-fn play(
-    run: &LoopRun,
-    s: &LoopSettings,
-    dir: &Path,
+/// The loop's own name among the actors of a round (an actor process takes another).
+const LOOP_ACTOR: &str = "loop";
+
+/// A claim older than this is taken for a killed actor's, and its shard played again.
+const STALE_CLAIM: Duration = Duration::from_secs(3600);
+
+/// Claim shard `path` for `actor`: true when it is this actor's to play (a new claim, or its
+/// own from before a kill), false when another actor holds it.
+fn claim(path: &Path, actor: &str) -> Result<bool, String> {
+    let claim = path.with_extension("claim");
+    match std::fs::OpenOptions::new().write(true).create_new(true).open(&claim) {
+        Ok(mut f) => {
+            use std::io::Write;
+            f.write_all(actor.as_bytes()).map_err(|e| format!("{}: {e}", claim.display()))?;
+            Ok(true)
+        }
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
+            let holder = std::fs::read_to_string(&claim).unwrap_or_default();
+            let age =
+                std::fs::metadata(&claim).and_then(|m| m.modified()).ok().and_then(|t| t.elapsed().ok());
+            if holder == actor || age.is_some_and(|a| a > STALE_CLAIM) {
+                std::fs::write(&claim, actor).map_err(|e| format!("{}: {e}", claim.display()))?;
+                return Ok(true);
+            }
+            Ok(false)
+        }
+        Err(e) => Err(format!("{}: {e}", claim.display())),
+    }
+}
+
+/// What a round's play step needs besides the settings.
+struct RoundInputs {
     best: Arc<FastNet>,
     opponents: Vec<Opponent>,
-    lineups: &Lineups,
+    lineups: Lineups,
+}
+
+/// The best network, the opponents (scripted, the start and every promoted generation
+/// before the best) and the lineups of the next round of `state`.
+fn round_inputs(run: &Path, state: &LoopState) -> Result<RoundInputs, String> {
+    let s = &state.settings;
+    let mut opponents = vec![Opponent::Scripted];
+    if state.generation > 0 {
+        opponents.push(Opponent::Network(Arc::new(FastNet::load(&s.start)?)));
+    }
+    for g in 1..state.generation {
+        opponents.push(Opponent::Network(Arc::new(FastNet::load(
+            &generations_dir(run).join(generation_name(g)),
+        )?)));
+    }
+    let lineups = Lineups::new(
+        GameConfig::default(),
+        Pool::drawn_or(&s.boards, GameConfig::default().board),
+        if s.crews.is_empty() { Pool::Fixed(GameConfig::default().crews) } else { Pool::crews(&s.crews)? },
+    )?;
+    Ok(RoundInputs { best: Arc::new(FastNet::load(&state.best)?), opponents, lineups })
+}
+
+/// The play step of round `number`, as `actor`: the missing shards no other actor holds.
+/// With `wait`, then wait for the shards other actors hold (playing any whose claim went
+/// stale), so that the round's data is whole.
+fn play(
+    progress: bool,
+    s: &LoopSettings,
+    dir: &Path,
+    inputs: &RoundInputs,
     number: u32,
+    actor: &str,
+    wait: bool,
 ) -> Result<Played, String> {
     let data_dir = dir.join("data");
     std::fs::create_dir_all(&data_dir).map_err(|e| format!("{}: {e}", data_dir.display()))?;
     let shards = s.games.div_ceil(s.shard_games);
-    let base = plan(s, best, opponents, 0);
-    let bar = crate::progress_bar(run.progress, s.games, "games");
-    let mut stats = ExpertStats::default();
-    let (mut positions, mut policy, mut made) = (0usize, 0usize, 0usize);
-    let mut seconds = 0.0;
-    for k in 0..shards {
-        let path = data_dir.join(format!("shard-{k:04}.fdata"));
-        let games = s.shard_games.min(s.games - k * s.shard_games);
-        if let Ok(d) = Dataset::load(&path) {
-            bar.inc(games);
-            positions += d.positions.len();
-            policy += d.policy_positions();
-            continue;
+    let base = plan(s, inputs.best.clone(), inputs.opponents.clone(), 0);
+    let bar = crate::progress_bar(progress, s.games, "games");
+    let mut played = Played { stats: ExpertStats::default(), seconds: 0.0, made: 0, positions: 0, policy: 0 };
+    let mut held: Vec<u64> = Vec::new();
+    let mut first_pass = true;
+    while first_pass || (wait && !held.is_empty()) {
+        let todo: Vec<u64> = if first_pass { (0..shards).collect() } else { std::mem::take(&mut held) };
+        if !first_pass {
+            std::thread::sleep(Duration::from_millis(500));
         }
-        let start = Instant::now();
-        let seed = s.seed.wrapping_add((number as u64) << 32).wrapping_add(k * s.shard_games);
-        let (d, st) = expert_games(&ExpertPlan { games, seed, ..base.clone() }, lineups, &|| bar.inc(1))?;
-        d.save(&path)?;
-        seconds += start.elapsed().as_secs_f64();
-        stats.add(&st);
-        made += d.positions.len();
-        positions += d.positions.len();
-        policy += d.policy_positions();
+        first_pass = false;
+        for k in todo {
+            let path = data_dir.join(format!("shard-{k:04}.fdata"));
+            let games = s.shard_games.min(s.games - k * s.shard_games);
+            if let Ok(d) = Dataset::load(&path) {
+                bar.inc(games);
+                played.positions += d.positions.len();
+                played.policy += d.policy_positions();
+                continue;
+            }
+            if !claim(&path, actor)? {
+                held.push(k);
+                continue;
+            }
+            let start = Instant::now();
+            let seed = s.seed.wrapping_add((number as u64) << 32).wrapping_add(k * s.shard_games);
+            let (d, st) =
+                expert_games(&ExpertPlan { games, seed, ..base.clone() }, &inputs.lineups, &|| bar.inc(1))?;
+            d.save(&path)?;
+            let _ = std::fs::remove_file(path.with_extension("claim"));
+            played.seconds += start.elapsed().as_secs_f64();
+            played.stats.add(&st);
+            played.made += d.positions.len();
+            played.positions += d.positions.len();
+            played.policy += d.policy_positions();
+        }
     }
     bar.finish_and_clear();
-    Ok(Played { stats, seconds, made, positions, policy })
+    Ok(played)
+}
+
+/// An extra actor process over a loop's run folder (`tde fast loop --run DIR --actor ID`): it
+/// plays the shards of each round the loop has not played or claimed, with the loop's own
+/// settings and best network, then waits for the next round, until the loop's rounds are done.
+/// Several actors, on this machine or others sharing the folder, split a round's shards; the
+/// data is the same whoever plays a shard (its seed is the round's and the shard's).
+pub fn run_actor(run: &Path, id: &str, progress: bool) -> Result<String, String> {
+    if id.is_empty()
+        || id == LOOP_ACTOR
+        || !id.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+    {
+        return Err(format!(
+            "--actor `{id}`: use letters, digits, - and _ (and not `{LOOP_ACTOR}`, the loop's own name)"
+        ));
+    }
+    let (mut shards, mut rounds) = (0u64, 0u32);
+    loop {
+        let Some(state) = read_state(run)? else {
+            std::thread::sleep(Duration::from_secs(1));
+            continue;
+        };
+        let done = state.rounds.len();
+        if done as u32 >= state.settings.rounds {
+            return Ok(format!("actor {id}: played {shards} shards in {rounds} rounds of {}", run.display()));
+        }
+        let number = done as u32 + 1;
+        let inputs = round_inputs(run, &state)?;
+        let played = play(progress, &state.settings, &round_dir(run, number), &inputs, number, id, false)?;
+        shards += played.stats.games.div_ceil(state.settings.shard_games.max(1));
+        rounds += u32::from(played.stats.games > 0);
+        while read_state(run)?.is_some_and(|s| s.rounds.len() == done && done < s.settings.rounds as usize) {
+            std::thread::sleep(Duration::from_millis(500));
+        }
+    }
 }
