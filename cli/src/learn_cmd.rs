@@ -239,6 +239,10 @@ pub struct LadderArgs {
     /// The folder of committed generations.
     #[arg(long, default_value = "checkpoints/learned")]
     pub ladder: PathBuf,
+    /// The folder of the fast network's committed generations (`gen-NNN.fnet`), each rated
+    /// alone; `none` leaves them out.
+    #[arg(long, default_value = "checkpoints/fast")]
+    pub fast: PathBuf,
     /// Other agents to rate beside the generations and `scripted` (comma-separated specs, e.g.
     /// `mcts:ms=20,rollout=scripted,width=4`).
     #[arg(long, default_value = "")]
@@ -267,6 +271,7 @@ pub struct LadderArgs {
 pub fn ladder_cmd(args: &LadderArgs) -> Result<String, String> {
     let settings = training::learn::ladder::LadderSettings {
         ladder: args.ladder.clone(),
+        fast: (args.fast.as_os_str() != "none").then(|| args.fast.clone()),
         extra: agents::split_agent_list(&args.with),
         games: args.games,
         seed: args.seed,

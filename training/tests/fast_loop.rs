@@ -164,3 +164,34 @@ fn actor_processes_split_a_rounds_shards_and_the_data_is_the_same_as_one_process
     let _ = std::fs::remove_dir_all(&alone);
     let _ = std::fs::remove_dir_all(&shared);
 }
+
+#[test]
+fn the_ladder_rates_the_fast_networks_generations_beside_the_learned_players() {
+    use training::learn::ladder::{run_ladder, LadderSettings};
+    let dir = run_dir("ladder");
+    let fast = dir.join("fast");
+    std::fs::create_dir_all(&fast).unwrap();
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
+    std::fs::copy(root.join("checkpoints/fast/gen-000.fnet"), fast.join("gen-000.fnet")).unwrap();
+    std::fs::write(fast.join("gen-001.gate.json"), "{}").unwrap();
+    let ladder = run_ladder(&LadderSettings {
+        ladder: root.join("checkpoints/learned"),
+        fast: Some(fast.clone()),
+        extra: vec![],
+        games: 10,
+        seed: 1,
+        threads: 2,
+        run: dir.join("run"),
+        out: dir.join("out"),
+        progress: false,
+    })
+    .unwrap();
+    let learned: Vec<u32> = ladder.rungs.iter().filter_map(|r| r.generation).collect();
+    assert!((0..=4).all(|g| learned.contains(&g)), "every learned generation, the fourth too: {learned:?}");
+    let fast_rungs: Vec<_> = ladder.rungs.iter().filter(|r| r.fast_generation.is_some()).collect();
+    assert_eq!(fast_rungs.len(), 1, "one fast generation (the gate record is no network)");
+    assert!(fast_rungs[0].agent.starts_with("fast:net=") && fast_rungs[0].vs_scripted.is_some());
+    let readme = std::fs::read_to_string(dir.join("out/README.md")).unwrap();
+    assert!(readme.contains("| fast 0 |") && readme.contains("| learned 4 |"), "{readme}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -25,6 +25,8 @@ use std::path::{Path, PathBuf};
 pub struct LadderSettings {
     /// The folder of committed generations.
     pub ladder: PathBuf,
+    /// The folder of the fast network's committed generations (`gen-NNN.fnet`), rated too.
+    pub fast: Option<PathBuf>,
     /// Agents rated beside the generations and `scripted` (specs).
     pub extra: Vec<String>,
     /// Games per pair.
@@ -48,6 +50,9 @@ pub struct Rung {
     pub agent: String,
     /// Its generation, for a learned one.
     pub generation: Option<u32>,
+    /// Its generation, for the fast network.
+    #[serde(default)]
+    pub fast_generation: Option<u32>,
     /// Bradley–Terry rating (Elo-like scale, mean 0).
     pub rating: f64,
     /// 95% interval of the rating.
@@ -89,10 +94,35 @@ pub fn generations(dir: &Path) -> Result<Vec<(u32, PathBuf)>, String> {
     Ok(out)
 }
 
+/// The fast network's committed generations in `dir` (`gen-NNN.fnet`), oldest first.
+pub fn fast_generations(dir: &Path) -> Result<Vec<(u32, PathBuf)>, String> {
+    let mut out: Vec<(u32, PathBuf)> = std::fs::read_dir(dir)
+        .map_err(|e| format!("{}: {e}", dir.display()))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter_map(|p| {
+            let name = p.file_name()?.to_string_lossy().to_string();
+            let n = name.strip_prefix("gen-")?.strip_suffix(".fnet")?.parse::<u32>().ok()?;
+            Some((n, p))
+        })
+        .collect();
+    out.sort();
+    Ok(out)
+}
+
+/// The spec of the fast network's generation file `path` alone.
+fn fast_spec(path: &Path) -> String {
+    format!("fast:net={}", path.display())
+}
+
 /// Run (or resume) the ladder's arena and write the ladder.
 pub fn run_ladder(s: &LadderSettings) -> Result<Ladder, String> {
     let gens = generations(&s.ladder)?;
+    let fast = match &s.fast {
+        Some(dir) => fast_generations(dir)?,
+        None => Vec::new(),
+    };
     let mut agents: Vec<String> = gens.iter().map(|(_, p)| format!("learned:gen={}", p.display())).collect();
+    agents.extend(fast.iter().map(|(_, p)| fast_spec(p)));
     agents.push("scripted".into());
     for e in &s.extra {
         if !agents.contains(e) {
@@ -108,8 +138,13 @@ pub fn run_ladder(s: &LadderSettings) -> Result<Ladder, String> {
     let dir = s.run.join(format!("arena-{}-{key:016x}", agents.len()));
     let options = ArenaOptions { threads: s.threads, out: Some(dir), records: false, progress: s.progress };
     let results = arena::run(&maker, &settings, &options)?;
-    let ladder =
-        ladder_of(&results, &gens, per_scenario * engine::scenario::Scenario::ALL.len() as u32, s.seed);
+    let ladder = ladder_of(
+        &results,
+        &gens,
+        &fast,
+        per_scenario * engine::scenario::Scenario::ALL.len() as u32,
+        s.seed,
+    );
     std::fs::create_dir_all(&s.out).map_err(|e| format!("{}: {e}", s.out.display()))?;
     write_atomic(
         &s.out.join("ladder.json"),
@@ -121,10 +156,17 @@ pub fn run_ladder(s: &LadderSettings) -> Result<Ladder, String> {
 }
 
 /// The ladder of an arena's results.
-pub fn ladder_of(results: &Results, gens: &[(u32, PathBuf)], games_per_pair: u32, seed: u64) -> Ladder {
+pub fn ladder_of(
+    results: &Results,
+    gens: &[(u32, PathBuf)],
+    fast: &[(u32, PathBuf)],
+    games_per_pair: u32,
+    seed: u64,
+) -> Ladder {
     let generation_of = |agent: &str| {
         gens.iter().find(|(_, p)| agent == format!("learned:gen={}", p.display())).map(|(n, _)| *n)
     };
+    let fast_generation_of = |agent: &str| fast.iter().find(|(_, p)| agent == fast_spec(p)).map(|(n, _)| *n);
     let vs_scripted = |agent: &str| {
         results.pairs.iter().find_map(|p| {
             if p.a == agent && p.b == "scripted" {
@@ -144,6 +186,7 @@ pub fn ladder_of(results: &Results, gens: &[(u32, PathBuf)], games_per_pair: u32
             Rung {
                 agent: r.agent.clone(),
                 generation: generation_of(&r.agent),
+                fast_generation: fast_generation_of(&r.agent),
                 rating: r.rating,
                 ci95: r.ci95,
                 vs_scripted: v.map(|x| x.0),
@@ -165,7 +208,8 @@ pub fn readme(ladder: &Ladder) -> String {
     let mut out = String::from("# The ladder of learned generations\n\n");
     let _ = writeln!(
         out,
-        "Written by `tde ladder`: every committed generation (`checkpoints/learned/`), `scripted` and the other agents \
+        "Written by `tde ladder`: every committed generation of the learned player (`checkpoints/learned/`) and of \
+         the fast network alone (`checkpoints/fast/`), `scripted` and the other agents \
          named, every pair {} games over the five scenarios, boards and crews drawn per game, sides swapped on each \
          draw, seed {} ({} games in all). Ratings are Bradley–Terry on an Elo-like scale (mean 0) with 95% intervals; \
          `ratings.png` plots them by generation.\n",
@@ -181,7 +225,11 @@ pub fn readme(ladder: &Ladder) -> String {
             out,
             "| `{}` | {} | {:.0} | {:.0} to {:.0} | {} |",
             r.agent,
-            r.generation.map_or("—".into(), |g| g.to_string()),
+            match (r.generation, r.fast_generation) {
+                (Some(g), _) => format!("learned {g}"),
+                (None, Some(g)) => format!("fast {g}"),
+                _ => "—".into(),
+            },
             r.rating,
             r.ci95[0],
             r.ci95[1],
