@@ -310,6 +310,7 @@ mod tests {
         Rung {
             agent: agent.into(),
             generation,
+            fast_generation: None,
             rating,
             ci95: [rating - 10.0, rating + 10.0],
             vs_scripted: generation.map(|_| 0.52),
@@ -332,7 +333,7 @@ mod tests {
         let text = readme(&ladder);
         assert!(text.contains("| `scripted` | — | -5 |"), "{text}");
         assert!(
-            text.contains("| `learned:gen=g/gen-001.json` | 1 | 12 | 2 to 22 | 52.0% (50.0–54.0%) |"),
+            text.contains("| `learned:gen=g/gen-001.json` | learned 1 | 12 | 2 to 22 | 52.0% (50.0–54.0%) |"),
             "{text}"
         );
         let dir = std::env::temp_dir().join(format!("tde-ladder-test-{}", std::process::id()));
