@@ -14,7 +14,7 @@ use engine::dice::TestLevel;
 use engine::record::GameRecord;
 use engine::state::{Purpose, Step};
 use engine::{Action, GameState, Player};
-use rand::{Rng, SeedableRng};
+use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use serde_json::{json, Value};
 
@@ -223,15 +223,7 @@ fn play_and_check(server: &Server, seed: u64, decisions: usize, counts: &mut Cou
         );
         let state = record.replay("record").unwrap();
         check_decision(&view, &state, counts);
-        let options = view["decision"]["options"].as_array().unwrap();
-        let wanted = ["charge", "shoot", "move", "activate", "react", "close_combat"];
-        let good: Vec<&Value> =
-            options.iter().filter(|o| wanted.contains(&o["kind"].as_str().unwrap_or(""))).collect();
-        let pick = if !good.is_empty() && rng.gen_bool(0.85) {
-            good[rng.gen_range(0..good.len())]["i"].as_u64().unwrap()
-        } else {
-            rng.gen_range(0..options.len()) as u64
-        };
+        let pick = common::favoured_option(&view, &mut rng);
         let version = view["version"].as_u64().unwrap();
         view = server.post("/api/action", json!({"version": version, "index": pick})).ok();
     }

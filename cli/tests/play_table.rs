@@ -6,7 +6,7 @@
 mod common;
 
 use common::Server;
-use rand::{Rng, SeedableRng};
+use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use serde_json::{json, Value};
 
@@ -27,15 +27,7 @@ fn play_until(server: &Server, seed: u64, mut stop: impl FnMut(&Value) -> bool) 
             return view;
         }
         assert!(view["over"].is_null(), "the game ended first");
-        let options = view["decision"]["options"].as_array().unwrap().clone();
-        let kinds = ["move", "activate", "charge", "shoot", "close_combat", "react"];
-        let good: Vec<&Value> =
-            options.iter().filter(|o| kinds.contains(&o["kind"].as_str().unwrap_or(""))).collect();
-        let pick = if !good.is_empty() && rng.gen_bool(0.85) {
-            good[rng.gen_range(0..good.len())]["i"].as_u64().unwrap()
-        } else {
-            rng.gen_range(0..options.len()) as u64
-        };
+        let pick = common::favoured_option(&view, &mut rng);
         let version = view["version"].as_u64().unwrap();
         view = server.post("/api/action", json!({"version": version, "index": pick})).ok();
     }

@@ -6,6 +6,21 @@ use std::io::{BufRead, BufReader, Read, Write};
 use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
 
+/// The index of an option of `view`'s decision, drawn by `rng`: most of the time one of the
+/// options that move, shoot, charge, activate, react or fight (the play that reaches tests
+/// and reactions), else any.
+pub fn favoured_option(view: &Value, rng: &mut impl rand::Rng) -> u64 {
+    let options = view["decision"]["options"].as_array().expect("a decision with options");
+    let kinds = ["move", "activate", "charge", "shoot", "close_combat", "react"];
+    let good: Vec<&Value> =
+        options.iter().filter(|o| kinds.contains(&o["kind"].as_str().unwrap_or(""))).collect();
+    if !good.is_empty() && rng.gen_bool(0.85) {
+        good[rng.gen_range(0..good.len())]["i"].as_u64().expect("an option index")
+    } else {
+        rng.gen_range(0..options.len()) as u64
+    }
+}
+
 /// A fresh folder under the target's temporary folder.
 pub fn temp_dir(name: &str) -> PathBuf {
     let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("play-{name}-{}", std::process::id()));

@@ -81,12 +81,17 @@ pub fn generations(dir: &Path) -> Result<Vec<(u32, PathBuf)>, String> {
     if newest_in(dir)?.is_none() {
         return Err(format!("{}: holds no gen-NNN.json", dir.display()));
     }
+    numbered_files(dir, ".json")
+}
+
+/// The files `gen-NNN{suffix}` in `dir` with their numbers, oldest first.
+fn numbered_files(dir: &Path, suffix: &str) -> Result<Vec<(u32, PathBuf)>, String> {
     let mut out: Vec<(u32, PathBuf)> = std::fs::read_dir(dir)
         .map_err(|e| format!("{}: {e}", dir.display()))?
         .filter_map(|e| e.ok().map(|e| e.path()))
         .filter_map(|p| {
             let name = p.file_name()?.to_string_lossy().to_string();
-            let n = name.strip_prefix("gen-")?.strip_suffix(".json")?.parse::<u32>().ok()?;
+            let n = name.strip_prefix("gen-")?.strip_suffix(suffix)?.parse::<u32>().ok()?;
             Some((n, p))
         })
         .collect();
@@ -96,17 +101,7 @@ pub fn generations(dir: &Path) -> Result<Vec<(u32, PathBuf)>, String> {
 
 /// The fast network's committed generations in `dir` (`gen-NNN.fnet`), oldest first.
 pub fn fast_generations(dir: &Path) -> Result<Vec<(u32, PathBuf)>, String> {
-    let mut out: Vec<(u32, PathBuf)> = std::fs::read_dir(dir)
-        .map_err(|e| format!("{}: {e}", dir.display()))?
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter_map(|p| {
-            let name = p.file_name()?.to_string_lossy().to_string();
-            let n = name.strip_prefix("gen-")?.strip_suffix(".fnet")?.parse::<u32>().ok()?;
-            Some((n, p))
-        })
-        .collect();
-    out.sort();
-    Ok(out)
+    numbered_files(dir, ".fnet")
 }
 
 /// The spec of the fast network's generation file `path` alone.
