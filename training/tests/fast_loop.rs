@@ -122,7 +122,7 @@ fn bad_loop_settings_are_refused_by_field() {
         })
         .unwrap_err();
         assert!(err.contains(field), "{err}");
-        assert!(!run.join("state.json").exists(), "nothing written for bad settings");
+        assert!(!run.exists(), "nothing written for bad settings, not even the run folder");
     }
     let _ = std::fs::remove_dir_all(&run);
 }

@@ -187,7 +187,6 @@ fn plan(s: &LoopSettings, net: Arc<FastNet>, opponents: Vec<Opponent>, seed: u64
 
 /// Run (or resume) the loop to `settings.rounds` rounds; a summary.
 pub fn run_loop(run: &LoopRun) -> Result<String, String> {
-    std::fs::create_dir_all(&run.run).map_err(|e| format!("{}: {e}", run.run.display()))?;
     let mut state = match read_state(&run.run)? {
         Some(mut saved) => {
             let mut mine = run.settings.clone();
@@ -203,6 +202,7 @@ pub fn run_loop(run: &LoopRun) -> Result<String, String> {
         }
         None => {
             check(&run.settings)?;
+            std::fs::create_dir_all(&run.run).map_err(|e| format!("{}: {e}", run.run.display()))?;
             let state = LoopState {
                 settings: run.settings.clone(),
                 best: run.settings.start.clone(),
