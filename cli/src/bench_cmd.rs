@@ -280,6 +280,7 @@ fn fast_text(f: &fastnet::speed::FastSpeed, path: &str) -> String {
         "  fast network ({path}, {} parameters, {:.0} active features a position; medians):\n\
          \x20   evaluations, one thread: {:.0}/s from scratch, {:.0}/s incremental ({:.1} rows changed an update), \
          {:.0}/s of whole states (features computed)\n\
+         \x20   evaluations with the 16-bit first layer (play form), one thread: {:.0}/s from scratch, {:.0}/s incremental\n\
          \x20   training: {:.0} samples/s on one thread, {:.0} on {} threads; data generation: {:.2} million labelled positions/hour on {} threads\n\
          \x20   expert iteration's self-play (its default search): {:.2} million labelled positions/hour, {:.0} games/hour on {} threads",
         f.params,
@@ -288,6 +289,8 @@ fn fast_text(f: &fastnet::speed::FastSpeed, path: &str) -> String {
         f.incremental_per_s,
         f.incremental_rows_changed,
         f.states_per_s,
+        f.quantised_scratch_per_s,
+        f.quantised_incremental_per_s,
         f.train_per_s_one_thread,
         f.train_per_s_all_threads,
         f.threads,

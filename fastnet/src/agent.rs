@@ -5,7 +5,8 @@
 use crate::action_features::{action_features, ActionFeatures};
 use crate::checkpoint::Checkpoint;
 use crate::features::position_features;
-use crate::network::{policy_logits, softmax, trunk, value, Params};
+use crate::network::{policy_logits, softmax, value, Params};
+use crate::quantised::QuantisedLayer;
 use crate::prior::Prior;
 use agents::learned::Generation;
 use agents::mcts::{Evaluator, MctsAgent, MctsConfig, Ranker, RolloutPolicy};
@@ -20,10 +21,14 @@ use rand_chacha::ChaCha8Rng;
 use std::path::Path;
 use std::sync::{Arc, Mutex};
 
-/// A loaded network: its checkpoint, its prior's generation and the file it came from.
+/// A loaded network: its checkpoint, its prior's generation and the file it came from. It
+/// plays in its 16-bit form ([`crate::quantised`]: the first layer in integers, within a
+/// tested tolerance of the f32 network it was trained as).
 pub struct FastNet {
-    /// The checkpoint.
-    pub checkpoint: Checkpoint,
+    /// The checkpoint (read-only: the play form is made from it once).
+    checkpoint: Checkpoint,
+    /// The checkpoint's first layer in 16 bits.
+    play_layer: QuantisedLayer,
     /// The prior player's generation.
     pub prior: Arc<Generation>,
     /// The file it was read from.
@@ -36,8 +41,10 @@ impl FastNet {
     /// A network from a checkpoint; `source` names it.
     pub fn new(checkpoint: Checkpoint, source: &str) -> Result<FastNet, String> {
         let prior = Generation::parse(&checkpoint.meta.prior.to_string(), &format!("{source}: prior"))?;
+        let play_layer = QuantisedLayer::new(&checkpoint.params).map_err(|e| format!("{source}: {e}"))?;
         Ok(FastNet {
             checkpoint,
+            play_layer,
             prior: Arc::new(prior),
             source: source.to_string(),
             priors: Mutex::default(),
@@ -61,7 +68,7 @@ impl FastNet {
     /// The value of `state` for `observer`, in [−1, 1], from the observer's view.
     pub fn value(&self, state: &GameState, observer: Side, buffer: &mut Vec<u16>) -> f32 {
         position_features(state, observer, buffer);
-        value(self.params(), &trunk(self.params(), buffer))
+        value(self.params(), &self.play_layer.trunk(self.params(), buffer))
     }
 
     /// The policy at `state`'s decision over `legal` (its legal actions), for the mover
@@ -76,7 +83,7 @@ impl FastNet {
         out: &mut Vec<f32>,
     ) -> f32 {
         position_features(state, mover, &mut scratch.features);
-        let t = trunk(self.params(), &scratch.features);
+        let t = self.play_layer.trunk(self.params(), &scratch.features);
         prior.priors(state, legal, &mut scratch.priors);
         scratch.actions.clear();
         scratch.actions.extend(legal.iter().map(|&a| action_features(state, mover, a)));

@@ -41,6 +41,25 @@ macro_rules! dispatch {
     };
 }
 
+/// Lanes of [`dot`]'s partial sums.
+const LANES: usize = 8;
+
+/// The dot product of two equal-length slices, summed in [`LANES`] independent partial sums:
+/// a single running sum cannot be vectorised (the compiler keeps the order of float
+/// additions), eight can, and they fill one AVX2 register.
+#[inline(always)]
+pub fn dot(a: &[f32], b: &[f32]) -> f32 {
+    let (a_chunks, b_chunks) = (a.chunks_exact(LANES), b.chunks_exact(LANES));
+    let tail: f32 = a_chunks.remainder().iter().zip(b_chunks.remainder()).map(|(x, y)| x * y).sum();
+    let mut lanes = [0.0f32; LANES];
+    for (x, y) in a_chunks.zip(b_chunks) {
+        for l in 0..LANES {
+            lanes[l] += x[l] * y[l];
+        }
+    }
+    lanes.iter().sum::<f32>() + tail
+}
+
 dispatch! {
     /// `acc` = b1 + Σ W1[f] over `features` (with repeats), from the flat parameters.
     pub fn accumulate(params: &[f32], features: &[u16], acc: &mut [f32; H1]) {
@@ -66,6 +85,23 @@ dispatch! {
 }
 
 dispatch! {
+    /// `acc` += `row` when `add`, else `acc` −= `row`, both wrapping: exact modulo 2¹⁶ in
+    /// any order (the 16-bit first layer of [`crate::quantised`]).
+    pub fn add_row_i16(acc: &mut [i16; H1], row: &[i16], add: bool) {
+        let row: &[i16; H1] = row.try_into().expect("a W1 row");
+        if add {
+            for (a, w) in acc.iter_mut().zip(row) {
+                *a = a.wrapping_add(*w);
+            }
+        } else {
+            for (a, w) in acc.iter_mut().zip(row) {
+                *a = a.wrapping_sub(*w);
+            }
+        }
+    }
+}
+
+dispatch! {
     /// The dense layers above the accumulator `t.acc`: fills `t.z2`, `t.z3` and `t.h3`.
     pub fn dense_layers(params: &[f32], t: &mut Trunk) {
         let mut h1 = [0.0f32; H1];
@@ -73,24 +109,14 @@ dispatch! {
             *h = crelu(*a);
         }
         for k in 0..H2 {
-            let row: &[f32; H1] = params[W2 + k * H1..W2 + (k + 1) * H1].try_into().expect("a W2 row");
-            let mut s = 0.0;
-            for (w, h) in row.iter().zip(&h1) {
-                s += w * h;
-            }
-            t.z2[k] = s + params[B2 + k];
+            t.z2[k] = dot(&params[W2 + k * H1..W2 + (k + 1) * H1], &h1) + params[B2 + k];
         }
         let mut h2 = [0.0f32; H2];
         for (h, z) in h2.iter_mut().zip(&t.z2) {
             *h = crelu(*z);
         }
         for k in 0..H3 {
-            let row: &[f32; H2] = params[W3 + k * H2..W3 + (k + 1) * H2].try_into().expect("a W3 row");
-            let mut s = 0.0;
-            for (w, h) in row.iter().zip(&h2) {
-                s += w * h;
-            }
-            t.z3[k] = s + params[B3 + k];
+            t.z3[k] = dot(&params[W3 + k * H2..W3 + (k + 1) * H2], &h2) + params[B3 + k];
             t.h3[k] = crelu(t.z3[k]);
         }
     }

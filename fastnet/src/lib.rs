@@ -6,7 +6,8 @@
 //!   the policy head reads of each action; [`prior`]: the cheap player's score it starts
 //!   from.
 //! - [`layout`]: the shape; [`network`]: the weights and the forward pass, with the
-//!   incremental [`network::Accumulator`]; [`kernel`]: the hand-written inner loops.
+//!   incremental [`network::Accumulator`]; [`quantised`]: its 16-bit first layer for
+//!   play; [`kernel`]: the hand-written inner loops.
 //! - [`train`]: gradients and the optimiser; [`data`]: labelled positions from games and
 //!   their files; [`expert`]: expert iteration's games, labelled by the network's own
 //!   search; [`checkpoint`]: the network's file.
@@ -24,6 +25,7 @@ pub mod kernel;
 pub mod layout;
 pub mod network;
 pub mod prior;
+pub mod quantised;
 pub mod speed;
 pub mod train;
 

@@ -19,6 +19,7 @@
 
 use crate::action_features::ActionFeatures;
 use crate::kernel;
+pub use crate::kernel::dot;
 pub use crate::layout::*;
 
 /// All the network's parameters, laid out by the offsets of [`crate::layout`].
@@ -187,11 +188,6 @@ pub fn softmax(logits: &mut [f32]) {
     }
 }
 
-/// The dot product of two equal-length slices.
-#[inline(always)]
-pub fn dot(a: &[f32], b: &[f32]) -> f32 {
-    a.iter().zip(b).map(|(x, y)| x * y).sum()
-}
 
 #[cfg(test)]
 mod tests {

@@ -6,6 +6,7 @@
 
 use crate::data::Dataset;
 use crate::network::{trunk, trunk_from_accumulator, value, Accumulator, Params};
+use crate::quantised::QuantisedLayer;
 use crate::train::{TrainConfig, Trainer};
 use std::time::Instant;
 
@@ -58,6 +59,34 @@ pub fn incremental_evaluations(params: &Params, data: &Dataset) -> (f64, f64) {
     (rate, changed as f64 / data.positions.len().max(1) as f64)
 }
 
+/// The same two figures with the 16-bit first layer of [`crate::quantised`] (play form).
+pub fn quantised_evaluations(params: &Params, data: &Dataset) -> Result<(f64, f64), String> {
+    let layer = QuantisedLayer::new(params)?;
+    let scratch = median_rate(|| {
+        let start = Instant::now();
+        let mut sink = 0.0;
+        for p in &data.positions {
+            sink += value(params, &layer.trunk(params, data.features_of(p)));
+        }
+        std::hint::black_box(sink);
+        (data.positions.len(), start.elapsed().as_secs_f64())
+    });
+    let incremental = median_rate(|| {
+        let first = |k: usize| data.positions.get(k).map_or(&[][..], |p| data.features_of(p));
+        let mut accs = [layer.accumulator(first(0)), layer.accumulator(first(1))];
+        let start = Instant::now();
+        let mut sink = 0.0;
+        for (i, p) in data.positions.iter().enumerate() {
+            let acc = &mut accs[i % 2];
+            acc.update(&layer, data.features_of(p));
+            sink += value(params, &acc.trunk(params));
+        }
+        std::hint::black_box(sink);
+        (data.positions.len(), start.elapsed().as_secs_f64())
+    });
+    Ok((scratch, incremental))
+}
+
 /// Whole evaluations per second of game states: the features computed, then the network.
 pub fn state_evaluations(params: &Params, states: &[(engine::GameState, engine::state::Side)]) -> f64 {
     let mut features = Vec::new();
@@ -107,6 +136,10 @@ pub struct FastSpeed {
     pub scratch_per_s: f64,
     /// The same with the accumulator updated from the same side's previous position.
     pub incremental_per_s: f64,
+    /// Evaluations per second with the 16-bit first layer (play form), from scratch.
+    pub quantised_scratch_per_s: f64,
+    /// The same, incremental.
+    pub quantised_incremental_per_s: f64,
     /// Mean first-layer rows changed per incremental update.
     pub incremental_rows_changed: f64,
     /// Whole evaluations per second of game states (features computed), one thread.
@@ -156,19 +189,24 @@ pub fn measure(net: &std::sync::Arc<crate::agent::FastNet>, games: u64) -> Resul
     let selfplay_games_per_hour = games as f64 / seconds * 3600.0;
     let states = sample_states(&lineups, 40)?;
     let one = rayon::ThreadPoolBuilder::new().num_threads(1).build().map_err(|e| e.to_string())?;
-    let (scratch_per_s, (incremental_per_s, incremental_rows_changed), states_per_s) = one.install(|| {
-        (
-            scratch_evaluations(params, &data),
-            incremental_evaluations(params, &data),
-            state_evaluations(params, &states),
-        )
-    });
+    let (scratch_per_s, (incremental_per_s, incremental_rows_changed), quantised, states_per_s) = one
+        .install(|| {
+            (
+                scratch_evaluations(params, &data),
+                incremental_evaluations(params, &data),
+                quantised_evaluations(params, &data),
+                state_evaluations(params, &states),
+            )
+        });
+    let (quantised_scratch_per_s, quantised_incremental_per_s) = quantised?;
     let threads = rayon::current_num_threads();
     Ok(FastSpeed {
         params: params.data.len(),
         mean_active_features: data.features.len() as f64 / data.positions.len().max(1) as f64,
         scratch_per_s,
         incremental_per_s,
+        quantised_scratch_per_s,
+        quantised_incremental_per_s,
         incremental_rows_changed,
         states_per_s,
         train_per_s_one_thread: training_samples(params, &data, 1, 20)?,
