@@ -58,6 +58,12 @@ impl<G: Game> Evaluator<G> for NeutralEvaluator {
 pub trait Ranker<G: Game>: Send {
     /// Reorder `legal` (the legal actions at a decision of `state`), best first.
     fn rank(&mut self, state: &G, legal: &mut Vec<G::Action>);
+
+    /// The probability the last [`rank`](Ranker::rank) gave its first action, for a ranker
+    /// that has a policy (a network); `None` for one that only orders.
+    fn top_probability(&self) -> Option<f64> {
+        None
+    }
 }
 
 /// Builds the ranker of one search tree from a seed.
@@ -82,23 +88,41 @@ pub struct MctsConfig {
     pub threads: usize,
     /// With a ranker, the number of best-ranked actions searched at each decision.
     pub width: usize,
+    /// With a root ranker that has a policy: play its first action at once, without
+    /// searching, when it gives that action at least this probability (a move with one
+    /// sensible choice); `None` always searches.
+    pub sure: Option<f64>,
 }
 
 impl Default for MctsConfig {
     fn default() -> Self {
-        MctsConfig { iterations: 400, millis: None, c: 1.4, rollout_depth: None, threads: 1, width: 5 }
+        MctsConfig {
+            iterations: 400,
+            millis: None,
+            c: 1.4,
+            rollout_depth: None,
+            threads: 1,
+            width: 5,
+            sure: None,
+        }
     }
 }
 
 impl MctsConfig {
     /// The search settings an `mcts` spec takes.
-    pub const PARAMS: [Param; 6] = [
+    pub const PARAMS: [Param; 7] = [
         Param::int("iters", 1, 10_000_000, "iterations per decision (default 400)"),
         Param::MILLIS,
         Param::real("c", 0.0, 100.0, "UCT exploration constant (default 1.4)"),
         Param::int("depth", 1, 100_000, "rollout length in decisions before the evaluator judges"),
         Param::int("threads", 1, 256, "trees searched in parallel (default 1)"),
         Param::int("width", 1, 10_000, "with a ranker, the best-ranked actions searched (default 5)"),
+        Param::real(
+            "sure",
+            0.5,
+            1.0,
+            "with a network choosing the root's candidates: play its first at once when it gives it at least this probability",
+        ),
     ];
 
     /// Parse `key=value` pairs (see [`MctsConfig::PARAMS`]) separated by commas; an empty
@@ -119,6 +143,7 @@ impl MctsConfig {
             rollout_depth: args.int("depth").map(|n| n as u32),
             threads: args.int("threads").map_or(d.threads, |n| n as usize),
             width: args.int("width").map_or(d.width, |n| n as usize),
+            sure: args.real("sure"),
         })
     }
 
@@ -129,7 +154,8 @@ impl MctsConfig {
             None => format!("iters={}", self.iterations),
         };
         let depth = self.rollout_depth.map(|d| format!(",depth={d}")).unwrap_or_default();
-        format!("mcts:{budget},c={}{depth},threads={},width={}", self.c, self.threads, self.width)
+        let sure = self.sure.map(|p| format!(",sure={p}")).unwrap_or_default();
+        format!("mcts:{budget},c={}{depth},threads={},width={}{sure}", self.c, self.threads, self.width)
     }
 }
 
@@ -223,6 +249,13 @@ impl<G: Game> MctsAgent<G> {
             legal.truncate(self.config.width);
             legal
         });
+        let sure = self.config.sure.zip(self.root_ranker.as_ref().and_then(|r| r.top_probability()));
+        if let (Some((needed, p)), Some(order)) = (sure, &root_order) {
+            if p >= needed {
+                // One sensible choice: played at once, as one visit.
+                return BTreeMap::from([(order[0], 1)]);
+            }
+        }
         let threads = self.config.threads.max(1);
         let seeds: Vec<u64> = (0..threads).map(|_| self.rng.gen()).collect();
         let per_thread = self.config.iterations.div_ceil(threads as u32);

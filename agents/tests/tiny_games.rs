@@ -505,6 +505,42 @@ fn a_root_ranker_is_asked_once_a_search_and_bounds_the_roots_candidates() {
     assert_eq!(calls.load(std::sync::atomic::Ordering::Relaxed), 2);
 }
 
+/// Orders Nim's takes largest first and is as sure of its first as it is told.
+struct SureOfTheMost(f64);
+
+impl agents::mcts::Ranker<ChancyNim> for SureOfTheMost {
+    fn rank(&mut self, _state: &ChancyNim, legal: &mut Vec<u8>) {
+        legal.sort_by(|a, b| b.cmp(a));
+    }
+
+    fn top_probability(&self) -> Option<f64> {
+        Some(self.0)
+    }
+}
+
+#[test]
+fn a_move_the_root_ranker_is_sure_of_is_played_without_searching() {
+    // Pile 6: taking 2 wins, the ranker prefers 3. At or above `sure` its 3 is played at once
+    // (one visit); below it, or without `sure`, the search runs and finds the 2.
+    let state = ChancyNim::at(6, 0);
+    for (sure, told, expected, visits) in [
+        (Some(0.9), 0.95, 3, 1.0),
+        (Some(0.9), 0.9, 3, 1.0),
+        (Some(0.9), 0.85, 2, 2000.0),
+        (None, 0.99, 2, 2000.0),
+    ] {
+        let config = MctsConfig { iterations: 2000, width: 3, sure, ..MctsConfig::default() };
+        let mut agent = MctsAgent::new(config, Arc::new(NeutralEvaluator), 5)
+            .with_root_ranker(Box::new(SureOfTheMost(told)), "sure");
+        assert_eq!(agent.select_action(&state), expected, "sure {sure:?}, ranker at {told}");
+        let searched: f64 = agent.last_search().unwrap().iter().map(|(_, n)| n).sum();
+        assert_eq!(searched, visits, "sure {sure:?}, ranker at {told}");
+    }
+    assert_eq!(MctsConfig::parse("sure=0.97").unwrap().sure, Some(0.97));
+    assert!(MctsConfig::parse("sure=0.97").unwrap().spec().ends_with(",sure=0.97"));
+    assert!(MctsConfig::parse("sure=0.2").unwrap_err().contains("sure"));
+}
+
 #[test]
 fn the_tiny_games_pass_the_conformance_test() {
     use agents::conformance::{check, Options};

@@ -6,8 +6,8 @@ use crate::action_features::{action_features, ActionFeatures};
 use crate::checkpoint::Checkpoint;
 use crate::features::position_features;
 use crate::network::{policy_logits, softmax, value, Params};
-use crate::quantised::QuantisedLayer;
 use crate::prior::Prior;
+use crate::quantised::QuantisedLayer;
 use agents::learned::Generation;
 use agents::mcts::{Evaluator, MctsAgent, MctsConfig, Ranker, RolloutPolicy};
 use agents::spec::{Args, Param};
@@ -242,29 +242,38 @@ pub struct FastRanker {
     net: Arc<FastNet>,
     prior: Prior,
     scratch: Scratch,
+    /// The policy's probability of the first action of the last ranking.
+    top: Option<f64>,
 }
 
 impl FastRanker {
     /// A ranker by `net`, seeded.
     pub fn new(net: Arc<FastNet>, seed: u64) -> FastRanker {
         let prior = Prior::new(net.prior.clone(), seed);
-        FastRanker { net, prior, scratch: Scratch::default() }
+        FastRanker { net, prior, scratch: Scratch::default(), top: None }
     }
 }
 
 impl Ranker<GameState> for FastRanker {
     fn rank(&mut self, state: &GameState, legal: &mut Vec<Action>) {
+        self.top = None;
         let Turn::Player(mover) = Game::turn(state) else { return };
         if legal.len() < 2 {
             return;
         }
         let mut logits = std::mem::take(&mut self.scratch.logits);
         self.net.decide(state, mover as Side, legal, &mut self.prior, &mut self.scratch, &mut logits);
+        softmax(&mut logits);
         let mut order: Vec<(f32, Action)> = logits.iter().copied().zip(legal.iter().copied()).collect();
         order.sort_by(|a, b| b.0.total_cmp(&a.0));
+        self.top = Some(order[0].0 as f64);
         legal.clear();
         legal.extend(order.into_iter().map(|(_, a)| a));
         self.scratch.logits = logits;
+    }
+
+    fn top_probability(&self) -> Option<f64> {
+        self.top
     }
 }
 

@@ -188,7 +188,6 @@ pub fn softmax(logits: &mut [f32]) {
     }
 }
 
-
 #[cfg(test)]
 mod tests {
     use super::*;

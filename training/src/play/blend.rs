@@ -52,13 +52,16 @@ pub struct BlendedPolicy {
     weight: f64,
     scripted: ScriptedAgent,
     order: Vec<Action>,
+    /// The network's probability of the first action of the last ranking, when the scripted
+    /// order puts it first too (both agree); else `None`.
+    top: Option<f64>,
 }
 
 impl BlendedPolicy {
     /// The blend of `network` with the scripted order at `weight` (≥ 0); `seed` seeds the
     /// scripted player that orders the actions.
     pub fn new(network: Arc<Network>, weight: f64, seed: u64) -> BlendedPolicy {
-        BlendedPolicy { network, weight, scripted: ScriptedAgent::new(seed), order: Vec::new() }
+        BlendedPolicy { network, weight, scripted: ScriptedAgent::new(seed), order: Vec::new(), top: None }
     }
 
     /// The label of the blend in agent names: the network's source and the weight.
@@ -74,7 +77,13 @@ impl BlendedPolicy {
         self.order.clear();
         self.order.extend_from_slice(&e.legal);
         self.scripted.rank(state, &mut self.order);
-        blended_order(&e.legal, &e.priors, &self.order, self.weight)
+        let ranked = blended_order(&e.legal, &e.priors, &self.order, self.weight);
+        self.top = ranked
+            .first()
+            .filter(|&&a| self.order.first() == Some(&a))
+            .and_then(|a| e.legal.iter().position(|b| b == a))
+            .map(|i| e.priors[i] as f64);
+        ranked
     }
 }
 
@@ -83,7 +92,14 @@ impl Ranker<GameState> for BlendedPolicy {
         let ranked = self.ranked(state);
         if ranked.len() == legal.len() {
             *legal = ranked;
+        } else {
+            self.top = None;
         }
+    }
+
+    /// The network's probability of the first action when the scripted order agrees.
+    fn top_probability(&self) -> Option<f64> {
+        self.top
     }
 }
 

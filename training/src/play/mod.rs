@@ -124,7 +124,7 @@ pub fn registry() -> Registry<GameState> {
             let network = network(args, "net")?;
             let ranker = network.clone();
             let agent = MctsAgent::new(config, Arc::new(NetEvaluator(network)), seed)
-                .with_ranker(Arc::new(move |_| Box::new(NetRanker(ranker.clone()))), "net");
+                .with_ranker(Arc::new(move |_| Box::new(NetRanker::new(ranker.clone()))), "net");
             Ok(Box::new(agent))
         },
     });
