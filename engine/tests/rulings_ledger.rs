@@ -182,7 +182,12 @@ fn every_ruling_points_at_code_and_a_test_that_exist() {
     let text = std::fs::read_to_string(root.join("docs/rulings.md")).expect("docs/rulings.md is readable");
     let report = check_ledger(&text, root);
     assert!(report.rulings.len() >= 150, "only {} rulings found", report.rulings.len());
-    assert!(report.problems.is_empty(), "{} problems:\n{}", report.problems.len(), report.problems.join("\n"));
+    assert!(
+        report.problems.is_empty(),
+        "{} problems:\n{}",
+        report.problems.len(),
+        report.problems.join("\n")
+    );
     assert_eq!(
         report.none_yet, NONE_YET,
         "the rulings without a test changed: update NONE_YET (or write the missing test)"
