@@ -553,3 +553,71 @@ fn a_nailed_dodge_may_make_one_inch_of_dynamic_movement() {
     );
     assert!(options(TestLevel::NailedIt).contains(&Action::DodgeMove(rough)));
 }
+
+#[test]
+fn close_combat_ignores_cover_that_would_cover_a_shot() {
+    // p.30: cover modifies shooting; a close combat attack is made in base contact and hard
+    // cover's +1 applies to the armour roll against shots only (ruling 28). Nix stands on a
+    // crate's cell, which covers her from Kaneda's corner; he strikes her across the diagonal.
+    let mut s = game(
+        common::board(&["0.0.0.", "0.0h0.", "0.0.0."]),
+        &[Place { side: 0, profile: "kaneda", at: (0, 0) }, Place { side: 1, profile: "nix", at: (1, 1) }],
+        Some(0),
+    );
+    let sight = s.model_sight(0, 1).expect("Kaneda sees Nix");
+    assert!(sight.sight.hard_cover, "the crate in Nix's cell covers her from Kaneda's view");
+    let strike = *s
+        .legal_actions()
+        .iter()
+        .find(|a| matches!(a, Action::CloseCombat { target: 1, .. }))
+        .expect("close combat offered in base contact");
+    let Action::CloseCombat { weapon, .. } = strike else { unreachable!() };
+    let sneaky: u8 = s.profile(0).weapons[weapon as usize]
+        .properties
+        .iter()
+        .map(|p| if let engine::profile::WeaponProperty::Sneaky(x) = p { *x } else { 0 })
+        .sum();
+    common::declare(&mut s, strike);
+    let Step::Test { attr, .. } = top(&s) else {
+        panic!("expected the close combat test, got {:?}", top(&s))
+    };
+    assert_eq!(
+        attr,
+        s.profile(0).cc + sneaky,
+        "no cover modifier on Close Combat (Sneaky: the roll is unopposed)"
+    );
+    force_test(&mut s, TestLevel::NailedIt);
+    let Step::Armour { target, .. } = top(&s) else { panic!("expected the armour roll, got {:?}", top(&s)) };
+    let t = s.profile(1).toughness + s.profile(1).total_armour();
+    assert_eq!(target, t, "no +1 for hard cover on a close combat's armour roll");
+}
+
+#[test]
+fn a_swimming_target_always_has_soft_cover() {
+    // p.40, "Model Stance: Swimming": the water covers a swimming model (ruling 23). Nix shoots
+    // Kaneda across open ground: in the open he has no cover, swimming he has soft cover, at
+    // any distance and with nothing between them.
+    for (kanedas_cell, soft) in [("0.", false), ("0~", true)] {
+        let rows = [row(&["0.", "0.", "0.", "0.", "0.", "0.", kanedas_cell], 7)];
+        let mut s = game(
+            board_of(&rows),
+            &[
+                Place { side: 0, profile: "nix", at: (0, 0) },
+                Place { side: 1, profile: "kaneda", at: (6, 0) },
+            ],
+            Some(0),
+        );
+        let sight = s.model_sight(0, 1).expect("Nix sees Kaneda").sight;
+        assert_eq!((sight.soft_cover, sight.hard_cover), (soft, false), "Kaneda on {kanedas_cell}");
+        let recurve = s.profile(0).weapons.iter().position(|w| w.name == "Recurve").unwrap() as u8;
+        common::declare(&mut s, Action::Shoot { weapon: recurve, target: 1 });
+        let Step::Test { attr, .. } = top(&s) else {
+            panic!("expected the shooting test, got {:?}", top(&s))
+        };
+        let expected = s.profile(0).marksmanship - u8::from(soft);
+        assert_eq!(
+            attr, expected,
+            "soft cover costs the shooter one Marksmanship (p.30), Kaneda on {kanedas_cell}"
+        );
+    }
+}
