@@ -6,8 +6,8 @@ use std::path::PathBuf;
 use training::fast::data::{make_data, DataRun};
 use training::fast::generations::{run_actor, run_loop, LoopRun, LoopSettings};
 use training::fast::trainer::{train, TrainRun};
-use training::learn::gate::SequentialGate;
-use training::selfplay::gate::Sprt;
+use training::gate::arena::SequentialGate;
+use training::gate::sprt::Sprt;
 
 /// `tde fast` subcommands.
 #[derive(Subcommand)]

@@ -6,6 +6,8 @@
 //! - [`learning`]: teaching the network from expert play (`tde train`), with its metrics;
 //! - [`play`]: the agents that play with a network (alone, blended with the scripted order,
 //!   inside MCTS or AlphaZero-style search) and rollouts by any agent;
+//! - [`gate`]: the promotion gate of every pipeline (a sequential test or a fixed number of
+//!   games, played through the arena);
 //! - [`probes`]: yardsticks of a network (`tde probe value|policy|sibling`), one shared
 //!   decision sampler and report shape;
 //! - [`selfplay`]: AlphaZero-style self-play (`tde train` with a `[learner]` table, `tde
@@ -18,6 +20,7 @@
 //! `onnx` feature runs the networks that play in ONNX Runtime ([`network::onnx`]).
 
 pub mod fast;
+pub mod gate;
 pub mod learn;
 pub mod learning;
 pub mod network;

@@ -6,8 +6,8 @@
 use fastnet::train::TrainConfig;
 use std::path::PathBuf;
 use training::fast::generations::{read_state, run_loop, LoopRun, LoopSettings};
-use training::learn::gate::{run_sequential, SequentialGate};
-use training::selfplay::gate::Sprt;
+use training::gate::arena::{run_sequential, SequentialGate};
+use training::gate::sprt::Sprt;
 
 fn run_dir(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("tde-fast-loop-{name}-{}", std::process::id()));

@@ -3,8 +3,8 @@
 //! with a spread floor no longer turns noise among sibling values into a confident target.
 
 use agents::{improved_policy, normalise_q};
+use training::gate::sprt::{Decision, Gate, Sprt};
 use training::selfplay::config::SelfPlayConfig;
-use training::selfplay::gate::{Decision, Gate, Sprt};
 
 #[test]
 fn the_sequential_test_has_walds_bounds_and_decides_known_scores() {

@@ -7,7 +7,7 @@
 //! 2. **learn**: a candidate trained from the best network on a window of the newest rounds'
 //!    positions (and any base data) with [`crate::fast::trainer`], in `round-RRR/train/`;
 //! 3. **gate**: Wald's sequential test of the candidate, alone, against the best, alone
-//!    ([`crate::learn::gate::run_sequential`], the gate every pipeline uses), in
+//!    ([`crate::gate::arena::run_sequential`], the gate every pipeline uses), in
 //!    `round-RRR/gate/` with its games; its outcome in `round-RRR/gate.json`.
 //!
 //! Extra actor processes ([`run_actor`], `tde fast loop --run DIR --actor ID`), on this
@@ -21,7 +21,7 @@
 //! record, so a run resumes at its newest generation, here or on another machine.
 
 use crate::fast::trainer::{train, TrainRun};
-use crate::learn::gate::{run_sequential, SequentialGate, SequentialResult};
+use crate::gate::arena::{run_sequential, SequentialGate, SequentialResult};
 use engine::setup::GameConfig;
 use eval::lineup::{Lineups, Pool};
 use fastnet::agent::FastNet;

@@ -25,7 +25,6 @@
 pub mod average;
 pub mod fit;
 pub mod games;
-pub mod gate;
 pub mod labels;
 pub mod ladder;
 pub mod leaf;
@@ -116,7 +115,7 @@ pub struct RoundReport {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub averaged: Vec<PathBuf>,
     /// The gate.
-    pub gate: gate::GateResult,
+    pub gate: crate::gate::arena::GateResult,
     /// The promoted generation's file in the ladder, if any.
     pub promoted: Option<PathBuf>,
 }
@@ -243,12 +242,18 @@ fn run_round(s: &LearnSettings, state: &mut RunState, round: u32) -> Result<Roun
 
     // Gate.
     let gate_file = dir.join("gate.json");
-    let gate: gate::GateResult = if gate_file.exists() {
+    let gate: crate::gate::arena::GateResult = if gate_file.exists() {
         read_json(&gate_file)?
     } else {
         let seed = 0x6a7e_0000u64.wrapping_add(round_key(s, round));
-        let g =
-            gate::run(&candidate_file, &incumbent_file, s.gate_games, seed, s.threads, &dir.join("gate"))?;
+        let g = crate::gate::arena::run(
+            &candidate_file,
+            &incumbent_file,
+            s.gate_games,
+            seed,
+            s.threads,
+            &dir.join("gate"),
+        )?;
         write_atomic(&gate_file, &serde_json::to_string_pretty(&g).expect("gate serialises"))?;
         g
     };

@@ -3,8 +3,8 @@
 //! window and sample ratio, and the evaluation arena. Every field is checked; an error names
 //! the file, the field and the reason.
 
+use crate::gate::sprt::{Gate, Sprt, MIN_FIXED_GAMES};
 use crate::learning::config::{is_one, parse_text, read_text, ConfigError, NetConfig};
-use crate::selfplay::gate::{Gate, Sprt, MIN_FIXED_GAMES};
 use agents::AzConfig;
 use serde::{Deserialize, Serialize};
 use std::path::Path;

@@ -7,7 +7,6 @@
 
 pub mod actor;
 pub mod config;
-pub mod gate;
 pub mod learner;
 pub mod records;
 pub mod run;

@@ -2,10 +2,10 @@
 //! through the run folder (`config.toml`, `checkpoints/`, `shards/`, `learner.json`,
 //! `metrics.jsonl`, `tensorboard/`), and the TDE evaluation arena of new versions.
 
+use crate::gate::sprt::Decision;
 use crate::learning::lock::ProcessLock;
 use crate::selfplay::actor::{latest_network, lock_actor, play_shard, EvalCache};
 use crate::selfplay::config::SelfPlayConfig;
-use crate::selfplay::gate::Decision;
 use crate::selfplay::learner::{read_state, EvalFn, EvalReport, Learner};
 use crate::selfplay::source::{GameSource, TdeSource};
 use agents::{Agent, TensorGame, TensorShape};
@@ -212,7 +212,7 @@ fn evaluation_game(
 /// The TDE evaluation arena of a new version, played by the agent the network is meant for
 /// ([`crate::selfplay::config::EvalConfig::agent_for`]): `eval.games` games against each
 /// configured opponent, and the promotion gate against the best version, played in rounds
-/// until [`crate::selfplay::gate::Gate`] decides; each with its score and Wilson 95% interval.
+/// until [`crate::gate::sprt::Gate`] decides; each with its score and Wilson 95% interval.
 /// A game that cannot be played drops its opponent from the report (and keeps the best
 /// version).
 pub fn tde_evaluation(

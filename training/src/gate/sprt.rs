@@ -1,4 +1,4 @@
-//! The promotion gate of self-play: whether a new network version beats the best one so far.
+//! The decision of a promotion gate from a candidate's score: whether it beats the best so far.
 //!
 //! Either a fixed number of games (at least [`MIN_FIXED_GAMES`]), promoting when the Wilson
 //! 95% interval of the new version's score lies above one half, or Wald's sequential

@@ -11,7 +11,7 @@
 //!
 //! The arena runs in a folder of its own, so a gate stopped part-way resumes where it was.
 
-use crate::selfplay::gate::{Decision, Sprt};
+use crate::gate::sprt::{Decision, Sprt};
 use eval::lineup::Pool;
 use eval::results::{PairRow, Results};
 use eval::tde_match::TdeMatch;
