@@ -78,7 +78,7 @@ class TdeAecEnv(AECEnv):
         self.max_decisions = max_decisions
         self.render_mode = render_mode
         # A game of the same set-up fixes the spaces (they depend on the board's size class).
-        probe = tde.new_game(scenario="skirmish" if scenario == "random" else scenario, seed=0, **self._options)
+        probe = tde.new_game(scenario="skirmish" if scenario == "random" else scenario, **self._options)
         (planes, depth, width), globals_ = probe.observation_shape()
         self._obs_len = planes * depth * width + globals_
         self._num_actions = probe.num_distinct_actions()

@@ -60,3 +60,41 @@ def test_bad_arguments_raise_naming_them() -> None:
         tde.gym.make(side=2)
     with pytest.raises(tde.TdeError, match="spec:"):
         tde.gym.make(opponent="nobody")
+
+
+def test_gymnasium_make_builds_the_registered_env_with_a_spec() -> None:
+    import gymnasium
+
+    env = gymnasium.make(tde.gym.ENV_ID, opponent="random", **TINY)
+    assert env.spec is not None and env.spec.id == "tde/TDE-v0"
+    assert env.spec.entry_point == "tde.gym:TdeGymEnv"
+    assert env.spec.kwargs["opponent"] == "random"
+    obs, info = env.reset(seed=2)
+    assert env.observation_space.contains(obs)
+    check_env(env.unwrapped, skip_render_check=True)
+
+
+def test_the_observation_box_is_finite_and_holds_what_games_show() -> None:
+    env = tde.gym.make(opponent="random", **TINY)
+    space = env.observation_space
+    assert np.isfinite(space.low).all() and np.isfinite(space.high).all()
+    obs, info = env.reset(seed=4)
+    rng = np.random.default_rng(4)
+    largest = 0.0
+    for _ in range(200):
+        largest = max(largest, float(np.abs(obs).max()))
+        assert space.contains(obs)
+        obs, _, terminated, truncated, info = env.step(int(rng.choice(info["legal_actions"])))
+        if terminated or truncated:
+            obs, info = env.reset()
+    assert largest < tde.gym.OBSERVATION_BOUND / 10
+
+
+def test_action_masks_mark_the_legal_actions_as_bools() -> None:
+    env = tde.gym.make(opponent="scripted", **TINY)
+    assert not env.action_masks().any(), "nothing is legal before reset"
+    _, info = env.reset(seed=1)
+    mask = env.action_masks()
+    assert mask.dtype == np.bool_ and mask.shape == (env.action_space.n,)
+    assert np.flatnonzero(mask).tolist() == info["legal_actions"]
+    assert (mask == info["action_mask"].astype(bool)).all()
