@@ -101,11 +101,14 @@ DEFAULT_BOARD = "sunken_plaza"
 DEFAULT_CREWS = ("artifacters_100", "the_firm_100")
 
 
-def render_text(state: Optional[State], render_mode: Optional[str]) -> Optional[str]:
+def render_text(state: Optional[State], render_mode: Optional[str], player: int = 0) -> Any:
     """What an environment's ``render()`` gives: the map and roster as text for ``"ansi"``,
-    printed (and ``None`` returned) for ``"human"``, ``None`` without a mode or a game."""
+    printed (and ``None`` returned) for ``"human"``, the table as ``player`` sees it as an
+    RGB array for ``"rgb_array"`` (``render_rgb``), ``None`` without a mode or a game."""
     if render_mode is None or state is None:
         return None
+    if render_mode == "rgb_array":
+        return render_rgb(state, player)
     text = str(state)
     if render_mode == "human":
         print(text)
@@ -133,6 +136,43 @@ def score_actions(recipes: Dict[str, Any], policy_planes: Any, policy_globals: A
         used = globals_[:, t] >= 0
         logits[used] += np.asarray(policy_globals)[globals_[used, t]]
     return logits
+
+
+#: Colours of ``render_rgb``, painted in this order (later layers over earlier ones): plane
+#: name and RGB.
+RGB_LAYERS = (
+    ("board", (205, 190, 150)),
+    ("rough", (160, 140, 100)),
+    ("water", (70, 120, 190)),
+    ("impassable", (60, 60, 60)),
+    ("soft", (120, 160, 90)),
+    ("hard", (120, 110, 100)),
+    ("zone_mine", (215, 215, 240)),
+    ("zone_theirs", (240, 210, 210)),
+    ("smoke", (180, 180, 180)),
+    ("marker", (240, 200, 40)),
+    ("own_down", (120, 150, 230)),
+    ("enemy_down", (230, 130, 120)),
+    ("own_conscious", (30, 70, 220)),
+    ("enemy_conscious", (210, 30, 30)),
+    ("active", (255, 255, 255)),
+)
+
+
+def render_rgb(state: State, player: int = 0, scale: int = 8) -> Any:
+    """The table as an RGB image (``uint8``, ``(depth * scale, width * scale, 3)``) from
+    ``player``'s observation planes: terrain, cover, deployment zones, smoke, markers, the
+    observer's models blue and the enemy's red (paler when down), the acting model white;
+    the padding black. For notebooks and videos (``render_mode="rgb_array"``)."""
+    import numpy as np
+
+    if isinstance(scale, bool) or not isinstance(scale, int) or not 1 <= scale <= 64:
+        raise TdeError(f"scale: a whole number from 1 to 64, got {scale!r}")
+    planes, _ = state.observation_arrays(player)
+    image = np.zeros(planes.shape[1:] + (3,), dtype=np.uint8)
+    for name, colour in RGB_LAYERS:
+        image[planes[PLANE_NAMES.index(name)] > 0] = colour
+    return np.repeat(np.repeat(image, scale, axis=0), scale, axis=1)
 
 
 def _names(value: Union[str, Sequence[str]], argument: str) -> list:

@@ -60,7 +60,7 @@ class TdeGymEnv(gymnasium.Env):
     at each reset. ``max_decisions`` truncates an episode after that many of your decisions.
     """
 
-    metadata = {"render_modes": ["ansi", "human"]}
+    metadata = {"render_modes": ["ansi", "human", "rgb_array"], "render_fps": 4}
 
     def __init__(
         self,
@@ -182,9 +182,10 @@ class TdeGymEnv(gymnasium.Env):
             mask[self.state.legal_actions_array()] = True
         return mask
 
-    def render(self) -> Optional[str]:
-        """The map and roster as text (``"ansi"``), or printed (``"human"``)."""
-        return tde.render_text(self.state, self.render_mode)
+    def render(self) -> Any:
+        """The map and roster as text (``"ansi"``), printed (``"human"``), or the table as an
+        RGB image (``"rgb_array"``, ``tde.render_rgb``)."""
+        return tde.render_text(self.state, self.render_mode, self.side)
 
 
 class TdeVectorEnv(gymnasium.vector.VectorEnv):

@@ -51,7 +51,7 @@ class TdeAecEnv(AECEnv):
     ``render_mode`` ``"ansi"`` (``render()`` returns the map) or ``"human"`` (prints it).
     """
 
-    metadata = {"render_modes": ["human", "ansi"], "name": "tde_v0", "is_parallelizable": False}
+    metadata = {"render_modes": ["human", "ansi", "rgb_array"], "name": "tde_v0", "is_parallelizable": False}
 
     def __init__(
         self,
@@ -183,9 +183,10 @@ class TdeAecEnv(AECEnv):
         if self.render_mode == "human":
             self.render()
 
-    def render(self) -> Optional[str]:
-        """The map and roster as text (``"ansi"``), or printed (``"human"``)."""
-        return tde.render_text(self.state, self.render_mode)
+    def render(self) -> Any:
+        """The map and roster as text (``"ansi"``), printed (``"human"``), or the table as an
+        RGB image (``"rgb_array"``, ``tde.render_rgb``)."""
+        return tde.render_text(self.state, self.render_mode, 0)
 
     def close(self) -> None:
         """Nothing to release."""

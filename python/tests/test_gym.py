@@ -98,3 +98,29 @@ def test_action_masks_mark_the_legal_actions_as_bools() -> None:
     assert mask.dtype == np.bool_ and mask.shape == (env.action_space.n,)
     assert np.flatnonzero(mask).tolist() == info["legal_actions"]
     assert (mask == info["action_mask"].astype(bool)).all()
+
+
+def test_rgb_array_renders_the_table_with_both_crews() -> None:
+    env = tde.gym.make(opponent="scripted", render_mode="rgb_array", **TINY)
+    _, info = env.reset(seed=3)
+    rng = np.random.default_rng(3)
+    state = env.state
+
+    def on_table(name: str) -> float:
+        return float(state.observation_arrays(0)[0][tde.PLANE_NAMES.index(name)].sum())
+
+    while not (on_table("own_conscious") and on_table("enemy_conscious")):  # up to the deployment
+        _, _, terminated, _, info = env.step(int(rng.choice(info["legal_actions"])))
+        assert not terminated
+    image = env.render()
+    (_, depth, width), _ = state.observation_shape()
+    assert image.shape == (depth * 8, width * 8, 3) and image.dtype == np.uint8
+    colours = {tuple(c) for c in image.reshape(-1, 3).tolist()}
+    assert dict(tde.RGB_LAYERS)["board"] in colours
+    assert dict(tde.RGB_LAYERS)["own_conscious"] in colours and dict(tde.RGB_LAYERS)["enemy_conscious"] in colours
+    with pytest.raises(tde.TdeError, match="scale:"):
+        tde.render_rgb(state, 0, scale=0)
+
+
+def test_check_env_with_its_render_check() -> None:
+    check_env(tde.gym.make(opponent="random", render_mode="rgb_array", **TINY))
