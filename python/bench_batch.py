@@ -13,12 +13,19 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 import time
+from pathlib import Path
 
 import numpy as np
 
-import tde
-import tde.gym
+# The installed package first: the source folder beside this script has no extension unless
+# maturin built one there.
+HERE = Path(__file__).resolve().parent
+sys.path = [p for p in sys.path if Path(p or ".").resolve() != HERE] + [str(HERE)]
+
+import tde  # noqa: E402
+import tde.gym  # noqa: E402
 
 
 def python_loop(envs: int, steps: int, scenario: str) -> float:

@@ -7,6 +7,7 @@ use crate::core::{TdeAgent, TdeState};
 use engine::encoding::Recipe;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
+use rayon::prelude::*;
 
 /// Who plays against the learner in each game.
 pub enum Opponents {
@@ -33,24 +34,76 @@ pub struct LegalActions {
     pub recipes: Vec<Recipe>,
 }
 
-/// N games of one set-up, each with its own seeded dice (and opponent).
+/// One game of a batch with its own dice and opponent.
+struct Slot {
+    game: TdeState,
+    rng: ChaCha8Rng,
+    opponent: Option<TdeAgent>,
+}
+
+impl Slot {
+    /// The player whose observation the game gives and who decides next: the learner's side
+    /// (`learner`), or in self-play (`None`) the side to decide.
+    fn observer(&self, learner: Option<u8>) -> i64 {
+        match learner {
+            Some(side) => side as i64,
+            None => self.game.current_player().max(0) as i64,
+        }
+    }
+
+    /// Roll the dice and let the opponent play until the learner decides or the game ends.
+    fn advance(&mut self, learner: Option<u8>) -> Result<(), String> {
+        loop {
+            let player = self.game.current_player();
+            let learner_decides = player >= 0 && learner.is_none_or(|side| player == side as i32);
+            if self.game.is_terminal() || learner_decides {
+                return Ok(());
+            }
+            let index = if self.game.is_chance_node() {
+                let u: f64 = self.rng.gen();
+                self.game.chance_outcome_for(u)?.ok_or("a chance node without outcomes")?
+            } else {
+                self.opponent.as_mut().ok_or("no opponent to play")?.step(&self.game)?
+            };
+            self.game.apply(index)?;
+        }
+    }
+
+    /// Apply the learner's legal `action`, play on, and restart from `start` if the game
+    /// ended; the return of the side that moved when it did.
+    fn step(&mut self, action: usize, learner: Option<u8>, start: &TdeState) -> Result<Option<f32>, String> {
+        let mover = self.observer(learner) as usize;
+        self.game.apply(action)?;
+        self.advance(learner)?;
+        if !self.game.is_terminal() {
+            return Ok(None);
+        }
+        let reward = self.game.returns().get(mover).copied().unwrap_or(0.0) as f32;
+        self.game = start.clone();
+        self.advance(learner)?;
+        Ok(Some(reward))
+    }
+}
+
+/// N games of one set-up, each with its own seeded dice (and opponent), stepped in parallel
+/// (rayon; each game draws only from its own generators, so the results do not depend on the
+/// threads).
 pub struct Batch {
     start: TdeState,
     /// The opponents' spec (`None` in self-play).
     spec: Option<String>,
-    opponents: Option<Vec<TdeAgent>>,
-    learner: u8,
-    games: Vec<TdeState>,
-    rngs: Vec<ChaCha8Rng>,
+    /// The learner's side against an opponent; `None` in self-play.
+    learner: Option<u8>,
+    slots: Vec<Slot>,
     /// Games finished since the batch was built.
     pub episodes: u64,
     /// Decisions applied since the batch was built (the learner's only).
     pub steps: u64,
 }
 
-/// The opponents of `n` games, seeded from `seed`.
-fn agents(spec: &str, n: usize, seed: u64) -> Result<Vec<TdeAgent>, String> {
-    (0..n).map(|i| TdeAgent::new(spec, seed.wrapping_add(i as u64))).collect()
+/// Game `i`'s opponent for a batch seeded with `seed`.
+fn opponent(spec: &Option<String>, i: usize, seed: u64) -> Result<Option<TdeAgent>, String> {
+    spec.as_deref().map(|spec| TdeAgent::new(spec, seed.wrapping_add(i as u64))).transpose()
 }
 
 /// Game `i`'s generator for a batch seeded with `seed`.
@@ -65,92 +118,53 @@ impl Batch {
         if n == 0 {
             return Err("games: at least 1".into());
         }
-        let (spec, opponents, learner) = match opponents {
-            Opponents::SelfPlay => (None, None, 0),
+        let (spec, learner) = match opponents {
+            Opponents::SelfPlay => (None, None),
             Opponents::Agent { spec, learner } => {
                 start.check_player(learner as i64).map_err(|e| format!("side: {e}"))?;
-                let opponents = agents(&spec, n, seed)?;
-                (Some(spec), Some(opponents), learner)
+                (Some(spec), Some(learner))
             }
         };
-        let mut batch = Batch {
-            spec,
-            games: vec![start.clone(); n],
-            rngs: (0..n).map(|i| game_rng(seed, i)).collect(),
-            start,
-            opponents,
-            learner,
-            episodes: 0,
-            steps: 0,
-        };
+        let mut batch = Batch { start, spec, learner, slots: Vec::with_capacity(n), episodes: 0, steps: 0 };
         for i in 0..n {
-            batch.advance(i)?;
+            let slot = Slot { game: batch.start.clone(), rng: game_rng(seed, i), opponent: opponent(&batch.spec, i, seed)? };
+            batch.slots.push(slot);
         }
+        batch.reset(seed)?;
         Ok(batch)
     }
 
     /// Number of games.
     pub fn len(&self) -> usize {
-        self.games.len()
+        self.slots.len()
     }
 
     /// Whether the batch has no game (never: a batch has at least one).
     pub fn is_empty(&self) -> bool {
-        self.games.is_empty()
+        self.slots.is_empty()
     }
 
     /// Game `i` as it stands (at a decision of the learner's).
     pub fn game(&self, i: usize) -> Option<&TdeState> {
-        self.games.get(i)
+        self.slots.get(i).map(|s| &s.game)
     }
 
-    /// Restart every game from the set-up, with generators (and opponents) seeded anew from
-    /// `seed`: a batch reset with its seed plays as one built with it.
+    /// Restart every game from the set-up, with generators and opponents seeded anew from
+    /// `seed`: a batch reset with a seed plays as one built with it.
     pub fn reset(&mut self, seed: u64) -> Result<(), String> {
-        if let Some(spec) = &self.spec {
-            self.opponents = Some(agents(spec, self.games.len(), seed)?);
+        for (i, slot) in self.slots.iter_mut().enumerate() {
+            slot.rng = game_rng(seed, i);
+            slot.opponent = opponent(&self.spec, i, seed)?;
+            slot.game = self.start.clone();
         }
-        for i in 0..self.games.len() {
-            self.rngs[i] = game_rng(seed, i);
-            self.games[i] = self.start.clone();
-            self.advance(i)?;
-        }
-        Ok(())
-    }
-
-    /// Whether game `i` waits for the learner: a decision, of the learner's side unless in
-    /// self-play.
-    fn learner_decides(&self, i: usize) -> bool {
-        let player = self.games[i].current_player();
-        player >= 0 && (self.opponents.is_none() || player == self.learner as i32)
-    }
-
-    /// Roll the dice and let the opponent play in game `i` until the learner decides or the
-    /// game ends.
-    fn advance(&mut self, i: usize) -> Result<(), String> {
-        loop {
-            let game = &self.games[i];
-            if game.is_terminal() || self.learner_decides(i) {
-                return Ok(());
-            }
-            let index = if game.is_chance_node() {
-                let u: f64 = self.rngs[i].gen();
-                game.chance_outcome_for(u)?.ok_or("a chance node without outcomes")?
-            } else {
-                let agents = self.opponents.as_mut().ok_or("no opponent to play")?;
-                agents[i].step(game)?
-            };
-            self.games[i].apply(index)?;
-        }
+        let learner = self.learner;
+        self.slots.par_iter_mut().try_for_each(|slot| slot.advance(learner))
     }
 
     /// The player whose observation game `i` gives: the learner's side, or in self-play the
     /// side to decide.
     pub fn observer(&self, i: usize) -> i64 {
-        match self.opponents {
-            Some(_) => self.learner as i64,
-            None => self.games[i].current_player().max(0) as i64,
-        }
+        self.slots[i].observer(self.learner)
     }
 
     /// Apply `actions[i]` in game `i` (each a legal policy index there), then play each game
@@ -159,41 +173,41 @@ impl Batch {
     /// opponent) and in `ended` true. An illegal action is refused, naming the game, before
     /// any game changes.
     pub fn step(&mut self, actions: &[usize], rewards: &mut [f32], ended: &mut [bool]) -> Result<(), String> {
-        let n = self.games.len();
+        let n = self.slots.len();
         if actions.len() != n || rewards.len() != n || ended.len() != n {
             return Err(format!("actions: one per game ({n}), got {}", actions.len()));
         }
-        for (i, (game, &action)) in self.games.iter().zip(actions).enumerate() {
-            game.action_of(action).map_err(|e| format!("actions[{i}]: {e}"))?;
+        for (i, (slot, &action)) in self.slots.iter().zip(actions).enumerate() {
+            slot.game.action_of(action).map_err(|e| format!("actions[{i}]: {e}"))?;
         }
-        for i in 0..n {
-            let mover = self.observer(i) as usize;
-            self.games[i].apply(actions[i])?;
-            self.steps += 1;
-            self.advance(i)?;
-            ended[i] = self.games[i].is_terminal();
-            rewards[i] = 0.0;
-            if ended[i] {
-                rewards[i] = self.games[i].returns().get(mover).copied().unwrap_or(0.0) as f32;
-                self.episodes += 1;
-                self.games[i] = self.start.clone();
-                self.advance(i)?;
-            }
-        }
+        let (learner, start) = (self.learner, &self.start);
+        self.slots
+            .par_iter_mut()
+            .zip(actions.par_iter())
+            .zip(rewards.par_iter_mut().zip(ended.par_iter_mut()))
+            .try_for_each(|((slot, &action), (reward, end))| {
+                let result = slot.step(action, learner, start)?;
+                *reward = result.unwrap_or(0.0);
+                *end = result.is_some();
+                Ok::<(), String>(())
+            })?;
+        self.steps += n as u64;
+        self.episodes += ended.iter().filter(|&&e| e).count() as u64;
         Ok(())
     }
 
     /// Every game's observation (of [`observer`](Self::observer)), game after game, into
-    /// `out` (`len() × observation length` floats).
-    pub fn observe_into(&self, out: &mut [f32]) -> Result<(), String> {
+    /// `out` (`len() × observation length` floats). (`&mut`: the games are visited in
+    /// parallel, and their opponents may be sent between threads but not shared.)
+    pub fn observe_into(&mut self, out: &mut [f32]) -> Result<(), String> {
         let len = self.start.observation_len();
-        if out.len() != len * self.games.len() {
+        if out.len() != len * self.slots.len() {
             return Err(format!("observations: a buffer of {} floats for {}", out.len(), len * self.len()));
         }
-        for (i, chunk) in out.chunks_exact_mut(len).enumerate() {
-            self.games[i].observe_into(self.observer(i), chunk)?;
-        }
-        Ok(())
+        let learner = self.learner;
+        out.par_chunks_exact_mut(len)
+            .zip(self.slots.par_iter_mut())
+            .try_for_each(|(chunk, slot)| slot.game.observe_into(slot.observer(learner), chunk))
     }
 
     /// Every game's legal actions and their recipes, into `out` (its vectors are reused).
@@ -202,9 +216,9 @@ impl Batch {
         out.indices.clear();
         out.recipes.clear();
         out.offsets.push(0);
-        for game in &self.games {
-            out.indices.extend_from_slice(game.legal_actions()?);
-            out.recipes.extend_from_slice(game.action_recipes()?);
+        for slot in &self.slots {
+            out.indices.extend_from_slice(slot.game.legal_actions()?);
+            out.recipes.extend_from_slice(slot.game.action_recipes()?);
             out.offsets.push(out.indices.len());
         }
         Ok(())
