@@ -5,8 +5,8 @@ fetching every game's observation and legal actions.
     python python/bench_batch.py [--envs 16] [--steps 200] [--scenario skirmish]
 
 A step is one learner decision in each game, the dice and the opponent's moves up to the
-next one included. Actions are uniform over the legal ones, drawn in numpy. One thread;
-timings vary between runs and machines.
+next one included. Actions are uniform over the legal ones, drawn in numpy. The Python loop
+runs on one thread, the batch on all cores (rayon); timings vary between runs and machines.
 """
 
 from __future__ import annotations
@@ -71,7 +71,7 @@ def main() -> None:
     if args.json:
         print(json.dumps(rows, indent=2))
         return
-    print(f"{args.envs} games of {args.scenario} against random, {args.steps} steps each, one thread")
+    print(f"{args.envs} games of {args.scenario} against random, {args.steps} steps each (the batch on all cores)")
     print(f"python loop over gym envs: {rows['python_loop_steps_per_s']:8.0f} learner steps/s")
     print(f"tde.Batch:                 {rows['batch_steps_per_s']:8.0f} learner steps/s ({rows['speed_up']:.1f}x)")
 
