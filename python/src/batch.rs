@@ -127,7 +127,11 @@ impl Batch {
         };
         let mut batch = Batch { start, spec, learner, slots: Vec::with_capacity(n), episodes: 0, steps: 0 };
         for i in 0..n {
-            let slot = Slot { game: batch.start.clone(), rng: game_rng(seed, i), opponent: opponent(&batch.spec, i, seed)? };
+            let slot = Slot {
+                game: batch.start.clone(),
+                rng: game_rng(seed, i),
+                opponent: opponent(&batch.spec, i, seed)?,
+            };
             batch.slots.push(slot);
         }
         batch.reset(seed)?;
