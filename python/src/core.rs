@@ -4,7 +4,7 @@
 //! JSON. Nothing here knows Python; every failure is a `String` naming the bad argument.
 
 use agents::Agent;
-use engine::encoding::{self, Geometry, PolicySpace};
+use engine::encoding::{self, Geometry, PolicySpace, Recipe};
 use engine::record::{format_hash, GameRecord, SavedGame};
 use engine::scenario::Scenario;
 use engine::setup::{new_game, GameConfig};
@@ -138,6 +138,8 @@ struct Legal {
     actions: Vec<Action>,
     /// Each outcome's probability at a chance node; empty at a decision.
     probabilities: Vec<f64>,
+    /// Each action's recipe (how a network scores it) at a decision; empty at a chance node.
+    recipes: Vec<Recipe>,
 }
 
 /// A game position as the bindings see it: the engine's state, the policy space of its board,
@@ -227,20 +229,22 @@ impl TdeState {
                     indices: (0..outcomes.len()).collect(),
                     actions: outcomes.iter().map(|&(a, _)| a).collect(),
                     probabilities: outcomes.iter().map(|&(_, p)| p).collect(),
+                    recipes: Vec::new(),
                 })
             }
             Player::Side(_) => {
                 let actions = state.legal_actions();
-                let mut pairs = Vec::with_capacity(actions.len());
+                let mut triples = Vec::with_capacity(actions.len());
                 for a in actions {
-                    let index = self.space.index(state, a).map_err(|e| e.to_string())?;
-                    pairs.push((index, a));
+                    let (index, recipe) = self.space.encode(state, a).map_err(|e| e.to_string())?;
+                    triples.push((index, a, recipe));
                 }
-                pairs.sort_unstable_by_key(|&(i, _)| i);
+                triples.sort_unstable_by_key(|&(i, _, _)| i);
                 Ok(Legal {
-                    indices: pairs.iter().map(|&(i, _)| i).collect(),
-                    actions: pairs.iter().map(|&(_, a)| a).collect(),
+                    indices: triples.iter().map(|&(i, _, _)| i).collect(),
+                    actions: triples.iter().map(|&(_, a, _)| a).collect(),
                     probabilities: Vec::new(),
+                    recipes: triples.iter().map(|&(_, _, r)| r).collect(),
                 })
             }
         }
@@ -250,6 +254,13 @@ impl TdeState {
     /// `0..k` at a chance node, nothing once the game is over.
     pub fn legal_actions(&self) -> Result<&[usize], String> {
         Ok(&self.legal()?.indices)
+    }
+
+    /// The recipes of the legal actions at a decision, in the order of
+    /// [`legal_actions`](Self::legal_actions): how a network's policy planes and global
+    /// logits score each one. Empty at a chance node and once the game is over.
+    pub fn action_recipes(&self) -> Result<&[Recipe], String> {
+        Ok(&self.legal()?.recipes)
     }
 
     /// A chance node's outcomes with their exact probabilities (summing to 1); empty at any
@@ -377,17 +388,37 @@ impl TdeState {
     /// `player`'s observation as the Rust encoding writes it: the planes (`PLANES × depth ×
     /// width`, row-major) followed by the globals, in one vector.
     pub fn observation(&self, player: i64) -> Result<Vec<f32>, String> {
-        let side = self.check_player(player)?;
         let ([p, d, w], g) = self.observation_shape();
         let mut out = vec![0f32; p * d * w + g];
+        self.observe_into(player, &mut out)?;
+        Ok(out)
+    }
+
+    /// The number of floats of an observation: the planes, then the globals.
+    pub fn observation_len(&self) -> usize {
+        let ([p, d, w], g) = self.observation_shape();
+        p * d * w + g
+    }
+
+    /// Write `player`'s observation (as [`observation`](Self::observation)) into `out`, which
+    /// is [`observation_len`](Self::observation_len) long.
+    pub fn observe_into(&self, player: i64, out: &mut [f32]) -> Result<(), String> {
+        let side = self.check_player(player)?;
+        let ([p, d, w], _) = self.observation_shape();
+        if out.len() != self.observation_len() {
+            return Err(format!(
+                "observation: a buffer of {} floats for {}",
+                out.len(),
+                self.observation_len()
+            ));
+        }
         let state = &self.state;
         guarded("observation_tensor", || {
             let (planes, globals) = out.split_at_mut(p * d * w);
             let planes = ndarray::ArrayViewMut3::from_shape((p, d, w), planes).map_err(|e| e.to_string())?;
             encoding::encode_observation(state, side, planes, ndarray::ArrayViewMut1::from(globals));
             Ok(())
-        })?;
-        Ok(out)
+        })
     }
 
     /// What `player` sees now, as JSON (the engine's `Observation`).

@@ -1,16 +1,25 @@
 """The Drowned Earth (TDE) from Python: the Rust rules engine, its tensor encodings, its
 built-in agents and its arena, at native speed.
 
+>>> import random
 >>> import tde
->>> state = tde.new_game(scenario="skirmish", seed=1)
->>> state.current_player(), len(state.legal_actions()) > 0
-(0, True)
+>>> state = tde.new_game(scenario="skirmish")
+>>> state.is_chance_node()  # a skirmish starts with a roll
+True
+>>> rng = random.Random(1)
+>>> while state.is_chance_node():
+...     state.apply_action(state.sample_chance_outcome(rng.random()))
+>>> state.current_player() in (0, 1), len(state.legal_actions()) > 0
+(True, True)
 
 Actions are indices of the Rust policy space (the indexing the networks use); chance nodes
-list their outcomes ``0..k`` with exact odds (``chance_outcomes()``). Adapters:
+list their outcomes ``0..k`` with exact odds (``chance_outcomes()``). ``action_recipes()``
+gives each legal action's factored form (policy plane, cell, global logit) for a
+pointer-style policy head, and ``Batch`` steps many games at once in Rust. Adapters:
 ``tde.pettingzoo.env(...)`` (PettingZoo AEC), ``tde.gym.make(...)`` (Gymnasium, one side
-played by a built-in agent) and ``tde.openspiel`` (registers ``python_tde`` with
-``pyspiel``).
+played by a built-in agent; ``tde.gym.make_vec(...)`` for a vector env) and
+``tde.openspiel`` (registers ``python_tde`` with ``pyspiel``). The observation's planes and
+globals are named in ``PLANE_NAMES`` and ``GLOBAL_NAMES`` (``docs/python-observation.md``).
 """
 
 from __future__ import annotations
@@ -41,11 +50,16 @@ _use_packaged_configs()
 from tde._tde import (
     AGENT_NAMES,
     CHANCE_PLAYER,
+    GLOBAL_NAMES,
     GLOBALS,
     MAX_CHANCE_OUTCOMES,
+    PLANE_NAMES,
     PLANES,
+    POLICY_GLOBALS,
+    POLICY_PLANES,
     TERMINAL_PLAYER,
     Agent,
+    Batch,
     IllegalActionError,
     State,
     TdeError,
@@ -54,16 +68,22 @@ from tde._tde import (
     random_games_in_rust,
     scenarios,
 )
+from tde._tde import __version__
 
 __all__ = [
     "AGENT_NAMES",
     "PACKAGED_CONFIGS",
     "CHANCE_PLAYER",
+    "GLOBAL_NAMES",
     "GLOBALS",
     "MAX_CHANCE_OUTCOMES",
+    "PLANE_NAMES",
     "PLANES",
+    "POLICY_GLOBALS",
+    "POLICY_PLANES",
     "TERMINAL_PLAYER",
     "Agent",
+    "Batch",
     "IllegalActionError",
     "State",
     "TdeError",
@@ -73,22 +93,86 @@ __all__ = [
     "new_game",
     "random_games_in_rust",
     "scenarios",
+    "score_actions",
+    "__version__",
 ]
 
 DEFAULT_BOARD = "sunken_plaza"
 DEFAULT_CREWS = ("artifacters_100", "the_firm_100")
 
 
-def render_text(state: Optional[State], render_mode: Optional[str]) -> Optional[str]:
+def render_text(state: Optional[State], render_mode: Optional[str], player: int = 0) -> Any:
     """What an environment's ``render()`` gives: the map and roster as text for ``"ansi"``,
-    printed (and ``None`` returned) for ``"human"``, ``None`` without a mode or a game."""
+    printed (and ``None`` returned) for ``"human"``, the table as ``player`` sees it as an
+    RGB array for ``"rgb_array"`` (``render_rgb``), ``None`` without a mode or a game."""
     if render_mode is None or state is None:
         return None
+    if render_mode == "rgb_array":
+        return render_rgb(state, player)
     text = str(state)
     if render_mode == "human":
         print(text)
         return None
     return text
+
+
+def score_actions(recipes: Dict[str, Any], policy_planes: Any, policy_globals: Any) -> Any:
+    """The logits of the legal actions described by ``recipes`` (``State.action_recipes()``)
+    from a network's outputs: ``policy_planes`` of shape ``(POLICY_PLANES, depth, width)``
+    (the padded board of ``observation_shape()``) and ``policy_globals`` of
+    ``POLICY_GLOBALS`` values. Each action's logit is the sum of its (plane, cell) and
+    global terms, as the Rust networks score it; only the legal actions are computed.
+    Works with numpy arrays (and, gathering the same way, with any array library)."""
+    import numpy as np
+
+    planes = np.asarray(recipes["planes"])
+    cells = np.asarray(recipes["cells"])
+    globals_ = np.asarray(recipes["globals"])
+    flat = np.asarray(policy_planes).reshape(POLICY_PLANES, -1)
+    logits = np.zeros(len(planes), dtype=flat.dtype)
+    for t in range(planes.shape[1] if planes.ndim == 2 else 0):
+        used = planes[:, t] >= 0
+        logits[used] += flat[planes[used, t], cells[used, t]]
+        used = globals_[:, t] >= 0
+        logits[used] += np.asarray(policy_globals)[globals_[used, t]]
+    return logits
+
+
+#: Colours of ``render_rgb``, painted in this order (later layers over earlier ones): plane
+#: name and RGB.
+RGB_LAYERS = (
+    ("board", (205, 190, 150)),
+    ("rough", (160, 140, 100)),
+    ("water", (70, 120, 190)),
+    ("impassable", (60, 60, 60)),
+    ("soft", (120, 160, 90)),
+    ("hard", (120, 110, 100)),
+    ("zone_mine", (215, 215, 240)),
+    ("zone_theirs", (240, 210, 210)),
+    ("smoke", (180, 180, 180)),
+    ("marker", (240, 200, 40)),
+    ("own_down", (120, 150, 230)),
+    ("enemy_down", (230, 130, 120)),
+    ("own_conscious", (30, 70, 220)),
+    ("enemy_conscious", (210, 30, 30)),
+    ("active", (255, 255, 255)),
+)
+
+
+def render_rgb(state: State, player: int = 0, scale: int = 8) -> Any:
+    """The table as an RGB image (``uint8``, ``(depth * scale, width * scale, 3)``) from
+    ``player``'s observation planes: terrain, cover, deployment zones, smoke, markers, the
+    observer's models blue and the enemy's red (paler when down), the acting model white;
+    the padding black. For notebooks and videos (``render_mode="rgb_array"``)."""
+    import numpy as np
+
+    if isinstance(scale, bool) or not isinstance(scale, int) or not 1 <= scale <= 64:
+        raise TdeError(f"scale: a whole number from 1 to 64, got {scale!r}")
+    planes, _ = state.observation_arrays(player)
+    image = np.zeros(planes.shape[1:] + (3,), dtype=np.uint8)
+    for name, colour in RGB_LAYERS:
+        image[planes[PLANE_NAMES.index(name)] > 0] = colour
+    return np.repeat(np.repeat(image, scale, axis=0), scale, axis=1)
 
 
 def _names(value: Union[str, Sequence[str]], argument: str) -> list:

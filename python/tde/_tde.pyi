@@ -1,7 +1,7 @@
 """Type stubs of the Rust extension ``tde._tde`` (``python/src/py.rs``): the game state, the
 built-in agents and the functions ``tde/__init__.py`` re-exports."""
 
-from typing import Any, List, Optional, Sequence, Tuple
+from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 import numpy.typing as npt
@@ -18,6 +18,16 @@ MAX_CHANCE_OUTCOMES: int
 """Length of ``legal_actions_mask()`` at a chance node."""
 AGENT_NAMES: List[str]
 """The agent names ``Agent`` takes specs of."""
+POLICY_PLANES: int
+"""Policy planes a network outputs over the cells (the ``planes`` of ``action_recipes()``)."""
+POLICY_GLOBALS: int
+"""Global policy logits a network outputs (the ``globals`` of ``action_recipes()``)."""
+PLANE_NAMES: List[str]
+"""The name of each observation plane, by index (``docs/python-observation.md``)."""
+GLOBAL_NAMES: List[str]
+"""The name of each global observation feature, by index."""
+__version__: str
+"""The package's version."""
 
 class TdeError(ValueError):
     """Bad input: the engine's message names the argument, file or action and the reason."""
@@ -43,6 +53,11 @@ class State:
         """Policy indices (ascending) at a decision, outcome numbers at a chance node."""
     def legal_actions_mask(self, player: Optional[int] = None) -> npt.NDArray[np.int8]:
         """The legal actions as a 0/1 ``int8`` array."""
+    def legal_actions_array(self) -> npt.NDArray[np.int64]:
+        """The legal actions as an int64 array."""
+    def action_recipes(self) -> Dict[str, npt.NDArray[np.int64]]:
+        """The legal actions' factored form: ``actions``, and ``planes``, ``cells``, ``globals``
+        (n × 2, -1 for an unused term), the terms a network's logit of each is the sum of."""
     def chance_outcomes(self) -> List[Tuple[int, float]]:
         """A chance node's ``(outcome, probability)`` pairs, exact and summing to 1."""
     def sample_chance_outcome(self, u: float) -> Optional[int]:
@@ -99,6 +114,53 @@ class Agent:
     def name(self) -> str:
         """The agent's name with its parameters."""
 
+class Batch:
+    """``games`` games of one set-up stepped together in Rust against ``opponent`` (an agent
+    spec, or ``None`` for self-play); games that end restart at once."""
+
+    def __init__(
+        self,
+        games: int,
+        scenario: str = "skirmish",
+        board: str = "sunken_plaza",
+        crews: Optional[Sequence[str]] = None,
+        rules: str = "standard",
+        dinos: int = 0,
+        ambush: int = 0,
+        solo: bool = False,
+        max_turns: Optional[int] = None,
+        opponent: Optional[str] = "random",
+        side: int = 0,
+        seed: int = 0,
+    ) -> None: ...
+    def reset(self, seed: int = 0) -> None:
+        """Restart every game, the generators seeded anew."""
+    def step(self, actions: Any) -> Tuple[npt.NDArray[np.float32], npt.NDArray[np.bool_]]:
+        """One legal action per game; ``(rewards, ended)``."""
+    def observations(self) -> npt.NDArray[np.float32]:
+        """``(games, observation length)``: each game's observation."""
+    def observers(self) -> npt.NDArray[np.int64]:
+        """The side each game's observation and decision belong to."""
+    def legal_actions(self) -> Tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+        """``(offsets, indices)``: game ``i``'s legal actions are ``indices[offsets[i]:offsets[i+1]]``."""
+    def action_recipes(self) -> Dict[str, npt.NDArray[np.int64]]:
+        """Every game's ``State.action_recipes()``, flat, with ``offsets``."""
+    def action_masks(self) -> npt.NDArray[np.bool_]:
+        """``(games, num_distinct_actions)`` bools."""
+    def game(self, i: int) -> State:
+        """A copy of game ``i``."""
+    def __len__(self) -> int: ...
+    def num_distinct_actions(self) -> int:
+        """Size of the policy space."""
+    def observation_shape(self) -> Tuple[Tuple[int, int, int], int]:
+        """``((planes, depth, width), globals)`` of one observation."""
+    @property
+    def episodes(self) -> int:
+        """Games finished since the batch was built."""
+    @property
+    def steps(self) -> int:
+        """Learner decisions applied, all games together."""
+
 def new_game(
     scenario: str = "random",
     board: str = "sunken_plaza",
@@ -108,9 +170,10 @@ def new_game(
     ambush: int = 0,
     solo: bool = False,
     max_turns: Optional[int] = None,
-    seed: int = 0,
+    seed: Optional[int] = None,
 ) -> State:
-    """A new game, before its first decision or roll."""
+    """A new game, before its first decision or roll; ``seed`` rolls a ``"random"``
+    scenario and is refused with a named one."""
 
 def deserialize(text: str) -> State:
     """A state from a game record or a saved game, replayed and checked against its hash."""

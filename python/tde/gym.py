@@ -1,15 +1,21 @@
 """TDE as a single-agent Gymnasium environment: you play one side, a built-in agent the
 other.
 
+>>> import gymnasium
 >>> import tde.gym
->>> env = tde.gym.make(opponent="scripted", scenario="skirmish")
+>>> env = gymnasium.make("tde/TDE-v0", opponent="scripted", scenario="skirmish")
 >>> obs, info = env.reset(seed=1)
->>> action = int(np.flatnonzero(info["action_mask"])[0])
+>>> action = int(info["legal_actions"][0])
 >>> obs, reward, terminated, truncated, info = env.step(action)
 
+Importing ``tde.gym`` registers ``tde/TDE-v0`` with Gymnasium (``gymnasium.make`` gives it a
+spec); ``tde.gym.make(...)`` builds the environment without Gymnasium's wrappers.
 The action space is ``Discrete`` over the Rust policy space; ``info["action_mask"]`` (int8)
-marks the legal actions and ``info["legal_actions"]`` lists them. Observations are the Rust
-encoding's planes then globals, flat float32. The reward is the game's return for your side
+marks the legal actions, ``info["legal_actions"]`` lists them and ``env.action_masks()``
+gives the mask as bools (the method masked-PPO libraries call). Observations are the Rust
+encoding's planes then globals, flat float32, within ``[-OBSERVATION_BOUND,
+OBSERVATION_BOUND]``. ``make_vec(n, ...)`` is a Gymnasium vector environment of ``n`` games
+stepped together in Rust (``tde.Batch``). The reward is the game's return for your side
 (+1 win, -1 loss, 0 draw) when it ends, 0 before. Chance nodes and the opponent's decisions
 happen inside ``step``, with generators seeded by ``reset(seed=...)``. An illegal action ends
 the episode with reward -1 and ``info["illegal_action"] = True`` (``illegal_action="raise"``
@@ -26,6 +32,19 @@ from gymnasium import spaces
 
 import tde
 
+#: Gymnasium's id of the environment (``gymnasium.make(ENV_ID, opponent=..., ...)``).
+ENV_ID = "tde/TDE-v0"
+
+#: A bound on every observation value, for the ``Box``: each feature is a 0/1 flag, a
+#: fraction, a nearness in [0, 1], or a count or statistic of at most 255 (victory points: a
+#: 16-bit number) divided by at least 3, so none comes near it.
+OBSERVATION_BOUND = 4096.0
+
+
+def observation_box(length: int) -> spaces.Box:
+    """The ``Box`` of a flat observation of ``length`` floats."""
+    return spaces.Box(low=-OBSERVATION_BOUND, high=OBSERVATION_BOUND, shape=(length,), dtype=np.float32)
+
 
 def make(opponent: Union[str, "tde.Agent"] = "scripted", **kwargs: Any) -> "TdeGymEnv":
     """A ``TdeGymEnv`` against ``opponent`` (an agent spec, e.g. ``"scripted"``,
@@ -41,7 +60,7 @@ class TdeGymEnv(gymnasium.Env):
     at each reset. ``max_decisions`` truncates an episode after that many of your decisions.
     """
 
-    metadata = {"render_modes": ["ansi", "human"]}
+    metadata = {"render_modes": ["ansi", "human", "rgb_array"], "render_fps": 4}
 
     def __init__(
         self,
@@ -78,11 +97,9 @@ class TdeGymEnv(gymnasium.Env):
         self.max_decisions = max_decisions
         self.illegal_action = illegal_action
         self.render_mode = render_mode
-        probe = tde.new_game(scenario="skirmish" if scenario == "random" else scenario, seed=0, **self._options)
+        probe = tde.new_game(scenario="skirmish" if scenario == "random" else scenario, **self._options)
         (planes, depth, width), globals_ = probe.observation_shape()
-        self.observation_space = spaces.Box(
-            low=-np.inf, high=np.inf, shape=(planes * depth * width + globals_,), dtype=np.float32
-        )
+        self.observation_space = observation_box(planes * depth * width + globals_)
         self.action_space = spaces.Discrete(probe.num_distinct_actions())
         self.state: Optional[tde.State] = None
         self.side = 0 if side == "random" else int(side)
@@ -156,6 +173,106 @@ class TdeGymEnv(gymnasium.Env):
             self.render()
         return obs, reward, terminated, truncated, info
 
-    def render(self) -> Optional[str]:
-        """The map and roster as text (``"ansi"``), or printed (``"human"``)."""
-        return tde.render_text(self.state, self.render_mode)
+    def action_masks(self) -> np.ndarray:
+        """The legal actions of the learner's decision as a bool array over the action space
+        (all false before ``reset`` and once the episode is over): the method masked-PPO
+        libraries (sb3-contrib's ``MaskablePPO``) call."""
+        mask = np.zeros(self.action_space.n, dtype=bool)
+        if self.state is not None and not self.state.is_terminal():
+            mask[self.state.legal_actions_array()] = True
+        return mask
+
+    def render(self) -> Any:
+        """The map and roster as text (``"ansi"``), printed (``"human"``), or the table as an
+        RGB image (``"rgb_array"``, ``tde.render_rgb``)."""
+        return tde.render_text(self.state, self.render_mode, self.side)
+
+
+class TdeVectorEnv(gymnasium.vector.VectorEnv):
+    """``num_envs`` games of one set-up against a built-in opponent, stepped together in
+    Rust (``tde.Batch``): no Python loop over the games. Observations are
+    ``(num_envs, length)`` float32; ``infos["legal_actions"]`` is ``(offsets, indices)``
+    (game ``i``'s legal actions are ``indices[offsets[i]:offsets[i + 1]]``) and
+    ``action_masks()`` gives ``(num_envs, actions)`` bools. A game that ends restarts in the
+    same step (``autoreset_mode`` ``SAME_STEP``): its reward and ``terminations`` entry are
+    its end's, its observation the new game's first. Game options as ``tde.new_game`` (one
+    named scenario); ``opponent`` an agent spec, ``side`` the learner's (0 or 1)."""
+
+    metadata = {"autoreset_mode": gymnasium.vector.AutoresetMode.SAME_STEP}
+
+    def __init__(
+        self,
+        num_envs: int,
+        opponent: str = "random",
+        side: int = 0,
+        scenario: str = "skirmish",
+        board: str = tde.DEFAULT_BOARD,
+        crews: Sequence[str] = tde.DEFAULT_CREWS,
+        rules: str = "standard",
+        dinos: int = 0,
+        ambush: int = 0,
+        max_turns: Optional[int] = None,
+    ) -> None:
+        self._options: Dict[str, Any] = dict(
+            scenario=scenario,
+            board=board,
+            crews=list(crews),
+            rules=rules,
+            dinos=dinos,
+            ambush=ambush,
+            max_turns=max_turns,
+            opponent=opponent,
+            side=side,
+        )
+        self.batch = tde.Batch(num_envs, **self._options)
+        self.num_envs = len(self.batch)
+        (planes, depth, width), globals_ = self.batch.observation_shape()
+        self.single_observation_space = observation_box(planes * depth * width + globals_)
+        self.single_action_space = spaces.Discrete(self.batch.num_distinct_actions())
+        self.observation_space = gymnasium.vector.utils.batch_space(self.single_observation_space, self.num_envs)
+        self.action_space = gymnasium.vector.utils.batch_space(self.single_action_space, self.num_envs)
+
+    def _infos(self) -> Dict[str, Any]:
+        return {"legal_actions": self.batch.legal_actions()}
+
+    def reset(
+        self, *, seed: Optional[Union[int, Sequence[int]]] = None, options: Optional[Dict[str, Any]] = None
+    ) -> Tuple[np.ndarray, Dict[str, Any]]:
+        """Restart every game; ``seed`` (one number) seeds every game's dice and opponent."""
+        if seed is not None and not isinstance(seed, int):
+            raise tde.TdeError(f"seed: one whole number seeds every game, got {seed!r}")
+        super().reset(seed=seed)
+        if seed is None:
+            seed = int(self.np_random.integers(2**63))
+        self.batch.reset(seed)
+        return self.batch.observations(), self._infos()
+
+    def step(self, actions: Any) -> Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, Dict[str, Any]]:
+        """One action per game (legal policy indices)."""
+        rewards, ended = self.batch.step(actions)
+        truncated = np.zeros(self.num_envs, dtype=bool)
+        return self.batch.observations(), rewards.astype(np.float64), ended, truncated, self._infos()
+
+    def action_masks(self) -> np.ndarray:
+        """``(num_envs, actions)`` bools: each game's legal actions."""
+        return self.batch.action_masks()
+
+
+def make_vec(num_envs: int, opponent: str = "random", **kwargs: Any) -> TdeVectorEnv:
+    """A ``TdeVectorEnv`` of ``num_envs`` games against ``opponent``; other keyword arguments
+    as ``TdeVectorEnv``."""
+    return TdeVectorEnv(num_envs, opponent=opponent, **kwargs)
+
+
+def _register() -> None:
+    """Register ``ENV_ID`` with Gymnasium (on import; once)."""
+    if ENV_ID not in gymnasium.registry:
+        gymnasium.register(
+            id=ENV_ID,
+            entry_point="tde.gym:TdeGymEnv",
+            vector_entry_point="tde.gym:TdeVectorEnv",
+            disable_env_checker=False,
+        )
+
+
+_register()

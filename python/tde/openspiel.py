@@ -8,11 +8,17 @@
 Importing this module registers the game when ``pyspiel`` (the ``open_spiel`` package) is
 installed; without it, ``register()`` raises ``ImportError`` saying so. Parameters:
 ``scenario`` (a name, 1-5 or ``skirmish``; not ``random``: an OpenSpiel game has one
-set-up), ``board``, ``crews`` (``"side_a_crew,side_b_crew"``), ``rules``, ``dinos``,
+set-up), ``board``, ``crews`` (``"side_a_crew+side_b_crew"``; a comma is accepted in a
+parameter dict too, but OpenSpiel's game strings split on commas, so the game keeps ``+``),
+``rules``, ``dinos``,
 ``ambush``, ``max_turns`` (0 for the scenario's default). Actions are the Rust policy
 space's indices, chance outcomes ``0..k`` with exact odds; observations the Rust encoding
 (planes then globals); the information state string is the JSON of what the player knows
 (the state without the enemy's secrets).
+
+The game rebuilds from its own name: ``pyspiel.load_game(str(game))`` gives an equal game,
+so ``pyspiel.serialize_game_and_state``, ``pickle`` and ``copy.deepcopy`` of games and
+states work.
 """
 
 from __future__ import annotations
@@ -30,10 +36,14 @@ except ImportError:  # pragma: no cover - depends on the environment
 
 SHORT_NAME = "python_tde"
 
+#: What separates side A's crew from side B's in the ``crews`` parameter (OpenSpiel's game
+#: strings, ``python_tde(board=...,crews=...)``, split parameters on commas).
+CREW_SEPARATOR = "+"
+
 DEFAULT_PARAMS: Dict[str, Any] = {
     "scenario": "skirmish",
     "board": tde.DEFAULT_BOARD,
-    "crews": ",".join(tde.DEFAULT_CREWS),
+    "crews": CREW_SEPARATOR.join(tde.DEFAULT_CREWS),
     "rules": "standard",
     "dinos": 0,
     "ambush": 0,
@@ -45,6 +55,12 @@ DEFAULT_PARAMS: Dict[str, Any] = {
 MAX_GAME_LENGTH = 100_000
 
 
+def crew_names(crews: Any) -> List[str]:
+    """The crews of a ``crews`` parameter: names or paths separated by ``+`` (or, in a
+    parameter dict, by commas)."""
+    return [c.strip() for c in str(crews).replace(",", CREW_SEPARATOR).split(CREW_SEPARATOR)]
+
+
 def _new_game(params: Dict[str, Any]) -> "tde.State":
     """A fresh ``tde.State`` from the game's parameters."""
     scenario = str(params["scenario"])
@@ -54,7 +70,7 @@ def _new_game(params: Dict[str, Any]) -> "tde.State":
     return tde.new_game(
         scenario=scenario,
         board=str(params["board"]),
-        crews=[c.strip() for c in str(params["crews"]).split(",")],
+        crews=crew_names(params["crews"]),
         rules=str(params["rules"]),
         dinos=int(params["dinos"]),
         ambush=int(params["ambush"]),
@@ -86,6 +102,8 @@ if pyspiel is not None:
         def __init__(self, params: Optional[Dict[str, Any]] = None) -> None:
             merged = dict(DEFAULT_PARAMS)
             merged.update(params or {})
+            # One spelling, the one OpenSpiel's game strings can carry: str(game) loads again.
+            merged["crews"] = CREW_SEPARATOR.join(crew_names(merged["crews"]))
             probe = _new_game(merged)
             if probe.num_players() != 2:
                 raise tde.TdeError("OpenSpiel's TDE game has two players; solo games are not offered")

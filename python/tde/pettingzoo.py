@@ -14,7 +14,9 @@ dice. Chance nodes are resolved inside the environment with its seeded generator
 (``reset(seed=...)``), so ``agent_selection`` is always a player who must decide.
 Observations are dicts: ``observation``, the Rust encoding's planes then globals (float32,
 flat; ``tde.State.observation_shape()`` gives the planes' shape), and ``action_mask``, int8
-over the policy space (all zeros for the agent not deciding). Rewards are the game's returns
+over the policy space (all zeros for the agent not deciding); the deciding agent's ``info``
+has ``legal_actions`` (an int64 array: no scan of the mask needed) and ``action_recipes``
+(``State.action_recipes()``, the factored form). Rewards are the game's returns
 (+1 win, -1 loss, 0 draw) when it ends; ``max_decisions`` truncates it.
 """
 
@@ -51,7 +53,7 @@ class TdeAecEnv(AECEnv):
     ``render_mode`` ``"ansi"`` (``render()`` returns the map) or ``"human"`` (prints it).
     """
 
-    metadata = {"render_modes": ["human", "ansi"], "name": "tde_v0", "is_parallelizable": False}
+    metadata = {"render_modes": ["human", "ansi", "rgb_array"], "name": "tde_v0", "is_parallelizable": False}
 
     def __init__(
         self,
@@ -78,7 +80,7 @@ class TdeAecEnv(AECEnv):
         self.max_decisions = max_decisions
         self.render_mode = render_mode
         # A game of the same set-up fixes the spaces (they depend on the board's size class).
-        probe = tde.new_game(scenario="skirmish" if scenario == "random" else scenario, seed=0, **self._options)
+        probe = tde.new_game(scenario="skirmish" if scenario == "random" else scenario, **self._options)
         (planes, depth, width), globals_ = probe.observation_shape()
         self._obs_len = planes * depth * width + globals_
         self._num_actions = probe.num_distinct_actions()
@@ -134,6 +136,8 @@ class TdeAecEnv(AECEnv):
         """Point ``agent_selection`` at the player to decide, or end the game."""
         state = self.state
         assert state is not None
+        for agent in self.agents:
+            self.infos[agent] = {}
         if state.is_terminal():
             for agent, value in zip(self.possible_agents, state.returns()):
                 self.rewards[agent] = float(value)
@@ -144,6 +148,11 @@ class TdeAecEnv(AECEnv):
             return
         player = state.current_player()
         self.agent_selection = self.possible_agents[player]
+        # The decider's legal actions as an array (no scan of the mask) and their recipes.
+        self.infos[self.agent_selection] = {
+            "legal_actions": state.legal_actions_array(),
+            "action_recipes": state.action_recipes(),
+        }
         if self.max_decisions is not None and self._decisions >= self.max_decisions:
             for agent in self.agents:
                 self.truncations[agent] = True
@@ -183,9 +192,10 @@ class TdeAecEnv(AECEnv):
         if self.render_mode == "human":
             self.render()
 
-    def render(self) -> Optional[str]:
-        """The map and roster as text (``"ansi"``), or printed (``"human"``)."""
-        return tde.render_text(self.state, self.render_mode)
+    def render(self) -> Any:
+        """The map and roster as text (``"ansi"``), printed (``"human"``), or the table as an
+        RGB image (``"rgb_array"``, ``tde.render_rgb``)."""
+        return tde.render_text(self.state, self.render_mode, 0)
 
     def close(self) -> None:
         """Nothing to release."""

@@ -32,7 +32,7 @@ def test_a_whole_game_cycles_the_two_players_and_pays_opposite_rewards() -> None
     totals = {a: 0.0 for a in e.possible_agents}
     seen = set()
     for agent in e.agent_iter(max_iter=100_000):
-        obs, reward, terminated, truncated, _ = e.last()
+        obs, reward, terminated, truncated, info = e.last()
         totals[agent] += reward
         seen.add(agent)
         if terminated or truncated:
@@ -40,6 +40,9 @@ def test_a_whole_game_cycles_the_two_players_and_pays_opposite_rewards() -> None
             continue
         mask = obs["action_mask"]
         assert mask.sum() > 0
+        # The info lists the same legal actions, with their recipes.
+        assert info["legal_actions"].tolist() == np.flatnonzero(mask).tolist()
+        assert info["action_recipes"]["actions"].tolist() == info["legal_actions"].tolist()
         e.step(int(e.action_space(agent).sample(mask)))
     assert seen == {"player_a", "player_b"}
     assert e.agents == []
