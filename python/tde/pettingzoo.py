@@ -18,6 +18,19 @@ over the policy space (all zeros for the agent not deciding); the deciding agent
 has ``legal_actions`` (an int64 array: no scan of the mask needed) and ``action_recipes``
 (``State.action_recipes()``, the factored form). Rewards are the game's returns
 (+1 win, -1 loss, 0 draw) when it ends; ``max_decisions`` truncates it.
+
+``parallel_env(...)`` is the same game as a PettingZoo ``ParallelEnv``. The sides never decide
+at the same time, so at each step every live agent acts but only the agent to move decides:
+the waiting agent's one legal action is the no-op, ``TdeParallelEnv.noop_action``
+(``num_distinct_actions()``, one past the policy space; its action space is ``Discrete`` over
+the policy space plus that id, and its ``action_mask`` holds a 1 there alone):
+
+>>> from tde.pettingzoo import parallel_env
+>>> p = parallel_env(scenario="skirmish")
+>>> obs, infos = p.reset(seed=1)
+>>> while p.agents:
+...     actions = {a: p.action_space(a).sample(obs[a]["action_mask"]) for a in p.agents}
+...     obs, rewards, terminations, truncations, infos = p.step(actions)
 """
 
 from __future__ import annotations
@@ -27,7 +40,7 @@ from typing import Any, Dict, List, Optional, Sequence
 import numpy as np
 from gymnasium import spaces
 from gymnasium.utils import seeding
-from pettingzoo import AECEnv
+from pettingzoo import AECEnv, ParallelEnv
 
 import tde
 
@@ -37,6 +50,11 @@ AGENTS = ("player_a", "player_b")
 def env(**kwargs: Any) -> "TdeAecEnv":
     """A TDE AEC environment; keyword arguments as ``TdeAecEnv``."""
     return TdeAecEnv(**kwargs)
+
+
+def parallel_env(**kwargs: Any) -> "TdeParallelEnv":
+    """A TDE PettingZoo parallel environment; keyword arguments as ``TdeAecEnv``."""
+    return TdeParallelEnv(**kwargs)
 
 
 def raw_env(**kwargs: Any) -> "TdeAecEnv":
@@ -196,6 +214,137 @@ class TdeAecEnv(AECEnv):
         """The map and roster as text (``"ansi"``), printed (``"human"``), or the table as an
         RGB image (``"rgb_array"``, ``tde.render_rgb``)."""
         return tde.render_text(self.state, self.render_mode, 0)
+
+    def close(self) -> None:
+        """Nothing to release."""
+
+
+class TdeParallelEnv(ParallelEnv):
+    """The game as a PettingZoo ``ParallelEnv``; options as ``TdeAecEnv``.
+
+    Both agents are live until the game ends; at each step the agent to move passes an action
+    of the game (its ``action_mask`` is the game's, plus a 0 for the no-op) and the other
+    agent passes ``noop_action`` (its mask holds only that id; it may also be left out of the
+    actions dict). Every agent's ``info`` has ``legal_actions`` (``[noop_action]`` for the
+    waiting agent); the mover's also has ``action_recipes``. An illegal action of the mover,
+    or anything but the no-op from the waiting agent, raises ``tde.IllegalActionError`` and
+    leaves the game unchanged. Chance (dice, the dinosaurs' card draws) is rolled inside with
+    the generator ``reset(seed=...)`` seeds. Rewards are 0 until the game ends, then its
+    returns; at the end (or when ``max_decisions`` truncates it) ``agents`` empties.
+    """
+
+    metadata = {"render_modes": ["human", "ansi", "rgb_array"], "name": "tde_parallel_v0", "is_parallelizable": True}
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__()
+        # The AEC environment checks the options and holds the game; this one steps it.
+        self._aec = TdeAecEnv(**kwargs)
+        self.render_mode = self._aec.render_mode
+        self.max_decisions = self._aec.max_decisions
+        self.possible_agents: List[str] = list(self._aec.possible_agents)
+        self.agents: List[str] = []
+        self._num_actions = self._aec._num_actions
+        #: The waiting agent's one legal action: one past the game's policy space.
+        self.noop_action: int = self._num_actions
+        self._observation_space = spaces.Dict(
+            {
+                "observation": spaces.Box(low=-np.inf, high=np.inf, shape=(self._aec._obs_len,), dtype=np.float32),
+                "action_mask": spaces.Box(low=0, high=1, shape=(self._num_actions + 1,), dtype=np.int8),
+            }
+        )
+        self._action_space = spaces.Discrete(self._num_actions + 1)
+
+    @property
+    def state(self) -> Optional[tde.State]:  # type: ignore[override]
+        """The game (``None`` before ``reset``)."""
+        return self._aec.state
+
+    @property
+    def np_random(self) -> np.random.Generator:
+        """The generator that rolls the chance nodes."""
+        return self._aec.np_random
+
+    def observation_space(self, agent: str) -> spaces.Space:
+        """The observation dict's space (the same for every agent)."""
+        return self._observation_space
+
+    def action_space(self, agent: str) -> spaces.Space:
+        """``Discrete`` over the policy space and the no-op (the same for every agent)."""
+        return self._action_space
+
+    def agent_to_move(self) -> Optional[str]:
+        """The agent that decides this step, or ``None`` once the game is over."""
+        if not self.agents:
+            return None
+        return self._aec.agent_selection
+
+    def reset(
+        self, seed: Optional[int] = None, options: Optional[Dict[str, Any]] = None
+    ) -> "tuple[Dict[str, Dict[str, np.ndarray]], Dict[str, Dict[str, Any]]]":
+        """Start a new game; ``seed`` seeds the dice and the draw of a ``"random"``
+        scenario. Returns every agent's observation and info."""
+        self._aec.reset(seed=seed, options=options)
+        self.agents = list(self.possible_agents)
+        return {a: self._observe(a) for a in self.agents}, {a: self._info(a) for a in self.agents}
+
+    def _observe(self, agent: str) -> Dict[str, np.ndarray]:
+        obs = self._aec.observe(agent)
+        mask = np.zeros(self._num_actions + 1, dtype=np.int8)
+        if agent == self.agent_to_move():
+            mask[: self._num_actions] = obs["action_mask"]
+        elif self.agents and not self._aec.state.is_terminal():  # type: ignore[union-attr]
+            mask[self.noop_action] = 1
+        return {"observation": obs["observation"], "action_mask": mask}
+
+    def _info(self, agent: str) -> Dict[str, Any]:
+        if agent == self.agent_to_move():
+            return dict(self._aec.infos[agent])
+        if self.agents and not self._aec.state.is_terminal():  # type: ignore[union-attr]
+            return {"legal_actions": np.array([self.noop_action], dtype=np.int64)}
+        return {}
+
+    def step(
+        self, actions: Dict[str, int]
+    ) -> "tuple[Dict[str, Any], Dict[str, float], Dict[str, bool], Dict[str, bool], Dict[str, Any]]":
+        """Apply the mover's action (the waiting agent passes ``noop_action`` or nothing), roll
+        the dice up to the next decision, and return every acting agent's observation,
+        reward, termination, truncation and info."""
+        if not self.agents:
+            raise tde.TdeError("step: the game is over (or not started); call reset()")
+        mover = self.agent_to_move()
+        assert mover is not None
+        for agent, action in actions.items():
+            if agent not in self.agents:
+                raise tde.TdeError(f"actions: {agent!r} is not a live agent; live: {self.agents}")
+            if agent != mover and (action is None or int(action) != self.noop_action):
+                raise tde.IllegalActionError(
+                    f"action {action} of {agent}: it is {mover}'s move; {agent}'s only legal action "
+                    f"is the no-op {self.noop_action}"
+                )
+        if mover not in actions or actions[mover] is None:
+            raise tde.TdeError(f"actions: {mover} must decide; none was given")
+        action = int(actions[mover])
+        if action == self.noop_action:
+            raise tde.IllegalActionError(
+                f"action {action} of {mover}: the no-op is only for the waiting agent; {mover} must decide"
+            )
+        # The AEC step checks the action against the game (IllegalActionError, nothing
+        # changed) before it rolls the dice and selects the next agent.
+        self._aec.step(action)
+        acting = list(self.agents)
+        terminal = self._aec.state.is_terminal()  # type: ignore[union-attr]
+        rewards = {a: float(self._aec.rewards[a]) if terminal else 0.0 for a in acting}
+        terminations = {a: bool(self._aec.terminations[a]) for a in acting}
+        truncations = {a: bool(self._aec.truncations[a]) and not terminations[a] for a in acting}
+        if terminal or any(truncations.values()):
+            self.agents = []
+        observations = {a: self._observe(a) for a in acting}
+        infos = {a: self._info(a) for a in acting}
+        return observations, rewards, terminations, truncations, infos
+
+    def render(self) -> Any:
+        """As ``TdeAecEnv.render``."""
+        return self._aec.render()
 
     def close(self) -> None:
         """Nothing to release."""
