@@ -53,7 +53,11 @@ impl Encounter {
             format!("{} activates{extra}", s.name(m))
         });
         if bleeding > 0 {
-            self.pending.push(Pending::Check(self.damage_check(m, bleeding)));
+            let mut check = self.damage_check(m, bleeding);
+            if let Purpose::Damage { bleeding, .. } = &mut check.purpose {
+                *bleeding = true;
+            }
+            self.pending.push(Pending::Check(check));
         }
     }
 

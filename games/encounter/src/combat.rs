@@ -76,7 +76,7 @@ impl Encounter {
         let t = &self.models[target as usize];
         let obstacle = t.profile.toughness + t.armour;
         Check {
-            purpose: Purpose::Damage { target },
+            purpose: Purpose::Damage { target, dice, obstacle, bleeding: false },
             odds: complex_odds(dice, DAMAGE_TARGET, obstacle),
             luck: None,
             rerolled: false,
@@ -142,15 +142,22 @@ impl Encounter {
                     self.note(|s| format!("  {} stumbles and falls prone", s.name(attacker)));
                 }
             }
-            Purpose::Damage { target } => {
+            Purpose::Damage { target, dice, obstacle, bleeding } => {
                 let wounds = match outcome {
                     Outcome::Boon => 2,
                     o if o.succeeded() => 1,
                     _ => 0,
                 };
-                if wounds == 0 {
-                    self.note(|s| format!("  damage against {}: {outcome:?}, no wound", s.name(target)));
-                } else {
+                self.note(|s| {
+                    let what = if bleeding {
+                        format!("Bleeding at {}'s Start Phase", s.name(target))
+                    } else {
+                        format!("damage roll against {}", s.name(target))
+                    };
+                    let result = if wounds == 0 { "no wound".to_string() } else { format!("{wounds} wound(s)") };
+                    format!("  {what} ({dice} dice, Target {DAMAGE_TARGET}, Obstacle {obstacle}): {outcome:?}, {result}")
+                });
+                if wounds > 0 {
                     self.hit(target, wounds);
                 }
             }

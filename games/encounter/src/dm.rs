@@ -2,11 +2,13 @@
 //! plays whichever side is to move. As the DM it spends Threat at set-up on the Adversary
 //! Pool (keeping the rest for its champion), plays minions with basic actions only (their
 //! legal actions are nothing else), elites situationally (the Pool to ease an attack on a
-//! hurt target) and its champion with Threat (an extra attack on a target it can finish).
+//! hurt target) and its champion with Threat (an extra attack on a target it can finish: no more Wounds left
+//! than its attacks with the extra one).
 //! The party side strikes or shoots the most hurt adversary, closes in otherwise, and spends
 //! Momentum and Luck where they count. Both sides always soak a wound while their armour can,
-//! clear a Blinded model's sight first and try to break free of Entangled before moving. Any other agent of the framework (`random`, `mcts`)
-//! comes from [`make_agent`].
+//! clear a Blinded model's sight first and try to break free of Entangled before moving; a
+//! shooter held in melee gets out (Disengage, or an Advance out of every Danger Zone) to
+//! shoot. Any other agent of the framework (`random`, `mcts`) comes from [`make_agent`].
 
 use crate::board::{Cell, Terrain, HEIGHT, WIDTH};
 use crate::data::Kind;
@@ -115,11 +117,13 @@ fn activate(s: &Encounter, legal: &[Action]) -> Option<Action> {
             _ => None,
         })
         .filter(|&(target, boost, extra, _)| {
-            let hurt = wounds(target) >= 2;
+            // A target it can finish with the extra attack: no more Wounds left than its
+            // attacks with the extra one, at one wound a hit.
+            let finishable = wounds(target) <= me.profile.attacks + 1;
             match kind {
                 Kind::Minion => !boost && !extra,
                 Kind::Elite => boost == (s.pool() > 0) && !extra,
-                Kind::Champion => boost == (s.pool() > 0) && extra == (hurt && s.threat() > 0),
+                Kind::Champion => boost == (s.pool() > 0) && extra == (finishable && s.threat() > 0),
                 _ => boost == (s.momentum() >= 1) && extra == (s.momentum() >= 5),
             }
         })
@@ -159,13 +163,28 @@ fn activate(s: &Encounter, legal: &[Action]) -> Option<Action> {
             return Some(d);
         }
     }
-    // Close in on the nearest enemy by walking distance, doors counted open (a shooter only
-    // while it has nothing to shoot); open a door that lies on the way.
     let enemies: Vec<Cell> =
         s.models().iter().filter(|e| e.in_play() && e.side() != me.side()).map(|e| e.cell).collect();
     let field = walking_distance(s, &enemies);
     let dist = |c: Cell| field[c.y as usize * WIDTH + c.x as usize];
     let here = dist(me.cell);
+    // A shooter held in melee that cannot Disengage (a Minion) steps out of every Danger
+    // Zone by an Advance, taking the Interrupts, as far from the enemies as it can, to shoot
+    // with its Major.
+    if me.intent == Some(Intent::Shoot) && s.engaged(m) && !act.major {
+        let out = legal
+            .iter()
+            .filter_map(|&a| match a {
+                Action::Advance(c) if s.zone_enemies(m, c).is_empty() => Some((dist(c), c, a)),
+                _ => None,
+            })
+            .max_by_key(|&(d, c, _)| (d, std::cmp::Reverse(c)));
+        if let Some((.., a)) = out {
+            return Some(a);
+        }
+    }
+    // Close in on the nearest enemy by walking distance, doors counted open (a shooter only
+    // while it has nothing to shoot); open a door that lies on the way.
     let door = legal.iter().find(|a| matches!(a, Action::OpenDoor(c) if dist(*c) < here)).copied();
     if door.is_some() {
         return door;

@@ -153,12 +153,15 @@ impl Encounter {
                 self.pending.push(Pending::Check(crate::state::Check { rerolled: true, ..check }));
             }
             (Some(Pending::Stray { shooter, candidates }), Action::Face(i)) => {
+                // "On miss: Randomly determine hit model": the model drawn is hit, the
+                // intended target included (ruling).
                 let hit = candidates.get(i as usize).copied().unwrap_or(candidates[0]);
-                if hit != candidates[0] {
-                    self.note(|s| format!("  the missed shot hits {} instead", s.name(hit)));
-                    let dice = self.damage_dice(shooter, true);
-                    self.pending.push(Pending::Check(self.damage_check(hit, dice)));
-                }
+                self.note(|s| {
+                    let whom = if hit == candidates[0] { "its intended target" } else { "instead" };
+                    format!("  the missed shot, drawn at random, hits {} ({whom})", s.name(hit))
+                });
+                let dice = self.damage_dice(shooter, true);
+                self.pending.push(Pending::Check(self.damage_check(hit, dice)));
             }
             (Some(Pending::Interrupt { by }), Action::Interrupt) => {
                 let model = &mut self.models[by as usize];

@@ -264,6 +264,12 @@ pub enum Purpose {
     Damage {
         /// The model hit.
         target: u8,
+        /// Damage dice rolled.
+        dice: u8,
+        /// The Obstacle: Toughness plus armour.
+        obstacle: u8,
+        /// The automatic hit of Bleeding at the model's Start Phase (not an attack).
+        bleeding: bool,
     },
     /// A Disengage by `model` to `to`.
     Disengage {

@@ -399,9 +399,18 @@ fn shooting_into_melee_is_harder_and_a_miss_hits_a_random_model() {
     s.act(Action::Accept).unwrap();
     assert_eq!(s.node(), Node::Chance);
     assert_eq!(s.chance_outcomes(), vec![(Action::Face(0), 0.5), (Action::Face(1), 0.5)]);
+    let mut target_drawn = s.clone();
     s.act(Action::Face(1)).unwrap();
     assert!(
-        matches!(s.pending().last(), Some(Pending::Check(c)) if matches!(c.purpose, encounter::state::Purpose::Damage { target: WAT }))
+        matches!(s.pending().last(), Some(Pending::Check(c)) if matches!(c.purpose, encounter::state::Purpose::Damage { target: WAT, .. }))
+    );
+    // Ruling: the random draw may pick the intended target, which is then hit (not a clean
+    // miss).
+    target_drawn.act(Action::Face(0)).unwrap();
+    assert!(
+        matches!(target_drawn.pending().last(), Some(Pending::Check(c)) if matches!(c.purpose, encounter::state::Purpose::Damage { target: ORC, .. })),
+        "{:?}",
+        target_drawn.pending()
     );
 }
 
@@ -915,4 +924,141 @@ fn hidden_halves_movement_blinds_its_attackers_and_ends_after_it_attacks() {
     s.act(Action::Roll(Outcome::Failure)).unwrap();
     s.act(Action::EndActivation).unwrap();
     assert!(!s.models()[BRANNOC as usize].conditions.hidden);
+}
+
+// ---- Round 2 (issue 60): small correctness fixes ----
+
+#[test]
+fn shoot_is_declared_only_by_a_shooter_that_could_shoot_this_round() {
+    // "Engagement Restriction: Cannot attack when Engaged unless weapon has Pistol Quality."
+    // Ruling: Shoot is offered to an Engaged shooter only with a Pistol or a way out of every
+    // Danger Zone by one Minor action (Disengage, or an Advance) before its Major.
+    let mut s = started(0);
+    for _ in 0..3 {
+        s.act(Action::Declare(Intent::Fight)).unwrap(); // Brannoc, goblins of group 0, Isolde
+    }
+    assert!(legal(&s).contains(&Action::Declare(Intent::Shoot)), "the archer's group declares");
+    // Wat's spear (Reach R) holds the archer (a Minion: no Disengage): every square it could
+    // step to is in Wat's Danger Zone.
+    let mut boxed = s.clone();
+    boxed.pose_at(WAT, c(6, 3)).unwrap();
+    assert!(boxed.engaged(ARCHER) && !boxed.way_out(ARCHER));
+    assert!(!legal(&boxed).contains(&Action::Declare(Intent::Shoot)), "{:?}", legal(&boxed));
+    // Brannoc's sword (Reach M) leaves it a square out of reach: it may declare Shoot.
+    let mut held = s.clone();
+    held.pose_at(BRANNOC, c(6, 3)).unwrap();
+    assert!(held.engaged(ARCHER) && held.way_out(ARCHER));
+    assert!(legal(&held).contains(&Action::Declare(Intent::Shoot)));
+    // A Pistol shoots while Engaged.
+    let mut pistol = s.clone();
+    pistol.pose_at(GARRICK, c(7, 4)).unwrap();
+    assert!(pistol.engaged(GARRICK) && pistol.may_declare_shoot(GARRICK));
+}
+
+#[test]
+fn an_engaged_shooter_is_told_why_it_cannot_shoot_and_may_disengage() {
+    // "Engaged (Ongoing): Cannot use Ranged actions. Remove: Leave Danger Zone."
+    let mut s = to_activation(started(0), ISOLDE, true);
+    assert_eq!(s.models()[ISOLDE as usize].intent, Some(Intent::Shoot));
+    s.pose_at(ORC, c(2, 2)).unwrap();
+    assert!(s.engaged(ISOLDE));
+    assert!(legal(&s).iter().all(|a| !matches!(a, Action::Shoot { .. })));
+    assert!(legal(&s).iter().any(|a| matches!(a, Action::Disengage { .. })));
+    let why = s.why_no_shot().expect("a reason");
+    assert!(why.contains("Isolde is Engaged") && why.contains("Disengage"), "{why}");
+    s.act(Action::Disengage { to: legal_disengage(&s), momentum: true }).unwrap();
+    assert!(!s.engaged(ISOLDE));
+    assert_eq!(s.why_no_shot(), None, "out of the Danger Zone it may shoot");
+}
+
+fn legal_disengage(s: &Encounter) -> Cell {
+    legal(s)
+        .iter()
+        .find_map(|a| match a {
+            Action::Disengage { to, momentum: true } => Some(*to),
+            _ => None,
+        })
+        .expect("a Disengage with Momentum")
+}
+
+#[test]
+fn the_log_shows_the_damage_roll_that_wounds_and_labels_bleeding() {
+    // "Dealing Damage: Opposed Damage vs Toughness check to cause a Wound." "Bleeding
+    // (Persistent): Start Phase: Automatic S[X] hit."
+    let mut s = Encounter::start_with_log();
+    s.act(Action::BuyPool(0)).unwrap();
+    s.pose_conditions(BRANNOC, Conditions { bleeding: 2, ..Conditions::default() }).unwrap();
+    s.act(Action::Face(3)).unwrap();
+    s.act(Action::Face(2)).unwrap();
+    while s.phase() == Phase::Declare {
+        s.act(Action::Declare(Intent::Fight)).unwrap();
+    }
+    let s = to_activation_after_declared(s, BRANNOC);
+    let mut failed = s.clone();
+    failed.act(Action::Roll(Outcome::Failure)).unwrap();
+    let last = failed.log().last().unwrap().clone();
+    assert!(last.contains("Bleeding at Brannoc's Start Phase (2 dice") && last.contains("Failure, no wound"), "{last}");
+    let mut wounded = s;
+    wounded.act(Action::Roll(Outcome::Success)).unwrap();
+    assert!(wounded.log().iter().any(|l| l.contains("Bleeding at Brannoc's Start Phase") && l.contains("Success, 1 wound")));
+    // A hit's damage roll is logged when it wounds.
+    let mut logged = brannoc_hits_logged(ORC, c(2, 1));
+    logged.act(Action::Roll(Outcome::Success)).unwrap();
+    assert!(
+        logged.log().iter().any(|l| l.contains("damage roll against orc veteran") && l.contains("Success, 1 wound")),
+        "{:?}",
+        logged.log()
+    );
+}
+
+/// As [`brannoc_hits`], with a log.
+fn brannoc_hits_logged(target: u8, at: Cell) -> Encounter {
+    let mut s = Encounter::start_with_log();
+    s.act(Action::BuyPool(0)).unwrap();
+    s.act(Action::Face(3)).unwrap();
+    s.act(Action::Face(2)).unwrap();
+    let mut s = to_activation(s, BRANNOC, false);
+    s.pose_at(target, at).unwrap();
+    s.act(Action::Strike { target, boost: false, extra: false }).unwrap();
+    s.act(Action::Roll(Outcome::Success)).unwrap();
+    s
+}
+
+#[test]
+fn the_scripted_archer_held_in_melee_steps_out_to_shoot_instead_of_ending() {
+    // "Only Disengage, Change Place, or Reposition allowed in DZ. Other Manoeuvres trigger
+    // Interrupts." A Minion cannot Disengage; it Advances out, taking the Interrupt.
+    use agents::Agent;
+    let mut s = to_activation(started(0), ARCHER, true);
+    assert_eq!(s.models()[ARCHER as usize].intent, Some(Intent::Shoot));
+    s.pose_at(BRANNOC, c(6, 3)).unwrap();
+    assert!(s.engaged(ARCHER));
+    let a = encounter::ScriptedAgent.select_action(&s);
+    match a {
+        Action::Advance(to) => assert!(s.zone_enemies(ARCHER, to).is_empty(), "{to:?}"),
+        other => panic!("the archer should step out of the Danger Zone, not {other:?}"),
+    }
+}
+
+#[test]
+fn the_scripted_champion_spends_threat_on_a_target_it_can_finish() {
+    // "Champion: Wide array of Activities; can use Threat directly". The script's rule: an
+    // extra attack (1 Threat) on a target with no more Wounds left than its attacks with
+    // the extra one.
+    use agents::Agent;
+    let mut s = started(0);
+    while s.phase() == Phase::Declare {
+        s.act(Action::Declare(Intent::Fight)).unwrap();
+    }
+    let mut s = to_activation_after_declared(s, OGRE);
+    s.pose_resources(0, 0, 2);
+    let mut fresh = s.clone();
+    fresh.pose_at(BRANNOC, c(7, 4)).unwrap(); // 4 Wounds: more than 2 attacks + 1
+    let a = encounter::ScriptedAgent.select_action(&fresh);
+    assert!(matches!(a, Action::Strike { target: BRANNOC, extra: false, .. }), "{a:?}");
+    let mut hurt = s.clone();
+    hurt.pose_at(BRANNOC, c(7, 4)).unwrap();
+    hurt.pose_wounds(BRANNOC, 3).unwrap();
+    let a = encounter::ScriptedAgent.select_action(&hurt);
+    assert!(matches!(a, Action::Strike { target: BRANNOC, extra: true, .. }), "{a:?}");
 }
