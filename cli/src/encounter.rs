@@ -184,6 +184,9 @@ fn play(args: &PlayArgs, input: &mut impl BufRead, out: &mut impl std::io::Write
                     None => "the party".to_string(),
                 };
                 writeln!(out, "Round {}, {:?}: {who} to act", state.round(), state.phase()).map_err(io)?;
+                if let Some(why) = state.why_no_shot() {
+                    writeln!(out, "  (no Shoot: {why})").map_err(io)?;
+                }
                 for (i, &a) in legal.iter().enumerate() {
                     writeln!(out, "  {:>3}. {}", i + 1, state.describe(a)).map_err(io)?;
                 }
