@@ -61,11 +61,21 @@ impl Encounter {
         }
     }
 
-    /// The End Phase: conditions tick down and the model gains Interrupts equal to its Attacks.
+    /// The End Phase: conditions tick down and the model gains Interrupts equal to its
+    /// Attacks. An Adversary standing over a knocked-out Character in its Danger Zone slays
+    /// it (illustrative ruling: the "dire consequences" of abandoning it).
     pub(crate) fn end_activation(&mut self, m: u8) {
         let model = &mut self.models[m as usize];
         model.conditions.end_phase();
         model.reactions = model.profile.attacks;
+        if model.side() == DM_SIDE {
+            for b in 0..self.models.len() as u8 {
+                if self.models[b as usize].body() && self.threatens(m, self.models[b as usize].cell) {
+                    self.models[b as usize].dead = true;
+                    self.note(|s| format!("  {} slays the abandoned {}", s.name(m), s.name(b)));
+                }
+            }
+        }
     }
 
     /// The legal actions of the activation under way, into `out` (unsorted).
@@ -86,6 +96,11 @@ impl Encounter {
         let can_boost = momentum >= price::BOOST || pool;
         if can_minor && !prone {
             out.extend(self.advance_squares(m).into_iter().map(Action::Advance));
+            for body in 0..self.models.len() as u8 {
+                if self.models[body as usize].side() == model.side() {
+                    out.extend(self.drag_squares(m, body).into_iter().map(|(to, _)| Action::Drag { body, to }));
+                }
+            }
             if engaged && manoeuvres {
                 for to in self.disengage_squares(m) {
                     out.push(Action::Disengage { to, momentum: false });
@@ -188,14 +203,14 @@ impl Encounter {
         self.note(|s| format!("  {} : {}", s.name(m), s.describe(action)));
         match action {
             Action::EndActivation => act.ended = true,
-            Action::Advance(to) => {
+            Action::Advance(_) | Action::Drag { .. } => {
                 let interrupters: Vec<u8> = self
                     .zone_enemies(m, self.models[m as usize].cell)
                     .into_iter()
                     .filter(|&e| self.models[e as usize].reactions > 0)
                     .collect();
                 if interrupters.is_empty() {
-                    self.models[m as usize].cell = to;
+                    self.perform_deferred(m, action);
                 } else {
                     self.deferred = Some((m, action));
                     self.pending.extend(interrupters.into_iter().rev().map(|by| Pending::Interrupt { by }));
@@ -282,13 +297,22 @@ impl Encounter {
             && self.models[mover as usize].in_play()
     }
 
-    /// After the Interrupts: the deferred Advance happens unless the mover fell or left play.
+    /// A move (an Advance or a Drag), after the Interrupts it offered: it happens unless the
+    /// mover fell or left play (or its square was taken).
     pub(crate) fn perform_deferred(&mut self, m: u8, action: Action) {
         let model = &self.models[m as usize];
-        if let Action::Advance(to) = action {
-            if model.in_play() && !model.conditions.prone && self.model_at(to).is_none() {
-                self.models[m as usize].cell = to;
+        if !model.in_play() || model.conditions.prone {
+            return;
+        }
+        match action {
+            Action::Advance(to) if self.model_at(to).is_none() => self.models[m as usize].cell = to,
+            Action::Drag { body, to } => {
+                if let Some(&(_, lands)) = self.drag_squares(m, body).iter().find(|d| d.0 == to) {
+                    self.models[m as usize].cell = to;
+                    self.models[body as usize].cell = lands;
+                }
             }
+            _ => {}
         }
     }
 }

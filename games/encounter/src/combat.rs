@@ -316,8 +316,9 @@ impl Encounter {
     }
 
     /// Deal `wounds` wounds to `m`: at exactly 0 Wounds it is out of play, below 0 dead
-    /// ("Wounds < 0 = Death, Wounds = 0 = Out-of-play"); either way it leaves the board. The
-    /// enemies of a side that has lost a model are Inspired by a rallying leader in play.
+    /// ("Wounds < 0 = Death, Wounds = 0 = Out-of-play"; a Character with a Fate Point escapes
+    /// death and is out of play); either way it is out of play: an Adversary leaves the board,
+    /// a knocked-out Character lies there to be dragged or abandoned. The enemies of a side that has lost a model are Inspired by a rallying leader in play.
     pub(crate) fn wound(&mut self, m: u8, wounds: u8) {
         let model = &mut self.models[m as usize];
         if wounds == 0 || model.out {
@@ -330,14 +331,27 @@ impl Encounter {
             });
             return;
         }
-        model.dead = wounds > model.wounds;
+        // "Fate Points: Escape certain death": a Character who would die spends one and is
+        // left out of play at Wounds 0 instead (ruling: spent at once, no decision).
+        let escapes = wounds > model.wounds && model.fate > 0;
+        if escapes {
+            model.fate -= 1;
+        }
+        model.dead = wounds > model.wounds && !escapes;
         model.wounds = 0;
         model.out = true;
+        if escapes {
+            self.note(|s| format!("  {} spends a Fate Point to escape certain death", s.name(m)));
+        }
+        let model = &self.models[m as usize];
         let side = model.side();
         self.defeated.push(m);
         self.note(|s| {
-            if s.models[m as usize].dead {
+            let x = &s.models[m as usize];
+            if x.dead {
                 format!("  {} is slain (Wounds below 0)", s.name(m))
+            } else if x.body() {
+                format!("  {} is out of play (Wounds 0) and lies on the board: drag or abandon", s.name(m))
             } else {
                 format!("  {} is out of play (Wounds 0)", s.name(m))
             }

@@ -146,6 +146,8 @@ pub struct Profile {
     pub attacks: u8,
     /// Luck Points (Characters).
     pub luck: u8,
+    /// Fate Points (Characters): "Escape certain death".
+    pub fate: u8,
     /// Its value in the Adversary Pool (the A/C/E value; 0 for party models).
     pub pool: u8,
     /// Its melee weapon.
@@ -203,14 +205,15 @@ const fn party(name: &'static str, kind: Kind, group: u8) -> Profile {
         movement: 4,
         attacks: 1,
         luck: 0,
+        fate: 0,
         pool: 0,
         melee_weapon: SWORD,
         ranged_weapon: None,
     }
 }
 
-/// The party (ILLUSTRATIVE): two Characters (Brannoc in mail with Soak 2 and Rally 1), a
-/// Follower and a Henchman.
+/// The party (ILLUSTRATIVE): two Characters (Brannoc in mail with Soak 2 and Rally 1; each with
+/// a Luck Point and a Fate Point), a Follower and a Henchman.
 pub const PARTY: [Profile; 4] = [
     Profile {
         melee: 4,
@@ -220,6 +223,7 @@ pub const PARTY: [Profile; 4] = [
         rally: 1,
         wounds: 4,
         luck: 1,
+        fate: 1,
         ..party("Brannoc", Kind::Character, 0)
     },
     Profile {
@@ -230,6 +234,7 @@ pub const PARTY: [Profile; 4] = [
         strength: 2,
         armour: 0,
         luck: 1,
+        fate: 1,
         movement: 5,
         melee_weapon: DAGGER,
         ranged_weapon: Some(BOW),
@@ -266,6 +271,7 @@ const fn goblin(name: &'static str, weapon: Weapon) -> Profile {
         movement: 4,
         attacks: 1,
         luck: 0,
+        fate: 0,
         pool: 1,
         melee_weapon: weapon,
         ranged_weapon: None,

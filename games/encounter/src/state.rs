@@ -78,6 +78,14 @@ pub enum Action {
     },
     /// Minor manoeuvre: step to an adjacent square inside an engaging enemy's Danger Zone.
     Reposition(Cell),
+    /// Minor: drag the knocked-out Character `body`, adjacent, along while moving to `to`, up
+    /// to ½M; the body ends on the last square the dragger left.
+    Drag {
+        /// The knocked-out Character (model index).
+        body: u8,
+        /// Where the dragger goes.
+        to: Cell,
+    },
     /// Minor: open the door at this square.
     OpenDoor(Cell),
     /// Minor: one roll of the Extended check that forces the stuck door at this square.
@@ -146,6 +154,8 @@ pub struct Model {
     pub reactions: u8,
     /// Luck Points left.
     pub luck: u8,
+    /// Fate Points left.
+    pub fate: u8,
     /// Its conditions.
     pub conditions: Conditions,
     /// Whether it (or its group) has declared this round.
@@ -166,9 +176,15 @@ impl Model {
         }
     }
 
-    /// Whether it is on the board.
+    /// Whether it is in play (on the board and able to act).
     pub fn in_play(&self) -> bool {
         !self.out
+    }
+
+    /// Whether it lies on the board out of play: a Character at Wounds 0, alive ("Characters:
+    /// Must be dragged or abandoned"); it holds its square and can be dragged.
+    pub fn body(&self) -> bool {
+        self.out && !self.dead && self.profile.kind == crate::data::Kind::Character
     }
 
     /// Its melee weapon.
@@ -514,6 +530,11 @@ impl Encounter {
         self.models.iter().position(|m| m.in_play() && m.cell == c).map(|i| i as u8)
     }
 
+    /// The knocked-out Character lying on `c`, if any ([`Model::body`]).
+    pub fn body_at(&self, c: Cell) -> Option<u8> {
+        self.models.iter().position(|m| m.body() && m.cell == c).map(|i| i as u8)
+    }
+
     /// Whether model `e` projects a Danger Zone over square `c` (in play, not Prone); a square
     /// two away counts only in Line of Sight (ruling: a Reach R weapon does not reach through
     /// a wall).
@@ -563,6 +584,7 @@ impl Model {
             injuries: [0; INJURY_CARDS],
             reactions: profile.attacks,
             luck: profile.luck,
+            fate: profile.fate,
             conditions: Conditions::default(),
             declared: false,
             intent: None,

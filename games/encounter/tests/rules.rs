@@ -1062,3 +1062,91 @@ fn the_scripted_champion_spends_threat_on_a_target_it_can_finish() {
     let a = encounter::ScriptedAgent.select_action(&hurt);
     assert!(matches!(a, Action::Strike { target: BRANNOC, extra: true, .. }), "{a:?}");
 }
+
+// ---- Round 2 (issue 60): survival ----
+
+/// The goblin archer (first to act, Shoot declared) has shot Isolde, down to 1 Wound at
+/// (4,4) with Brannoc next to her at (3,5), and its damage roll is a Boon: two wounds.
+fn isolde_shot_down() -> Encounter {
+    let mut s = to_activation(started(0), ARCHER, true);
+    s.pose_at(ISOLDE, c(4, 4)).unwrap();
+    s.pose_at(BRANNOC, c(3, 5)).unwrap();
+    s.pose_wounds(ISOLDE, 1).unwrap();
+    s.act(Action::Shoot { target: ISOLDE, boost: false }).unwrap();
+    s.act(Action::Roll(Outcome::Success)).unwrap();
+    s.act(Action::Roll(Outcome::Boon)).unwrap();
+    s
+}
+
+#[test]
+fn a_fate_point_escapes_certain_death() {
+    // "Fate Points: Escape certain death" "Wounds < 0 = Death - Wounds = 0 = Out-of-play"
+    let s = isolde_shot_down();
+    let isolde = &s.models()[ISOLDE as usize];
+    assert!(isolde.out && !isolde.dead && isolde.fate == 0, "{isolde:?}");
+    assert!(isolde.body() && s.body_at(c(4, 4)) == Some(ISOLDE), "she lies on the board");
+    // Without a Fate Point (Wat, a Follower) the same hit kills.
+    let mut s = to_activation(started(0), ARCHER, true);
+    s.pose_at(WAT, c(4, 4)).unwrap();
+    s.pose_wounds(WAT, 1).unwrap();
+    s.act(Action::Shoot { target: WAT, boost: false }).unwrap();
+    s.act(Action::Roll(Outcome::Success)).unwrap();
+    s.act(Action::Roll(Outcome::Boon)).unwrap();
+    let wat = &s.models()[WAT as usize];
+    assert!(wat.dead && !wat.body() && s.body_at(c(4, 4)).is_none(), "{wat:?}");
+}
+
+#[test]
+fn a_knocked_out_character_is_dragged_by_an_adjacent_ally() {
+    // "Characters: Must be dragged or abandoned (dire consequences)" "Drag: Move adjacent
+    // prone Model up to ½M"
+    let mut s = isolde_shot_down();
+    s.act(Action::EndActivation).unwrap();
+    assert_eq!(s.activation().map(|a| a.model), Some(BRANNOC));
+    let drags: Vec<Action> = legal(&s).into_iter().filter(|a| matches!(a, Action::Drag { .. })).collect();
+    assert!(!drags.is_empty(), "{:?}", legal(&s));
+    // ½M: Brannoc (Movement 4) drags her up to 2 squares.
+    for a in &drags {
+        let Action::Drag { body, to } = *a else { unreachable!() };
+        assert_eq!(body, ISOLDE);
+        assert!(c(3, 5).distance(to) <= 2, "{to:?}");
+    }
+    // She cannot be walked over: no Advance onto her square.
+    assert!(!legal(&s).contains(&Action::Advance(c(4, 4))));
+    let to = drags
+        .iter()
+        .find_map(|a| match *a {
+            Action::Drag { to, .. } if c(3, 5).distance(to) == 2 => Some(to),
+            _ => None,
+        })
+        .expect("a drag of two squares");
+    s.act(Action::Drag { body: ISOLDE, to }).unwrap();
+    let (b, i) = (s.models()[BRANNOC as usize].cell, s.models()[ISOLDE as usize].cell);
+    assert_eq!(b, to);
+    assert!(i.adjacent(b) && i != c(4, 4), "dragged along to {i:?}");
+    assert_eq!(s.body_at(i), Some(ISOLDE));
+}
+
+#[test]
+fn an_abandoned_character_in_an_adversarys_danger_zone_is_slain() {
+    // "Characters: Must be dragged or abandoned (dire consequences)"; illustrative ruling: an
+    // Adversary slays a knocked-out Character lying in its Danger Zone at its End Phase.
+    let mut s = isolde_shot_down();
+    s.act(Action::EndActivation).unwrap();
+    assert!(!s.models()[ISOLDE as usize].dead, "the archer's dagger does not reach her");
+    // The orc standing over her at its End Phase.
+    let mut s = started(0);
+    while s.phase() == Phase::Declare {
+        s.act(Action::Declare(Intent::Fight)).unwrap();
+    }
+    let mut s = to_activation_after_declared(s, ORC);
+    s.pose_at(ISOLDE, c(6, 4)).unwrap();
+    s.pose_wounds(ISOLDE, 1).unwrap();
+    s.act(Action::Strike { target: ISOLDE, boost: false, extra: false }).unwrap();
+    s.act(Action::Roll(Outcome::Success)).unwrap();
+    s.act(Action::Roll(Outcome::Boon)).unwrap();
+    assert!(s.models()[ISOLDE as usize].body());
+    s.act(Action::EndActivation).unwrap();
+    let isolde = &s.models()[ISOLDE as usize];
+    assert!(isolde.dead && !isolde.body(), "{isolde:?}");
+}
