@@ -63,15 +63,27 @@ impl Encounter {
 
     /// The End Phase: conditions tick down and the model gains Interrupts equal to its
     /// Attacks. An Adversary standing over a knocked-out Character in its Danger Zone slays
-    /// it (illustrative ruling: the "dire consequences" of abandoning it).
+    /// it (illustrative ruling: the "dire consequences" of abandoning it), unless a Fate Point
+    /// lets it escape.
     pub(crate) fn end_activation(&mut self, m: u8) {
         let model = &mut self.models[m as usize];
         model.conditions.end_phase();
         model.reactions = model.profile.attacks;
         if model.side() == DM_SIDE {
             for b in 0..self.models.len() as u8 {
-                if self.models[b as usize].body() && self.threatens(m, self.models[b as usize].cell) {
-                    self.models[b as usize].dead = true;
+                let lying = &self.models[b as usize];
+                if !lying.body() || !self.threatens(m, lying.cell) {
+                    continue;
+                }
+                let body = &mut self.models[b as usize];
+                // A Fate Point escapes this death too; the body still lies there.
+                if body.fate > 0 {
+                    body.fate -= 1;
+                    self.note(|s| {
+                        format!("  {} spends a Fate Point to escape {}'s killing blow", s.name(b), s.name(m))
+                    });
+                } else {
+                    body.dead = true;
                     self.note(|s| format!("  {} slays the abandoned {}", s.name(m), s.name(b)));
                 }
             }

@@ -120,6 +120,19 @@ impl Encounter {
         basic_odds(opposed_obstacle(model.profile.athletics, best, steps), roll)
     }
 
+    /// The Morale check of Adversary `m`: a Basic Routine check of its Cool, unopposed
+    /// (Inspired and Demoralized shift it, Blinded gives Peril).
+    pub(crate) fn morale_check(&self, m: u8) -> Check {
+        let model = &self.models[m as usize];
+        let steps = Difficulty::Routine.steps() + model.conditions.steps();
+        Check {
+            purpose: Purpose::Morale { model: m },
+            odds: basic_odds(unopposed_obstacle(model.profile.cool, steps), Roll::net(0, model.conditions.peril(false))),
+            luck: None,
+            rerolled: false,
+        }
+    }
+
     /// Apply the outcome of a resolved check.
     pub(crate) fn resolve(&mut self, check: Check, outcome: Outcome) {
         match check.purpose {
@@ -165,6 +178,18 @@ impl Encounter {
                 self.note(|s| format!("  {} tries to break free: {outcome:?}", s.name(model)));
                 if outcome.succeeded() {
                     self.models[model as usize].conditions.entangled = 0;
+                }
+            }
+            Purpose::Morale { model } => {
+                if outcome.succeeded() {
+                    self.note(|s| format!("  {} holds (Morale: {outcome:?})", s.name(model)));
+                } else {
+                    // "Broken (Ongoing): Move away from enemies. Cannot use Actions." Ruling: a
+                    // Broken Adversary routs off the Board Section at once.
+                    let x = &mut self.models[model as usize];
+                    x.out = true;
+                    x.routed = true;
+                    self.note(|s| format!("  {} is Broken and routs (Morale: {outcome:?})", s.name(model)));
                 }
             }
             Purpose::Disengage { model, to } => {

@@ -148,6 +148,8 @@ pub struct Profile {
     pub luck: u8,
     /// Fate Points (Characters): "Escape certain death".
     pub fate: u8,
+    /// Cool (WP): "Remain calm under stress, resist fear"; an Adversary's Morale checks use it.
+    pub cool: u8,
     /// Its value in the Adversary Pool (the A/C/E value; 0 for party models).
     pub pool: u8,
     /// Its melee weapon.
@@ -206,6 +208,7 @@ const fn party(name: &'static str, kind: Kind, group: u8) -> Profile {
         attacks: 1,
         luck: 0,
         fate: 0,
+        cool: 3,
         pool: 0,
         melee_weapon: SWORD,
         ranged_weapon: None,
@@ -272,6 +275,7 @@ const fn goblin(name: &'static str, weapon: Weapon) -> Profile {
         attacks: 1,
         luck: 0,
         fate: 0,
+        cool: 3,
         pool: 1,
         melee_weapon: weapon,
         ranged_weapon: None,
@@ -298,6 +302,7 @@ pub const ADVERSARIES: [Profile; 5] = [
         shield: 2,
         wounds: 2,
         pool: 2,
+        cool: 4,
         ..goblin("orc veteran", AXE)
     },
     Profile {
@@ -314,6 +319,7 @@ pub const ADVERSARIES: [Profile; 5] = [
         wounds: 4,
         attacks: 2,
         pool: 3,
+        cool: 5,
         ..goblin("ogre chieftain", GREAT_CLUB)
     },
 ];

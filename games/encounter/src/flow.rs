@@ -268,6 +268,29 @@ impl Encounter {
         self.note(|s| format!("Bookkeeping: Momentum +{gain} = {}", s.momentum));
     }
 
+    /// "Check Morale" (the seed: "See Psychology & Leadership rules"; illustrative ruling):
+    /// once fewer than half the Adversaries that began the Encounter are in play, or their
+    /// Champion is out of play, each Adversary in play takes a Morale check at Bookkeeping, a
+    /// Basic Routine Cool check; on a Failure or a Bane it is Broken and routs.
+    fn check_morale(&mut self) {
+        let adversaries: Vec<u8> =
+            (0..self.models.len() as u8).filter(|&m| self.models[m as usize].side() == DM_SIDE).collect();
+        let in_play = adversaries.iter().filter(|&&m| self.models[m as usize].in_play()).count();
+        let champion_down = adversaries.iter().any(|&m| {
+            let x = &self.models[m as usize];
+            x.profile.kind == Kind::Champion && !x.in_play()
+        });
+        if in_play == 0 || (2 * in_play >= adversaries.len() && !champion_down) {
+            return;
+        }
+        self.note(|_| "Check Morale: the Adversaries are shaken".to_string());
+        for &m in adversaries.iter().rev() {
+            if self.models[m as usize].in_play() {
+                self.pending.push(Pending::Check(self.morale_check(m)));
+            }
+        }
+    }
+
     /// The winner if the Encounter is decided: the party when no adversary remains, the DM
     /// when no party model does.
     fn decided(&self) -> Option<Option<usize>> {
@@ -337,8 +360,13 @@ impl Encounter {
                 }
                 Phase::Initiative if self.init_queue.is_empty() => self.order_activations(),
                 Phase::Activation => match self.act {
-                    None if self.cursor >= self.order.len() => {
+                    None if self.cursor >= self.order.len() && !self.books_kept => {
                         self.bookkeeping();
+                        self.books_kept = true;
+                        self.check_morale();
+                    }
+                    None if self.cursor >= self.order.len() => {
+                        self.books_kept = false;
                         if self.round >= MAX_ROUNDS {
                             self.finish(None);
                             return;

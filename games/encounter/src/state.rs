@@ -144,6 +144,9 @@ pub struct Model {
     pub out: bool,
     /// Dead: a wound took its Wounds below 0 ("Wounds < 0 = Death"); also out of play.
     pub dead: bool,
+    /// Routed: it failed a Morale check, was Broken and fled the Board Section (out of play,
+    /// neither wounded out nor dead; illustrative ruling).
+    pub routed: bool,
     /// Its armour now (the profile's, less what Soak has cost it).
     pub armour: u8,
     /// The Soak its armour has left.
@@ -299,6 +302,11 @@ pub enum Purpose {
         /// The model.
         model: u8,
     },
+    /// The Morale check of Adversary `model` at Bookkeeping (illustrative ruling).
+    Morale {
+        /// The model.
+        model: u8,
+    },
     /// A Change Place of `model` with `ally`.
     ChangePlace {
         /// The model.
@@ -394,6 +402,7 @@ pub struct Encounter {
     pub(crate) deferred: Option<(u8, Action)>,
     pub(crate) defeated: Vec<u8>,
     pub(crate) stuck: Vec<StuckDoor>,
+    pub(crate) books_kept: bool,
     pub(crate) winner: Option<usize>,
     pub(crate) log: Option<Vec<String>>,
 }
@@ -435,6 +444,7 @@ impl Encounter {
                 .filter(|m| m.0 == '=')
                 .map(|m| StuckDoor { cell: m.1, marks: 0, jammed: false })
                 .collect(),
+            books_kept: false,
             winner: None,
             log: None,
         }
@@ -579,6 +589,7 @@ impl Model {
             wounds: profile.wounds,
             out: false,
             dead: false,
+            routed: false,
             armour: profile.armour,
             soak: profile.soak,
             injuries: [0; INJURY_CARDS],

@@ -84,6 +84,8 @@ impl Encounter {
                 "slain".to_string()
             } else if m.body() {
                 "out of play, lying on the board (drag or abandon)".to_string()
+            } else if m.routed {
+                "Broken, routed off the board".to_string()
             } else if m.out {
                 "out of play".to_string()
             } else if m.profile.soak > 0 {

@@ -1150,3 +1150,81 @@ fn an_abandoned_character_in_an_adversarys_danger_zone_is_slain() {
     let isolde = &s.models()[ISOLDE as usize];
     assert!(isolde.dead && !isolde.body(), "{isolde:?}");
 }
+
+// ---- Round 2 (issue 60): Morale ----
+
+/// Play on with ends, passes, accepts and the first chance outcome until a Morale check is
+/// pending or the round is over.
+fn to_morale(mut s: Encounter) -> Encounter {
+    let morale = |s: &Encounter| {
+        matches!(s.pending().last(), Some(Pending::Check(c)) if matches!(c.purpose, encounter::state::Purpose::Morale { .. }))
+    };
+    while s.round() == 1 && !s.is_terminal() && !morale(&s) {
+        let a = match s.node() {
+            Node::Chance => s.legal_actions()[0],
+            _ => *s
+                .legal_actions()
+                .iter()
+                .find(|a| matches!(a, Action::EndActivation | Action::Pass | Action::Accept))
+                .unwrap_or(&s.legal_actions()[0]),
+        };
+        s.act(a).unwrap();
+    }
+    s
+}
+
+#[test]
+fn adversaries_whose_champion_falls_check_morale_and_the_broken_rout() {
+    // "Check Morale: See Psychology & Leadership rules" "Broken (Ongoing): Move away from
+    // enemies. Cannot use Actions." "Sum A/C/E values of remaining non-routed Adversaries"
+    // "Combat ends when no Adversaries remain on Board Section." Illustrative ruling: with
+    // their Champion out of play (or fewer than half of them left) each Adversary takes a
+    // Routine Cool check at Bookkeeping; a Failure or Bane breaks it and it routs.
+    let plain = to_morale(to_activation(started(0), BRANNOC, false));
+    assert!(plain.round() == 2 || plain.is_terminal(), "no Morale check while they are whole");
+    let mut s = to_activation(started(0), BRANNOC, false);
+    s.pose_at(OGRE, c(2, 1)).unwrap();
+    s.pose_wounds(OGRE, 1).unwrap();
+    s.act(Action::Strike { target: OGRE, boost: false, extra: false }).unwrap();
+    s.act(Action::Roll(Outcome::Success)).unwrap();
+    s.act(Action::Roll(Outcome::Success)).unwrap();
+    s.act(Action::Accept).unwrap(); // the ogre's armour does not soak it
+    assert!(!s.models()[OGRE as usize].in_play());
+    let mut s = to_morale(s);
+    assert_eq!(s.round(), 1);
+    // The first Adversary's check: the cutter's Cool 3, Routine: Obstacle 4, half the faces.
+    let odds = pending_odds(&s);
+    assert!((success(odds) - 0.5).abs() < 1e-12, "{odds:?}");
+    let before = s.in_play(DM_SIDE);
+    s.act(Action::Roll(Outcome::Failure)).unwrap();
+    let cutter = &s.models()[CUTTER as usize];
+    assert!(cutter.routed && cutter.out && !cutter.dead && cutter.wounds == 1, "{cutter:?}");
+    assert_eq!(s.in_play(DM_SIDE), before - 1);
+    s.act(Action::Roll(Outcome::Complication)).unwrap();
+    assert!(s.models()[SPEARMAN as usize].in_play(), "a Complication holds");
+    while matches!(s.node(), Node::Chance) && s.round() == 1 {
+        s.act(Action::Roll(Outcome::Bane)).unwrap();
+    }
+    // Every Adversary routed: none remains on the Board Section.
+    assert_eq!(s.in_play(DM_SIDE), 1, "the spearman alone holds");
+    assert_eq!(s.round(), 2);
+    assert_eq!(s.pool(), 1, "the Pool sums the non-routed Adversaries");
+}
+
+#[test]
+fn the_encounter_ends_when_every_adversary_routs() {
+    // "Combat ends when no Adversaries remain on Board Section."
+    let mut s = to_activation(started(0), BRANNOC, false);
+    s.pose_at(OGRE, c(2, 1)).unwrap();
+    s.pose_wounds(OGRE, 1).unwrap();
+    s.act(Action::Strike { target: OGRE, boost: false, extra: false }).unwrap();
+    s.act(Action::Roll(Outcome::Success)).unwrap();
+    s.act(Action::Roll(Outcome::Success)).unwrap();
+    s.act(Action::Accept).unwrap();
+    let mut s = to_morale(s);
+    while !s.is_terminal() {
+        s.act(Action::Roll(Outcome::Failure)).unwrap();
+    }
+    assert_eq!(s.winner(), Some(PARTY_SIDE));
+    assert!(s.models().iter().filter(|m| m.side() == DM_SIDE).all(|m| !m.in_play()));
+}
