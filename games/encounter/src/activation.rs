@@ -21,15 +21,6 @@ pub mod price {
 }
 
 impl Encounter {
-    /// Momentum the party may spend now: none in the first round when the Company is surprised.
-    pub(crate) fn spendable_momentum(&self) -> u8 {
-        if self.round == 1 && self.surprise == Surprise::Company {
-            0
-        } else {
-            self.momentum
-        }
-    }
-
     /// Start an activation of `m`: the Start Phase applies its conditions (Bleeding X: an
     /// automatic S[X] hit; Stunned: it misses the activation).
     pub(crate) fn start_activation(&mut self, m: u8) {
@@ -102,7 +93,7 @@ impl Encounter {
         let engaged = self.engaged(m);
         let manoeuvres = !act.basic_only && !model.conditions.staggered && !prone;
         let kind = model.profile.kind;
-        let momentum = if model.side() == PARTY_SIDE { self.spendable_momentum() } else { 0 };
+        let momentum = if model.side() == PARTY_SIDE { self.momentum_left() } else { 0 };
         let pool = !act.basic_only && matches!(kind, Kind::Elite | Kind::Champion) && self.pool > 0;
         let threat = !act.basic_only && kind == Kind::Champion && self.threat > 0;
         let can_boost = momentum >= price::BOOST || pool;
@@ -182,11 +173,12 @@ impl Encounter {
         }
     }
 
-    /// Pay for a boost (and an extra attack) by the active model's side.
+    /// Pay for a boost (and an extra attack) by the active model's side: the party's Momentum
+    /// at Bookkeeping, the Pool and Threat at once.
     fn pay(&mut self, m: u8, boost: bool, extra: bool) {
         if self.models[m as usize].side() == PARTY_SIDE {
             let cost = boost as u8 * price::BOOST + extra as u8 * price::EXTRA_ATTACK;
-            self.momentum = self.momentum.saturating_sub(cost);
+            self.momentum_spent += cost;
         } else {
             self.pool = self.pool.saturating_sub(boost as u8);
             self.threat = self.threat.saturating_sub(extra as u8);
@@ -229,7 +221,7 @@ impl Encounter {
                 }
             }
             Action::Disengage { to, momentum: true } => {
-                self.momentum = self.momentum.saturating_sub(price::DISENGAGE);
+                self.momentum_spent += price::DISENGAGE;
                 self.models[m as usize].cell = to;
             }
             Action::Disengage { to, momentum: false } => {
@@ -243,7 +235,7 @@ impl Encounter {
                 }));
             }
             Action::ChangePlace { ally, momentum: true } => {
-                self.momentum = self.momentum.saturating_sub(price::CHANGE_PLACE);
+                self.momentum_spent += price::CHANGE_PLACE;
                 self.swap(m, ally);
             }
             Action::ChangePlace { ally, momentum: false } => {

@@ -124,7 +124,7 @@ fn activate(s: &Encounter, legal: &[Action]) -> Option<Action> {
                 Kind::Minion => !boost && !extra,
                 Kind::Elite => boost == (s.pool() > 0) && !extra,
                 Kind::Champion => boost == (s.pool() > 0) && extra == (finishable && s.threat() > 0),
-                _ => boost == (s.momentum() >= 1) && extra == (s.momentum() >= 5),
+                _ => boost == (held(s) >= 1) && extra == (held(s) >= 5),
             }
         })
         .min_by_key(|&(target, ..)| (wounds(target), target))
@@ -139,7 +139,7 @@ fn activate(s: &Encounter, legal: &[Action]) -> Option<Action> {
             _ => None,
         })
         .filter(|&(_, boost, _)| {
-            boost == (kind != Kind::Minion && (s.pool() > 0 || s.momentum() >= 2))
+            boost == (kind != Kind::Minion && (s.pool() > 0 || held(s) >= 2))
                 || kind == Kind::Minion && !boost
         })
         .min_by_key(|&(target, ..)| (wounds(target), target))
@@ -156,7 +156,9 @@ fn activate(s: &Encounter, legal: &[Action]) -> Option<Action> {
     }
     // A shooter in melee gets out (with Momentum when it has it) to shoot.
     if me.intent == Some(Intent::Shoot) && s.engaged(m) {
-        if let Some(&d) = legal.iter().find(|a| matches!(a, Action::Disengage { momentum: true, .. })) {
+        if let Some(&d) =
+            legal.iter().find(|a| matches!(a, Action::Disengage { momentum: true, .. }) && held(s) >= 2)
+        {
             return Some(d);
         }
         if let Some(&d) = legal.iter().find(|a| matches!(a, Action::Disengage { .. })) {
@@ -200,6 +202,12 @@ fn activate(s: &Encounter, legal: &[Action]) -> Option<Action> {
         Some((d, _, a)) if d < here => Some(a),
         _ => Some(Action::EndActivation),
     }
+}
+
+/// The Momentum the party holds and has not spent this round: the scripted party never
+/// spends on credit (a deficit at Bookkeeping gives every Company model Banes).
+fn held(s: &Encounter) -> u8 {
+    s.momentum().saturating_sub(s.momentum_spent())
 }
 
 /// King-move distance from every square to the nearest of `targets` over floor and doors

@@ -21,6 +21,10 @@ pub enum Node {
 /// Most Momentum the party may hold (ruling).
 pub const MAX_MOMENTUM: u8 = 12;
 
+/// How much more Momentum than it holds the party may spend in a round, paid at Bookkeeping
+/// (illustrative ruling: "If below 0: All Company Models gain Banes equal to deficit").
+pub const MOMENTUM_CREDIT: u8 = 2;
+
 impl Encounter {
     /// A new Encounter at its first decision: the DM's set-up spending.
     pub fn start() -> Encounter {
@@ -264,8 +268,24 @@ impl Encounter {
             gain += 2;
         }
         self.defeated.clear();
-        self.momentum = (self.momentum + gain).min(MAX_MOMENTUM);
-        self.note(|s| format!("Bookkeeping: Momentum +{gain} = {}", s.momentum));
+        // "2. Subtract Action costs from Pool 3. Result is Momentum Pool for next turn 4. If
+        // below 0: All Company Models gain Banes equal to deficit; set Pool to 0"
+        let spent = self.momentum_spent;
+        let net = self.momentum as i16 + gain as i16 - spent as i16;
+        self.momentum_spent = 0;
+        if net < 0 {
+            let deficit = (-net) as u8;
+            self.momentum = 0;
+            for m in self.models.iter_mut().filter(|m| m.in_play() && m.side() == PARTY_SIDE) {
+                m.conditions.banes = m.conditions.banes.max(deficit);
+            }
+            self.note(|_| {
+                format!("Bookkeeping: Momentum +{gain} −{spent} is below 0: every Company model gains {deficit} Bane(s)")
+            });
+        } else {
+            self.momentum = (net as u8).min(MAX_MOMENTUM);
+            self.note(|s| format!("Bookkeeping: Momentum +{gain} −{spent} = {}", s.momentum));
+        }
     }
 
     /// "Check Morale" (the seed: "See Psychology & Leadership rules"; illustrative ruling):

@@ -388,6 +388,7 @@ pub struct Encounter {
     pub(crate) round: u8,
     pub(crate) phase: Phase,
     pub(crate) momentum: u8,
+    pub(crate) momentum_spent: u8,
     pub(crate) pool: u8,
     pub(crate) threat: u8,
     pub(crate) bought_pool: u8,
@@ -426,6 +427,7 @@ impl Encounter {
             round: 1,
             phase: Phase::BuyPool,
             momentum: 0,
+            momentum_spent: 0,
             pool: 0,
             threat: crate::data::THREAT,
             bought_pool: 0,
@@ -493,6 +495,23 @@ impl Encounter {
     /// The party's Momentum.
     pub fn momentum(&self) -> u8 {
         self.momentum
+    }
+
+    /// Momentum the party has spent this round, subtracted at Bookkeeping ("Subtract Action
+    /// costs from Pool").
+    pub fn momentum_spent(&self) -> u8 {
+        self.momentum_spent
+    }
+
+    /// Momentum the party may still spend this round: its Momentum plus
+    /// [`crate::MOMENTUM_CREDIT`], less what it has spent (none in the first round when the
+    /// Company is surprised).
+    pub fn momentum_left(&self) -> u8 {
+        if self.round == 1 && self.surprise == Surprise::Company {
+            0
+        } else {
+            (self.momentum + crate::flow::MOMENTUM_CREDIT).saturating_sub(self.momentum_spent)
+        }
     }
 
     /// The Adversary Pool.

@@ -105,7 +105,7 @@ impl TensorGame for Encounter {
             }
         }
         globals[0] = self.round as f32 / crate::data::MAX_ROUNDS as f32;
-        globals[1] = self.momentum as f32 / crate::flow::MAX_MOMENTUM as f32;
+        globals[1] = self.momentum_left() as f32 / crate::flow::MAX_MOMENTUM as f32;
         globals[2] = self.pool as f32 / 12.0;
         globals[3] = self.threat as f32 / crate::data::THREAT.max(1) as f32;
         globals[4] = player as f32;

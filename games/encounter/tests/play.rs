@@ -43,6 +43,7 @@ fn invariants(s: &Encounter) -> Result<(), String> {
             || c.entangled > 2
             || c.weakened > 2
             || c.demoralized > 2
+            || c.banes > encounter::MOMENTUM_CREDIT
             || Some(c.inspired) > rally
         {
             return Err(format!("model {i}: conditions {c:?}"));
@@ -76,6 +77,9 @@ fn invariants(s: &Encounter) -> Result<(), String> {
             }
             cells.push(m.cell);
         }
+    }
+    if s.momentum_spent() > s.momentum() + encounter::MOMENTUM_CREDIT {
+        return Err(format!("momentum {} spent {}", s.momentum(), s.momentum_spent()));
     }
     if s.momentum() > MAX_MOMENTUM || s.threat() > encounter::data::THREAT || s.round() > MAX_ROUNDS {
         return Err(format!("momentum {} threat {} round {}", s.momentum(), s.threat(), s.round()));
@@ -139,6 +143,7 @@ impl Reached {
                 // was slain lying abandoned.
                 ("abandoned and slain", m.dead && m.profile.kind == encounter::data::Kind::Character),
                 ("routed", m.routed),
+                ("banes from a Momentum deficit", c.banes > 0),
             ] {
                 if on {
                     self.seen.insert(name);
@@ -169,7 +174,7 @@ fn random_play_keeps_the_invariants_over_2000_games() {
     assert!(total_steps > 2000 * 50);
     // Every Injury card, Soak, death and each condition with its removal occur in random play.
     assert!(reached.cards.iter().all(|&c| c), "cards drawn: {:?}", reached.cards);
-    assert_eq!(reached.seen.len(), 18, "reached: {:?}", reached.seen);
+    assert_eq!(reached.seen.len(), 19, "reached: {:?}", reached.seen);
 }
 
 #[test]

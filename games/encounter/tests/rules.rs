@@ -304,7 +304,7 @@ fn disengage_and_change_place_are_checks_or_momentum() {
     assert!(l.contains(&Action::ChangePlace { ally: GARRICK, momentum: true }));
     let mut paid = s.clone();
     paid.act(Action::Disengage { to, momentum: true }).unwrap();
-    assert_eq!(paid.momentum(), s.momentum() - 2);
+    assert_eq!(paid.momentum_spent(), s.momentum_spent() + 2);
     assert_eq!(paid.models()[WAT as usize].cell, to);
     assert!(!paid.engaged(WAT));
     s.act(Action::Disengage { to, momentum: false }).unwrap();
@@ -568,7 +568,7 @@ fn momentum_pays_for_an_easier_attack_and_an_extra_one() {
     let mut plain = s.clone();
     plain.act(Action::Strike { target: ORC, boost: false, extra: false }).unwrap();
     s.act(Action::Strike { target: ORC, boost: true, extra: true }).unwrap();
-    assert_eq!(s.momentum(), 0);
+    assert_eq!((s.momentum(), s.momentum_spent()), (5, 5), "paid at Bookkeeping");
     assert!(success(pending_odds(&s)) > success(pending_odds(&plain)));
     assert!(matches!(s.pending()[s.pending().len() - 2], Pending::Attacks { left: 1, .. }), "two attacks");
 }
@@ -1227,4 +1227,42 @@ fn the_encounter_ends_when_every_adversary_routs() {
     }
     assert_eq!(s.winner(), Some(PARTY_SIDE));
     assert!(s.models().iter().filter(|m| m.side() == DM_SIDE).all(|m| !m.in_play()));
+}
+
+// ---- Round 2 (issue 60): Momentum paid at Bookkeeping ----
+
+#[test]
+fn momentum_is_paid_at_bookkeeping_and_a_deficit_gives_every_company_model_banes() {
+    // "Update Momentum: ... 2. Subtract Action costs from Pool 3. Result is Momentum Pool for
+    // next turn 4. If below 0: All Company Models gain Banes equal to deficit; set Pool to 0".
+    // Ruling: the party may spend MOMENTUM_CREDIT more than it holds; a Bane X gives Peril on
+    // the model's Basic checks and loses a counter each End Phase.
+    let mut s = to_activation(started(0), BRANNOC, false);
+    s.pose_at(ORC, c(2, 1)).unwrap();
+    s.pose_resources(0, 0, 0);
+    assert_eq!(s.momentum_left(), encounter::MOMENTUM_CREDIT);
+    let plain = s.clone();
+    s.act(Action::Strike { target: ORC, boost: true, extra: false }).unwrap();
+    assert_eq!((s.momentum(), s.momentum_spent(), s.momentum_left()), (0, 1, 1));
+    let s = to_morale(s);
+    assert_eq!(s.round(), 2, "{}", s.render());
+    assert_eq!(s.momentum(), 0, "set Pool to 0");
+    for m in s.models().iter().filter(|m| m.side() == PARTY_SIDE && m.in_play()) {
+        assert_eq!(m.conditions.banes, 1, "{}: {:?}", m.profile.name, m.conditions);
+    }
+    assert_eq!(Conditions::DURATIONS[11], ("banes", Duration::Persistent));
+    // A Bane gives Peril: the same attack is harder.
+    let mut baned = plain.clone();
+    baned.pose_conditions(BRANNOC, Conditions { banes: 1, ..Conditions::default() }).unwrap();
+    let mut clean = plain;
+    clean.act(Action::Strike { target: ORC, boost: false, extra: false }).unwrap();
+    baned.act(Action::Strike { target: ORC, boost: false, extra: false }).unwrap();
+    assert!(success(pending_odds(&baned)) < success(pending_odds(&clean)));
+    // Spent within what it holds, nothing is owed: 3 + 0 − 1.
+    let mut s = to_activation(started(0), BRANNOC, false);
+    s.pose_at(ORC, c(2, 1)).unwrap();
+    s.act(Action::Strike { target: ORC, boost: true, extra: false }).unwrap();
+    let s = to_morale(s);
+    assert_eq!(s.momentum(), encounter::data::FORTUNE - 1);
+    assert!(s.models().iter().all(|m| m.conditions.banes == 0));
 }
