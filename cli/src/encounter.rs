@@ -1,9 +1,9 @@
-//! `tde encounter demo|arena|play|train`: the dungeon Encounter of seed 004 (crate
+//! `tde encounter demo|arena|play|replay|train`: the dungeon Encounter of seed 004 (crate
 //! `encounter`), played by the framework's agents: `scripted` (the AI Dungeon Master, or the
 //! scripted party), `random`, `mcts:...` and the network agents (`policy:checkpoint=PATH`,
 //! `az:net=PATH`, trained by `train`, see [`crate::encounter_train`]) on either side, or by a
 //! human at the party's side against a DM agent; `--record FILE` writes the game's record
-//! (never over an existing file).
+//! (never over an existing file), and `replay FILE` plays a record back to its final state.
 
 use crate::encounter_train::{encounter_agent, train_cmd, TrainArgs};
 use agents::{play_game, Game, Turn};
@@ -25,6 +25,10 @@ pub enum EncounterCommand {
     Arena(ArenaArgs),
     /// Play the party yourself against a DM agent: pick each action by its number.
     Play(PlayArgs),
+    /// Replay a game record (from `demo --record` or `play --record`): every action checked
+    /// legal, the game's log and board printed, and the final state checked against the
+    /// record's hash.
+    Replay(ReplayArgs),
     /// Teach a policy/value network the Encounter from its scripted players' games (either
     /// side), to play as `policy:checkpoint=RUN` or `az:net=RUN`.
     Train(TrainArgs),
@@ -61,6 +65,13 @@ pub struct PlayArgs {
     pub record: Option<PathBuf>,
 }
 
+/// `tde encounter replay`.
+#[derive(Args, Debug)]
+pub struct ReplayArgs {
+    /// The record file (JSON).
+    pub file: PathBuf,
+}
+
 /// `tde encounter arena`.
 #[derive(Args, Debug)]
 pub struct ArenaArgs {
@@ -85,6 +96,7 @@ pub fn run(cmd: &EncounterCommand) -> Result<String, String> {
         EncounterCommand::Arena(args) => arena(args),
         EncounterCommand::Play(args) => play(args, &mut std::io::stdin().lock(), &mut std::io::stdout()),
         EncounterCommand::Train(args) => train_cmd(args),
+        EncounterCommand::Replay(args) => replay(args),
     }
 }
 
@@ -229,6 +241,33 @@ fn play(args: &PlayArgs, input: &mut impl BufRead, out: &mut impl std::io::Write
     let setup = Setup { seed: args.seed, party: "human".into(), dm: args.dm.clone() };
     summary.push_str(&save_record(args.record.as_deref(), setup, actions, &state)?);
     Ok(summary)
+}
+
+/// Replay a record: its set-up, the log of the game, the final board, the result and the hash
+/// check; a record that does not replay is refused with the step and the reason.
+fn replay(args: &ReplayArgs) -> Result<String, String> {
+    let record = GameRecord::load(&args.file)?;
+    let end = encounter::replay_with_log(&record).map_err(|e| format!("{}: {e}", args.file.display()))?;
+    let s = &record.setup;
+    let mut out = format!(
+        "Encounter record {}: seed {}, party {} against DM {}, {} actions\n",
+        args.file.display(),
+        s.seed,
+        s.party,
+        s.dm,
+        record.actions.len()
+    );
+    for line in end.log() {
+        let _ = writeln!(out, "{line}");
+    }
+    out.push_str(&end.render());
+    if end.is_terminal() {
+        out.push_str(&result_line(&end));
+    } else {
+        let _ = write!(out, "The record stops unfinished in round {}", end.round());
+    }
+    let _ = write!(out, "\nReplayed to the recorded final state (hash {})", record.final_hash);
+    Ok(out)
 }
 
 fn arena(args: &ArenaArgs) -> Result<String, String> {
