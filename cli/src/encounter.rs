@@ -61,8 +61,14 @@ pub struct PlayArgs {
     #[arg(long, default_value = "scripted")]
     pub dm: String,
     /// Write the game's record (JSON) to this file; an existing file is never overwritten.
+    /// Quitting (`q` at a prompt) saves the game so far: resume it with `--resume`.
     #[arg(long)]
     pub record: Option<PathBuf>,
+    /// Resume the game saved in this record (from `--record`, after quitting): its actions
+    /// are replayed, then play goes on (the dice and the DM continue from the seed, not from
+    /// where the saved game's were). Give `--record` a new file to save the whole game again.
+    #[arg(long)]
+    pub resume: Option<PathBuf>,
 }
 
 /// `tde encounter replay`.
@@ -164,21 +170,34 @@ fn demo(args: &DemoArgs) -> Result<String, String> {
 
 /// Play the party from `input` against the DM agent, writing the game to `out` as it goes:
 /// the board each round, every action and roll, and at each party decision the legal actions
-/// numbered. Bad input is refused and asked again; the end of the input ends the game
-/// unfinished (its record, if asked, holds the actions so far).
+/// numbered. Bad input is refused and asked again; `q` (quit) or the end of the input ends
+/// the game unfinished (its record, if asked, holds the actions so far, and `--resume` plays
+/// on from it).
 fn play(args: &PlayArgs, input: &mut impl BufRead, out: &mut impl std::io::Write) -> Result<String, String> {
     check_record_path(args.record.as_deref())?;
     let mut dm = encounter_agent(&args.dm, args.seed * 2 + 1)?;
     let mut dice = rand_chacha::ChaCha8Rng::seed_from_u64(args.seed);
     let io = |e: std::io::Error| format!("writing the game: {e}");
-    let mut state = Encounter::start_with_log();
+    let (mut state, mut actions) = match &args.resume {
+        Some(path) => {
+            let record = GameRecord::load(path)?;
+            let state =
+                encounter::replay_with_log(&record).map_err(|e| format!("{}: {e}", path.display()))?;
+            (state, record.actions)
+        }
+        None => (Encounter::start_with_log(), Vec::new()),
+    };
     writeln!(out, "Encounter (seed 004), seed {}: you play the party against DM {}", args.seed, args.dm)
         .map_err(io)?;
+    if let Some(path) = &args.resume {
+        writeln!(out, "Resumed from {} after {} actions, round {}", path.display(), actions.len(), state.round())
+            .map_err(io)?;
+    }
     write!(out, "{}", state.render()).map_err(io)?;
     let mut shown = state.log().len();
     let mut round = state.round();
-    let mut actions = Vec::new();
     let mut line = String::new();
+    let mut quit = false;
     let finished = loop {
         let action = match state.turn() {
             Turn::Terminal => break true,
@@ -204,16 +223,25 @@ fn play(args: &PlayArgs, input: &mut impl BufRead, out: &mut impl std::io::Write
                 }
                 let mut chosen = None;
                 while chosen.is_none() {
-                    write!(out, "Your choice (1-{}): ", legal.len()).map_err(io)?;
+                    write!(out, "Your choice (1-{}, q to quit): ", legal.len()).map_err(io)?;
                     out.flush().map_err(io)?;
                     line.clear();
                     if input.read_line(&mut line).map_err(|e| format!("reading your choice: {e}"))? == 0 {
                         break;
                     }
+                    if matches!(line.trim(), "q" | "quit") {
+                        quit = true;
+                        break;
+                    }
                     match line.trim().parse::<usize>() {
                         Ok(n) if (1..=legal.len()).contains(&n) => chosen = Some(legal[n - 1]),
-                        _ => writeln!(out, "{:?} is not a number from 1 to {}", line.trim(), legal.len())
-                            .map_err(io)?,
+                        _ => writeln!(
+                            out,
+                            "{:?} is not a number from 1 to {} (or q to quit)",
+                            line.trim(),
+                            legal.len()
+                        )
+                        .map_err(io)?,
                     }
                 }
                 match chosen {
@@ -235,6 +263,12 @@ fn play(args: &PlayArgs, input: &mut impl BufRead, out: &mut impl std::io::Write
     };
     let mut summary = if finished {
         format!("{}{}", state.render(), result_line(&state))
+    } else if quit {
+        let resume = match &args.record {
+            Some(p) => format!("; resume it with --resume {}", p.display()),
+            None => " (no --record: nothing saved)".to_string(),
+        };
+        format!("\nYou quit: the game stops unfinished in round {}{resume}", state.round())
     } else {
         format!("\nThe input ended: the game stops unfinished in round {}", state.round())
     };
@@ -312,7 +346,29 @@ mod tests {
     use super::*;
 
     fn args(record: Option<PathBuf>) -> PlayArgs {
-        PlayArgs { seed: 3, dm: "scripted".into(), record }
+        PlayArgs { seed: 3, dm: "scripted".into(), record, resume: None }
+    }
+
+    #[test]
+    fn a_game_quit_at_a_prompt_is_saved_and_resumed_to_its_end() {
+        let dir = std::env::temp_dir().join(format!("tde-encounter-resume-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let (saved, whole) = (dir.join("saved.json"), dir.join("whole.json"));
+        let _ = std::fs::remove_file(&saved);
+        let _ = std::fs::remove_file(&whole);
+        let summary = play(&args(Some(saved.clone())), &mut "1\n1\nq\n".as_bytes(), &mut Vec::new()).unwrap();
+        assert!(summary.contains("You quit") && summary.contains("--resume"), "{summary}");
+        let first = GameRecord::load(&saved).unwrap();
+        assert!(!first.actions.is_empty());
+        let resumed = PlayArgs { resume: Some(saved.clone()), ..args(Some(whole.clone())) };
+        let mut out = Vec::new();
+        let summary = play(&resumed, &mut "1\n".repeat(5000).as_bytes(), &mut out).unwrap();
+        assert!(summary.contains("Result:"), "{summary}");
+        assert!(String::from_utf8(out).unwrap().contains("Resumed from"));
+        let all = GameRecord::load(&whole).unwrap();
+        assert_eq!(all.actions[..first.actions.len()], first.actions[..], "the saved game goes first");
+        assert!(encounter::replay(&all).unwrap().is_terminal());
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

@@ -109,43 +109,38 @@ fn activate(s: &Encounter, legal: &[Action]) -> Option<Action> {
     }
     let wounds = |t: u8| s.models()[t as usize].wounds;
     let kind = me.profile.kind;
-    // Attacks: the most hurt target first; spend by tier.
-    let strike = legal
-        .iter()
-        .filter_map(|&a| match a {
-            Action::Strike { target, boost, extra } => Some((target, boost, extra, a)),
-            _ => None,
-        })
-        .filter(|&(target, boost, extra, _)| {
-            // A target it can finish with the extra attack: no more Wounds left than its
-            // attacks with the extra one, at one wound a hit.
-            let finishable = wounds(target) <= me.profile.attacks + 1;
-            match kind {
-                Kind::Minion => !boost && !extra,
-                Kind::Elite => boost == (s.pool() > 0) && !extra,
-                Kind::Champion => boost == (s.pool() > 0) && extra == (finishable && s.threat() > 0),
-                _ => boost == (held(s) >= 1) && extra == (held(s) >= 5),
-            }
-        })
-        .min_by_key(|&(target, ..)| (wounds(target), target))
-        .map(|(.., a)| a);
-    if strike.is_some() {
-        return strike;
+    // Attacks: the most hurt target first; spend by tier (the party what it holds, never on
+    // credit), falling back to a plain attack where the spending is not allowed (a surprised
+    // elite or champion uses Basic actions only).
+    let pool = s.pool() > 0 && matches!(kind, Kind::Elite | Kind::Champion);
+    let party = me.side() != DM_SIDE;
+    let target = |shoot: bool| {
+        legal
+            .iter()
+            .filter_map(|&a| match a {
+                Action::Strike { target, .. } if !shoot => Some(target),
+                Action::Shoot { target, .. } if shoot => Some(target),
+                _ => None,
+            })
+            .min_by_key(|&t| (wounds(t), t))
+    };
+    if let Some(t) = target(false) {
+        // A target it can finish with the extra attack: no more Wounds left than its
+        // attacks with the extra one, at one wound a hit.
+        let finishable = wounds(t) <= me.profile.attacks + 1;
+        let (boost, extra) = match kind {
+            Kind::Minion => (false, false),
+            Kind::Elite => (pool, false),
+            Kind::Champion => (pool, finishable && s.threat() > 0),
+            _ => (held(s) >= 1, held(s) >= 5),
+        };
+        let wished = Action::Strike { target: t, boost, extra };
+        return Some(if legal.contains(&wished) { wished } else { Action::Strike { target: t, boost: false, extra: false } });
     }
-    let shoot = legal
-        .iter()
-        .filter_map(|&a| match a {
-            Action::Shoot { target, boost } => Some((target, boost, a)),
-            _ => None,
-        })
-        .filter(|&(_, boost, _)| {
-            boost == (kind != Kind::Minion && (s.pool() > 0 || held(s) >= 2))
-                || kind == Kind::Minion && !boost
-        })
-        .min_by_key(|&(target, ..)| (wounds(target), target))
-        .map(|(.., a)| a);
-    if shoot.is_some() {
-        return shoot;
+    if let Some(t) = target(true) {
+        let boost = kind != Kind::Minion && if party { held(s) >= 2 } else { pool };
+        let wished = Action::Shoot { target: t, boost };
+        return Some(if legal.contains(&wished) { wished } else { Action::Shoot { target: t, boost: false } });
     }
     if act.major {
         return Some(Action::EndActivation);

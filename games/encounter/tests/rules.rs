@@ -1266,3 +1266,24 @@ fn momentum_is_paid_at_bookkeeping_and_a_deficit_gives_every_company_model_banes
     assert_eq!(s.momentum(), encounter::data::FORTUNE - 1);
     assert!(s.models().iter().all(|m| m.conditions.banes == 0));
 }
+
+#[test]
+fn a_surprised_scripted_elite_strikes_plainly_rather_than_not_at_all() {
+    // "Adversaries Surprised: ... Elite and Champion Adversaries use Basic Actions only": the
+    // Pool cannot ease its attack, so the script strikes without it (round 1 found no Strike
+    // to its liking and walked on).
+    use agents::Agent;
+    let mut s = Encounter::start();
+    s.act(Action::BuyPool(0)).unwrap();
+    s.act(Action::Face(6)).unwrap(); // the Adversaries are surprised
+    while s.phase() == Phase::Declare {
+        s.act(Action::Declare(Intent::Fight)).unwrap();
+    }
+    let mut s = to_activation_after_declared(s, ORC);
+    s.pose_at(ORC, c(3, 5)).unwrap();
+    s.pose_at(WAT, c(2, 4)).unwrap();
+    s.pose_resources(3, 2, 0);
+    assert!(!legal(&s).contains(&Action::Strike { target: WAT, boost: true, extra: false }));
+    let a = encounter::ScriptedAgent.select_action(&s);
+    assert_eq!(a, Action::Strike { target: WAT, boost: false, extra: false });
+}
