@@ -190,8 +190,14 @@ fn play(args: &PlayArgs, input: &mut impl BufRead, out: &mut impl std::io::Write
     writeln!(out, "Encounter (seed 004), seed {}: you play the party against DM {}", args.seed, args.dm)
         .map_err(io)?;
     if let Some(path) = &args.resume {
-        writeln!(out, "Resumed from {} after {} actions, round {}", path.display(), actions.len(), state.round())
-            .map_err(io)?;
+        writeln!(
+            out,
+            "Resumed from {} after {} actions, round {}",
+            path.display(),
+            actions.len(),
+            state.round()
+        )
+        .map_err(io)?;
     }
     write!(out, "{}", state.render()).map_err(io)?;
     let mut shown = state.log().len();

@@ -101,7 +101,9 @@ impl Encounter {
             out.extend(self.advance_squares(m).into_iter().map(Action::Advance));
             for body in 0..self.models.len() as u8 {
                 if self.models[body as usize].side() == model.side() {
-                    out.extend(self.drag_squares(m, body).into_iter().map(|(to, _)| Action::Drag { body, to }));
+                    out.extend(
+                        self.drag_squares(m, body).into_iter().map(|(to, _)| Action::Drag { body, to }),
+                    );
                 }
             }
             if engaged && manoeuvres {

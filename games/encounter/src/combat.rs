@@ -127,7 +127,10 @@ impl Encounter {
         let steps = Difficulty::Routine.steps() + model.conditions.steps();
         Check {
             purpose: Purpose::Morale { model: m },
-            odds: basic_odds(unopposed_obstacle(model.profile.cool, steps), Roll::net(0, model.conditions.peril(false))),
+            odds: basic_odds(
+                unopposed_obstacle(model.profile.cool, steps),
+                Roll::net(0, model.conditions.peril(false)),
+            ),
             luck: None,
             rerolled: false,
         }

@@ -135,12 +135,20 @@ fn activate(s: &Encounter, legal: &[Action]) -> Option<Action> {
             _ => (held(s) >= 1, held(s) >= 5),
         };
         let wished = Action::Strike { target: t, boost, extra };
-        return Some(if legal.contains(&wished) { wished } else { Action::Strike { target: t, boost: false, extra: false } });
+        return Some(if legal.contains(&wished) {
+            wished
+        } else {
+            Action::Strike { target: t, boost: false, extra: false }
+        });
     }
     if let Some(t) = target(true) {
         let boost = kind != Kind::Minion && if party { held(s) >= 2 } else { pool };
         let wished = Action::Shoot { target: t, boost };
-        return Some(if legal.contains(&wished) { wished } else { Action::Shoot { target: t, boost: false } });
+        return Some(if legal.contains(&wished) {
+            wished
+        } else {
+            Action::Shoot { target: t, boost: false }
+        });
     }
     if act.major {
         return Some(Action::EndActivation);

@@ -86,7 +86,8 @@ impl Encounter {
             }
             frontier = next;
         }
-        let mut out: Vec<(Cell, Cell)> = seen.into_iter().filter(|&(c, _)| c != start && c != lying).collect();
+        let mut out: Vec<(Cell, Cell)> =
+            seen.into_iter().filter(|&(c, _)| c != start && c != lying).collect();
         out.sort();
         out
     }

@@ -18,7 +18,10 @@ fn invariants(s: &Encounter) -> Result<(), String> {
         // Out of play: at Wounds 0 (dead or not), or routed with Wounds left.
         if m.routed {
             if !m.out || m.dead || m.wounds == 0 || m.side() != encounter::DM_SIDE {
-                return Err(format!("model {i}: routed but out {} dead {} wounds {}", m.out, m.dead, m.wounds));
+                return Err(format!(
+                    "model {i}: routed but out {} dead {} wounds {}",
+                    m.out, m.dead, m.wounds
+                ));
             }
         } else if (m.wounds == 0) != m.out || (m.dead && !m.out) {
             return Err(format!("model {i}: wounds {} but out {} dead {}", m.wounds, m.out, m.dead));

@@ -997,15 +997,24 @@ fn the_log_shows_the_damage_roll_that_wounds_and_labels_bleeding() {
     let mut failed = s.clone();
     failed.act(Action::Roll(Outcome::Failure)).unwrap();
     let last = failed.log().last().unwrap().clone();
-    assert!(last.contains("Bleeding at Brannoc's Start Phase (2 dice") && last.contains("Failure, no wound"), "{last}");
+    assert!(
+        last.contains("Bleeding at Brannoc's Start Phase (2 dice") && last.contains("Failure, no wound"),
+        "{last}"
+    );
     let mut wounded = s;
     wounded.act(Action::Roll(Outcome::Success)).unwrap();
-    assert!(wounded.log().iter().any(|l| l.contains("Bleeding at Brannoc's Start Phase") && l.contains("Success, 1 wound")));
+    assert!(wounded
+        .log()
+        .iter()
+        .any(|l| l.contains("Bleeding at Brannoc's Start Phase") && l.contains("Success, 1 wound")));
     // A hit's damage roll is logged when it wounds.
     let mut logged = brannoc_hits_logged(ORC, c(2, 1));
     logged.act(Action::Roll(Outcome::Success)).unwrap();
     assert!(
-        logged.log().iter().any(|l| l.contains("damage roll against orc veteran") && l.contains("Success, 1 wound")),
+        logged
+            .log()
+            .iter()
+            .any(|l| l.contains("damage roll against orc veteran") && l.contains("Success, 1 wound")),
         "{:?}",
         logged.log()
     );
@@ -1156,9 +1165,7 @@ fn an_abandoned_character_in_an_adversarys_danger_zone_is_slain() {
 /// Play on with ends, passes, accepts and the first chance outcome until a Morale check is
 /// pending or the round is over.
 fn to_morale(mut s: Encounter) -> Encounter {
-    let morale = |s: &Encounter| {
-        matches!(s.pending().last(), Some(Pending::Check(c)) if matches!(c.purpose, encounter::state::Purpose::Morale { .. }))
-    };
+    let morale = |s: &Encounter| matches!(s.pending().last(), Some(Pending::Check(c)) if matches!(c.purpose, encounter::state::Purpose::Morale { .. }));
     while s.round() == 1 && !s.is_terminal() && !morale(&s) {
         let a = match s.node() {
             Node::Chance => s.legal_actions()[0],
