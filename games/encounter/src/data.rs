@@ -384,6 +384,10 @@ pub const MAP: [&str; 8] = [
     "##########",
 ];
 
+/// How much more Momentum than it holds the party may spend in a round, paid at Bookkeeping
+/// (illustrative ruling: "If below 0: All Company Models gain Banes equal to deficit").
+pub const MOMENTUM_CREDIT: u8 = 2;
+
 /// The Company's Fortune Pool: the starting Momentum ("Calculate Initial Momentum").
 pub const FORTUNE: u8 = 3;
 

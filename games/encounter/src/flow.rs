@@ -21,10 +21,6 @@ pub enum Node {
 /// Most Momentum the party may hold (ruling).
 pub const MAX_MOMENTUM: u8 = 12;
 
-/// How much more Momentum than it holds the party may spend in a round, paid at Bookkeeping
-/// (illustrative ruling: "If below 0: All Company Models gain Banes equal to deficit").
-pub const MOMENTUM_CREDIT: u8 = 2;
-
 impl Encounter {
     /// A new Encounter at its first decision: the DM's set-up spending.
     pub fn start() -> Encounter {

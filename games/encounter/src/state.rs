@@ -510,7 +510,7 @@ impl Encounter {
         if self.round == 1 && self.surprise == Surprise::Company {
             0
         } else {
-            (self.momentum + crate::flow::MOMENTUM_CREDIT).saturating_sub(self.momentum_spent)
+            (self.momentum + crate::data::MOMENTUM_CREDIT).saturating_sub(self.momentum_spent)
         }
     }
 
