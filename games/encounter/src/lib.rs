@@ -32,8 +32,8 @@ mod text;
 
 pub use activation::price;
 pub use combat::{BREAK_FREE_TARGET, DAMAGE_TARGET, POINT_BLANK};
-pub use dm::{make_agent, registry, ScriptedAgent};
 pub use data::MOMENTUM_CREDIT;
+pub use dm::{make_agent, registry, ScriptedAgent};
 pub use flow::{Node, MAX_MOMENTUM};
 pub use force::{FORCE_OBSTACLE, FORCE_TARGET};
 pub use record::{replay, replay_with_log, GameRecord, Setup};
