@@ -1,9 +1,9 @@
-//! `tde encounter demo|arena|play|train`: the dungeon Encounter of seed 004 (crate
+//! `tde encounter demo|arena|play|replay|train`: the dungeon Encounter of seed 004 (crate
 //! `encounter`), played by the framework's agents: `scripted` (the AI Dungeon Master, or the
 //! scripted party), `random`, `mcts:...` and the network agents (`policy:checkpoint=PATH`,
 //! `az:net=PATH`, trained by `train`, see [`crate::encounter_train`]) on either side, or by a
 //! human at the party's side against a DM agent; `--record FILE` writes the game's record
-//! (never over an existing file).
+//! (never over an existing file), and `replay FILE` plays a record back to its final state.
 
 use crate::encounter_train::{encounter_agent, train_cmd, TrainArgs};
 use agents::{play_game, Game, Turn};
@@ -25,6 +25,10 @@ pub enum EncounterCommand {
     Arena(ArenaArgs),
     /// Play the party yourself against a DM agent: pick each action by its number.
     Play(PlayArgs),
+    /// Replay a game record (from `demo --record` or `play --record`): every action checked
+    /// legal, the game's log and board printed, and the final state checked against the
+    /// record's hash.
+    Replay(ReplayArgs),
     /// Teach a policy/value network the Encounter from its scripted players' games (either
     /// side), to play as `policy:checkpoint=RUN` or `az:net=RUN`.
     Train(TrainArgs),
@@ -57,8 +61,21 @@ pub struct PlayArgs {
     #[arg(long, default_value = "scripted")]
     pub dm: String,
     /// Write the game's record (JSON) to this file; an existing file is never overwritten.
+    /// Quitting (`q` at a prompt) saves the game so far: resume it with `--resume`.
     #[arg(long)]
     pub record: Option<PathBuf>,
+    /// Resume the game saved in this record (from `--record`, after quitting): its actions
+    /// are replayed, then play goes on (the dice and the DM continue from the seed, not from
+    /// where the saved game's were). Give `--record` a new file to save the whole game again.
+    #[arg(long)]
+    pub resume: Option<PathBuf>,
+}
+
+/// `tde encounter replay`.
+#[derive(Args, Debug)]
+pub struct ReplayArgs {
+    /// The record file (JSON).
+    pub file: PathBuf,
 }
 
 /// `tde encounter arena`.
@@ -85,6 +102,7 @@ pub fn run(cmd: &EncounterCommand) -> Result<String, String> {
         EncounterCommand::Arena(args) => arena(args),
         EncounterCommand::Play(args) => play(args, &mut std::io::stdin().lock(), &mut std::io::stdout()),
         EncounterCommand::Train(args) => train_cmd(args),
+        EncounterCommand::Replay(args) => replay(args),
     }
 }
 
@@ -152,21 +170,40 @@ fn demo(args: &DemoArgs) -> Result<String, String> {
 
 /// Play the party from `input` against the DM agent, writing the game to `out` as it goes:
 /// the board each round, every action and roll, and at each party decision the legal actions
-/// numbered. Bad input is refused and asked again; the end of the input ends the game
-/// unfinished (its record, if asked, holds the actions so far).
+/// numbered. Bad input is refused and asked again; `q` (quit) or the end of the input ends
+/// the game unfinished (its record, if asked, holds the actions so far, and `--resume` plays
+/// on from it).
 fn play(args: &PlayArgs, input: &mut impl BufRead, out: &mut impl std::io::Write) -> Result<String, String> {
     check_record_path(args.record.as_deref())?;
     let mut dm = encounter_agent(&args.dm, args.seed * 2 + 1)?;
     let mut dice = rand_chacha::ChaCha8Rng::seed_from_u64(args.seed);
     let io = |e: std::io::Error| format!("writing the game: {e}");
-    let mut state = Encounter::start_with_log();
+    let (mut state, mut actions) = match &args.resume {
+        Some(path) => {
+            let record = GameRecord::load(path)?;
+            let state =
+                encounter::replay_with_log(&record).map_err(|e| format!("{}: {e}", path.display()))?;
+            (state, record.actions)
+        }
+        None => (Encounter::start_with_log(), Vec::new()),
+    };
     writeln!(out, "Encounter (seed 004), seed {}: you play the party against DM {}", args.seed, args.dm)
         .map_err(io)?;
+    if let Some(path) = &args.resume {
+        writeln!(
+            out,
+            "Resumed from {} after {} actions, round {}",
+            path.display(),
+            actions.len(),
+            state.round()
+        )
+        .map_err(io)?;
+    }
     write!(out, "{}", state.render()).map_err(io)?;
     let mut shown = state.log().len();
     let mut round = state.round();
-    let mut actions = Vec::new();
     let mut line = String::new();
+    let mut quit = false;
     let finished = loop {
         let action = match state.turn() {
             Turn::Terminal => break true,
@@ -184,21 +221,33 @@ fn play(args: &PlayArgs, input: &mut impl BufRead, out: &mut impl std::io::Write
                     None => "the party".to_string(),
                 };
                 writeln!(out, "Round {}, {:?}: {who} to act", state.round(), state.phase()).map_err(io)?;
+                if let Some(why) = state.why_no_shot() {
+                    writeln!(out, "  (no Shoot: {why})").map_err(io)?;
+                }
                 for (i, &a) in legal.iter().enumerate() {
                     writeln!(out, "  {:>3}. {}", i + 1, state.describe(a)).map_err(io)?;
                 }
                 let mut chosen = None;
                 while chosen.is_none() {
-                    write!(out, "Your choice (1-{}): ", legal.len()).map_err(io)?;
+                    write!(out, "Your choice (1-{}, q to quit): ", legal.len()).map_err(io)?;
                     out.flush().map_err(io)?;
                     line.clear();
                     if input.read_line(&mut line).map_err(|e| format!("reading your choice: {e}"))? == 0 {
                         break;
                     }
+                    if matches!(line.trim(), "q" | "quit") {
+                        quit = true;
+                        break;
+                    }
                     match line.trim().parse::<usize>() {
                         Ok(n) if (1..=legal.len()).contains(&n) => chosen = Some(legal[n - 1]),
-                        _ => writeln!(out, "{:?} is not a number from 1 to {}", line.trim(), legal.len())
-                            .map_err(io)?,
+                        _ => writeln!(
+                            out,
+                            "{:?} is not a number from 1 to {} (or q to quit)",
+                            line.trim(),
+                            legal.len()
+                        )
+                        .map_err(io)?,
                     }
                 }
                 match chosen {
@@ -220,12 +269,45 @@ fn play(args: &PlayArgs, input: &mut impl BufRead, out: &mut impl std::io::Write
     };
     let mut summary = if finished {
         format!("{}{}", state.render(), result_line(&state))
+    } else if quit {
+        let resume = match &args.record {
+            Some(p) => format!("; resume it with --resume {}", p.display()),
+            None => " (no --record: nothing saved)".to_string(),
+        };
+        format!("\nYou quit: the game stops unfinished in round {}{resume}", state.round())
     } else {
         format!("\nThe input ended: the game stops unfinished in round {}", state.round())
     };
     let setup = Setup { seed: args.seed, party: "human".into(), dm: args.dm.clone() };
     summary.push_str(&save_record(args.record.as_deref(), setup, actions, &state)?);
     Ok(summary)
+}
+
+/// Replay a record: its set-up, the log of the game, the final board, the result and the hash
+/// check; a record that does not replay is refused with the step and the reason.
+fn replay(args: &ReplayArgs) -> Result<String, String> {
+    let record = GameRecord::load(&args.file)?;
+    let end = encounter::replay_with_log(&record).map_err(|e| format!("{}: {e}", args.file.display()))?;
+    let s = &record.setup;
+    let mut out = format!(
+        "Encounter record {}: seed {}, party {} against DM {}, {} actions\n",
+        args.file.display(),
+        s.seed,
+        s.party,
+        s.dm,
+        record.actions.len()
+    );
+    for line in end.log() {
+        let _ = writeln!(out, "{line}");
+    }
+    out.push_str(&end.render());
+    if end.is_terminal() {
+        out.push_str(&result_line(&end));
+    } else {
+        let _ = write!(out, "The record stops unfinished in round {}", end.round());
+    }
+    let _ = write!(out, "\nReplayed to the recorded final state (hash {})", record.final_hash);
+    Ok(out)
 }
 
 fn arena(args: &ArenaArgs) -> Result<String, String> {
@@ -270,7 +352,29 @@ mod tests {
     use super::*;
 
     fn args(record: Option<PathBuf>) -> PlayArgs {
-        PlayArgs { seed: 3, dm: "scripted".into(), record }
+        PlayArgs { seed: 3, dm: "scripted".into(), record, resume: None }
+    }
+
+    #[test]
+    fn a_game_quit_at_a_prompt_is_saved_and_resumed_to_its_end() {
+        let dir = std::env::temp_dir().join(format!("tde-encounter-resume-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let (saved, whole) = (dir.join("saved.json"), dir.join("whole.json"));
+        let _ = std::fs::remove_file(&saved);
+        let _ = std::fs::remove_file(&whole);
+        let summary = play(&args(Some(saved.clone())), &mut "1\n1\nq\n".as_bytes(), &mut Vec::new()).unwrap();
+        assert!(summary.contains("You quit") && summary.contains("--resume"), "{summary}");
+        let first = GameRecord::load(&saved).unwrap();
+        assert!(!first.actions.is_empty());
+        let resumed = PlayArgs { resume: Some(saved.clone()), ..args(Some(whole.clone())) };
+        let mut out = Vec::new();
+        let summary = play(&resumed, &mut "1\n".repeat(5000).as_bytes(), &mut out).unwrap();
+        assert!(summary.contains("Result:"), "{summary}");
+        assert!(String::from_utf8(out).unwrap().contains("Resumed from"));
+        let all = GameRecord::load(&whole).unwrap();
+        assert_eq!(all.actions[..first.actions.len()], first.actions[..], "the saved game goes first");
+        assert!(encounter::replay(&all).unwrap().is_terminal());
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

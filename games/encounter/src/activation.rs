@@ -21,15 +21,6 @@ pub mod price {
 }
 
 impl Encounter {
-    /// Momentum the party may spend now: none in the first round when the Company is surprised.
-    pub(crate) fn spendable_momentum(&self) -> u8 {
-        if self.round == 1 && self.surprise == Surprise::Company {
-            0
-        } else {
-            self.momentum
-        }
-    }
-
     /// Start an activation of `m`: the Start Phase applies its conditions (Bleeding X: an
     /// automatic S[X] hit; Stunned: it misses the activation).
     pub(crate) fn start_activation(&mut self, m: u8) {
@@ -53,15 +44,41 @@ impl Encounter {
             format!("{} activates{extra}", s.name(m))
         });
         if bleeding > 0 {
-            self.pending.push(Pending::Check(self.damage_check(m, bleeding)));
+            let mut check = self.damage_check(m, bleeding);
+            if let Purpose::Damage { bleeding, .. } = &mut check.purpose {
+                *bleeding = true;
+            }
+            self.pending.push(Pending::Check(check));
         }
     }
 
-    /// The End Phase: conditions tick down and the model gains Interrupts equal to its Attacks.
+    /// The End Phase: conditions tick down and the model gains Interrupts equal to its
+    /// Attacks. An Adversary standing over a knocked-out Character in its Danger Zone slays
+    /// it (illustrative ruling: the "dire consequences" of abandoning it), unless a Fate Point
+    /// lets it escape.
     pub(crate) fn end_activation(&mut self, m: u8) {
         let model = &mut self.models[m as usize];
         model.conditions.end_phase();
         model.reactions = model.profile.attacks;
+        if model.side() == DM_SIDE {
+            for b in 0..self.models.len() as u8 {
+                let lying = &self.models[b as usize];
+                if !lying.body() || !self.threatens(m, lying.cell) {
+                    continue;
+                }
+                let body = &mut self.models[b as usize];
+                // A Fate Point escapes this death too; the body still lies there.
+                if body.fate > 0 {
+                    body.fate -= 1;
+                    self.note(|s| {
+                        format!("  {} spends a Fate Point to escape {}'s killing blow", s.name(b), s.name(m))
+                    });
+                } else {
+                    body.dead = true;
+                    self.note(|s| format!("  {} slays the abandoned {}", s.name(m), s.name(b)));
+                }
+            }
+        }
     }
 
     /// The legal actions of the activation under way, into `out` (unsorted).
@@ -76,12 +93,19 @@ impl Encounter {
         let engaged = self.engaged(m);
         let manoeuvres = !act.basic_only && !model.conditions.staggered && !prone;
         let kind = model.profile.kind;
-        let momentum = if model.side() == PARTY_SIDE { self.spendable_momentum() } else { 0 };
+        let momentum = if model.side() == PARTY_SIDE { self.momentum_left() } else { 0 };
         let pool = !act.basic_only && matches!(kind, Kind::Elite | Kind::Champion) && self.pool > 0;
         let threat = !act.basic_only && kind == Kind::Champion && self.threat > 0;
         let can_boost = momentum >= price::BOOST || pool;
         if can_minor && !prone {
             out.extend(self.advance_squares(m).into_iter().map(Action::Advance));
+            for body in 0..self.models.len() as u8 {
+                if self.models[body as usize].side() == model.side() {
+                    out.extend(
+                        self.drag_squares(m, body).into_iter().map(|(to, _)| Action::Drag { body, to }),
+                    );
+                }
+            }
             if engaged && manoeuvres {
                 for to in self.disengage_squares(m) {
                     out.push(Action::Disengage { to, momentum: false });
@@ -151,11 +175,12 @@ impl Encounter {
         }
     }
 
-    /// Pay for a boost (and an extra attack) by the active model's side.
+    /// Pay for a boost (and an extra attack) by the active model's side: the party's Momentum
+    /// at Bookkeeping, the Pool and Threat at once.
     fn pay(&mut self, m: u8, boost: bool, extra: bool) {
         if self.models[m as usize].side() == PARTY_SIDE {
             let cost = boost as u8 * price::BOOST + extra as u8 * price::EXTRA_ATTACK;
-            self.momentum = self.momentum.saturating_sub(cost);
+            self.momentum_spent += cost;
         } else {
             self.pool = self.pool.saturating_sub(boost as u8);
             self.threat = self.threat.saturating_sub(extra as u8);
@@ -184,21 +209,21 @@ impl Encounter {
         self.note(|s| format!("  {} : {}", s.name(m), s.describe(action)));
         match action {
             Action::EndActivation => act.ended = true,
-            Action::Advance(to) => {
+            Action::Advance(_) | Action::Drag { .. } => {
                 let interrupters: Vec<u8> = self
                     .zone_enemies(m, self.models[m as usize].cell)
                     .into_iter()
                     .filter(|&e| self.models[e as usize].reactions > 0)
                     .collect();
                 if interrupters.is_empty() {
-                    self.models[m as usize].cell = to;
+                    self.perform_deferred(m, action);
                 } else {
                     self.deferred = Some((m, action));
                     self.pending.extend(interrupters.into_iter().rev().map(|by| Pending::Interrupt { by }));
                 }
             }
             Action::Disengage { to, momentum: true } => {
-                self.momentum = self.momentum.saturating_sub(price::DISENGAGE);
+                self.momentum_spent += price::DISENGAGE;
                 self.models[m as usize].cell = to;
             }
             Action::Disengage { to, momentum: false } => {
@@ -212,7 +237,7 @@ impl Encounter {
                 }));
             }
             Action::ChangePlace { ally, momentum: true } => {
-                self.momentum = self.momentum.saturating_sub(price::CHANGE_PLACE);
+                self.momentum_spent += price::CHANGE_PLACE;
                 self.swap(m, ally);
             }
             Action::ChangePlace { ally, momentum: false } => {
@@ -278,13 +303,22 @@ impl Encounter {
             && self.models[mover as usize].in_play()
     }
 
-    /// After the Interrupts: the deferred Advance happens unless the mover fell or left play.
+    /// A move (an Advance or a Drag), after the Interrupts it offered: it happens unless the
+    /// mover fell or left play (or its square was taken).
     pub(crate) fn perform_deferred(&mut self, m: u8, action: Action) {
         let model = &self.models[m as usize];
-        if let Action::Advance(to) = action {
-            if model.in_play() && !model.conditions.prone && self.model_at(to).is_none() {
-                self.models[m as usize].cell = to;
+        if !model.in_play() || model.conditions.prone {
+            return;
+        }
+        match action {
+            Action::Advance(to) if self.model_at(to).is_none() => self.models[m as usize].cell = to,
+            Action::Drag { body, to } => {
+                if let Some(&(_, lands)) = self.drag_squares(m, body).iter().find(|d| d.0 == to) {
+                    self.models[m as usize].cell = to;
+                    self.models[body as usize].cell = lands;
+                }
             }
+            _ => {}
         }
     }
 }

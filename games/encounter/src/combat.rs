@@ -76,7 +76,7 @@ impl Encounter {
         let t = &self.models[target as usize];
         let obstacle = t.profile.toughness + t.armour;
         Check {
-            purpose: Purpose::Damage { target },
+            purpose: Purpose::Damage { target, dice, obstacle, bleeding: false },
             odds: complex_odds(dice, DAMAGE_TARGET, obstacle),
             luck: None,
             rerolled: false,
@@ -120,6 +120,22 @@ impl Encounter {
         basic_odds(opposed_obstacle(model.profile.athletics, best, steps), roll)
     }
 
+    /// The Morale check of Adversary `m`: a Basic Routine check of its Cool, unopposed
+    /// (Inspired and Demoralized shift it, Blinded gives Peril).
+    pub(crate) fn morale_check(&self, m: u8) -> Check {
+        let model = &self.models[m as usize];
+        let steps = Difficulty::Routine.steps() + model.conditions.steps();
+        Check {
+            purpose: Purpose::Morale { model: m },
+            odds: basic_odds(
+                unopposed_obstacle(model.profile.cool, steps),
+                Roll::net(0, model.conditions.peril(false)),
+            ),
+            luck: None,
+            rerolled: false,
+        }
+    }
+
     /// Apply the outcome of a resolved check.
     pub(crate) fn resolve(&mut self, check: Check, outcome: Outcome) {
         match check.purpose {
@@ -142,15 +158,22 @@ impl Encounter {
                     self.note(|s| format!("  {} stumbles and falls prone", s.name(attacker)));
                 }
             }
-            Purpose::Damage { target } => {
+            Purpose::Damage { target, dice, obstacle, bleeding } => {
                 let wounds = match outcome {
                     Outcome::Boon => 2,
                     o if o.succeeded() => 1,
                     _ => 0,
                 };
-                if wounds == 0 {
-                    self.note(|s| format!("  damage against {}: {outcome:?}, no wound", s.name(target)));
-                } else {
+                self.note(|s| {
+                    let what = if bleeding {
+                        format!("Bleeding at {}'s Start Phase", s.name(target))
+                    } else {
+                        format!("damage roll against {}", s.name(target))
+                    };
+                    let result = if wounds == 0 { "no wound".to_string() } else { format!("{wounds} wound(s)") };
+                    format!("  {what} ({dice} dice, Target {DAMAGE_TARGET}, Obstacle {obstacle}): {outcome:?}, {result}")
+                });
+                if wounds > 0 {
                     self.hit(target, wounds);
                 }
             }
@@ -158,6 +181,18 @@ impl Encounter {
                 self.note(|s| format!("  {} tries to break free: {outcome:?}", s.name(model)));
                 if outcome.succeeded() {
                     self.models[model as usize].conditions.entangled = 0;
+                }
+            }
+            Purpose::Morale { model } => {
+                if outcome.succeeded() {
+                    self.note(|s| format!("  {} holds (Morale: {outcome:?})", s.name(model)));
+                } else {
+                    // "Broken (Ongoing): Move away from enemies. Cannot use Actions." Ruling: a
+                    // Broken Adversary routs off the Board Section at once.
+                    let x = &mut self.models[model as usize];
+                    x.out = true;
+                    x.routed = true;
+                    self.note(|s| format!("  {} is Broken and routs (Morale: {outcome:?})", s.name(model)));
                 }
             }
             Purpose::Disengage { model, to } => {
@@ -309,8 +344,9 @@ impl Encounter {
     }
 
     /// Deal `wounds` wounds to `m`: at exactly 0 Wounds it is out of play, below 0 dead
-    /// ("Wounds < 0 = Death, Wounds = 0 = Out-of-play"); either way it leaves the board. The
-    /// enemies of a side that has lost a model are Inspired by a rallying leader in play.
+    /// ("Wounds < 0 = Death, Wounds = 0 = Out-of-play"; a Character with a Fate Point escapes
+    /// death and is out of play); either way it is out of play: an Adversary leaves the board,
+    /// a knocked-out Character lies there to be dragged or abandoned. The enemies of a side that has lost a model are Inspired by a rallying leader in play.
     pub(crate) fn wound(&mut self, m: u8, wounds: u8) {
         let model = &mut self.models[m as usize];
         if wounds == 0 || model.out {
@@ -323,14 +359,27 @@ impl Encounter {
             });
             return;
         }
-        model.dead = wounds > model.wounds;
+        // "Fate Points: Escape certain death": a Character who would die spends one and is
+        // left out of play at Wounds 0 instead (ruling: spent at once, no decision).
+        let escapes = wounds > model.wounds && model.fate > 0;
+        if escapes {
+            model.fate -= 1;
+        }
+        model.dead = wounds > model.wounds && !escapes;
         model.wounds = 0;
         model.out = true;
+        if escapes {
+            self.note(|s| format!("  {} spends a Fate Point to escape certain death", s.name(m)));
+        }
+        let model = &self.models[m as usize];
         let side = model.side();
         self.defeated.push(m);
         self.note(|s| {
-            if s.models[m as usize].dead {
+            let x = &s.models[m as usize];
+            if x.dead {
                 format!("  {} is slain (Wounds below 0)", s.name(m))
+            } else if x.body() {
+                format!("  {} is out of play (Wounds 0) and lies on the board: drag or abandon", s.name(m))
             } else {
                 format!("  {} is out of play (Wounds 0)", s.name(m))
             }

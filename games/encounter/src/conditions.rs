@@ -45,11 +45,14 @@ pub struct Conditions {
     pub hidden: bool,
     /// A Hidden model that has attacked: Hidden ends at its End Phase.
     pub revealed: bool,
+    /// Banes X from a Momentum deficit ("All Company Models gain Banes equal to deficit"):
+    /// ruling: Peril on all its Basic checks, one counter off each End Phase (Persistent).
+    pub banes: u8,
 }
 
 impl Conditions {
     /// The duration type of each condition, by name.
-    pub const DURATIONS: [(&'static str, Duration); 11] = [
+    pub const DURATIONS: [(&'static str, Duration); 12] = [
         ("prone", Duration::Ongoing),
         ("stunned", Duration::Fleeting),
         ("staggered", Duration::Fleeting),
@@ -61,6 +64,7 @@ impl Conditions {
         ("inspired", Duration::Persistent),
         ("demoralized", Duration::Persistent),
         ("hidden", Duration::Ongoing),
+        ("banes", Duration::Persistent),
     ];
 
     /// The End Phase: Fleeting conditions end, Persistent ones lose a counter ("Reduce
@@ -72,6 +76,7 @@ impl Conditions {
         self.weakened = self.weakened.saturating_sub(1);
         self.inspired = self.inspired.saturating_sub(1);
         self.demoralized = self.demoralized.saturating_sub(1);
+        self.banes = self.banes.saturating_sub(1);
         if self.revealed {
             self.hidden = false;
             self.revealed = false;
@@ -83,9 +88,9 @@ impl Conditions {
         self.demoralized as i8 - self.inspired as i8
     }
 
-    /// Peril dice on its Basic checks: Blinded (all checks), Drained (physical ones).
+    /// Peril dice on its Basic checks: Blinded and Banes (all checks), Drained (physical ones).
     pub fn peril(&self, physical: bool) -> u8 {
-        self.blinded as u8 + (physical && self.drained) as u8
+        self.blinded as u8 + (physical && self.drained) as u8 + (self.banes > 0) as u8
     }
 
     /// The names of the conditions in force, for logs and observations.
@@ -106,6 +111,7 @@ impl Conditions {
             ("weakened", self.weakened),
             ("inspired", self.inspired),
             ("demoralized", self.demoralized),
+            ("banes", self.banes),
         ];
         out.extend(counted.iter().filter(|c| c.1 > 0).map(|(name, x)| format!("{name} {x}")));
         for (name, on) in [("blinded", self.blinded), ("drained", self.drained), ("hidden", self.hidden)] {

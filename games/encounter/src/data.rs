@@ -146,6 +146,10 @@ pub struct Profile {
     pub attacks: u8,
     /// Luck Points (Characters).
     pub luck: u8,
+    /// Fate Points (Characters): "Escape certain death".
+    pub fate: u8,
+    /// Cool (WP): "Remain calm under stress, resist fear"; an Adversary's Morale checks use it.
+    pub cool: u8,
     /// Its value in the Adversary Pool (the A/C/E value; 0 for party models).
     pub pool: u8,
     /// Its melee weapon.
@@ -203,14 +207,16 @@ const fn party(name: &'static str, kind: Kind, group: u8) -> Profile {
         movement: 4,
         attacks: 1,
         luck: 0,
+        fate: 0,
+        cool: 3,
         pool: 0,
         melee_weapon: SWORD,
         ranged_weapon: None,
     }
 }
 
-/// The party (ILLUSTRATIVE): two Characters (Brannoc in mail with Soak 2 and Rally 1), a
-/// Follower and a Henchman.
+/// The party (ILLUSTRATIVE): two Characters (Brannoc in mail with Soak 2 and Rally 1; each with
+/// a Luck Point and a Fate Point), a Follower and a Henchman.
 pub const PARTY: [Profile; 4] = [
     Profile {
         melee: 4,
@@ -220,6 +226,7 @@ pub const PARTY: [Profile; 4] = [
         rally: 1,
         wounds: 4,
         luck: 1,
+        fate: 1,
         ..party("Brannoc", Kind::Character, 0)
     },
     Profile {
@@ -230,6 +237,7 @@ pub const PARTY: [Profile; 4] = [
         strength: 2,
         armour: 0,
         luck: 1,
+        fate: 1,
         movement: 5,
         melee_weapon: DAGGER,
         ranged_weapon: Some(BOW),
@@ -266,6 +274,8 @@ const fn goblin(name: &'static str, weapon: Weapon) -> Profile {
         movement: 4,
         attacks: 1,
         luck: 0,
+        fate: 0,
+        cool: 3,
         pool: 1,
         melee_weapon: weapon,
         ranged_weapon: None,
@@ -292,6 +302,7 @@ pub const ADVERSARIES: [Profile; 5] = [
         shield: 2,
         wounds: 2,
         pool: 2,
+        cool: 4,
         ..goblin("orc veteran", AXE)
     },
     Profile {
@@ -308,6 +319,7 @@ pub const ADVERSARIES: [Profile; 5] = [
         wounds: 4,
         attacks: 2,
         pool: 3,
+        cool: 5,
         ..goblin("ogre chieftain", GREAT_CLUB)
     },
 ];
@@ -371,6 +383,10 @@ pub const MAP: [&str; 8] = [
     "#....o...#",
     "##########",
 ];
+
+/// How much more Momentum than it holds the party may spend in a round, paid at Bookkeeping
+/// (illustrative ruling: "If below 0: All Company Models gain Banes equal to deficit").
+pub const MOMENTUM_CREDIT: u8 = 2;
 
 /// The Company's Fortune Pool: the starting Momentum ("Calculate Initial Momentum").
 pub const FORTUNE: u8 = 3;

@@ -3,7 +3,7 @@
 //! each declaration hidden from the other side until all are made; then each declared model
 //! rolls 1D6 + Initiative − its Action modifier and activates in descending order.
 
-use crate::data::Kind;
+use crate::data::{Kind, Quality};
 use crate::state::{Action, Encounter, Intent, Phase, Surprise, DM_SIDE, PARTY_SIDE};
 use rand::Rng;
 
@@ -66,17 +66,71 @@ impl Encounter {
     }
 
     /// The intents declarer `d` of `side` may choose: Move, Fight, and Shoot when one of its
-    /// models has a ranged weapon.
+    /// models may declare it ([`Encounter::may_declare_shoot`]).
     pub(crate) fn intents(&self, side: usize, d: u8) -> Vec<Intent> {
-        let shoots = self
-            .declarer_models(side, d)
-            .iter()
-            .any(|&m| self.models[m as usize].profile.ranged_weapon.is_some());
+        let shoots = self.declarer_models(side, d).iter().any(|&m| self.may_declare_shoot(m));
         let mut out = vec![Intent::Move, Intent::Fight];
         if shoots {
             out.push(Intent::Shoot);
         }
         out
+    }
+
+    /// Whether model `m` may declare Shoot: it has a ranged weapon and is not Engaged, or
+    /// shoots a Pistol, or can leave every enemy Danger Zone with a Minor action before its
+    /// Major ("Cannot attack when Engaged unless weapon has Pistol Quality"; ruling: a
+    /// declaration the model could never carry out is not offered).
+    pub fn may_declare_shoot(&self, m: u8) -> bool {
+        let model = &self.models[m as usize];
+        let Some(w) = model.profile.ranged_weapon else { return false };
+        !self.engaged(m) || w.has(Quality::Pistol) || self.way_out(m)
+    }
+
+    /// Whether Engaged model `m` could leave every enemy Danger Zone with one Minor action: an
+    /// Advance to a square outside them (it offers Interrupts), or a Disengage (a Manoeuvre:
+    /// not for Minions, nor Staggered models). A Prone model cannot move.
+    pub fn way_out(&self, m: u8) -> bool {
+        let model = &self.models[m as usize];
+        if model.conditions.prone {
+            return false;
+        }
+        let manoeuvres = model.profile.kind != Kind::Minion && !model.conditions.staggered;
+        self.advance_squares(m).iter().any(|&c| self.zone_enemies(m, c).is_empty())
+            || (manoeuvres && !self.disengage_squares(m).is_empty())
+    }
+
+    /// Why the active model, which declared Shoot, has no Shoot among its actions now (for a
+    /// player reading the prompt); `None` when it may shoot, has shot, or declared otherwise.
+    pub fn why_no_shot(&self) -> Option<String> {
+        let act = self.act?;
+        let m = act.model;
+        let model = &self.models[m as usize];
+        if act.major || model.intent != Some(Intent::Shoot) {
+            return None;
+        }
+        let w = model.profile.ranged_weapon?;
+        let name = model.profile.name;
+        if (0..self.models.len() as u8).any(|t| self.can_shoot(m, t)) {
+            return None;
+        }
+        Some(if model.conditions.prone {
+            format!("{name} is Prone: standing up takes the Major action, so no shot this activation")
+        } else if model.conditions.blinded {
+            format!("{name} is Blinded (\"Cannot use Ranged actions\"): clear its sight first")
+        } else if self.engaged(m) && !w.has(Quality::Pistol) {
+            let out = if self.way_out(m) {
+                "Disengage or Advance out of the Danger Zone first (a Minor), then shoot"
+            } else {
+                "it has no way out of the Danger Zone this activation"
+            };
+            format!(
+                "{name} is Engaged: a {} cannot shoot (\"Cannot attack when Engaged unless weapon has \
+                 Pistol Quality\"); {out}",
+                w.name
+            )
+        } else {
+            format!("{name} has no enemy in range ({} squares) and Line of Sight", w.range)
+        })
     }
 
     /// The declaration decision's actions.

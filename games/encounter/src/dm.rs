@@ -2,11 +2,13 @@
 //! plays whichever side is to move. As the DM it spends Threat at set-up on the Adversary
 //! Pool (keeping the rest for its champion), plays minions with basic actions only (their
 //! legal actions are nothing else), elites situationally (the Pool to ease an attack on a
-//! hurt target) and its champion with Threat (an extra attack on a target it can finish).
+//! hurt target) and its champion with Threat (an extra attack on a target it can finish: no more Wounds left
+//! than its attacks with the extra one).
 //! The party side strikes or shoots the most hurt adversary, closes in otherwise, and spends
 //! Momentum and Luck where they count. Both sides always soak a wound while their armour can,
-//! clear a Blinded model's sight first and try to break free of Entangled before moving. Any other agent of the framework (`random`, `mcts`)
-//! comes from [`make_agent`].
+//! clear a Blinded model's sight first and try to break free of Entangled before moving; a
+//! shooter held in melee gets out (Disengage, or an Advance out of every Danger Zone) to
+//! shoot. Any other agent of the framework (`random`, `mcts`) comes from [`make_agent`].
 
 use crate::board::{Cell, Terrain, HEIGHT, WIDTH};
 use crate::data::Kind;
@@ -107,41 +109,46 @@ fn activate(s: &Encounter, legal: &[Action]) -> Option<Action> {
     }
     let wounds = |t: u8| s.models()[t as usize].wounds;
     let kind = me.profile.kind;
-    // Attacks: the most hurt target first; spend by tier.
-    let strike = legal
-        .iter()
-        .filter_map(|&a| match a {
-            Action::Strike { target, boost, extra } => Some((target, boost, extra, a)),
-            _ => None,
-        })
-        .filter(|&(target, boost, extra, _)| {
-            let hurt = wounds(target) >= 2;
-            match kind {
-                Kind::Minion => !boost && !extra,
-                Kind::Elite => boost == (s.pool() > 0) && !extra,
-                Kind::Champion => boost == (s.pool() > 0) && extra == (hurt && s.threat() > 0),
-                _ => boost == (s.momentum() >= 1) && extra == (s.momentum() >= 5),
-            }
-        })
-        .min_by_key(|&(target, ..)| (wounds(target), target))
-        .map(|(.., a)| a);
-    if strike.is_some() {
-        return strike;
+    // Attacks: the most hurt target first; spend by tier (the party what it holds, never on
+    // credit), falling back to a plain attack where the spending is not allowed (a surprised
+    // elite or champion uses Basic actions only).
+    let pool = s.pool() > 0 && matches!(kind, Kind::Elite | Kind::Champion);
+    let party = me.side() != DM_SIDE;
+    let target = |shoot: bool| {
+        legal
+            .iter()
+            .filter_map(|&a| match a {
+                Action::Strike { target, .. } if !shoot => Some(target),
+                Action::Shoot { target, .. } if shoot => Some(target),
+                _ => None,
+            })
+            .min_by_key(|&t| (wounds(t), t))
+    };
+    if let Some(t) = target(false) {
+        // A target it can finish with the extra attack: no more Wounds left than its
+        // attacks with the extra one, at one wound a hit.
+        let finishable = wounds(t) <= me.profile.attacks + 1;
+        let (boost, extra) = match kind {
+            Kind::Minion => (false, false),
+            Kind::Elite => (pool, false),
+            Kind::Champion => (pool, finishable && s.threat() > 0),
+            _ => (held(s) >= 1, held(s) >= 5),
+        };
+        let wished = Action::Strike { target: t, boost, extra };
+        return Some(if legal.contains(&wished) {
+            wished
+        } else {
+            Action::Strike { target: t, boost: false, extra: false }
+        });
     }
-    let shoot = legal
-        .iter()
-        .filter_map(|&a| match a {
-            Action::Shoot { target, boost } => Some((target, boost, a)),
-            _ => None,
-        })
-        .filter(|&(_, boost, _)| {
-            boost == (kind != Kind::Minion && (s.pool() > 0 || s.momentum() >= 2))
-                || kind == Kind::Minion && !boost
-        })
-        .min_by_key(|&(target, ..)| (wounds(target), target))
-        .map(|(.., a)| a);
-    if shoot.is_some() {
-        return shoot;
+    if let Some(t) = target(true) {
+        let boost = kind != Kind::Minion && if party { held(s) >= 2 } else { pool };
+        let wished = Action::Shoot { target: t, boost };
+        return Some(if legal.contains(&wished) {
+            wished
+        } else {
+            Action::Shoot { target: t, boost: false }
+        });
     }
     if act.major {
         return Some(Action::EndActivation);
@@ -152,20 +159,37 @@ fn activate(s: &Encounter, legal: &[Action]) -> Option<Action> {
     }
     // A shooter in melee gets out (with Momentum when it has it) to shoot.
     if me.intent == Some(Intent::Shoot) && s.engaged(m) {
-        if let Some(&d) = legal.iter().find(|a| matches!(a, Action::Disengage { momentum: true, .. })) {
+        if let Some(&d) =
+            legal.iter().find(|a| matches!(a, Action::Disengage { momentum: true, .. }) && held(s) >= 2)
+        {
             return Some(d);
         }
         if let Some(&d) = legal.iter().find(|a| matches!(a, Action::Disengage { .. })) {
             return Some(d);
         }
     }
-    // Close in on the nearest enemy by walking distance, doors counted open (a shooter only
-    // while it has nothing to shoot); open a door that lies on the way.
     let enemies: Vec<Cell> =
         s.models().iter().filter(|e| e.in_play() && e.side() != me.side()).map(|e| e.cell).collect();
     let field = walking_distance(s, &enemies);
     let dist = |c: Cell| field[c.y as usize * WIDTH + c.x as usize];
     let here = dist(me.cell);
+    // A shooter held in melee that cannot Disengage (a Minion) steps out of every Danger
+    // Zone by an Advance, taking the Interrupts, as far from the enemies as it can, to shoot
+    // with its Major.
+    if me.intent == Some(Intent::Shoot) && s.engaged(m) && !act.major {
+        let out = legal
+            .iter()
+            .filter_map(|&a| match a {
+                Action::Advance(c) if s.zone_enemies(m, c).is_empty() => Some((dist(c), c, a)),
+                _ => None,
+            })
+            .max_by_key(|&(d, c, _)| (d, std::cmp::Reverse(c)));
+        if let Some((.., a)) = out {
+            return Some(a);
+        }
+    }
+    // Close in on the nearest enemy by walking distance, doors counted open (a shooter only
+    // while it has nothing to shoot); open a door that lies on the way.
     let door = legal.iter().find(|a| matches!(a, Action::OpenDoor(c) if dist(*c) < here)).copied();
     if door.is_some() {
         return door;
@@ -181,6 +205,12 @@ fn activate(s: &Encounter, legal: &[Action]) -> Option<Action> {
         Some((d, _, a)) if d < here => Some(a),
         _ => Some(Action::EndActivation),
     }
+}
+
+/// The Momentum the party holds and has not spent this round: the scripted party never
+/// spends on credit (a deficit at Bookkeeping gives every Company model Banes).
+fn held(s: &Encounter) -> u8 {
+    s.momentum().saturating_sub(s.momentum_spent())
 }
 
 /// King-move distance from every square to the nearest of `targets` over floor and doors

@@ -153,12 +153,15 @@ impl Encounter {
                 self.pending.push(Pending::Check(crate::state::Check { rerolled: true, ..check }));
             }
             (Some(Pending::Stray { shooter, candidates }), Action::Face(i)) => {
+                // "On miss: Randomly determine hit model": the model drawn is hit, the
+                // intended target included (ruling).
                 let hit = candidates.get(i as usize).copied().unwrap_or(candidates[0]);
-                if hit != candidates[0] {
-                    self.note(|s| format!("  the missed shot hits {} instead", s.name(hit)));
-                    let dice = self.damage_dice(shooter, true);
-                    self.pending.push(Pending::Check(self.damage_check(hit, dice)));
-                }
+                self.note(|s| {
+                    let whom = if hit == candidates[0] { "its intended target" } else { "instead" };
+                    format!("  the missed shot, drawn at random, hits {} ({whom})", s.name(hit))
+                });
+                let dice = self.damage_dice(shooter, true);
+                self.pending.push(Pending::Check(self.damage_check(hit, dice)));
             }
             (Some(Pending::Interrupt { by }), Action::Interrupt) => {
                 let model = &mut self.models[by as usize];
@@ -261,8 +264,47 @@ impl Encounter {
             gain += 2;
         }
         self.defeated.clear();
-        self.momentum = (self.momentum + gain).min(MAX_MOMENTUM);
-        self.note(|s| format!("Bookkeeping: Momentum +{gain} = {}", s.momentum));
+        // "2. Subtract Action costs from Pool 3. Result is Momentum Pool for next turn 4. If
+        // below 0: All Company Models gain Banes equal to deficit; set Pool to 0"
+        let spent = self.momentum_spent;
+        let net = self.momentum as i16 + gain as i16 - spent as i16;
+        self.momentum_spent = 0;
+        if net < 0 {
+            let deficit = (-net) as u8;
+            self.momentum = 0;
+            for m in self.models.iter_mut().filter(|m| m.in_play() && m.side() == PARTY_SIDE) {
+                m.conditions.banes = m.conditions.banes.max(deficit);
+            }
+            self.note(|_| {
+                format!("Bookkeeping: Momentum +{gain} −{spent} is below 0: every Company model gains {deficit} Bane(s)")
+            });
+        } else {
+            self.momentum = (net as u8).min(MAX_MOMENTUM);
+            self.note(|s| format!("Bookkeeping: Momentum +{gain} −{spent} = {}", s.momentum));
+        }
+    }
+
+    /// "Check Morale" (the seed: "See Psychology & Leadership rules"; illustrative ruling):
+    /// once fewer than half the Adversaries that began the Encounter are in play, or their
+    /// Champion is out of play, each Adversary in play takes a Morale check at Bookkeeping, a
+    /// Basic Routine Cool check; on a Failure or a Bane it is Broken and routs.
+    fn check_morale(&mut self) {
+        let adversaries: Vec<u8> =
+            (0..self.models.len() as u8).filter(|&m| self.models[m as usize].side() == DM_SIDE).collect();
+        let in_play = adversaries.iter().filter(|&&m| self.models[m as usize].in_play()).count();
+        let champion_down = adversaries.iter().any(|&m| {
+            let x = &self.models[m as usize];
+            x.profile.kind == Kind::Champion && !x.in_play()
+        });
+        if in_play == 0 || (2 * in_play >= adversaries.len() && !champion_down) {
+            return;
+        }
+        self.note(|_| "Check Morale: the Adversaries are shaken".to_string());
+        for &m in adversaries.iter().rev() {
+            if self.models[m as usize].in_play() {
+                self.pending.push(Pending::Check(self.morale_check(m)));
+            }
+        }
     }
 
     /// The winner if the Encounter is decided: the party when no adversary remains, the DM
@@ -334,8 +376,13 @@ impl Encounter {
                 }
                 Phase::Initiative if self.init_queue.is_empty() => self.order_activations(),
                 Phase::Activation => match self.act {
-                    None if self.cursor >= self.order.len() => {
+                    None if self.cursor >= self.order.len() && !self.books_kept => {
                         self.bookkeeping();
+                        self.books_kept = true;
+                        self.check_morale();
+                    }
+                    None if self.cursor >= self.order.len() => {
+                        self.books_kept = false;
                         if self.round >= MAX_ROUNDS {
                             self.finish(None);
                             return;

@@ -2,8 +2,10 @@
 //! agents crate's [`agents::Game`] trait: the party (player 0) against the adversaries of an
 //! AI Dungeon Master (player 1) on a square-grid board section, with hidden simultaneous
 //! declarations, initiative, activations, Danger Zones, melee and ranged attacks, D6 checks
-//! with exact odds, damage with Soak, Injury cards, out of play and death, conditions,
-//! Momentum, the Adversary Pool and Threat; game records that replay ([`record`]).
+//! with exact odds, damage with Soak, Injury cards, out of play and death, Fate Points,
+//! knocked-out Characters to drag or abandon, conditions, an illustrative Morale check that
+//! routs shaken Adversaries, Momentum paid at Bookkeeping (a deficit gives Banes), the
+//! Adversary Pool and Threat; game records that replay ([`record`]).
 //!
 //! The numbers of the party, the adversaries and the board are illustrative
 //! ([`data`]); the rulings where the seed is silent are in `docs/rulings-encounter.md`.
@@ -30,8 +32,9 @@ mod text;
 
 pub use activation::price;
 pub use combat::{BREAK_FREE_TARGET, DAMAGE_TARGET, POINT_BLANK};
+pub use data::MOMENTUM_CREDIT;
 pub use dm::{make_agent, registry, ScriptedAgent};
 pub use flow::{Node, MAX_MOMENTUM};
 pub use force::{FORCE_OBSTACLE, FORCE_TARGET};
-pub use record::{replay, GameRecord, Setup};
+pub use record::{replay, replay_with_log, GameRecord, Setup};
 pub use state::{Action, Encounter, Intent, Phase, DM_SIDE, PARTY_SIDE};

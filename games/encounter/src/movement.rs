@@ -5,9 +5,10 @@ use crate::board::Cell;
 use crate::state::Encounter;
 
 impl Encounter {
-    /// Whether square `c` is free for model `m` to step on (passable, nobody else there).
+    /// Whether square `c` is free for model `m` to step on (passable, nobody else there, no
+    /// knocked-out Character lying there).
     fn free_for(&self, m: u8, c: Cell) -> bool {
-        self.board.passable(c) && self.model_at(c).is_none_or(|o| o == m)
+        self.board.passable(c) && self.model_at(c).is_none_or(|o| o == m) && self.body_at(c).is_none()
     }
 
     /// Squares reachable by `m` in at most `steps` king moves through free squares; with
@@ -50,6 +51,44 @@ impl Encounter {
     pub(crate) fn disengage_squares(&self, m: u8) -> Vec<Cell> {
         let mut out = self.reachable(m, 2, false);
         out.retain(|&c| self.zone_enemies(m, c).is_empty());
+        out
+    }
+
+    /// Drag ("Drag: Move adjacent prone Model up to ½M"): for the knocked-out Character `body`
+    /// next to `m`, each square `m` may reach in up to ½M king moves (less Entangled; stopping
+    /// on entering an enemy Danger Zone, as an Advance), with the square the body ends on: the
+    /// last one the dragger left on its shortest way there (ruling).
+    pub(crate) fn drag_squares(&self, m: u8, body: u8) -> Vec<(Cell, Cell)> {
+        let model = &self.models[m as usize];
+        let start = model.cell;
+        let lying = self.models[body as usize].cell;
+        if !self.models[body as usize].body() || !lying.adjacent(start) {
+            return Vec::new();
+        }
+        let steps = (model.profile.movement / 2).saturating_sub(model.conditions.entangled);
+        // Breadth first, remembering the square each was reached from; the body's own square
+        // is free for the pair.
+        let free = |c: Cell| c == lying || self.free_for(m, c);
+        let mut seen: Vec<(Cell, Cell)> = vec![(start, start)];
+        let mut frontier = vec![start];
+        for _ in 0..steps {
+            let mut next = Vec::new();
+            for &c in &frontier {
+                if c != start && !self.zone_enemies(m, c).is_empty() {
+                    continue;
+                }
+                for to in self.board.steps(c) {
+                    if free(to) && !seen.iter().any(|s| s.0 == to) {
+                        seen.push((to, c));
+                        next.push(to);
+                    }
+                }
+            }
+            frontier = next;
+        }
+        let mut out: Vec<(Cell, Cell)> =
+            seen.into_iter().filter(|&(c, _)| c != start && c != lying).collect();
+        out.sort();
         out
     }
 

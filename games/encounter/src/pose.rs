@@ -12,7 +12,10 @@ impl Encounter {
         if m as usize >= self.models.len() {
             return Err(format!("no model {m}"));
         }
-        if !self.board.passable(c) || self.model_at(c).is_some_and(|o| o != m) {
+        if !self.board.passable(c)
+            || self.model_at(c).is_some_and(|o| o != m)
+            || self.body_at(c).is_some_and(|o| o != m)
+        {
             return Err(format!("square ({},{}) is not free", c.x, c.y));
         }
         self.models[m as usize].cell = c;

@@ -13,7 +13,7 @@ use std::path::Path;
 pub const FORMAT: &str = "encounter-record";
 
 /// The record format's version, in every record's `version` field.
-pub const FORMAT_VERSION: u32 = 2;
+pub const FORMAT_VERSION: u32 = 3;
 
 /// The largest record file [`GameRecord::load`] reads (a game is a few thousand actions).
 pub const MAX_RECORD_BYTES: u64 = 16 << 20;
@@ -140,13 +140,23 @@ impl GameRecord {
 /// Replay a record from a fresh Encounter: every action must be legal where it stands (the
 /// error names the step and the action otherwise), and the final state's hash must match.
 pub fn replay(record: &GameRecord) -> Result<Encounter, String> {
+    replay_from(record, Encounter::new())
+}
+
+/// As [`replay`], keeping the text log of the game ([`Encounter::log`]), for a reader.
+pub fn replay_with_log(record: &GameRecord) -> Result<Encounter, String> {
+    replay_from(record, Encounter::with_log())
+}
+
+/// Replay `record` from `fresh`, a new Encounter with or without a log.
+fn replay_from(record: &GameRecord, fresh: Encounter) -> Result<Encounter, String> {
     if record.format != FORMAT || record.version != FORMAT_VERSION {
         return Err(format!(
             "record {:?} version {} is not {FORMAT:?} version {FORMAT_VERSION}",
             record.format, record.version
         ));
     }
-    let mut state = Encounter::new();
+    let mut state = fresh;
     for (step, &action) in record.actions.iter().enumerate() {
         if let Err(e) = state.act(action) {
             return Err(format!("step {step}: {action:?} ({}) is illegal here: {e}", state.describe(action)));

@@ -78,6 +78,14 @@ pub enum Action {
     },
     /// Minor manoeuvre: step to an adjacent square inside an engaging enemy's Danger Zone.
     Reposition(Cell),
+    /// Minor: drag the knocked-out Character `body`, adjacent, along while moving to `to`, up
+    /// to ½M; the body ends on the last square the dragger left.
+    Drag {
+        /// The knocked-out Character (model index).
+        body: u8,
+        /// Where the dragger goes.
+        to: Cell,
+    },
     /// Minor: open the door at this square.
     OpenDoor(Cell),
     /// Minor: one roll of the Extended check that forces the stuck door at this square.
@@ -136,6 +144,9 @@ pub struct Model {
     pub out: bool,
     /// Dead: a wound took its Wounds below 0 ("Wounds < 0 = Death"); also out of play.
     pub dead: bool,
+    /// Routed: it failed a Morale check, was Broken and fled the Board Section (out of play,
+    /// neither wounded out nor dead; illustrative ruling).
+    pub routed: bool,
     /// Its armour now (the profile's, less what Soak has cost it).
     pub armour: u8,
     /// The Soak its armour has left.
@@ -146,6 +157,8 @@ pub struct Model {
     pub reactions: u8,
     /// Luck Points left.
     pub luck: u8,
+    /// Fate Points left.
+    pub fate: u8,
     /// Its conditions.
     pub conditions: Conditions,
     /// Whether it (or its group) has declared this round.
@@ -166,9 +179,15 @@ impl Model {
         }
     }
 
-    /// Whether it is on the board.
+    /// Whether it is in play (on the board and able to act).
     pub fn in_play(&self) -> bool {
         !self.out
+    }
+
+    /// Whether it lies on the board out of play: a Character at Wounds 0, alive ("Characters:
+    /// Must be dragged or abandoned"); it holds its square and can be dragged.
+    pub fn body(&self) -> bool {
+        self.out && !self.dead && self.profile.kind == crate::data::Kind::Character
     }
 
     /// Its melee weapon.
@@ -264,6 +283,12 @@ pub enum Purpose {
     Damage {
         /// The model hit.
         target: u8,
+        /// Damage dice rolled.
+        dice: u8,
+        /// The Obstacle: Toughness plus armour.
+        obstacle: u8,
+        /// The automatic hit of Bleeding at the model's Start Phase (not an attack).
+        bleeding: bool,
     },
     /// A Disengage by `model` to `to`.
     Disengage {
@@ -274,6 +299,11 @@ pub enum Purpose {
     },
     /// An attempt by `model` to break free of Entangled.
     BreakFree {
+        /// The model.
+        model: u8,
+    },
+    /// The Morale check of Adversary `model` at Bookkeeping (illustrative ruling).
+    Morale {
         /// The model.
         model: u8,
     },
@@ -358,6 +388,7 @@ pub struct Encounter {
     pub(crate) round: u8,
     pub(crate) phase: Phase,
     pub(crate) momentum: u8,
+    pub(crate) momentum_spent: u8,
     pub(crate) pool: u8,
     pub(crate) threat: u8,
     pub(crate) bought_pool: u8,
@@ -372,6 +403,7 @@ pub struct Encounter {
     pub(crate) deferred: Option<(u8, Action)>,
     pub(crate) defeated: Vec<u8>,
     pub(crate) stuck: Vec<StuckDoor>,
+    pub(crate) books_kept: bool,
     pub(crate) winner: Option<usize>,
     pub(crate) log: Option<Vec<String>>,
 }
@@ -395,6 +427,7 @@ impl Encounter {
             round: 1,
             phase: Phase::BuyPool,
             momentum: 0,
+            momentum_spent: 0,
             pool: 0,
             threat: crate::data::THREAT,
             bought_pool: 0,
@@ -413,6 +446,7 @@ impl Encounter {
                 .filter(|m| m.0 == '=')
                 .map(|m| StuckDoor { cell: m.1, marks: 0, jammed: false })
                 .collect(),
+            books_kept: false,
             winner: None,
             log: None,
         }
@@ -463,6 +497,23 @@ impl Encounter {
         self.momentum
     }
 
+    /// Momentum the party has spent this round, subtracted at Bookkeeping ("Subtract Action
+    /// costs from Pool").
+    pub fn momentum_spent(&self) -> u8 {
+        self.momentum_spent
+    }
+
+    /// Momentum the party may still spend this round: its Momentum plus
+    /// [`crate::MOMENTUM_CREDIT`], less what it has spent (none in the first round when the
+    /// Company is surprised).
+    pub fn momentum_left(&self) -> u8 {
+        if self.round == 1 && self.surprise == Surprise::Company {
+            0
+        } else {
+            (self.momentum + crate::data::MOMENTUM_CREDIT).saturating_sub(self.momentum_spent)
+        }
+    }
+
     /// The Adversary Pool.
     pub fn pool(&self) -> u8 {
         self.pool
@@ -506,6 +557,11 @@ impl Encounter {
     /// The model standing on `c`, if any.
     pub fn model_at(&self, c: Cell) -> Option<u8> {
         self.models.iter().position(|m| m.in_play() && m.cell == c).map(|i| i as u8)
+    }
+
+    /// The knocked-out Character lying on `c`, if any ([`Model::body`]).
+    pub fn body_at(&self, c: Cell) -> Option<u8> {
+        self.models.iter().position(|m| m.body() && m.cell == c).map(|i| i as u8)
     }
 
     /// Whether model `e` projects a Danger Zone over square `c` (in play, not Prone); a square
@@ -552,11 +608,13 @@ impl Model {
             wounds: profile.wounds,
             out: false,
             dead: false,
+            routed: false,
             armour: profile.armour,
             soak: profile.soak,
             injuries: [0; INJURY_CARDS],
             reactions: profile.attacks,
             luck: profile.luck,
+            fate: profile.fate,
             conditions: Conditions::default(),
             declared: false,
             intent: None,

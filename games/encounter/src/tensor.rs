@@ -19,8 +19,8 @@ const MODELS: usize = 9;
 /// three visible-intent flags.
 const GLOBALS: usize = 5 + 7 + 3 * MODELS;
 /// Policy planes: Advance, Disengage, Disengage with Momentum, Reposition, Open Door, Force
-/// Door.
-const POLICY_PLANES: usize = 6;
+/// Door, Drag of each of the two Characters (models 0 and 1).
+const POLICY_PLANES: usize = 8;
 /// Die faces (and Marks of a roll to force a door, offset by its dice) 0–15.
 const FACES: usize = 16;
 /// Global logits: die faces 0–15, five outcomes, BuyPool 0–3, three intents, Change Place
@@ -105,7 +105,7 @@ impl TensorGame for Encounter {
             }
         }
         globals[0] = self.round as f32 / crate::data::MAX_ROUNDS as f32;
-        globals[1] = self.momentum as f32 / crate::flow::MAX_MOMENTUM as f32;
+        globals[1] = self.momentum_left() as f32 / crate::flow::MAX_MOMENTUM as f32;
         globals[2] = self.pool as f32 / 12.0;
         globals[3] = self.threat as f32 / crate::data::THREAT.max(1) as f32;
         globals[4] = player as f32;
@@ -156,6 +156,8 @@ impl TensorGame for Encounter {
             Action::Reposition(c) => spatial(3, on_board(c)?),
             Action::OpenDoor(c) => spatial(4, on_board(c)?),
             Action::ForceDoor(c) => spatial(5, on_board(c)?),
+            Action::Drag { body, to } if body < 2 => spatial(6 + body as usize, on_board(to)?),
+            Action::Drag { body, .. } => return Err(format!("model {body} is not a Character")),
             Action::Face(f) if (f as usize) < FACES => global(BASE_FACE + f as usize),
             Action::Face(f) => return Err(format!("no face {f}")),
             Action::Roll(o) => global(BASE_ROLL + Outcome::ALL.iter().position(|&x| x == o).unwrap_or(0)),

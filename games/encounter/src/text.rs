@@ -30,6 +30,7 @@ impl Encounter {
                 format!("change place with {}{}", name(ally), paid(momentum, "1 Momentum"))
             }
             Action::Reposition(c) => format!("reposition to {}", at(c)),
+            Action::Drag { body, to } => format!("drag {} along, to {}", name(body), at(to)),
             Action::OpenDoor(c) => format!("open the door at {}", at(c)),
             Action::ForceDoor(c) => format!("force the stuck door at {}", at(c)),
             Action::Prepare => "prepare".to_string(),
@@ -62,7 +63,7 @@ impl Encounter {
         for y in 0..HEIGHT as u8 {
             for x in 0..WIDTH as u8 {
                 let c = Cell::new(x, y);
-                let ch = match self.model_at(c) {
+                let ch = match self.model_at(c).or(self.body_at(c)) {
                     Some(m) if (m as usize) < crate::data::PARTY.len() => (b'0' + m) as char,
                     Some(m) => (b'a' + m - crate::data::PARTY.len() as u8) as char,
                     None => match self.board.at(c) {
@@ -81,6 +82,10 @@ impl Encounter {
         for (i, m) in self.models.iter().enumerate() {
             let state = if m.dead {
                 "slain".to_string()
+            } else if m.body() {
+                "out of play, lying on the board (drag or abandon)".to_string()
+            } else if m.routed {
+                "Broken, routed off the board".to_string()
             } else if m.out {
                 "out of play".to_string()
             } else if m.profile.soak > 0 {

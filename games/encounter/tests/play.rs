@@ -1,5 +1,5 @@
 //! Whole games: random play keeps the invariants over 2,000 seeded games (and reaches every
-//! Injury card, Soak, death and each condition), the framework's
+//! Injury card, Soak, death and each condition, Fate, Drag, abandonment and routs), the framework's
 //! generic agents play either side, and the scripted Dungeon Master beats a random party
 //! clearly (a claim that fails if the DM plays no better than chance).
 
@@ -15,8 +15,20 @@ fn invariants(s: &Encounter) -> Result<(), String> {
         if m.wounds > m.profile.wounds {
             return Err(format!("model {i} has {} wounds of {}", m.wounds, m.profile.wounds));
         }
-        if (m.wounds == 0) != m.out || (m.dead && !m.out) {
+        // Out of play: at Wounds 0 (dead or not), or routed with Wounds left.
+        if m.routed {
+            if !m.out || m.dead || m.wounds == 0 || m.side() != encounter::DM_SIDE {
+                return Err(format!(
+                    "model {i}: routed but out {} dead {} wounds {}",
+                    m.out, m.dead, m.wounds
+                ));
+            }
+        } else if (m.wounds == 0) != m.out || (m.dead && !m.out) {
             return Err(format!("model {i}: wounds {} but out {} dead {}", m.wounds, m.out, m.dead));
+        }
+        // A Fate Point is spent only to escape death: a Character with one left is never dead.
+        if m.fate > m.profile.fate || (m.dead && m.fate > 0) {
+            return Err(format!("model {i}: fate {} dead {}", m.fate, m.dead));
         }
         // Each Soak costs a point of Soak and of armour (never below 0).
         let p = m.profile;
@@ -34,6 +46,7 @@ fn invariants(s: &Encounter) -> Result<(), String> {
             || c.entangled > 2
             || c.weakened > 2
             || c.demoralized > 2
+            || c.banes > encounter::MOMENTUM_CREDIT
             || Some(c.inspired) > rally
         {
             return Err(format!("model {i}: conditions {c:?}"));
@@ -58,7 +71,7 @@ fn invariants(s: &Encounter) -> Result<(), String> {
         if m.luck > m.profile.luck || m.reactions > m.profile.attacks {
             return Err(format!("model {i}: luck {} reactions {}", m.luck, m.reactions));
         }
-        if m.in_play() {
+        if m.in_play() || m.body() {
             if !s.board().passable(m.cell) {
                 return Err(format!("model {i} on impassable {:?}", m.cell));
             }
@@ -67,6 +80,9 @@ fn invariants(s: &Encounter) -> Result<(), String> {
             }
             cells.push(m.cell);
         }
+    }
+    if s.momentum_spent() > s.momentum() + encounter::MOMENTUM_CREDIT {
+        return Err(format!("momentum {} spent {}", s.momentum(), s.momentum_spent()));
     }
     if s.momentum() > MAX_MOMENTUM || s.threat() > encounter::data::THREAT || s.round() > MAX_ROUNDS {
         return Err(format!("momentum {} threat {} round {}", s.momentum(), s.threat(), s.round()));
@@ -106,6 +122,7 @@ impl Reached {
             Action::BreakFree => drop(self.seen.insert("break free")),
             Action::ClearSight => drop(self.seen.insert("clear sight")),
             Action::Hide => drop(self.seen.insert("hide")),
+            Action::Drag { .. } => drop(self.seen.insert("drag")),
             _ => {}
         }
         for m in s.models() {
@@ -123,6 +140,13 @@ impl Reached {
                 ("inspired", c.inspired > 0),
                 ("demoralized", c.demoralized > 0),
                 ("revealed", c.revealed),
+                ("fate spent", m.fate < m.profile.fate),
+                ("knocked out, on the board", m.body()),
+                // A Character's first death is always escaped by its Fate Point: a dead one
+                // was slain lying abandoned.
+                ("abandoned and slain", m.dead && m.profile.kind == encounter::data::Kind::Character),
+                ("routed", m.routed),
+                ("banes from a Momentum deficit", c.banes > 0),
             ] {
                 if on {
                     self.seen.insert(name);
@@ -153,7 +177,7 @@ fn random_play_keeps_the_invariants_over_2000_games() {
     assert!(total_steps > 2000 * 50);
     // Every Injury card, Soak, death and each condition with its removal occur in random play.
     assert!(reached.cards.iter().all(|&c| c), "cards drawn: {:?}", reached.cards);
-    assert_eq!(reached.seen.len(), 13, "reached: {:?}", reached.seen);
+    assert_eq!(reached.seen.len(), 19, "reached: {:?}", reached.seen);
 }
 
 #[test]

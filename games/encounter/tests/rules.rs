@@ -304,7 +304,7 @@ fn disengage_and_change_place_are_checks_or_momentum() {
     assert!(l.contains(&Action::ChangePlace { ally: GARRICK, momentum: true }));
     let mut paid = s.clone();
     paid.act(Action::Disengage { to, momentum: true }).unwrap();
-    assert_eq!(paid.momentum(), s.momentum() - 2);
+    assert_eq!(paid.momentum_spent(), s.momentum_spent() + 2);
     assert_eq!(paid.models()[WAT as usize].cell, to);
     assert!(!paid.engaged(WAT));
     s.act(Action::Disengage { to, momentum: false }).unwrap();
@@ -399,9 +399,18 @@ fn shooting_into_melee_is_harder_and_a_miss_hits_a_random_model() {
     s.act(Action::Accept).unwrap();
     assert_eq!(s.node(), Node::Chance);
     assert_eq!(s.chance_outcomes(), vec![(Action::Face(0), 0.5), (Action::Face(1), 0.5)]);
+    let mut target_drawn = s.clone();
     s.act(Action::Face(1)).unwrap();
     assert!(
-        matches!(s.pending().last(), Some(Pending::Check(c)) if matches!(c.purpose, encounter::state::Purpose::Damage { target: WAT }))
+        matches!(s.pending().last(), Some(Pending::Check(c)) if matches!(c.purpose, encounter::state::Purpose::Damage { target: WAT, .. }))
+    );
+    // Ruling: the random draw may pick the intended target, which is then hit (not a clean
+    // miss).
+    target_drawn.act(Action::Face(0)).unwrap();
+    assert!(
+        matches!(target_drawn.pending().last(), Some(Pending::Check(c)) if matches!(c.purpose, encounter::state::Purpose::Damage { target: ORC, .. })),
+        "{:?}",
+        target_drawn.pending()
     );
 }
 
@@ -559,7 +568,7 @@ fn momentum_pays_for_an_easier_attack_and_an_extra_one() {
     let mut plain = s.clone();
     plain.act(Action::Strike { target: ORC, boost: false, extra: false }).unwrap();
     s.act(Action::Strike { target: ORC, boost: true, extra: true }).unwrap();
-    assert_eq!(s.momentum(), 0);
+    assert_eq!((s.momentum(), s.momentum_spent()), (5, 5), "paid at Bookkeeping");
     assert!(success(pending_odds(&s)) > success(pending_odds(&plain)));
     assert!(matches!(s.pending()[s.pending().len() - 2], Pending::Attacks { left: 1, .. }), "two attacks");
 }
@@ -915,4 +924,373 @@ fn hidden_halves_movement_blinds_its_attackers_and_ends_after_it_attacks() {
     s.act(Action::Roll(Outcome::Failure)).unwrap();
     s.act(Action::EndActivation).unwrap();
     assert!(!s.models()[BRANNOC as usize].conditions.hidden);
+}
+
+// ---- Round 2 (issue 60): small correctness fixes ----
+
+#[test]
+fn shoot_is_declared_only_by_a_shooter_that_could_shoot_this_round() {
+    // "Engagement Restriction: Cannot attack when Engaged unless weapon has Pistol Quality."
+    // Ruling: Shoot is offered to an Engaged shooter only with a Pistol or a way out of every
+    // Danger Zone by one Minor action (Disengage, or an Advance) before its Major.
+    let mut s = started(0);
+    for _ in 0..3 {
+        s.act(Action::Declare(Intent::Fight)).unwrap(); // Brannoc, goblins of group 0, Isolde
+    }
+    assert!(legal(&s).contains(&Action::Declare(Intent::Shoot)), "the archer's group declares");
+    // Wat's spear (Reach R) holds the archer (a Minion: no Disengage): every square it could
+    // step to is in Wat's Danger Zone.
+    let mut boxed = s.clone();
+    boxed.pose_at(WAT, c(6, 3)).unwrap();
+    assert!(boxed.engaged(ARCHER) && !boxed.way_out(ARCHER));
+    assert!(!legal(&boxed).contains(&Action::Declare(Intent::Shoot)), "{:?}", legal(&boxed));
+    // Brannoc's sword (Reach M) leaves it a square out of reach: it may declare Shoot.
+    let mut held = s.clone();
+    held.pose_at(BRANNOC, c(6, 3)).unwrap();
+    assert!(held.engaged(ARCHER) && held.way_out(ARCHER));
+    assert!(legal(&held).contains(&Action::Declare(Intent::Shoot)));
+    // A Pistol shoots while Engaged.
+    let mut pistol = s.clone();
+    pistol.pose_at(GARRICK, c(7, 4)).unwrap();
+    assert!(pistol.engaged(GARRICK) && pistol.may_declare_shoot(GARRICK));
+}
+
+#[test]
+fn an_engaged_shooter_is_told_why_it_cannot_shoot_and_may_disengage() {
+    // "Engaged (Ongoing): Cannot use Ranged actions. Remove: Leave Danger Zone."
+    let mut s = to_activation(started(0), ISOLDE, true);
+    assert_eq!(s.models()[ISOLDE as usize].intent, Some(Intent::Shoot));
+    s.pose_at(ORC, c(2, 2)).unwrap();
+    assert!(s.engaged(ISOLDE));
+    assert!(legal(&s).iter().all(|a| !matches!(a, Action::Shoot { .. })));
+    assert!(legal(&s).iter().any(|a| matches!(a, Action::Disengage { .. })));
+    let why = s.why_no_shot().expect("a reason");
+    assert!(why.contains("Isolde is Engaged") && why.contains("Disengage"), "{why}");
+    s.act(Action::Disengage { to: legal_disengage(&s), momentum: true }).unwrap();
+    assert!(!s.engaged(ISOLDE));
+    assert_eq!(s.why_no_shot(), None, "out of the Danger Zone it may shoot");
+}
+
+fn legal_disengage(s: &Encounter) -> Cell {
+    legal(s)
+        .iter()
+        .find_map(|a| match a {
+            Action::Disengage { to, momentum: true } => Some(*to),
+            _ => None,
+        })
+        .expect("a Disengage with Momentum")
+}
+
+#[test]
+fn the_log_shows_the_damage_roll_that_wounds_and_labels_bleeding() {
+    // "Dealing Damage: Opposed Damage vs Toughness check to cause a Wound." "Bleeding
+    // (Persistent): Start Phase: Automatic S[X] hit."
+    let mut s = Encounter::start_with_log();
+    s.act(Action::BuyPool(0)).unwrap();
+    s.pose_conditions(BRANNOC, Conditions { bleeding: 2, ..Conditions::default() }).unwrap();
+    s.act(Action::Face(3)).unwrap();
+    s.act(Action::Face(2)).unwrap();
+    while s.phase() == Phase::Declare {
+        s.act(Action::Declare(Intent::Fight)).unwrap();
+    }
+    let s = to_activation_after_declared(s, BRANNOC);
+    let mut failed = s.clone();
+    failed.act(Action::Roll(Outcome::Failure)).unwrap();
+    let last = failed.log().last().unwrap().clone();
+    assert!(
+        last.contains("Bleeding at Brannoc's Start Phase (2 dice") && last.contains("Failure, no wound"),
+        "{last}"
+    );
+    let mut wounded = s;
+    wounded.act(Action::Roll(Outcome::Success)).unwrap();
+    assert!(wounded
+        .log()
+        .iter()
+        .any(|l| l.contains("Bleeding at Brannoc's Start Phase") && l.contains("Success, 1 wound")));
+    // A hit's damage roll is logged when it wounds.
+    let mut logged = brannoc_hits_logged(ORC, c(2, 1));
+    logged.act(Action::Roll(Outcome::Success)).unwrap();
+    assert!(
+        logged
+            .log()
+            .iter()
+            .any(|l| l.contains("damage roll against orc veteran") && l.contains("Success, 1 wound")),
+        "{:?}",
+        logged.log()
+    );
+}
+
+/// As [`brannoc_hits`], with a log.
+fn brannoc_hits_logged(target: u8, at: Cell) -> Encounter {
+    let mut s = Encounter::start_with_log();
+    s.act(Action::BuyPool(0)).unwrap();
+    s.act(Action::Face(3)).unwrap();
+    s.act(Action::Face(2)).unwrap();
+    let mut s = to_activation(s, BRANNOC, false);
+    s.pose_at(target, at).unwrap();
+    s.act(Action::Strike { target, boost: false, extra: false }).unwrap();
+    s.act(Action::Roll(Outcome::Success)).unwrap();
+    s
+}
+
+#[test]
+fn the_scripted_archer_held_in_melee_steps_out_to_shoot_instead_of_ending() {
+    // "Only Disengage, Change Place, or Reposition allowed in DZ. Other Manoeuvres trigger
+    // Interrupts." A Minion cannot Disengage; it Advances out, taking the Interrupt.
+    use agents::Agent;
+    let mut s = to_activation(started(0), ARCHER, true);
+    assert_eq!(s.models()[ARCHER as usize].intent, Some(Intent::Shoot));
+    s.pose_at(BRANNOC, c(6, 3)).unwrap();
+    assert!(s.engaged(ARCHER));
+    let a = encounter::ScriptedAgent.select_action(&s);
+    match a {
+        Action::Advance(to) => assert!(s.zone_enemies(ARCHER, to).is_empty(), "{to:?}"),
+        other => panic!("the archer should step out of the Danger Zone, not {other:?}"),
+    }
+}
+
+#[test]
+fn the_scripted_champion_spends_threat_on_a_target_it_can_finish() {
+    // "Champion: Wide array of Activities; can use Threat directly". The script's rule: an
+    // extra attack (1 Threat) on a target with no more Wounds left than its attacks with
+    // the extra one.
+    use agents::Agent;
+    let mut s = started(0);
+    while s.phase() == Phase::Declare {
+        s.act(Action::Declare(Intent::Fight)).unwrap();
+    }
+    let mut s = to_activation_after_declared(s, OGRE);
+    s.pose_resources(0, 0, 2);
+    let mut fresh = s.clone();
+    fresh.pose_at(BRANNOC, c(7, 4)).unwrap(); // 4 Wounds: more than 2 attacks + 1
+    let a = encounter::ScriptedAgent.select_action(&fresh);
+    assert!(matches!(a, Action::Strike { target: BRANNOC, extra: false, .. }), "{a:?}");
+    let mut hurt = s.clone();
+    hurt.pose_at(BRANNOC, c(7, 4)).unwrap();
+    hurt.pose_wounds(BRANNOC, 3).unwrap();
+    let a = encounter::ScriptedAgent.select_action(&hurt);
+    assert!(matches!(a, Action::Strike { target: BRANNOC, extra: true, .. }), "{a:?}");
+}
+
+// ---- Round 2 (issue 60): survival ----
+
+/// The goblin archer (first to act, Shoot declared) has shot Isolde, down to 1 Wound at
+/// (4,4) with Brannoc next to her at (3,5), and its damage roll is a Boon: two wounds.
+fn isolde_shot_down() -> Encounter {
+    let mut s = to_activation(started(0), ARCHER, true);
+    s.pose_at(ISOLDE, c(4, 4)).unwrap();
+    s.pose_at(BRANNOC, c(3, 5)).unwrap();
+    s.pose_wounds(ISOLDE, 1).unwrap();
+    s.act(Action::Shoot { target: ISOLDE, boost: false }).unwrap();
+    s.act(Action::Roll(Outcome::Success)).unwrap();
+    s.act(Action::Roll(Outcome::Boon)).unwrap();
+    s
+}
+
+#[test]
+fn a_fate_point_escapes_certain_death() {
+    // "Fate Points: Escape certain death" "Wounds < 0 = Death - Wounds = 0 = Out-of-play"
+    let s = isolde_shot_down();
+    let isolde = &s.models()[ISOLDE as usize];
+    assert!(isolde.out && !isolde.dead && isolde.fate == 0, "{isolde:?}");
+    assert!(isolde.body() && s.body_at(c(4, 4)) == Some(ISOLDE), "she lies on the board");
+    // Without a Fate Point (Wat, a Follower) the same hit kills.
+    let mut s = to_activation(started(0), ARCHER, true);
+    s.pose_at(WAT, c(4, 4)).unwrap();
+    s.pose_wounds(WAT, 1).unwrap();
+    s.act(Action::Shoot { target: WAT, boost: false }).unwrap();
+    s.act(Action::Roll(Outcome::Success)).unwrap();
+    s.act(Action::Roll(Outcome::Boon)).unwrap();
+    let wat = &s.models()[WAT as usize];
+    assert!(wat.dead && !wat.body() && s.body_at(c(4, 4)).is_none(), "{wat:?}");
+}
+
+#[test]
+fn a_knocked_out_character_is_dragged_by_an_adjacent_ally() {
+    // "Characters: Must be dragged or abandoned (dire consequences)" "Drag: Move adjacent
+    // prone Model up to ½M"
+    let mut s = isolde_shot_down();
+    s.act(Action::EndActivation).unwrap();
+    assert_eq!(s.activation().map(|a| a.model), Some(BRANNOC));
+    let drags: Vec<Action> = legal(&s).into_iter().filter(|a| matches!(a, Action::Drag { .. })).collect();
+    assert!(!drags.is_empty(), "{:?}", legal(&s));
+    // ½M: Brannoc (Movement 4) drags her up to 2 squares.
+    for a in &drags {
+        let Action::Drag { body, to } = *a else { unreachable!() };
+        assert_eq!(body, ISOLDE);
+        assert!(c(3, 5).distance(to) <= 2, "{to:?}");
+    }
+    // She cannot be walked over: no Advance onto her square.
+    assert!(!legal(&s).contains(&Action::Advance(c(4, 4))));
+    let to = drags
+        .iter()
+        .find_map(|a| match *a {
+            Action::Drag { to, .. } if c(3, 5).distance(to) == 2 => Some(to),
+            _ => None,
+        })
+        .expect("a drag of two squares");
+    s.act(Action::Drag { body: ISOLDE, to }).unwrap();
+    let (b, i) = (s.models()[BRANNOC as usize].cell, s.models()[ISOLDE as usize].cell);
+    assert_eq!(b, to);
+    assert!(i.adjacent(b) && i != c(4, 4), "dragged along to {i:?}");
+    assert_eq!(s.body_at(i), Some(ISOLDE));
+}
+
+#[test]
+fn an_abandoned_character_in_an_adversarys_danger_zone_is_slain() {
+    // "Characters: Must be dragged or abandoned (dire consequences)"; illustrative ruling: an
+    // Adversary slays a knocked-out Character lying in its Danger Zone at its End Phase.
+    let mut s = isolde_shot_down();
+    s.act(Action::EndActivation).unwrap();
+    assert!(!s.models()[ISOLDE as usize].dead, "the archer's dagger does not reach her");
+    // The orc standing over her at its End Phase.
+    let mut s = started(0);
+    while s.phase() == Phase::Declare {
+        s.act(Action::Declare(Intent::Fight)).unwrap();
+    }
+    let mut s = to_activation_after_declared(s, ORC);
+    s.pose_at(ISOLDE, c(6, 4)).unwrap();
+    s.pose_wounds(ISOLDE, 1).unwrap();
+    s.act(Action::Strike { target: ISOLDE, boost: false, extra: false }).unwrap();
+    s.act(Action::Roll(Outcome::Success)).unwrap();
+    s.act(Action::Roll(Outcome::Boon)).unwrap();
+    assert!(s.models()[ISOLDE as usize].body());
+    s.act(Action::EndActivation).unwrap();
+    let isolde = &s.models()[ISOLDE as usize];
+    assert!(isolde.dead && !isolde.body(), "{isolde:?}");
+}
+
+// ---- Round 2 (issue 60): Morale ----
+
+/// Play on with ends, passes, accepts and the first chance outcome until a Morale check is
+/// pending or the round is over.
+fn to_morale(mut s: Encounter) -> Encounter {
+    let morale = |s: &Encounter| matches!(s.pending().last(), Some(Pending::Check(c)) if matches!(c.purpose, encounter::state::Purpose::Morale { .. }));
+    while s.round() == 1 && !s.is_terminal() && !morale(&s) {
+        let a = match s.node() {
+            Node::Chance => s.legal_actions()[0],
+            _ => *s
+                .legal_actions()
+                .iter()
+                .find(|a| matches!(a, Action::EndActivation | Action::Pass | Action::Accept))
+                .unwrap_or(&s.legal_actions()[0]),
+        };
+        s.act(a).unwrap();
+    }
+    s
+}
+
+#[test]
+fn adversaries_whose_champion_falls_check_morale_and_the_broken_rout() {
+    // "Check Morale: See Psychology & Leadership rules" "Broken (Ongoing): Move away from
+    // enemies. Cannot use Actions." "Sum A/C/E values of remaining non-routed Adversaries"
+    // "Combat ends when no Adversaries remain on Board Section." Illustrative ruling: with
+    // their Champion out of play (or fewer than half of them left) each Adversary takes a
+    // Routine Cool check at Bookkeeping; a Failure or Bane breaks it and it routs.
+    let plain = to_morale(to_activation(started(0), BRANNOC, false));
+    assert!(plain.round() == 2 || plain.is_terminal(), "no Morale check while they are whole");
+    let mut s = to_activation(started(0), BRANNOC, false);
+    s.pose_at(OGRE, c(2, 1)).unwrap();
+    s.pose_wounds(OGRE, 1).unwrap();
+    s.act(Action::Strike { target: OGRE, boost: false, extra: false }).unwrap();
+    s.act(Action::Roll(Outcome::Success)).unwrap();
+    s.act(Action::Roll(Outcome::Success)).unwrap();
+    s.act(Action::Accept).unwrap(); // the ogre's armour does not soak it
+    assert!(!s.models()[OGRE as usize].in_play());
+    let mut s = to_morale(s);
+    assert_eq!(s.round(), 1);
+    // The first Adversary's check: the cutter's Cool 3, Routine: Obstacle 4, half the faces.
+    let odds = pending_odds(&s);
+    assert!((success(odds) - 0.5).abs() < 1e-12, "{odds:?}");
+    let before = s.in_play(DM_SIDE);
+    s.act(Action::Roll(Outcome::Failure)).unwrap();
+    let cutter = &s.models()[CUTTER as usize];
+    assert!(cutter.routed && cutter.out && !cutter.dead && cutter.wounds == 1, "{cutter:?}");
+    assert_eq!(s.in_play(DM_SIDE), before - 1);
+    s.act(Action::Roll(Outcome::Complication)).unwrap();
+    assert!(s.models()[SPEARMAN as usize].in_play(), "a Complication holds");
+    while matches!(s.node(), Node::Chance) && s.round() == 1 {
+        s.act(Action::Roll(Outcome::Bane)).unwrap();
+    }
+    // Every Adversary routed: none remains on the Board Section.
+    assert_eq!(s.in_play(DM_SIDE), 1, "the spearman alone holds");
+    assert_eq!(s.round(), 2);
+    assert_eq!(s.pool(), 1, "the Pool sums the non-routed Adversaries");
+}
+
+#[test]
+fn the_encounter_ends_when_every_adversary_routs() {
+    // "Combat ends when no Adversaries remain on Board Section."
+    let mut s = to_activation(started(0), BRANNOC, false);
+    s.pose_at(OGRE, c(2, 1)).unwrap();
+    s.pose_wounds(OGRE, 1).unwrap();
+    s.act(Action::Strike { target: OGRE, boost: false, extra: false }).unwrap();
+    s.act(Action::Roll(Outcome::Success)).unwrap();
+    s.act(Action::Roll(Outcome::Success)).unwrap();
+    s.act(Action::Accept).unwrap();
+    let mut s = to_morale(s);
+    while !s.is_terminal() {
+        s.act(Action::Roll(Outcome::Failure)).unwrap();
+    }
+    assert_eq!(s.winner(), Some(PARTY_SIDE));
+    assert!(s.models().iter().filter(|m| m.side() == DM_SIDE).all(|m| !m.in_play()));
+}
+
+// ---- Round 2 (issue 60): Momentum paid at Bookkeeping ----
+
+#[test]
+fn momentum_is_paid_at_bookkeeping_and_a_deficit_gives_every_company_model_banes() {
+    // "Update Momentum: ... 2. Subtract Action costs from Pool 3. Result is Momentum Pool for
+    // next turn 4. If below 0: All Company Models gain Banes equal to deficit; set Pool to 0".
+    // Ruling: the party may spend MOMENTUM_CREDIT more than it holds; a Bane X gives Peril on
+    // the model's Basic checks and loses a counter each End Phase.
+    let mut s = to_activation(started(0), BRANNOC, false);
+    s.pose_at(ORC, c(2, 1)).unwrap();
+    s.pose_resources(0, 0, 0);
+    assert_eq!(s.momentum_left(), encounter::MOMENTUM_CREDIT);
+    let plain = s.clone();
+    s.act(Action::Strike { target: ORC, boost: true, extra: false }).unwrap();
+    assert_eq!((s.momentum(), s.momentum_spent(), s.momentum_left()), (0, 1, 1));
+    let s = to_morale(s);
+    assert_eq!(s.round(), 2, "{}", s.render());
+    assert_eq!(s.momentum(), 0, "set Pool to 0");
+    for m in s.models().iter().filter(|m| m.side() == PARTY_SIDE && m.in_play()) {
+        assert_eq!(m.conditions.banes, 1, "{}: {:?}", m.profile.name, m.conditions);
+    }
+    assert_eq!(Conditions::DURATIONS[11], ("banes", Duration::Persistent));
+    // A Bane gives Peril: the same attack is harder.
+    let mut baned = plain.clone();
+    baned.pose_conditions(BRANNOC, Conditions { banes: 1, ..Conditions::default() }).unwrap();
+    let mut clean = plain;
+    clean.act(Action::Strike { target: ORC, boost: false, extra: false }).unwrap();
+    baned.act(Action::Strike { target: ORC, boost: false, extra: false }).unwrap();
+    assert!(success(pending_odds(&baned)) < success(pending_odds(&clean)));
+    // Spent within what it holds, nothing is owed: 3 + 0 − 1.
+    let mut s = to_activation(started(0), BRANNOC, false);
+    s.pose_at(ORC, c(2, 1)).unwrap();
+    s.act(Action::Strike { target: ORC, boost: true, extra: false }).unwrap();
+    let s = to_morale(s);
+    assert_eq!(s.momentum(), encounter::data::FORTUNE - 1);
+    assert!(s.models().iter().all(|m| m.conditions.banes == 0));
+}
+
+#[test]
+fn a_surprised_scripted_elite_strikes_plainly_rather_than_not_at_all() {
+    // "Adversaries Surprised: ... Elite and Champion Adversaries use Basic Actions only": the
+    // Pool cannot ease its attack, so the script strikes without it (round 1 found no Strike
+    // to its liking and walked on).
+    use agents::Agent;
+    let mut s = Encounter::start();
+    s.act(Action::BuyPool(0)).unwrap();
+    s.act(Action::Face(6)).unwrap(); // the Adversaries are surprised
+    while s.phase() == Phase::Declare {
+        s.act(Action::Declare(Intent::Fight)).unwrap();
+    }
+    let mut s = to_activation_after_declared(s, ORC);
+    s.pose_at(ORC, c(3, 5)).unwrap();
+    s.pose_at(WAT, c(2, 4)).unwrap();
+    s.pose_resources(3, 2, 0);
+    assert!(!legal(&s).contains(&Action::Strike { target: WAT, boost: true, extra: false }));
+    let a = encounter::ScriptedAgent.select_action(&s);
+    assert_eq!(a, Action::Strike { target: WAT, boost: false, extra: false });
 }
