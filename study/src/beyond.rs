@@ -78,7 +78,7 @@ pub struct Estimate {
 /// The normal quantile for a two-sided interval of `confidence` (0.95 → 1.96): Acklam's
 /// rational approximation (relative error below 1.2e-9).
 pub fn z_for(confidence: f64) -> f64 {
-    let p = 1.0 - (1.0 - confidence.clamp(0.5, 0.999_999)) / 2.0;
+    let p = 1.0 - (1.0 - confidence.clamp(0.5, 1.0 - 1e-12)) / 2.0;
     const A: [f64; 6] = [
         -3.969_683_028_665_376e1,
         2.209_460_984_245_205e2,

@@ -99,7 +99,7 @@ pub struct OptionRecord {
 /// Every option of a study as export records.
 pub fn option_records(s: &Study) -> Vec<OptionRecord> {
     let best = s.best.flatten();
-    let z = crate::beyond::z_for(s.options.confidence);
+    let z = s.z();
     let best_returns = match best {
         _ if !s.by_return() => None,
         Some(b) => s.beyond.get(b).map(|e| e.returns.clone()),

@@ -861,7 +861,7 @@ pub fn write_outputs(
 pub fn heatmap_measure(c: &SweepConfig) -> String {
     let rate = c.ap_value;
     let sampled = format!(
-        "judge {}, {} samples per option{}, seed {}, {:.0}% paired intervals",
+        "judge {}, {} samples per option{}, seed {}, {:.0}% overall paired intervals (Bonferroni over looks and pairs)",
         c.judge,
         c.samples,
         if c.budget > c.samples { format!(" (until settled, up to {})", c.budget) } else { String::new() },
