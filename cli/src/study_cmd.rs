@@ -22,11 +22,15 @@ pub enum StudyCommand {
 pub struct ReactionTimingArgs {
     /// A setup file (TOML) with a declared move or charge and its possible reactors (format
     /// in engine/src/setup.rs). Not with --sweep.
-    #[arg(required_unless_present = "sweep", conflicts_with = "sweep")]
+    #[arg(required_unless_present_any = ["sweep", "replot"], conflicts_with_all = ["sweep", "replot"])]
     pub setup: Option<PathBuf>,
     /// A sweep config (TOML, see configs/studies/) generating families of situations.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "replot")]
     pub sweep: Option<PathBuf>,
+    /// Redraw a sweep's heatmaps and summary from its export (sweep.json.gz, or an older
+    /// sweep.json) into --out, without re-running anything.
+    #[arg(long, requires = "out")]
+    pub replot: Option<PathBuf>,
     /// The judge: the agent playing both sides of the continuations beyond the sequence (any
     /// spec `tde arena` takes, e.g. scripted, mcts:ms=20,rollout=scripted,width=4,
     /// az:net=checkpoints/bootstrap,sims=8); named in every table. A sweep takes its own from
@@ -116,6 +120,19 @@ fn reaction_timing(args: &ReactionTimingArgs) -> Result<String, String> {
     }
     if let Some(judge) = &args.judge {
         factory(judge, args.seed).map_err(|e| format!("--judge `{judge}`: {e}"))?;
+    }
+    if let Some(export) = &args.replot {
+        let dir = args.out.as_ref().ok_or("--replot needs --out")?;
+        let e = study::sweep::read_export(export)?;
+        let files = study::sweep::write_figures(&e.sweep, dir)?;
+        return Ok(format!(
+            "{}redrew from {} (made by: {}; commit {}): {}\n",
+            study::sweep::render_summary(&e.sweep),
+            export.display(),
+            e.meta.command,
+            e.meta.commit,
+            files.iter().map(|f| f.display().to_string()).collect::<Vec<_>>().join(", ")
+        ));
     }
     if let Some(config) = &args.sweep {
         let mut config = study::sweep::SweepConfig::load(config)?;

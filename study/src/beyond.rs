@@ -16,7 +16,7 @@ use engine::GameState;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// Builds an agent from its spec and a seed (the CLI passes `training::play::make_agent`, which
 /// knows the learned agents too; [`agents::make_agent`] knows the others).
@@ -159,7 +159,7 @@ impl Estimate {
 
 /// A paired difference of two options' returns, sample by sample (common random numbers: the
 /// same dice and agent seeds), with its interval.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Paired {
     /// Mean of the differences (first option minus second).
     pub mean: f64,

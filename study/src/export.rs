@@ -6,11 +6,11 @@
 use crate::beyond::Paired;
 use crate::exact::net_ap;
 use crate::timing::Study;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::fmt::Write;
 
 /// What produced an export.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Meta {
     /// The judge (agent spec of the continuations), or "exact" when nothing was sampled.
     pub judge: String,
@@ -49,7 +49,7 @@ pub fn git_commit() -> String {
 }
 
 /// One option of one situation.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct OptionRecord {
     /// "react" or "hold".
     pub option: String,

@@ -17,9 +17,8 @@ pub const DEFAULT_AP_VALUE: f64 = 0.5;
 
 /// Where the AP exchange rate of the exact measure comes from: a stated number of wounds per
 /// AP, or rollouts of the situation by the judge ([`crate::aprate`]). Written `0.5` or
-/// `rollouts` (on the command line and in sweep configs).
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
-#[serde(rename_all = "snake_case")]
+/// `rollouts` (on the command line, in sweep configs and in exports).
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub enum ApValue {
     /// A stated rate, in wounds per AP.
     Stated(f64),
@@ -45,6 +44,15 @@ impl std::fmt::Display for ApValue {
         match self {
             ApValue::Stated(v) => write!(f, "{v} wounds per AP, stated"),
             ApValue::Rollouts => write!(f, "wounds per AP derived from rollouts by the judge"),
+        }
+    }
+}
+
+impl Serialize for ApValue {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self {
+            ApValue::Stated(v) => s.serialize_f64(*v),
+            ApValue::Rollouts => s.serialize_str("rollouts"),
         }
     }
 }

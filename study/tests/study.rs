@@ -202,7 +202,23 @@ fn a_sweep_classifies_every_situation_and_draws_its_heatmaps() {
         assert!(picture(f), "{} is not a picture with content", f.display());
     }
     assert!(files.iter().any(|f| f.ends_with("heatmap_start_charge_ap1_1.png")));
-    assert!(dir.join("summary.md").is_file() && dir.join("sweep.json").is_file());
+    assert!(dir.join("summary.md").is_file() && dir.join("sweep.json.gz").is_file());
+    // The full export is compact gzipped JSON, and redraws the same figures without re-running.
+    let gz = std::fs::read(dir.join("sweep.json.gz")).unwrap();
+    assert_eq!(&gz[..2], &[0x1f, 0x8b], "gzip magic");
+    let export = study::sweep::read_export(&dir.join("sweep.json.gz")).expect("the export reads back");
+    assert_eq!(export.meta.commit, "test");
+    let again = scratch("sweep_replot");
+    let redrawn = study::sweep::write_figures(&export.sweep, &again).expect("figures redrawn");
+    assert!(!redrawn.is_empty());
+    for f in &redrawn {
+        let name = f.file_name().unwrap();
+        assert_eq!(std::fs::read(f).unwrap(), std::fs::read(dir.join(name)).unwrap(), "{name:?} differs");
+    }
+    let bad = again.join("not_an_export.json");
+    std::fs::write(&bad, "{}").unwrap();
+    let e = study::sweep::read_export(&bad).unwrap_err();
+    assert!(e.contains("not_an_export.json") && e.contains("not a sweep export"), "{e}");
     // The long export: a line per situation and option, offered or not, with the metadata.
     let csv = std::fs::read_to_string(dir.join("sweep.csv")).unwrap();
     let options: usize = result.outcomes.iter().map(|o| o.options.len()).sum();
