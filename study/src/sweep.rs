@@ -10,7 +10,8 @@
 //!
 //! ```toml
 //! samples = 0               # continuations per option (0: exact, AP-counted measure only)
-//! judge = "scripted"        # the agent playing the continuations (any `tde arena` spec)
+//! judge = "fast:net=checkpoints/fast/gen-000.fnet"  # the agent playing the continuations (any
+//!                           # `tde arena` spec; this one when not given)
 //! seed = 0
 //! ap_value = 0.5            # wounds per AP in the AP-counted net
 //! confidence = 0.95         # of the paired intervals
@@ -160,7 +161,7 @@ fn default_actions() -> Vec<String> {
 }
 
 fn default_agent() -> String {
-    "scripted".to_string()
+    crate::beyond::DEFAULT_JUDGE.to_string()
 }
 
 fn default_ap_value() -> ApValue {

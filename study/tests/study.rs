@@ -35,6 +35,38 @@ fn scratch(name: &str) -> PathBuf {
     dir
 }
 
+#[test]
+fn a_verdict_holds_only_when_every_seed_settles_on_the_same_option() {
+    let sampling = Sampling { agent: "scripted".into(), samples: 24, seed: 0, horizon: Horizon::Turn };
+    let options = StudyOptions::default();
+    let r = study::replicate::replicate(&setup(), "reaction_timing", &sampling, &factory, &options, &[3, 4])
+        .expect("the studies run");
+    assert_eq!(r.seeds, vec![3, 4]);
+    assert_eq!(r.studies.len(), 2);
+    assert_eq!(r.studies[0].sampling.as_ref().unwrap().seed, 3);
+    assert_eq!(r.studies[1].sampling.as_ref().unwrap().seed, 4);
+    // Each seed's study is the single study at that seed.
+    assert_eq!(r.studies[1].verdict, sampled(24, 4).verdict);
+    assert_eq!(r.held, study::replicate::agree(&r.studies));
+    assert_eq!(r.held, r.studies.iter().all(|s| s.settled) && r.studies[0].best == r.studies[1].best);
+    // A verdict settled at one seed and not at the other does not hold.
+    let mut unsettled = r.studies.clone();
+    unsettled[0].settled = true;
+    unsettled[1].settled = false;
+    assert!(!study::replicate::agree(&unsettled));
+    let mut other_best = r.studies.clone();
+    other_best.iter_mut().for_each(|s| s.settled = true);
+    other_best[1].best = Some(None);
+    other_best[0].best = Some(Some(0));
+    assert!(!study::replicate::agree(&other_best), "settled on different options");
+    let table = study::replicate::render_replication(&r);
+    assert!(
+        table.contains("replicated verdict:")
+            && table.lines().filter(|l| l.starts_with("     3") || l.starts_with("     4")).count() == 2,
+        "{table}"
+    );
+}
+
 fn width(e: &study::Estimate) -> f64 {
     e.high - e.low
 }
