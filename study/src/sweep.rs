@@ -601,7 +601,11 @@ fn situation_state(c: &SweepConfig, t: &Template, s: &Situation) -> Result<GameS
 
 /// Study every situation of the config (in parallel) and classify what is best.
 pub fn run(c: &SweepConfig, factory: &AgentFactory) -> Result<SweepResult, String> {
-    factory(&c.judge, c.seed).map_err(|e| format!("{}: judge: `{}`: {e}", c.file, c.judge))?;
+    // A named judge is checked even when nothing is sampled; the default one (a network file
+    // found from the repository root) only when it plays.
+    if c.samples > 0 || c.judge != crate::beyond::DEFAULT_JUDGE {
+        factory(&c.judge, c.seed).map_err(|e| format!("{}: judge: `{}`: {e}", c.file, c.judge))?;
+    }
     let sampling =
         Sampling { agent: c.judge.clone(), samples: c.samples, seed: c.seed, horizon: Horizon::Game };
     let options = StudyOptions {
