@@ -22,15 +22,20 @@ pub enum StudyCommand {
 pub struct ReactionTimingArgs {
     /// A setup file (TOML) with a declared move or charge and its possible reactors (format
     /// in engine/src/setup.rs). Not with --sweep.
-    #[arg(required_unless_present = "sweep", conflicts_with = "sweep")]
+    #[arg(required_unless_present_any = ["sweep", "replot"], conflicts_with_all = ["sweep", "replot"])]
     pub setup: Option<PathBuf>,
     /// A sweep config (TOML, see configs/studies/) generating families of situations.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "replot")]
     pub sweep: Option<PathBuf>,
+    /// Redraw a sweep's heatmaps and summary from its export (sweep.json.gz, or an older
+    /// sweep.json) into --out, without re-running anything.
+    #[arg(long, requires = "out")]
+    pub replot: Option<PathBuf>,
     /// The judge: the agent playing both sides of the continuations beyond the sequence (any
-    /// spec `tde arena` takes, e.g. scripted, mcts:ms=20,rollout=scripted,width=4,
-    /// az:net=checkpoints/bootstrap,sims=8); named in every table. A sweep takes its own from
-    /// its config unless given here.
+    /// spec `tde arena` takes, e.g. scripted, learned:gen=checkpoints/learned/gen-003.json,
+    /// mcts-fast:net=checkpoints/fast/gen-000.fnet,iters=50); named in every table. Default:
+    /// the fast network, fast:net=checkpoints/fast/gen-000.fnet (run from the repository
+    /// root). A sweep takes its own from its config unless given here.
     #[arg(long, alias = "agent")]
     pub judge: Option<String>,
     /// Continuations per option (0: exact values only; at most 100000); with --until-settled,
@@ -58,9 +63,15 @@ pub struct ReactionTimingArgs {
     /// value the options and the rate without deciding).
     #[arg(long, default_value = "return")]
     pub measure: study::Measure,
-    /// Seed of the continuations' dice and agents.
-    #[arg(long, default_value_t = 0)]
-    pub seed: u64,
+    /// Seed of the continuations' dice and agents (0 when not given); for a sweep, replaces
+    /// its config's.
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Replicate the study at these independent seeds (comma-separated, e.g. 0,777): the
+    /// verdict holds only when every seed's study is settled on the same option; the table
+    /// shows each seed's intervals. The pictures and exports are the first seed's.
+    #[arg(long, value_delimiter = ',', num_args = 1.., conflicts_with_all = ["seed", "sweep"])]
+    pub seeds: Vec<u64>,
     /// How far continuations are played: game (to the end) or turn (to the end of the turn).
     #[arg(long, default_value = "game")]
     pub horizon: Horizon,
@@ -114,13 +125,30 @@ fn reaction_timing(args: &ReactionTimingArgs) -> Result<String, String> {
     if !(0.5..1.0).contains(&args.confidence) {
         return Err(format!("--confidence {}: must be at least 0.5 and below 1", args.confidence));
     }
+    let seed = args.seeds.first().copied().or(args.seed).unwrap_or(0);
     if let Some(judge) = &args.judge {
-        factory(judge, args.seed).map_err(|e| format!("--judge `{judge}`: {e}"))?;
+        factory(judge, seed).map_err(|e| format!("--judge `{judge}`: {e}"))?;
+    }
+    if let Some(export) = &args.replot {
+        let dir = args.out.as_ref().ok_or("--replot needs --out")?;
+        let e = study::sweep::read_export(export)?;
+        let files = study::sweep::write_figures(&e.sweep, dir)?;
+        return Ok(format!(
+            "{}redrew from {} (made by: {}; commit {}): {}\n",
+            study::sweep::render_summary(&e.sweep),
+            export.display(),
+            e.meta.command,
+            e.meta.commit,
+            files.iter().map(|f| f.display().to_string()).collect::<Vec<_>>().join(", ")
+        ));
     }
     if let Some(config) = &args.sweep {
         let mut config = study::sweep::SweepConfig::load(config)?;
         if let Some(judge) = &args.judge {
             config.judge = judge.clone();
+        }
+        if let Some(seed) = args.seed {
+            config.seed = seed;
         }
         if let Some(ap) = args.ap_value {
             config.ap_value = ap;
@@ -144,9 +172,20 @@ fn reaction_timing(args: &ReactionTimingArgs) -> Result<String, String> {
     }
     let path = args.setup.as_ref().ok_or("a setup file is needed without --sweep")?;
     let state = study::load_situation(path).map_err(|e| e.to_string())?;
-    let judge = args.judge.clone().unwrap_or_else(|| "scripted".to_string());
-    let sampling =
-        Sampling { agent: judge.clone(), samples: args.samples, seed: args.seed, horizon: args.horizon };
+    let judge = match &args.judge {
+        Some(j) => j.clone(),
+        None if args.samples == 0 => study::DEFAULT_JUDGE.to_string(),
+        None => {
+            factory(study::DEFAULT_JUDGE, seed).map_err(|e| {
+                format!(
+                    "the default judge `{}`: {e} (run from the repository root, or give --judge)",
+                    study::DEFAULT_JUDGE
+                )
+            })?;
+            study::DEFAULT_JUDGE.to_string()
+        }
+    };
+    let sampling = Sampling { agent: judge.clone(), samples: args.samples, seed, horizon: args.horizon };
     let ap = args.ap_value.unwrap_or(study::ApValue::Stated(study::DEFAULT_AP_VALUE));
     if ap == study::ApValue::Rollouts && args.samples < 2 {
         return Err("--ap-value rollouts: needs --samples of at least 2 (the rollouts that derive it)".into());
@@ -163,14 +202,32 @@ fn reaction_timing(args: &ReactionTimingArgs) -> Result<String, String> {
     };
     let name =
         path.file_stem().map_or_else(|| path.display().to_string(), |s| s.to_string_lossy().into_owned());
-    let s = study::study(&state, &name, Some((&sampling, &factory)), &options).map_err(|e| e.to_string())?;
+    let replication = if args.seeds.len() > 1 {
+        if args.samples == 0 {
+            return Err("--seeds: replication needs --samples above 0".into());
+        }
+        Some(
+            study::replicate::replicate(&state, &name, &sampling, &factory, &options, &args.seeds)
+                .map_err(|e| e.to_string())?,
+        )
+    } else {
+        None
+    };
+    let s = match &replication {
+        Some(r) => r.studies[0].clone(),
+        None => {
+            study::study(&state, &name, Some((&sampling, &factory)), &options).map_err(|e| e.to_string())?
+        }
+    };
     let mut written = Vec::new();
     if let Some(dir) = &args.out {
         written = study::plot::write_figures(&s, &state, dir)?;
-        let m = meta(if args.samples > 0 { &judge } else { "exact" }, args.seed);
+        let m = meta(if args.samples > 0 { &judge } else { "exact" }, seed);
         let json = dir.join("study.json");
-        let text = serde_json::to_string_pretty(&serde_json::json!({ "meta": m, "study": s }))
-            .map_err(|e| e.to_string())?;
+        let text = serde_json::to_string_pretty(
+            &serde_json::json!({ "meta": m, "study": s, "replication": replication }),
+        )
+        .map_err(|e| e.to_string())?;
         engine::record::write_atomic(&json, text.as_bytes()).map_err(|e| e.to_string())?;
         written.push(json);
         let csv = dir.join("options.csv");
@@ -179,9 +236,16 @@ fn reaction_timing(args: &ReactionTimingArgs) -> Result<String, String> {
         written.push(csv);
     }
     if args.json {
-        return serde_json::to_string(&s).map_err(|e| e.to_string());
+        return match &replication {
+            Some(r) => serde_json::to_string(r),
+            None => serde_json::to_string(&s),
+        }
+        .map_err(|e| e.to_string());
     }
     let mut out = study::render_table(&s);
+    if let Some(r) = &replication {
+        out.push_str(&study::replicate::render_replication(r));
+    }
     if !written.is_empty() {
         let _ = writeln!(
             out,

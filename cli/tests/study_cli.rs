@@ -6,8 +6,15 @@ use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+/// `tde` run from the repository root, as the study's commands are (the default judge's
+/// network is found from there).
 fn tde(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_tde")).args(args).env("CI", "true").output().expect("tde runs")
+    Command::new(env!("CARGO_BIN_EXE_tde"))
+        .args(args)
+        .current_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join(".."))
+        .env("CI", "true")
+        .output()
+        .expect("tde runs")
 }
 
 fn temp_dir(name: &str) -> PathBuf {
@@ -141,4 +148,24 @@ fn the_judge_and_the_ap_rate_are_checked_and_named() {
     assert!(table.contains(&format!("with judge {judge}")), "{table}");
     assert!(table.contains("AP exchange rate:") && table.contains("from rollouts"), "{table}");
     assert!(table.contains("[measure: AP-counted net"), "{table}");
+}
+
+#[test]
+fn the_default_judge_is_the_fast_network_and_seeds_replicate_the_verdict() {
+    let out = tde(&["study", "reaction-timing", &setup(), "--samples", "6", "--seeds", "0,777"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let table = String::from_utf8_lossy(&out.stdout);
+    assert!(table.contains("with judge fast:net=checkpoints/fast/gen-000.fnet"), "{table}");
+    assert!(table.contains("Bonferroni over 1 planned look"), "{table}");
+    let seed_lines: Vec<&str> = table
+        .lines()
+        .skip_while(|l| !l.starts_with("replication"))
+        .filter(|l| l.trim_start().starts_with("0 ") || l.trim_start().starts_with("777 "))
+        .collect();
+    assert_eq!(seed_lines.len(), 2, "a line per seed: {table}");
+    assert!(table.contains("replicated verdict:"), "{table}");
+    let both = tde(&["study", "reaction-timing", &setup(), "--seed", "1", "--seeds", "0,777"]);
+    assert!(!both.status.success(), "--seed and --seeds together are refused");
+    let none = tde(&["study", "reaction-timing", &setup(), "--samples", "0", "--seeds", "0,777"]);
+    assert!(String::from_utf8_lossy(&none.stderr).contains("--seeds"), "replication needs samples");
 }

@@ -16,11 +16,15 @@ use engine::GameState;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// Builds an agent from its spec and a seed (the CLI passes `training::play::make_agent`, which
 /// knows the learned agents too; [`agents::make_agent`] knows the others).
 pub type AgentFactory = dyn Fn(&str, u64) -> Result<Box<dyn Agent<GameState>>, String> + Sync;
+
+/// The judge used when none is given: the fast network's policy alone (the strongest cheap
+/// player the learning issues produced; a path from the repository root).
+pub const DEFAULT_JUDGE: &str = "fast:net=checkpoints/fast/gen-000.fnet";
 
 /// How far continuations are played.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -78,7 +82,7 @@ pub struct Estimate {
 /// The normal quantile for a two-sided interval of `confidence` (0.95 → 1.96): Acklam's
 /// rational approximation (relative error below 1.2e-9).
 pub fn z_for(confidence: f64) -> f64 {
-    let p = 1.0 - (1.0 - confidence.clamp(0.5, 0.999_999)) / 2.0;
+    let p = 1.0 - (1.0 - confidence.clamp(0.5, 1.0 - 1e-12)) / 2.0;
     const A: [f64; 6] = [
         -3.969_683_028_665_376e1,
         2.209_460_984_245_205e2,
@@ -159,7 +163,7 @@ impl Estimate {
 
 /// A paired difference of two options' returns, sample by sample (common random numbers: the
 /// same dice and agent seeds), with its interval.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Paired {
     /// Mean of the differences (first option minus second).
     pub mean: f64,

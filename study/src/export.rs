@@ -6,11 +6,11 @@
 use crate::beyond::Paired;
 use crate::exact::net_ap;
 use crate::timing::Study;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::fmt::Write;
 
 /// What produced an export.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Meta {
     /// The judge (agent spec of the continuations), or "exact" when nothing was sampled.
     pub judge: String,
@@ -49,7 +49,7 @@ pub fn git_commit() -> String {
 }
 
 /// One option of one situation.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct OptionRecord {
     /// "react" or "hold".
     pub option: String,
@@ -99,7 +99,7 @@ pub struct OptionRecord {
 /// Every option of a study as export records.
 pub fn option_records(s: &Study) -> Vec<OptionRecord> {
     let best = s.best.flatten();
-    let z = crate::beyond::z_for(s.options.confidence);
+    let z = s.z();
     let best_returns = match best {
         _ if !s.by_return() => None,
         Some(b) => s.beyond.get(b).map(|e| e.returns.clone()),

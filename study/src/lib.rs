@@ -8,10 +8,13 @@ pub mod exact;
 pub mod export;
 pub mod plot;
 pub mod records;
+pub mod replicate;
+pub mod sequential;
 pub mod sweep;
 pub mod timing;
 
 pub use aprate::ApRate;
-pub use beyond::{AgentFactory, Estimate, Horizon, Paired, Sampling};
+pub use beyond::{AgentFactory, Estimate, Horizon, Paired, Sampling, DEFAULT_JUDGE};
 pub use exact::{exact_table, load_situation, situation_from_text, ExactTable, ReactionRow, StudyError};
+pub use sequential::Plan;
 pub use timing::{render_table, study, ApValue, Measure, Study, StudyOptions, DEFAULT_AP_VALUE};

@@ -544,8 +544,8 @@ pub fn draw_curves<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, study: &St
             .y_label_area_size(50)
             .caption(
                 format!(
-                    "value beyond the sequence, {:.0}% intervals (offered points only; grey band: holding the AP)",
-                    100.0 * study.options.confidence,
+                    "value beyond the sequence, intervals at z = {:.2} (offered points only; grey band: holding the AP)",
+                    study.z(),
                 ),
                 ("sans-serif", 13),
             )

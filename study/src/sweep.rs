@@ -10,7 +10,8 @@
 //!
 //! ```toml
 //! samples = 0               # continuations per option (0: exact, AP-counted measure only)
-//! judge = "scripted"        # the agent playing the continuations (any `tde arena` spec)
+//! judge = "fast:net=checkpoints/fast/gen-000.fnet"  # the agent playing the continuations (any
+//!                           # `tde arena` spec; this one when not given)
 //! seed = 0
 //! ap_value = 0.5            # wounds per AP in the AP-counted net
 //! confidence = 0.95         # of the paired intervals
@@ -160,7 +161,7 @@ fn default_actions() -> Vec<String> {
 }
 
 fn default_agent() -> String {
-    "scripted".to_string()
+    crate::beyond::DEFAULT_JUDGE.to_string()
 }
 
 fn default_ap_value() -> ApValue {
@@ -376,7 +377,7 @@ fn weapons_label(t: &Template, reactor: &str) -> String {
 }
 
 /// One generated situation.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Situation {
     /// The template's name.
     pub template: String,
@@ -415,7 +416,7 @@ impl Situation {
 }
 
 /// What is best in a situation.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Best {
     /// React with an attack at its first offered point (nothing later is better).
@@ -462,7 +463,7 @@ impl Best {
 }
 
 /// One situation's result.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Outcome {
     /// The situation.
     pub situation: Situation,
@@ -490,7 +491,7 @@ pub struct Outcome {
 }
 
 /// A whole sweep.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct SweepResult {
     /// The config.
     pub config: SweepConfig,
@@ -600,7 +601,11 @@ fn situation_state(c: &SweepConfig, t: &Template, s: &Situation) -> Result<GameS
 
 /// Study every situation of the config (in parallel) and classify what is best.
 pub fn run(c: &SweepConfig, factory: &AgentFactory) -> Result<SweepResult, String> {
-    factory(&c.judge, c.seed).map_err(|e| format!("{}: judge: `{}`: {e}", c.file, c.judge))?;
+    // A named judge is checked even when nothing is sampled; the default one (a network file
+    // found from the repository root) only when it plays.
+    if c.samples > 0 || c.judge != crate::beyond::DEFAULT_JUDGE {
+        factory(&c.judge, c.seed).map_err(|e| format!("{}: judge: `{}`: {e}", c.file, c.judge))?;
+    }
     let sampling =
         Sampling { agent: c.judge.clone(), samples: c.samples, seed: c.seed, horizon: Horizon::Game };
     let options = StudyOptions {
@@ -786,15 +791,58 @@ fn verdict_cells(group: &[&Outcome]) -> String {
     )
 }
 
-/// Write the heatmaps (one figure per template, action, mover AP and reactor AP: a panel per
-/// reactor over the board's grid), the summary (`summary.md`), the results with every option
-/// (`sweep.json`) and the long-format export (`sweep.csv`) into `dir`; `meta` is written into
-/// the export. Returns the files written.
+/// The name of a sweep's full export in its folder: compact JSON, gzipped.
+pub const EXPORT_NAME: &str = "sweep.json.gz";
+
+/// Write the heatmaps and the summary (see [`write_figures`]), the results with every option
+/// (`sweep.json.gz`: compact JSON, gzipped, from which [`read_export`] and `tde study
+/// reaction-timing --replot` redraw the figures without re-running) and the long-format export
+/// (`sweep.csv`) into `dir`; `meta` is written into the exports. Returns the files written.
 pub fn write_outputs(
     r: &SweepResult,
     dir: &Path,
     meta: &crate::export::Meta,
 ) -> Result<Vec<PathBuf>, String> {
+    let mut files = write_figures(r, dir)?;
+    let json = dir.join(EXPORT_NAME);
+    let text = serde_json::to_vec(&Export { meta: meta.clone(), sweep: r.clone() }).map_err(err)?;
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
+    std::io::Write::write_all(&mut gz, &text).map_err(err)?;
+    engine::record::write_atomic(&json, &gz.finish().map_err(err)?).map_err(err)?;
+    files.push(json);
+    files.push(write_csv(r, dir, meta)?);
+    Ok(files)
+}
+
+/// A sweep's full export: what produced it and every result.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Export {
+    /// The run's metadata.
+    pub meta: crate::export::Meta,
+    /// The results.
+    pub sweep: SweepResult,
+}
+
+/// Read a sweep's full export (`sweep.json.gz`, or an older plain `sweep.json`); errors name
+/// the file.
+pub fn read_export(path: &Path) -> Result<Export, String> {
+    let file = path.display().to_string();
+    let bytes = std::fs::read(path).map_err(|e| format!("{file}: {e}"))?;
+    let text = if bytes.starts_with(&[0x1f, 0x8b]) {
+        let mut out = Vec::new();
+        std::io::Read::read_to_end(&mut flate2::read::GzDecoder::new(bytes.as_slice()), &mut out)
+            .map_err(|e| format!("{file}: not a readable gzip file: {e}"))?;
+        out
+    } else {
+        bytes
+    };
+    serde_json::from_slice(&text).map_err(|e| format!("{file}: not a sweep export: {e}"))
+}
+
+/// Write the heatmaps (one figure per template, action, mover AP and reactor AP: a panel per
+/// reactor over the board's grid) and the summary (`summary.md`) into `dir`: all drawn from
+/// the results alone, so an export redraws them. Returns the files written.
+pub fn write_figures(r: &SweepResult, dir: &Path) -> Result<Vec<PathBuf>, String> {
     let mut files = Vec::new();
     let c = &r.config;
     for t in &c.templates {
@@ -823,10 +871,11 @@ pub fn write_outputs(
     let summary = dir.join("summary.md");
     engine::record::write_atomic(&summary, render_summary(r).as_bytes()).map_err(err)?;
     files.push(summary);
-    let json = dir.join("sweep.json");
-    let text = serde_json::to_string_pretty(&serde_json::json!({ "meta": meta, "sweep": r })).map_err(err)?;
-    engine::record::write_atomic(&json, text.as_bytes()).map_err(err)?;
-    files.push(json);
+    Ok(files)
+}
+
+/// Write the long-format export (`sweep.csv`) into `dir`; returns its path.
+fn write_csv(r: &SweepResult, dir: &Path, meta: &crate::export::Meta) -> Result<PathBuf, String> {
     let csv = dir.join("sweep.csv");
     let rows: Vec<(Vec<String>, &OptionRecord)> = r
         .outcomes
@@ -852,8 +901,7 @@ pub fn write_outputs(
     let prefix = "template,action,reactor_profile,cell_x,cell_y,distance,mover_ap,reactor_ap,mover_ap_left,weapons,verdict_class";
     engine::record::write_atomic(&csv, crate::export::long_csv(prefix, &rows, meta).as_bytes())
         .map_err(err)?;
-    files.push(csv);
-    Ok(files)
+    Ok(csv)
 }
 
 /// The measure and judge of a sweep's verdicts, in words (the summary's and each heatmap's
@@ -861,7 +909,7 @@ pub fn write_outputs(
 pub fn heatmap_measure(c: &SweepConfig) -> String {
     let rate = c.ap_value;
     let sampled = format!(
-        "judge {}, {} samples per option{}, seed {}, {:.0}% paired intervals",
+        "judge {}, {} samples per option{}, seed {}, {:.0}% overall paired intervals (Bonferroni over looks and pairs)",
         c.judge,
         c.samples,
         if c.budget > c.samples { format!(" (until settled, up to {})", c.budget) } else { String::new() },

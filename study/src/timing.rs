@@ -6,6 +6,7 @@
 use crate::aprate::{ap_rate_from_rollouts, ApRate};
 use crate::beyond::{sample_range, z_for, AgentFactory, Estimate, Horizon, Paired, Sampling};
 use crate::exact::{exact_table, firefight_node, net_ap, ExactTable, ReactionRow, StudyError};
+use crate::sequential::Plan;
 use engine::{Action, GameState};
 use serde::Serialize;
 use std::fmt::Write;
@@ -16,9 +17,8 @@ pub const DEFAULT_AP_VALUE: f64 = 0.5;
 
 /// Where the AP exchange rate of the exact measure comes from: a stated number of wounds per
 /// AP, or rollouts of the situation by the judge ([`crate::aprate`]). Written `0.5` or
-/// `rollouts` (on the command line and in sweep configs).
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
-#[serde(rename_all = "snake_case")]
+/// `rollouts` (on the command line, in sweep configs and in exports).
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub enum ApValue {
     /// A stated rate, in wounds per AP.
     Stated(f64),
@@ -44,6 +44,15 @@ impl std::fmt::Display for ApValue {
         match self {
             ApValue::Stated(v) => write!(f, "{v} wounds per AP, stated"),
             ApValue::Rollouts => write!(f, "wounds per AP derived from rollouts by the judge"),
+        }
+    }
+}
+
+impl Serialize for ApValue {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self {
+            ApValue::Stated(v) => s.serialize_f64(*v),
+            ApValue::Rollouts => s.serialize_str("rollouts"),
         }
     }
 }
@@ -97,10 +106,12 @@ pub struct StudyOptions {
     /// Decide by the AP-counted net even when continuations are sampled (they then value the
     /// options beyond the sequence, and the AP rate, without deciding).
     pub exact_verdict: bool,
-    /// Confidence of the paired intervals (e.g. 0.95).
+    /// Overall confidence of a sampled verdict (e.g. 0.95): its error `1 − confidence` is
+    /// split over the planned looks and the pairs of options ([`crate::sequential`]).
     pub confidence: f64,
     /// Sample until every comparison of the verdict is settled, up to this many samples per
-    /// option (doubling from `Sampling::samples`); `None`: sample `Sampling::samples` once.
+    /// option (planned looks doubling from `Sampling::samples`); `None`: sample
+    /// `Sampling::samples` once.
     pub until_settled: Option<u32>,
 }
 
@@ -158,6 +169,9 @@ pub struct Study {
     pub options: StudyOptions,
     /// The AP exchange rate derived from rollouts, when asked (`exact.ap_value` is its value).
     pub ap_rate: Option<ApRate>,
+    /// The sequential rule of a sampled study: its planned looks and the level of each
+    /// interval (absent when nothing is sampled).
+    pub plan: Option<Plan>,
     /// Value beyond the sequence of each row of `exact.rows`, in order (offered rows only are
     /// sampled; the others are empty estimates).
     pub beyond: Vec<Estimate>,
@@ -210,6 +224,7 @@ pub fn study(
         sampling: sampling.map(|(s, _)| s.clone()),
         options: options.clone(),
         ap_rate,
+        plan: None,
         beyond: Vec::new(),
         hold_beyond: None,
         measure: String::new(),
@@ -226,18 +241,17 @@ pub fn study(
         let mut held = state.clone();
         held.apply_action(Action::EndReactions).expect("ending reactions is always legal");
         decided.push(held);
-        let z = z_for(options.confidence);
+        let plan = Plan::new(sampling.samples, options.until_settled, options.confidence, decided.len());
+        let z = plan.z;
+        s.plan = Some(plan.clone());
         let mut raw: Vec<(Vec<f64>, Vec<f64>)> = vec![(Vec::new(), Vec::new()); decided.len()];
-        let mut n = 0;
-        let mut next = sampling.samples;
-        loop {
+        plan.run(|from, to| {
             for (all, new) in
-                raw.iter_mut().zip(sample_range(&decided, s.exact.side, sampling, factory, n, next)?)
+                raw.iter_mut().zip(sample_range(&decided, s.exact.side, sampling, factory, from, to)?)
             {
                 all.0.extend(new.0);
                 all.1.extend(new.1);
             }
-            n = next;
             let empty = Estimate::with_z(&[], &[], z);
             s.beyond = vec![empty; s.exact.rows.len()];
             for (k, &i) in offered.iter().enumerate() {
@@ -246,11 +260,8 @@ pub fn study(
             let (r, m) = raw.last().expect("holding is sampled");
             s.hold_beyond = Some(Estimate::with_z(r, m, z));
             decide(&mut s);
-            match options.until_settled {
-                Some(budget) if !s.settled && n < budget => next = (n * 2).min(budget),
-                _ => break,
-            }
-        }
+            Ok::<bool, StudyError>(s.settled)
+        })?;
     } else {
         decide(&mut s);
     }
@@ -308,7 +319,7 @@ fn decide(s: &mut Study) {
             }
         }
     }
-    let z = z_for(s.options.confidence);
+    let z = s.z();
     for (row, label) in others {
         let diff = match (s.returns(best), s.returns(row)) {
             (Some(a), Some(b)) if s.by_return() => Paired::of(a, b, z),
@@ -333,6 +344,17 @@ fn decide(s: &mut Study) {
 }
 
 impl Study {
+    /// The normal quantile of the study's paired intervals: the sequential plan's when sampled
+    /// (split over its looks and pairs), else the nominal confidence's.
+    pub fn z(&self) -> f64 {
+        self.plan.as_ref().map_or_else(|| z_for(self.options.confidence), |p| p.z)
+    }
+
+    /// The intervals' rule in words: the sequential plan's, or the nominal confidence.
+    pub fn interval_label(&self) -> String {
+        self.plan.as_ref().map_or_else(|| format!("{:.0}%", 100.0 * self.options.confidence), Plan::describe)
+    }
+
     /// The offered rows (the points `tde legal` lists), in table order.
     pub fn offered(&self) -> impl Iterator<Item = usize> + '_ {
         (0..self.exact.rows.len()).filter(|&i| self.exact.rows[i].offered)
@@ -368,7 +390,7 @@ impl Study {
     pub fn measure_label(&self) -> String {
         match &self.sampling {
             Some(sm) if self.by_return() => format!(
-                "return beyond the sequence (+1 win, -1 loss; to the end of the {}), judge {}, {} samples per option, seed {}, {:.0}% paired intervals",
+                "return beyond the sequence (+1 win, -1 loss; to the end of the {}), judge {}, {} samples per option, seed {}, paired intervals {}",
                 match sm.horizon {
                     Horizon::Game => "game",
                     Horizon::Turn => "turn",
@@ -376,7 +398,7 @@ impl Study {
                 sm.agent,
                 self.hold_beyond.as_ref().map_or(0, |h| h.samples),
                 sm.seed,
-                100.0 * self.options.confidence
+                self.interval_label()
             ),
             _ => format!(
                 "AP-counted net (exact expected wounds dealt minus taken over the sequence, the mover answering at best, AP at {})",
@@ -651,7 +673,7 @@ pub fn render_table(s: &Study) -> String {
     if let Some(sm) = &s.sampling {
         let _ = writeln!(
             out,
-            "beyond = mean return for side {} playing the rest of the {} with judge {} ({} samples per offered option, seed {}; {:.0}% intervals; points not offered are not sampled).",
+            "beyond = mean return for side {} playing the rest of the {} with judge {} ({} samples per offered option, seed {}; intervals {}; points not offered are not sampled).",
             e.side,
             match sm.horizon {
                 Horizon::Game => "game",
@@ -660,7 +682,7 @@ pub fn render_table(s: &Study) -> String {
             sm.agent,
             s.hold_beyond.as_ref().map_or(0, |h| h.samples),
             sm.seed,
-            100.0 * s.options.confidence
+            s.interval_label()
         );
     }
     let _ = writeln!(out, "\nbest timing: {}", s.verdict);

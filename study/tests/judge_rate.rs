@@ -204,7 +204,9 @@ fn ap_value_rollouts_in_a_sweep_needs_samples() {
     .unwrap();
     let c = SweepConfig::load(&config).unwrap();
     let caption = study::sweep::heatmap_measure(&c);
-    assert!(caption.contains("exact AP-counted net") && caption.contains("judge scripted"), "{caption}");
+    // No judge named: the default one, the fast network.
+    let judge = format!("judge {}", study::DEFAULT_JUDGE);
+    assert!(caption.contains("exact AP-counted net") && caption.contains(&judge), "{caption}");
 }
 
 #[test]

@@ -35,6 +35,38 @@ fn scratch(name: &str) -> PathBuf {
     dir
 }
 
+#[test]
+fn a_verdict_holds_only_when_every_seed_settles_on_the_same_option() {
+    let sampling = Sampling { agent: "scripted".into(), samples: 24, seed: 0, horizon: Horizon::Turn };
+    let options = StudyOptions::default();
+    let r = study::replicate::replicate(&setup(), "reaction_timing", &sampling, &factory, &options, &[3, 4])
+        .expect("the studies run");
+    assert_eq!(r.seeds, vec![3, 4]);
+    assert_eq!(r.studies.len(), 2);
+    assert_eq!(r.studies[0].sampling.as_ref().unwrap().seed, 3);
+    assert_eq!(r.studies[1].sampling.as_ref().unwrap().seed, 4);
+    // Each seed's study is the single study at that seed.
+    assert_eq!(r.studies[1].verdict, sampled(24, 4).verdict);
+    assert_eq!(r.held, study::replicate::agree(&r.studies));
+    assert_eq!(r.held, r.studies.iter().all(|s| s.settled) && r.studies[0].best == r.studies[1].best);
+    // A verdict settled at one seed and not at the other does not hold.
+    let mut unsettled = r.studies.clone();
+    unsettled[0].settled = true;
+    unsettled[1].settled = false;
+    assert!(!study::replicate::agree(&unsettled));
+    let mut other_best = r.studies.clone();
+    other_best.iter_mut().for_each(|s| s.settled = true);
+    other_best[1].best = Some(None);
+    other_best[0].best = Some(Some(0));
+    assert!(!study::replicate::agree(&other_best), "settled on different options");
+    let table = study::replicate::render_replication(&r);
+    assert!(
+        table.contains("replicated verdict:")
+            && table.lines().filter(|l| l.starts_with("     3") || l.starts_with("     4")).count() == 2,
+        "{table}"
+    );
+}
+
 fn width(e: &study::Estimate) -> f64 {
     e.high - e.low
 }
@@ -202,7 +234,23 @@ fn a_sweep_classifies_every_situation_and_draws_its_heatmaps() {
         assert!(picture(f), "{} is not a picture with content", f.display());
     }
     assert!(files.iter().any(|f| f.ends_with("heatmap_start_charge_ap1_1.png")));
-    assert!(dir.join("summary.md").is_file() && dir.join("sweep.json").is_file());
+    assert!(dir.join("summary.md").is_file() && dir.join("sweep.json.gz").is_file());
+    // The full export is compact gzipped JSON, and redraws the same figures without re-running.
+    let gz = std::fs::read(dir.join("sweep.json.gz")).unwrap();
+    assert_eq!(&gz[..2], &[0x1f, 0x8b], "gzip magic");
+    let export = study::sweep::read_export(&dir.join("sweep.json.gz")).expect("the export reads back");
+    assert_eq!(export.meta.commit, "test");
+    let again = scratch("sweep_replot");
+    let redrawn = study::sweep::write_figures(&export.sweep, &again).expect("figures redrawn");
+    assert!(!redrawn.is_empty());
+    for f in &redrawn {
+        let name = f.file_name().unwrap();
+        assert_eq!(std::fs::read(f).unwrap(), std::fs::read(dir.join(name)).unwrap(), "{name:?} differs");
+    }
+    let bad = again.join("not_an_export.json");
+    std::fs::write(&bad, "{}").unwrap();
+    let e = study::sweep::read_export(&bad).unwrap_err();
+    assert!(e.contains("not_an_export.json") && e.contains("not a sweep export"), "{e}");
     // The long export: a line per situation and option, offered or not, with the metadata.
     let csv = std::fs::read_to_string(dir.join("sweep.csv")).unwrap();
     let options: usize = result.outcomes.iter().map(|o| o.options.len()).sum();
