@@ -47,7 +47,7 @@ fn an_unknown_agent_is_refused_with_the_agents_known() {
 fn an_unknown_parameter_is_refused_naming_it_and_the_allowed_ones() {
     refuses(
         "mcts:iters=10,speed=3",
-        &["mcts", "`speed`", "allowed: iters, ms, c, depth, threads, width, rollout, leaf"],
+        &["mcts", "`speed`", "allowed: iters, ms, c, depth, threads, width, sure, rollout, leaf"],
     );
     refuses("scripted:x=1", &["`x`", "takes none"]);
     refuses("random:fast", &["`fast`", "key=value"]);

@@ -34,6 +34,15 @@ fn cell(state: &GameState, x: u8, y: u8) -> u16 {
     state.board().idx(x, y)
 }
 
+/// The Sneaky(X) bonus of model `m`'s weapon `weapon` (added to an unopposed close combat).
+fn sneaky(state: &GameState, m: u8, weapon: u8) -> u8 {
+    state.profile(m).weapons[weapon as usize]
+        .properties
+        .iter()
+        .map(|p| if let engine::profile::WeaponProperty::Sneaky(x) = p { *x } else { 0 })
+        .sum()
+}
+
 /// Nix (M 7, Recurve 12/18 3/4) shoots Kaneda: the four shooting examples of p.31.
 fn shooting_example(distance: u8, level: TestLevel) -> Option<u8> {
     let board = board_of(&flat_rows(4, 24));
@@ -394,12 +403,11 @@ fn a_charge_gets_plus_one_close_combat_and_strikes_only_on_reaching_the_target()
     match top(&s) {
         Step::Test { attr, .. } => {
             let Action::Charge { weapon, .. } = charge else { unreachable!() };
-            let sneaky: u8 = s.profile(0).weapons[weapon as usize]
-                .properties
-                .iter()
-                .map(|p| if let engine::profile::WeaponProperty::Sneaky(x) = p { *x } else { 0 })
-                .sum();
-            assert_eq!(attr, s.profile(0).cc + 1 + sneaky, "charge bonus (and Sneaky, unopposed)")
+            assert_eq!(
+                attr,
+                s.profile(0).cc + 1 + sneaky(&s, 0, weapon),
+                "charge bonus (and Sneaky, unopposed)"
+            )
         }
         other => panic!("expected the close combat test, got {other:?}"),
     }
@@ -572,11 +580,7 @@ fn close_combat_ignores_cover_that_would_cover_a_shot() {
         .find(|a| matches!(a, Action::CloseCombat { target: 1, .. }))
         .expect("close combat offered in base contact");
     let Action::CloseCombat { weapon, .. } = strike else { unreachable!() };
-    let sneaky: u8 = s.profile(0).weapons[weapon as usize]
-        .properties
-        .iter()
-        .map(|p| if let engine::profile::WeaponProperty::Sneaky(x) = p { *x } else { 0 })
-        .sum();
+    let sneaky = sneaky(&s, 0, weapon);
     common::declare(&mut s, strike);
     let Step::Test { attr, .. } = top(&s) else {
         panic!("expected the close combat test, got {:?}", top(&s))

@@ -101,27 +101,36 @@ impl Accumulator {
     /// Move to the position of `features` (sorted) by adding the rows of the features it
     /// gains and removing those it loses; returns how many rows changed.
     pub fn update(&mut self, params: &Params, features: &[u16]) -> usize {
-        let mut changed = 0;
-        let (old, new) = (&self.features, features);
-        let (mut i, mut j) = (0, 0);
-        while i < old.len() || j < new.len() {
-            if j == new.len() || (i < old.len() && old[i] < new[j]) {
-                kernel::add_row(&mut self.values, params.w1_row(old[i]), -1.0);
-                i += 1;
-                changed += 1;
-            } else if i == old.len() || new[j] < old[i] {
-                kernel::add_row(&mut self.values, params.w1_row(new[j]), 1.0);
-                j += 1;
-                changed += 1;
-            } else {
-                i += 1;
-                j += 1;
-            }
-        }
+        let values = &mut self.values;
+        let changed = feature_changes(&self.features, features, |f, gained| {
+            kernel::add_row(values, params.w1_row(f), if gained { 1.0 } else { -1.0 })
+        });
         self.features.clear();
         self.features.extend_from_slice(features);
         changed
     }
+}
+
+/// Walk two sorted feature lists (with repeats) and call `change(f, gained)` for each
+/// feature `new` has and `old` lacks (`gained`) and each `old` has and `new` lacks, once per
+/// repeat; returns how many changes there were. The incremental accumulators' update.
+pub fn feature_changes(old: &[u16], new: &[u16], mut change: impl FnMut(u16, bool)) -> usize {
+    let (mut i, mut j, mut changed) = (0, 0, 0);
+    while i < old.len() || j < new.len() {
+        if j == new.len() || (i < old.len() && old[i] < new[j]) {
+            change(old[i], false);
+            i += 1;
+            changed += 1;
+        } else if i == old.len() || new[j] < old[i] {
+            change(new[j], true);
+            j += 1;
+            changed += 1;
+        } else {
+            i += 1;
+            j += 1;
+        }
+    }
+    changed
 }
 
 /// The trunk above a first layer whose sum (b1 included) is `acc`.

@@ -12,7 +12,7 @@
 
 use crate::kernel;
 use crate::layout::{Trunk, B1, H1, W1};
-use crate::network::{trunk_from_accumulator, Params};
+use crate::network::{feature_changes, trunk_from_accumulator, Params};
 
 /// Units of one in the accumulator: an f32 weight w is stored as round(w × SCALE).
 pub const SCALE: f32 = 2048.0;
@@ -96,23 +96,10 @@ impl QuantisedAccumulator {
     /// Move to the position of `features` (sorted) by adding the rows of the features it
     /// gains and subtracting those it loses; returns how many rows changed.
     pub fn update(&mut self, layer: &QuantisedLayer, features: &[u16]) -> usize {
-        let mut changed = 0;
-        let (old, new) = (&self.features, features);
-        let (mut i, mut j) = (0, 0);
-        while i < old.len() || j < new.len() {
-            if j == new.len() || (i < old.len() && old[i] < new[j]) {
-                kernel::add_row_i16(&mut self.values, layer.row(old[i]), false);
-                i += 1;
-                changed += 1;
-            } else if i == old.len() || new[j] < old[i] {
-                kernel::add_row_i16(&mut self.values, layer.row(new[j]), true);
-                j += 1;
-                changed += 1;
-            } else {
-                i += 1;
-                j += 1;
-            }
-        }
+        let values = &mut self.values;
+        let changed = feature_changes(&self.features, features, |f, gained| {
+            kernel::add_row_i16(values, layer.row(f), gained)
+        });
         self.features.clear();
         self.features.extend_from_slice(features);
         changed
