@@ -489,15 +489,7 @@ fn bleeding_hits_at_the_start_phase_and_stunned_misses_the_activation() {
     assert_eq!(Conditions::DURATIONS[3], ("bleeding", Duration::Persistent));
     // Play the round out with nothing but ends and failures: Wat's Stunned ends at its End Phase.
     while s.round() == 1 && !s.is_terminal() {
-        let a = match s.node() {
-            Node::Chance => s.legal_actions()[0],
-            _ => *s
-                .legal_actions()
-                .iter()
-                .find(|a| matches!(a, Action::EndActivation | Action::Pass | Action::Accept))
-                .unwrap_or(&s.legal_actions()[0]),
-        };
-        s.act(a).unwrap();
+        s.act(idle_action(&s)).unwrap();
     }
     assert!(!s.models()[WAT as usize].conditions.stunned);
 }
@@ -514,15 +506,7 @@ fn the_end_phase_gives_interrupts_equal_to_attacks() {
     assert_eq!(s.models()[OGRE as usize].reactions, 1, "one of the ogre's two Interrupts spent");
     let mut x = s.clone();
     while x.activation().map(|a| a.model) != Some(OGRE) && !x.is_terminal() {
-        let a = match x.node() {
-            Node::Chance => x.legal_actions()[0],
-            _ => *x
-                .legal_actions()
-                .iter()
-                .find(|a| matches!(a, Action::EndActivation | Action::Pass | Action::Accept))
-                .unwrap_or(&x.legal_actions()[0]),
-        };
-        x.act(a).unwrap();
+        x.act(idle_action(&x)).unwrap();
     }
     x.act(Action::EndActivation).unwrap();
     assert_eq!(x.models()[OGRE as usize].reactions, 2);
@@ -1162,20 +1146,25 @@ fn an_abandoned_character_in_an_adversarys_danger_zone_is_slain() {
 
 // ---- Round 2 (issue 60): Morale ----
 
+/// The move that lets the game run on without doing anything: the first chance outcome, else
+/// an end, pass or acceptance where one is offered, else the first legal action.
+fn idle_action(s: &Encounter) -> Action {
+    let legal = s.legal_actions();
+    match s.node() {
+        Node::Chance => legal[0],
+        _ => *legal
+            .iter()
+            .find(|a| matches!(a, Action::EndActivation | Action::Pass | Action::Accept))
+            .unwrap_or(&legal[0]),
+    }
+}
+
 /// Play on with ends, passes, accepts and the first chance outcome until a Morale check is
 /// pending or the round is over.
 fn to_morale(mut s: Encounter) -> Encounter {
     let morale = |s: &Encounter| matches!(s.pending().last(), Some(Pending::Check(c)) if matches!(c.purpose, encounter::state::Purpose::Morale { .. }));
     while s.round() == 1 && !s.is_terminal() && !morale(&s) {
-        let a = match s.node() {
-            Node::Chance => s.legal_actions()[0],
-            _ => *s
-                .legal_actions()
-                .iter()
-                .find(|a| matches!(a, Action::EndActivation | Action::Pass | Action::Accept))
-                .unwrap_or(&s.legal_actions()[0]),
-        };
-        s.act(a).unwrap();
+        s.act(idle_action(&s)).unwrap();
     }
     s
 }
