@@ -130,7 +130,8 @@ pub struct DataArgs {
     /// Seed of game 0.
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
-    /// The teachers: generation files of the learned player (each game draws one per side).
+    /// The teachers (each game draws one per side): generation files of the learned player,
+    /// whose softmax is the policy target, or `scripted`, whose positions teach the value only.
     #[arg(
         long,
         value_delimiter = ',',
@@ -146,6 +147,10 @@ pub struct DataArgs {
     /// Share of chance nodes and one-action decisions kept as value-only positions.
     #[arg(long, default_value_t = 0.25)]
     pub other_nodes: f64,
+    /// Share of decisions with a choice kept (1: every one; less gives more games, so more
+    /// independent results, for the same number of positions).
+    #[arg(long, default_value_t = 1.0)]
+    pub decisions: f64,
     /// Boards to draw from per game (`all`: every shipped board); default: the default board.
     #[arg(long, value_delimiter = ',', default_value = "all")]
     pub boards: Vec<String>,
@@ -216,6 +221,7 @@ pub fn run(cmd: &FastCommand) -> Result<String, String> {
             prior: a.prior.clone(),
             temperature: a.temperature,
             other_nodes: a.other_nodes,
+            decisions: a.decisions,
             boards: a.boards.clone(),
             crews: a.crews.clone(),
             progress: !a.quiet,

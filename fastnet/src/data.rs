@@ -4,16 +4,18 @@
 //! target (the game's result for that side, or a mix with a search's value), a margin target
 //! and, at decisions with a choice, the legal actions' features, priors and policy targets.
 //! [`generate`] plays games between teachers (generations of the learned player, at a small
-//! softmax temperature so games differ), each scenario, board and crews drawn per game, and
-//! keeps every decision with a choice for the mover (policy and value) and, for value only,
-//! the other side's view of it and a share of the other nodes. Files ([`Dataset::save`],
+//! softmax temperature so games differ, and the scripted player), each scenario, board and
+//! crews drawn per game, and keeps the decisions with a choice (all or a share): a learned
+//! teacher's for the mover's policy and value and, for value only, the other side's view; the
+//! scripted player's, which has no softmax to learn from, for value only; and a share of the
+//! other nodes for value only. Files ([`Dataset::save`],
 //! [`Dataset::load`]) are a small binary format with a header, checked on load.
 
 use crate::action_features::{action_features, ActionFeatures, ACTION_FEATURES, MAX_ACTION_FEATURES};
 use crate::features::{position_features, POSITION_FEATURES};
 use crate::prior::{Prior, PRIOR_TEMPERATURE};
 use agents::learned::Generation;
-use agents::{Agent, Game, LearnedAgent, Turn};
+use agents::{Agent, Game, LearnedAgent, ScriptedAgent, Turn};
 use engine::scenario::types::Scenario;
 use engine::state::Side;
 use engine::GameState;
@@ -274,6 +276,38 @@ fn parse(bytes: &[u8]) -> Result<Dataset, String> {
     Ok(d)
 }
 
+/// A player whose games [`generate`] learns from.
+#[derive(Clone)]
+pub enum Teacher {
+    /// A generation of the learned player: its softmax is the policy target.
+    Learned(Arc<Generation>),
+    /// The scripted player: its positions teach the value only.
+    Scripted,
+}
+
+/// The two kinds of teacher a game can seat.
+enum Seat {
+    Learned(Box<LearnedAgent>),
+    Scripted(ScriptedAgent),
+}
+
+impl Seat {
+    fn select_action(&mut self, state: &GameState) -> engine::Action {
+        match self {
+            Seat::Learned(a) => a.select_action(state),
+            Seat::Scripted(a) => a.select_action(state),
+        }
+    }
+
+    /// The learned teacher's softmax over the legal actions of its last decision.
+    fn policy_target(&self) -> Option<Vec<(engine::Action, f64)>> {
+        match self {
+            Seat::Learned(a) => a.last_search(),
+            Seat::Scripted(_) => None,
+        }
+    }
+}
+
 /// How [`generate`] plays its games.
 #[derive(Clone)]
 pub struct DataPlan {
@@ -281,8 +315,8 @@ pub struct DataPlan {
     pub games: u64,
     /// Seed of the first game (game `g` uses `seed + g`).
     pub seed: u64,
-    /// The teachers: each game draws one for each side (generations of the learned player).
-    pub teachers: Vec<Arc<Generation>>,
+    /// The teachers: each game draws one for each side.
+    pub teachers: Vec<Teacher>,
     /// The softmax temperature the teachers play at (0: their best action) and that their
     /// policy targets are taken at.
     pub temperature: f64,
@@ -290,6 +324,10 @@ pub struct DataPlan {
     pub prior: Arc<Generation>,
     /// Share of chance nodes and one-action decisions kept as value-only positions.
     pub other_nodes: f64,
+    /// Share of decisions with a choice kept (1: every one). Below 1, a game gives fewer,
+    /// less alike positions for the same cost of features: more games for the same data, so
+    /// more independent results for the value head to learn from.
+    pub decisions: f64,
 }
 
 /// Play `plan.games` games (in parallel), each of a scenario drawn from the five and a board
@@ -323,12 +361,14 @@ pub fn game_positions(plan: &DataPlan, lineups: &Lineups, seed: u64) -> Result<D
     let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0x6a09_e667_f3bc_c908);
     let scenario = Scenario::ALL[rng.gen_range(0..Scenario::ALL.len())];
     let (mut state, _) = lineups.game(scenario, rng.gen())?;
-    let mut teachers: Vec<LearnedAgent> = (0..2)
-        .map(|side| {
-            let g = plan.teachers[rng.gen_range(0..plan.teachers.len())].clone();
-            let mut agent = LearnedAgent::new(g, plan.temperature, "teacher", seed.wrapping_add(side));
-            agent.set_teach(Some(plan.temperature.max(PRIOR_TEMPERATURE)));
-            agent
+    let mut teachers: Vec<Seat> = (0..2)
+        .map(|side| match &plan.teachers[rng.gen_range(0..plan.teachers.len())] {
+            Teacher::Learned(g) => {
+                let mut agent = LearnedAgent::new(g.clone(), plan.temperature, "teacher", seed.wrapping_add(side));
+                agent.set_teach(Some(plan.temperature.max(PRIOR_TEMPERATURE)));
+                Seat::Learned(Box::new(agent))
+            }
+            Teacher::Scripted => Seat::Scripted(ScriptedAgent::new(seed.wrapping_add(side))),
         })
         .collect();
     let mut prior = Prior::new(plan.prior.clone(), seed);
@@ -363,7 +403,11 @@ pub fn game_positions(plan: &DataPlan, lineups: &Lineups, seed: u64) -> Result<D
                 let side = p as Side;
                 let action = teachers[p].select_action(&state);
                 state.legal_actions_into(&mut legal);
-                match teachers[p].last_search().filter(|t| legal.len() >= 2 && t.len() == legal.len()) {
+                let searched = teachers[p].policy_target().filter(|t| legal.len() >= 2 && t.len() == legal.len());
+                // Drawn only below 1, so that a plan keeping every decision plays the games it always played.
+                let kept = plan.decisions >= 1.0 || rng.gen_bool(plan.decisions.max(0.0));
+                match searched {
+                    Some(_) if !kept => {}
                     Some(target) => {
                         prior.priors(&state, &legal, &mut priors);
                         action_samples.clear();
@@ -377,6 +421,14 @@ pub fn game_positions(plan: &DataPlan, lineups: &Lineups, seed: u64) -> Result<D
                         }
                         keep(&state, side, &action_samples, &mut feats);
                         keep(&state, 1 - side, &[], &mut feats);
+                    }
+                    // The scripted player's choices: value only, at the decisions' share.
+                    None if legal.len() >= 2 && matches!(teachers[p], Seat::Scripted(_)) => {
+                        if kept {
+                            for s in 0..2 {
+                                keep(&state, s, &[], &mut feats);
+                            }
+                        }
                     }
                     None if rng.gen_bool(plan.other_nodes) => {
                         for s in 0..2 {

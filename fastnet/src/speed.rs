@@ -171,10 +171,11 @@ pub fn measure(net: &std::sync::Arc<crate::agent::FastNet>, games: u64) -> Resul
     let plan = crate::data::DataPlan {
         games,
         seed: 77,
-        teachers: vec![prior.clone()],
+        teachers: vec![crate::data::Teacher::Learned(prior.clone())],
         temperature: 0.05,
         prior,
         other_nodes: 0.25,
+        decisions: 1.0,
     };
     let start = Instant::now();
     let data = crate::data::generate(&plan, &lineups, &|| {})?;

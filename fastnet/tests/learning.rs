@@ -5,7 +5,7 @@
 use agents::learned::Generation;
 use engine::setup::GameConfig;
 use eval::lineup::{Lineups, Pool};
-use fastnet::data::{generate, DataPlan, Dataset};
+use fastnet::data::{generate, DataPlan, Dataset, Teacher};
 use fastnet::network::{Params, ALPHA};
 use fastnet::train::{evaluate, Adam, TrainConfig, Trainer};
 use std::sync::Arc;
@@ -15,10 +15,11 @@ fn games(seed: u64, n: u64) -> Dataset {
     let plan = DataPlan {
         games: n,
         seed,
-        teachers: vec![scripted.clone()],
+        teachers: vec![Teacher::Learned(scripted.clone())],
         temperature: 0.05,
         prior: scripted,
         other_nodes: 0.2,
+        decisions: 1.0,
     };
     let c = GameConfig::default();
     let lineups =

@@ -5,7 +5,7 @@
 use engine::setup::GameConfig;
 use eval::lineup::{Lineups, Pool};
 use fastnet::agent::FastNet;
-use fastnet::data::{generate, DataPlan};
+use fastnet::data::{generate, DataPlan, Teacher};
 use fastnet::network::{action_logit, trunk, value};
 use fastnet::quantised::{QuantisedLayer, SCALE, VALUE_TOLERANCE};
 use std::path::Path;
@@ -22,10 +22,11 @@ fn the_sixteen_bit_first_layer_plays_within_the_stated_tolerance() {
     let plan = DataPlan {
         games: 24,
         seed: 4_100,
-        teachers: vec![net.prior.clone()],
+        teachers: vec![Teacher::Learned(net.prior.clone())],
         temperature: 0.05,
         prior: net.prior.clone(),
         other_nodes: 0.25,
+        decisions: 1.0,
     };
     let c = GameConfig::default();
     let lineups = Lineups::new(c, Pool::Drawn(vec!["all".into()]), Pool::Drawn(vec!["all".into()])).unwrap();

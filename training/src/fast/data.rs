@@ -6,7 +6,7 @@
 use agents::learned::Generation;
 use engine::setup::GameConfig;
 use eval::lineup::{Lineups, Pool};
-use fastnet::data::{generate, DataPlan, Dataset};
+use fastnet::data::{generate, DataPlan, Dataset, Teacher};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Instant;
@@ -22,7 +22,8 @@ pub struct DataRun {
     pub shard_games: u64,
     /// Seed of game 0.
     pub seed: u64,
-    /// The teachers' generation files (each game draws one per side).
+    /// The teachers (each game draws one per side): generation files of the learned player,
+    /// or `scripted`.
     pub teachers: Vec<PathBuf>,
     /// The prior's generation file.
     pub prior: PathBuf,
@@ -30,12 +31,22 @@ pub struct DataRun {
     pub temperature: f64,
     /// Share of other nodes kept for value only.
     pub other_nodes: f64,
+    /// Share of decisions with a choice kept.
+    pub decisions: f64,
     /// Boards to draw from (`all`: every shipped board).
     pub boards: Vec<String>,
     /// Crews to draw from (`all`: every shipped crew).
     pub crews: Vec<String>,
     /// Show a progress bar.
     pub progress: bool,
+}
+
+/// The teacher a `--teachers` entry names: `scripted`, or a learned player's generation file.
+fn teacher(entry: &Path) -> Result<Teacher, String> {
+    if entry == Path::new("scripted") {
+        return Ok(Teacher::Scripted);
+    }
+    generation(entry, "--teachers").map(Teacher::Learned)
 }
 
 /// Load a generation file for `what`.
@@ -51,10 +62,12 @@ pub fn make_data(run: &DataRun) -> Result<String, String> {
     if !(0.0..=1.0).contains(&run.other_nodes) {
         return Err(format!("--other-nodes {} is not a share between 0 and 1", run.other_nodes));
     }
-    let teachers =
-        run.teachers.iter().map(|t| generation(t, "--teachers")).collect::<Result<Vec<_>, String>>()?;
+    if !(run.decisions > 0.0 && run.decisions <= 1.0) {
+        return Err(format!("--decisions {} is not a share above 0 and at most 1", run.decisions));
+    }
+    let teachers = run.teachers.iter().map(|t| teacher(t)).collect::<Result<Vec<_>, String>>()?;
     if teachers.is_empty() {
-        return Err("--teachers: give at least one generation file".into());
+        return Err("--teachers: give at least one generation file or `scripted`".into());
     }
     let plan_base = DataPlan {
         games: 0,
@@ -63,6 +76,7 @@ pub fn make_data(run: &DataRun) -> Result<String, String> {
         temperature: run.temperature,
         prior: generation(&run.prior, "--prior")?,
         other_nodes: run.other_nodes,
+        decisions: run.decisions,
     };
     let lineups = Lineups::new(
         GameConfig::default(),
