@@ -364,7 +364,8 @@ pub fn game_positions(plan: &DataPlan, lineups: &Lineups, seed: u64) -> Result<D
     let mut teachers: Vec<Seat> = (0..2)
         .map(|side| match &plan.teachers[rng.gen_range(0..plan.teachers.len())] {
             Teacher::Learned(g) => {
-                let mut agent = LearnedAgent::new(g.clone(), plan.temperature, "teacher", seed.wrapping_add(side));
+                let mut agent =
+                    LearnedAgent::new(g.clone(), plan.temperature, "teacher", seed.wrapping_add(side));
                 agent.set_teach(Some(plan.temperature.max(PRIOR_TEMPERATURE)));
                 Seat::Learned(Box::new(agent))
             }
@@ -403,7 +404,8 @@ pub fn game_positions(plan: &DataPlan, lineups: &Lineups, seed: u64) -> Result<D
                 let side = p as Side;
                 let action = teachers[p].select_action(&state);
                 state.legal_actions_into(&mut legal);
-                let searched = teachers[p].policy_target().filter(|t| legal.len() >= 2 && t.len() == legal.len());
+                let searched =
+                    teachers[p].policy_target().filter(|t| legal.len() >= 2 && t.len() == legal.len());
                 // Drawn only below 1, so that a plan keeping every decision plays the games it always played.
                 let kept = plan.decisions >= 1.0 || rng.gen_bool(plan.decisions.max(0.0));
                 match searched {
