@@ -156,7 +156,7 @@ pub fn replicate(seeds: &[u64], sweeps: Vec<SweepResult>) -> Result<SweepReplica
 /// its config naming every seed; `None` without sweeps.
 pub fn replicated_result(r: &SweepReplication) -> Option<SweepResult> {
     let first = r.sweeps.first()?;
-    let config = SweepConfig { seeds: r.seeds.clone(), ..first.config.clone() };
+    let config = replicated_config(r)?;
     let outcomes = first
         .outcomes
         .iter()
@@ -168,6 +168,11 @@ pub fn replicated_result(r: &SweepReplication) -> Option<SweepResult> {
         })
         .collect();
     Some(SweepResult { config, outcomes })
+}
+
+/// The config of the replicated verdicts: the first seed's, naming every seed.
+fn replicated_config(r: &SweepReplication) -> Option<SweepConfig> {
+    r.sweeps.first().map(|first| SweepConfig { seeds: r.seeds.clone(), ..first.config.clone() })
 }
 
 /// A cell's replicated verdict in words.
@@ -229,8 +234,8 @@ pub fn totals(r: &SweepReplication) -> Totals {
 /// intervals, samples per option reached), the replicated verdict; then the totals.
 pub fn render_replication(r: &SweepReplication) -> String {
     let mut out = String::new();
-    if let Some(replicated) = replicated_result(r) {
-        let _ = writeln!(out, "{}\n", sweep::heatmap_measure(&replicated.config));
+    if let Some(config) = replicated_config(r) {
+        let _ = writeln!(out, "{}\n", sweep::heatmap_measure(&config));
     }
     out.push_str(
         "Each seed: class (leaning), best option; the best minus holding (or, when holding is best, holding \
