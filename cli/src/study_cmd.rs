@@ -69,8 +69,10 @@ pub struct ReactionTimingArgs {
     pub seed: Option<u64>,
     /// Replicate the study at these independent seeds (comma-separated, e.g. 0,777): the
     /// verdict holds only when every seed's study is settled on the same option; the table
-    /// shows each seed's intervals. The pictures and exports are the first seed's.
-    #[arg(long, value_delimiter = ',', num_args = 1.., conflicts_with_all = ["seed", "sweep"])]
+    /// shows each seed's intervals. The pictures and exports are the first seed's. With
+    /// --sweep: every seed's sweep (in --out/seed-N/), a cell's verdict held only when every
+    /// seed settles on the same option there; replaces its config's seeds.
+    #[arg(long, value_delimiter = ',', num_args = 1.., conflicts_with = "seed")]
     pub seeds: Vec<u64>,
     /// How far continuations are played: game (to the end) or turn (to the end of the turn).
     #[arg(long, default_value = "game")]
@@ -149,10 +151,22 @@ fn reaction_timing(args: &ReactionTimingArgs) -> Result<String, String> {
         }
         if let Some(seed) = args.seed {
             config.seed = seed;
+            config.seeds.clear();
+        }
+        match args.seeds.as_slice() {
+            [] => {}
+            [one] => {
+                config.seed = *one;
+                config.seeds.clear();
+            }
+            many => config.seeds = many.to_vec(),
         }
         if let Some(ap) = args.ap_value {
             config.ap_value = ap;
-            config.check()?;
+        }
+        config.check().map_err(|e| if args.seeds.len() > 1 { format!("--seeds: {e}") } else { e })?;
+        if !config.seeds.is_empty() {
+            return sweep_replicated(&config, args);
         }
         let result = study::sweep::run(&config, &factory)?;
         let judge = if config.samples > 0 { config.judge.clone() } else { "exact".to_string() };
@@ -253,6 +267,31 @@ fn reaction_timing(args: &ReactionTimingArgs) -> Result<String, String> {
             written.iter().map(|f| f.display().to_string()).collect::<Vec<_>>().join(", ")
         );
     }
+    Ok(out)
+}
+
+/// A sweep replicated at its config's seeds: each seed's sweep, the replicated verdicts.
+fn sweep_replicated(config: &study::sweep::SweepConfig, args: &ReactionTimingArgs) -> Result<String, String> {
+    let r = study::sweep_replicate::run(config, &factory, &config.seeds)?;
+    let mut written = String::new();
+    if let Some(dir) = &args.out {
+        let files = study::sweep_replicate::write_outputs(&r, dir, &meta(&config.judge, config.seeds[0]))?;
+        let _ = writeln!(
+            written,
+            "wrote {}",
+            files.iter().map(|f| f.display().to_string()).collect::<Vec<_>>().join(", ")
+        );
+    }
+    if args.json {
+        return serde_json::to_string(&r).map_err(|e| e.to_string());
+    }
+    let mut out = String::new();
+    if let Some(replicated) = study::sweep_replicate::replicated_result(&r) {
+        out.push_str(&study::sweep::render_summary(&replicated));
+    }
+    out.push('\n');
+    out.push_str(&study::sweep_replicate::render_replication(&r));
+    out.push_str(&written);
     Ok(out)
 }
 

@@ -169,3 +169,47 @@ fn the_default_judge_is_the_fast_network_and_seeds_replicate_the_verdict() {
     let none = tde(&["study", "reaction-timing", &setup(), "--samples", "0", "--seeds", "0,777"]);
     assert!(String::from_utf8_lossy(&none.stderr).contains("--seeds"), "replication needs samples");
 }
+
+#[test]
+fn a_sweep_replicates_at_seeds_with_each_seeds_intervals() {
+    let dir = temp_dir("sweep_seeds");
+    let config = dir.join("sweep.toml");
+    let board = Path::new(env!("CARGO_MANIFEST_DIR")).join("../configs/studies/reaction_lanes.board");
+    std::fs::write(
+        &config,
+        format!(
+            "actions = [\"move\"]\nmover_ap = [3]\nreactor_ap = [2]\nsamples = 4\njudge = \"scripted\"\n\n\
+             [[template]]\nname = \"start\"\nboard = {:?}\nmover = \"kaneda\"\nfrom = [14, 8]\nto = [20, 8]\n\
+             reactors = [\"nix\"]\ngrid = {{ x = [15, 19], y = [12, 12], step = 4 }}\n",
+            board.display().to_string()
+        ),
+    )
+    .unwrap();
+    let (config, out_dir) = (config.display().to_string(), dir.join("out").display().to_string());
+    let out = tde(&["study", "reaction-timing", "--sweep", &config, "--seeds", "3,4", "--out", &out_dir]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("| seed 3 | seed 4 | replicated |") && text.contains("Totals:"), "{text}");
+    assert!(text.contains("seeds 3, 4 (held only where every seed settles"), "{text}");
+    let out_dir = Path::new(&out_dir);
+    for f in [
+        "replication.md",
+        "replication.csv",
+        "summary.md",
+        "sweep.json.gz",
+        "seed-3/sweep.csv",
+        "seed-4/sweep.json.gz",
+    ] {
+        assert!(out_dir.join(f).is_file(), "{f} is written");
+    }
+    let csv = std::fs::read_to_string(out_dir.join("replication.csv")).unwrap();
+    let seed = csv.lines().next().unwrap().split(',').position(|h| h == "seed").expect("a seed column");
+    let seeds: Vec<&str> = csv.lines().skip(1).map(|l| l.split(',').nth(seed).unwrap()).collect();
+    assert_eq!(seeds, ["3", "4", "3", "4"], "a line per cell and seed: {csv}");
+    // The same seed twice, or replication without samples, is refused with the reason.
+    let twice = tde(&["study", "reaction-timing", "--sweep", &config, "--seeds", "3,3"]);
+    let e = String::from_utf8_lossy(&twice.stderr);
+    assert!(!twice.status.success() && e.contains("--seeds") && e.contains("given twice"), "{e}");
+    let both = tde(&["study", "reaction-timing", "--sweep", &config, "--seed", "1", "--seeds", "3,4"]);
+    assert!(!both.status.success(), "--seed and --seeds together are refused");
+}

@@ -185,7 +185,7 @@ fn ap_source(s: &Study) -> String {
 }
 
 /// A CSV field: quoted when it holds a comma, a quote or a line break.
-fn field(s: &str) -> String {
+pub(crate) fn field(s: &str) -> String {
     if s.contains([',', '"', '\n']) {
         format!("\"{}\"", s.replace('"', "\"\""))
     } else {

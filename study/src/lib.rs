@@ -11,6 +11,7 @@ pub mod records;
 pub mod replicate;
 pub mod sequential;
 pub mod sweep;
+pub mod sweep_replicate;
 pub mod timing;
 
 pub use aprate::ApRate;

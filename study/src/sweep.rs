@@ -13,6 +13,9 @@
 //! judge = "fast:net=checkpoints/fast/gen-000.fnet"  # the agent playing the continuations (any
 //!                           # `tde arena` spec; this one when not given)
 //! seed = 0
+//! seeds = [0, 777]          # optional: replicate at these independent seeds (replaces `seed`;
+//!                           # a cell's verdict holds only when every seed settles on the same
+//!                           # option, see `crate::sweep_replicate`)
 //! ap_value = 0.5            # wounds per AP in the AP-counted net
 //! confidence = 0.95         # of the paired intervals
 //! measure = "return"        # the verdicts' measure: return (beyond, when sampled) or exact
@@ -135,6 +138,11 @@ pub struct SweepConfig {
     /// Seed of the continuations.
     #[serde(default)]
     pub seed: u64,
+    /// Replicate the sweep at these independent seeds (two or more; replaces `seed`): every
+    /// seed's sweep is run on its own and a cell's verdict holds only when every seed settles
+    /// on the same option ([`crate::sweep_replicate`]). Empty: `seed` alone.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub seeds: Vec<u64>,
     /// Wounds per AP in the AP-counted net, or `"rollouts"` to derive it in every situation.
     #[serde(default = "default_ap_value")]
     pub ap_value: ApValue,
@@ -210,6 +218,19 @@ impl SweepConfig {
         }
         if !(0.5..1.0).contains(&self.confidence) {
             return bad("confidence", "must be at least 0.5 and below 1");
+        }
+        if !self.seeds.is_empty() {
+            if self.seeds.len() < 2 {
+                return bad("seeds", "needs two or more seeds to replicate (or give `seed` alone)");
+            }
+            if self.samples == 0 {
+                return bad("seeds", "replication needs samples above 0 (an exact sweep has no seed)");
+            }
+            if let Some(s) =
+                self.seeds.iter().enumerate().find_map(|(i, s)| self.seeds[..i].contains(s).then_some(s))
+            {
+                return bad("seeds", &format!("seed {s} is given twice; the seeds must be independent"));
+            }
         }
         if self.samples > 10_000 || self.budget > 100_000 {
             return bad("samples/budget", "at most 10000 samples and a budget of 100000");
@@ -599,7 +620,8 @@ fn situation_state(c: &SweepConfig, t: &Template, s: &Situation) -> Result<GameS
     Err(format!("no charge: {}", first_error.unwrap_or_default()))
 }
 
-/// Study every situation of the config (in parallel) and classify what is best.
+/// Study every situation of the config (in parallel) at its `seed` and classify what is best
+/// (a config's `seeds` are run one sweep each by [`crate::sweep_replicate::run`]).
 pub fn run(c: &SweepConfig, factory: &AgentFactory) -> Result<SweepResult, String> {
     // A named judge is checked even when nothing is sampled; the default one (a network file
     // found from the repository root) only when it plays.
@@ -804,14 +826,19 @@ pub fn write_outputs(
     meta: &crate::export::Meta,
 ) -> Result<Vec<PathBuf>, String> {
     let mut files = write_figures(r, dir)?;
+    files.push(write_export(&Export { meta: meta.clone(), sweep: r.clone() }, dir)?);
+    files.push(write_csv(r, dir, meta)?);
+    Ok(files)
+}
+
+/// Write `export` into `dir` as [`EXPORT_NAME`] (compact JSON, gzipped); returns its path.
+pub fn write_export(export: &Export, dir: &Path) -> Result<PathBuf, String> {
     let json = dir.join(EXPORT_NAME);
-    let text = serde_json::to_vec(&Export { meta: meta.clone(), sweep: r.clone() }).map_err(err)?;
+    let text = serde_json::to_vec(export).map_err(err)?;
     let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
     std::io::Write::write_all(&mut gz, &text).map_err(err)?;
     engine::record::write_atomic(&json, &gz.finish().map_err(err)?).map_err(err)?;
-    files.push(json);
-    files.push(write_csv(r, dir, meta)?);
-    Ok(files)
+    Ok(json)
 }
 
 /// A sweep's full export: what produced it and every result.
@@ -908,12 +935,19 @@ fn write_csv(r: &SweepResult, dir: &Path, meta: &crate::export::Meta) -> Result<
 /// caption).
 pub fn heatmap_measure(c: &SweepConfig) -> String {
     let rate = c.ap_value;
+    let seeds = if c.seeds.is_empty() {
+        format!("seed {}", c.seed)
+    } else {
+        format!(
+            "seeds {} (held only where every seed settles on the same option, else uncertain)",
+            c.seeds.iter().map(u64::to_string).collect::<Vec<_>>().join(", ")
+        )
+    };
     let sampled = format!(
-        "judge {}, {} samples per option{}, seed {}, {:.0}% overall paired intervals (Bonferroni over looks and pairs)",
+        "judge {}, {} samples per option{}, {seeds}, {:.0}% overall paired intervals (Bonferroni over looks and pairs)",
         c.judge,
         c.samples,
         if c.budget > c.samples { format!(" (until settled, up to {})", c.budget) } else { String::new() },
-        c.seed,
         100.0 * c.confidence
     );
     match (c.samples > 0, c.measure) {
