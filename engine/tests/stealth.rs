@@ -4,16 +4,12 @@
 
 mod common;
 
+use common::open_board;
+
 use common::{force_test, game, Place};
 use engine::dice::TestLevel;
 use engine::state::{CombatKind, Step};
 use engine::{Action, GameState};
-
-fn open_board() -> engine::board::Board {
-    let rows: Vec<String> = (0..14).map(|_| "0.".repeat(10)).collect();
-    let refs: Vec<&str> = rows.iter().map(String::as_str).collect();
-    common::board(&refs)
-}
 
 const KANEDA: u8 = 0;
 const VENK: u8 = 1;
@@ -22,7 +18,7 @@ const VENK: u8 = 1;
 fn ambush() -> GameState {
     let places =
         [Place { side: 0, profile: "kaneda", at: (4, 1) }, Place { side: 1, profile: "venk", at: (4, 8) }];
-    let s = game(open_board(), &places, Some(KANEDA));
+    let s = game(open_board(10, 14), &places, Some(KANEDA));
     let mut d = s.dynamic().clone();
     d.models[VENK as usize].tokens.stealth = true;
     GameState::from_parts(s.static_data().clone(), d)
@@ -80,7 +76,7 @@ fn models_move_through_a_stealthed_enemy() {
 fn a_stealthed_model_is_revealed_by_any_action_but_a_move() {
     let places =
         [Place { side: 0, profile: "venk", at: (4, 1) }, Place { side: 1, profile: "kaneda", at: (4, 8) }];
-    let s = game(open_board(), &places, Some(0));
+    let s = game(open_board(10, 14), &places, Some(0));
     let mut d = s.dynamic().clone();
     d.models[0].tokens.stealth = true;
     let s = GameState::from_parts(s.static_data().clone(), d);
@@ -98,7 +94,7 @@ fn a_stealthed_model_is_revealed_by_any_action_but_a_move() {
 fn reactions_against_a_stealthed_attacker_are_at_minus_two_when_opposed() {
     let places =
         [Place { side: 0, profile: "venk", at: (4, 1) }, Place { side: 1, profile: "kaneda", at: (4, 8) }];
-    let s = game(open_board(), &places, Some(0));
+    let s = game(open_board(10, 14), &places, Some(0));
     let mut d = s.dynamic().clone();
     d.models[0].tokens.stealth = true;
     let mut s = GameState::from_parts(s.static_data().clone(), d);
@@ -124,7 +120,7 @@ fn reactions_against_a_stealthed_attacker_are_at_minus_two_when_opposed() {
 fn fire_reveals_a_stealthed_model() {
     let places =
         [Place { side: 0, profile: "venk", at: (4, 1) }, Place { side: 1, profile: "kaneda", at: (4, 8) }];
-    let s = game(open_board(), &places, Some(0));
+    let s = game(open_board(10, 14), &places, Some(0));
     let mut d = s.dynamic().clone();
     d.models[0].tokens.stealth = true;
     d.models[0].pending.fire = 1;
