@@ -11,8 +11,8 @@
 //! state only through its hook trait, [`ScenarioRules`]: each scenario is one type in its own
 //! file implementing it (`Assassinate` in `assassinate.rs`, ..., and `Skirmish`, the core game
 //! without a scenario, in `skirmish.rs`) — its plan of set-up steps, its own decisions, its
-//! zones and infiltration table, its scoring and end conditions. [`Scenario::rules`] is the
-//! one place the scenario played is matched to its type. What the scenarios share is the
+//! zones and infiltration table, its scoring and end conditions. `SCENARIOS` is the one
+//! list of the scenarios and their rules; [`Scenario::rules`] reads it. What the scenarios share is the
 //! trait's default methods and the functions they call here: the opening and the shared
 //! set-up steps in `set_up`, the mechanics in [`deployment`], [`markers`] and [`hidden`], and
 //! the building blocks of their own rules (victory points, leaders, plan steps, distances) in
@@ -20,10 +20,13 @@
 //!
 //! # Adding a scenario
 //!
-//! 1. Add its variant to [`Scenario`] (and its steps, if it has its own, to [`ScenarioStep`]).
-//! 2. Write its file: one unit struct implementing [`ScenarioRules`], handing the set-up steps
-//!    that are not its own to `set_up` and overriding the default hooks it needs.
-//! 3. Add one arm to [`Scenario::rules`], and its board needs to [`board_fits`].
+//! 1. Write its file: one unit struct implementing [`ScenarioRules`] with its
+//!    [`ScenarioInfo`] (name, title, summary, page, D5 number, board needs), handing the
+//!    set-up steps that are not its own to `set_up` and overriding the default hooks it needs.
+//! 2. Add its variant to [`Scenario`] (and its steps, if it has its own, to [`ScenarioStep`])
+//!    and its line to `SCENARIOS` here, with its `mod` line.
+//! 3. The scripted player's plan for it (`agents/src/scripted/plans/`) and its test
+//!    (`engine/tests/scenario_NAME.rs`): see `docs/extending.md`.
 //!
 //! The core game without a scenario ([`Scenario::Skirmish`]) deploys automatically and scores
 //! the points of enemy casualties; it is what hand-written setup files use.
@@ -107,7 +110,7 @@ impl Scenario {
         every
     };
 
-    /// The scenario's rules, each scenario's one type, from [`SCENARIOS`].
+    /// The scenario's rules, each scenario's one type, from `SCENARIOS`.
     pub fn rules(self) -> &'static dyn ScenarioRules {
         SCENARIOS[self as usize].1
     }
