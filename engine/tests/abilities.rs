@@ -82,9 +82,7 @@ fn s_max() -> u8 {
 #[test]
 fn a_primitive_weapon_can_be_repaired_by_its_owner_and_a_blunder_breaks_it() {
     // p.47 and Primitive (p.53): Nix, no Mech, clears the jam of her Recurve herself.
-    let places =
-        [Place { side: 0, profile: "nix", at: (2, 2) }, Place { side: 1, profile: "kaneda", at: (10, 11) }];
-    let s = game(open_board(12, 12), &places, Some(0));
+    let s = Position::on(open_board(12, 12)).model(0, "nix", (2, 2)).model(1, "kaneda", (10, 11)).active(0);
     let recurve = s.profile(0).weapons.iter().position(|w| w.name == "Recurve").unwrap() as u8;
     let mut d = s.dynamic().clone();
     d.models[0].jammed = 1 << recurve;

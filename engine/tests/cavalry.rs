@@ -89,10 +89,8 @@ fn a_mount_taken_out_leaves_the_rider_in_its_place() {
 
 #[test]
 fn cavalry_never_crawl_nor_interact() {
-    let s = Position::on(open_board(10, 16))
-        .model(1, "cavalry_nix", (4, 8))
-        .model(0, "kaneda", (4, 1))
-        .active(0);
+    let s =
+        Position::on(open_board(10, 16)).model(1, "cavalry_nix", (4, 8)).model(0, "kaneda", (4, 1)).active(0);
     assert!(!s
         .legal_actions()
         .iter()

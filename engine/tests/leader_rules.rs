@@ -133,7 +133,8 @@ fn a_close_combat_rule_adds_to_the_covered_models_blows() {
         Place { side: 0, profile: "bondsman_brute", at: (6, 2) },
         Place { side: 1, profile: "hosk", at: (7, 3) },
     ];
-    let s = with_card(&common::game(open_board(16, 16), &places, Some(1)), shipped("bondsmen_leaders_resolve"));
+    let s =
+        with_card(&common::game(open_board(16, 16), &places, Some(1)), shipped("bondsmen_leaders_resolve"));
     assert_eq!(shipped("bondsmen_leaders_resolve").rule, Some(LeaderRule::CloseCombat));
     let blow = *s
         .legal_actions()
@@ -152,7 +153,10 @@ fn a_camouflage_rule_makes_the_covered_models_harder_to_shoot() {
         Place { side: 0, profile: "slethssk", at: (6, 2) },
         Place { side: 1, profile: "militia_rifleman", at: (6, 10) },
     ];
-    let s = with_card(&common::game(open_board(16, 16), &places, Some(2)), shipped("artifacters_leaders_resolve"));
+    let s = with_card(
+        &common::game(open_board(16, 16), &places, Some(2)),
+        shipped("artifacters_leaders_resolve"),
+    );
     let shot =
         *s.legal_actions().iter().find(|a| matches!(a, Action::Shoot { target: 1, .. })).expect("a shot");
     assert_eq!(main_roll(&s, shot).attr + 1, main_roll(&leader_down(&s), shot).attr);

@@ -343,9 +343,8 @@ fn a_charge_target_may_fight_back_and_a_bystander_may_only_shoot() {
 
 #[test]
 fn in_an_opposed_close_combat_only_the_winner_deals_damage() {
-    let places =
-        [Place { side: 0, profile: "kaneda", at: (2, 2) }, Place { side: 1, profile: "hosk", at: (2, 3) }];
-    let mut s = game(open_board(6, 6), &places, Some(KANEDA));
+    let mut s =
+        Position::on(open_board(6, 6)).model(0, "kaneda", (2, 2)).model(1, "hosk", (2, 3)).active(KANEDA);
     let cc = Action::CloseCombat { weapon: weapon(&s, KANEDA, false), target: 1 };
     s.apply_action(cc).unwrap();
     let back = *s
@@ -433,9 +432,8 @@ fn no_shot_is_offered_where_the_mover_passes_in_base_contact_with_the_reactor() 
 /// charger on its way in, but not at the last point, where they are in base contact.
 #[test]
 fn a_charge_target_may_not_shoot_where_the_charge_ends_in_base_contact() {
-    let places =
-        [Place { side: 0, profile: "kaneda", at: (2, 2) }, Place { side: 1, profile: "nix", at: (2, 9) }];
-    let mut s = game(open_board(16, 16), &places, Some(KANEDA));
+    let mut s =
+        Position::on(open_board(16, 16)).model(0, "kaneda", (2, 2)).model(1, "nix", (2, 9)).active(KANEDA);
     let charge = *s
         .legal_actions()
         .iter()
