@@ -534,9 +534,7 @@ pub fn fuzz(args: &FuzzArgs) -> Result<(String, bool), String> {
         let b = crews[rng.gen_range(0..crews.len())].clone();
         let scenario = match &args.scenario {
             Some(name) => pick_scenario(name, seed)?,
-            None => {
-                [Scenario::Skirmish].into_iter().chain(Scenario::ALL).nth(rng.gen_range(0..6)).expect("six")
-            }
+            None => Scenario::EVERY[rng.gen_range(0..Scenario::EVERY.len())],
         };
         let dinos = match args.dinos {
             Some(0) => 1 + (seed % 4) as u8,

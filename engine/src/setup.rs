@@ -256,29 +256,17 @@ fn check_scenario_crews(
     models: &[ModelState],
     files: &[String; 2],
 ) -> Result<(), DataError> {
-    use crate::profile::{ModelType, Role};
     if models.len() > 32 {
         return Err(DataError::new(&files[0], "models", "a game holds at most 32 models".to_string()));
     }
     let sides = if stat.uc.as_ref().is_some_and(|uc| uc.solo) { 1 } else { 2 };
     for (side, file) in files.iter().enumerate().take(sides) {
-        let profiles =
-            || models.iter().filter(|m| m.side == side as u8).map(|m| &stat.profiles[m.profile as usize]);
-        let name = stat.scenario.title();
-        if stat.scenario == Scenario::Assassinate
-            && profiles().any(|p| p.role == Role::Leader && p.model_type == ModelType::Cavalry)
-        {
-            return Err(DataError::new(
-                file,
-                "models",
-                format!("{name}: mounted leaders may not be used (p.78)"),
-            ));
-        }
-        if matches!(stat.scenario, Scenario::GrudgeMatch | Scenario::Couriers)
-            && !profiles().any(|p| p.model_type == ModelType::Character)
-        {
-            return Err(DataError::new(file, "models", format!("{name} needs a character to nominate")));
-        }
+        let crew: Vec<&Profile> = models
+            .iter()
+            .filter(|m| m.side == side as u8)
+            .map(|m| &*stat.profiles[m.profile as usize])
+            .collect();
+        stat.scenario.rules().check_crew(&crew).map_err(|why| DataError::new(file, "models", why))?;
     }
     Ok(())
 }

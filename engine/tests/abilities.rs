@@ -2,28 +2,23 @@
 
 mod common;
 
+use common::{open_board, Position};
+
 use common::{force_test, game, Place};
 use engine::dice::TestLevel;
 use engine::state::{Health, InteractKind, Step};
 use engine::{Action, GameState};
-
-fn open_board() -> engine::board::Board {
-    let rows: Vec<String> = (0..12).map(|_| "0.".repeat(12)).collect();
-    let refs: Vec<&str> = rows.iter().map(String::as_str).collect();
-    common::board(&refs)
-}
 
 const MEDIC: u8 = 0;
 const PATIENT: u8 = 1;
 
 /// The Artifacter medic next to a wounded Slethssk, far from Kaneda.
 fn clinic(wounds: u8, down: bool) -> GameState {
-    let places = [
-        Place { side: 0, profile: "artifacter_medic", at: (2, 2) },
-        Place { side: 0, profile: "slethssk", at: (3, 2) },
-        Place { side: 1, profile: "kaneda", at: (10, 11) },
-    ];
-    let s = game(open_board(), &places, Some(MEDIC));
+    let s = Position::on(open_board(12, 12))
+        .model(0, "artifacter_medic", (2, 2))
+        .model(0, "slethssk", (3, 2))
+        .model(1, "kaneda", (10, 11))
+        .active(MEDIC);
     let mut d = s.dynamic().clone();
     d.models[PATIENT as usize].wounds = wounds;
     if down {
@@ -69,12 +64,11 @@ fn first_aid_needs_a_medic_in_base_contact_and_a_wounded_friend() {
     let s = clinic(s_max(), false);
     assert!(!s.legal_actions().iter().any(|a| matches!(a, Action::Interact { .. })), "nobody is wounded");
     // Out of base contact.
-    let places = [
-        Place { side: 0, profile: "artifacter_medic", at: (2, 2) },
-        Place { side: 0, profile: "slethssk", at: (6, 2) },
-        Place { side: 1, profile: "kaneda", at: (10, 11) },
-    ];
-    let mut s = game(open_board(), &places, Some(MEDIC));
+    let mut s = Position::on(open_board(12, 12))
+        .model(0, "artifacter_medic", (2, 2))
+        .model(0, "slethssk", (6, 2))
+        .model(1, "kaneda", (10, 11))
+        .active(MEDIC);
     let mut d = s.dynamic().clone();
     d.models[PATIENT as usize].wounds = 1;
     s = GameState::from_parts(s.static_data().clone(), d);
@@ -88,9 +82,7 @@ fn s_max() -> u8 {
 #[test]
 fn a_primitive_weapon_can_be_repaired_by_its_owner_and_a_blunder_breaks_it() {
     // p.47 and Primitive (p.53): Nix, no Mech, clears the jam of her Recurve herself.
-    let places =
-        [Place { side: 0, profile: "nix", at: (2, 2) }, Place { side: 1, profile: "kaneda", at: (10, 11) }];
-    let s = game(open_board(), &places, Some(0));
+    let s = Position::on(open_board(12, 12)).model(0, "nix", (2, 2)).model(1, "kaneda", (10, 11)).active(0);
     let recurve = s.profile(0).weapons.iter().position(|w| w.name == "Recurve").unwrap() as u8;
     let mut d = s.dynamic().clone();
     d.models[0].jammed = 1 << recurve;
@@ -113,12 +105,11 @@ fn a_primitive_weapon_can_be_repaired_by_its_owner_and_a_blunder_breaks_it() {
 
 #[test]
 fn only_a_mech_repairs_other_weapons() {
-    let places = [
-        Place { side: 0, profile: "artifacter_tinker", at: (2, 2) },
-        Place { side: 0, profile: "artifacter_captain", at: (3, 2) },
-        Place { side: 1, profile: "kaneda", at: (10, 11) },
-    ];
-    let s = game(open_board(), &places, Some(0));
+    let s = Position::on(open_board(12, 12))
+        .model(0, "artifacter_tinker", (2, 2))
+        .model(0, "artifacter_captain", (3, 2))
+        .model(1, "kaneda", (10, 11))
+        .active(0);
     let gun = s.profile(1).weapons.iter().position(|w| w.is_ranged()).unwrap() as u8;
     assert!(!s.profile(1).weapons[gun as usize].has(engine::profile::WeaponProperty::Primitive));
     let mut d = s.dynamic().clone();
@@ -137,12 +128,11 @@ fn only_a_mech_repairs_other_weapons() {
 
 #[test]
 fn a_reaction_to_an_interact_action_can_be_answered_with_a_firefight() {
-    let places = [
-        Place { side: 0, profile: "artifacter_medic", at: (2, 2) },
-        Place { side: 0, profile: "slethssk", at: (3, 2) },
-        Place { side: 1, profile: "kaneda", at: (2, 8) },
-    ];
-    let s = game(open_board(), &places, Some(MEDIC));
+    let s = Position::on(open_board(12, 12))
+        .model(0, "artifacter_medic", (2, 2))
+        .model(0, "slethssk", (3, 2))
+        .model(1, "kaneda", (2, 8))
+        .active(MEDIC);
     let mut d = s.dynamic().clone();
     d.models[PATIENT as usize].wounds = 2;
     let mut s = GameState::from_parts(s.static_data().clone(), d);
@@ -167,7 +157,7 @@ fn command_post() -> GameState {
         Place { side: 0, profile: "firm_sawbones", at: (2, 4) },
         Place { side: 1, profile: "venk", at: (10, 11) },
     ];
-    game(open_board(), &places, Some(0))
+    game(open_board(12, 12), &places, Some(0))
 }
 
 const HOSK: u8 = 1;
@@ -257,12 +247,11 @@ fn a_leader_whose_action_ends_without_orders_may_order_later_in_the_turn() {
 
 #[test]
 fn beasts_never_go_prone_crawl_or_interact() {
-    let places = [
-        Place { side: 0, profile: "yuttaraptor", at: (2, 2) },
-        Place { side: 0, profile: "artifacter_medic", at: (3, 2) },
-        Place { side: 1, profile: "kaneda", at: (10, 11) },
-    ];
-    let s = game(open_board(), &places, Some(0));
+    let s = Position::on(open_board(12, 12))
+        .model(0, "yuttaraptor", (2, 2))
+        .model(0, "artifacter_medic", (3, 2))
+        .model(1, "kaneda", (10, 11))
+        .active(0);
     let mut d = s.dynamic().clone();
     d.models[0].wounds -= 1;
     let s = GameState::from_parts(s.static_data().clone(), d);

@@ -11,6 +11,8 @@
 
 mod common;
 
+use common::open_board;
+
 use common::uc::{dino_field, roll, run_until};
 use common::{custom, force_test, force_wounds, game_with};
 use engine::dice::TestLevel;
@@ -103,12 +105,6 @@ impl Way {
     }
 }
 
-fn open_board() -> engine::board::Board {
-    let rows: Vec<String> = (0..16).map(|_| "0.".repeat(12)).collect();
-    let refs: Vec<&str> = rows.iter().map(String::as_str).collect();
-    common::board(&refs)
-}
-
 fn attacker(props: &[P]) -> Arc<Profile> {
     let with = |mut base: Vec<P>| {
         base.extend_from_slice(props);
@@ -163,7 +159,7 @@ fn field(way: Way, props: &[P], blind_attacker: bool) -> GameState {
         ReactShot | ReactTemplate | ReactTeardrop => ((5, 2), (5, 8), V),
         _ => ((5, 2), (5, 8), A),
     };
-    let s = game_with(open_board(), &[(0, attacker(props), a), (1, victim(), v)], Some(active));
+    let s = game_with(open_board(12, 16), &[(0, attacker(props), a), (1, victim(), v)], Some(active));
     common::edited(&s, |d| d.models[A as usize].tokens.blind = blind_attacker)
 }
 

@@ -3,16 +3,12 @@
 
 mod common;
 
+use common::{open_board, Position};
+
 use common::{force_test, force_wounds, game, Place};
 use engine::dice::TestLevel;
 use engine::state::{Health, Step};
 use engine::{Action, GameState};
-
-fn open_board() -> engine::board::Board {
-    let rows: Vec<String> = (0..16).map(|_| "0.".repeat(10)).collect();
-    let refs: Vec<&str> = rows.iter().map(String::as_str).collect();
-    common::board(&refs)
-}
 
 const KANEDA: u8 = 0;
 const CAVALRY: u8 = 1;
@@ -23,7 +19,7 @@ fn target_practice() -> GameState {
         Place { side: 0, profile: "kaneda", at: (4, 1) },
         Place { side: 1, profile: "cavalry_nix", at: (4, 8) },
     ];
-    game(open_board(), &places, Some(KANEDA))
+    game(open_board(10, 16), &places, Some(KANEDA))
 }
 
 fn shoot(s: &mut GameState, level: TestLevel) {
@@ -93,11 +89,8 @@ fn a_mount_taken_out_leaves_the_rider_in_its_place() {
 
 #[test]
 fn cavalry_never_crawl_nor_interact() {
-    let places = [
-        Place { side: 1, profile: "cavalry_nix", at: (4, 8) },
-        Place { side: 0, profile: "kaneda", at: (4, 1) },
-    ];
-    let s = game(open_board(), &places, Some(0));
+    let s =
+        Position::on(open_board(10, 16)).model(1, "cavalry_nix", (4, 8)).model(0, "kaneda", (4, 1)).active(0);
     assert!(!s
         .legal_actions()
         .iter()
@@ -110,7 +103,7 @@ fn riding() -> GameState {
         Place { side: 0, profile: "cavalry_nix", at: (4, 2) },
         Place { side: 1, profile: "kaneda", at: (4, 12) },
     ];
-    game(open_board(), &places, Some(0))
+    game(open_board(10, 16), &places, Some(0))
 }
 
 #[test]

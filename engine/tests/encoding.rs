@@ -476,3 +476,31 @@ fn markers_a_side_has_not_looked_at_are_a_plane() {
     }
     assert!(differed, "no side ever looked at a marker the other had not");
 }
+
+/// The scenario one-hot has one slot per scenario of the scenario list, the skirmish first,
+/// each scenario's at its place; with the five scenarios and the skirmish the observation is
+/// the size the shipped checkpoints were trained on (their `meta.json` records it), so they
+/// still load.
+#[test]
+fn scenario_slots_follow_the_scenario_list_and_shipped_checkpoints_still_fit() {
+    use engine::encoding::observe::{SCENARIO_FIRST, SCENARIO_SLOTS};
+    assert_eq!(SCENARIO_SLOTS, Scenario::EVERY.len());
+    assert_eq!(SCENARIO_SLOTS, 6, "five scenarios and the skirmish");
+    let shipped = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../checkpoints");
+    for name in ["bootstrap", "bootstrap_value"] {
+        let text = std::fs::read_to_string(shipped.join(name).join("meta.json")).unwrap();
+        let meta: serde_json::Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(meta["planes"], PLANES, "{name}");
+        assert_eq!(meta["globals"], GLOBALS, "{name}");
+    }
+    for (i, scenario) in Scenario::EVERY.into_iter().enumerate() {
+        let state = common::scenario_game(scenario, "sunken_plaza", ["artifacters_100", "the_firm_100"]);
+        let geo = Geometry::of(state.board());
+        let mut planes = Array3::zeros((PLANES, geo.depth, geo.width));
+        let mut globals = Array1::zeros(GLOBALS);
+        encode_observation(&state, 0, planes.view_mut(), globals.view_mut());
+        let slots: Vec<f32> = (0..SCENARIO_SLOTS).map(|k| globals[SCENARIO_FIRST + k]).collect();
+        let expected: Vec<f32> = (0..SCENARIO_SLOTS).map(|k| (k == i) as u8 as f32).collect();
+        assert_eq!(slots, expected, "{}", scenario.name());
+    }
+}

@@ -5,6 +5,8 @@
 
 mod common;
 
+use common::open_board;
+
 use common::{force_test, Place};
 use engine::cards::{load_cards, Card, CardKind, LeaderRule};
 use engine::dice::TestLevel;
@@ -17,12 +19,6 @@ const TROOPER: u8 = 1;
 const NEUTRAL: u8 = 2;
 const MEDIC: u8 = 3;
 const ENEMY: u8 = 4;
-
-fn open_board() -> engine::board::Board {
-    let rows: Vec<String> = (0..16).map(|_| "0.".repeat(16)).collect();
-    let refs: Vec<&str> = rows.iter().map(String::as_str).collect();
-    common::board(&refs)
-}
 
 fn shipped(id: &str) -> Arc<Card> {
     let catalog = load_cards(&engine::data::configs_dir().join("cards")).expect("shipped cards load");
@@ -55,7 +51,7 @@ fn crew(card: &str, enemy: &str, active: u8) -> GameState {
         Place { side: 0, profile: "militia_surgeon", at: (3, 2) },
         Place { side: 1, profile: enemy, at: (6, 10) },
     ];
-    with_card(&common::game(open_board(), &places, Some(active)), shipped(card))
+    with_card(&common::game(open_board(16, 16), &places, Some(active)), shipped(card))
 }
 
 fn covered(s: &GameState) -> Vec<u8> {
@@ -137,7 +133,8 @@ fn a_close_combat_rule_adds_to_the_covered_models_blows() {
         Place { side: 0, profile: "bondsman_brute", at: (6, 2) },
         Place { side: 1, profile: "hosk", at: (7, 3) },
     ];
-    let s = with_card(&common::game(open_board(), &places, Some(1)), shipped("bondsmen_leaders_resolve"));
+    let s =
+        with_card(&common::game(open_board(16, 16), &places, Some(1)), shipped("bondsmen_leaders_resolve"));
     assert_eq!(shipped("bondsmen_leaders_resolve").rule, Some(LeaderRule::CloseCombat));
     let blow = *s
         .legal_actions()
@@ -156,7 +153,10 @@ fn a_camouflage_rule_makes_the_covered_models_harder_to_shoot() {
         Place { side: 0, profile: "slethssk", at: (6, 2) },
         Place { side: 1, profile: "militia_rifleman", at: (6, 10) },
     ];
-    let s = with_card(&common::game(open_board(), &places, Some(2)), shipped("artifacters_leaders_resolve"));
+    let s = with_card(
+        &common::game(open_board(16, 16), &places, Some(2)),
+        shipped("artifacters_leaders_resolve"),
+    );
     let shot =
         *s.legal_actions().iter().find(|a| matches!(a, Action::Shoot { target: 1, .. })).expect("a shot");
     assert_eq!(main_roll(&s, shot).attr + 1, main_roll(&leader_down(&s), shot).attr);

@@ -3,6 +3,8 @@
 
 mod common;
 
+use common::open_board;
+
 use common::{custom, force_test, force_wounds, game_with};
 use engine::dice::TestLevel;
 use engine::profile::{Profile, Weapon, WeaponProperty};
@@ -12,12 +14,6 @@ use std::sync::Arc;
 
 const SHOOTER: u8 = 0;
 const TARGET: u8 = 1;
-
-fn open_board(w: usize, d: usize) -> engine::board::Board {
-    let rows: Vec<String> = (0..d).map(|_| "0.".repeat(w)).collect();
-    let refs: Vec<&str> = rows.iter().map(String::as_str).collect();
-    common::board(&refs)
-}
 
 /// Kaneda armed with a test gun (12/18, 2/3) and a test blade (2/3) with the given properties.
 fn armed(gun: &[WeaponProperty], blade: &[WeaponProperty]) -> Arc<Profile> {

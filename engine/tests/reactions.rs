@@ -3,6 +3,8 @@
 
 mod common;
 
+use common::{open_board, Position};
+
 use common::{force_test, force_wounds, game, Place};
 use engine::dice::TestLevel;
 use engine::state::{CombatKind, CombatRoll, RollRole, Step};
@@ -11,12 +13,6 @@ use engine::{Action, GameState, Player};
 const KANEDA: u8 = 0;
 const NIX: u8 = 1;
 const SLETHSSK: u8 = 2;
-
-fn open_board(w: usize, d: usize) -> engine::board::Board {
-    let rows: Vec<String> = (0..d).map(|_| "0.".repeat(w)).collect();
-    let refs: Vec<&str> = rows.iter().map(String::as_str).collect();
-    common::board(&refs)
-}
 
 /// Kaneda (side A, active) facing Nix and Slethssk (side B) on an open 16" table.
 fn diagram() -> GameState {
@@ -165,13 +161,12 @@ fn only_one_firefight_and_none_after_a_nested_action() {
 
 #[test]
 fn three_reactors_and_one_firefight_only_the_firefight_is_opposed() {
-    let places = [
-        Place { side: 0, profile: "kaneda", at: (2, 2) },
-        Place { side: 1, profile: "nix", at: (2, 9) },
-        Place { side: 1, profile: "slethssk", at: (5, 8) },
-        Place { side: 1, profile: "venk", at: (10, 8) },
-    ];
-    let mut s = game(open_board(16, 16), &places, Some(KANEDA));
+    let mut s = Position::on(open_board(16, 16))
+        .model(0, "kaneda", (2, 2))
+        .model(1, "nix", (2, 9))
+        .model(1, "slethssk", (5, 8))
+        .model(1, "venk", (10, 8))
+        .active(KANEDA);
     s.apply_action(Action::Move { dest: s.board().idx(8, 2), prone: false }).unwrap();
     s.apply_action(Action::NoNested).unwrap();
     react(&mut s, NIX, true);
@@ -309,12 +304,11 @@ fn the_reacting_player_picks_the_point_where_the_mover_is_not_in_cover() {
 
 #[test]
 fn a_charge_target_may_fight_back_and_a_bystander_may_only_shoot() {
-    let places = [
-        Place { side: 0, profile: "kaneda", at: (2, 2) },
-        Place { side: 1, profile: "hosk", at: (2, 6) },
-        Place { side: 1, profile: "slethssk", at: (8, 6) },
-    ];
-    let mut s = game(open_board(12, 12), &places, Some(KANEDA));
+    let mut s = Position::on(open_board(12, 12))
+        .model(0, "kaneda", (2, 2))
+        .model(1, "hosk", (2, 6))
+        .model(1, "slethssk", (8, 6))
+        .active(KANEDA);
     let charge = *s
         .legal_actions()
         .iter()
@@ -349,9 +343,8 @@ fn a_charge_target_may_fight_back_and_a_bystander_may_only_shoot() {
 
 #[test]
 fn in_an_opposed_close_combat_only_the_winner_deals_damage() {
-    let places =
-        [Place { side: 0, profile: "kaneda", at: (2, 2) }, Place { side: 1, profile: "hosk", at: (2, 3) }];
-    let mut s = game(open_board(6, 6), &places, Some(KANEDA));
+    let mut s =
+        Position::on(open_board(6, 6)).model(0, "kaneda", (2, 2)).model(1, "hosk", (2, 3)).active(KANEDA);
     let cc = Action::CloseCombat { weapon: weapon(&s, KANEDA, false), target: 1 };
     s.apply_action(cc).unwrap();
     let back = *s
@@ -439,9 +432,8 @@ fn no_shot_is_offered_where_the_mover_passes_in_base_contact_with_the_reactor() 
 /// charger on its way in, but not at the last point, where they are in base contact.
 #[test]
 fn a_charge_target_may_not_shoot_where_the_charge_ends_in_base_contact() {
-    let places =
-        [Place { side: 0, profile: "kaneda", at: (2, 2) }, Place { side: 1, profile: "nix", at: (2, 9) }];
-    let mut s = game(open_board(16, 16), &places, Some(KANEDA));
+    let mut s =
+        Position::on(open_board(16, 16)).model(0, "kaneda", (2, 2)).model(1, "nix", (2, 9)).active(KANEDA);
     let charge = *s
         .legal_actions()
         .iter()
@@ -472,12 +464,11 @@ fn a_charges_blow_is_declared_with_the_charge_before_the_reactions() {
     // Reactions" (ruling 149). Kaneda, prone, charges Hosk; Slethssk stands beside the
     // destination, so the blow there is at +1 (charging) and -1 (a second enemy in contact),
     // standing (it stands up as it sets off).
-    let places = [
-        Place { side: 0, profile: "kaneda", at: (2, 2) },
-        Place { side: 1, profile: "hosk", at: (2, 6) },
-        Place { side: 1, profile: "slethssk", at: (3, 6) },
-    ];
-    let s = game(open_board(12, 12), &places, Some(KANEDA));
+    let s = Position::on(open_board(12, 12))
+        .model(0, "kaneda", (2, 2))
+        .model(1, "hosk", (2, 6))
+        .model(1, "slethssk", (3, 6))
+        .active(KANEDA);
     let mut s = common::edited(&s, |d| d.models[KANEDA as usize].stance = engine::state::Stance::Prone);
     let charge = *s
         .legal_actions()

@@ -4,25 +4,20 @@
 
 mod common;
 
+use common::{open_board, Position};
+
 use common::{force_test, game, Place};
 use engine::dice::TestLevel;
 use engine::state::{CombatKind, Step};
 use engine::{Action, GameState};
-
-fn open_board() -> engine::board::Board {
-    let rows: Vec<String> = (0..14).map(|_| "0.".repeat(10)).collect();
-    let refs: Vec<&str> = rows.iter().map(String::as_str).collect();
-    common::board(&refs)
-}
 
 const KANEDA: u8 = 0;
 const VENK: u8 = 1;
 
 /// Kaneda active; Venk (Stealth skill) 6" away.
 fn ambush() -> GameState {
-    let places =
-        [Place { side: 0, profile: "kaneda", at: (4, 1) }, Place { side: 1, profile: "venk", at: (4, 8) }];
-    let s = game(open_board(), &places, Some(KANEDA));
+    let s =
+        Position::on(open_board(10, 14)).model(0, "kaneda", (4, 1)).model(1, "venk", (4, 8)).active(KANEDA);
     let mut d = s.dynamic().clone();
     d.models[VENK as usize].tokens.stealth = true;
     GameState::from_parts(s.static_data().clone(), d)
@@ -78,9 +73,7 @@ fn models_move_through_a_stealthed_enemy() {
 
 #[test]
 fn a_stealthed_model_is_revealed_by_any_action_but_a_move() {
-    let places =
-        [Place { side: 0, profile: "venk", at: (4, 1) }, Place { side: 1, profile: "kaneda", at: (4, 8) }];
-    let s = game(open_board(), &places, Some(0));
+    let s = Position::on(open_board(10, 14)).model(0, "venk", (4, 1)).model(1, "kaneda", (4, 8)).active(0);
     let mut d = s.dynamic().clone();
     d.models[0].tokens.stealth = true;
     let s = GameState::from_parts(s.static_data().clone(), d);
@@ -96,9 +89,7 @@ fn a_stealthed_model_is_revealed_by_any_action_but_a_move() {
 
 #[test]
 fn reactions_against_a_stealthed_attacker_are_at_minus_two_when_opposed() {
-    let places =
-        [Place { side: 0, profile: "venk", at: (4, 1) }, Place { side: 1, profile: "kaneda", at: (4, 8) }];
-    let s = game(open_board(), &places, Some(0));
+    let s = Position::on(open_board(10, 14)).model(0, "venk", (4, 1)).model(1, "kaneda", (4, 8)).active(0);
     let mut d = s.dynamic().clone();
     d.models[0].tokens.stealth = true;
     let mut s = GameState::from_parts(s.static_data().clone(), d);
@@ -122,9 +113,7 @@ fn reactions_against_a_stealthed_attacker_are_at_minus_two_when_opposed() {
 
 #[test]
 fn fire_reveals_a_stealthed_model() {
-    let places =
-        [Place { side: 0, profile: "venk", at: (4, 1) }, Place { side: 1, profile: "kaneda", at: (4, 8) }];
-    let s = game(open_board(), &places, Some(0));
+    let s = Position::on(open_board(10, 14)).model(0, "venk", (4, 1)).model(1, "kaneda", (4, 8)).active(0);
     let mut d = s.dynamic().clone();
     d.models[0].tokens.stealth = true;
     d.models[0].pending.fire = 1;

@@ -3,18 +3,14 @@
 
 mod common;
 
+use common::open_board;
+
 use common::{custom, force_test, force_wounds, game_with};
 use engine::dice::TestLevel;
 use engine::profile::{Profile, TemplateKind, Weapon, WeaponProperty};
 use engine::state::Step;
 use engine::{Action, GameState, Player};
 use std::sync::Arc;
-
-fn open_board() -> engine::board::Board {
-    let rows: Vec<String> = (0..16).map(|_| "0.".repeat(12)).collect();
-    let refs: Vec<&str> = rows.iter().map(String::as_str).collect();
-    common::board(&refs)
-}
 
 /// Kaneda with a single template weapon (8/14, 2/3) with the given properties.
 fn bomber(props: Vec<WeaponProperty>) -> Arc<Profile> {
@@ -41,7 +37,7 @@ fn field(props: Vec<WeaponProperty>) -> GameState {
         (1, common::profile("venk"), (6, 8)),
         (0, common::profile("slethssk"), (9, 8)),
     ];
-    game_with(open_board(), &places, Some(0))
+    game_with(open_board(12, 16), &places, Some(0))
 }
 
 fn top(s: &GameState) -> Option<Step> {
@@ -129,7 +125,7 @@ fn a_teardrop_needs_no_hit_roll() {
     let places =
         [(0, bomber(vec![WeaponProperty::Template(TemplateKind::Teardrop)])), (1, common::profile("hosk"))];
     let mut s = game_with(
-        open_board(),
+        open_board(12, 16),
         &[(0, places[0].1.clone(), (5, 1)), (1, places[1].1.clone(), (5, 5))],
         Some(0),
     );
@@ -202,7 +198,7 @@ fn a_template_reaction_is_placed_over_the_active_model_where_it_reacts() {
     // Kaneda (plain) runs past the bomber, who reacts with a small template at one point of
     // the run; the template is never opposed and hits Kaneda where he was.
     let places = [(0, common::profile("kaneda"), (2, 2)), (1, bomber(small(&[])), (5, 12))];
-    let mut s = game_with(open_board(), &places, Some(0));
+    let mut s = game_with(open_board(12, 16), &places, Some(0));
     s.apply_action(Action::Move { dest: s.board().idx(2, 8), prone: false }).unwrap();
     common::decline_nested(&mut s);
     let react = *s
@@ -251,7 +247,7 @@ fn a_scarce_template_weapon_is_used_up_like_any_other() {
     for kind in [TemplateKind::Small, TemplateKind::Teardrop] {
         let props = vec![WeaponProperty::Template(kind), WeaponProperty::Scarce(1)];
         let places = [(0, bomber(props), (5, 1)), (1, common::profile("hosk"), (5, 6))];
-        let mut s = game_with(open_board(), &places, Some(0));
+        let mut s = game_with(open_board(12, 16), &places, Some(0));
         assert!(s.models()[0].ap >= 2, "the bomber could fire twice");
         let fire =
             *s.legal_actions().iter().find(|a| matches!(a, Action::Template { .. })).expect("fire once");
@@ -279,10 +275,10 @@ fn a_scarce_template_weapon_is_used_up_like_any_other() {
 fn a_damaging_template_never_covers_its_own_firer() {
     let large = vec![WeaponProperty::Template(TemplateKind::Large)];
     let near = [(0, bomber(large.clone()), (5, 1)), (1, common::profile("hosk"), (5, 3))];
-    let s = game_with(open_board(), &near, Some(0));
+    let s = game_with(open_board(12, 16), &near, Some(0));
     assert!(!s.legal_actions().contains(&Action::Template { weapon: 0, at: s.board().idx(5, 3) }));
     let far = [(0, bomber(large), (5, 1)), (1, common::profile("hosk"), (5, 6))];
-    let s = game_with(open_board(), &far, Some(0));
+    let s = game_with(open_board(12, 16), &far, Some(0));
     assert!(s.legal_actions().contains(&Action::Template { weapon: 0, at: s.board().idx(5, 6) }));
 }
 
@@ -294,7 +290,7 @@ fn a_damaging_template_never_covers_its_own_firer() {
 fn a_template_pass_beyond_pass_range_misses_and_nailed_it_deals_normal_damage() {
     let places = [(0, bomber(small(&[])), (5, 1)), (1, common::profile("hosk"), (5, 12))];
     for (level, hit) in [(TestLevel::Pass, None), (TestLevel::NailedIt, Some(2))] {
-        let mut s = game_with(open_board(), &places, Some(0));
+        let mut s = game_with(open_board(12, 16), &places, Some(0));
         s.apply_action(Action::Template { weapon: 0, at: s.board().idx(5, 12) }).unwrap();
         common::decline_declarations(&mut s);
         force_test(&mut s, level);
@@ -323,7 +319,7 @@ fn a_swimming_firer_throws_a_template_at_minus_one() {
             other => panic!("a hit roll: {other:?}"),
         }
     };
-    assert_eq!(attr(common::board(&refs)), attr(open_board()) - 1);
+    assert_eq!(attr(common::board(&refs)), attr(open_board(12, 16)) - 1);
 }
 
 /// p.52: "A Weapon which uses the Teardrop Template does not require a roll to hit." — as a
@@ -332,7 +328,7 @@ fn a_swimming_firer_throws_a_template_at_minus_one() {
 fn a_teardrop_reaction_needs_no_hit_roll() {
     let teardrop = bomber(vec![WeaponProperty::Template(TemplateKind::Teardrop)]);
     let places = [(0, common::profile("kaneda"), (2, 2)), (1, teardrop, (4, 7))];
-    let mut s = game_with(open_board(), &places, Some(0));
+    let mut s = game_with(open_board(12, 16), &places, Some(0));
     s.apply_action(Action::Move { dest: s.board().idx(2, 6), prone: false }).unwrap();
     common::decline_nested(&mut s);
     let react = *s
@@ -384,7 +380,7 @@ fn a_template_may_be_nested_in_a_move() {
 #[test]
 fn a_firefight_may_answer_a_reaction_with_a_template() {
     let places = [(0, bomber(small(&[])), (5, 1)), (1, common::profile("nix"), (5, 9))];
-    let mut s = game_with(open_board(), &places, Some(0));
+    let mut s = game_with(open_board(12, 16), &places, Some(0));
     s.apply_action(Action::Move { dest: s.board().idx(5, 3), prone: false }).unwrap();
     common::decline_nested(&mut s);
     let shot = *s
@@ -410,7 +406,7 @@ fn a_firefight_may_answer_a_reaction_with_a_template() {
 #[test]
 fn a_template_reaction_can_be_answered_by_a_firefight() {
     let places = [(0, common::profile("kaneda"), (2, 2)), (1, bomber(small(&[])), (5, 12))];
-    let mut s = game_with(open_board(), &places, Some(0));
+    let mut s = game_with(open_board(12, 16), &places, Some(0));
     s.apply_action(Action::Move { dest: s.board().idx(2, 8), prone: false }).unwrap();
     common::decline_nested(&mut s);
     let react = *s
@@ -445,7 +441,7 @@ fn a_template_without_damage_still_delivers_its_properties_to_every_model_under_
     });
     let places =
         [(0, harmless, (5, 1)), (1, common::profile("hosk"), (5, 8)), (1, common::profile("venk"), (6, 8))];
-    let mut s = game_with(open_board(), &places, Some(0));
+    let mut s = game_with(open_board(12, 16), &places, Some(0));
     let at = s.board().idx(5, 8);
     s.apply_action(Action::Template { weapon: 0, at }).unwrap();
     common::decline_declarations(&mut s);

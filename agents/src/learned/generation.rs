@@ -41,15 +41,9 @@ pub const FORMAT: &str = "tde-learned-generation";
 pub const VERSION: u32 = 2;
 /// Largest weight magnitude a file may hold.
 pub const MAX_WEIGHT: f64 = 100.0;
-/// The scenarios a generation has weights for, in block order.
-pub const SCENARIOS: [Scenario; 6] = [
-    Scenario::Skirmish,
-    Scenario::Assassinate,
-    Scenario::GrudgeMatch,
-    Scenario::AttackAndDefend,
-    Scenario::Couriers,
-    Scenario::ScavengerHunt,
-];
+/// The scenarios a generation has weights for, in block order: every scenario, the skirmish
+/// first (the scenario list's order).
+pub const SCENARIOS: [Scenario; Scenario::COUNT] = Scenario::EVERY;
 /// The phases of a game, in block order.
 pub const PHASES: [&str; 3] = ["early", "mid", "late"];
 /// Number of weight blocks (scenario × phase).

@@ -18,13 +18,14 @@
 
 use super::estimate::{duel, melee, shot, single, Spot, Strike};
 use super::fields::Fields;
+use super::goal::Goal;
 use super::paths::landing;
-use super::plan::{find_chance, goal, Goal};
+use super::plan::goal;
+use super::plans::Guarded;
 use super::terms::Term;
 use super::view::View;
 use engine::board::{Cover, Terrain};
 use engine::profile::Role;
-use engine::scenario::{MarkerKind, Scenario};
 use engine::state::template::{damages, models_under, template_of};
 use engine::state::{CombatKind, InteractKind, ModelId, Stance};
 use engine::Action;
@@ -275,39 +276,12 @@ impl<'v, 'a> Scene<'v, 'a> {
 fn wards(view: &View, m: ModelId) -> Vec<Ward> {
     let state = view.state;
     let board = state.board();
-    let mut places: Vec<(u16, u8, f64, Option<ModelId>)> = Vec::new();
     let at = |f: ModelId| (state.models()[f as usize].cell, state.models()[f as usize].z);
-    match view.scenario {
-        Scenario::Assassinate => {
-            if let Some(l) = super::view::leader(state, view.side) {
-                if l != m && state.models()[l as usize].is_on_table() {
-                    let (c, z) = at(l);
-                    places.push((c, z, 1.0, Some(l)));
-                }
-            }
-        }
-        Scenario::Couriers => {
-            for f in view.friends().filter(|&f| f != m && view.carries_prize(f)) {
-                let (c, z) = at(f);
-                places.push((c, z, 1.0, Some(f)));
-            }
-        }
-        Scenario::ScavengerHunt => {
-            for f in view.friends().filter(|&f| f != m && view.carried(f) > 0) {
-                let (c, z) = at(f);
-                places.push((c, z, 0.5 * view.carried(f) as f64, Some(f)));
-            }
-        }
-        Scenario::AttackAndDefend => {
-            for k in view.sc.markers.iter().filter(|k| k.is_loose() && k.controller == Some(view.side)) {
-                places.push((k.cell, board.cell(k.cell).height, 0.7, None));
-            }
-        }
-        _ => {}
-    }
+    let mut places = Vec::new();
+    view.plan().wards(view, m, &mut places);
     places
         .into_iter()
-        .filter_map(|(cell, z, stake, who)| {
+        .filter_map(|Guarded { cell, z, stake, who }| {
             let threat: f64 = view
                 .enemies(true)
                 .map(|e| {
@@ -456,31 +430,7 @@ pub(crate) fn interact_value(view: &View, m: ModelId, kind: InteractKind, target
     let state = view.state;
     let p = state.profile(m);
     match kind {
-        InteractKind::Marker { marker } => {
-            let k = &view.sc.markers[marker as usize];
-            match view.scenario {
-                Scenario::AttackAndDefend => {
-                    let turn = state.turn();
-                    let left = [2u8, 4, 6].iter().filter(|&&t| t >= turn).count().max(1) as f64;
-                    let vp = match k.kind {
-                        MarkerKind::Objective(owner) if owner != view.side => 3.0,
-                        _ => 1.0,
-                    };
-                    // Taking it from the enemy also denies it.
-                    let denied = if k.controller.is_some() { vp } else { 0.0 };
-                    (vp + denied) * left
-                }
-                Scenario::Couriers => 3.0,
-                Scenario::ScavengerHunt => {
-                    if k.known == 0b11 {
-                        2.0
-                    } else {
-                        2.5 * find_chance(view, k) + 0.3
-                    }
-                }
-                _ => 0.0,
-            }
-        }
+        InteractKind::Marker { marker } => view.plan().marker_value(view, m, marker),
         InteractKind::FirstAid => {
             let tm = &state.models()[target as usize];
             let eff = single(p.intelligence, view.nf);

@@ -59,12 +59,16 @@
 pub(crate) mod act;
 pub(crate) mod estimate;
 pub(crate) mod fields;
+mod goal;
 pub(crate) mod paths;
+mod places;
 mod plan;
+mod plans;
 pub(crate) mod respond;
 mod setup;
 pub mod terms;
 pub(crate) mod view;
+mod worth;
 
 use crate::Agent;
 use engine::state::{Player, Step};

@@ -25,16 +25,15 @@
 //!   farthest from the carrier's friends.
 
 use super::act::NEVER;
-use super::fields::{Fields, Mobility};
-use super::plan::{best_range, worth_looking, Goal};
+use super::fields::Fields;
+use super::goal::best_range;
+use super::places::{corner_point, ground_value, shelter};
 use super::view::View;
-use engine::board::{CellIdx, Cover, Terrain};
+use engine::board::{CellIdx, Terrain};
 use engine::odds::armour_target;
 use engine::profile::Role;
-use engine::scenario::zones::{
-    centre, corner_edges, edge_distance, in_corner, in_strip, is_ground, opposite_corner, EDGES,
-};
-use engine::scenario::{Placement, Scenario, ScenarioStep, ZoneKind};
+use engine::scenario::zones::{in_corner, in_strip, opposite_corner};
+use engine::scenario::{Placement, ScenarioStep, ZoneKind};
 use engine::state::{Health, ModelId, Side};
 use engine::Action;
 
@@ -58,10 +57,7 @@ pub(super) fn score_scenario(
             (ScenarioStep::ChooseRoles, Action::PlayerA(s)) => {
                 // Player A picks the deployment edge (Grudge Match, Couriers) or places the
                 // first markers and corner (Scavenger Hunt); player B activates first.
-                let want_a = matches!(
-                    view.scenario,
-                    Scenario::ScavengerHunt | Scenario::GrudgeMatch | Scenario::Couriers
-                );
+                let want_a = view.plan().wants_player_a();
                 if (s == view.side) == want_a {
                     1.0
                 } else {
@@ -142,50 +138,6 @@ fn group(view: &View, side: Side, m: ModelId) -> f64 {
     -(grouped + state.profile(m).points as f64 - total / 2.0).abs()
 }
 
-/// Centre cell of a corner's deployment square.
-fn corner_point(view: &View, corner: u8) -> CellIdx {
-    let board = view.state.board();
-    let (xe, ye) = corner_edges(corner);
-    let x = if xe == 2 { 4 } else { board.width().saturating_sub(5) };
-    let y = if ye == 0 { 4 } else { board.depth().saturating_sub(5) };
-    board.idx(x, y)
-}
-
-/// Open ground and cover available in a zone.
-fn ground_value(view: &View, inside: impl Fn(CellIdx) -> bool) -> f64 {
-    let board = view.state.board();
-    let mut v = 0.0;
-    for c in 0..board.len() as CellIdx {
-        if inside(c) && is_ground(board, c) {
-            v += 1.0 + shelter(view, c) * 10.0;
-        }
-    }
-    v
-}
-
-/// Cover a cell offers: scatter on it and walls beside it.
-fn shelter(view: &View, cell: CellIdx) -> f64 {
-    let board = view.state.board();
-    let c = board.cell(cell);
-    let mut v = match c.cover {
-        Cover::Hard => 0.1,
-        Cover::Soft => 0.05,
-        Cover::None => 0.0,
-    };
-    let (x, y) = board.xy(cell);
-    let mut walls = 0;
-    for (dx, dy) in [(1, 0), (-1, 0), (0, 1), (0, -1)] {
-        if let Some(n) = board.checked_idx(x as i32 + dx, y as i32 + dy) {
-            let nc = board.cell(n);
-            if nc.height >= c.height + 2 || nc.terrain == Terrain::Impassable {
-                walls += 1;
-            }
-        }
-    }
-    v += 0.03 * walls.min(2) as f64;
-    v
-}
-
 fn zone_value(view: &View, zone: ZoneKind, z: u8) -> f64 {
     let board = view.state.board();
     match zone {
@@ -207,100 +159,14 @@ fn zone_value(view: &View, zone: ZoneKind, z: u8) -> f64 {
     }
 }
 
-/// The diagonal (first corner 0 or 1) a side placing Scavenger Hunt markers first aims for.
-fn planned_diagonal(view: &View) -> u8 {
-    let board = view.state.board();
-    let v = |c: u8| {
-        ground_value(view, |x| in_corner(board, x, c, 8) || in_corner(board, x, opposite_corner(c), 8))
-    };
-    if v(0) >= v(1) {
-        0
-    } else {
-        1
-    }
-}
-
 fn place_marker(view: &View, legal: &[Action], scores: &mut Vec<f64>) {
-    let board = view.state.board();
-    let (w, d) = (board.width() as f64, board.depth() as f64);
-    let own_edge = view.sc.zones[view.side as usize][0];
-    let first = view.sc.player_a == view.side;
-    let diagonal = planned_diagonal(view);
-    let mid = centre(board);
+    let spot = view.plan().marker_spot(view);
     for &a in legal {
         let Action::Deploy(cell) = a else {
             scores.push(NEVER);
             continue;
         };
-        let (x, _) = board.xy(cell);
-        let s = match view.scenario {
-            Scenario::AttackAndDefend if own_edge < EDGES => {
-                -(edge_distance(board, cell, own_edge) as f64) * 0.3
-                    - (x as f64 - w / 2.0).abs().min((board.xy(cell).1 as f64 - d / 2.0).abs()) * 0.02
-                    + shelter(view, cell)
-            }
-            Scenario::ScavengerHunt if first => {
-                let (p, q) = (corner_point(view, diagonal), corner_point(view, opposite_corner(diagonal)));
-                let dp = board.centre_distance(p, 0, cell, 0) as f64;
-                let dq = board.centre_distance(q, 0, cell, 0) as f64;
-                -dp.min(dq) * 0.1 + shelter(view, cell)
-            }
-            _ => -(board.centre_distance(mid, 0, cell, 0) as f64) * 0.1 + shelter(view, cell),
-        };
-        scores.push(s);
-    }
-}
-
-/// Where a model being deployed wants to be near.
-fn deploy_goal(view: &View, fields: &mut Fields, m: ModelId) -> Goal {
-    let state = view.state;
-    let board = state.board();
-    let sc = &view.sc;
-    let enemy = 1 - view.side as usize;
-    let none = Goal { field: None, stop: 0, weight: 0.0 };
-    let goal = |fields: &mut Fields, cells: &[CellIdx], weight: f64, stop: u16| {
-        if cells.is_empty() {
-            return Goal { field: None, stop: 0, weight: 0.0 };
-        }
-        Goal { field: Some(fields.get(board, Mobility::of(state.profile(m).speed), cells)), stop, weight }
-    };
-    let edge_cells = |e: u8| -> Vec<CellIdx> {
-        if e >= EDGES {
-            return Vec::new();
-        }
-        (0..board.len() as CellIdx).filter(|&c| edge_distance(board, c, e) == 0).collect()
-    };
-    match view.scenario {
-        Scenario::Couriers => {
-            let w = if sc.couriers[view.side as usize] == Some(m) { 0.1 } else { 0.03 };
-            goal(fields, &edge_cells(sc.zones[enemy][0]), w, 0)
-        }
-        Scenario::AttackAndDefend => {
-            let cells: Vec<CellIdx> = sc.markers.iter().filter(|k| k.is_loose()).map(|k| k.cell).collect();
-            goal(fields, &cells, 0.05, 40)
-        }
-        Scenario::ScavengerHunt => {
-            let cells: Vec<CellIdx> = sc
-                .markers
-                .iter()
-                .filter(|k| k.is_loose() && worth_looking(view, k))
-                .map(|k| k.cell)
-                .collect();
-            goal(fields, &cells, 0.05, 14)
-        }
-        Scenario::Assassinate => {
-            if state.profile(m).role == Role::Leader {
-                return none;
-            }
-            let target = super::view::leader(state, enemy as Side)
-                .filter(|&l| state.models()[l as usize].is_on_table())
-                .map_or_else(|| corner_point(view, sc.zones[enemy][1]), |l| state.models()[l as usize].cell);
-            goal(fields, &[target], 0.04, 0)
-        }
-        Scenario::GrudgeMatch | Scenario::Skirmish => {
-            let stop = best_range(view, m) as u16 * 10;
-            goal(fields, &edge_cells(sc.zones[enemy][0]), 0.02, stop)
-        }
+        scores.push(spot(cell));
     }
 }
 
@@ -314,14 +180,10 @@ fn deploy(
 ) {
     let state = view.state;
     let board = state.board();
-    let goal = deploy_goal(view, fields, m);
+    let goal = view.plan().deploy_goal(view, fields, m);
     // The models whose loss costs the scenario (a leader to be assassinated, a grudge holder)
     // deploy back and in cover; infiltrators go forward.
-    let precious = match view.scenario {
-        Scenario::Assassinate => state.profile(m).role == Role::Leader,
-        Scenario::GrudgeMatch => view.grudge().is_some_and(|g| g.holder == m),
-        _ => false,
-    };
+    let precious = view.plan().precious(view, m);
     let weight = match placement {
         _ if precious => 0.3,
         Placement::Infiltrator(_) => 1.5,

@@ -19,8 +19,17 @@ pub const NODE_KINDS: usize = 24;
 /// Global features (see [`encode_observation`]).
 pub const GLOBALS: usize = ACTING + ACTING_FEATURES;
 
+/// First global feature of the scenario one-hot, the skirmish first (after the turn and the
+/// game's length).
+pub const SCENARIO_FIRST: usize = 2;
+/// Global features of the scenario one-hot: one per scenario, derived from the scenario list
+/// (6 for the five scenarios and the skirmish). A new scenario widens every network's input;
+/// a checkpoint records the count it was trained with.
+pub const SCENARIO_SLOTS: usize = crate::scenario::Scenario::COUNT;
+/// First global feature after the scenario one-hot (player A, victory points, ...).
+const AFTER_SCENARIOS: usize = SCENARIO_FIRST + SCENARIO_SLOTS;
 /// First global feature of the acting model (see `acting_model`); all zero when none acts.
-pub const ACTING: usize = 48;
+pub const ACTING: usize = AFTER_SCENARIOS + 40;
 /// Global features of the acting model: its model-plane features and 12 more.
 const ACTING_FEATURES: usize = SIDE_PLANES + 12;
 /// Global feature: 1 when a model acts.
@@ -276,7 +285,7 @@ pub fn encode_observation(
         if crate::scenario::in_deployment_zone(state, enemy, c) {
             put(P_ZONE_THEIRS, c, 1.0);
         }
-        if crate::scenario::couriers::on_exit_edge(state, side, c) {
+        if state.rules().on_exit_edge(state, side, c) {
             put(P_EXIT, c, 1.0);
         }
     }
@@ -429,29 +438,31 @@ fn encode_globals(
     let mut g = [0.0f32; GLOBALS];
     g[0] = d.turn as f32 / 6.0;
     g[1] = stat.max_turns as f32 / 6.0;
-    g[2 + stat.scenario as usize] = 1.0; // 2..8: the six scenarios (the skirmish first)
-    g[8] = (scenario.player_a == side) as u8 as f32;
-    g[9] = scenario.vp[side as usize] as f32 / 10.0;
-    g[10] = scenario.vp[enemy as usize] as f32 / 10.0;
-    g[11] = d.pass_tokens[side as usize] as f32 / 3.0;
-    g[12] = d.pass_tokens[enemy as usize] as f32 / 3.0;
-    g[13] = (d.initiative == side) as u8 as f32;
-    g[14] = (d.active == side) as u8 as f32;
-    g[15] = (state.current_player() == Player::Side(side)) as u8 as f32;
-    g[16 + node_kind(d.steps.last())] = 1.0; // 16..40: the kind of node
+    g[SCENARIO_FIRST + stat.scenario as usize] = 1.0; // the scenario one-hot, the skirmish first
+                                                      // The features after the one-hot, from `S`.
+    const S: usize = AFTER_SCENARIOS;
+    g[S] = (scenario.player_a == side) as u8 as f32;
+    g[S + 1] = scenario.vp[side as usize] as f32 / 10.0;
+    g[S + 2] = scenario.vp[enemy as usize] as f32 / 10.0;
+    g[S + 3] = d.pass_tokens[side as usize] as f32 / 3.0;
+    g[S + 4] = d.pass_tokens[enemy as usize] as f32 / 3.0;
+    g[S + 5] = (d.initiative == side) as u8 as f32;
+    g[S + 6] = (d.active == side) as u8 as f32;
+    g[S + 7] = (state.current_player() == Player::Side(side)) as u8 as f32;
+    g[S + 8 + node_kind(d.steps.last())] = 1.0; // the kind of node: NODE_KINDS slots
     let count = |s: Side| d.models.iter().filter(|m| m.side == s && m.is_conscious()).count() as f32 / 10.0;
-    g[40] = count(side);
-    g[41] = count(enemy);
-    g[42] = d.sequence.is_some() as u8 as f32;
-    g[43] = d.cards_used[side as usize].count_ones() as f32 / 4.0;
-    g[44] = stat.cards.get(side as usize).map_or(0, |c| c.len()) as f32 / 4.0;
+    g[S + 32] = count(side);
+    g[S + 33] = count(enemy);
+    g[S + 34] = d.sequence.is_some() as u8 as f32;
+    g[S + 35] = d.cards_used[side as usize].count_ones() as f32 / 4.0;
+    g[S + 36] = stat.cards.get(side as usize).map_or(0, |c| c.len()) as f32 / 4.0;
     if let Some(grudge) = scenario.grudges[side as usize] {
-        g[45] = grudge.complete as u8 as f32;
+        g[S + 37] = grudge.complete as u8 as f32;
     }
     if let Some(grudge) = scenario.grudges[enemy as usize] {
-        g[46] = grudge.revealed as u8 as f32;
+        g[S + 38] = grudge.revealed as u8 as f32;
     }
-    g[47] = scenario.done[side as usize] as u8 as f32;
+    g[S + 39] = scenario.done[side as usize] as u8 as f32;
     if let Some(a) = active {
         acting_model(state, side, scenario, a, &mut g[ACTING..]);
     }

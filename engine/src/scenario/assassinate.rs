@@ -6,12 +6,14 @@
 use super::common::{alternate_infiltrators, clear_of_models, deploy_crew};
 use super::common::{leader_of, score};
 use super::set_up;
+use super::types::ScenarioInfo;
 use super::types::ScenarioStep;
 use super::types::{MarkerKind, ScenarioState};
 use super::types::{Placement, ZoneKind};
 use super::zones::{edge_between, in_corner, in_strip};
 use crate::board::CellIdx;
 use crate::dice::TestLevel;
+use crate::profile::{ModelType, Profile, Role};
 use crate::state::hooks::ScenarioRules;
 use crate::state::{GameState, Health, ModelId, Side};
 use crate::state::{ModelState, Sequence, StaticData};
@@ -122,10 +124,42 @@ pub(crate) fn holds_central(state: &GameState, side: Side) -> bool {
     touching(side) && !touching(1 - side)
 }
 
+/// Scenario 1 of the D5 table; the corner squares across the board both ways.
+const INFO: ScenarioInfo = ScenarioInfo {
+    name: "assassinate",
+    title: "Assassinate",
+    summary: "leaders in opposite corners; 6/5 VP for taking out the enemy leader first/second, \
+              3 if it is down at the end, 2 for holding the central treasure",
+    page: 78,
+    d5: Some(1),
+    min_rows: 2 * CORNER + 1,
+    min_columns: 2 * CORNER + 1,
+};
+
 /// The rules of Assassinate.
 pub(crate) struct Assassinate;
 
 impl ScenarioRules for Assassinate {
+    fn info(&self) -> &'static ScenarioInfo {
+        &INFO
+    }
+
+    /// "Mounted Leaders may not be used" (p.78).
+    fn check_crew(&self, crew: &[&Profile]) -> Result<(), String> {
+        if crew.iter().any(|p| p.role == Role::Leader && p.model_type == ModelType::Cavalry) {
+            return Err(format!("{}: mounted leaders may not be used (p.78)", INFO.title));
+        }
+        Ok(())
+    }
+
+    fn leader_deploys_apart(&self) -> bool {
+        true
+    }
+
+    fn has_infiltration_table(&self) -> bool {
+        true
+    }
+
     /// The central treasure; up to two infiltrators per side, the first in the crew list
     /// (docs/rulings.md).
     fn initial_state(&self, stat: &StaticData, models: &[ModelState]) -> ScenarioState {

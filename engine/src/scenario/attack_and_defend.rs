@@ -9,6 +9,7 @@ use super::common::{alternate_infiltrators, clear_of_markers, clear_of_models, d
 use super::deployment;
 use super::markers;
 use super::set_up;
+use super::types::ScenarioInfo;
 use super::types::{Marker, ScenarioState};
 use super::types::{MarkerKind, ScenarioStep};
 use super::types::{Placement, ZoneKind};
@@ -17,7 +18,7 @@ use crate::board::CellIdx;
 use crate::dice::TestLevel;
 use crate::limits::DEPLOYMENT_DEPTH;
 use crate::state::hooks::ScenarioRules;
-use crate::state::{GameState, Health, Side};
+use crate::state::{GameState, Health, ModelId, Side};
 use crate::state::{ModelState, StaticData, Step};
 
 /// The objective marker deployment zone: this far (inclusive) to this far (exclusive) from a
@@ -112,10 +113,47 @@ pub(super) fn game_ends(state: &GameState) -> bool {
     })
 }
 
+/// Scenario 3 of the D5 table; the objectives' 8" bands both ways.
+const INFO: ScenarioInfo = ScenarioInfo {
+    name: "attack_and_defend",
+    title: "Attack and Defend",
+    summary: "three objectives taken by Interact; on turns 2, 4 and 6 score 1 VP for your own \
+              or the central one, 3 for the enemy's",
+    page: 81,
+    d5: Some(3),
+    min_rows: 2 * 8 + 1,
+    min_columns: 2 * 8 + 1,
+};
+
 /// The rules of Attack and Defend.
 pub(crate) struct AttackAndDefend;
 
 impl ScenarioRules for AttackAndDefend {
+    fn info(&self) -> &'static ScenarioInfo {
+        &INFO
+    }
+
+    fn has_infiltration_table(&self) -> bool {
+        true
+    }
+
+    /// "Blunder: the Model arrives on Turn 2" (p.81).
+    fn blunder_arrives_later(&self) -> bool {
+        true
+    }
+
+    /// Take control of an objective the side does not control yet (p.81).
+    fn marker_useful(&self, state: &GameState, actor: ModelId, marker: u8) -> bool {
+        let side = state.models()[actor as usize].side;
+        state.dynamic().scenario.markers[marker as usize].controller != Some(side)
+    }
+
+    /// The objective comes under the actor's side's control.
+    fn take_marker(&self, state: &mut GameState, actor: ModelId, marker: u8) {
+        let side = state.models()[actor as usize].side;
+        state.dyn_.scenario.markers[marker as usize].controller = Some(side);
+    }
+
     /// The central objective and one per side, placed by the players.
     fn initial_state(&self, stat: &StaticData, models: &[ModelState]) -> ScenarioState {
         let markers = vec![
@@ -146,7 +184,8 @@ impl ScenarioRules for AttackAndDefend {
 
     /// Infiltrators that blundered arrive on turn 2.
     fn turn_start_steps(&self, state: &GameState) -> Vec<Step> {
-        set_up::last_first(deployment::arrival_steps(state))
+        let now = state.turn() == 2;
+        set_up::last_first(if now { deployment::arrival_steps(state, false) } else { Vec::new() })
     }
 
     /// The objectives score on turns 2, 4 and 6.

@@ -89,3 +89,13 @@ fn far_enough(board: &Board, a: CellIdx, b: CellIdx, inches: f32, strict: bool) 
     let gap = ax.abs_diff(bx).max(ay.abs_diff(by)) as f32;
     beyond(gap - 1.0, inches, strict) || beyond(board.ground_distance(a, b), inches, strict)
 }
+
+/// A crew with no character has none to nominate (Grudge Match's grudge holder, Couriers'
+/// courier): the error names the scenario by its `title`.
+pub(crate) fn needs_character(title: &str, crew: &[&crate::profile::Profile]) -> Result<(), String> {
+    if crew.iter().any(|p| p.model_type == crate::profile::ModelType::Character) {
+        Ok(())
+    } else {
+        Err(format!("{title} needs a character to nominate"))
+    }
+}

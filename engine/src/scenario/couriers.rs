@@ -5,17 +5,20 @@
 //! for carrying the enemy prize off it, 1 per other character leaving, 2 for holding the enemy
 //! prize at the end. The game ends after turn 4 (or 5) once a prize has left the table.
 
-use super::common::{alternate_infiltrators, deploy_crew};
+use super::common::{alternate_infiltrators, deploy_crew, needs_character};
 use super::common::{is_character, score};
 use super::deployment;
 use super::markers;
 use super::set_up;
+use super::types::ScenarioInfo;
 use super::types::{Marker, ScenarioState};
 use super::types::{MarkerKind, ScenarioStep};
 use super::types::{Placement, ZoneKind};
 use super::zones::{edge_distance, in_half, in_strip, on_board_edge};
 use crate::board::CellIdx;
+use crate::dice::TestLevel;
 use crate::limits::DEPLOYMENT_DEPTH;
+use crate::profile::Profile;
 use crate::state::hooks::ScenarioRules;
 use crate::state::{Action, GameState, Health, ModelId, Side, Stance};
 use crate::state::{ModelState, Sequence, StaticData, Step};
@@ -70,9 +73,6 @@ pub(super) fn zone(state: &GameState, side: Side, placement: Placement, cell: Ce
 /// Whether `m` may leave the table now: it stands (or lies, or swims) on the enemy
 /// deployment edge; leaving costs one AP (docs/rulings.md).
 pub(crate) fn may_leave(state: &GameState, m: ModelId) -> bool {
-    if state.static_data().scenario != super::types::Scenario::Couriers {
-        return false;
-    }
     let model = &state.models()[m as usize];
     // AI models have no deployment edge to leave by.
     if model.side == crate::uc::AI_SIDE {
@@ -83,14 +83,11 @@ pub(crate) fn may_leave(state: &GameState, m: ModelId) -> bool {
 
 /// Whether `side`'s models may leave the table from `cell` in Couriers: it lies on the enemy
 /// deployment edge, once the edges are chosen.
-pub(crate) fn on_exit_edge(state: &GameState, side: Side, cell: CellIdx) -> bool {
+fn on_exit_edge(state: &GameState, side: Side, cell: CellIdx) -> bool {
     let d = state.dynamic();
     let choosing =
         d.steps.iter().any(|s| matches!(s, crate::state::Step::Scenario(ScenarioStep::ChooseZone { .. })));
-    state.static_data().scenario == super::types::Scenario::Couriers
-        && side < 2
-        && !choosing
-        && edge_distance(state.board(), cell, d.scenario.zones[1 - side as usize][0]) == 0
+    side < 2 && !choosing && edge_distance(state.board(), cell, d.scenario.zones[1 - side as usize][0]) == 0
 }
 
 /// `m` leaves the battlefield and scores: 4 VP for a prize it carries (its own side's or the
@@ -130,10 +127,54 @@ pub(super) fn final_scoring(state: &mut GameState) {
     }
 }
 
+/// Scenario 4 of the D5 table; the deployment strips both ways.
+const INFO: ScenarioInfo = ScenarioInfo {
+    name: "couriers",
+    title: "Couriers",
+    summary: "carry your courier's prize off the enemy edge for 4 VP, intercept theirs \
+              (2 VP to hold it, 4 to carry it off), 1 VP per other character off the edge",
+    page: 82,
+    d5: Some(4),
+    min_rows: 2 * DEPLOYMENT_DEPTH + 1,
+    min_columns: 2 * DEPLOYMENT_DEPTH + 1,
+};
+
 /// The rules of Couriers.
 pub(crate) struct Couriers;
 
 impl ScenarioRules for Couriers {
+    fn info(&self) -> &'static ScenarioInfo {
+        &INFO
+    }
+
+    /// A character to nominate as the courier.
+    fn check_crew(&self, crew: &[&Profile]) -> Result<(), String> {
+        needs_character(INFO.title, crew)
+    }
+
+    fn has_infiltration_table(&self) -> bool {
+        true
+    }
+
+    /// "Nailed It": the model may arrive on a later turn instead.
+    fn infiltrator_may_wait(&self, level: TestLevel) -> bool {
+        level >= TestLevel::NailedIt
+    }
+
+    /// Pick up a dropped prize when carrying none (p.82).
+    fn marker_useful(&self, state: &GameState, actor: ModelId, _marker: u8) -> bool {
+        !markers::carries_prize(state, actor)
+    }
+
+    /// The prize passes between friends in base contact (p.82).
+    fn markers_pass_between_friends(&self) -> bool {
+        true
+    }
+
+    fn on_exit_edge(&self, state: &GameState, side: Side, cell: CellIdx) -> bool {
+        on_exit_edge(state, side, cell)
+    }
+
     /// The two prizes, carried by the couriers once nominated.
     fn initial_state(&self, stat: &StaticData, models: &[ModelState]) -> ScenarioState {
         let markers = vec![Marker::new(MarkerKind::Prize(0)), Marker::new(MarkerKind::Prize(1))];
@@ -172,12 +213,13 @@ impl ScenarioRules for Couriers {
 
     /// Infiltrators that rolled Nailed It arrive on a later turn.
     fn turn_start_steps(&self, state: &GameState) -> Vec<Step> {
-        set_up::last_first(deployment::arrival_steps(state))
+        let now = state.turn() >= 2;
+        set_up::last_first(if now { deployment::arrival_steps(state, true) } else { Vec::new() })
     }
 
     /// A carrier that goes unconscious drops its prize.
     fn after_health_changes(&self, state: &mut GameState, _seq: Option<&Sequence>) {
-        markers::drop_from_unconscious(state)
+        markers::drop_from_unconscious(state);
     }
 
     fn end_of_turn(&self, state: &mut GameState) -> bool {

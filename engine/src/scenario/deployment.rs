@@ -160,9 +160,7 @@ fn for_each_zone_cell(state: &GameState, side: Side, placement: Placement, mut f
 fn may_wait(state: &GameState, placement: Placement) -> bool {
     match placement {
         Placement::Arrival { optional } => optional,
-        Placement::Infiltrator(Some(level)) => {
-            state.static_data().scenario == Scenario::Couriers && level >= TestLevel::NailedIt
-        }
+        Placement::Infiltrator(Some(level)) => state.rules().infiltrator_may_wait(level),
         _ => false,
     }
 }
@@ -186,7 +184,7 @@ pub fn in_deployment_zone(state: &GameState, side: Side, cell: CellIdx) -> bool 
         .iter()
         .any(|s| matches!(s, crate::state::Step::Scenario(ScenarioStep::ChooseZone { .. })));
     !choosing
-        && state.static_data().scenario != Scenario::Skirmish
+        && state.rules().has_deployment_zones()
         && state.rules().in_zone(state, side, Placement::Crew, cell)
 }
 
@@ -212,7 +210,7 @@ pub(crate) fn deploy(state: &mut GameState, model: ModelId, _placement: Placemen
 /// Queue the deployment of the side's next model for `placement`, if it has one left.
 pub(crate) fn deploy_next(state: &mut GameState, side: Side, placement: Placement) {
     let sc = &state.dynamic().scenario;
-    let scenario = state.static_data().scenario;
+    let rules = state.rules();
     let waiting = |i: usize| {
         let m = &state.models()[i];
         m.side == side && m.health == Health::Reserve && sc.set_aside & (1 << i) == 0
@@ -225,9 +223,9 @@ pub(crate) fn deploy_next(state: &mut GameState, side: Side, placement: Placemen
         Placement::Courier => courier.filter(|&c| state.models()[c].health == Health::Reserve),
         Placement::Crew => (0..n).find(|&i| {
             waiting(i)
-                && !(scenario == Scenario::Assassinate && Some(i) == leader)
+                && !(rules.leader_deploys_apart() && Some(i) == leader)
                 && Some(i) != courier
-                && (scenario != Scenario::ScavengerHunt || sc.group & (1 << i) != 0)
+                && (!rules.deploys_in_groups() || sc.group & (1 << i) != 0)
         }),
         Placement::SecondGroup => (0..n).find(|&i| waiting(i) && sc.group & (1 << i) == 0),
         Placement::Infiltrator(_) | Placement::Arrival { .. } => None,
@@ -252,11 +250,7 @@ pub(crate) fn infiltrate(state: &mut GameState, side: Side) {
     let m = m as ModelId;
     // Taken off the set-aside list so that the next Infiltrate finds the next one.
     state.dyn_.scenario.set_aside &= !(1 << m);
-    let tested = matches!(
-        state.static_data().scenario,
-        Scenario::Assassinate | Scenario::AttackAndDefend | Scenario::Couriers
-    );
-    if tested {
+    if state.rules().has_infiltration_table() {
         let attr = crate::dice::clamp_attribute(state.profile(m).intelligence as i32);
         state.dyn_.steps.push(Step::Scenario(ScenarioStep::InfiltrationResult(m)));
         state.dyn_.steps.push(Step::Test {
@@ -278,10 +272,9 @@ pub(crate) fn infiltrate(state: &mut GameState, side: Side) {
 /// a Blunder removes 1 AP (Attack and Defend: the model arrives on turn 2 instead).
 pub(crate) fn infiltration_result(state: &mut GameState, m: ModelId) {
     let level = state.dyn_.scenario.infiltration.take().expect("infiltration test rolled").level;
-    let scenario = state.static_data().scenario;
     match level {
         TestLevel::Feat => state.dyn_.models[m as usize].ap_adjust += 1,
-        TestLevel::Blunder if scenario == Scenario::AttackAndDefend => {
+        TestLevel::Blunder if state.rules().blunder_arrives_later() => {
             state.dyn_.scenario.arrivals |= 1 << m;
             return;
         }
@@ -292,15 +285,11 @@ pub(crate) fn infiltration_result(state: &mut GameState, m: ModelId) {
     state.dyn_.steps.push(Step::Scenario(step));
 }
 
-/// Late arrivals at the start of the initiative phase, in model order: Attack and Defend's
-/// blundered infiltrators on turn 2, Couriers' waiting infiltrators on any later turn.
-pub(crate) fn arrival_steps(state: &GameState) -> Vec<ScenarioStep> {
+/// Late arrivals at the start of the initiative phase, in model order (Attack and Defend's
+/// blundered infiltrators on turn 2, Couriers' waiting infiltrators on any later turn: each
+/// scenario says when); `optional` lets them wait longer.
+pub(crate) fn arrival_steps(state: &GameState, optional: bool) -> Vec<ScenarioStep> {
     let d = state.dynamic();
-    let optional = match state.static_data().scenario {
-        Scenario::AttackAndDefend if d.turn == 2 => false,
-        Scenario::Couriers if d.turn >= 2 => true,
-        _ => return Vec::new(),
-    };
     d.models
         .iter()
         .enumerate()

@@ -4,14 +4,16 @@
 //! still conscious at the end scores 2. A completed grudge is announced (it becomes public).
 
 use super::common::{alternate_infiltrators, deploy_crew};
-use super::common::{is_character, leader_of, score};
+use super::common::{is_character, leader_of, needs_character, score};
 use super::set_up;
+use super::types::ScenarioInfo;
 use super::types::ScenarioStep;
 use super::types::{Grudge, ScenarioState};
 use super::types::{Placement, ZoneKind};
 use super::zones::{in_half, in_strip};
 use crate::board::CellIdx;
 use crate::limits::DEPLOYMENT_DEPTH;
+use crate::profile::Profile;
 use crate::state::hooks::ScenarioRules;
 use crate::state::{Action, GameState, Health, ModelId, Sequence, Side};
 use crate::state::{ModelState, StaticData, Step};
@@ -124,10 +126,31 @@ pub(super) fn final_scoring(state: &mut GameState) {
     }
 }
 
+/// Scenario 2 of the D5 table; the deployment strips both ways.
+const INFO: ScenarioInfo = ScenarioInfo {
+    name: "grudge_match",
+    title: "Grudge Match",
+    summary: "secret grudge holder and target; 6/5 VP when the holder takes the target out \
+              (3/2 by another model), 2 if the holder is still conscious",
+    page: 80,
+    d5: Some(2),
+    min_rows: 2 * DEPLOYMENT_DEPTH + 1,
+    min_columns: 2 * DEPLOYMENT_DEPTH + 1,
+};
+
 /// The rules of Grudge Match.
 pub(crate) struct GrudgeMatch;
 
 impl ScenarioRules for GrudgeMatch {
+    fn info(&self) -> &'static ScenarioInfo {
+        &INFO
+    }
+
+    /// A character to hold the grudge.
+    fn check_crew(&self, crew: &[&Profile]) -> Result<(), String> {
+        needs_character(INFO.title, crew)
+    }
+
     /// No markers.
     fn initial_state(&self, stat: &StaticData, models: &[ModelState]) -> ScenarioState {
         set_up::initial_state(stat, models, usize::MAX, Vec::new())

@@ -2,7 +2,7 @@
 //! and taking a prize between friends, and dropping whatever an unconscious model carried
 //! (pp.81–85).
 
-use super::types::{MarkerKind, Scenario, ScenarioStep};
+use super::types::{MarkerKind, ScenarioStep};
 use super::zones;
 use crate::board::Terrain;
 use crate::profile::ModelType;
@@ -25,7 +25,7 @@ pub(crate) fn can_carry(state: &GameState, m: ModelId) -> bool {
 }
 
 /// Whether `m` carries a prize (Couriers: one at most).
-fn carries_prize(state: &GameState, m: ModelId) -> bool {
+pub(crate) fn carries_prize(state: &GameState, m: ModelId) -> bool {
     state.dynamic().scenario.markers.iter().any(|mk| mk.holder == Some(m) && !mk.off_table)
 }
 
@@ -33,28 +33,14 @@ fn carries_prize(state: &GameState, m: ModelId) -> bool {
 pub(crate) fn interact_options(state: &GameState, actor: ModelId, out: &mut Vec<Action>) {
     let sc = &state.dynamic().scenario;
     let side = state.models()[actor as usize].side;
-    let scenario = state.static_data().scenario;
+    let rules = state.rules();
     let on_self = |kind| Action::Interact { kind, target: actor };
     for (i, mk) in sc.markers.iter().enumerate() {
         let marker = i as u8;
-        if touches_marker(state, actor, i) {
-            let useful = match scenario {
-                // Take control of an objective the side does not control yet (p.81).
-                Scenario::AttackAndDefend => mk.controller != Some(side),
-                // Pick up a dropped prize when carrying none (p.82).
-                Scenario::Couriers => !carries_prize(state, actor),
-                // Look at a marker whose number the side does not know or seeks; pick up a
-                // dropped (shown) one (p.84).
-                Scenario::ScavengerHunt => {
-                    mk.shown || !mk.known_to(side) || mk.number == sc.sought[side as usize]
-                }
-                _ => false,
-            };
-            if useful {
-                out.push(on_self(InteractKind::Marker { marker }));
-            }
+        if touches_marker(state, actor, i) && rules.marker_useful(state, actor, marker) {
+            out.push(on_self(InteractKind::Marker { marker }));
         }
-        if scenario != Scenario::Couriers || mk.off_table {
+        if !rules.markers_pass_between_friends() || mk.off_table {
             continue;
         }
         // Pass the prize to, or take it from, a friend in base contact (p.82).
@@ -73,24 +59,11 @@ pub(crate) fn interact_options(state: &GameState, actor: ModelId, out: &mut Vec<
     }
 }
 
-/// Apply a scenario Interact action of `actor`.
+/// Apply a scenario Interact action of `actor`: on a marker, what the scenario makes of it
+/// ([`crate::state::hooks::ScenarioRules::take_marker`]); a prize given or taken.
 pub(crate) fn resolve(state: &mut GameState, actor: ModelId, kind: InteractKind, target: ModelId) {
-    let side = state.models()[actor as usize].side;
-    let scenario = state.static_data().scenario;
     match kind {
-        InteractKind::Marker { marker } => {
-            let mk = &mut state.dyn_.scenario.markers[marker as usize];
-            match scenario {
-                Scenario::AttackAndDefend => mk.controller = Some(side),
-                Scenario::ScavengerHunt if !mk.shown => {
-                    state.dyn_.steps.push(Step::Scenario(ScenarioStep::ResolveLook { model: actor, marker }));
-                    if mk.number.is_none() {
-                        state.dyn_.steps.push(Step::Scenario(ScenarioStep::DrawNumber { marker }));
-                    }
-                }
-                _ => mk.holder = Some(actor),
-            }
-        }
+        InteractKind::Marker { marker } => state.rules().take_marker(state, actor, marker),
         InteractKind::Give { marker } => state.dyn_.scenario.markers[marker as usize].holder = Some(target),
         InteractKind::Take { marker } => state.dyn_.scenario.markers[marker as usize].holder = Some(actor),
         other => unreachable!("{other:?} is not a marker interaction"),
@@ -104,9 +77,9 @@ pub(crate) fn undrawn_numbers(state: &GameState) -> Vec<u8> {
 }
 
 /// Carriers that went unconscious drop what they carried; the enemy places each marker in
-/// base contact with them (a decision). In Scavenger Hunt the enemy scores 1 VP per carrier
-/// put down (p.84).
-pub(crate) fn drop_from_unconscious(state: &mut GameState) {
+/// base contact with them (a decision). Returns the carriers that dropped something (bit m:
+/// model m), which Scavenger Hunt scores (p.84).
+pub(crate) fn drop_from_unconscious(state: &mut GameState) -> u32 {
     let mut carriers: u32 = 0;
     for i in 0..state.dyn_.scenario.markers.len() {
         let mk = state.dyn_.scenario.markers[i];
@@ -127,14 +100,7 @@ pub(crate) fn drop_from_unconscious(state: &mut GameState) {
             carrier: h,
         }));
     }
-    if state.static_data().scenario == Scenario::ScavengerHunt {
-        for h in 0..32 {
-            if carriers & (1 << h) != 0 {
-                let enemy = 1 - state.dyn_.models[h as usize].side;
-                super::common::score(state, enemy, 1);
-            }
-        }
-    }
+    carriers
 }
 
 /// Cells in base contact with the unconscious carrier where its marker may be placed.

@@ -11,8 +11,8 @@
 //! state only through its hook trait, [`ScenarioRules`]: each scenario is one type in its own
 //! file implementing it (`Assassinate` in `assassinate.rs`, ..., and `Skirmish`, the core game
 //! without a scenario, in `skirmish.rs`) — its plan of set-up steps, its own decisions, its
-//! zones and infiltration table, its scoring and end conditions. [`Scenario::rules`] is the
-//! one place the scenario played is matched to its type. What the scenarios share is the
+//! zones and infiltration table, its scoring and end conditions. `SCENARIOS` is the one
+//! list of the scenarios and their rules; [`Scenario::rules`] reads it. What the scenarios share is the
 //! trait's default methods and the functions they call here: the opening and the shared
 //! set-up steps in `set_up`, the mechanics in [`deployment`], [`markers`] and [`hidden`], and
 //! the building blocks of their own rules (victory points, leaders, plan steps, distances) in
@@ -20,10 +20,13 @@
 //!
 //! # Adding a scenario
 //!
-//! 1. Add its variant to [`Scenario`] (and its steps, if it has its own, to [`ScenarioStep`]).
-//! 2. Write its file: one unit struct implementing [`ScenarioRules`], handing the set-up steps
-//!    that are not its own to `set_up` and overriding the default hooks it needs.
-//! 3. Add one arm to [`Scenario::rules`], and its board needs to [`board_fits`].
+//! 1. Write its file: one unit struct implementing [`ScenarioRules`] with its
+//!    [`ScenarioInfo`] (name, title, summary, page, D5 number, board needs), handing the
+//!    set-up steps that are not its own to `set_up` and overriding the default hooks it needs.
+//! 2. Add its variant to [`Scenario`] (and its steps, if it has its own, to [`ScenarioStep`])
+//!    and its line to `SCENARIOS` here, with its `mod` line.
+//! 3. The scripted player's plan for it (`agents/src/scripted/plans/`) and its test
+//!    (`engine/tests/scenario_NAME.rs`): see `docs/extending.md`.
 //!
 //! The core game without a scenario ([`Scenario::Skirmish`]) deploys automatically and scores
 //! the points of enemy casualties; it is what hand-written setup files use.
@@ -54,20 +57,115 @@ use skirmish::Skirmish;
 use zones::{in_strip, is_ground};
 
 pub use deployment::in_deployment_zone;
-pub use types::{Grudge, Marker, MarkerKind, Placement, Scenario, ScenarioState, ScenarioStep, ZoneKind};
+pub use types::{
+    Grudge, Marker, MarkerKind, Placement, Scenario, ScenarioInfo, ScenarioState, ScenarioStep, ZoneKind,
+};
+
+/// Every scenario and its rules, in the order of [`Scenario`]'s variants: the skirmish first,
+/// then the rulebook's D5 table (p.76). The one list a new scenario joins; everything about a
+/// scenario (its name, title, page, D5 number, board needs and rules) is read from its rules.
+const SCENARIOS: [(Scenario, &dyn ScenarioRules); 6] = [
+    (Scenario::Skirmish, &Skirmish),
+    (Scenario::Assassinate, &Assassinate),
+    (Scenario::GrudgeMatch, &GrudgeMatch),
+    (Scenario::AttackAndDefend, &AttackAndDefend),
+    (Scenario::Couriers, &Couriers),
+    (Scenario::ScavengerHunt, &ScavengerHunt),
+];
+
+// Each scenario sits at its variant's index, so `Scenario::rules` is one array read.
+const _: () = {
+    let mut i = 0;
+    while i < SCENARIOS.len() {
+        assert!(SCENARIOS[i].0 as usize == i, "SCENARIOS must follow the order of Scenario's variants");
+        i += 1;
+    }
+};
 
 impl Scenario {
-    /// The scenario's rules, each scenario's one type: the one place the scenario played is
-    /// matched to its rules.
-    pub fn rules(self) -> &'static dyn ScenarioRules {
-        match self {
-            Scenario::Skirmish => &Skirmish,
-            Scenario::Assassinate => &Assassinate,
-            Scenario::GrudgeMatch => &GrudgeMatch,
-            Scenario::AttackAndDefend => &AttackAndDefend,
-            Scenario::Couriers => &Couriers,
-            Scenario::ScavengerHunt => &ScavengerHunt,
+    /// How many scenarios there are, the skirmish included: the observation's scenario slots.
+    pub const COUNT: usize = SCENARIOS.len();
+
+    /// The competitive scenarios (every one but the skirmish), in the order of the rulebook's
+    /// D5 table (p.76).
+    pub const ALL: [Scenario; SCENARIOS.len() - 1] = {
+        let mut all = [Scenario::Skirmish; SCENARIOS.len() - 1];
+        let mut i = 0;
+        while i < all.len() {
+            all[i] = SCENARIOS[i + 1].0;
+            i += 1;
         }
+        all
+    };
+
+    /// Every scenario, the skirmish first, in the order of the variants (and of the
+    /// observation's scenario slots).
+    pub const EVERY: [Scenario; SCENARIOS.len()] = {
+        let mut every = [Scenario::Skirmish; SCENARIOS.len()];
+        let mut i = 0;
+        while i < every.len() {
+            every[i] = SCENARIOS[i].0;
+            i += 1;
+        }
+        every
+    };
+
+    /// The scenario's rules, each scenario's one type, from `SCENARIOS`.
+    pub fn rules(self) -> &'static dyn ScenarioRules {
+        SCENARIOS[self as usize].1
+    }
+
+    /// Its entry in the scenario list: name, title, summary, page, D5 number, board needs.
+    pub fn info(self) -> &'static ScenarioInfo {
+        self.rules().info()
+    }
+
+    /// Machine name, as typed on the command line (`attack_and_defend`).
+    pub fn name(self) -> &'static str {
+        self.info().name
+    }
+
+    /// Title as printed in the rulebook.
+    pub fn title(self) -> &'static str {
+        self.info().title
+    }
+
+    /// One line on how the scenario is won.
+    pub fn summary(self) -> &'static str {
+        self.info().summary
+    }
+
+    /// Rulebook page of the scenario.
+    pub fn page(self) -> u8 {
+        self.info().page
+    }
+
+    /// The scenario for a D5 roll of `roll` (clamped to the table, 1..=5, p.76).
+    pub fn from_d5(roll: u8) -> Scenario {
+        let roll = roll.clamp(1, Scenario::ALL.len() as u8);
+        Scenario::ALL.into_iter().find(|s| s.info().d5 == Some(roll)).expect("every D5 number has a scenario")
+    }
+
+    /// Parse a machine name, a title (any case, spaces or underscores) or a D5 number.
+    pub fn parse(text: &str) -> Result<Scenario, String> {
+        let key = text.trim().to_lowercase().replace([' ', '-'], "_");
+        if let Some(s) =
+            key.parse::<u8>().ok().and_then(|n| SCENARIOS.iter().find(|(_, r)| r.info().d5 == Some(n)))
+        {
+            return Ok(s.0);
+        }
+        SCENARIOS
+            .iter()
+            .map(|&(s, _)| s)
+            .find(|s| s.name() == key || s.name().replace('_', "") == key.replace('_', ""))
+            .ok_or_else(|| {
+                let names: Vec<&str> = SCENARIOS.iter().map(|(s, _)| s.name()).collect();
+                format!(
+                    "unknown scenario `{text}`: expected one of {}, random, or 1-{}",
+                    names.join(", "),
+                    Scenario::ALL.len()
+                )
+            })
     }
 }
 
@@ -93,17 +191,7 @@ pub fn describe_zone_choice(state: &GameState, z: u8) -> String {
 /// `board 36x2: the Assassinate deployment zones need at least 17 rows and 17 columns`.
 pub fn board_fits(board: &Board, scenario: Scenario, crew: usize) -> Result<(), String> {
     let depth = crate::limits::DEPLOYMENT_DEPTH;
-    // (rows, columns) at least; edge scenarios measure across their long edges.
-    let (rows, columns) = match scenario {
-        Scenario::Skirmish => (2 * depth + 1, 1),
-        Scenario::GrudgeMatch | Scenario::Couriers => (2 * depth + 1, 2 * depth + 1),
-        Scenario::Assassinate => (2 * assassinate::CORNER + 1, 2 * assassinate::CORNER + 1),
-        Scenario::AttackAndDefend => (2 * 8 + 1, 2 * 8 + 1),
-        Scenario::ScavengerHunt => {
-            let n = 2 * scavenger_hunt::EDGE_CLEARANCE + 3;
-            (n.max(2 * depth + 1), n.max(2 * depth + 1))
-        }
-    };
+    let (rows, columns) = (scenario.info().min_rows, scenario.info().min_columns);
     let (w, d) = (board.width(), board.depth());
     if d < rows || w < columns {
         return Err(format!(

@@ -12,6 +12,7 @@ use super::common::score;
 use super::common::{clear_of_markers, clear_of_models, deploy_crew};
 use super::markers;
 use super::set_up;
+use super::types::ScenarioInfo;
 use super::types::ScenarioStep;
 use super::types::{Marker, MarkerKind, ScenarioState};
 use super::types::{Placement, ZoneKind};
@@ -25,6 +26,17 @@ use crate::state::{ModelState, Sequence, StaticData, Step};
 pub(crate) const MARKERS: u8 = 6;
 /// Markers lie at least this far from the table edges...
 pub(crate) const EDGE_CLEARANCE: u8 = 5;
+/// The rows and the columns the scenario needs: a band clear of the edges wide enough for
+/// markers, and the deployment strips.
+const BOARD_NEED: u8 = {
+    let markers = 2 * EDGE_CLEARANCE + 3;
+    let strips = 2 * crate::limits::DEPLOYMENT_DEPTH + 1;
+    if markers > strips {
+        markers
+    } else {
+        strips
+    }
+};
 /// ...and more than this far from each other.
 pub(crate) const MARKER_SPACING: f32 = 5.0;
 /// Infiltrators deploy more than this far from enemy models and markers.
@@ -175,10 +187,54 @@ pub(super) fn final_scoring(state: &mut GameState) {
     }
 }
 
+/// Scenario 5 of the D5 table.
+const INFO: ScenarioInfo = ScenarioInfo {
+    name: "scavenger_hunt",
+    title: "Scavenger Hunt",
+    summary: "six hidden numbered markers; find the number you seek by Interact, 1 VP per \
+              marker held at the end and per enemy carrier put down",
+    page: 84,
+    d5: Some(5),
+    min_rows: BOARD_NEED,
+    min_columns: BOARD_NEED,
+};
+
 /// The rules of Scavenger Hunt.
 pub(crate) struct ScavengerHunt;
 
 impl ScenarioRules for ScavengerHunt {
+    fn info(&self) -> &'static ScenarioInfo {
+        &INFO
+    }
+
+    /// The first group deploys in the first corner, the rest in the second.
+    fn deploys_in_groups(&self) -> bool {
+        true
+    }
+
+    /// Look at a marker whose number the side does not know or seeks; pick up a dropped
+    /// (shown) one (p.84).
+    fn marker_useful(&self, state: &GameState, actor: ModelId, marker: u8) -> bool {
+        let sc = &state.dynamic().scenario;
+        let side = state.models()[actor as usize].side;
+        let mk = &sc.markers[marker as usize];
+        mk.shown || !mk.known_to(side) || mk.number == sc.sought[side as usize]
+    }
+
+    /// A hidden marker is looked at (its number drawn the first time); a shown one is picked
+    /// up.
+    fn take_marker(&self, state: &mut GameState, actor: ModelId, marker: u8) {
+        let mk = &mut state.dyn_.scenario.markers[marker as usize];
+        if mk.shown {
+            mk.holder = Some(actor);
+            return;
+        }
+        state.dyn_.steps.push(Step::Scenario(ScenarioStep::ResolveLook { model: actor, marker }));
+        if mk.number.is_none() {
+            state.dyn_.steps.push(Step::Scenario(ScenarioStep::DrawNumber { marker }));
+        }
+    }
+
     /// The six numbered markers, placed by the players.
     fn initial_state(&self, stat: &StaticData, models: &[ModelState]) -> ScenarioState {
         let markers = vec![Marker::new(MarkerKind::Numbered); MARKERS as usize];
@@ -240,9 +296,16 @@ impl ScenarioRules for ScavengerHunt {
         a_side_cannot_act(state)
     }
 
-    /// A carrier that goes unconscious drops its markers.
+    /// A carrier that goes unconscious drops its markers; the enemy scores 1 VP per carrier
+    /// put down (p.84).
     fn after_health_changes(&self, state: &mut GameState, _seq: Option<&Sequence>) {
-        markers::drop_from_unconscious(state)
+        let carriers = markers::drop_from_unconscious(state);
+        for h in 0..32 {
+            if carriers & (1 << h) != 0 {
+                let enemy = 1 - state.dyn_.models[h as usize].side;
+                score(state, enemy, 1);
+            }
+        }
     }
 
     fn end_of_turn(&self, state: &mut GameState) -> bool {

@@ -30,101 +30,26 @@ pub enum Scenario {
     ScavengerHunt,
 }
 
-impl Scenario {
-    /// The five competitive scenarios, in the order of the rulebook's D5 table (p.76).
-    pub const ALL: [Scenario; 5] = [
-        Scenario::Assassinate,
-        Scenario::GrudgeMatch,
-        Scenario::AttackAndDefend,
-        Scenario::Couriers,
-        Scenario::ScavengerHunt,
-    ];
-
-    /// Machine name, as typed on the command line (`attack_and_defend`).
-    pub fn name(self) -> &'static str {
-        match self {
-            Scenario::Skirmish => "skirmish",
-            Scenario::Assassinate => "assassinate",
-            Scenario::GrudgeMatch => "grudge_match",
-            Scenario::AttackAndDefend => "attack_and_defend",
-            Scenario::Couriers => "couriers",
-            Scenario::ScavengerHunt => "scavenger_hunt",
-        }
-    }
-
+/// A scenario's entry in the scenario list: what it is called, where the rulebook has it,
+/// its D5 number and the board it needs. Each scenario's rules give theirs
+/// ([`crate::state::hooks::ScenarioRules::info`]); `Scenario::name`, `title`, `parse` and
+/// `board_fits` read it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ScenarioInfo {
+    /// Machine name, as typed on the command line (`attack_and_defend`); also its file's name.
+    pub name: &'static str,
     /// Title as printed in the rulebook.
-    pub fn title(self) -> &'static str {
-        match self {
-            Scenario::Skirmish => "Skirmish (no scenario)",
-            Scenario::Assassinate => "Assassinate",
-            Scenario::GrudgeMatch => "Grudge Match",
-            Scenario::AttackAndDefend => "Attack and Defend",
-            Scenario::Couriers => "Couriers",
-            Scenario::ScavengerHunt => "Scavenger Hunt",
-        }
-    }
-
+    pub title: &'static str,
     /// One line on how the scenario is won.
-    pub fn summary(self) -> &'static str {
-        match self {
-            Scenario::Skirmish => "no objectives: score the points value of enemy models down or taken out",
-            Scenario::Assassinate => {
-                "leaders in opposite corners; 6/5 VP for taking out the enemy leader first/second, \
-                 3 if it is down at the end, 2 for holding the central treasure"
-            }
-            Scenario::GrudgeMatch => {
-                "secret grudge holder and target; 6/5 VP when the holder takes the target out \
-                 (3/2 by another model), 2 if the holder is still conscious"
-            }
-            Scenario::AttackAndDefend => {
-                "three objectives taken by Interact; on turns 2, 4 and 6 score 1 VP for your own \
-                 or the central one, 3 for the enemy's"
-            }
-            Scenario::Couriers => {
-                "carry your courier's prize off the enemy edge for 4 VP, intercept theirs \
-                 (2 VP to hold it, 4 to carry it off), 1 VP per other character off the edge"
-            }
-            Scenario::ScavengerHunt => {
-                "six hidden numbered markers; find the number you seek by Interact, 1 VP per \
-                 marker held at the end and per enemy carrier put down"
-            }
-        }
-    }
-
+    pub summary: &'static str,
     /// Rulebook page of the scenario.
-    pub fn page(self) -> u8 {
-        match self {
-            Scenario::Skirmish => 20,
-            Scenario::Assassinate => 78,
-            Scenario::GrudgeMatch => 80,
-            Scenario::AttackAndDefend => 81,
-            Scenario::Couriers => 82,
-            Scenario::ScavengerHunt => 84,
-        }
-    }
-
-    /// The scenario for a D5 roll of `roll` (1..=5, p.76).
-    pub fn from_d5(roll: u8) -> Scenario {
-        Scenario::ALL[(roll.clamp(1, 5) - 1) as usize]
-    }
-
-    /// Parse a machine name, a title (any case, spaces or underscores) or a D5 number.
-    pub fn parse(text: &str) -> Result<Scenario, String> {
-        let key = text.trim().to_lowercase().replace([' ', '-'], "_");
-        if let Ok(n) = key.parse::<u8>() {
-            if (1..=5).contains(&n) {
-                return Ok(Scenario::from_d5(n));
-            }
-        }
-        std::iter::once(Scenario::Skirmish)
-            .chain(Scenario::ALL)
-            .find(|s| s.name() == key || s.name().replace('_', "") == key.replace('_', ""))
-            .ok_or_else(|| {
-                let names: Vec<&str> =
-                    std::iter::once(Scenario::Skirmish).chain(Scenario::ALL).map(|s| s.name()).collect();
-                format!("unknown scenario `{text}`: expected one of {}, random, or 1-5", names.join(", "))
-            })
-    }
+    pub page: u8,
+    /// Its number on the rulebook's D5 table (p.76); `None` for the skirmish, which is not on it.
+    pub d5: Option<u8>,
+    /// The rows (across the long edges) its deployment zones, corners and marker bands need.
+    pub min_rows: u8,
+    /// The columns they need.
+    pub min_columns: u8,
 }
 
 /// What kind of 30mm marker a [`Marker`] is.

@@ -13,7 +13,7 @@
 //! Models move through markers but never stop on one. Each trigger event does one thing to a
 //! marker: a passive marker flipped by a move is not also sprung by it (docs/rulings.md).
 
-use super::enemy_step::EnemyStep;
+use super::dinosaur_step::EnemyStep;
 use super::spawning::{new_ai_model, place_model, MAX_AI_MODELS, NOISE_RANGE};
 use super::step::Step;
 use super::{Action, CombatKind, GameState, InteractKind, ModelId, Sequence};

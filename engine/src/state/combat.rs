@@ -472,7 +472,7 @@ fn on_hit(state: &mut GameState, attacker: ModelId, target: ModelId, w: &crate::
     let seq = state.dyn_.sequence.as_ref();
     let mover = seq.is_some_and(|s| s.actor == target && !s.path.points.is_empty());
     let swimming = if mover {
-        super::moving::water_on_path(state, point)
+        super::move_resolution::water_on_path(state, point)
     } else {
         state.dyn_.models[target as usize].stance == super::model::Stance::Swimming
     };

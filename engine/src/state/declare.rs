@@ -4,7 +4,7 @@
 
 use super::action::CombatKind;
 use super::model::{ModelId, Stance};
-use super::moving::{move_spec, MoverOccupancy};
+use super::move_resolution::{move_spec, MoverOccupancy};
 use super::sequence::{CombatRoll, RollRole, Sequence};
 use super::sight::Pose;
 use super::step::Step;

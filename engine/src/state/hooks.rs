@@ -14,13 +14,24 @@ use super::action::InteractKind;
 use super::model::{ModelId, ModelState, Side};
 use super::{Action, GameState, Player, Sequence, StaticData, Step};
 use crate::board::CellIdx;
-use crate::scenario::types::{Placement, ScenarioState, ScenarioStep};
+use crate::dice::TestLevel;
+use crate::profile::Profile;
+use crate::scenario::types::{Placement, ScenarioInfo, ScenarioState, ScenarioStep};
 
 /// The hooks through which a scenario's rules reach the game: set-up, its own procedure
 /// steps, deployment zones, the turn's start and end, scoring, and the markers models
 /// interact with. The default methods are the core game's (nothing happens) or what every
 /// scenario shares.
 pub trait ScenarioRules: Sync {
+    /// Its entry in the scenario list: name, title, summary, page, D5 number, board needs.
+    fn info(&self) -> &'static ScenarioInfo;
+
+    /// Why a side's crew (its models' profiles) cannot play the scenario, if it cannot (for
+    /// the set-up's error, which names the file); any crew by default.
+    fn check_crew(&self, _crew: &[&Profile]) -> Result<(), String> {
+        Ok(())
+    }
+
     /// A new game's scenario state: its markers, and the infiltrators set aside.
     fn initial_state(&self, stat: &StaticData, models: &[ModelState]) -> ScenarioState;
 
@@ -120,6 +131,41 @@ pub trait ScenarioRules: Sync {
     /// Whether `cell` is in the zone `placement` names for `side`.
     fn in_zone(&self, state: &GameState, side: Side, placement: Placement, cell: CellIdx) -> bool;
 
+    /// Whether the sides have deployment zones (every scenario; the skirmish has none).
+    fn has_deployment_zones(&self) -> bool {
+        true
+    }
+
+    /// Whether the leader deploys apart from its crew, in a zone of its own (Assassinate);
+    /// by default it deploys with the crew.
+    fn leader_deploys_apart(&self) -> bool {
+        false
+    }
+
+    /// Whether the crew deploys in two groups, the nominated first group in the crew's zone
+    /// (Scavenger Hunt); by default the whole crew deploys there.
+    fn deploys_in_groups(&self) -> bool {
+        false
+    }
+
+    /// Whether the scenario has an infiltration table: set-aside infiltrators then make an
+    /// Intelligence test for their zone; by default they deploy straight away.
+    fn has_infiltration_table(&self) -> bool {
+        false
+    }
+
+    /// Whether an infiltrator whose test came out at `level` may stay off the table for a
+    /// later turn; never by default.
+    fn infiltrator_may_wait(&self, _level: TestLevel) -> bool {
+        false
+    }
+
+    /// Whether an infiltrator that blunders its test arrives on a later turn instead of
+    /// losing an AP; by default it loses the AP.
+    fn blunder_arrives_later(&self) -> bool {
+        false
+    }
+
     /// Whether `cell` keeps the distances the scenario demands of `placement` (from leaders,
     /// enemies and markers); none by default.
     fn keeps_spacing(&self, _state: &GameState, _side: Side, _placement: Placement, _cell: CellIdx) -> bool {
@@ -158,6 +204,29 @@ pub trait ScenarioRules: Sync {
 
     /// The Interact actions on markers open to `actor`; none by default (no markers to use).
     fn interact_options(&self, _state: &GameState, _actor: ModelId, _out: &mut Vec<Action>) {}
+
+    /// Whether an Interact by `actor` on marker `marker`, which it touches, would do anything
+    /// (the shared marker interactions ask this); never by default.
+    fn marker_useful(&self, _state: &GameState, _actor: ModelId, _marker: u8) -> bool {
+        false
+    }
+
+    /// `actor` interacts with marker `marker`: by default it picks the marker up.
+    fn take_marker(&self, state: &mut GameState, actor: ModelId, marker: u8) {
+        state.dyn_.scenario.markers[marker as usize].holder = Some(actor);
+    }
+
+    /// Whether friends in base contact may give and take carried markers (Couriers' prize);
+    /// never by default.
+    fn markers_pass_between_friends(&self) -> bool {
+        false
+    }
+
+    /// Whether `side`'s models may leave the table from `cell` (Couriers: the enemy's edge);
+    /// nowhere by default.
+    fn on_exit_edge(&self, _state: &GameState, _side: Side, _cell: CellIdx) -> bool {
+        false
+    }
 
     /// Apply an Interact action of `actor` on a marker (only scenarios that offer one).
     fn resolve_interact(

@@ -14,14 +14,14 @@
 //! Imports go one way, from the dispatcher down to plain data, so that no two modules
 //! import each other (`engine/tests/module_circles.rs` checks it):
 //!
-//! - plain data and small queries: `step` (the [`Step`] enum, [`Purpose`]), `enemy_step`
+//! - plain data and small queries: `step` (the [`Step`] enum, [`Purpose`]), `dinosaur_step`
 //!   ([`EnemyStep`]), [`sequence`] (the [`Sequence`] and its [`CombatRoll`]s), `actors` (who
 //!   acts: the other side, models that may activate, AI models, the chooser at a step);
-//! - rules, each importing only those below it: `cavalry`, `damage`, `moving`, `declare`
+//! - rules, each importing only those below it: `cavalry`, `damage`, `move_resolution`, `declare`
 //!   (declaring actions and the rolls they add), `combat`, `command`, `spawning`, `ambush`,
-//!   `abilities`, `legal` (the options at a decision), `enemy` (the AI side's behaviour,
+//!   `abilities`, `legal` (the options at a decision), `threat` (the table's overlay), `dinosaur_ai` (the AI side's behaviour,
 //!   which picks among the legal options);
-//! - the dispatcher, `steps`: it runs the step on top of the stack by handing it to the rule
+//! - the dispatcher, `procedure`: it runs the step on top of the stack by handing it to the rule
 //!   module it belongs to, and no rule module imports it.
 //!
 //! # Adding a step
@@ -33,12 +33,12 @@
 //!    `is_chance`, the stack's `advance` and the observation's chance flag read.
 //! 3. Describe it in words in [`Step::describe`] (errors, logs, the CLI).
 //! 4. A decision: who chooses in `actors::player_of`, its options (sorted, no duplicates) in
-//!    `legal::decisions`, and what each option does in `steps::decide`.
-//!    A chance node: its outcomes and exact probabilities in `steps::chance_outcomes`, and
-//!    what each outcome does in `steps::apply`.
-//!    An automatic step: what it does in `steps::run_auto`.
-//!    The work itself goes in the rule module the step belongs to, below `steps`: never
-//!    import `steps` (or a module above yours) back.
+//!    `legal::decisions`, and what each option does in `procedure::decide`.
+//!    A chance node: its outcomes and exact probabilities in `procedure::chance_outcomes`, and
+//!    what each outcome does in `procedure::apply`.
+//!    An automatic step: what it does in `procedure::run_auto`.
+//!    The work itself goes in the rule module the step belongs to, below `procedure`: never
+//!    import `procedure` (or a module above yours) back.
 //! 5. Check the model ids, sides and numbers it carries in `validate::check_dynamic` (saved
 //!    games and setup files can hold any step).
 //! 6. If agents should tell it apart, give it a code in the observation's node features
@@ -56,33 +56,34 @@ mod combat;
 mod command;
 mod damage;
 mod declare;
-mod enemy;
-mod enemy_step;
+mod dinosaur_ai;
+mod dinosaur_step;
 pub mod hooks;
 mod leader_rule;
 mod legal;
 pub mod model;
-mod moving;
+mod move_resolution;
 mod names;
 pub mod node;
 mod observation;
 mod outcomes;
+mod procedure;
 pub mod sequence;
 mod sight;
 mod spawning;
 mod step;
-mod steps;
 pub mod template;
+mod threat;
 
 pub use action::Action;
 pub use action::{CombatKind, InteractKind};
 pub use ambush::{recognised_confusion, RECOGNISE_RANGE};
 pub use cavalry::Part;
-pub use enemy_step::EnemyStep;
+pub use dinosaur_step::EnemyStep;
 pub(crate) use legal::strictly_ascending;
-pub use legal::{Modifier, PointClass, ReactionPoint, Threat};
+pub use legal::{PointClass, ReactionPoint};
 pub use model::{Health, ModelId, ModelState, Side, Stance, MAX_SIDES};
-pub use moving::MoverOccupancy;
+pub use move_resolution::MoverOccupancy;
 pub use node::NodeKind;
 pub use observation::{ModelView, Observation, ScenarioView};
 pub(crate) use outcomes::describe_outcome;
@@ -90,6 +91,7 @@ pub use outcomes::{ChanceKind, ChanceOutcome};
 pub use sequence::{CombatRoll, RollRole, Sequence};
 pub use sight::Pose;
 pub use step::{Purpose, Step};
+pub use threat::{Modifier, Threat};
 
 use crate::board::Board;
 use crate::inline_vec::InlineVec;
@@ -281,7 +283,7 @@ impl GameState {
         // The AI models are placed first: after the scenery, before anything else (seed 003,
         // "The Drowned Earth Conversion", Scenarios).
         if let Some(uc) = &stat.uc {
-            steps.extend(enemy::placement_steps(uc.dinos, uc.ambush).into_iter().rev());
+            steps.extend(dinosaur_ai::placement_steps(uc.dinos, uc.ambush).into_iter().rev());
         }
         let mut s = GameState {
             stat: Arc::new(stat),
@@ -385,14 +387,14 @@ impl GameState {
     /// The outcomes of the current chance node with their exact probabilities (summing to 1);
     /// empty when the node is not a chance node.
     pub fn chance_outcomes(&self) -> Vec<(Action, f64)> {
-        steps::chance_outcomes(self)
+        procedure::chance_outcomes(self)
     }
 
     /// At a test's chance node, the grouped test outcomes in the order of
     /// [`chance_outcomes`](Self::chance_outcomes) (outcome `i` is `Action::Chance(i)`); at an
     /// armour roll the outcome index is the number of wounds.
     pub fn pending_test(&self) -> Option<&'static [(crate::dice::TestOutcome, f64)]> {
-        steps::pending_test(self)
+        procedure::pending_test(self)
     }
 
     /// Pick a chance outcome with `rng`, weighted by its exact probability.
@@ -413,7 +415,7 @@ impl GameState {
         if !self.is_legal(action) {
             return Err(IllegalAction { action, node: self.describe_node() });
         }
-        steps::apply(self, action);
+        procedure::apply(self, action);
         self.advance();
         Ok(())
     }
@@ -441,7 +443,7 @@ impl GameState {
             "apply_legal_action: {action:?} is not legal at {}",
             self.describe_node()
         );
-        steps::apply(self, action);
+        procedure::apply(self, action);
         self.advance();
     }
 
@@ -465,7 +467,7 @@ impl GameState {
         if !self.reaction_points().iter().any(|r| r.action == action) {
             return Err(IllegalAction { action, node: self.describe_node() });
         }
-        steps::apply(self, action);
+        procedure::apply(self, action);
         self.advance();
         Ok(())
     }
@@ -560,7 +562,7 @@ impl GameState {
     }
 
     fn advance(&mut self) {
-        steps::advance(self);
+        procedure::advance(self);
     }
 
     fn step_player(&self, step: &Step) -> Player {

@@ -4,9 +4,9 @@
 //! beside its exact probability.
 
 use super::actors::{absent_decision, is_ai};
-use super::enemy::{drawable, step_table};
+use super::dinosaur_ai::{drawable, step_table};
+use super::procedure::pending_test;
 use super::spawning::table_outcomes;
-use super::steps::pending_test;
 use super::{Action, EnemyStep, GameState, Player, Step};
 use crate::dice::TestLevel;
 use crate::scenario::types::ScenarioStep;

@@ -1,6 +1,6 @@
 //! How AI models join a game with Ulaya Chronicles dinosaurs (seed 003, "Spawning"): the
 //! spawn tables rolled on, how far a noise carries, where a model may be placed or spawned,
-//! and placing it. A leaf below the AI's behaviour (`enemy`) and its ambush markers.
+//! and placing it. A leaf below the AI's behaviour (`dinosaur_ai`) and its ambush markers.
 
 use super::model::{Health, ModelId, ModelState, Stance};
 use super::{Action, GameState};

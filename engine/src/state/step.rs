@@ -1,10 +1,10 @@
 //! The procedure's steps: the [`Step`] enum the state's stack holds and what kind of node each
 //! is (a decision, a chance node or an automatic step), with the [`Purpose`] of a test.
 //!
-//! Plain data with its descriptions: the rules that run the steps (`steps`, and the rule
+//! Plain data with its descriptions: the rules that run the steps (`procedure`, and the rule
 //! modules it hands them to) import it, never the other way round.
 
-use super::enemy_step::EnemyStep;
+use super::dinosaur_step::EnemyStep;
 use super::model::{ModelId, Side};
 use super::{GameState, NodeKind};
 use serde::{Deserialize, Serialize};

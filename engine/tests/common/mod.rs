@@ -32,6 +32,49 @@ pub fn flat(width: u8, depth: u8) -> Board {
     Board::from_cells("flat", width, depth, cells)
 }
 
+/// An open board `width` cells wide and `depth` deep, drawn as the board file format draws
+/// it (every cell `0.`: open ground at height 0, no cover).
+pub fn open_board(width: usize, depth: usize) -> Board {
+    let rows: Vec<String> = (0..depth).map(|_| "0.".repeat(width)).collect();
+    let refs: Vec<&str> = rows.iter().map(String::as_str).collect();
+    board(&refs)
+}
+
+/// A test position built model by model, for [`game_with`]:
+/// `Position::on(open_board(12, 12)).model(0, "kaneda", (2, 2)).model(1, "nix", (2, 9)).active(0)`.
+pub struct Position {
+    board: Board,
+    places: Vec<(u8, Arc<Profile>, (u8, u8))>,
+}
+
+impl Position {
+    /// An empty position on `board`.
+    pub fn on(board: Board) -> Position {
+        Position { board, places: Vec::new() }
+    }
+
+    /// A model of side `side` with the shipped profile `profile`, at (x, y).
+    pub fn model(self, side: u8, profile_id: &str, at: (u8, u8)) -> Position {
+        self.with(side, profile(profile_id), at)
+    }
+
+    /// A model of side `side` with the profile `p` (a [`custom`] one), at (x, y).
+    pub fn with(mut self, side: u8, p: Arc<Profile>, at: (u8, u8)) -> Position {
+        self.places.push((side, p, at));
+        self
+    }
+
+    /// The game at `ChooseAction` for model `m`.
+    pub fn active(self, m: u8) -> GameState {
+        game_with(self.board, &self.places, Some(m))
+    }
+
+    /// The game at side 0's choice of the model to activate.
+    pub fn choosing(self) -> GameState {
+        game_with(self.board, &self.places, None)
+    }
+}
+
 /// A profile from the shipped catalog.
 pub fn profile(id: &str) -> Arc<Profile> {
     let catalog = load_catalog(&engine::data::factions_dir()).expect("catalog loads");

@@ -19,7 +19,7 @@ use super::command::{command_order, declare_order, resolve_command, transfer_ap}
 use super::declare::{add_combat, cancel_unreached, declare};
 use super::legal;
 use super::model::{Health, ModelId, ModelState, Side, Stance};
-use super::moving::{fall, place_on_path, reach, resolve_move, settle_stance};
+use super::move_resolution::{fall, place_on_path, reach, resolve_move, settle_stance};
 use super::step::{Purpose, Step};
 use super::{Action, GameState, NodeKind};
 use crate::board::Terrain;
@@ -86,7 +86,7 @@ pub(super) fn chance_outcomes(state: &GameState) -> Vec<(Action, f64)> {
             let p = 1.0 / values.len().max(1) as f64;
             (0..values.len()).map(|i| (Action::Chance(i as u8), p)).collect()
         }
-        Some(Step::Enemy(s)) => super::enemy::chance_outcomes(state, s),
+        Some(Step::Enemy(s)) => super::dinosaur_ai::chance_outcomes(state, s),
         Some(Step::Armour { damage, target, .. }) => wound_table(*damage, *target)
             .iter()
             .enumerate()
@@ -131,7 +131,7 @@ pub(super) fn advance(state: &mut GameState) {
                 }
                 state.dyn_.steps.pop();
             }
-            Step::Enemy(e) if super::enemy::skipped(state, &e) => {
+            Step::Enemy(e) if super::dinosaur_ai::skipped(state, &e) => {
                 state.dyn_.steps.pop();
             }
             // The absent side of a solo game passes over a choice it has no option in (its
@@ -228,7 +228,7 @@ pub(super) fn apply(state: &mut GameState, action: Action) {
         }
         (Step::Enemy(s), Action::Chance(i)) => {
             state.dyn_.chance_events += 1;
-            super::enemy::chance(state, s, i);
+            super::dinosaur_ai::chance(state, s, i);
         }
         (Step::Armour { model, mount, .. }, Action::Chance(w)) => {
             state.dyn_.chance_events += 1;
@@ -266,7 +266,7 @@ fn decide(state: &mut GameState, step: Step, action: Action) {
             end_activation(state);
         }
         (Step::Scenario(s), action) => state.rules().decide(state, s, action),
-        (Step::Enemy(s), action) => super::enemy::decide(state, s, action),
+        (Step::Enemy(s), action) => super::dinosaur_ai::decide(state, s, action),
         (Step::ChooseAction(m), declared) => declare(state, m, declared),
         (Step::ChooseNested, Action::NoNested) | (Step::ChooseFirefight, Action::NoFirefight) => {}
         (Step::ChooseReaction | Step::ChooseReactionBy(_), Action::EndReactions)
@@ -356,7 +356,7 @@ fn run_auto(state: &mut GameState, step: Step) {
         Step::Cleanup => cleanup(state),
         Step::EndTurn => end_turn(state),
         Step::Scenario(s) => state.rules().run(state, s),
-        Step::Enemy(s) => super::enemy::run(state, s),
+        Step::Enemy(s) => super::dinosaur_ai::run(state, s),
         other => unreachable!("{other:?} is not automatic"),
     }
 }
@@ -525,14 +525,14 @@ fn end_sequence(state: &mut GameState) {
     // reactions come last of all reactions (seed 003, "Noise reactions").
     if let Some(seq) = &seq {
         if state.stat.uc.is_some() {
-            let noises = super::enemy::noises(state, seq);
+            let noises = super::dinosaur_ai::noises(state, seq);
             if let (None, Some(&(first, _))) = (state.dyn_.uc.noise, noises.first()) {
                 state.dyn_.uc.noise = Some(first);
             }
-            super::enemy::noise_reactions(state, &noises);
+            super::dinosaur_ai::noise_reactions(state, &noises);
             super::ambush::hear(state, &noises);
         }
-        super::enemy::movement_reactions(state, seq, stealthed);
+        super::dinosaur_ai::movement_reactions(state, seq, stealthed);
         // Ambush markers that spring come out before the movement reactions.
         super::ambush::after_sequence(state, seq, stealthed);
     }

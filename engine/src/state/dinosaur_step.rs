@@ -1,6 +1,6 @@
 //! The steps of the Ulaya Chronicles AI side's procedure ([`EnemyStep`]): plain data kept in
 //! [`Step::Enemy`](super::step::Step::Enemy), with the kind of node each is and its words.
-//! What the steps do is in `enemy` (the AI models' behaviour), `ambush` and `spawning`.
+//! What the steps do is in `dinosaur_ai` (the AI models' behaviour), `ambush` and `spawning`.
 
 use super::model::{ModelId, Side};
 use super::{GameState, NodeKind};

@@ -13,7 +13,7 @@
 //! a player's decision (as here, where the players take turns to place the models), or a roll.
 
 use super::action::CombatKind;
-use super::enemy_step::EnemyStep;
+use super::dinosaur_step::EnemyStep;
 use super::spawning::{new_ai_model, place_model, spawn_cell, table_outcomes, NOISE_RANGE};
 use super::step::Step;
 use super::{Action, GameState, ModelId, Side};
@@ -249,7 +249,7 @@ fn choose_move(
     super::legal::model_actions(state, m, want, &mut options);
     let here = state.dyn_.models[m as usize].cell;
     // Path lengths of the reachable cells.
-    let (spec, _) = super::moving::move_spec(state, m, false);
+    let (spec, _) = super::move_resolution::move_spec(state, m, false);
     let occ = super::MoverOccupancy { state, mover: m };
     let mut cost = std::collections::HashMap::new();
     crate::movement::reachable(state.board(), &occ, &spec, |r| {
