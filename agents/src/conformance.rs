@@ -19,7 +19,7 @@
 //! returns, and every player's observation and information-state key, so a game need not
 //! implement `PartialEq`.
 
-use crate::game::{Game, Turn};
+use crate::game::{ChanceMode, Game, GameType, Information, Turn, Utility};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -56,6 +56,12 @@ pub struct Report {
     pub chance_nodes: u64,
     /// Refusals of illegal actions checked.
     pub illegal_checked: u64,
+    /// Nodes whose action or outcome some player does not see ([`Game::is_visible`]).
+    pub hidden_nodes: u64,
+    /// Finished games whose returns do not sum to 0.
+    pub nonzero_sums: u64,
+    /// Finished games whose returns sum to another total than the first game's.
+    pub other_sums: u64,
 }
 
 /// Everything observable of a state, for comparing states of a game without `PartialEq`.
@@ -79,6 +85,7 @@ pub fn check<G: Game>(name: &str, new_game: impl Fn(u64) -> G, options: &Options
     let mut report = Report::default();
     // Actions seen anywhere, to offer where they are not legal.
     let mut seen: Vec<G::Action> = Vec::new();
+    let mut first_sum: Option<f64> = None;
     for seed in 0..options.games {
         let mut state = new_game(seed);
         let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0x5eed_c0de);
@@ -90,8 +97,16 @@ pub fn check<G: Game>(name: &str, new_game: impl Fn(u64) -> G, options: &Options
             };
             check_node(&state, &mut rng, options, &mut seen, &mut report).map_err(|(c, d)| fail(c, d))?;
             report.nodes += 1;
+            if state.turn() != Turn::Terminal && (0..state.num_players()).any(|p| !state.is_visible(p)) {
+                report.hidden_nodes += 1;
+            }
             let action = match state.turn() {
-                Turn::Terminal => break,
+                Turn::Terminal => {
+                    let sum: f64 = state.returns().iter().sum();
+                    report.nonzero_sums += u64::from(sum.abs() > 1e-9);
+                    report.other_sums += u64::from((sum - *first_sum.get_or_insert(sum)).abs() > 1e-9);
+                    break;
+                }
                 Turn::Chance => {
                     report.chance_nodes += 1;
                     state
@@ -114,6 +129,42 @@ pub fn check<G: Game>(name: &str, new_game: impl Fn(u64) -> G, options: &Options
         report.games += 1;
     }
     Ok(report)
+}
+
+/// Whether what `game_type` claims agrees with what a passed [`check`] saw: chance nodes met
+/// only in a stochastic game, hidden moves only with imperfect information, returns summing
+/// to 0 in a zero-sum game (to one total in a constant-sum one), and `players` players at
+/// `first`, the state the games started from. Random play can miss a rare chance node or
+/// hidden move, so a game that claims them must show them within the games checked.
+pub fn check_game_type<G: Game>(game_type: &GameType, first: &G, report: &Report) -> Result<(), String> {
+    let name = game_type.short_name;
+    let claim = |what: &str, detail: String| Err(format!("{name}: its fact sheet says {what}, but {detail}"));
+    if first.num_players() != game_type.players {
+        return claim(&format!("{} players", game_type.players), format!("it has {}", first.num_players()));
+    }
+    let stochastic = game_type.chance == ChanceMode::ExplicitStochastic;
+    if stochastic != (report.chance_nodes > 0) {
+        return claim(
+            &format!("{:?}", game_type.chance),
+            format!("{} chance nodes met", report.chance_nodes),
+        );
+    }
+    let imperfect = game_type.information == Information::Imperfect;
+    if imperfect != (report.hidden_nodes > 0) {
+        return claim(
+            &format!("{:?} information", game_type.information),
+            format!("{} hidden moves met", report.hidden_nodes),
+        );
+    }
+    match game_type.utility {
+        Utility::ZeroSum if report.nonzero_sums > 0 => {
+            claim("zero-sum", format!("{} games' returns do not sum to 0", report.nonzero_sums))
+        }
+        Utility::ConstantSum if report.other_sums > 0 => {
+            claim("constant-sum", format!("{} games' returns sum to another total", report.other_sums))
+        }
+        _ => Ok(()),
+    }
 }
 
 /// The checks of one node; an error is (check, detail).

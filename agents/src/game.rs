@@ -104,3 +104,68 @@ pub trait Game: Clone + Send + Sync + 'static {
         outcomes.last().map(|&(a, _)| a)
     }
 }
+
+/// How a game's players take their turns (OpenSpiel's `GameType::Dynamics`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Dynamics {
+    /// One player acts at a time; a secret choice is a hidden move made in turn.
+    Sequential,
+    /// Players choose at once (none of the games here: simultaneous choices are hidden moves
+    /// made in turn, see [`Game::is_visible`]).
+    Simultaneous,
+}
+
+/// Whether a game has chance nodes (OpenSpiel's `GameType::ChanceMode`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ChanceMode {
+    /// No chance nodes.
+    Deterministic,
+    /// Chance nodes with their outcomes and exact probabilities ([`Game::chance_outcomes`]).
+    ExplicitStochastic,
+}
+
+/// What the players see (OpenSpiel's `GameType::Information`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Information {
+    /// Every player sees every action and outcome.
+    Perfect,
+    /// Some action or outcome is hidden from a player ([`Game::is_visible`] is `false` there).
+    Imperfect,
+}
+
+/// How the returns relate (OpenSpiel's `GameType::Utility`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Utility {
+    /// The returns of every finished game sum to 0.
+    ZeroSum,
+    /// The returns of every finished game sum to the same constant.
+    ConstantSum,
+    /// Anything else.
+    GeneralSum,
+}
+
+/// What kind of game it is, in the spirit of OpenSpiel's `GameType`: what the framework may
+/// assume of it (search plans only on what a player sees where the information is imperfect;
+/// a deterministic game needs no dice). The conformance test checks the claims against play
+/// ([`crate::conformance::check_game_type`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GameType {
+    /// The name the command line takes, e.g. `encounter`.
+    pub short_name: &'static str,
+    /// The name for people, e.g. `The Drowned Earth`.
+    pub long_name: &'static str,
+    /// The number of players (every game here has a fixed number).
+    pub players: usize,
+    /// Turn-taking.
+    pub dynamics: Dynamics,
+    /// Chance nodes or none.
+    pub chance: ChanceMode,
+    /// Perfect or imperfect information.
+    pub information: Information,
+    /// How the returns relate.
+    pub utility: Utility,
+    /// Whether returns come only at the end (every game here: OpenSpiel's `kTerminal`).
+    pub terminal_rewards_only: bool,
+    /// Where its rules come from (a rulebook, a seed text, or the code).
+    pub rules: &'static str,
+}

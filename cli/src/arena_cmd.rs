@@ -20,6 +20,10 @@ const ARENA_CREWS_HELP: &str = "Two crews, side A then side B: names in configs/
 #[derive(Args, Debug)]
 #[command(mut_arg("crews", |crews| crews.help(ARENA_CREWS_HELP)))]
 pub struct ArenaArgs {
+    /// The game: `tde` (the default) or another of `tde games` (`encounter`, `tictactoe`),
+    /// which takes none of the TDE options (board, crews, rules, dinosaurs, solo).
+    #[arg(long, default_value = "tde")]
+    pub game: String,
     /// The agents, comma-separated specs as `tde demo --agents` takes them (`random`,
     /// `greedy`, `mcts:iters=400,c=1.4`: an mcts spec keeps its `key=value` parameters). Enter
     /// a spec twice with a `#tag` suffix: `random,random#2`.
@@ -68,6 +72,9 @@ pub struct ArenaArgs {
 
 /// Run the arena (or the solo runs) and format its results.
 pub fn arena(args: &ArenaArgs) -> Result<String, String> {
+    if !args.game.eq_ignore_ascii_case("tde") {
+        return other_game(args);
+    }
     if args.solo {
         return solo(args);
     }
@@ -82,25 +89,62 @@ pub fn arena(args: &ArenaArgs) -> Result<String, String> {
     .with_factory(training::play::make_agent);
     let agents: Vec<String> = args.agents.iter().flat_map(|list| split_agent_list(list)).collect();
     let settings = ArenaSettings::new(&maker, &agents, &args.scenarios, args.games, args.seed)?;
-    let threads = match args.threads {
-        Some(n) => n as usize,
-        None => std::thread::available_parallelism().map_or(1, |n| n.get()),
-    };
-    let options = ArenaOptions {
-        threads,
-        out: args.out.clone(),
-        records: args.records,
-        progress: std::io::stderr().is_terminal() && std::env::var_os("CI").is_none(),
-    };
-    let results = eval::run(&maker, &settings, &options)?;
+    let results = eval::run(&maker, &settings, &run_options(args))?;
+    Ok(print(args, &results))
+}
+
+/// The results as JSON or as the summary with the report's path.
+fn print(args: &ArenaArgs, results: &eval::Results) -> String {
     if args.json {
-        return Ok(serde_json::to_string_pretty(&results).expect("results serialise"));
+        return serde_json::to_string_pretty(results).expect("results serialise");
     }
-    let mut text = eval::report::summary(&results);
+    let mut text = eval::report::summary(results);
     if let Some(dir) = &args.out {
         text.push_str(&format!("\n\nreport: {}", dir.join("report.md").display()));
     }
-    Ok(text)
+    text
+}
+
+/// `tde arena --game NAME`: the framework's arena on another game of the registry, which
+/// takes none of TDE's options.
+fn other_game(args: &ArenaArgs) -> Result<String, String> {
+    let game =
+        eval::games::find(&crate::games_cmd::sources(), &args.game).map_err(|e| format!("--game: {e}"))?;
+    let defaults = SetupOptions::default();
+    let s = &args.setup;
+    let tde_only = [
+        ("--solo", args.solo),
+        ("--boards", args.boards.is_some()),
+        ("--board", s.board != defaults.board),
+        ("--crews", s.crews != defaults.crews),
+        ("--rules", s.rules != defaults.rules),
+        ("--dinos", s.dinos != defaults.dinos),
+        ("--ambush", s.ambush != defaults.ambush),
+    ];
+    if let Some((option, _)) = tde_only.iter().find(|(_, given)| *given) {
+        return Err(format!("{option} is an option of TDE games; --game {} takes none", args.game));
+    }
+    let agents: Vec<String> = args.agents.iter().flat_map(|list| split_agent_list(list)).collect();
+    let results = game.arena(&agents, &args.scenarios, args.games, args.seed, &run_options(args))?;
+    Ok(print(args, &results))
+}
+
+/// How to run an arena, from the command line.
+fn run_options(args: &ArenaArgs) -> ArenaOptions {
+    ArenaOptions {
+        threads: threads(args),
+        out: args.out.clone(),
+        records: args.records,
+        progress: std::io::stderr().is_terminal() && std::env::var_os("CI").is_none(),
+    }
+}
+
+/// `--threads`, or every core.
+fn threads(args: &ArenaArgs) -> usize {
+    match args.threads {
+        Some(n) => n as usize,
+        None => std::thread::available_parallelism().map_or(1, |n| n.get()),
+    }
 }
 
 /// `tde arena --solo`: every agent alone against the dinosaurs.
@@ -126,13 +170,14 @@ fn solo(args: &ArenaArgs) -> Result<String, String> {
         dinos: args.setup.dinos,
         ambush: args.setup.ambush,
     };
-    let threads = match args.threads {
-        Some(n) => n as usize,
-        None => std::thread::available_parallelism().map_or(1, |n| n.get()),
-    };
-    let progress = std::io::stderr().is_terminal() && std::env::var_os("CI").is_none();
-    let results =
-        eval::solo::run_solo(&settings, training::play::make_agent, threads, progress, args.out.as_deref())?;
+    let options = run_options(args);
+    let results = eval::solo::run_solo(
+        &settings,
+        training::play::make_agent,
+        options.threads,
+        options.progress,
+        args.out.as_deref(),
+    )?;
     if args.json {
         return Ok(serde_json::to_string_pretty(&results).expect("results serialise"));
     }

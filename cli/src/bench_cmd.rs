@@ -1,22 +1,11 @@
-//! `tde bench`: engine speed on the default board with two 100-point crews, on one core:
-//! clone, legal actions, and complete random games of the skirmish and of each scenario
-//! (set-up and deployment included). Every figure is the median of several timed batches.
-//! Also the memory of a cloned state and of an MCTS tree's nodes.
+//! `tde bench`: the benchmark harness of [`training::bench`] (engine, MCTS, scripted player,
+//! memory, policy iteration, networks), its figures printed as text or JSON.
 
-use crate::game_cmd::random_steps;
-use agents::learned::Generation;
 use clap::Args;
-use engine::scenario::Scenario;
-use engine::setup::{new_game, GameConfig};
-use engine::{GameState, Player};
-use rand::{Rng, SeedableRng};
-use rand_chacha::ChaCha8Rng;
 use serde_json::json;
-use std::hint::black_box;
-use std::sync::Arc;
 use std::time::Instant;
-use training::learn::games::Games;
-use training::learn::labels::{label_game, LabelConfig};
+use training::bench::{fast_speed, measure, network_speed, BenchSettings, EngineFigures};
+use training::learn::labels::LabelConfig;
 
 /// `tde bench`.
 #[derive(Args, Debug)]
@@ -54,55 +43,6 @@ pub struct BenchArgs {
     pub fast_only: bool,
 }
 
-fn median(mut xs: Vec<f64>) -> f64 {
-    xs.sort_by(|a, b| a.partial_cmp(b).expect("finite timings"));
-    xs[xs.len() / 2]
-}
-
-/// A state at an activation decision (a model's action choice) early in a game.
-fn activation_decision(seed: u64) -> Result<GameState, String> {
-    first_activation(GameConfig::default(), seed)
-}
-
-/// The first model-action decision of a game of `config`, after random set-up choices.
-fn first_activation(config: GameConfig, seed: u64) -> Result<GameState, String> {
-    let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    let mut state = new_game(&config).map_err(|e| e.to_string())?;
-    loop {
-        if let Some(engine::state::Step::ChooseAction(_)) = state.node() {
-            return Ok(state);
-        }
-        if state.is_terminal() {
-            return Err("game ended before an activation".into());
-        }
-        state = random_steps(state, 1, &mut rng);
-    }
-}
-
-/// Play one random game to the end, calling `at_decision` with each decision and its number
-/// of legal actions; returns the number of steps.
-fn random_game(
-    mut state: GameState,
-    rng: &mut ChaCha8Rng,
-    buf: &mut Vec<engine::Action>,
-    mut at_decision: impl FnMut(&GameState, usize),
-) -> u64 {
-    let mut n = 0;
-    loop {
-        let action = match state.current_player() {
-            Player::Terminal => return n,
-            Player::Chance => state.sample_chance(rng).expect("outcomes"),
-            Player::Side(_) => {
-                state.legal_actions_into(buf);
-                at_decision(&state, buf.len());
-                buf[rng.gen_range(0..buf.len())]
-            }
-        };
-        state.apply_legal_action(action);
-        n += 1;
-    }
-}
-
 /// Run the benchmark and format its figures.
 pub fn bench(args: &BenchArgs) -> Result<String, String> {
     if args.fast_only {
@@ -117,70 +57,37 @@ pub fn bench(args: &BenchArgs) -> Result<String, String> {
         if args.net == "none" {
             return Err("--network-only needs a network: --net names none".into());
         }
-        let net = network_speed(&args.net, args.batches.max(1), args.net_batch as usize)?;
+        let net = network_speed(&args.net, args.batches.max(1), args.net_batch as usize, &progress())?;
         return Ok(match (&net, args.json) {
             (_, true) => json!({ "network": net, "batches": args.batches.max(1) }).to_string(),
             (Some(n), false) => network_text(n, &args.net),
             (None, false) => String::new(),
         });
     }
-    let start = new_game(&GameConfig::default()).map_err(|e| e.to_string())?;
-    let decision = activation_decision(3)?;
-    let batches = args.batches.max(1);
-
-    let mut clone_ns = Vec::new();
-    for _ in 0..batches {
-        let n = 200_000;
-        let t = Instant::now();
-        for _ in 0..n {
-            // The clone is kept where it was made: `black_box` of the value itself would add a
-            // move of the whole state to what is timed.
-            let copy = black_box(&decision).clone();
-            black_box(&copy);
-        }
-        clone_ns.push(t.elapsed().as_nanos() as f64 / n as f64);
-    }
-
-    let mut legal_us = Vec::new();
-    let mut buf = Vec::new();
-    let n_legal = decision.legal_actions().len();
-    for _ in 0..batches {
-        let n = 2_000;
-        let t = Instant::now();
-        for _ in 0..n {
-            black_box(&decision).legal_actions_into(&mut buf);
-            black_box(&buf);
-        }
-        legal_us.push(t.elapsed().as_secs_f64() * 1e6 / n as f64);
-    }
-
-    let (gps, spg) = game_speed(&start, args.games, batches, &mut buf);
-    let mut scenarios = Vec::new();
-    for scenario in Scenario::ALL {
-        let config = GameConfig { scenario, ..GameConfig::default() };
-        let start = new_game(&config).map_err(|e| e.to_string())?;
-        let (g, s) = game_speed(&start, args.games, batches, &mut buf);
-        let at = first_activation(config.clone(), 3)?;
-        let random_rollouts = mcts_speed(&with_random_rollouts(&args.mcts)?, &at, batches)?;
-        let scripted = scripted_speed(&config, batches)?;
-        scenarios.push(ScenarioSpeed {
-            scenario,
-            games_per_s: g,
-            steps_per_game: s,
-            mcts_per_s: mcts_speed(&args.mcts, &at, batches)?,
-            mcts_random_rollouts_per_s: random_rollouts,
-            scripted_decisions_per_s: scripted,
-        });
-    }
-    let clone_ns = median(clone_ns);
-    let legal_us = median(legal_us);
-    let state_bytes = std::mem::size_of::<GameState>();
-    let state_heap_bytes = decision.dynamic().heap_bytes();
-    let tree = agents::make_mcts(&mcts_args(&args.mcts)?, 0)?.tree_footprint(&decision);
-    let bytes_per_node = tree.bytes as f64 / tree.nodes as f64;
-    let net = network_speed(&args.net, batches, args.net_batch as usize)?;
-    let learn = learn_speed(batches)?;
-    let fast = fast_speed(&args.fast)?;
+    let settings = BenchSettings {
+        games: args.games,
+        batches: args.batches,
+        net: args.net.clone(),
+        net_batch: args.net_batch,
+        fast: args.fast.clone(),
+        mcts: args.mcts.clone(),
+    };
+    let EngineFigures {
+        clone_ns,
+        legal_us,
+        n_legal,
+        games_per_s: gps,
+        steps_per_game: spg,
+        scenarios,
+        batches,
+        state_bytes,
+        state_heap_bytes,
+        tree,
+        bytes_per_node,
+        net,
+        learn,
+        fast,
+    } = measure(&settings, &progress())?;
     Ok(if args.json {
         let per: Vec<_> = scenarios
             .iter()
@@ -262,16 +169,10 @@ pub fn bench(args: &BenchArgs) -> Result<String, String> {
     })
 }
 
-/// The fast network's figures (`--fast none` skips them).
-fn fast_speed(path: &str) -> Result<Option<fastnet::speed::FastSpeed>, String> {
-    if path == "none" {
-        return Ok(None);
-    }
-    let net =
-        fastnet::agent::FastNet::load(std::path::Path::new(path)).map_err(|e| format!("--fast: {e}"))?;
-    fastnet::speed::measure(&std::sync::Arc::new(net), 16)
-        .map(Some)
-        .map_err(|e| format!("--fast {path}: {e}"))
+/// Says each network stage on standard error with the seconds since the start.
+fn progress() -> impl Fn(&str) {
+    let started = Instant::now();
+    move |stage: &str| eprintln!("tde bench [{:.1} s]: {stage}", started.elapsed().as_secs_f64())
 }
 
 /// The fast network's figures as text.
@@ -300,30 +201,6 @@ fn fast_text(f: &fastnet::speed::FastSpeed, path: &str) -> String {
         f.selfplay_games_per_hour,
         f.threads
     )
-}
-
-/// Speed of policy iteration on one thread.
-struct LearnSpeed {
-    games_per_hour: f64,
-    labels_per_hour: f64,
-}
-
-/// Medians over `batches` of learning games (four a batch) and of labelling one game each, by
-/// generation 0 with the default label settings.
-fn learn_speed(batches: u32) -> Result<LearnSpeed, String> {
-    let games = Games::new(Arc::new(Generation::scripted()), Vec::new())?;
-    let (mut per_game, mut per_label) = (Vec::new(), Vec::new());
-    for b in 0..batches as u64 {
-        let t = Instant::now();
-        for g in 0..4 {
-            games.play(1_000 + 4 * b + g, |_, _| true)?;
-        }
-        per_game.push(3600.0 * 4.0 / t.elapsed().as_secs_f64());
-        let t = Instant::now();
-        let labels = label_game(&games, 2_000 + b, &LabelConfig::default())?;
-        per_label.push(3600.0 * labels.len() as f64 / t.elapsed().as_secs_f64());
-    }
-    Ok(LearnSpeed { games_per_hour: median(per_game), labels_per_hour: median(per_label) })
 }
 
 /// The network's figures as text.
@@ -362,120 +239,4 @@ fn network_text(n: &training::network::speed::NetSpeed, net: &str) -> String {
         n.first_training_step_s[1],
         n.large_batch
     )
-}
-
-/// One scenario's figures.
-struct ScenarioSpeed {
-    scenario: Scenario,
-    games_per_s: f64,
-    steps_per_game: f64,
-    mcts_per_s: f64,
-    mcts_random_rollouts_per_s: f64,
-    scripted_decisions_per_s: f64,
-}
-
-/// The `--mcts` spec with its rollouts made random (the engine's own speed, without the
-/// scripted player's evaluation of its candidates).
-fn with_random_rollouts(spec: &str) -> Result<String, String> {
-    mcts_args(spec)?;
-    let mut spec = agents::Spec::parse(spec)?;
-    spec.set("rollout", "random");
-    Ok(spec.to_string())
-}
-
-/// Median decisions per second of the scripted player over the decisions of a seeded random
-/// game of `config` (those with a choice).
-fn scripted_speed(config: &GameConfig, batches: u32) -> Result<f64, String> {
-    let mut positions = Vec::new();
-    let start = new_game(config).map_err(|e| e.to_string())?;
-    random_game(start, &mut ChaCha8Rng::seed_from_u64(11), &mut Vec::new(), |state, legal| {
-        if legal > 1 {
-            positions.push(state.clone());
-        }
-    });
-    let mut agent = agents::make_agent("scripted", 0)?;
-    let mut rates = Vec::new();
-    for _ in 0..batches {
-        let t = Instant::now();
-        for p in &positions {
-            black_box(agent.select_action(p));
-        }
-        rates.push(positions.len() as f64 / t.elapsed().as_secs_f64());
-    }
-    Ok(median(rates))
-}
-
-/// Median MCTS iterations per second of `spec` searching the decision `at`.
-fn mcts_speed(spec: &str, at: &GameState, batches: u32) -> Result<f64, String> {
-    let config = agents::MctsConfig::from_args(&mcts_args(spec)?)?;
-    if config.millis.is_some() {
-        return Err(format!("--mcts: `{spec}` needs an iteration budget (iters=), not ms="));
-    }
-    let iterations = config.iterations;
-    let mut rates = Vec::new();
-    for b in 0..batches {
-        let mut agent = agents::make_agent(spec, b as u64)?;
-        let t = Instant::now();
-        black_box(agent.select_action(at));
-        rates.push(iterations as f64 / t.elapsed().as_secs_f64());
-    }
-    Ok(median(rates))
-}
-
-/// The checked `--mcts` spec, which must name the mcts agent.
-fn mcts_args(spec: &str) -> Result<agents::Args, String> {
-    let args = agents::registry().check(spec).map_err(|e| format!("--mcts: {e}"))?;
-    match args.name() {
-        "mcts" => Ok(args),
-        _ => Err(format!("--mcts: `{spec}` is not an mcts agent")),
-    }
-}
-
-/// Median games per second and steps per game of random games from `start`.
-fn game_speed(start: &GameState, games: u32, batches: u32, buf: &mut Vec<engine::Action>) -> (f64, f64) {
-    let mut games_per_s = Vec::new();
-    let mut steps_per_game = Vec::new();
-    let mut rng = ChaCha8Rng::seed_from_u64(7);
-    for _ in 0..batches {
-        let t = Instant::now();
-        let mut steps = 0;
-        for _ in 0..games {
-            steps += random_game(start.clone(), &mut rng, buf, |_, _| {});
-        }
-        games_per_s.push(games as f64 / t.elapsed().as_secs_f64());
-        steps_per_game.push(steps as f64 / games as f64);
-    }
-    (median(games_per_s), median(steps_per_game))
-}
-
-/// The network figures (`--net none` skips them): positions from random games of the five
-/// scenarios, at decisions with a choice.
-fn network_speed(
-    path: &str,
-    batches: u32,
-    large: usize,
-) -> Result<Option<training::network::speed::NetSpeed>, String> {
-    if path == "none" {
-        return Ok(None);
-    }
-    let mut positions = Vec::new();
-    let mut rng = ChaCha8Rng::seed_from_u64(5);
-    for (i, scenario) in Scenario::ALL.into_iter().cycle().take(40).enumerate() {
-        let config = GameConfig { scenario, ..GameConfig::default() };
-        let mut state = first_activation(config, i as u64)?;
-        for _ in 0..3 {
-            if matches!(state.current_player(), Player::Side(_)) && state.legal_actions().len() > 1 {
-                positions.push(state.clone());
-            }
-            state = random_steps(state, rng.gen_range(3..20), &mut rng);
-            if state.is_terminal() {
-                break;
-            }
-        }
-    }
-    let started = Instant::now();
-    let progress = |stage: &str| eprintln!("tde bench [{:.1} s]: {stage}", started.elapsed().as_secs_f64());
-    training::network::speed::measure(std::path::Path::new(path), &positions, batches, large, &progress)
-        .map(Some)
-        .map_err(|e| format!("--net {path}: {e}"))
 }

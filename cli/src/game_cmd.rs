@@ -3,12 +3,11 @@
 
 use agents::{play, split_agent_list};
 use clap::Args;
-use engine::invariants::violations;
+use engine::fuzz::{FuzzReport, FuzzSettings};
 use engine::record::{format_hash, GameRecord, SavedGame};
 use engine::render::{describe_action, render, render_map, render_roster};
 use engine::scenario::Scenario;
 use engine::setup::{load_setup, new_game, GameConfig, DEFAULT_BOARD};
-use engine::stats::EventCounts;
 use engine::{GameState, Player};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -39,6 +38,16 @@ pub struct SetupOptions {
     /// Ambush markers (configs/uc/spawn.toml) the players place after the dinosaurs.
     #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u8).range(0..=engine::uc::MAX_MARKERS as i64))]
     pub ambush: u8,
+}
+
+impl Default for SetupOptions {
+    /// The options as given when none is typed (clap's defaults, read from the arguments'
+    /// definitions so that the two never differ).
+    fn default() -> Self {
+        use clap::{Args, FromArgMatches};
+        let command = SetupOptions::augment_args(clap::Command::new("defaults"));
+        SetupOptions::from_arg_matches(&command.get_matches_from(["defaults"])).expect("the defaults parse")
+    }
 }
 
 /// Options shared by commands that build one game from the configs: its set-up, scenario and
@@ -514,88 +523,24 @@ pub struct FuzzArgs {
 }
 
 /// Play random games on every board with every crew pairing, checking the invariants (and
-/// that a clone applying the same action stays equal) after every step.
+/// that a clone applying the same action stays equal) after every step ([`engine::fuzz`]).
 pub fn fuzz(args: &FuzzArgs) -> Result<(String, bool), String> {
-    let configs = engine::data::configs_dir();
-    let boards = engine::data::file_names(&configs.join("boards"), "board").map_err(|e| e.to_string())?;
-    let crews = engine::data::file_names(&configs.join("crews"), "toml").map_err(|e| e.to_string())?;
-    let mut steps = 0u64;
-    let mut counts = EventCounts::default();
-    // The first failures are kept to show; all are counted.
-    let mut failures: Vec<String> = Vec::new();
-    let mut failed = 0u64;
+    let pick = |seed: u64| pick_scenario(args.scenario.as_deref().unwrap_or_default(), seed);
+    let settings = FuzzSettings {
+        games: args.games,
+        seed: args.seed,
+        scenario: args.scenario.is_some().then_some(&pick as &dyn Fn(u64) -> Result<Scenario, String>),
+        dinos: args.dinos,
+        ambush: args.ambush,
+        solo: args.solo,
+    };
     let bar = training::progress_bar(!args.json, args.games as u64, "fuzz games");
-    for g in 0..args.games as u64 {
-        bar.inc(1);
-        let seed = args.seed.wrapping_add(g);
-        let mut rng = ChaCha8Rng::seed_from_u64(seed);
-        let board = boards[rng.gen_range(0..boards.len())].clone();
-        let a = crews[rng.gen_range(0..crews.len())].clone();
-        let b = crews[rng.gen_range(0..crews.len())].clone();
-        let scenario = match &args.scenario {
-            Some(name) => pick_scenario(name, seed)?,
-            None => Scenario::EVERY[rng.gen_range(0..Scenario::EVERY.len())],
-        };
-        let dinos = match args.dinos {
-            Some(0) => 1 + (seed % 4) as u8,
-            Some(n) => n,
-            None if args.solo => 1 + (seed % 4) as u8,
-            None => 0,
-        };
-        let ambush = match args.ambush {
-            Some(0) => 1 + (seed / 4 % 3) as u8,
-            Some(n) => n,
-            None => 0,
-        };
-        let config = GameConfig {
-            board: board.clone(),
-            crews: [a, b],
-            scenario,
-            dinos,
-            ambush,
-            solo: args.solo,
-            ..GameConfig::default()
-        };
-        let mut state = new_game(&config).map_err(|e| e.to_string())?;
-        let mut violations_here = violations(&state);
-        let mut n = 0;
-        while violations_here.is_empty() && !state.is_terminal() && n < 100_000 {
-            let action = match state.current_player() {
-                Player::Chance => state.sample_chance(&mut rng).expect("outcomes"),
-                _ => {
-                    let legal = state.legal_actions();
-                    legal[rng.gen_range(0..legal.len())]
-                }
-            };
-            let mut copy = state.clone();
-            if let Err(e) = state.apply_action(action) {
-                violations_here.push(e.to_string());
-                break;
-            }
-            counts.count(action, &copy, &state);
-            copy.apply_action(action).map_err(|e| e.to_string())?;
-            if copy != state {
-                violations_here.push(format!("clone-then-apply differs after {action}"));
-            }
-            violations_here.extend(violations(&state));
-            n += 1;
-        }
-        if !state.is_terminal() && violations_here.is_empty() {
-            violations_here.push("game did not end within 100000 steps".into());
-        }
-        steps += n;
-        for v in violations_here {
-            failed += 1;
-            if failures.len() < 20 {
-                failures.push(format!("game {g} (seed {seed}, board {board}, {}): {v}", scenario.name()));
-            }
-        }
-    }
+    let report = engine::fuzz::fuzz(&settings, || bar.inc(1))?;
     bar.finish_and_clear();
-    let ok = failed == 0;
+    let FuzzReport { games, steps, violations: failed, failures, counts } = report;
     let text = if args.json {
         json!({
-            "games": args.games,
+            "games": games,
             "steps": steps,
             "violations": failed,
             "first": failures.first(),
@@ -603,8 +548,7 @@ pub fn fuzz(args: &FuzzArgs) -> Result<(String, bool), String> {
         })
         .to_string()
     } else {
-        let mut s =
-            format!("{} games, {steps} steps, {failed} violations\nevents seen in those games:", args.games);
+        let mut s = format!("{games} games, {steps} steps, {failed} violations\nevents seen in those games:");
         let counted = serde_json::to_value(&counts).expect("counts serialise");
         for (name, n) in counted.as_object().into_iter().flatten() {
             let _ = write!(s, "\n  {:<16} {n}", name.replace('_', " "));
@@ -614,21 +558,5 @@ pub fn fuzz(args: &FuzzArgs) -> Result<(String, bool), String> {
         }
         s
     };
-    Ok((text, ok))
-}
-
-/// The state after playing `steps` random steps from `state` (used by the benchmark).
-pub fn random_steps(mut state: GameState, steps: usize, rng: &mut ChaCha8Rng) -> GameState {
-    for _ in 0..steps {
-        let action = match state.current_player() {
-            Player::Terminal => break,
-            Player::Chance => state.sample_chance(rng).expect("outcomes"),
-            Player::Side(_) => {
-                let legal = state.legal_actions();
-                legal[rng.gen_range(0..legal.len())]
-            }
-        };
-        state.apply_action(action).expect("legal");
-    }
-    state
+    Ok((text, failed == 0))
 }

@@ -9,6 +9,7 @@ mod encounter;
 mod encounter_train;
 mod fast_cmd;
 mod game_cmd;
+mod games_cmd;
 mod learn_cmd;
 mod play;
 mod probe_cmd;
@@ -62,10 +63,14 @@ enum Command {
     Fuzz(game_cmd::FuzzArgs),
     /// Measure clone, legal-action and random-game speed per scenario (medians, one thread).
     Bench(bench_cmd::BenchArgs),
-    /// Round robin between agents on every scenario with sides swapped: ratings and a report.
+    /// Round robin between agents on every scenario with sides swapped: ratings and a report
+    /// (`--game encounter|tictactoe` for another game of `tde games`).
     Arena(arena_cmd::ArenaArgs),
     /// List every agent a spec may name, with its parameters.
     Agents,
+    /// The fact sheet of every game the framework plays (players, chance, hidden information,
+    /// tensor shapes, scenarios, agents).
+    Games,
     /// List the five scenarios, one line each.
     Scenarios(scenarios_cmd::ScenariosArgs),
     /// Policy iteration of the learned player: propose (rollout labels or self-play games), gate; resumable.
@@ -163,6 +168,7 @@ fn main() -> ExitCode {
         Command::Bench(args) => passed(bench_cmd::bench(args)),
         Command::Scenarios(args) => Ok((scenarios_cmd::scenarios(args), true)),
         Command::Agents => Ok((agents_cmd::agents(), true)),
+        Command::Games => passed(games_cmd::games()),
         Command::Arena(args) => passed(arena_cmd::arena(args)),
         Command::Learn(args) => passed(learn_cmd::learn_cmd(args)),
         Command::Ladder(args) => passed(learn_cmd::ladder_cmd(args)),

@@ -4,7 +4,7 @@
 //! markers and confusion — with what one side may not know left out when asked.
 
 use crate::game_cmd::{end_reason, load_state};
-use crate::play::view::{ambush_json, model_json, scenario_json, sequence_json};
+use crate::play::view::{ambush_json, state_json};
 use clap::Args;
 use engine::cards::CardKind;
 use engine::render::{model_name, render};
@@ -62,54 +62,33 @@ pub fn show(args: &ShowArgs) -> Result<String, String> {
     Ok(show_text(&state, &scenario, args, &view))
 }
 
-/// Who acts now, as JSON: a side, `"dice"` or `"over"`.
-fn to_act(state: &GameState) -> Value {
-    match state.current_player() {
-        Player::Side(s) => json!(s),
-        Player::Chance => json!("dice"),
-        Player::Terminal => json!("over"),
-    }
-}
-
-/// The state as one JSON object.
+/// The state as one JSON object: the view the table shares ([`state_json`]) with the file,
+/// the side and view asked, the board, the node in the engine's words, the chance node's kind,
+/// a solo game's score, the cards and the AI side.
 fn show_json(state: &GameState, scenario: &ScenarioState, args: &ShowArgs, view: &str) -> Value {
-    let d = state.dynamic();
     let stat = state.static_data();
-    let outcome = state.outcome();
-    let over = state.is_terminal().then(|| {
-        json!({"winner": outcome.winner, "reason": end_reason(state), "vp": [outcome.vp[0], outcome.vp[1]]})
-    });
     let solo = state.solo_score().map(|s| {
         json!({
             "score": s.total(), "vp": s.vp,
             "dinosaurs_taken_out": s.dinosaurs_taken_out, "models_lost": s.models_lost,
         })
     });
-    let mut scenario_value = scenario_json(state, scenario);
-    scenario_value["name"] = json!(stat.scenario.name());
-    json!({
+    let mut out = state_json(state, scenario);
+    out["scenario"]["name"] = json!(stat.scenario.name());
+    let own = json!({
         "file": args.state.display().to_string(),
         "side": args.side,
         "view": view,
         "board": state.board().name(),
-        "turn": d.turn,
         "max_turns": stat.max_turns,
         "node": state.describe_node(),
-        "to_act": to_act(state),
         "chance": state.chance_kind(),
-        "initiative": d.initiative,
-        "active": d.active,
-        "activating": d.activating,
-        "pass_tokens": [d.pass_tokens[0], d.pass_tokens[1]],
-        "vp": [outcome.vp[0], outcome.vp[1]],
         "solo": solo,
-        "scenario": scenario_value,
-        "models": (0..state.models().len() as u8).map(|m| model_json(state, scenario, m)).collect::<Vec<_>>(),
         "cards": cards_json(state),
         "ai": ai_json(state),
-        "sequence": sequence_json(state),
-        "over": over,
-    })
+    });
+    out.extend(own.as_object().expect("an object").clone());
+    Value::Object(out)
 }
 
 /// Each side's leader ability and effect cards: the leader card's standing rule, which effect

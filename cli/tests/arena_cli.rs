@@ -362,3 +362,58 @@ fn arena_solo_rates_each_agent_alone_against_the_dinosaurs() {
     assert!(!refused.status.success());
     assert!(stderr(&refused).contains("--dinos"), "{}", stderr(&refused));
 }
+
+#[test]
+fn arena_plays_the_encounter_through_the_frameworks_arena_and_its_records_replay() {
+    let dir = temp_dir("encounter");
+    let out = dir.to_str().unwrap();
+    let args = ["arena", "--game", "encounter", "--agents", "random,scripted", "--games", "4", "--seed", "2"];
+    let run = tde(&[&args[..], &["--threads", "2", "--out", out, "--records", "--json"]].concat());
+    assert!(run.status.success(), "{}", stderr(&run));
+    let results: Value = serde_json::from_slice(&run.stdout).expect("one JSON object");
+    assert_eq!(results["settings"]["scenarios"], serde_json::json!(["encounter"]));
+    assert_eq!(results["games"], 4);
+    assert_eq!(results["ratings"].as_array().unwrap().len(), 2);
+    assert!(std::fs::read_to_string(dir.join("report.md")).unwrap().contains("| `random` | `scripted` |"));
+    let records: Vec<PathBuf> =
+        std::fs::read_dir(dir.join("records")).unwrap().map(|e| e.unwrap().path()).collect();
+    assert_eq!(records.len(), 4);
+    for record in &records {
+        let replay = tde(&["encounter", "replay", record.to_str().unwrap()]);
+        assert!(replay.status.success(), "{}: {}", record.display(), stderr(&replay));
+        assert!(String::from_utf8_lossy(&replay.stdout).contains("Replayed to the recorded final state"));
+    }
+    // The same seed on one thread: the same results.
+    let again = tde(&[&args[..], &["--threads", "1", "--json"]].concat());
+    let again: Value = serde_json::from_slice(&again.stdout).expect("one JSON object");
+    assert_eq!(again["ratings"], results["ratings"]);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn arena_refuses_tde_options_for_another_game_and_an_unknown_game() {
+    let out =
+        tde(&["arena", "--game", "encounter", "--agents", "random,scripted", "--board", "lagoon_docks"]);
+    assert!(!out.status.success());
+    assert!(stderr(&out).contains("--board is an option of TDE games"), "{}", stderr(&out));
+    let out = tde(&["arena", "--game", "chess", "--agents", "random,scripted"]);
+    assert!(!out.status.success());
+    assert!(stderr(&out).contains("--game: unknown game `chess`"), "{}", stderr(&out));
+    let out = tde(&["arena", "--game", "tictactoe", "--agents", "random,minimax", "--scenarios", "couriers"]);
+    assert!(stderr(&out).contains("--scenarios: unknown scenario `couriers`"), "{}", stderr(&out));
+}
+
+#[test]
+fn games_prints_every_registered_games_fact_sheet() {
+    let out = tde(&["games"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = String::from_utf8_lossy(&out.stdout);
+    for name in ["tde (The Drowned Earth)", "encounter (", "tictactoe (Tic-tac-toe)"] {
+        assert!(text.contains(name), "{name} missing:\n{text}");
+    }
+    assert!(
+        text.contains("chance         Deterministic") && text.contains("information    Imperfect"),
+        "{text}"
+    );
+    assert!(text.contains("3 planes of 3x3"), "{text}");
+}

@@ -19,7 +19,7 @@
 //!   written only for the games a run plays.
 //! - **Time per move** is the wall time of each `select_action`, summed per agent.
 
-use crate::matchmaker::MatchMaker;
+use crate::matchmaker::{MatchMaker, RecordAbout};
 use crate::results::{summarize, GameResult, Results, RunInfo};
 use crate::run_folder::{self, io_error, write_atomic, GamesLog};
 use crate::settings::{agent_spec, round_robin, ArenaSettings};
@@ -132,7 +132,9 @@ fn play<G: Game>(
             job.index,
             if drawn.is_empty() { String::new() } else { format!("; {}", drawn.join(", ")) }
         );
-        maker.record(&initial, &actions, &state, &description)
+        let players = [agent_spec(first).to_string(), agent_spec(second).to_string()];
+        let about = RecordAbout { description, players, seed };
+        maker.record(&initial, &actions, &state, &about)
     });
     let result = GameResult {
         a: a.clone(),

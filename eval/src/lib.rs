@@ -9,6 +9,7 @@
 //! shares.
 
 pub mod arena;
+pub mod games;
 pub mod lineup;
 pub mod matchmaker;
 pub mod plot;
@@ -22,7 +23,7 @@ pub mod stats;
 pub mod tde_match;
 
 pub use arena::{run, ArenaOptions};
-pub use matchmaker::{Lineup, MatchMaker};
+pub use matchmaker::{Lineup, MatchMaker, RecordAbout};
 pub use results::{GameResult, Results};
 pub use settings::ArenaSettings;
 pub use tde_match::TdeMatch;

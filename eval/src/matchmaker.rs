@@ -1,12 +1,13 @@
 //! What the arena needs from a game ([`MatchMaker`]) and what a game was drawn to be played
 //! with ([`Lineup`]): the arena's only view of a game, implemented for TDE in
-//! [`crate::tde_match`].
+//! [`crate::tde_match`] and for the other games of the registry in [`crate::games`].
 
 use agents::{Agent, Game};
 use std::collections::BTreeMap;
 
 /// What the arena needs from a game: its scenarios, fresh games, agents from their specs, and
-/// how to read a finished game. Implemented for TDE in [`crate::tde_match`].
+/// how to read a finished game. Implemented for TDE in [`crate::tde_match`], for the other
+/// games in [`crate::games`].
 pub trait MatchMaker<G: Game>: Sync {
     /// The scenarios `--scenarios all` stands for.
     fn scenarios(&self) -> Vec<String>;
@@ -22,8 +23,8 @@ pub trait MatchMaker<G: Game>: Sync {
     /// A finished game's length, e.g. in decisions.
     fn length(&self, state: &G) -> u32;
     /// A game record as JSON: the initial state, every action (chance outcomes included) and
-    /// the final state; `description` says who played and with which seeds.
-    fn record(&self, initial: &G, actions: &[G::Action], last: &G, description: &str) -> String;
+    /// the final state; `about` says who played and with which seeds.
+    fn record(&self, initial: &G, actions: &[G::Action], last: &G, about: &RecordAbout) -> String;
     /// Figures of a finished game beyond its margin, each a name and `player`'s value (e.g.
     /// models lost to AI dinosaurs), reported per agent as means per game; none by default.
     fn figures(&self, _state: &G, _player: usize) -> Vec<(String, f64)> {
@@ -32,6 +33,18 @@ pub trait MatchMaker<G: Game>: Sync {
     /// The game options that make games differ (board, crews...), stored with the settings
     /// and compared on resume; each key names its command-line option.
     fn options(&self) -> BTreeMap<String, String>;
+}
+
+/// Who played a recorded game of the arena, and how it was seeded.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RecordAbout {
+    /// One line for people: the arena's seed, the scenario, the game, who played which side
+    /// and the lineup drawn.
+    pub description: String,
+    /// The agents' specs, player 0's first.
+    pub players: [String; 2],
+    /// The round's seed, from which the game's dice and agents' seeds are derived.
+    pub seed: u64,
 }
 
 /// What a game was drawn to be played with beyond its scenario, by name (e.g. `board` →

@@ -8,13 +8,28 @@
 //! come from [`agents::make_agent`].
 
 use crate::lineup::{Lineups, Pool};
-use crate::matchmaker::{Lineup, MatchMaker};
-use agents::Agent;
+use crate::matchmaker::{Lineup, MatchMaker, RecordAbout};
+use agents::{Agent, ChanceMode, Dynamics, GameType, Information, Utility};
 use engine::record::GameRecord;
 use engine::scenario::Scenario;
 use engine::setup::GameConfig;
 use engine::GameState;
 use std::collections::BTreeMap;
+
+/// What kind of game The Drowned Earth is: two crews, dice at chance nodes, hidden choices
+/// (secret set-up picks, see `GameState::node_visible_to`), returns by the victory-point
+/// result. The conformance test of the game registry checks it against play.
+pub const GAME_TYPE: GameType = GameType {
+    short_name: "tde",
+    long_name: "The Drowned Earth",
+    players: 2,
+    dynamics: Dynamics::Sequential,
+    chance: ChanceMode::ExplicitStochastic,
+    information: Information::Imperfect,
+    utility: Utility::ZeroSum,
+    terminal_rewards_only: true,
+    rules: "the English rulebook (seeds/000_...), page numbers in docs/rulings.md",
+};
 
 /// Builds TDE games and agents for the arena.
 pub struct TdeMatch {
@@ -112,9 +127,9 @@ impl MatchMaker<GameState> for TdeMatch {
         initial: &GameState,
         actions: &[engine::Action],
         last: &GameState,
-        description: &str,
+        about: &RecordAbout,
     ) -> String {
-        let mut record = GameRecord::new(initial, description);
+        let mut record = GameRecord::new(initial, &about.description);
         record.actions = actions.to_vec();
         record.final_hash = engine::record::format_hash(last.state_hash());
         serde_json::to_string(&record).expect("records serialise")

@@ -19,6 +19,7 @@
 //! the `cuda` feature can run it on a GPU instead ([`network::compute`]), and one with the
 //! `onnx` feature runs the networks that play in ONNX Runtime ([`network::onnx`]).
 
+pub mod bench;
 pub mod fast;
 pub mod gate;
 pub mod learn;

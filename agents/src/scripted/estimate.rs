@@ -199,11 +199,11 @@ pub(crate) fn shot(
     if dist > nailed as f32 {
         return None;
     }
+    let mut sp = state.pose(shooter);
+    (sp.cell, sp.z, sp.volume, sp.swimming) = (from.cell, from.z, from.volume, from.swimming);
+    let mut tp = state.pose(target);
+    (tp.cell, tp.z, tp.volume, tp.swimming) = (to.cell, to.z, to.volume, to.swimming);
     let sight = if exact {
-        let mut sp = state.pose(shooter);
-        (sp.cell, sp.z, sp.volume, sp.swimming) = (from.cell, from.z, from.volume, from.swimming);
-        let mut tp = state.pose(target);
-        (tp.cell, tp.z, tp.volume, tp.swimming) = (to.cell, to.z, to.volume, to.swimming);
         state.sight_between(shooter, sp, target, tp)?.sight
     } else {
         if state.models()[target as usize].tokens.stealth {
@@ -216,25 +216,11 @@ pub(crate) fn shot(
     if !sight.visible {
         return None;
     }
-    let mut attr = p.marksmanship as i32 - blind(state, shooter);
-    attr -= sight.hard_cover as i32 + sight.soft_cover as i32;
-    if from.swimming || from.z > board.cell(from.cell).height {
-        attr -= 1;
-    }
+    // The modifiers are the engine's own (blindness, cover, swimming or climbing, Spray,
+    // smoke, Camouflage, the leader's rule), so the bot's odds cannot drift from the rules.
     let in_pass = dist <= pass as f32;
-    if in_pass && w.has(WeaponProperty::Spray) {
-        attr += 1;
-    }
-    if !state.dynamic().clouds.is_empty() && engine::state::template::smoke_between(state, from.cell, to.cell)
-    {
-        attr -= 2;
-    }
-    if state.profile(target).skills.iter().any(|s| s == "Camouflage")
-        || state.has_leader_rule(target, LeaderRule::Camouflage)
-    {
-        attr -= 1;
-    }
-    attr += state.leader_bonus(shooter, LeaderRule::Marksmanship);
+    let attr =
+        p.marksmanship as i32 + state.shot_modifier_total(shooter, sp, weapon, target, tp, sight, in_pass);
     let attr = clamp_attribute(attr);
     Some(Strike {
         attacker: shooter,

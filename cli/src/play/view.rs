@@ -97,11 +97,6 @@ pub fn view_json(table: &Table, at: usize, observer: Option<Side>) -> Value {
         Some(side) => state.masked(side).scenario,
         None => d.scenario.clone(),
     };
-    let to_act = match state.current_player() {
-        Player::Side(s) => json!(s),
-        Player::Chance => json!("dice"),
-        Player::Terminal => json!("over"),
-    };
     let yours = matches!(state.current_player(), Player::Side(s) if Some(s) == observer);
     let decision =
         (table.mode == Mode::Play && yours && at == table.version()).then(|| decision_json(state, observer));
@@ -117,7 +112,43 @@ pub fn view_json(table: &Table, at: usize, observer: Option<Side>) -> Value {
             .map(|e| json!({"at": e.at, "kind": e.kind, "side": e.side, "text": e.text_for(observer)}))
             .collect()
     };
+    let mut view = state_json(state, &scenario);
+    let own = json!({
+        "mode": table.mode,
+        "version": table.version(),
+        "at": at,
+        "you": observer,
+        "seats": [table.seats[0].label(), table.seats[1].label()],
+        "bot_level": table.bot_spec().and_then(super::level::Level::of_spec).map(|l| l.name()),
+        "node": super::words::seat_words(&state.describe_node(), observer),
+        "ambush": ambush_json(state),
+        "zones": zones_json(state),
+        "decision": decision,
+        "next": next,
+        "log": log,
+        "record": table.record_path.as_ref().map(|p| p.display().to_string()),
+        "thinking": table.thinking.as_ref().filter(|_| at == table.version()).map(|t| json!({
+            "side": t.side,
+            "on": t.on,
+            "seconds": t.since.elapsed().as_secs_f64(),
+        })),
+    });
+    view.extend(own.as_object().expect("an object").clone());
+    Value::Object(view)
+}
+
+/// The state as one seat sees it, the part the table's view and `tde show --json` share:
+/// turn, initiative, the active and activating models, pass tokens, victory points, who acts,
+/// every model, the scenario (from `scenario`, masked or not), the action sequence and the
+/// result once over.
+pub(crate) fn state_json(state: &GameState, scenario: &ScenarioState) -> serde_json::Map<String, Value> {
+    let d = state.dynamic();
     let outcome = state.outcome();
+    let to_act = match state.current_player() {
+        Player::Side(s) => json!(s),
+        Player::Chance => json!("dice"),
+        Player::Terminal => json!("over"),
+    };
     let over = state.is_terminal().then(|| {
         json!({
             "winner": outcome.winner,
@@ -125,13 +156,7 @@ pub fn view_json(table: &Table, at: usize, observer: Option<Side>) -> Value {
             "vp": [outcome.vp[0], outcome.vp[1]],
         })
     });
-    json!({
-        "mode": table.mode,
-        "version": table.version(),
-        "at": at,
-        "you": observer,
-        "seats": [table.seats[0].label(), table.seats[1].label()],
-        "bot_level": table.bot_spec().and_then(super::level::Level::of_spec).map(|l| l.name()),
+    let view = json!({
         "turn": d.turn,
         "initiative": d.initiative,
         "active": d.active,
@@ -139,23 +164,15 @@ pub fn view_json(table: &Table, at: usize, observer: Option<Side>) -> Value {
         "pass_tokens": [d.pass_tokens[0], d.pass_tokens[1]],
         "vp": [outcome.vp[0], outcome.vp[1]],
         "to_act": to_act,
-        "node": super::words::seat_words(&state.describe_node(), observer),
-        "models": (0..state.models().len() as u8).map(|m| model_json(state, &scenario, m)).collect::<Vec<_>>(),
-        "scenario": scenario_json(state, &scenario),
-        "ambush": ambush_json(state),
+        "models": (0..state.models().len() as u8).map(|m| model_json(state, scenario, m)).collect::<Vec<_>>(),
+        "scenario": scenario_json(state, scenario),
         "sequence": sequence_json(state),
-        "zones": zones_json(state),
-        "decision": decision,
-        "next": next,
-        "log": log,
         "over": over,
-        "record": table.record_path.as_ref().map(|p| p.display().to_string()),
-        "thinking": table.thinking.as_ref().filter(|_| at == table.version()).map(|t| json!({
-            "side": t.side,
-            "on": t.on,
-            "seconds": t.since.elapsed().as_secs_f64(),
-        })),
-    })
+    });
+    match view {
+        Value::Object(map) => map,
+        _ => unreachable!("json! of an object"),
+    }
 }
 
 /// One model: where it is and everything on it (`tde show` gives the same).

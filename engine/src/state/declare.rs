@@ -223,6 +223,28 @@ pub(super) fn shot_modifiers(
 }
 
 impl GameState {
+    /// The sum of the Marksmanship modifiers of a shot of `shooter` at `sp` with `weapon` on
+    /// `target` at `tp` (p.30, with Spray, Smoke, Camouflage and the leader's rule; see
+    /// `shot_modifiers`), given what the shooter sees (`sight`) and whether the target is
+    /// within the weapon's pass range: the computation the engine's shots use, for agents that
+    /// estimate a shot from where a model stands or might stand. 0 for a weapon it lacks.
+    #[allow(clippy::too_many_arguments)]
+    pub fn shot_modifier_total(
+        &self,
+        shooter: ModelId,
+        sp: Pose,
+        weapon: u8,
+        target: ModelId,
+        tp: Pose,
+        sight: crate::board::Sight,
+        in_pass: bool,
+    ) -> i32 {
+        let Some(w) = self.profile(shooter).weapons.get(weapon as usize) else { return 0 };
+        let mut total = 0;
+        shot_modifiers(self, shooter, sp, w, target, tp, sight, in_pass, |_, d| total += d);
+        total
+    }
+
     /// The modifiers of `roll`, a combat roll of the sequence under way, each with its reason,
     /// in the order the rules apply them: the attribute tested is the profile's value plus
     /// these, kept within the dice's range. Worked out again for where the models stand (the

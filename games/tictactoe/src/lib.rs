@@ -2,7 +2,7 @@
 //! the generic agents (random, MCTS from a spec string) and the tensor encodings serve another
 //! game. Includes a perfect minimax player.
 
-use agents::{Agent, Game, Recipe, TensorGame, TensorShape, Turn};
+use agents::{Agent, AgentKind, Game, Recipe, Registry, TensorGame, TensorShape, Turn};
 use std::collections::HashMap;
 
 /// The board: cells 0..9 row-major, each empty or marked by player 0 (X) or 1 (O).
@@ -218,4 +218,17 @@ impl Agent<TicTacToe> for MinimaxAgent {
     fn select_action(&mut self, state: &TicTacToe) -> u8 {
         self.minimax.best_moves(state)[0]
     }
+}
+
+/// Tic-tac-toe's agents: the generic ones (`random`, `mcts`, see [`agents::generic_registry`])
+/// and `minimax`, the perfect player.
+pub fn registry() -> Registry<TicTacToe> {
+    let mut r = agents::generic_registry::<TicTacToe>();
+    r.add(AgentKind {
+        name: "minimax",
+        about: "a perfect player: the first best move in cell order",
+        params: Vec::new(),
+        build: |_, _| Ok(Box::new(MinimaxAgent::default())),
+    });
+    r
 }
