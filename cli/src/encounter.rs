@@ -57,9 +57,14 @@ pub struct PlayArgs {
     /// Seed of the dice (the DM agent gets a seed derived from it).
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// The Dungeon Master's agent: scripted, random, mcts[:k=v,...], policy:checkpoint=PATH or az:net=PATH.
+    /// The Dungeon Master's agent: scripted, search[:k=v,...], random, mcts[:k=v,...],
+    /// policy:checkpoint=PATH or az:net=PATH.
     #[arg(long, default_value = "scripted")]
     pub dm: String,
+    /// The Dungeon Master's level instead of `--dm`: easy (the scripted DM), normal (a light
+    /// search) or hard (the searching DM at full strength).
+    #[arg(long, conflicts_with = "dm")]
+    pub level: Option<String>,
     /// Write the game's record (JSON) to this file; an existing file is never overwritten.
     /// Quitting (`q` at a prompt) saves the game so far: resume it with `--resume`.
     #[arg(long)]
@@ -175,7 +180,11 @@ fn demo(args: &DemoArgs) -> Result<String, String> {
 /// on from it).
 fn play(args: &PlayArgs, input: &mut impl BufRead, out: &mut impl std::io::Write) -> Result<String, String> {
     check_record_path(args.record.as_deref())?;
-    let mut dm = encounter_agent(&args.dm, args.seed * 2 + 1)?;
+    let dm_spec = match &args.level {
+        Some(level) => encounter::level_spec(level)?.to_string(),
+        None => args.dm.clone(),
+    };
+    let mut dm = encounter_agent(&dm_spec, args.seed * 2 + 1)?;
     let mut dice = rand_chacha::ChaCha8Rng::seed_from_u64(args.seed);
     let io = |e: std::io::Error| format!("writing the game: {e}");
     let (mut state, mut actions) = match &args.resume {
@@ -187,7 +196,8 @@ fn play(args: &PlayArgs, input: &mut impl BufRead, out: &mut impl std::io::Write
         }
         None => (Encounter::start_with_log(), Vec::new()),
     };
-    writeln!(out, "Encounter (seed 004), seed {}: you play the party against DM {}", args.seed, args.dm)
+    let level = args.level.as_ref().map(|l| format!(" (level {l})")).unwrap_or_default();
+    writeln!(out, "Encounter (seed 004), seed {}: you play the party against DM {dm_spec}{level}", args.seed)
         .map_err(io)?;
     if let Some(path) = &args.resume {
         writeln!(
@@ -278,7 +288,7 @@ fn play(args: &PlayArgs, input: &mut impl BufRead, out: &mut impl std::io::Write
     } else {
         format!("\nThe input ended: the game stops unfinished in round {}", state.round())
     };
-    let setup = Setup { seed: args.seed, party: "human".into(), dm: args.dm.clone() };
+    let setup = Setup { seed: args.seed, party: "human".into(), dm: dm_spec };
     summary.push_str(&save_record(args.record.as_deref(), setup, actions, &state)?);
     Ok(summary)
 }
@@ -352,7 +362,7 @@ mod tests {
     use super::*;
 
     fn args(record: Option<PathBuf>) -> PlayArgs {
-        PlayArgs { seed: 3, dm: "scripted".into(), record, resume: None }
+        PlayArgs { seed: 3, dm: "scripted".into(), level: None, record, resume: None }
     }
 
     #[test]
@@ -375,6 +385,18 @@ mod tests {
         assert_eq!(all.actions[..first.actions.len()], first.actions[..], "the saved game goes first");
         assert!(encounter::replay(&all).unwrap().is_terminal());
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_level_picks_the_dungeon_master_and_an_unknown_level_is_refused() {
+        let hard = PlayArgs { level: Some("hard".into()), ..args(None) };
+        let mut out = Vec::new();
+        play(&hard, &mut "q\n".as_bytes(), &mut out).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        assert!(text.contains("against DM search:") && text.contains("(level hard)"), "{text}");
+        let bad = PlayArgs { level: Some("nightmare".into()), ..args(None) };
+        let err = play(&bad, &mut "q\n".as_bytes(), &mut Vec::new()).unwrap_err();
+        assert!(err.contains("nightmare") && err.contains("easy, normal, hard"), "{err}");
     }
 
     #[test]

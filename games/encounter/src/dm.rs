@@ -13,6 +13,7 @@
 use crate::board::{Cell, Terrain, HEIGHT, WIDTH};
 use crate::data::Kind;
 use crate::flow::Node;
+use crate::search::{SearchAgent, SearchConfig};
 use crate::state::{Action, Encounter, Intent, Pending, Phase, DM_SIDE};
 use agents::spec::Alias;
 use agents::{generic_registry, Agent, AgentKind, Registry, Spec};
@@ -31,6 +32,12 @@ pub fn registry() -> Registry<Encounter> {
         about: "the rule-based player of either side: the AI Dungeon Master or a scripted party",
         params: Vec::new(),
         build: |_, _| Ok(Box::new(ScriptedAgent)),
+    });
+    r.add(AgentKind {
+        name: "search",
+        about: "tries the scripted choice and the next best few, each played out many times by the scripted players, and takes the one that wins most",
+        params: SearchConfig::PARAMS.to_vec(),
+        build: |args, seed| Ok(Box::new(SearchAgent::new(SearchConfig::from_args(args), seed))),
     });
     r.alias(Alias { old: "dm", new: "scripted", rewrite: dm_is_scripted });
     r
@@ -215,7 +222,7 @@ fn held(s: &Encounter) -> u8 {
 
 /// King-move distance from every square to the nearest of `targets` over floor and doors
 /// (open or not, but not a closed stuck door: the script does not force doors), ignoring models; `u16::MAX` where none can be reached.
-fn walking_distance(s: &Encounter, targets: &[Cell]) -> Vec<u16> {
+pub(crate) fn walking_distance(s: &Encounter, targets: &[Cell]) -> Vec<u16> {
     let mut field = vec![u16::MAX; WIDTH * HEIGHT];
     let mut queue: std::collections::VecDeque<Cell> = targets.iter().copied().collect();
     for c in targets {
