@@ -8,7 +8,7 @@
 use crate::encounter_train::{encounter_agent, train_cmd, TrainArgs};
 use agents::{play_game, Game, Turn};
 use clap::{Args, Subcommand};
-use encounter::{Encounter, GameRecord, Phase, Setup, DM_SIDE, PARTY_SIDE};
+use encounter::{Encounter, GameRecord, Setup, DM_SIDE, PARTY_SIDE};
 use rand::SeedableRng;
 use std::fmt::Write;
 use std::io::BufRead;
@@ -209,9 +209,9 @@ fn play(args: &PlayArgs, input: &mut impl BufRead, out: &mut impl std::io::Write
         )
         .map_err(io)?;
     }
-    write!(out, "{}", state.render()).map_err(io)?;
+    let mut last_board = state.render();
+    write!(out, "{last_board}").map_err(io)?;
     let mut shown = state.log().len();
-    let mut round = state.round();
     let mut line = String::new();
     let mut quit = false;
     let finished = loop {
@@ -219,23 +219,20 @@ fn play(args: &PlayArgs, input: &mut impl BufRead, out: &mut impl std::io::Write
             Turn::Terminal => break true,
             Turn::Chance => state.sample_chance(&mut dice).ok_or("a chance node without outcomes")?,
             Turn::Player(p) if p == DM_SIDE => dm.select_action(&state),
-            Turn::Player(side) => {
+            Turn::Player(_) => {
                 let legal = state.legal_actions();
-                let declaring = state.next_declarer(side);
-                let who = match state.activation() {
-                    Some(a) => state.name(a.model).to_string(),
-                    None if state.phase() == Phase::Declare && !declaring.is_empty() => {
-                        let names: Vec<&str> = declaring.iter().map(|&m| state.name(m)).collect();
-                        format!("{} (the party)", names.join(", "))
-                    }
-                    None => "the party".to_string(),
-                };
-                writeln!(out, "Round {}, {:?}: {who} to act", state.round(), state.phase()).map_err(io)?;
+                // The board at each decision, when it has changed since it was last drawn.
+                let board = state.render();
+                if board != last_board {
+                    write!(out, "{board}").map_err(io)?;
+                    last_board = board;
+                }
+                writeln!(out, "Round {}: {}", state.round(), state.decision_prompt()).map_err(io)?;
                 if let Some(why) = state.why_no_shot() {
                     writeln!(out, "  (no Shoot: {why})").map_err(io)?;
                 }
                 for (i, &a) in legal.iter().enumerate() {
-                    writeln!(out, "  {:>3}. {}", i + 1, state.describe(a)).map_err(io)?;
+                    writeln!(out, "  {:>3}. {}", i + 1, state.describe_option(a)).map_err(io)?;
                 }
                 let mut chosen = None;
                 while chosen.is_none() {
@@ -272,10 +269,6 @@ fn play(args: &PlayArgs, input: &mut impl BufRead, out: &mut impl std::io::Write
             writeln!(out, "{l}").map_err(io)?;
         }
         shown = state.log().len();
-        if state.round() != round {
-            round = state.round();
-            write!(out, "{}", state.render()).map_err(io)?;
-        }
     };
     let mut summary = if finished {
         format!("{}{}", state.render(), result_line(&state))

@@ -24,6 +24,7 @@ mod flow;
 mod force;
 mod game;
 mod movement;
+pub mod odds;
 mod pose;
 pub mod record;
 pub mod search;
