@@ -50,6 +50,10 @@ impl Encounter {
             Action::Accept if matches!(self.pending.last(), Some(crate::state::Pending::Soak { .. })) => {
                 "take the wound(s)".to_string()
             }
+            Action::Accept if matches!(self.pending.last(), Some(crate::state::Pending::Fate { .. })) => {
+                "meet death (keep the Fate Point)".to_string()
+            }
+            Action::SpendFate => "spend a Fate Point to escape certain death".to_string(),
             Action::Accept => "accept the roll".to_string(),
             Action::EndActivation => "end activation".to_string(),
         }
@@ -100,6 +104,17 @@ impl Encounter {
                     name(target),
                     t.armour,
                     t.soak
+                )
+            }
+            Some(&Pending::Fate { model, slayer }) => {
+                let cause = match slayer {
+                    Some(by) => format!("{} is about to slay it where it lies abandoned", name(by)),
+                    None => "its wounds take it below 0 Wounds".to_string(),
+                };
+                format!(
+                    "{} faces certain death ({cause}): spend a Fate Point ({} left) to escape it, lying out of play?",
+                    name(model),
+                    self.models[model as usize].fate
                 )
             }
             Some(Pending::Reroll(check, outcome)) => {
