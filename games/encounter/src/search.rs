@@ -79,7 +79,8 @@ impl SearchAgent {
     /// Each candidate's value to the player to act in every rollout: `values[c][r]`.
     pub fn values(&mut self, s: &Encounter, candidates: &[Action]) -> Vec<Vec<f64>> {
         let Turn::Player(me) = s.turn() else { return vec![Vec::new(); candidates.len()] };
-        let mut values = vec![Vec::with_capacity(self.config.rollouts as usize); candidates.len()];
+        let mut values: Vec<Vec<f64>> =
+            candidates.iter().map(|_| Vec::with_capacity(self.config.rollouts as usize)).collect();
         let mut players = [ScriptedAgent, ScriptedAgent];
         let last_round = s.round().saturating_add(self.config.rounds);
         for _ in 0..self.config.rollouts {

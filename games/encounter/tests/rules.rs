@@ -1296,7 +1296,14 @@ fn a_model_stunned_by_an_interrupt_during_its_own_activation_misses_its_next_one
     s.pose_at(GARRICK, c(2, 4)).unwrap();
     s.pose_at(CUTTER, c(3, 5)).unwrap();
     s.act(Action::Advance(c(4, 6))).unwrap();
-    assert!(matches!(s.pending().last(), Some(Pending::Interrupt { by: GARRICK })));
+    // Others in reach (Wat's spear) pass; Garrick interrupts.
+    while let Some(&Pending::Interrupt { by }) = s.pending().last() {
+        if by == GARRICK {
+            break;
+        }
+        s.act(Action::Pass).unwrap();
+    }
+    assert!(matches!(s.pending().last(), Some(Pending::Interrupt { by: GARRICK })), "{:?}", s.pending());
     s.act(Action::Interrupt).unwrap();
     s.act(Action::Roll(Outcome::Boon)).unwrap(); // a Critical Hit with the club: Stun
     s.act(Action::Roll(Outcome::Failure)).unwrap(); // no wound
