@@ -9,55 +9,18 @@
 //! Adversary's Danger Zone (where it would be slain). Both sides always soak a wound while their armour can,
 //! clear a Blinded model's sight first and try to break free of Entangled before moving; a
 //! shooter held in melee gets out (Disengage, or an Advance out of every Danger Zone) to
-//! shoot. Any other agent of the framework (`random`, `mcts`) comes from [`make_agent`].
+//! shoot. Any other agent of the framework (`random`, `mcts`) comes from
+//! [`crate::make_agent`].
 
 use crate::board::{Cell, Terrain, HEIGHT, WIDTH};
 use crate::data::Kind;
 use crate::flow::Node;
-use crate::search::{SearchAgent, SearchConfig};
 use crate::state::{Action, Encounter, Intent, Pending, Phase, DM_SIDE};
-use agents::spec::Alias;
-use agents::{generic_registry, Agent, AgentKind, Registry, Spec};
-use std::sync::OnceLock;
+use agents::Agent;
 
 /// The scripted player of either side.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct ScriptedAgent;
-
-/// The Encounter's agents: the generic ones (`random`, `mcts:iters=...`, see
-/// [`agents::generic_registry`]) and `scripted`, of which `dm` is the old spelling.
-pub fn registry() -> Registry<Encounter> {
-    let mut r = generic_registry::<Encounter>();
-    r.add(AgentKind {
-        name: "scripted",
-        about: "the rule-based player of either side: the AI Dungeon Master or a scripted party",
-        params: Vec::new(),
-        build: |_, _| Ok(Box::new(ScriptedAgent)),
-    });
-    r.add(AgentKind {
-        name: "search",
-        about: "tries the scripted choice and the next best few, each played out many times by the scripted players, and takes the one that wins most",
-        params: SearchConfig::PARAMS.to_vec(),
-        build: |args, seed| Ok(Box::new(SearchAgent::new(SearchConfig::from_args(args), seed))),
-    });
-    r.alias(Alias { old: "dm", new: "scripted", rewrite: dm_is_scripted });
-    r
-}
-
-/// `dm` → `scripted`.
-fn dm_is_scripted(spec: &mut Spec) -> bool {
-    let old = spec.name == "dm";
-    if old {
-        spec.name = "scripted".into();
-    }
-    old
-}
-
-/// An agent from its spec, seeded (see [`registry`]).
-pub fn make_agent(spec: &str, seed: u64) -> Result<Box<dyn Agent<Encounter>>, String> {
-    static REGISTRY: OnceLock<Registry<Encounter>> = OnceLock::new();
-    REGISTRY.get_or_init(registry).make(spec, seed)
-}
 
 impl Agent<Encounter> for ScriptedAgent {
     fn name(&self) -> String {
