@@ -1,9 +1,11 @@
 //! A searching player (the searching Dungeon Master): at each decision it tries the scripted
-//! player's choice and the next best few candidates, plays every candidate out to the end of
-//! the Encounter many times with the scripted players on both sides, and takes the one that
-//! wins most (a rollout policy improvement over the scripted player). The same rollouts serve
-//! every candidate (common random numbers: one determinization of what the player cannot see
-//! and one dice stream per rollout), so the candidates are compared on the same luck.
+//! player's choice and the next best few candidates, plays every candidate out many times
+//! with the scripted players on both sides (to the end of the Encounter, scored ±1, or for
+//! `rounds` rounds beyond the current one, scored by [`standing`]), and keeps the scripted
+//! choice unless another candidate wins clearly more (a rollout policy improvement over the
+//! scripted player). The same rollouts serve every candidate (common random numbers: one
+//! determinization of what the player cannot see and one dice stream per rollout), so the
+//! candidates are compared on the same luck.
 //!
 //! Fair play: a rollout starts from [`agents::Game::determinize`], so the search never reads
 //! the other side's hidden declarations.
