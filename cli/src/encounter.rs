@@ -8,7 +8,7 @@
 use crate::encounter_train::{encounter_agent, train_cmd, TrainArgs};
 use agents::{play_game, Game, Turn};
 use clap::{Args, Subcommand};
-use encounter::{Encounter, GameRecord, Phase, Setup, DM_SIDE, PARTY_SIDE};
+use encounter::{Encounter, GameRecord, Setup, DM_SIDE, PARTY_SIDE};
 use rand::SeedableRng;
 use std::fmt::Write;
 use std::io::BufRead;
@@ -57,9 +57,14 @@ pub struct PlayArgs {
     /// Seed of the dice (the DM agent gets a seed derived from it).
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// The Dungeon Master's agent: scripted, random, mcts[:k=v,...], policy:checkpoint=PATH or az:net=PATH.
+    /// The Dungeon Master's agent: scripted, search[:k=v,...], random, mcts[:k=v,...],
+    /// policy:checkpoint=PATH or az:net=PATH.
     #[arg(long, default_value = "scripted")]
     pub dm: String,
+    /// The Dungeon Master's level instead of `--dm`: easy (the scripted DM), normal (a light
+    /// search) or hard (the searching DM at full strength).
+    #[arg(long, conflicts_with = "dm")]
+    pub level: Option<String>,
     /// Write the game's record (JSON) to this file; an existing file is never overwritten.
     /// Quitting (`q` at a prompt) saves the game so far: resume it with `--resume`.
     #[arg(long)]
@@ -175,7 +180,11 @@ fn demo(args: &DemoArgs) -> Result<String, String> {
 /// on from it).
 fn play(args: &PlayArgs, input: &mut impl BufRead, out: &mut impl std::io::Write) -> Result<String, String> {
     check_record_path(args.record.as_deref())?;
-    let mut dm = encounter_agent(&args.dm, args.seed * 2 + 1)?;
+    let dm_spec = match &args.level {
+        Some(level) => encounter::level_spec(level)?.to_string(),
+        None => args.dm.clone(),
+    };
+    let mut dm = encounter_agent(&dm_spec, args.seed * 2 + 1)?;
     let mut dice = rand_chacha::ChaCha8Rng::seed_from_u64(args.seed);
     let io = |e: std::io::Error| format!("writing the game: {e}");
     let (mut state, mut actions) = match &args.resume {
@@ -187,7 +196,8 @@ fn play(args: &PlayArgs, input: &mut impl BufRead, out: &mut impl std::io::Write
         }
         None => (Encounter::start_with_log(), Vec::new()),
     };
-    writeln!(out, "Encounter (seed 004), seed {}: you play the party against DM {}", args.seed, args.dm)
+    let level = args.level.as_ref().map(|l| format!(" (level {l})")).unwrap_or_default();
+    writeln!(out, "Encounter (seed 004), seed {}: you play the party against DM {dm_spec}{level}", args.seed)
         .map_err(io)?;
     if let Some(path) = &args.resume {
         writeln!(
@@ -199,9 +209,9 @@ fn play(args: &PlayArgs, input: &mut impl BufRead, out: &mut impl std::io::Write
         )
         .map_err(io)?;
     }
-    write!(out, "{}", state.render()).map_err(io)?;
+    let mut last_board = state.render();
+    write!(out, "{last_board}").map_err(io)?;
     let mut shown = state.log().len();
-    let mut round = state.round();
     let mut line = String::new();
     let mut quit = false;
     let finished = loop {
@@ -209,23 +219,20 @@ fn play(args: &PlayArgs, input: &mut impl BufRead, out: &mut impl std::io::Write
             Turn::Terminal => break true,
             Turn::Chance => state.sample_chance(&mut dice).ok_or("a chance node without outcomes")?,
             Turn::Player(p) if p == DM_SIDE => dm.select_action(&state),
-            Turn::Player(side) => {
+            Turn::Player(_) => {
                 let legal = state.legal_actions();
-                let declaring = state.next_declarer(side);
-                let who = match state.activation() {
-                    Some(a) => state.name(a.model).to_string(),
-                    None if state.phase() == Phase::Declare && !declaring.is_empty() => {
-                        let names: Vec<&str> = declaring.iter().map(|&m| state.name(m)).collect();
-                        format!("{} (the party)", names.join(", "))
-                    }
-                    None => "the party".to_string(),
-                };
-                writeln!(out, "Round {}, {:?}: {who} to act", state.round(), state.phase()).map_err(io)?;
+                // The board at each decision, when it has changed since it was last drawn.
+                let board = state.render();
+                if board != last_board {
+                    write!(out, "{board}").map_err(io)?;
+                    last_board = board;
+                }
+                writeln!(out, "Round {}: {}", state.round(), state.decision_prompt()).map_err(io)?;
                 if let Some(why) = state.why_no_shot() {
                     writeln!(out, "  (no Shoot: {why})").map_err(io)?;
                 }
                 for (i, &a) in legal.iter().enumerate() {
-                    writeln!(out, "  {:>3}. {}", i + 1, state.describe(a)).map_err(io)?;
+                    writeln!(out, "  {:>3}. {}", i + 1, state.describe_option(a)).map_err(io)?;
                 }
                 let mut chosen = None;
                 while chosen.is_none() {
@@ -262,10 +269,6 @@ fn play(args: &PlayArgs, input: &mut impl BufRead, out: &mut impl std::io::Write
             writeln!(out, "{l}").map_err(io)?;
         }
         shown = state.log().len();
-        if state.round() != round {
-            round = state.round();
-            write!(out, "{}", state.render()).map_err(io)?;
-        }
     };
     let mut summary = if finished {
         format!("{}{}", state.render(), result_line(&state))
@@ -278,7 +281,7 @@ fn play(args: &PlayArgs, input: &mut impl BufRead, out: &mut impl std::io::Write
     } else {
         format!("\nThe input ended: the game stops unfinished in round {}", state.round())
     };
-    let setup = Setup { seed: args.seed, party: "human".into(), dm: args.dm.clone() };
+    let setup = Setup { seed: args.seed, party: "human".into(), dm: dm_spec };
     summary.push_str(&save_record(args.record.as_deref(), setup, actions, &state)?);
     Ok(summary)
 }
@@ -352,7 +355,7 @@ mod tests {
     use super::*;
 
     fn args(record: Option<PathBuf>) -> PlayArgs {
-        PlayArgs { seed: 3, dm: "scripted".into(), record, resume: None }
+        PlayArgs { seed: 3, dm: "scripted".into(), level: None, record, resume: None }
     }
 
     #[test]
@@ -375,6 +378,18 @@ mod tests {
         assert_eq!(all.actions[..first.actions.len()], first.actions[..], "the saved game goes first");
         assert!(encounter::replay(&all).unwrap().is_terminal());
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_level_picks_the_dungeon_master_and_an_unknown_level_is_refused() {
+        let hard = PlayArgs { level: Some("hard".into()), ..args(None) };
+        let mut out = Vec::new();
+        play(&hard, &mut "q\n".as_bytes(), &mut out).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        assert!(text.contains("against DM search:") && text.contains("(level hard)"), "{text}");
+        let bad = PlayArgs { level: Some("nightmare".into()), ..args(None) };
+        let err = play(&bad, &mut "q\n".as_bytes(), &mut Vec::new()).unwrap_err();
+        assert!(err.contains("nightmare") && err.contains("easy, normal, hard"), "{err}");
     }
 
     #[test]

@@ -54,8 +54,8 @@ impl Encounter {
 
     /// The End Phase: conditions tick down and the model gains Interrupts equal to its
     /// Attacks. An Adversary standing over a knocked-out Character in its Danger Zone slays
-    /// it (illustrative ruling: the "dire consequences" of abandoning it), unless a Fate Point
-    /// lets it escape.
+    /// it (illustrative ruling: the "dire consequences" of abandoning it), unless its side
+    /// spends a Fate Point to escape.
     pub(crate) fn end_activation(&mut self, m: u8) {
         let model = &mut self.models[m as usize];
         model.conditions.end_phase();
@@ -66,16 +66,12 @@ impl Encounter {
                 if !lying.body() || !self.threatens(m, lying.cell) {
                     continue;
                 }
-                let body = &mut self.models[b as usize];
-                // A Fate Point escapes this death too; the body still lies there.
-                if body.fate > 0 {
-                    body.fate -= 1;
-                    self.note(|s| {
-                        format!("  {} spends a Fate Point to escape {}'s killing blow", s.name(b), s.name(m))
-                    });
+                // A Fate Point may escape this death too (its side decides); the body still
+                // lies there.
+                if self.models[b as usize].fate > 0 {
+                    self.pending.push(Pending::Fate { model: b, slayer: Some(m) });
                 } else {
-                    body.dead = true;
-                    self.note(|s| format!("  {} slays the abandoned {}", s.name(m), s.name(b)));
+                    self.meet_death(b, Some(m));
                 }
             }
         }

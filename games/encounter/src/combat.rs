@@ -227,6 +227,7 @@ impl Encounter {
     fn critical(&mut self, attacker: u8, target: u8, ranged: bool) {
         let p = self.models[attacker as usize].profile;
         let weapon = if ranged { p.ranged_weapon.unwrap_or(p.melee_weapon) } else { p.melee_weapon };
+        let own_activation = self.act.is_some_and(|a| a.model == target && !a.ended);
         let c = &mut self.models[target as usize].conditions;
         if weapon.has(Quality::Impact) {
             c.prone = true;
@@ -236,6 +237,9 @@ impl Encounter {
         }
         if weapon.has(Quality::Stun) {
             c.stunned = true;
+            // "Stunned (Fleeting): Miss next Activation": stunned by an Interrupt during its
+            // own activation, it misses the next one (ruling: the stun outlasts this End Phase).
+            c.stun_held |= own_activation;
         }
         if weapon.has(Quality::Entangle) {
             c.entangled = c.entangled.max(2);
@@ -344,8 +348,8 @@ impl Encounter {
     }
 
     /// Deal `wounds` wounds to `m`: at exactly 0 Wounds it is out of play, below 0 dead
-    /// ("Wounds < 0 = Death, Wounds = 0 = Out-of-play"; a Character with a Fate Point escapes
-    /// death and is out of play); either way it is out of play: an Adversary leaves the board,
+    /// ("Wounds < 0 = Death, Wounds = 0 = Out-of-play"; a Character with a Fate Point may
+    /// spend it to escape death, a decision of its side, and lies out of play); either way it is out of play: an Adversary leaves the board,
     /// a knocked-out Character lies there to be dragged or abandoned. The enemies of a side that has lost a model are Inspired by a rallying leader in play.
     pub(crate) fn wound(&mut self, m: u8, wounds: u8) {
         let model = &mut self.models[m as usize];
@@ -359,17 +363,16 @@ impl Encounter {
             });
             return;
         }
-        // "Fate Points: Escape certain death": a Character who would die spends one and is
-        // left out of play at Wounds 0 instead (ruling: spent at once, no decision).
-        let escapes = wounds > model.wounds && model.fate > 0;
-        if escapes {
-            model.fate -= 1;
-        }
-        model.dead = wounds > model.wounds && !escapes;
+        // "Fate Points: Escape certain death": a Character who would die with a Fate Point
+        // lies out of play at Wounds 0 while its side decides to spend it or meet death.
+        let dies = wounds > model.wounds;
+        let fate_decides = dies && model.fate > 0;
+        model.dead = dies && !fate_decides;
         model.wounds = 0;
         model.out = true;
-        if escapes {
-            self.note(|s| format!("  {} spends a Fate Point to escape certain death", s.name(m)));
+        if fate_decides {
+            self.note(|s| format!("  {} would die (Wounds below 0) but has a Fate Point", s.name(m)));
+            self.pending.push(Pending::Fate { model: m, slayer: None });
         }
         let model = &self.models[m as usize];
         let side = model.side();
@@ -392,6 +395,29 @@ impl Encounter {
             }
             self.note(|_| format!("  their leader rallies: Inspired {x}"));
         }
+    }
+
+    /// The Character `m` spends a Fate Point to escape the death `slayer` (or its wounds)
+    /// would bring: it lies out of play, alive.
+    pub(crate) fn escape_death(&mut self, m: u8, slayer: Option<u8>) {
+        let model = &mut self.models[m as usize];
+        model.fate = model.fate.saturating_sub(1);
+        self.note(|s| match slayer {
+            Some(by) => {
+                format!("  {} spends a Fate Point to escape {}'s killing blow", s.name(m), s.name(by))
+            }
+            None => format!("  {} spends a Fate Point to escape certain death", s.name(m)),
+        });
+    }
+
+    /// The Character `m` keeps its Fate Point and meets the death `slayer` (or its wounds)
+    /// brings.
+    pub(crate) fn meet_death(&mut self, m: u8, slayer: Option<u8>) {
+        self.models[m as usize].dead = true;
+        self.note(|s| match slayer {
+            Some(by) => format!("  {} slays the abandoned {}", s.name(by), s.name(m)),
+            None => format!("  {} is slain (Wounds below 0)", s.name(m)),
+        });
     }
 
     /// Whether `attacker`'s Danger Zone holds `target` (a legal Strike).

@@ -21,6 +21,9 @@ pub struct Conditions {
     pub prone: bool,
     /// Stunned (Fleeting): misses its next Activation.
     pub stunned: bool,
+    /// Stunned during its own Activation (by an Interrupt): ruling: the stun outlasts that
+    /// Activation's End Phase, so that the model still misses its next Activation.
+    pub stun_held: bool,
     /// Staggered (Fleeting): cannot perform Manoeuvres.
     pub staggered: bool,
     /// Bleeding X (Persistent): at its Start Phase an automatic S[X] hit.
@@ -70,7 +73,12 @@ impl Conditions {
     /// The End Phase: Fleeting conditions end, Persistent ones lose a counter ("Reduce
     /// condition tracker by 1 (remove if zero)"); Ongoing ones stay.
     pub fn end_phase(&mut self) {
-        self.stunned = false;
+        // A stun taken during this very activation is kept for the next one (ruling).
+        if self.stun_held {
+            self.stun_held = false;
+        } else {
+            self.stunned = false;
+        }
         self.staggered = false;
         self.bleeding = self.bleeding.saturating_sub(1);
         self.weakened = self.weakened.saturating_sub(1);

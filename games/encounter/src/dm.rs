@@ -5,51 +5,22 @@
 //! hurt target) and its champion with Threat (an extra attack on a target it can finish: no more Wounds left
 //! than its attacks with the extra one).
 //! The party side strikes or shoots the most hurt adversary, closes in otherwise, and spends
-//! Momentum and Luck where they count. Both sides always soak a wound while their armour can,
+//! Momentum and Luck where they count, and first drags a knocked-out comrade out of an
+//! Adversary's Danger Zone (where it would be slain). Both sides always soak a wound while their armour can,
 //! clear a Blinded model's sight first and try to break free of Entangled before moving; a
 //! shooter held in melee gets out (Disengage, or an Advance out of every Danger Zone) to
-//! shoot. Any other agent of the framework (`random`, `mcts`) comes from [`make_agent`].
+//! shoot. Any other agent of the framework (`random`, `mcts`) comes from
+//! [`crate::make_agent`].
 
 use crate::board::{Cell, Terrain, HEIGHT, WIDTH};
 use crate::data::Kind;
 use crate::flow::Node;
 use crate::state::{Action, Encounter, Intent, Pending, Phase, DM_SIDE};
-use agents::spec::Alias;
-use agents::{generic_registry, Agent, AgentKind, Registry, Spec};
-use std::sync::OnceLock;
+use agents::Agent;
 
 /// The scripted player of either side.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct ScriptedAgent;
-
-/// The Encounter's agents: the generic ones (`random`, `mcts:iters=...`, see
-/// [`agents::generic_registry`]) and `scripted`, of which `dm` is the old spelling.
-pub fn registry() -> Registry<Encounter> {
-    let mut r = generic_registry::<Encounter>();
-    r.add(AgentKind {
-        name: "scripted",
-        about: "the rule-based player of either side: the AI Dungeon Master or a scripted party",
-        params: Vec::new(),
-        build: |_, _| Ok(Box::new(ScriptedAgent)),
-    });
-    r.alias(Alias { old: "dm", new: "scripted", rewrite: dm_is_scripted });
-    r
-}
-
-/// `dm` → `scripted`.
-fn dm_is_scripted(spec: &mut Spec) -> bool {
-    let old = spec.name == "dm";
-    if old {
-        spec.name = "scripted".into();
-    }
-    old
-}
-
-/// An agent from its spec, seeded (see [`registry`]).
-pub fn make_agent(spec: &str, seed: u64) -> Result<Box<dyn Agent<Encounter>>, String> {
-    static REGISTRY: OnceLock<Registry<Encounter>> = OnceLock::new();
-    REGISTRY.get_or_init(registry).make(spec, seed)
-}
 
 impl Agent<Encounter> for ScriptedAgent {
     fn name(&self) -> String {
@@ -65,6 +36,8 @@ impl Agent<Encounter> for ScriptedAgent {
             Some(Pending::Interrupt { .. }) => return Action::Interrupt,
             // A wound now (and its Injury) costs more than a point of armour later.
             Some(Pending::Soak { .. }) => return Action::Soak,
+            // Death is worse than a Fate Point spent.
+            Some(Pending::Fate { .. }) => return Action::SpendFate,
             _ => {}
         }
         let choice = match (s.phase(), s.node()) {
@@ -106,6 +79,11 @@ fn activate(s: &Encounter, legal: &[Action]) -> Option<Action> {
     // Blinded: clear its sight first (a Minor; the Major is still to come).
     if legal.contains(&Action::ClearSight) {
         return Some(Action::ClearSight);
+    }
+    // A knocked-out comrade lying in an Adversary's Danger Zone is slain there at that
+    // Adversary's End Phase ("must be dragged or abandoned"): drag it out first.
+    if let Some(d) = rescue(s, legal) {
+        return Some(d);
     }
     let wounds = |t: u8| s.models()[t as usize].wounds;
     let kind = me.profile.kind;
@@ -207,6 +185,34 @@ fn activate(s: &Encounter, legal: &[Action]) -> Option<Action> {
     }
 }
 
+/// The Drag that saves a knocked-out comrade lying in an enemy's Danger Zone: the one
+/// leaving the body under the fewest enemies' Danger Zones, then the dragger farthest from
+/// the enemies; `None` when no comrade lying next to the active model is threatened.
+fn rescue(s: &Encounter, legal: &[Action]) -> Option<Action> {
+    let m = s.activation()?.model;
+    let side = s.models()[m as usize].side();
+    let threats = |c: Cell| {
+        (0..s.models().len() as u8)
+            .filter(|&e| s.models()[e as usize].side() != side && s.threatens(e, c))
+            .count()
+    };
+    let enemies: Vec<Cell> =
+        s.models().iter().filter(|e| e.in_play() && e.side() != side).map(|e| e.cell).collect();
+    let field = walking_distance(s, &enemies);
+    legal
+        .iter()
+        .filter_map(|&a| match a {
+            Action::Drag { body, to } if threats(s.models()[body as usize].cell) > 0 => {
+                let lands = s.drag_squares(m, body).into_iter().find(|d| d.0 == to)?.1;
+                let away = field[to.y as usize * WIDTH + to.x as usize];
+                Some(((threats(lands), std::cmp::Reverse(away), to), a))
+            }
+            _ => None,
+        })
+        .min_by_key(|&(key, _)| key)
+        .map(|(_, a)| a)
+}
+
 /// The Momentum the party holds and has not spent this round: the scripted party never
 /// spends on credit (a deficit at Bookkeeping gives every Company model Banes).
 fn held(s: &Encounter) -> u8 {
@@ -215,7 +221,7 @@ fn held(s: &Encounter) -> u8 {
 
 /// King-move distance from every square to the nearest of `targets` over floor and doors
 /// (open or not, but not a closed stuck door: the script does not force doors), ignoring models; `u16::MAX` where none can be reached.
-fn walking_distance(s: &Encounter, targets: &[Cell]) -> Vec<u16> {
+pub(crate) fn walking_distance(s: &Encounter, targets: &[Cell]) -> Vec<u16> {
     let mut field = vec![u16::MAX; WIDTH * HEIGHT];
     let mut queue: std::collections::VecDeque<Cell> = targets.iter().copied().collect();
     for c in targets {

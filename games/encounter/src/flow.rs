@@ -46,6 +46,7 @@ impl Encounter {
                 return Node::Decision(self.models[*target as usize].side())
             }
             Some(Pending::Reroll(..)) => return Node::Decision(PARTY_SIDE),
+            Some(Pending::Fate { model, .. }) => return Node::Decision(self.models[*model as usize].side()),
             Some(Pending::Interrupt { by }) => return Node::Decision(self.models[*by as usize].side()),
             Some(Pending::Attacks { .. }) | None => {}
         }
@@ -76,6 +77,7 @@ impl Encounter {
             Some(Pending::Injury { .. }) => out.extend(self.injury_odds().into_iter().map(|o| o.0)),
             Some(Pending::Soak { .. }) => out.extend([Action::Soak, Action::Accept]),
             Some(Pending::Reroll(..)) => out.extend([Action::Reroll, Action::Accept]),
+            Some(Pending::Fate { .. }) => out.extend([Action::SpendFate, Action::Accept]),
             Some(Pending::Interrupt { .. }) => out.extend([Action::Interrupt, Action::Pass]),
             Some(Pending::Attacks { .. }) | None => match self.phase {
                 Phase::BuyPool => out.extend((0..=self.threat.min(MAX_SETUP_THREAT)).map(Action::BuyPool)),
@@ -177,6 +179,8 @@ impl Encounter {
             (Some(Pending::Injury { target }), Action::Face(k)) => self.draw_injury(target, k),
             (Some(Pending::Soak { target, wounds }), Action::Soak) => self.soak(target, wounds),
             (Some(Pending::Soak { target, wounds }), Action::Accept) => self.deal(target, wounds),
+            (Some(Pending::Fate { model, slayer }), Action::SpendFate) => self.escape_death(model, slayer),
+            (Some(Pending::Fate { model, slayer }), Action::Accept) => self.meet_death(model, slayer),
             (top, action) => {
                 if let Some(p) = top {
                     self.pending.push(p);

@@ -2,10 +2,12 @@
 //! agents crate's [`agents::Game`] trait: the party (player 0) against the adversaries of an
 //! AI Dungeon Master (player 1) on a square-grid board section, with hidden simultaneous
 //! declarations, initiative, activations, Danger Zones, melee and ranged attacks, D6 checks
-//! with exact odds, damage with Soak, Injury cards, out of play and death, Fate Points,
-//! knocked-out Characters to drag or abandon, conditions, an illustrative Morale check that
-//! routs shaken Adversaries, Momentum paid at Bookkeeping (a deficit gives Banes), the
-//! Adversary Pool and Threat; game records that replay ([`record`]).
+//! with exact odds, damage with Soak, Injury cards, out of play and death, Fate Points (the
+//! player's choice), knocked-out Characters to drag or abandon, conditions, an illustrative
+//! Morale check that routs shaken Adversaries, Momentum paid at Bookkeeping (a deficit gives
+//! Banes), the Adversary Pool and Threat; game records that replay ([`record`]); the odds of
+//! every option from the engine's own checks ([`odds`]); a scripted player of either side
+//! ([`dm`]) and a searching one over the scripted choices ([`search`]), with levels for players.
 //!
 //! The numbers of the party, the adversaries and the board are illustrative
 //! ([`data`]); the rulings where the seed is silent are in `docs/rulings-encounter.md`.
@@ -24,8 +26,11 @@ mod flow;
 mod force;
 mod game;
 mod movement;
+pub mod odds;
 mod pose;
 pub mod record;
+mod registry;
+pub mod search;
 pub mod state;
 mod tensor;
 mod text;
@@ -33,8 +38,10 @@ mod text;
 pub use activation::price;
 pub use combat::{BREAK_FREE_TARGET, DAMAGE_TARGET, POINT_BLANK};
 pub use data::MOMENTUM_CREDIT;
-pub use dm::{make_agent, registry, ScriptedAgent};
+pub use dm::ScriptedAgent;
 pub use flow::{Node, MAX_MOMENTUM};
 pub use force::{FORCE_OBSTACLE, FORCE_TARGET};
 pub use record::{replay, replay_with_log, GameRecord, Setup};
+pub use registry::{make_agent, registry};
+pub use search::{level_spec, SearchAgent, SearchConfig, LEVELS};
 pub use state::{Action, Encounter, Intent, Phase, DM_SIDE, PARTY_SIDE};

@@ -122,8 +122,11 @@ pub enum Action {
     Pass,
     /// Spend a Luck Point to re-roll the check just failed.
     Reroll,
-    /// Keep the check's outcome; or take the wound rather than soak it.
+    /// Keep the check's outcome; or take the wound rather than soak it; or meet death rather
+    /// than spend a Fate Point.
     Accept,
+    /// Spend a Fate Point to escape certain death ("Fate Points: Escape certain death").
+    SpendFate,
     /// Let the armour soak one wound before it is dealt (no Injury drawn; the armour loses a
     /// point of armour and of Soak).
     Soak,
@@ -361,6 +364,15 @@ pub enum Pending {
         target: u8,
         /// The wounds about to be dealt.
         wounds: u8,
+    },
+    /// Death comes to the Character `model`, who has a Fate Point: its side decides whether
+    /// to spend it ("Escape certain death") or meet death.
+    Fate {
+        /// The Character.
+        model: u8,
+        /// What kills it: the Adversary slaying it where it lies abandoned, or `None` for
+        /// wounds taking it below 0.
+        slayer: Option<u8>,
     },
     /// A wound was caused: `target` draws an Injury card (a chance node over the deck).
     Injury {

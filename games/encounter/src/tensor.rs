@@ -25,8 +25,8 @@ const POLICY_PLANES: usize = 8;
 const FACES: usize = 16;
 /// Global logits: die faces 0–15, five outcomes, BuyPool 0–3, three intents, Change Place
 /// (ally × paid), Prepare, Stand Up, Strike (target × boost × extra), Shoot (target × boost),
-/// Interrupt, Pass, Reroll, Accept, End, Soak, Break Free, Clear Sight, Hide.
-const POLICY_GLOBALS: usize = FACES + 5 + 4 + 3 + 2 * MODELS + 2 + 4 * MODELS + 2 * MODELS + 9;
+/// Interrupt, Pass, Reroll, Accept, End, Soak, Break Free, Clear Sight, Hide, Spend Fate.
+const POLICY_GLOBALS: usize = FACES + 5 + 4 + 3 + 2 * MODELS + 2 + 4 * MODELS + 2 * MODELS + 10;
 
 fn cell_index(c: Cell) -> u32 {
     c.y as u32 * WIDTH as u32 + c.x as u32
@@ -182,6 +182,7 @@ impl TensorGame for Encounter {
             Action::BreakFree => global(BASE_OTHER + 6),
             Action::ClearSight => global(BASE_OTHER + 7),
             Action::Hide => global(BASE_OTHER + 8),
+            Action::SpendFate => global(BASE_OTHER + 9),
         })
     }
 }

@@ -2,7 +2,7 @@
 //! side's observation (the other side's declarations masked until revealed).
 
 use crate::board::{Cell, Terrain, HEIGHT, WIDTH};
-use crate::state::{Action, Encounter, DM_SIDE};
+use crate::state::{Action, Encounter, Pending, Phase, DM_SIDE};
 use std::fmt::Write;
 
 impl Encounter {
@@ -10,7 +10,6 @@ impl Encounter {
     /// draw names its card).
     pub fn describe(&self, action: Action) -> String {
         let name = |m: u8| self.models.get(m as usize).map_or("?", |x| x.profile.name);
-        let at = |c: Cell| format!("({},{})", c.x, c.y);
         let paid = |b: bool, what: &str| if b { format!(" ({what})") } else { String::new() };
         match action {
             Action::Face(f) => match (self.pending.last(), crate::data::INJURY_DECK.get(f as usize)) {
@@ -51,16 +50,126 @@ impl Encounter {
             Action::Accept if matches!(self.pending.last(), Some(crate::state::Pending::Soak { .. })) => {
                 "take the wound(s)".to_string()
             }
+            Action::Accept if matches!(self.pending.last(), Some(crate::state::Pending::Fate { .. })) => {
+                "meet death (keep the Fate Point)".to_string()
+            }
+            Action::SpendFate => "spend a Fate Point to escape certain death".to_string(),
             Action::Accept => "accept the roll".to_string(),
             Action::EndActivation => "end activation".to_string(),
         }
     }
 
-    /// The board as text: `#` wall, `+`/`/` closed/open door, `=` closed stuck door, `o` obstacle, party models
-    /// `0`–`3`, adversaries `a`–`e`; then the models with their state.
+    /// An option at a decision as a player reads it: the action in words, what a manoeuvre
+    /// is for where its name does not say, and its odds from the engine's own checks
+    /// ([`Encounter::option_odds`]).
+    pub fn describe_option(&self, action: Action) -> String {
+        let what = match action {
+            Action::Prepare => "prepare (your next check this activation is one step easier)".to_string(),
+            Action::Reposition(_) => {
+                format!(
+                    "{} (one step, staying in the enemy's Danger Zone: no Interrupt)",
+                    self.describe(action)
+                )
+            }
+            _ => self.describe(action),
+        };
+        match self.option_odds(action) {
+            Some(odds) => format!("{what} [{odds}]"),
+            None => what,
+        }
+    }
+
+    /// The question at the current decision in words: who decides (the player's own model),
+    /// and what is at stake.
+    pub fn decision_prompt(&self) -> String {
+        let name = |m: u8| self.name(m);
+        match self.pending.last() {
+            Some(&Pending::Interrupt { by }) => {
+                let (mover, what) = match self.deferred {
+                    Some((mover, a)) => (name(mover), self.describe(a)),
+                    None => ("?", String::new()),
+                };
+                format!(
+                    "{} may Interrupt {mover} ({what}): one melee attack before it moves, for a Reaction ({} left)",
+                    name(by),
+                    self.models[by as usize].reactions
+                )
+            }
+            Some(&Pending::Soak { target, wounds }) => {
+                let t = &self.models[target as usize];
+                format!(
+                    "{} is about to take {wounds} wound(s) (Wounds left {}): {}'s armour (armour {}, Soak {} left) may soak one; soaking costs 1 armour and 1 Soak, a wound taken draws an Injury card",
+                    name(target),
+                    t.wounds,
+                    name(target),
+                    t.armour,
+                    t.soak
+                )
+            }
+            Some(&Pending::Fate { model, slayer }) => {
+                let cause = match slayer {
+                    Some(by) => format!("{} is about to slay it where it lies abandoned", name(by)),
+                    None => "its wounds take it below 0 Wounds".to_string(),
+                };
+                format!(
+                    "{} faces certain death ({cause}): spend a Fate Point ({} left) to escape it, lying out of play?",
+                    name(model),
+                    self.models[model as usize].fate
+                )
+            }
+            Some(Pending::Reroll(check, outcome)) => {
+                let who = check.luck.map_or("?", name);
+                let luck = check.luck.map_or(0, |m| self.models[m as usize].luck);
+                format!("{who}'s check came out {outcome:?}: spend a Luck Point ({luck} left) to re-roll it?")
+            }
+            _ => match (self.phase, self.act) {
+                (_, Some(a)) => {
+                    let m = &self.models[a.model as usize];
+                    let major = if a.major { "Major action spent" } else { "Major action free" };
+                    let momentum = if m.side() == DM_SIDE {
+                        format!("Adversary Pool {}, Threat {}", self.pool, self.threat)
+                    } else {
+                        format!("Momentum to spend {}", self.momentum_left())
+                    };
+                    format!(
+                        "{} to act (at {}, Wounds {}): {major}, {} Minor action(s) used; {momentum}",
+                        m.profile.name,
+                        at(m.cell),
+                        m.wounds,
+                        a.minors
+                    )
+                }
+                (Phase::Declare, None) => {
+                    let side = match self.node() {
+                        crate::flow::Node::Decision(p) => p,
+                        _ => 0,
+                    };
+                    let names: Vec<&str> = self.next_declarer(side).iter().map(|&m| name(m)).collect();
+                    format!(
+                        "{} to declare, hidden from the other side until all have declared: Fight may Strike, Shoot may Shoot, Move takes Minor actions only (the lower the modifier, the earlier it acts)",
+                        names.join(", ")
+                    )
+                }
+                (Phase::BuyPool, None) => {
+                    format!("The DM may spend Threat ({} left) on additional Adversary Pool", self.threat)
+                }
+                _ => format!("{:?}", self.phase),
+            },
+        }
+    }
+
+    /// The board as text with its axes labelled (x across the top, y down the left, as the
+    /// squares are named `(x,y)`): `#` wall, `+`/`/` closed/open door, `=` closed stuck door,
+    /// `o` obstacle, party models `0`–`3`, adversaries `a`–`e`; then the models with their
+    /// state.
     pub fn render(&self) -> String {
-        let mut out = String::new();
+        let mut out = String::from("  x");
+        for x in 0..WIDTH {
+            let _ = write!(out, "{}", x % 10);
+        }
+        out.push_str("\ny\n");
         for y in 0..HEIGHT as u8 {
+            let _ = write!(out, "{:>2} ", y);
             for x in 0..WIDTH as u8 {
                 let c = Cell::new(x, y);
                 let ch = match self.model_at(c).or(self.body_at(c)) {
@@ -93,7 +202,8 @@ impl Encounter {
             } else {
                 format!("W{} {:?}", m.wounds, m.conditions.names())
             };
-            let _ = writeln!(out, "  {i} {:16} {:?} {state}", m.profile.name, m.profile.kind);
+            let place = if m.in_play() || m.body() { format!(" at {}", at(m.cell)) } else { String::new() };
+            let _ = writeln!(out, "  {i} {:16}{place} {:?} {state}", m.profile.name, m.profile.kind);
         }
         out
     }
@@ -110,4 +220,9 @@ impl Encounter {
         }
         format!("{masked:?}")
     }
+}
+
+/// A square as the board's axes name it: `(x,y)`.
+fn at(c: Cell) -> String {
+    format!("({},{})", c.x, c.y)
 }

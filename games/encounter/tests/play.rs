@@ -6,6 +6,7 @@
 use agents::{play_game, Game, Turn};
 use encounter::board::Cell;
 use encounter::data::MAX_ROUNDS;
+use encounter::state::Pending;
 use encounter::{make_agent, Encounter, MAX_MOMENTUM};
 
 /// The invariants of a state, or what breaks.
@@ -26,8 +27,11 @@ fn invariants(s: &Encounter) -> Result<(), String> {
         } else if (m.wounds == 0) != m.out || (m.dead && !m.out) {
             return Err(format!("model {i}: wounds {} but out {} dead {}", m.wounds, m.out, m.dead));
         }
-        // A Fate Point is spent only to escape death: a Character with one left is never dead.
-        if m.fate > m.profile.fate || (m.dead && m.fate > 0) {
+        // A Fate Point is spent only to escape death; a Character may die keeping one (its
+        // side's choice), and death with a Fate Point waits on that choice.
+        let deciding =
+            s.pending().iter().any(|p| matches!(p, Pending::Fate { model, .. } if *model == i as u8));
+        if m.fate > m.profile.fate || (deciding && (m.fate == 0 || !m.body())) {
             return Err(format!("model {i}: fate {} dead {}", m.fate, m.dead));
         }
         // Each Soak costs a point of Soak and of armour (never below 0).
@@ -50,6 +54,10 @@ fn invariants(s: &Encounter) -> Result<(), String> {
             || Some(c.inspired) > rally
         {
             return Err(format!("model {i}: conditions {c:?}"));
+        }
+        // A stun held past its End Phase belongs to the model whose activation is under way.
+        if c.stun_held && (!c.stunned || (m.in_play() && s.activation().map(|a| a.model) != Some(i as u8))) {
+            return Err(format!("model {i}: stun held outside its activation {c:?}"));
         }
         if c.revealed && !c.hidden {
             return Err(format!("model {i}: revealed but not Hidden"));
@@ -147,6 +155,8 @@ impl Reached {
                 ("abandoned and slain", m.dead && m.profile.kind == encounter::data::Kind::Character),
                 ("routed", m.routed),
                 ("banes from a Momentum deficit", c.banes > 0),
+                ("stunned during its own activation", c.stun_held),
+                ("death met keeping a Fate Point", m.dead && m.fate > 0),
             ] {
                 if on {
                     self.seen.insert(name);
@@ -177,7 +187,7 @@ fn random_play_keeps_the_invariants_over_2000_games() {
     assert!(total_steps > 2000 * 50);
     // Every Injury card, Soak, death and each condition with its removal occur in random play.
     assert!(reached.cards.iter().all(|&c| c), "cards drawn: {:?}", reached.cards);
-    assert_eq!(reached.seen.len(), 19, "reached: {:?}", reached.seen);
+    assert_eq!(reached.seen.len(), 21, "reached: {:?}", reached.seen);
 }
 
 #[test]

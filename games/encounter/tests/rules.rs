@@ -1068,6 +1068,8 @@ fn isolde_shot_down() -> Encounter {
     s.act(Action::Shoot { target: ISOLDE, boost: false }).unwrap();
     s.act(Action::Roll(Outcome::Success)).unwrap();
     s.act(Action::Roll(Outcome::Boon)).unwrap();
+    assert_eq!(s.legal_actions(), vec![Action::Accept, Action::SpendFate], "the party decides");
+    s.act(Action::SpendFate).unwrap();
     s
 }
 
@@ -1138,6 +1140,7 @@ fn an_abandoned_character_in_an_adversarys_danger_zone_is_slain() {
     s.act(Action::Strike { target: ISOLDE, boost: false, extra: false }).unwrap();
     s.act(Action::Roll(Outcome::Success)).unwrap();
     s.act(Action::Roll(Outcome::Boon)).unwrap();
+    s.act(Action::SpendFate).unwrap();
     assert!(s.models()[ISOLDE as usize].body());
     s.act(Action::EndActivation).unwrap();
     let isolde = &s.models()[ISOLDE as usize];
@@ -1282,4 +1285,105 @@ fn a_surprised_scripted_elite_strikes_plainly_rather_than_not_at_all() {
     assert!(!legal(&s).contains(&Action::Strike { target: WAT, boost: true, extra: false }));
     let a = encounter::ScriptedAgent.select_action(&s);
     assert_eq!(a, Action::Strike { target: WAT, boost: false, extra: false });
+}
+
+#[test]
+fn a_model_stunned_by_an_interrupt_during_its_own_activation_misses_its_next_one() {
+    // "Stunned (Fleeting): Miss next Activation." "Fleeting: Ends at character's next End
+    // Phase." Ruling (docs/rulings-encounter.md): stunned during its own activation, the stun
+    // outlasts that End Phase, so the model still misses its next Activation.
+    let mut s = to_activation(started(0), CUTTER, false);
+    s.pose_at(GARRICK, c(2, 4)).unwrap();
+    s.pose_at(CUTTER, c(3, 5)).unwrap();
+    s.act(Action::Advance(c(4, 6))).unwrap();
+    // Others in reach (Wat's spear) pass; Garrick interrupts.
+    while let Some(&Pending::Interrupt { by }) = s.pending().last() {
+        if by == GARRICK {
+            break;
+        }
+        s.act(Action::Pass).unwrap();
+    }
+    assert!(matches!(s.pending().last(), Some(Pending::Interrupt { by: GARRICK })), "{:?}", s.pending());
+    s.act(Action::Interrupt).unwrap();
+    s.act(Action::Roll(Outcome::Boon)).unwrap(); // a Critical Hit with the club: Stun
+    s.act(Action::Roll(Outcome::Failure)).unwrap(); // no wound
+    let cutter = |s: &Encounter| s.models()[CUTTER as usize].conditions;
+    assert!(cutter(&s).stunned && cutter(&s).stun_held);
+    assert_eq!(s.activation().map(|a| a.model), Some(CUTTER), "its activation goes on");
+    s.act(Action::EndActivation).unwrap();
+    assert!(cutter(&s).stunned && !cutter(&s).stun_held, "kept through its own End Phase");
+    while s.round() == 1 && !s.is_terminal() {
+        s.act(idle_action(&s)).unwrap();
+    }
+    while s.round() == 2 && !s.is_terminal() {
+        assert!(!s.models()[CUTTER as usize].declared, "a Stunned model declares nothing");
+        assert_ne!(s.activation().map(|a| a.model), Some(CUTTER), "it misses round 2's activation");
+        s.act(idle_action(&s)).unwrap();
+    }
+    assert!(!cutter(&s).stunned, "the missed activation's End Phase ends it");
+}
+
+#[test]
+fn the_scripted_party_drags_a_threatened_comrade_out_of_the_danger_zone() {
+    // "Characters: Must be dragged or abandoned (dire consequences)" "Drag: Move adjacent
+    // prone Model up to ½M": the scripted party drags a knocked-out comrade lying in an
+    // Adversary's Danger Zone (where it would be slain at that Adversary's End Phase) out of it.
+    use agents::Agent;
+    let mut s = isolde_shot_down();
+    s.act(Action::EndActivation).unwrap();
+    assert_eq!(s.activation().map(|a| a.model), Some(BRANNOC));
+    s.pose_at(CUTTER, c(5, 4)).unwrap();
+    assert!(s.threatens(CUTTER, c(4, 4)), "the cutter stands over her");
+    let choice = encounter::ScriptedAgent.select_action(&s);
+    let Action::Drag { body: ISOLDE, .. } = choice else { panic!("{choice:?}") };
+    s.act(choice).unwrap();
+    while s.node() == Node::Decision(DM_SIDE) {
+        s.act(Action::Pass).unwrap();
+    }
+    let lies = s.models()[ISOLDE as usize].cell;
+    assert!(!s.threatens(CUTTER, lies), "dragged out of the cutter's Danger Zone to {lies:?}");
+}
+
+#[test]
+fn a_fate_point_is_the_players_choice() {
+    // "Fate Points: Escape certain death": spending one is the Character's side's decision,
+    // both against wounds below 0 and against the killing blow on an abandoned Character.
+    let mut s = to_activation(started(0), ARCHER, true);
+    s.pose_at(ISOLDE, c(4, 4)).unwrap();
+    s.pose_wounds(ISOLDE, 1).unwrap();
+    s.act(Action::Shoot { target: ISOLDE, boost: false }).unwrap();
+    s.act(Action::Roll(Outcome::Success)).unwrap();
+    s.act(Action::Roll(Outcome::Boon)).unwrap();
+    assert_eq!(s.node(), Node::Decision(PARTY_SIDE));
+    assert!(s
+        .decision_prompt()
+        .starts_with("Isolde faces certain death (its wounds take it below 0 Wounds)"));
+    assert_eq!(s.describe(Action::SpendFate), "spend a Fate Point to escape certain death");
+    let mut declined = s.clone();
+    declined.act(Action::Accept).unwrap();
+    let isolde = &declined.models()[ISOLDE as usize];
+    assert!(isolde.dead && isolde.fate == 1, "she meets death keeping her Fate Point");
+    s.act(Action::SpendFate).unwrap();
+    let isolde = &s.models()[ISOLDE as usize];
+    assert!(isolde.body() && isolde.fate == 0);
+    // Abandoned with a Fate Point left (Brannoc): the orc's killing blow is a decision too.
+    let mut s = started(0);
+    while s.phase() == Phase::Declare {
+        s.act(Action::Declare(Intent::Fight)).unwrap();
+    }
+    let mut s = to_activation_after_declared(s, ORC);
+    s.pose_at(BRANNOC, c(6, 4)).unwrap();
+    s.pose_wounds(BRANNOC, 1).unwrap();
+    s.act(Action::Strike { target: BRANNOC, boost: false, extra: false }).unwrap();
+    s.act(Action::Roll(Outcome::Success)).unwrap();
+    s.act(Action::Roll(Outcome::Success)).unwrap();
+    while s.node() == Node::Decision(PARTY_SIDE) {
+        s.act(Action::Accept).unwrap(); // no Soak: the wound is dealt, Wounds 0
+    }
+    assert!(s.models()[BRANNOC as usize].body() && s.models()[BRANNOC as usize].fate == 1);
+    s.act(Action::EndActivation).unwrap();
+    assert!(s.decision_prompt().contains("orc veteran is about to slay it where it lies abandoned"));
+    s.act(Action::SpendFate).unwrap();
+    let brannoc = &s.models()[BRANNOC as usize];
+    assert!(brannoc.body() && brannoc.fate == 0);
 }

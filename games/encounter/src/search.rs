@@ -1,0 +1,219 @@
+//! A searching player (the searching Dungeon Master): at each decision it tries the scripted
+//! player's choice and the next best few candidates, plays every candidate out many times
+//! with the scripted players on both sides (to the end of the Encounter, scored ±1, or for
+//! `rounds` rounds beyond the current one, scored by [`standing`]), and keeps the scripted
+//! choice unless another candidate wins clearly more (a rollout policy improvement over the
+//! scripted player). The same rollouts serve every candidate (common random numbers: one
+//! determinization of what the player cannot see and one dice stream per rollout), so the
+//! candidates are compared on the same luck.
+//!
+//! Fair play: a rollout starts from [`agents::Game::determinize`], so the search never reads
+//! the other side's hidden declarations.
+
+use crate::board::{Cell, WIDTH};
+use crate::dm::{walking_distance, ScriptedAgent};
+use crate::state::{Action, Encounter};
+use agents::spec::{Args, Param};
+use agents::{Agent, Game, Turn};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+/// The settings of a [`SearchAgent`], parsed from `search:rollouts=N,width=W,rounds=R`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SearchConfig {
+    /// Rollouts per candidate at a decision.
+    pub rollouts: u32,
+    /// Candidates tried at a decision: the scripted choice and the next best by
+    /// [`rank_candidates`].
+    pub width: usize,
+    /// Rounds a rollout plays beyond the current one before [`standing`] scores it (the
+    /// end of the Encounter scores ±1).
+    pub rounds: u8,
+}
+
+impl SearchConfig {
+    /// The parameters a `search` spec takes.
+    pub const PARAMS: [Param; 3] = [
+        Param::int("rollouts", 2, 10_000, "rollouts per candidate at a decision (default 16)"),
+        Param::int("width", 1, 64, "candidates tried: the scripted choice and the next best (default 4)"),
+        Param::int(
+            "rounds",
+            0,
+            8,
+            "rounds a rollout plays beyond the current one before it is scored (default 1)",
+        ),
+    ];
+
+    /// The settings of checked parameters.
+    pub fn from_args(args: &Args) -> SearchConfig {
+        let d = SearchConfig::default();
+        SearchConfig {
+            rollouts: args.int("rollouts").map_or(d.rollouts, |n| n as u32),
+            width: args.int("width").map_or(d.width, |n| n as usize),
+            rounds: args.int("rounds").map_or(d.rounds, |n| n as u8),
+        }
+    }
+}
+
+impl Default for SearchConfig {
+    fn default() -> Self {
+        SearchConfig { rollouts: 16, width: 4, rounds: 1 }
+    }
+}
+
+/// The searching player of either side (see the module's doc).
+#[derive(Clone, Debug)]
+pub struct SearchAgent {
+    config: SearchConfig,
+    rng: ChaCha8Rng,
+}
+
+/// How many standard errors a candidate's mean gain over the scripted choice must reach for
+/// search to depart from the scripted choice (a noisy estimate keeps the scripted choice).
+pub const DEPART_Z: f64 = 1.5;
+
+impl SearchAgent {
+    /// A searching player with its settings, seeded.
+    pub fn new(config: SearchConfig, seed: u64) -> SearchAgent {
+        SearchAgent { config, rng: ChaCha8Rng::seed_from_u64(seed) }
+    }
+
+    /// Each candidate's value to the player to act in every rollout: `values[c][r]`.
+    pub fn values(&mut self, s: &Encounter, candidates: &[Action]) -> Vec<Vec<f64>> {
+        let Turn::Player(me) = s.turn() else { return vec![Vec::new(); candidates.len()] };
+        let mut values: Vec<Vec<f64>> =
+            candidates.iter().map(|_| Vec::with_capacity(self.config.rollouts as usize)).collect();
+        let mut players = [ScriptedAgent, ScriptedAgent];
+        let last_round = s.round().saturating_add(self.config.rounds);
+        for _ in 0..self.config.rollouts {
+            let seed: u64 = self.rng.gen();
+            let world = s.determinize(me, &mut ChaCha8Rng::seed_from_u64(seed));
+            for (v, &c) in values.iter_mut().zip(candidates) {
+                let mut state = world.clone();
+                state.apply_legal(c);
+                let mut dice = ChaCha8Rng::seed_from_u64(seed ^ 0x9e37_79b9_7f4a_7c15);
+                v.push(play_out(state, &mut players, &mut dice, last_round, me));
+            }
+        }
+        values
+    }
+}
+
+/// Play `state` with `players` (the dice from `dice`) to its end, scored ±1 (0 for a draw),
+/// or until round `last_round` is over, scored by [`standing`]; the value to `me`.
+fn play_out(
+    mut state: Encounter,
+    players: &mut [ScriptedAgent; 2],
+    dice: &mut ChaCha8Rng,
+    last_round: u8,
+    me: usize,
+) -> f64 {
+    loop {
+        if state.round() > last_round {
+            return standing(&state, me);
+        }
+        let a = match state.turn() {
+            Turn::Terminal => return state.returns()[me],
+            Turn::Chance => match state.sample_chance(dice) {
+                Some(a) => a,
+                None => return standing(&state, me),
+            },
+            Turn::Player(p) => players[p].select_action(&state),
+        };
+        state.apply_legal(a);
+    }
+}
+
+/// How well `side` stands, in [−1, 1]: the share of its models' Wounds still in play less
+/// the other side's (a model out of play counts none), each side's share over its starting
+/// Wounds.
+pub fn standing(s: &Encounter, side: usize) -> f64 {
+    let mut left = [0.0f64; 2];
+    let mut total = [0.0f64; 2];
+    for m in s.models() {
+        let full = m.profile.wounds.max(1) as f64;
+        total[m.side()] += full;
+        if m.in_play() {
+            left[m.side()] += (m.wounds as f64).min(full);
+        }
+    }
+    let share = |x: usize| if total[x] > 0.0 { left[x] / total[x] } else { 0.0 };
+    share(side) - share(1 - side)
+}
+
+impl Agent<Encounter> for SearchAgent {
+    fn name(&self) -> String {
+        format!("search:rollouts={},width={}", self.config.rollouts, self.config.width)
+    }
+
+    fn select_action(&mut self, s: &Encounter) -> Action {
+        let mut legal = s.legal_actions();
+        if legal.len() == 1 {
+            return legal[0];
+        }
+        rank_candidates(s, &mut legal);
+        legal.truncate(self.config.width);
+        if legal.len() == 1 {
+            return legal[0];
+        }
+        let values = self.values(s, &legal);
+        // The candidate with the best mean gain over the scripted choice (the first), paired
+        // rollout by rollout; it departs from the scripted choice only when the gain is
+        // at least DEPART_Z standard errors.
+        let n = self.config.rollouts as f64;
+        let mut best = (0, 0.0);
+        for (i, v) in values.iter().enumerate().skip(1) {
+            let gains: Vec<f64> = v.iter().zip(&values[0]).map(|(a, b)| a - b).collect();
+            let mean = gains.iter().sum::<f64>() / n;
+            let var = gains.iter().map(|g| (g - mean) * (g - mean)).sum::<f64>() / (n - 1.0);
+            let se = (var / n).sqrt();
+            if mean > DEPART_Z * se && mean > best.1 {
+                best = (i, mean);
+            }
+        }
+        legal[best.0]
+    }
+}
+
+/// Order the legal actions `legal` of `s` best first for search: the scripted player's
+/// choice, then attacks (on the most hurt target first), the other actions that are not
+/// moves, ending the activation, and last the moves, nearest the enemy first.
+pub fn rank_candidates(s: &Encounter, legal: &mut [Action]) {
+    let scripted = ScriptedAgent.select_action(s);
+    let side = match s.turn() {
+        Turn::Player(p) => p,
+        _ => return,
+    };
+    let enemies: Vec<Cell> =
+        s.models().iter().filter(|e| e.in_play() && e.side() != side).map(|e| e.cell).collect();
+    let field = walking_distance(s, &enemies);
+    let dist = |c: Cell| field[c.y as usize * WIDTH + c.x as usize];
+    let wounds = |t: u8| s.models()[t as usize].wounds;
+    legal.sort_by_key(|&a| {
+        let key: (u8, u16) = match a {
+            _ if a == scripted => (0, 0),
+            Action::Strike { target, .. } | Action::Shoot { target, .. } => (1, wounds(target) as u16),
+            Action::Advance(c) | Action::Drag { to: c, .. } => (4, dist(c)),
+            Action::EndActivation => (3, 0),
+            _ => (2, 0),
+        };
+        (key, a)
+    });
+}
+
+/// The Dungeon Master's levels for players (`tde encounter play --level`), easiest first:
+/// each level's name, its agent spec and what it is.
+pub const LEVELS: [(&str, &str, &str); 3] = [
+    ("easy", "scripted", "the scripted Dungeon Master"),
+    ("normal", "search:rollouts=8,width=3,rounds=1", "a light search over the scripted choices"),
+    ("hard", "search:rollouts=16,width=4,rounds=1", "the searching Dungeon Master at full strength"),
+];
+
+/// The agent spec of a Dungeon Master level ([`LEVELS`]); an unknown level is refused with
+/// the levels there are.
+pub fn level_spec(level: &str) -> Result<&'static str, String> {
+    LEVELS.iter().find(|l| l.0 == level).map(|l| l.1).ok_or_else(|| {
+        let names: Vec<&str> = LEVELS.iter().map(|l| l.0).collect();
+        format!("--level {level:?}: no such level (levels: {})", names.join(", "))
+    })
+}
