@@ -288,7 +288,7 @@ pub enum Teacher {
 /// The two kinds of teacher a game can seat.
 enum Seat {
     Learned(Box<LearnedAgent>),
-    Scripted(ScriptedAgent),
+    Scripted(Box<ScriptedAgent>),
 }
 
 impl Seat {
@@ -369,7 +369,7 @@ pub fn game_positions(plan: &DataPlan, lineups: &Lineups, seed: u64) -> Result<D
                 agent.set_teach(Some(plan.temperature.max(PRIOR_TEMPERATURE)));
                 Seat::Learned(Box::new(agent))
             }
-            Teacher::Scripted => Seat::Scripted(ScriptedAgent::new(seed.wrapping_add(side))),
+            Teacher::Scripted => Seat::Scripted(Box::new(ScriptedAgent::new(seed.wrapping_add(side)))),
         })
         .collect();
     let mut prior = Prior::new(plan.prior.clone(), seed);
@@ -408,6 +408,7 @@ pub fn game_positions(plan: &DataPlan, lineups: &Lineups, seed: u64) -> Result<D
                     teachers[p].policy_target().filter(|t| legal.len() >= 2 && t.len() == legal.len());
                 // Drawn only below 1, so that a plan keeping every decision plays the games it always played.
                 let kept = plan.decisions >= 1.0 || rng.gen_bool(plan.decisions.max(0.0));
+                let scripted_choice = legal.len() >= 2 && matches!(teachers[p], Seat::Scripted(_));
                 match searched {
                     Some(_) if !kept => {}
                     Some(target) => {
@@ -425,13 +426,12 @@ pub fn game_positions(plan: &DataPlan, lineups: &Lineups, seed: u64) -> Result<D
                         keep(&state, 1 - side, &[], &mut feats);
                     }
                     // The scripted player's choices: value only, at the decisions' share.
-                    None if legal.len() >= 2 && matches!(teachers[p], Seat::Scripted(_)) => {
-                        if kept {
-                            for s in 0..2 {
-                                keep(&state, s, &[], &mut feats);
-                            }
+                    None if scripted_choice && kept => {
+                        for s in 0..2 {
+                            keep(&state, s, &[], &mut feats);
                         }
                     }
+                    None if scripted_choice => {}
                     None if rng.gen_bool(plan.other_nodes) => {
                         for s in 0..2 {
                             keep(&state, s, &[], &mut feats);
