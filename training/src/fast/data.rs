@@ -46,7 +46,7 @@ fn teacher(entry: &Path) -> Result<Teacher, String> {
     if entry == Path::new("scripted") {
         return Ok(Teacher::Scripted);
     }
-    generation(entry, "--teachers").map(Teacher::Learned)
+    generation(entry, "--teachers (a learned generation file or `scripted`)").map(Teacher::Learned)
 }
 
 /// Load a generation file for `what`.
