@@ -9,12 +9,17 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::path::Path;
 
+// Missing first-layer rows are inserted at the end of W1, which starts the vector.
+const _: () = assert!(crate::layout::W1 == 0);
+
 /// The first bytes of a checkpoint.
 const MAGIC: &[u8; 8] = b"TDEFNET\n";
 /// The checkpoint format's version.
 pub const FORMAT: u32 = 1;
 
-/// The shape a checkpoint was written for; a checkpoint loads only into the same shape.
+/// The shape a checkpoint was written for. A checkpoint loads into the same shape, or from a
+/// shape with fewer position features (an earlier feature set: the groups added since follow
+/// the old ones), whose missing first-layer rows load as zeros, so it evaluates as before.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Shape {
     /// Position features.
@@ -73,6 +78,17 @@ pub struct Checkpoint {
     pub params: Params,
 }
 
+/// How many first-layer rows a checkpoint of shape `stored` lacks against `current`: `Some(0)`
+/// for the same shape, `Some(n)` when only `n` position features are missing (an earlier
+/// feature set), `None` when the shapes differ otherwise.
+pub fn missing_feature_rows(stored: &Shape, current: &Shape) -> Option<usize> {
+    let missing = current.position_features.checked_sub(stored.position_features)?;
+    let same_otherwise = stored.action_features == current.action_features
+        && (stored.h1, stored.h2, stored.h3) == (current.h1, current.h2, current.h3)
+        && stored.params + missing * current.h1 == current.params;
+    same_otherwise.then_some(missing)
+}
+
 impl Checkpoint {
     /// The file's bytes.
     pub fn to_bytes(&self) -> Vec<u8> {
@@ -110,27 +126,32 @@ impl Checkpoint {
         if format != FORMAT as u64 {
             return Err(format!("metadata: field `format` is {format}, this build reads {FORMAT}"));
         }
-        let meta: Meta = serde_json::from_value(raw).map_err(|e| format!("metadata: {e}"))?;
+        let mut meta: Meta = serde_json::from_value(raw).map_err(|e| format!("metadata: {e}"))?;
         let current = Shape::current();
-        if meta.shape != current {
-            return Err(format!(
+        let missing_rows = missing_feature_rows(&meta.shape, &current).ok_or_else(|| {
+            format!(
                 "metadata: field `shape` is {:?}, this build's network is {:?} (written by another version)",
                 meta.shape, current
-            ));
-        }
+            )
+        })?;
+        let stored = PARAMS - missing_rows * H1;
         let body = &bytes[12 + len..];
-        if body.len() != PARAMS * 4 {
+        if body.len() != stored * 4 {
             return Err(format!(
-                "{} bytes of parameters, expected {} ({PARAMS} numbers)",
+                "{} bytes of parameters, expected {} ({stored} numbers)",
                 body.len(),
-                PARAMS * 4
+                stored * 4
             ));
         }
-        let data: Vec<f32> =
-            body.chunks_exact(4).map(|c| f32::from_le_bytes(c.try_into().expect("4 bytes"))).collect();
+        let mut data: Vec<f32> = Vec::with_capacity(PARAMS);
+        data.extend(body.chunks_exact(4).map(|c| f32::from_le_bytes(c.try_into().expect("4 bytes"))));
         if let Some(i) = data.iter().position(|v| !v.is_finite()) {
             return Err(format!("parameter {i} is not a finite number"));
         }
+        // The first layer's rows come first (W1 at offset 0): the missing ones follow the stored ones.
+        let first_layer_end = meta.shape.position_features * H1;
+        data.splice(first_layer_end..first_layer_end, std::iter::repeat_n(0.0, missing_rows * H1));
+        meta.shape = current;
         agents::learned::Generation::parse(&meta.prior.to_string(), "metadata field `prior`")?;
         Ok(Checkpoint { meta, params: Params { data } })
     }

@@ -164,8 +164,9 @@ impl Dataset {
 
 /// The first bytes of a dataset file.
 const MAGIC: &[u8; 8] = b"TDEFDATA";
-/// The dataset file format's version.
-const VERSION: u32 = 1;
+/// The dataset file format's version (2: position features with the proximity groups; a
+/// version-1 file holds the first set only and must be made again).
+const VERSION: u32 = 2;
 
 /// A little-endian reader over a byte slice that names what ran out.
 struct Reader<'a> {
@@ -207,7 +208,10 @@ fn parse(bytes: &[u8]) -> Result<Dataset, String> {
     }
     let version = r.u32("the version")?;
     if version != VERSION {
-        return Err(format!("format version {version}, this build reads {VERSION}"));
+        return Err(format!(
+            "format version {version}, this build reads {VERSION} (an older version holds an earlier \
+             feature set: make the data again with `tde fast data`)"
+        ));
     }
     let positions = r.u64("the position count")? as usize;
     let features = r.u64("the feature count")? as usize;

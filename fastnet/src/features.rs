@@ -19,13 +19,22 @@
 //!   zone and state;
 //! - **globals**: turn, victory-point margin, player A, initiative, whose move, the kind of
 //!   node, pass tokens, cards left, counts of models and points standing, models still to
-//!   activate, victory points.
+//!   activate, victory points;
+//! - **marker proximity**: for each conscious model and each marker status, the distance band
+//!   to the nearest marker of that status (scenario × relation × bucket × status × band): the
+//!   conjunction "this model stands by that objective", which a sum of a model's zone row and
+//!   a marker's zone row cannot express;
+//! - **enemy proximity**: for each conscious model, the distance band to the nearest
+//!   conscious model of another side and that model's bucket.
+//!
+//! The two proximity groups came after the first set ([`FIRST_SET_FEATURES`]); they follow it,
+//! so a checkpoint of the first set loads with zero rows for them and evaluates as it did.
 
-use engine::board::{Cover, LosTemplate, Volume};
+use engine::board::{CellIdx, Cover, LosTemplate, Volume};
 use engine::encoding::observe::{node_kind, NODE_KINDS};
 use engine::profile::{ModelType, Role};
 use engine::scenario::types::Scenario;
-use engine::scenario::MarkerKind;
+use engine::scenario::{Marker, MarkerKind};
 use engine::state::{Health, ModelId, Player, Side, Stance};
 use engine::GameState;
 
@@ -147,12 +156,32 @@ pub const GLOBALS: usize = {
     n
 };
 
+/// Number of position features of the first set (placement to globals), the set generation 0
+/// was trained on: a checkpoint with this many loads, its proximity rows zero.
+pub const FIRST_SET_FEATURES: usize = GLOBAL_AT + GLOBALS;
+
+/// Distance bands from a model to the nearest marker of a status (inches, centre to centre);
+/// farther than the last, no feature.
+pub const MARKER_BANDS: [f32; 5] = [1.0, 3.0, 6.0, 10.0, 16.0];
+/// Distance bands from a model to the nearest model of another side (inches, edge to edge:
+/// the first is base contact); farther than the last, no feature.
+pub const ENEMY_BANDS: [f32; 6] = [0.5, 3.0, 6.0, 10.0, 16.0, 24.0];
+/// First marker-proximity feature: scenario × relation × bucket × marker status × band.
+pub const MARKER_NEAR_AT: usize = FIRST_SET_FEATURES;
+/// First enemy-proximity feature: relation × bucket × the nearest enemy's bucket × band.
+pub const ENEMY_NEAR_AT: usize =
+    MARKER_NEAR_AT + SCENARIOS * RELATIONS * BUCKETS * MARKER_STATUS.len() * MARKER_BANDS.len();
+
 /// Number of position features.
-pub const POSITION_FEATURES: usize = GLOBAL_AT + GLOBALS;
+pub const POSITION_FEATURES: usize = ENEMY_NEAR_AT + RELATIONS * BUCKETS * BUCKETS * ENEMY_BANDS.len();
+
+/// Most scenario markers the proximity features look at (the scenarios place at most a dozen).
+const MOST_MARKERS: usize = 32;
 
 // The groups follow one another and every feature fits in 16 bits (checked when compiling).
 const _: () = assert!(STATUS_AT > PLACEMENT && THREAT_AT > STATUS_AT && MARKER_AT > THREAT_AT);
 const _: () = assert!(AMBUSH_AT > MARKER_AT && GLOBAL_AT > AMBUSH_AT);
+const _: () = assert!(ENEMY_NEAR_AT > MARKER_NEAR_AT && POSITION_FEATURES > ENEMY_NEAR_AT);
 const _: () = assert!(POSITION_FEATURES < u16::MAX as usize);
 
 /// The first feature of global group `g`.
@@ -207,7 +236,7 @@ pub fn bucket(state: &GameState, m: ModelId) -> usize {
 }
 
 /// The zone of a cell on `state`'s board.
-pub fn zone(state: &GameState, cell: engine::board::CellIdx) -> usize {
+pub fn zone(state: &GameState, cell: CellIdx) -> usize {
     let board = state.board();
     let (x, y) = board.xy(cell);
     let zx = x as usize * ZONES_X / board.width().max(1) as usize;
@@ -251,9 +280,15 @@ pub fn position_features(state: &GameState, observer: Side, out: &mut Vec<u16>) 
         status_items(state, observer, i as ModelId, facts, |k| out.push((base + k) as u16));
     }
     threats(state, facts, out);
-    markers(state, observer, out);
+    markers(state, observer, facts, out);
+    enemy_proximity(state, facts, out);
     globals(state, observer, out);
     out.sort_unstable();
+}
+
+/// The band of `distance` among `bands` (the first bound it is within), if any.
+fn band(distance: f32, bands: &[f32]) -> Option<usize> {
+    bands.iter().position(|&b| distance <= b)
 }
 
 /// Call `push` with each status item of model `i` (indices into [`STATUS`]).
@@ -393,58 +428,123 @@ fn threats(state: &GameState, facts: &[Facts], out: &mut Vec<u16>) {
     }
 }
 
-/// The scenario-marker and ambush-marker features.
-fn markers(state: &GameState, observer: Side, out: &mut Vec<u16>) {
+/// The statuses of scenario marker `mk` for `observer`, as bits of [`MARKER_STATUS`] (bit 0,
+/// "lying free", when no other applies).
+fn marker_statuses(state: &GameState, observer: Side, mk: &Marker) -> u8 {
+    let d = state.dynamic();
+    let s = &d.scenario;
+    let holder_side = mk.holder.map(|h| d.models[h as usize].side);
+    let owner = match mk.kind {
+        MarkerKind::Objective(o) | MarkerKind::Prize(o) => Some(o),
+        MarkerKind::Central | MarkerKind::Numbered => None,
+    };
+    let mine = holder_side == Some(observer) || mk.controller == Some(observer);
+    let theirs = holder_side.is_some_and(|h| h != observer) || mk.controller.is_some_and(|c| c != observer);
+    let mut bits = 0u8;
+    bits |= u8::from(mine) << 1;
+    bits |= u8::from(theirs) << 2;
+    bits |= u8::from(owner == Some(observer)) << 3;
+    bits |= u8::from(owner.is_some_and(|o| o != observer)) << 4;
+    bits |= u8::from(mk.kind == MarkerKind::Numbered && mk.holder.is_none() && !mk.known_to(observer)) << 5;
+    let sought = mk.kind == MarkerKind::Numbered
+        && mk.known_to(observer)
+        && mk.number.is_some()
+        && mk.number == s.sought[observer as usize];
+    bits |= u8::from(sought) << 6;
+    if bits == 0 {
+        1
+    } else {
+        bits
+    }
+}
+
+/// The scenario-marker, marker-proximity and ambush-marker features.
+fn markers(state: &GameState, observer: Side, facts: &[Facts], out: &mut Vec<u16>) {
     let d = state.dynamic();
     let scenario = state.static_data().scenario as usize;
-    let s = &d.scenario;
-    for mk in s.markers.iter().filter(|mk| mk.placed && !mk.off_table) {
+    let mut placed = [(0 as CellIdx, 0u8); MOST_MARKERS];
+    let mut count = 0;
+    for mk in d.scenario.markers.iter().filter(|mk| mk.placed && !mk.off_table) {
         let cell = match mk.holder {
             Some(h) => d.models[h as usize].cell,
             None => mk.cell,
         };
+        let bits = marker_statuses(state, observer, mk);
         let base = MARKER_AT + (scenario * ZONES + zone(state, cell)) * MARKER_STATUS.len();
-        let holder_side = mk.holder.map(|h| d.models[h as usize].side);
-        let owner = match mk.kind {
-            MarkerKind::Objective(o) | MarkerKind::Prize(o) => Some(o),
-            MarkerKind::Central | MarkerKind::Numbered => None,
-        };
-        let mine = holder_side == Some(observer) || mk.controller == Some(observer);
-        let theirs =
-            holder_side.is_some_and(|h| h != observer) || mk.controller.is_some_and(|c| c != observer);
-        let mut any = false;
-        let mut push = |k: usize| {
-            any = true;
-            out.push((base + k) as u16);
-        };
-        if mine {
-            push(1);
+        for k in 0..MARKER_STATUS.len() {
+            if bits & (1 << k) != 0 {
+                out.push((base + k) as u16);
+            }
         }
-        if theirs {
-            push(2);
-        }
-        if owner == Some(observer) {
-            push(3);
-        }
-        if owner.is_some_and(|o| o != observer) {
-            push(4);
-        }
-        if mk.kind == MarkerKind::Numbered && mk.holder.is_none() && !mk.known_to(observer) {
-            push(5);
-        }
-        if mk.kind == MarkerKind::Numbered
-            && mk.known_to(observer)
-            && mk.number.is_some()
-            && mk.number == s.sought[observer as usize]
-        {
-            push(6);
-        }
-        if !any {
-            out.push(base as u16);
+        if count < MOST_MARKERS {
+            placed[count] = (cell, bits);
+            count += 1;
         }
     }
+    marker_proximity(state, scenario, facts, &placed[..count], out);
     for (_, mk) in d.uc.markers_on_table() {
         out.push((AMBUSH_AT + zone(state, mk.cell) * 2 + mk.active as usize) as u16);
+    }
+}
+
+/// For each conscious model and each marker status, the band of the nearest marker with it.
+fn marker_proximity(
+    state: &GameState,
+    scenario: usize,
+    facts: &[Facts],
+    placed: &[(CellIdx, u8)],
+    out: &mut Vec<u16>,
+) {
+    if placed.is_empty() {
+        return;
+    }
+    let board = state.board();
+    let models = state.models();
+    for (i, f) in facts.iter().enumerate().filter(|(_, f)| f.conscious) {
+        let mut nearest = [f32::INFINITY; MARKER_STATUS.len()];
+        for &(cell, bits) in placed {
+            let distance = board.centre_distance(models[i].cell, 0, cell, 0);
+            for (k, n) in nearest.iter_mut().enumerate() {
+                if bits & (1 << k) != 0 && distance < *n {
+                    *n = distance;
+                }
+            }
+        }
+        let row = ((scenario * RELATIONS + f.relation) * BUCKETS + f.bucket) * MARKER_STATUS.len();
+        for (k, &n) in nearest.iter().enumerate() {
+            if let Some(b) = band(n, &MARKER_BANDS) {
+                out.push((MARKER_NEAR_AT + (row + k) * MARKER_BANDS.len() + b) as u16);
+            }
+        }
+    }
+}
+
+/// For each conscious model, the band of the nearest conscious model of another side (as the
+/// threats pair them) and that model's bucket.
+fn enemy_proximity(state: &GameState, facts: &[Facts], out: &mut Vec<u16>) {
+    let board = state.board();
+    let models = state.models();
+    for (a, fa) in facts.iter().enumerate().filter(|(_, f)| f.conscious) {
+        let ma = &models[a];
+        let mut nearest: Option<(f32, usize)> = None;
+        for (t, ft) in facts.iter().enumerate() {
+            if !ft.conscious || models[t].side == ma.side || (fa.relation == ft.relation && fa.relation != 2)
+            {
+                continue;
+            }
+            let distance = board.edge_distance(ma.cell, ma.z, models[t].cell, models[t].z);
+            if nearest.is_none_or(|(n, _)| distance < n) {
+                nearest = Some((distance, ft.bucket));
+            }
+        }
+        if let Some((distance, target)) = nearest {
+            if let Some(b) = band(distance, &ENEMY_BANDS) {
+                let at = ENEMY_NEAR_AT
+                    + ((fa.relation * BUCKETS + fa.bucket) * BUCKETS + target) * ENEMY_BANDS.len()
+                    + b;
+                out.push(at as u16);
+            }
+        }
     }
 }
 
@@ -536,7 +636,17 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_global_groups_end_at_the_last_feature() {
-        assert_eq!(global(GLOBAL_GROUPS.len()), POSITION_FEATURES);
+    fn the_global_groups_end_the_first_set() {
+        assert_eq!(global(GLOBAL_GROUPS.len()), FIRST_SET_FEATURES);
+    }
+
+    #[test]
+    fn a_distance_falls_in_the_first_band_that_holds_it() {
+        assert_eq!(band(0.0, &ENEMY_BANDS), Some(0));
+        assert_eq!(band(0.5, &ENEMY_BANDS), Some(0));
+        assert_eq!(band(0.6, &ENEMY_BANDS), Some(1));
+        assert_eq!(band(24.0, &ENEMY_BANDS), Some(5));
+        assert_eq!(band(24.1, &ENEMY_BANDS), None);
+        assert_eq!(band(f32::INFINITY, &MARKER_BANDS), None);
     }
 }

@@ -225,10 +225,11 @@ fn sample_states(
     games: u64,
 ) -> Result<Vec<(engine::GameState, engine::state::Side)>, String> {
     use agents::{Agent, Game, Turn};
+    use engine::scenario::types::Scenario;
     use rand::SeedableRng;
     let mut out = Vec::new();
     for g in 0..games {
-        let scenario = engine::scenario::types::Scenario::ALL[g as usize % 5];
+        let scenario = Scenario::ALL[g as usize % Scenario::ALL.len()];
         let (mut state, _) = lineups.game(scenario, g)?;
         let mut agent = agents::RandomAgent::<engine::Action>::new(g);
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(g);

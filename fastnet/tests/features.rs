@@ -5,7 +5,7 @@ use agents::{Agent, Game, RandomAgent, Turn};
 use engine::scenario::types::Scenario;
 use engine::setup::{new_game, GameConfig};
 use fastnet::action_features::{action_features, ACTION_FEATURES};
-use fastnet::features::{position_features, POSITION_FEATURES};
+use fastnet::features::{position_features, ENEMY_NEAR_AT, MARKER_NEAR_AT, POSITION_FEATURES};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
@@ -13,6 +13,7 @@ use rand_chacha::ChaCha8Rng;
 fn features_are_in_range_sorted_and_blind_to_what_the_observer_cannot_see() {
     let mut checked = 0;
     let mut hidden_differs = 0;
+    let (mut near_marker, mut near_enemy) = (0, 0);
     for (g, scenario) in
         [Scenario::GrudgeMatch, Scenario::ScavengerHunt, Scenario::Couriers, Scenario::Assassinate]
             .into_iter()
@@ -31,6 +32,15 @@ fn features_are_in_range_sorted_and_blind_to_what_the_observer_cannot_see() {
                     position_features(&state, side, &mut a);
                     assert!(a.windows(2).all(|w| w[0] <= w[1]), "sorted");
                     assert!(a.iter().all(|&f| (f as usize) < POSITION_FEATURES));
+                    let group = |from: usize, to: usize| {
+                        a.iter().filter(|&&f| (from..to).contains(&(f as usize))).count()
+                    };
+                    let conscious =
+                        state.models().iter().filter(|m| m.is_on_table() && m.is_conscious()).count();
+                    let enemies = group(ENEMY_NEAR_AT, POSITION_FEATURES);
+                    assert!(enemies <= conscious, "one nearest-enemy feature a conscious model at most");
+                    near_marker += usize::from(group(MARKER_NEAR_AT, ENEMY_NEAR_AT) > 0);
+                    near_enemy += usize::from(enemies > 0);
                     let world = state.determinize(side, &mut rng);
                     if world.dynamic() != state.dynamic() {
                         hidden_differs += 1;
@@ -58,5 +68,6 @@ fn features_are_in_range_sorted_and_blind_to_what_the_observer_cannot_see() {
         }
     }
     assert!(checked > 500, "checked {checked} positions");
+    assert!(near_marker > 100 && near_enemy > 100, "proximity groups reached: {near_marker}, {near_enemy}");
     assert!(hidden_differs > 20, "determinisations that changed a hidden fact: {hidden_differs}");
 }

@@ -54,6 +54,40 @@ fn a_checkpoint_round_trips_and_bad_ones_are_named() {
     assert!(e.contains("missing.fnet"), "{e}");
 }
 
+/// The shipped generation 0 was written with the first feature set: it loads with its stored
+/// rows where they were and zero rows for the features added since, so it evaluates as before.
+#[test]
+fn a_first_set_checkpoint_loads_with_zero_rows_for_the_features_added_since() {
+    use fastnet::features::{FIRST_SET_FEATURES, POSITION_FEATURES};
+    use fastnet::network::{H1, PARAMS};
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../checkpoints/fast/gen-000.fnet");
+    let bytes = std::fs::read(&path).unwrap();
+    let len = u32::from_le_bytes(bytes[8..12].try_into().unwrap()) as usize;
+    let stored: Vec<f32> =
+        bytes[12 + len..].chunks_exact(4).map(|c| f32::from_le_bytes(c.try_into().unwrap())).collect();
+    let meta: serde_json::Value = serde_json::from_slice(&bytes[12..12 + len]).unwrap();
+    assert_eq!(
+        meta["shape"]["position_features"], FIRST_SET_FEATURES,
+        "the shipped file is of the first set"
+    );
+    assert!(POSITION_FEATURES > FIRST_SET_FEATURES);
+    let loaded = Checkpoint::load(&path).unwrap();
+    assert_eq!(loaded.meta.shape, Shape::current());
+    let data = &loaded.params.data;
+    assert_eq!(data.len(), PARAMS);
+    let first = FIRST_SET_FEATURES * H1;
+    let added = (POSITION_FEATURES - FIRST_SET_FEATURES) * H1;
+    assert_eq!(&data[..first], &stored[..first], "the stored rows keep their places");
+    assert!(data[first..first + added].iter().all(|&w| w == 0.0), "the added rows are zero");
+    assert_eq!(&data[first + added..], &stored[first..], "the rest follows unchanged");
+    // A shape that differs otherwise is refused.
+    let mut other = loaded.clone();
+    other.meta.shape.position_features = FIRST_SET_FEATURES;
+    other.meta.shape.h2 += 1;
+    let e = Checkpoint::from_bytes(&other.to_bytes()).unwrap_err();
+    assert!(e.contains("field `shape`"), "{e}");
+}
+
 #[test]
 fn a_dataset_round_trips_and_bad_ones_are_named() {
     let mut d = Dataset::default();
