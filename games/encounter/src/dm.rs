@@ -158,7 +158,7 @@ fn activate(s: &Encounter, legal: &[Action]) -> Option<Action> {
         let out = legal
             .iter()
             .filter_map(|&a| match a {
-                Action::Advance(c) if s.zone_enemies(m, c).is_empty() => Some((dist(c), c, a)),
+                Action::Advance(c) if !s.in_enemy_zone(m, c) => Some((dist(c), c, a)),
                 _ => None,
             })
             .max_by_key(|&(d, c, _)| (d, std::cmp::Reverse(c)));

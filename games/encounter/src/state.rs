@@ -595,9 +595,16 @@ impl Encounter {
             .collect()
     }
 
+    /// Whether square `c` lies in the Danger Zone of an enemy of model `m` (what
+    /// [`Encounter::zone_enemies`] lists, without listing them).
+    pub fn in_enemy_zone(&self, m: u8, c: Cell) -> bool {
+        let side = self.models[m as usize].side();
+        (0..self.models.len() as u8).any(|e| self.models[e as usize].side() != side && self.threatens(e, c))
+    }
+
     /// Whether model `m` is Engaged (inside an enemy's Danger Zone).
     pub fn engaged(&self, m: u8) -> bool {
-        !self.zone_enemies(m, self.models[m as usize].cell).is_empty()
+        self.in_enemy_zone(m, self.models[m as usize].cell)
     }
 
     /// Models of `side` still in play.
