@@ -7,7 +7,7 @@
 use crate::checks::{
     basic_odds, complex_odds, opposed_obstacle, unopposed_obstacle, Difficulty, Outcome, Roll,
 };
-use crate::data::{InjuryEffect, Kind, Quality, INJURY_DECK};
+use crate::data::{InjuryEffect, Kind, Quality, GLOOM_STEPS, INJURY_DECK};
 use crate::state::{Action, Check, Encounter, Pending, Purpose};
 
 /// Target number of a die in a damage check (ruling).
@@ -41,6 +41,10 @@ impl Encounter {
         // An attacker against a Hidden model is treated as Blinded.
         let peril = a.conditions.peril(!ranged).max(t.conditions.hidden as u8);
         let obstacle = if ranged {
+            // The Gloom Effect (bought with Threat at set-up; illustrative) while it lasts.
+            if self.gloom > 0 {
+                steps += GLOOM_STEPS;
+            }
             // Shooting into Melee: each model the target is engaged with, +1 difficulty.
             for e in self.engaged_with(target, attacker) {
                 steps += 1;
@@ -142,7 +146,15 @@ impl Encounter {
             Purpose::Attack { attacker, target, ranged, melee_mask } => {
                 self.note(|s| format!("  {} attacks {}: {outcome:?}", s.name(attacker), s.name(target)));
                 if outcome.succeeded() {
-                    if outcome == Outcome::Boon {
+                    // A Boon is a Critical Hit; so is any hit of an activation that paid 2
+                    // Momentum to activate the weapon's quality (once).
+                    let empowered = self.act.is_some_and(|a| a.model == attacker && a.empowered);
+                    if empowered {
+                        if let Some(a) = &mut self.act {
+                            a.empowered = false;
+                        }
+                    }
+                    if outcome == Outcome::Boon || empowered {
                         self.critical(attacker, target, ranged);
                     }
                     let dice = self.damage_dice(attacker, ranged);

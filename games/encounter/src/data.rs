@@ -394,8 +394,19 @@ pub const FORTUNE: u8 = 3;
 /// The DM's Threat at the start of the Encounter.
 pub const THREAT: u8 = 3;
 
-/// Most Threat the DM may spend at set-up for additional Pool values.
+/// Most Threat the DM may spend at set-up, on additional Pool values, the Menacing Talent
+/// and the Gloom Effect together.
 pub const MAX_SETUP_THREAT: u8 = 2;
+
+/// Rounds the Gloom Effect lasts once bought at set-up (its Duration tracker; illustrative).
+pub const GLOOM_DURATION: u8 = 3;
+
+/// The extra difficulty steps of a ranged attack while the Gloom lasts (illustrative).
+pub const GLOOM_STEPS: i8 = 1;
+
+/// The Demoralized X a Company model gains when it starts its activation in the Danger Zone
+/// of the Champion that has the Menacing Talent (illustrative).
+pub const MENACE: u8 = 1;
 
 /// Rounds after which an undecided Encounter ends as a draw.
 pub const MAX_ROUNDS: u8 = 8;

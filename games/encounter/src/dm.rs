@@ -33,6 +33,9 @@ impl Agent<Encounter> for ScriptedAgent {
         let has = |a: Action| legal.binary_search(&a).is_ok();
         match s.pending().last() {
             Some(Pending::Reroll(..)) => return Action::Reroll,
+            // The scripted party keeps its Momentum for its own attacks: it does not buy a
+            // Reaction.
+            Some(&Pending::Interrupt { by }) if s.interrupt_costs_momentum(by) => return Action::Pass,
             Some(Pending::Interrupt { .. }) => return Action::Interrupt,
             // A wound now (and its Injury) costs more than a point of armour later.
             Some(Pending::Soak { .. }) => return Action::Soak,

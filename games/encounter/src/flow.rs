@@ -4,7 +4,8 @@
 //! back.
 
 use crate::checks::Outcome;
-use crate::data::{Kind, FORTUNE, MAX_ROUNDS, MAX_SETUP_THREAT};
+use crate::activation::price;
+use crate::data::{Kind, FORTUNE, GLOOM_DURATION, MAX_ROUNDS};
 use crate::state::{Action, Encounter, Pending, Phase, Surprise, DM_SIDE, PARTY_SIDE};
 
 /// Who acts at a node.
@@ -80,7 +81,16 @@ impl Encounter {
             Some(Pending::Fate { .. }) => out.extend([Action::SpendFate, Action::Accept]),
             Some(Pending::Interrupt { .. }) => out.extend([Action::Interrupt, Action::Pass]),
             Some(Pending::Attacks { .. }) | None => match self.phase {
-                Phase::BuyPool => out.extend((0..=self.threat.min(MAX_SETUP_THREAT)).map(Action::BuyPool)),
+                Phase::BuyPool => {
+                    let left = self.setup_threat_left();
+                    out.extend((0..=left).map(Action::BuyPool));
+                    if left > 0 && !self.menacing {
+                        out.push(Action::BuyTalent);
+                    }
+                    if left > 0 && self.gloom == 0 {
+                        out.push(Action::BuyEffect);
+                    }
+                }
                 Phase::Surprise | Phase::DeclareOrder | Phase::Initiative => {
                     out.extend((1..=6).map(Action::Face))
                 }
@@ -166,6 +176,12 @@ impl Encounter {
                 self.pending.push(Pending::Check(self.damage_check(hit, dice)));
             }
             (Some(Pending::Interrupt { by }), Action::Interrupt) => {
+                if self.models[by as usize].reactions == 0 {
+                    // "2pt: Gain 1 additional Reaction until start of next Model's
+                    // activation": bought and spent at once (ruling).
+                    self.momentum_spent += price::REACTION;
+                    self.note(|s| format!("  {} gains a Reaction for 2 Momentum", s.name(by)));
+                }
                 let model = &mut self.models[by as usize];
                 model.reactions = model.reactions.saturating_sub(1);
                 if let Some((mover, _)) = self.deferred {
@@ -194,8 +210,21 @@ impl Encounter {
     /// Apply an action of the phase (no resolution pending).
     fn apply_phase(&mut self, action: Action) {
         match (self.phase, action) {
+            (Phase::BuyPool, Action::BuyTalent) => {
+                self.threat -= 1;
+                self.setup_threat += 1;
+                self.menacing = true;
+                self.note(|_| "The DM spends 1 Threat on the Menacing Talent for its Champion".to_string());
+            }
+            (Phase::BuyPool, Action::BuyEffect) => {
+                self.threat -= 1;
+                self.setup_threat += 1;
+                self.gloom = GLOOM_DURATION;
+                self.note(|_| format!("The DM spends 1 Threat on the Gloom Effect (Duration {GLOOM_DURATION})"));
+            }
             (Phase::BuyPool, Action::BuyPool(k)) => {
                 self.threat -= k.min(self.threat);
+                self.setup_threat += k;
                 self.bought_pool = k;
                 self.note(|_| format!("The DM spends {k} Threat on additional Adversary Pool"));
                 self.phase = Phase::Surprise;
@@ -286,6 +315,15 @@ impl Encounter {
             self.momentum = (net as u8).min(MAX_MOMENTUM);
             self.note(|s| format!("Bookkeeping: Momentum +{gain} −{spent} = {}", s.momentum));
         }
+        // "Apply Global Effects: [...] Reduce Duration trackers by 1. Remove effects with
+        // Duration 0 after applying."
+        if self.gloom > 0 {
+            self.gloom -= 1;
+            self.note(|s| match s.gloom {
+                0 => "The Gloom lifts (Duration 0)".to_string(),
+                d => format!("The Gloom lasts (Duration {d})"),
+            });
+        }
     }
 
     /// "Check Morale" (the seed: "See Psychology & Leadership rules"; illustrative ruling):
@@ -370,7 +408,7 @@ impl Encounter {
                 continue;
             }
             match self.phase {
-                Phase::BuyPool if self.threat == 0 => self.phase = Phase::Surprise,
+                Phase::BuyPool if self.setup_threat_left() == 0 => self.phase = Phase::Surprise,
                 Phase::Declare if self.to_declare.iter().all(Vec::is_empty) => {
                     self.init_queue.clear();
                     self.phase = Phase::Initiative;

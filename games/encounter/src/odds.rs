@@ -54,7 +54,7 @@ impl Encounter {
     fn activation_odds(&self, action: Action) -> Option<OptionOdds> {
         let act = self.act?;
         let m = act.model;
-        let prepared = if act.prepared { -1 } else { 0 };
+        let prepared = -(act.prepared as i8) - 2 * act.eased as i8;
         match action {
             Action::Strike { target, boost, extra } => {
                 let attacks = self.models[m as usize].profile.attacks + extra as u8;

@@ -1,5 +1,5 @@
 //! Posing a situation (for tests and studies): put a model on a square, set its conditions
-//! or wounds, or the sides' resources. Each refuses an impossible request and changes nothing
+//! wounds or Reactions, or the sides' resources. Each refuses an impossible request and changes nothing
 //! then.
 
 use crate::board::Cell;
@@ -37,6 +37,16 @@ impl Encounter {
             return Err(format!("wounds {wounds} outside 1..={}", model.profile.wounds));
         }
         model.wounds = wounds;
+        Ok(())
+    }
+
+    /// Set model `m`'s Reactions left (up to its Attacks).
+    pub fn pose_reactions(&mut self, m: u8, reactions: u8) -> Result<(), String> {
+        let model = self.models.get_mut(m as usize).ok_or(format!("no model {m}"))?;
+        if reactions > model.profile.attacks {
+            return Err(format!("reactions {reactions} above its Attacks {}", model.profile.attacks));
+        }
+        model.reactions = reactions;
         Ok(())
     }
 

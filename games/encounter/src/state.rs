@@ -56,8 +56,15 @@ pub enum Action {
     Face(u8),
     /// Chance: the outcome of the pending check.
     Roll(Outcome),
-    /// DM at set-up: spend this much Threat on additional Adversary Pool values.
+    /// DM at set-up: spend this much Threat on additional Adversary Pool values (this ends
+    /// the set-up spending).
     BuyPool(u8),
+    /// DM at set-up: spend 1 Threat on the Menacing Talent for its Champion ("Spend Threat for
+    /// Talents"; illustrative).
+    BuyTalent,
+    /// DM at set-up: spend 1 Threat on the Gloom Effect ("buy additional Effects";
+    /// illustrative: ranged attacks are harder while its Duration lasts).
+    BuyEffect,
     /// Declare the next model's (or DM group's) intent, hidden from the other side.
     Declare(Intent),
     /// Minor: move up to Movement, stopping on entering an enemy Danger Zone.
@@ -92,6 +99,12 @@ pub enum Action {
     ForceDoor(Cell),
     /// Minor: the model's next check this activation is one step easier.
     Prepare,
+    /// Free (no action): 1 Momentum makes the model's next check this activation two steps
+    /// easier ("1pt: Decrease Check Difficulty by 2"), offered where a check manoeuvre is.
+    Ease,
+    /// Free (no action): 2 Momentum make the model's next hit this activation trigger its
+    /// weapon's Critical Hit qualities ("2pt: Activate Weapon Quality requiring Critical Hit").
+    Empower,
     /// Minor: a Complex Athletics check against Obstacle X to remove Entangled X.
     BreakFree,
     /// Minor: clear the model's sight, removing Blinded (ruling).
@@ -248,6 +261,11 @@ pub struct Activation {
     pub minors: u8,
     /// Its next check is one step easier (Prepare).
     pub prepared: bool,
+    /// Its next check is two steps easier (Momentum: [`Action::Ease`]).
+    pub eased: bool,
+    /// Its next hit triggers its weapon's Critical Hit qualities (Momentum:
+    /// [`Action::Empower`]).
+    pub empowered: bool,
     /// It may use Basic actions only (minions; elites and champions when surprised).
     pub basic_only: bool,
     /// It has ended (or misses its action phase).
@@ -404,6 +422,9 @@ pub struct Encounter {
     pub(crate) pool: u8,
     pub(crate) threat: u8,
     pub(crate) bought_pool: u8,
+    pub(crate) setup_threat: u8,
+    pub(crate) menacing: bool,
+    pub(crate) gloom: u8,
     pub(crate) surprise: Surprise,
     pub(crate) declare_turn: usize,
     pub(crate) to_declare: [Vec<u8>; 2],
@@ -443,6 +464,9 @@ impl Encounter {
             pool: 0,
             threat: crate::data::THREAT,
             bought_pool: 0,
+            setup_threat: 0,
+            menacing: false,
+            gloom: 0,
             surprise: Surprise::Unknown,
             declare_turn: PARTY_SIDE,
             to_declare: [Vec::new(), Vec::new()],
@@ -513,6 +537,22 @@ impl Encounter {
     /// costs from Pool").
     pub fn momentum_spent(&self) -> u8 {
         self.momentum_spent
+    }
+
+    /// The rounds the Gloom Effect bought at set-up still lasts (its Duration tracker; 0: not
+    /// in force).
+    pub fn gloom(&self) -> u8 {
+        self.gloom
+    }
+
+    /// Whether the DM bought its Champion the Menacing Talent at set-up.
+    pub fn menacing(&self) -> bool {
+        self.menacing
+    }
+
+    /// Threat the DM may still spend at set-up ([`crate::data::MAX_SETUP_THREAT`] in all).
+    pub fn setup_threat_left(&self) -> u8 {
+        self.threat.min(crate::data::MAX_SETUP_THREAT.saturating_sub(self.setup_threat))
     }
 
     /// Momentum the party may still spend this round: its Momentum plus

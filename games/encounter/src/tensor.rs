@@ -15,9 +15,9 @@ const CELLS: usize = WIDTH * HEIGHT;
 const PLANES: usize = 11;
 /// Models in the illustrative data.
 const MODELS: usize = 9;
-/// Globals: round, Momentum, Pool, Threat, the observer's side, seven phases, and per model
-/// three visible-intent flags.
-const GLOBALS: usize = 5 + 7 + 3 * MODELS;
+/// Globals: round, Momentum, Pool, Threat, the observer's side, seven phases, per model
+/// three visible-intent flags, the Gloom's Duration left and the Menacing Talent.
+const GLOBALS: usize = 5 + 7 + 3 * MODELS + 2;
 /// Policy planes: Advance, Disengage, Disengage with Momentum, Reposition, Open Door, Force
 /// Door, Drag of each of the two Characters (models 0 and 1).
 const POLICY_PLANES: usize = 8;
@@ -25,8 +25,9 @@ const POLICY_PLANES: usize = 8;
 const FACES: usize = 16;
 /// Global logits: die faces 0–15, five outcomes, BuyPool 0–3, three intents, Change Place
 /// (ally × paid), Prepare, Stand Up, Strike (target × boost × extra), Shoot (target × boost),
-/// Interrupt, Pass, Reroll, Accept, End, Soak, Break Free, Clear Sight, Hide, Spend Fate.
-const POLICY_GLOBALS: usize = FACES + 5 + 4 + 3 + 2 * MODELS + 2 + 4 * MODELS + 2 * MODELS + 10;
+/// Interrupt, Pass, Reroll, Accept, End, Soak, Break Free, Clear Sight, Hide, Spend Fate,
+/// Buy Talent, Buy Effect, Ease, Empower.
+const POLICY_GLOBALS: usize = FACES + 5 + 4 + 3 + 2 * MODELS + 2 + 4 * MODELS + 2 * MODELS + 14;
 
 fn cell_index(c: Cell) -> u32 {
     c.y as u32 * WIDTH as u32 + c.x as u32
@@ -123,6 +124,8 @@ impl TensorGame for Encounter {
                 globals[12 + 3 * m + k] = 1.0;
             }
         }
+        globals[12 + 3 * MODELS] = self.gloom as f32 / crate::data::GLOOM_DURATION as f32;
+        globals[13 + 3 * MODELS] = self.menacing as u8 as f32;
     }
 
     fn encode_action(&self, action: Action) -> Result<(usize, Recipe), String> {
@@ -183,6 +186,10 @@ impl TensorGame for Encounter {
             Action::ClearSight => global(BASE_OTHER + 7),
             Action::Hide => global(BASE_OTHER + 8),
             Action::SpendFate => global(BASE_OTHER + 9),
+            Action::BuyTalent => global(BASE_OTHER + 10),
+            Action::BuyEffect => global(BASE_OTHER + 11),
+            Action::Ease => global(BASE_OTHER + 12),
+            Action::Empower => global(BASE_OTHER + 13),
         })
     }
 }

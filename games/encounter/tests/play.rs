@@ -1,5 +1,6 @@
 //! Whole games: random play keeps the invariants over 2,000 seeded games (and reaches every
-//! Injury card, Soak, death and each condition, Fate, Drag, abandonment and routs), the framework's
+//! Injury card, Soak, death and each condition, Fate, Drag, abandonment and routs, every
+//! Momentum use and Threat's Talent and Effect), the framework's
 //! generic agents play either side, and the scripted Dungeon Master beats a random party
 //! clearly (a claim that fails if the DM plays no better than chance).
 
@@ -92,6 +93,10 @@ fn invariants(s: &Encounter) -> Result<(), String> {
     if s.momentum_spent() > s.momentum() + encounter::MOMENTUM_CREDIT {
         return Err(format!("momentum {} spent {}", s.momentum(), s.momentum_spent()));
     }
+    // The Gloom's Duration tracker loses 1 at each Bookkeeping.
+    if s.gloom() > 0 && s.gloom() as usize + s.round() as usize > encounter::data::GLOOM_DURATION as usize + 1 {
+        return Err(format!("gloom {} in round {}", s.gloom(), s.round()));
+    }
     if s.momentum() > MAX_MOMENTUM || s.threat() > encounter::data::THREAT || s.round() > MAX_ROUNDS {
         return Err(format!("momentum {} threat {} round {}", s.momentum(), s.threat(), s.round()));
     }
@@ -120,6 +125,8 @@ fn invariants(s: &Encounter) -> Result<(), String> {
 struct Reached {
     cards: [bool; encounter::data::INJURY_DECK.len()],
     seen: std::collections::BTreeSet<&'static str>,
+    /// The Momentum spent this round before the action tallied.
+    spent: u8,
 }
 
 impl Reached {
@@ -131,7 +138,18 @@ impl Reached {
             Action::ClearSight => drop(self.seen.insert("clear sight")),
             Action::Hide => drop(self.seen.insert("hide")),
             Action::Drag { .. } => drop(self.seen.insert("drag")),
+            Action::Ease => drop(self.seen.insert("ease a check")),
+            Action::Empower => drop(self.seen.insert("empower a weapon")),
+            Action::BuyTalent => drop(self.seen.insert("talent bought")),
+            Action::BuyEffect => drop(self.seen.insert("effect bought")),
+            Action::Interrupt if s.momentum_spent() == self.spent + 2 => {
+                self.seen.insert("reaction bought");
+            }
             _ => {}
+        }
+        self.spent = s.momentum_spent();
+        if s.gloom() > 0 && s.round() > 1 {
+            self.seen.insert("gloom lasting past round 1");
         }
         for m in s.models() {
             for (k, &n) in m.injuries.iter().enumerate() {
@@ -187,7 +205,7 @@ fn random_play_keeps_the_invariants_over_2000_games() {
     assert!(total_steps > 2000 * 50);
     // Every Injury card, Soak, death and each condition with its removal occur in random play.
     assert!(reached.cards.iter().all(|&c| c), "cards drawn: {:?}", reached.cards);
-    assert_eq!(reached.seen.len(), 21, "reached: {:?}", reached.seen);
+    assert_eq!(reached.seen.len(), 27, "reached: {:?}", reached.seen);
 }
 
 #[test]
