@@ -3,7 +3,7 @@
 //! Minor and a free Minor), what Momentum, the Adversary Pool and Threat buy, and the
 //! Interrupts an Advance out of a Danger Zone offers.
 
-use crate::data::{Kind, MENACE};
+use crate::data::{Kind, FATIGUE_LIMIT, MENACE};
 use crate::state::{
     Action, Activation, Check, Encounter, Intent, Pending, Purpose, Surprise, DM_SIDE, PARTY_SIDE,
 };
@@ -71,7 +71,9 @@ impl Encounter {
         self.menacing
             && (0..self.models.len() as u8).any(|e| {
                 let x = &self.models[e as usize];
-                x.profile.kind == Kind::Champion && x.side() != self.models[m as usize].side() && self.threatens(e, cell)
+                x.profile.kind == Kind::Champion
+                    && x.side() != self.models[m as usize].side()
+                    && self.threatens(e, cell)
             })
     }
 
@@ -106,7 +108,7 @@ impl Encounter {
         let m = act.model;
         let model = &self.models[m as usize];
         out.push(Action::EndActivation);
-        let can_minor = act.minors < if act.major { 1 } else { 3 };
+        let can_minor = act.minors < free_minors(act) || self.extra_minor(m);
         let can_major = !act.major && act.minors <= 1;
         let prone = model.conditions.prone;
         let engaged = self.engaged(m);
@@ -169,6 +171,13 @@ impl Encounter {
             if model.conditions.blinded {
                 out.push(Action::ClearSight);
             }
+            if !act.basic_only {
+                for (stress, taken) in [(false, model.fatigue), (true, model.stress)] {
+                    if taken > 0 {
+                        out.push(Action::Recuperate { stress });
+                    }
+                }
+            }
             if !act.basic_only && !engaged && !model.conditions.hidden && self.unseen(m) {
                 out.push(Action::Hide);
             }
@@ -204,6 +213,16 @@ impl Encounter {
         }
     }
 
+    /// Whether the next Minor action of model `m`'s activation is an additional one, paid with
+    /// 1 Fatigue ("Main Characters: Additional Minor Actions cost 1 Fatigue each"): its free
+    /// Minors are used and it is a Character below [`FATIGUE_LIMIT`].
+    pub fn extra_minor(&self, m: u8) -> bool {
+        let x = &self.models[m as usize];
+        self.act.is_some_and(|a| a.model == m && a.minors >= free_minors(a))
+            && x.profile.kind == Kind::Character
+            && x.fatigue < FATIGUE_LIMIT
+    }
+
     /// Whether model `m` may attack this activation with a weapon that has a Critical Hit
     /// quality: a Strike (Fight declared) with its melee weapon or a Shoot with its ranged one.
     fn may_empower(&self, m: u8) -> bool {
@@ -213,7 +232,9 @@ impl Encounter {
             (Some(Intent::Fight), _) => {
                 !model.weapon().qualities.is_empty() && targets.clone().any(|t| self.can_strike(m, t))
             }
-            (Some(Intent::Shoot), Some(w)) => !w.qualities.is_empty() && targets.clone().any(|t| self.can_shoot(m, t)),
+            (Some(Intent::Shoot), Some(w)) => {
+                !w.qualities.is_empty() && targets.clone().any(|t| self.can_shoot(m, t))
+            }
             _ => false,
         }
     }
@@ -240,12 +261,20 @@ impl Encounter {
         if is_major {
             act.major = true;
         } else if action != Action::EndActivation && !free {
+            if act.minors >= free_minors(act) {
+                // "Main Characters: Additional Minor Actions cost 1 Fatigue each"
+                let x = &mut self.models[m as usize];
+                x.fatigue = x.fatigue.saturating_add(1);
+                self.note(|s| format!("  {} takes an additional Minor action for 1 Fatigue", s.name(m)));
+            }
             act.minors += 1;
         }
         if is_major
             || matches!(
                 action,
-                Action::Disengage { momentum: false, .. } | Action::ChangePlace { momentum: false, .. }
+                Action::Disengage { momentum: false, .. }
+                    | Action::ChangePlace { momentum: false, .. }
+                    | Action::Recuperate { .. }
             )
         {
             act.prepared = false;
@@ -314,6 +343,9 @@ impl Encounter {
                 act.empowered = true;
             }
             Action::BreakFree => self.pending.push(Pending::Check(self.break_free_check(m))),
+            Action::Recuperate { stress } => {
+                self.pending.push(Pending::Check(self.recuperate_check(m, stress, easier)))
+            }
             Action::ClearSight => self.models[m as usize].conditions.blinded = false,
             Action::Hide => self.models[m as usize].conditions.hidden = true,
             Action::StandUp => self.models[m as usize].conditions.prone = false,
@@ -386,5 +418,15 @@ impl Encounter {
             }
             _ => {}
         }
+    }
+}
+
+/// The Minor actions an activation has free: one with its Major, three without ("Perform one
+/// Major Action OR gain 2 free Minor Actions; Perform one free Minor Action").
+fn free_minors(act: Activation) -> u8 {
+    if act.major {
+        1
+    } else {
+        3
     }
 }

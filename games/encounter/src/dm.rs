@@ -32,7 +32,10 @@ impl Agent<Encounter> for ScriptedAgent {
         s.legal_into(&mut legal);
         let has = |a: Action| legal.binary_search(&a).is_ok();
         match s.pending().last() {
-            Some(Pending::Reroll(..)) => return Action::Reroll,
+            // Luck when it has it; it neither pushes nor deals with the dark.
+            Some(Pending::Reroll(..)) => {
+                return if has(Action::Reroll) { Action::Reroll } else { Action::Accept }
+            }
             // The scripted party keeps its Momentum for its own attacks: it does not buy a
             // Reaction.
             Some(&Pending::Interrupt { by }) if s.interrupt_costs_momentum(by) => return Action::Pass,
@@ -75,6 +78,24 @@ fn declare(s: &Encounter, side: usize) -> Intent {
 fn activate(s: &Encounter, legal: &[Action]) -> Option<Action> {
     let act = s.activation()?;
     let m = act.model;
+    // No additional Minor action for Fatigue: with its free Minors used, only its Major or
+    // the end remain.
+    let majors: Vec<Action>;
+    let legal = if s.extra_minor(m) {
+        majors = legal
+            .iter()
+            .copied()
+            .filter(|a| {
+                matches!(
+                    a,
+                    Action::StandUp | Action::Strike { .. } | Action::Shoot { .. } | Action::EndActivation
+                )
+            })
+            .collect();
+        &majors[..]
+    } else {
+        legal
+    };
     let me = &s.models()[m as usize];
     if legal.contains(&Action::StandUp) {
         return Some(Action::StandUp);

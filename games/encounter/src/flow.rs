@@ -3,8 +3,8 @@
 //! pending resolutions, and the end. Every other rule module is called from here; none calls
 //! back.
 
-use crate::checks::Outcome;
 use crate::activation::price;
+use crate::checks::Outcome;
 use crate::data::{Kind, FORTUNE, GLOOM_DURATION, MAX_ROUNDS};
 use crate::state::{Action, Encounter, Pending, Phase, Surprise, DM_SIDE, PARTY_SIDE};
 
@@ -77,7 +77,12 @@ impl Encounter {
             }
             Some(Pending::Injury { .. }) => out.extend(self.injury_odds().into_iter().map(|o| o.0)),
             Some(Pending::Soak { .. }) => out.extend([Action::Soak, Action::Accept]),
-            Some(Pending::Reroll(..)) => out.extend([Action::Reroll, Action::Accept]),
+            Some(Pending::Reroll(check, _)) => {
+                out.push(Action::Accept);
+                if let Some(m) = check.luck {
+                    self.reroll_options(m, check.rerolled, out);
+                }
+            }
             Some(Pending::Fate { .. }) => out.extend([Action::SpendFate, Action::Accept]),
             Some(Pending::Interrupt { .. }) => out.extend([Action::Interrupt, Action::Pass]),
             Some(Pending::Attacks { .. }) | None => match self.phase {
@@ -143,10 +148,11 @@ impl Encounter {
     pub fn act_unchecked(&mut self, action: Action) {
         match (self.pending.pop(), action) {
             (Some(Pending::Check(check)), Action::Roll(outcome)) => {
-                let m = check.luck;
-                let may_reroll = !check.rerolled
-                    && !outcome.succeeded()
-                    && m.is_some_and(|m| self.models[m as usize].luck > 0);
+                let mut ways = Vec::new();
+                if let Some(m) = check.luck.filter(|_| !outcome.succeeded()) {
+                    self.reroll_options(m, check.rerolled, &mut ways);
+                }
+                let may_reroll = !ways.is_empty();
                 if may_reroll {
                     self.pending.push(Pending::Reroll(check, outcome));
                 } else {
@@ -154,14 +160,24 @@ impl Encounter {
                 }
             }
             (Some(Pending::Reroll(check, outcome)), Action::Accept) => self.resolve(check, outcome),
-            (Some(Pending::Reroll(check, _)), Action::Reroll) => {
+            (
+                Some(Pending::Reroll(check, _)),
+                way @ (Action::Reroll | Action::Push { .. } | Action::DarkDeal),
+            ) => {
                 if let Some(m) = check.luck {
                     let model = &mut self.models[m as usize];
-                    model.luck = model.luck.saturating_sub(1);
+                    let (track, cost) = match way {
+                        Action::Reroll => (&mut model.luck, "spends a Luck Point"),
+                        Action::Push { stress: true } => (&mut model.stress, "pushes, suffering 1 Stress,"),
+                        Action::Push { stress: false } => {
+                            (&mut model.fatigue, "pushes, suffering 1 Fatigue,")
+                        }
+                        _ => (&mut model.corruption, "makes a Dark Deal, suffering 1 Corruption,"),
+                    };
+                    *track =
+                        if way == Action::Reroll { track.saturating_sub(1) } else { track.saturating_add(1) };
+                    self.note(|s| format!("  {} {cost} to re-roll", s.name(m)));
                 }
-                self.note(|s| {
-                    format!("  {} spends a Luck Point to re-roll", check.luck.map_or("", |m| s.name(m)))
-                });
                 self.pending.push(Pending::Check(crate::state::Check { rerolled: true, ..check }));
             }
             (Some(Pending::Stray { shooter, candidates }), Action::Face(i)) => {
@@ -220,7 +236,9 @@ impl Encounter {
                 self.threat -= 1;
                 self.setup_threat += 1;
                 self.gloom = GLOOM_DURATION;
-                self.note(|_| format!("The DM spends 1 Threat on the Gloom Effect (Duration {GLOOM_DURATION})"));
+                self.note(|_| {
+                    format!("The DM spends 1 Threat on the Gloom Effect (Duration {GLOOM_DURATION})")
+                });
             }
             (Phase::BuyPool, Action::BuyPool(k)) => {
                 self.threat -= k.min(self.threat);

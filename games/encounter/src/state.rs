@@ -135,6 +135,21 @@ pub enum Action {
     Pass,
     /// Spend a Luck Point to re-roll the check just failed.
     Reroll,
+    /// Push: re-roll the check just failed for 1 Stress (`stress`) or 1 Fatigue ("Push:
+    /// Suffer 1 Stress or Fatigue").
+    Push {
+        /// Suffer Stress rather than Fatigue.
+        stress: bool,
+    },
+    /// Dark Deal: re-roll the check just failed for 1 Corruption, even a re-rolled one ("One
+    /// attempt per check (except Dark Deal)").
+    DarkDeal,
+    /// Minor: Recuperate, a Challenging Cool check to recover 1 Stress (`stress`) or a
+    /// Challenging Endurance check to recover 1 Fatigue.
+    Recuperate {
+        /// Recover Stress rather than Fatigue.
+        stress: bool,
+    },
     /// Keep the check's outcome; or take the wound rather than soak it; or meet death rather
     /// than spend a Fate Point.
     Accept,
@@ -173,6 +188,14 @@ pub struct Model {
     pub reactions: u8,
     /// Luck Points left.
     pub luck: u8,
+    /// Fatigue taken (Characters: extra Minor actions, Push), up to
+    /// [`crate::data::FATIGUE_LIMIT`].
+    pub fatigue: u8,
+    /// Stress taken (Characters: Push), up to [`crate::data::STRESS_LIMIT`].
+    pub stress: u8,
+    /// Corruption taken (Characters: Dark Deal), below
+    /// [`crate::data::CORRUPTION_THRESHOLD`].
+    pub corruption: u8,
     /// Fate Points left.
     pub fate: u8,
     /// Its conditions.
@@ -204,6 +227,12 @@ impl Model {
     /// Must be dragged or abandoned"); it holds its square and can be dragged.
     pub fn body(&self) -> bool {
         self.out && !self.dead && self.profile.kind == crate::data::Kind::Character
+    }
+
+    /// Peril dice on its Basic checks: its conditions' ([`Conditions::peril`]) and, on a
+    /// physical check, exhaustion (Fatigue at [`crate::data::FATIGUE_LIMIT`]; illustrative).
+    pub fn peril(&self, physical: bool) -> u8 {
+        self.conditions.peril(physical) + (physical && self.fatigue >= crate::data::FATIGUE_LIMIT) as u8
     }
 
     /// Its melee weapon.
@@ -335,6 +364,13 @@ pub enum Purpose {
         /// The ally.
         ally: u8,
     },
+    /// A Recuperate of `model`: 1 Stress (`stress`) or 1 Fatigue recovered on a success.
+    Recuperate {
+        /// The model.
+        model: u8,
+        /// Stress rather than Fatigue.
+        stress: bool,
+    },
 }
 
 /// A check waiting for its roll, with its exact odds.
@@ -344,7 +380,7 @@ pub struct Check {
     pub purpose: Purpose,
     /// Probabilities indexed like [`Outcome::ALL`].
     pub odds: [f64; 5],
-    /// The Character who may spend a Luck Point to re-roll it, if any.
+    /// The Character who may re-roll it (Luck, Push or Dark Deal), if any.
     pub luck: Option<u8>,
     /// Already re-rolled: the result is final.
     pub rerolled: bool,
@@ -673,6 +709,9 @@ impl Model {
             injuries: [0; INJURY_CARDS],
             reactions: profile.attacks,
             luck: profile.luck,
+            fatigue: 0,
+            stress: 0,
+            corruption: 0,
             fate: profile.fate,
             conditions: Conditions::default(),
             declared: false,

@@ -10,8 +10,8 @@ use agents::{Recipe, TensorGame, TensorShape};
 const CELLS: usize = WIDTH * HEIGHT;
 /// Observation planes: walls and obstacles, closed doors, own models, enemy models, wounds
 /// left (share of the profile's), Prone, the active model, enemy Danger Zones, Hidden,
-/// hindered (Stunned, Staggered, Bleeding, Entangled, Blinded, Drained, Weakened or
-/// Demoralized), Soak left (share of the profile's).
+/// hindered (Stunned, Staggered, Bleeding, Entangled, Blinded, Drained, Weakened,
+/// Demoralized or exhausted by Fatigue), Soak left (share of the profile's).
 const PLANES: usize = 11;
 /// Models in the illustrative data.
 const MODELS: usize = 9;
@@ -26,8 +26,9 @@ const FACES: usize = 16;
 /// Global logits: die faces 0–15, five outcomes, BuyPool 0–3, three intents, Change Place
 /// (ally × paid), Prepare, Stand Up, Strike (target × boost × extra), Shoot (target × boost),
 /// Interrupt, Pass, Reroll, Accept, End, Soak, Break Free, Clear Sight, Hide, Spend Fate,
-/// Buy Talent, Buy Effect, Ease, Empower.
-const POLICY_GLOBALS: usize = FACES + 5 + 4 + 3 + 2 * MODELS + 2 + 4 * MODELS + 2 * MODELS + 14;
+/// Buy Talent, Buy Effect, Ease, Empower, Push (Fatigue, Stress), Dark Deal, Recuperate
+/// (Fatigue, Stress).
+const POLICY_GLOBALS: usize = FACES + 5 + 4 + 3 + 2 * MODELS + 2 + 4 * MODELS + 2 * MODELS + 19;
 
 fn cell_index(c: Cell) -> u32 {
     c.y as u32 * WIDTH as u32 + c.x as u32
@@ -89,7 +90,8 @@ impl TensorGame for Encounter {
                 || c.staggered
                 || c.blinded
                 || c.drained
-                || c.bleeding + c.entangled + c.weakened + c.demoralized > 0;
+                || c.bleeding + c.entangled + c.weakened + c.demoralized > 0
+                || model.fatigue >= crate::data::FATIGUE_LIMIT;
             planes[9 * CELLS + i] = hindered as u8 as f32;
             planes[10 * CELLS + i] = model.soak as f32 / model.profile.soak.max(1) as f32;
             if active == Some(m as u8) {
@@ -190,6 +192,9 @@ impl TensorGame for Encounter {
             Action::BuyEffect => global(BASE_OTHER + 11),
             Action::Ease => global(BASE_OTHER + 12),
             Action::Empower => global(BASE_OTHER + 13),
+            Action::Push { stress } => global(BASE_OTHER + 14 + stress as usize),
+            Action::DarkDeal => global(BASE_OTHER + 16),
+            Action::Recuperate { stress } => global(BASE_OTHER + 17 + stress as usize),
         })
     }
 }

@@ -63,6 +63,13 @@ impl Encounter {
             },
             Action::Pass => "pass".to_string(),
             Action::Reroll => "re-roll with Luck".to_string(),
+            Action::Push { stress: true } => "push: re-roll for 1 Stress".to_string(),
+            Action::Push { stress: false } => "push: re-roll for 1 Fatigue".to_string(),
+            Action::DarkDeal => "make a Dark Deal: re-roll for 1 Corruption".to_string(),
+            Action::Recuperate { stress: true } => "recuperate: a Challenging Cool check to recover 1 Stress".to_string(),
+            Action::Recuperate { stress: false } => {
+                "recuperate: a Challenging Endurance check to recover 1 Fatigue".to_string()
+            }
             Action::Accept if matches!(self.pending.last(), Some(crate::state::Pending::Soak { .. })) => {
                 "take the wound(s)".to_string()
             }
@@ -135,8 +142,18 @@ impl Encounter {
             }
             Some(Pending::Reroll(check, outcome)) => {
                 let who = check.luck.map_or("?", name);
-                let luck = check.luck.map_or(0, |m| self.models[m as usize].luck);
-                format!("{who}'s check came out {outcome:?}: spend a Luck Point ({luck} left) to re-roll it?")
+                let x = check.luck.map(|m| &self.models[m as usize]);
+                let track = |f: fn(&crate::state::Model) -> u8| x.map_or(0, f);
+                format!(
+                    "{who}'s check came out {outcome:?}: re-roll it? (Luck {} left; Fatigue {}/{}, Stress {}/{}, Corruption {}/{})",
+                    track(|m| m.luck),
+                    track(|m| m.fatigue),
+                    crate::data::FATIGUE_LIMIT,
+                    track(|m| m.stress),
+                    crate::data::STRESS_LIMIT,
+                    track(|m| m.corruption),
+                    crate::data::CORRUPTION_THRESHOLD
+                )
             }
             _ => match (self.phase, self.act) {
                 (_, Some(a)) => {
@@ -147,8 +164,13 @@ impl Encounter {
                     } else {
                         format!("Momentum to spend {}", self.momentum_left())
                     };
+                    let extra = if self.extra_minor(a.model) {
+                        format!(" (another costs 1 Fatigue: {}/{})", m.fatigue, crate::data::FATIGUE_LIMIT)
+                    } else {
+                        String::new()
+                    };
                     format!(
-                        "{} to act (at {}, Wounds {}): {major}, {} Minor action(s) used; {momentum}",
+                        "{} to act (at {}, Wounds {}): {major}, {} Minor action(s) used{extra}; {momentum}",
                         m.profile.name,
                         at(m.cell),
                         m.wounds,
