@@ -3,7 +3,7 @@
 //! Minor and a free Minor), what Momentum, the Adversary Pool and Threat buy, and the
 //! Interrupts an Advance out of a Danger Zone offers.
 
-use crate::data::Kind;
+use crate::data::{Kind, FATIGUE_LIMIT, MENACE};
 use crate::state::{
     Action, Activation, Check, Encounter, Intent, Pending, Purpose, Surprise, DM_SIDE, PARTY_SIDE,
 };
@@ -18,6 +18,10 @@ pub mod price {
     pub const DISENGAGE: u8 = 2;
     /// One more attack.
     pub const EXTRA_ATTACK: u8 = 4;
+    /// Activate the weapon's Critical Hit qualities on the next hit.
+    pub const EMPOWER: u8 = 2;
+    /// One more Reaction (for an Interrupt offered to a model with none left).
+    pub const REACTION: u8 = 2;
 }
 
 impl Encounter {
@@ -30,11 +34,14 @@ impl Encounter {
         let basic_only = kind == Kind::Minion || (surprised && !kind.is_party());
         let stunned = model.conditions.stunned;
         let bleeding = model.conditions.bleeding;
+        let menaced = kind.is_party() && self.menaced(m);
         self.act = Some(Activation {
             model: m,
             major: false,
             minors: 0,
             prepared: false,
+            eased: false,
+            empowered: false,
             basic_only,
             ended: stunned,
             forced: false,
@@ -43,6 +50,11 @@ impl Encounter {
             let extra = if stunned { " (stunned: misses its activation)" } else { "" };
             format!("{} activates{extra}", s.name(m))
         });
+        if menaced {
+            let c = &mut self.models[m as usize].conditions;
+            c.demoralized = c.demoralized.max(MENACE);
+            self.note(|s| format!("  {} is Demoralized {MENACE} by the Menacing Champion", s.name(m)));
+        }
         if bleeding > 0 {
             let mut check = self.damage_check(m, bleeding);
             if let Purpose::Damage { bleeding, .. } = &mut check.purpose {
@@ -50,6 +62,19 @@ impl Encounter {
             }
             self.pending.push(Pending::Check(check));
         }
+    }
+
+    /// Whether model `m` stands in the Danger Zone of an enemy Champion that has the
+    /// Menacing Talent (bought with Threat at set-up; illustrative).
+    pub(crate) fn menaced(&self, m: u8) -> bool {
+        let cell = self.models[m as usize].cell;
+        self.menacing
+            && (0..self.models.len() as u8).any(|e| {
+                let x = &self.models[e as usize];
+                x.profile.kind == Kind::Champion
+                    && x.side() != self.models[m as usize].side()
+                    && self.threatens(e, cell)
+            })
     }
 
     /// The End Phase: conditions tick down and the model gains Interrupts equal to its
@@ -83,7 +108,7 @@ impl Encounter {
         let m = act.model;
         let model = &self.models[m as usize];
         out.push(Action::EndActivation);
-        let can_minor = act.minors < if act.major { 1 } else { 3 };
+        let can_minor = act.minors < free_minors(act) || self.extra_minor(m);
         let can_major = !act.major && act.minors <= 1;
         let prone = model.conditions.prone;
         let engaged = self.engaged(m);
@@ -135,11 +160,23 @@ impl Encounter {
             if !act.prepared && !act.basic_only && can_major {
                 out.push(Action::Prepare);
             }
+            // "1pt: Decrease Check Difficulty by 2" beyond Strike and Shoot (which take it as
+            // their boost): offered where a check manoeuvre is.
+            if engaged && manoeuvres && !act.eased && momentum >= price::BOOST {
+                out.push(Action::Ease);
+            }
             if model.conditions.entangled > 0 {
                 out.push(Action::BreakFree);
             }
             if model.conditions.blinded {
                 out.push(Action::ClearSight);
+            }
+            if !act.basic_only {
+                for (stress, taken) in [(false, model.fatigue), (true, model.stress)] {
+                    if taken > 0 {
+                        out.push(Action::Recuperate { stress });
+                    }
+                }
             }
             if !act.basic_only && !engaged && !model.conditions.hidden && self.unseen(m) {
                 out.push(Action::Hide);
@@ -148,6 +185,11 @@ impl Encounter {
         if can_major && prone {
             out.push(Action::StandUp);
         } else if can_major {
+            // "2pt: Activate Weapon Quality requiring Critical Hit": before a Strike or a
+            // Shoot whose weapon has such a quality.
+            if !act.empowered && momentum >= price::EMPOWER && self.may_empower(m) {
+                out.push(Action::Empower);
+            }
             for t in 0..self.models.len() as u8 {
                 if model.intent == Some(Intent::Fight) && self.can_strike(m, t) {
                     for boost in [false, true] {
@@ -171,6 +213,32 @@ impl Encounter {
         }
     }
 
+    /// Whether the next Minor action of model `m`'s activation is an additional one, paid with
+    /// 1 Fatigue ("Main Characters: Additional Minor Actions cost 1 Fatigue each"): its free
+    /// Minors are used and it is a Character below [`FATIGUE_LIMIT`].
+    pub fn extra_minor(&self, m: u8) -> bool {
+        let x = &self.models[m as usize];
+        self.act.is_some_and(|a| a.model == m && a.minors >= free_minors(a))
+            && x.profile.kind == Kind::Character
+            && x.fatigue < FATIGUE_LIMIT
+    }
+
+    /// Whether model `m` may attack this activation with a weapon that has a Critical Hit
+    /// quality: a Strike (Fight declared) with its melee weapon or a Shoot with its ranged one.
+    fn may_empower(&self, m: u8) -> bool {
+        let model = &self.models[m as usize];
+        let targets = 0..self.models.len() as u8;
+        match (model.intent, model.profile.ranged_weapon) {
+            (Some(Intent::Fight), _) => {
+                !model.weapon().qualities.is_empty() && targets.clone().any(|t| self.can_strike(m, t))
+            }
+            (Some(Intent::Shoot), Some(w)) => {
+                !w.qualities.is_empty() && targets.clone().any(|t| self.can_shoot(m, t))
+            }
+            _ => false,
+        }
+    }
+
     /// Pay for a boost (and an extra attack) by the active model's side: the party's Momentum
     /// at Bookkeeping, the Pool and Threat at once.
     fn pay(&mut self, m: u8, boost: bool, extra: bool) {
@@ -187,20 +255,30 @@ impl Encounter {
     pub(crate) fn apply_activation(&mut self, action: Action) {
         let Some(mut act) = self.act else { return };
         let m = act.model;
-        let prepared = if act.prepared { -1 } else { 0 };
+        let easier = -(act.prepared as i8) - 2 * act.eased as i8;
         let is_major = matches!(action, Action::StandUp | Action::Strike { .. } | Action::Shoot { .. });
+        let free = matches!(action, Action::Ease | Action::Empower);
         if is_major {
             act.major = true;
-        } else if action != Action::EndActivation {
+        } else if action != Action::EndActivation && !free {
+            if act.minors >= free_minors(act) {
+                // "Main Characters: Additional Minor Actions cost 1 Fatigue each"
+                let x = &mut self.models[m as usize];
+                x.fatigue = x.fatigue.saturating_add(1);
+                self.note(|s| format!("  {} takes an additional Minor action for 1 Fatigue", s.name(m)));
+            }
             act.minors += 1;
         }
         if is_major
             || matches!(
                 action,
-                Action::Disengage { momentum: false, .. } | Action::ChangePlace { momentum: false, .. }
+                Action::Disengage { momentum: false, .. }
+                    | Action::ChangePlace { momentum: false, .. }
+                    | Action::Recuperate { .. }
             )
         {
             act.prepared = false;
+            act.eased = false;
         }
         self.note(|s| format!("  {} : {}", s.name(m), s.describe(action)));
         match action {
@@ -209,7 +287,7 @@ impl Encounter {
                 let interrupters: Vec<u8> = self
                     .zone_enemies(m, self.models[m as usize].cell)
                     .into_iter()
-                    .filter(|&e| self.models[e as usize].reactions > 0)
+                    .filter(|&e| self.has_reaction(e))
                     .collect();
                 if interrupters.is_empty() {
                     self.perform_deferred(m, action);
@@ -223,7 +301,7 @@ impl Encounter {
                 self.models[m as usize].cell = to;
             }
             Action::Disengage { to, momentum: false } => {
-                let odds = self.manoeuvre_odds(m, prepared);
+                let odds = self.manoeuvre_odds(m, easier);
                 let luck = self.luck_of(m);
                 self.pending.push(Pending::Check(Check {
                     purpose: Purpose::Disengage { model: m, to },
@@ -237,7 +315,7 @@ impl Encounter {
                 self.swap(m, ally);
             }
             Action::ChangePlace { ally, momentum: false } => {
-                let odds = self.manoeuvre_odds(m, prepared);
+                let odds = self.manoeuvre_odds(m, easier);
                 let luck = self.luck_of(m);
                 self.pending.push(Pending::Check(Check {
                     purpose: Purpose::ChangePlace { model: m, ally },
@@ -256,7 +334,18 @@ impl Encounter {
                 self.pending.push(Pending::Force { model: m, door });
             }
             Action::Prepare => act.prepared = true,
+            Action::Ease => {
+                self.momentum_spent += price::BOOST;
+                act.eased = true;
+            }
+            Action::Empower => {
+                self.momentum_spent += price::EMPOWER;
+                act.empowered = true;
+            }
             Action::BreakFree => self.pending.push(Pending::Check(self.break_free_check(m))),
+            Action::Recuperate { stress } => {
+                self.pending.push(Pending::Check(self.recuperate_check(m, stress, easier)))
+            }
             Action::ClearSight => self.models[m as usize].conditions.blinded = false,
             Action::Hide => self.models[m as usize].conditions.hidden = true,
             Action::StandUp => self.models[m as usize].conditions.prone = false,
@@ -266,13 +355,13 @@ impl Encounter {
                 let steps = if boost { -2 } else { 0 };
                 let attacks = self.models[m as usize].profile.attacks + extra as u8;
                 self.pending.push(Pending::Attacks { attacker: m, target, left: attacks - 1, steps });
-                self.pending.push(Pending::Check(self.attack_check(m, target, false, steps + prepared)));
+                self.pending.push(Pending::Check(self.attack_check(m, target, false, steps + easier)));
             }
             Action::Shoot { target, boost } => {
                 self.pay(m, boost, false);
                 self.reveal(m);
                 let steps = if boost { -2 } else { 0 };
-                self.pending.push(Pending::Check(self.attack_check(m, target, true, steps + prepared)));
+                self.pending.push(Pending::Check(self.attack_check(m, target, true, steps + easier)));
             }
             _ => {}
         }
@@ -294,9 +383,22 @@ impl Encounter {
         let Some((mover, _)) = self.deferred else { return false };
         let b = &self.models[by as usize];
         b.in_play()
-            && b.reactions > 0
+            && self.has_reaction(by)
             && self.threatens(by, self.models[mover as usize].cell)
             && self.models[mover as usize].in_play()
+    }
+
+    /// Whether model `m` has a Reaction for an Interrupt: one left, or (a party model) the
+    /// Momentum to gain one ("2pt: Gain 1 additional Reaction until start of next Model's
+    /// activation").
+    pub(crate) fn has_reaction(&self, m: u8) -> bool {
+        let model = &self.models[m as usize];
+        model.reactions > 0 || (model.side() == PARTY_SIDE && self.momentum_left() >= price::REACTION)
+    }
+
+    /// Whether an Interrupt by `m` now would cost Momentum (it has no Reaction left).
+    pub fn interrupt_costs_momentum(&self, m: u8) -> bool {
+        self.models.get(m as usize).is_some_and(|x| x.reactions == 0)
     }
 
     /// A move (an Advance or a Drag), after the Interrupts it offered: it happens unless the
@@ -316,5 +418,15 @@ impl Encounter {
             }
             _ => {}
         }
+    }
+}
+
+/// The Minor actions an activation has free: one with its Major, three without ("Perform one
+/// Major Action OR gain 2 free Minor Actions; Perform one free Minor Action").
+fn free_minors(act: Activation) -> u8 {
+    if act.major {
+        1
+    } else {
+        3
     }
 }

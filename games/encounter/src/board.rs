@@ -173,11 +173,16 @@ impl Board {
         targets.iter().any(|&(ox, oy)| {
             let end = (to.x as f64 + ox, to.y as f64 + oy);
             let steps = 64;
+            // The points lie at non-negative coordinates, so truncation is the floor; a
+            // square met again by the next point needs no second look.
+            let mut last = from;
             (1..steps).all(|i| {
                 let t = i as f64 / steps as f64;
                 let (px, py) = (start.0 + (end.0 - start.0) * t, start.1 + (end.1 - start.1) * t);
-                let c = Cell::new(px.floor() as u8, py.floor() as u8);
-                c == from || c == to || (self.passable(c) && !occupied(c))
+                let c = Cell::new(px as u8, py as u8);
+                let clear = c == last || c == to || (self.passable(c) && !occupied(c));
+                last = c;
+                clear
             })
         })
     }

@@ -7,7 +7,9 @@
 use crate::checks::{
     basic_odds, complex_odds, opposed_obstacle, unopposed_obstacle, Difficulty, Outcome, Roll,
 };
-use crate::data::{InjuryEffect, Kind, Quality, INJURY_DECK};
+use crate::data::{
+    InjuryEffect, Kind, Quality, CORRUPTION_THRESHOLD, FATIGUE_LIMIT, GLOOM_STEPS, INJURY_DECK, STRESS_LIMIT,
+};
 use crate::state::{Action, Check, Encounter, Pending, Purpose};
 
 /// Target number of a die in a damage check (ruling).
@@ -39,8 +41,12 @@ impl Encounter {
         let mut steps = steps + t.profile.size.attack_difficulty() + a.conditions.steps();
         let mut melee_mask = 0u32;
         // An attacker against a Hidden model is treated as Blinded.
-        let peril = a.conditions.peril(!ranged).max(t.conditions.hidden as u8);
+        let peril = a.peril(!ranged).max(t.conditions.hidden as u8);
         let obstacle = if ranged {
+            // The Gloom Effect (bought with Threat at set-up; illustrative) while it lasts.
+            if self.gloom > 0 {
+                steps += GLOOM_STEPS;
+            }
             // Shooting into Melee: each model the target is engaged with, +1 difficulty.
             for e in self.engaged_with(target, attacker) {
                 steps += 1;
@@ -64,10 +70,45 @@ impl Encounter {
         }
     }
 
-    /// The Character who may re-roll a check model `m` makes (itself, with Luck left).
+    /// The Character who may re-roll a check model `m` makes (itself: Luck, Push or Dark
+    /// Deal).
     pub(crate) fn luck_of(&self, m: u8) -> Option<u8> {
+        (self.models[m as usize].profile.kind == Kind::Character).then_some(m)
+    }
+
+    /// The ways Character `m` may re-roll a failed check (`rerolled`: it was re-rolled once
+    /// already), into `out`: Luck, Push for Fatigue or Stress ("One attempt per check"), and
+    /// Dark Deal ("except Dark Deal").
+    pub(crate) fn reroll_options(&self, m: u8, rerolled: bool, out: &mut Vec<Action>) {
+        let x = &self.models[m as usize];
+        if !rerolled {
+            if x.luck > 0 {
+                out.push(Action::Reroll);
+            }
+            if x.fatigue < FATIGUE_LIMIT {
+                out.push(Action::Push { stress: false });
+            }
+            if x.stress < STRESS_LIMIT {
+                out.push(Action::Push { stress: true });
+            }
+        }
+        if x.corruption < CORRUPTION_THRESHOLD {
+            out.push(Action::DarkDeal);
+        }
+    }
+
+    /// The check of Character `m` recuperating: a Challenging Cool check to recover 1 Stress
+    /// (`stress`), or a Challenging Endurance check to recover 1 Fatigue; unopposed.
+    pub(crate) fn recuperate_check(&self, m: u8, stress: bool, steps: i8) -> Check {
         let model = &self.models[m as usize];
-        (model.profile.kind == Kind::Character && model.luck > 0).then_some(m)
+        let skill = if stress { model.profile.cool } else { model.profile.endurance };
+        let steps = steps + Difficulty::Challenging.steps() + model.conditions.steps();
+        Check {
+            purpose: Purpose::Recuperate { model: m, stress },
+            odds: basic_odds(unopposed_obstacle(skill, steps), Roll::net(0, model.peril(!stress))),
+            luck: self.luck_of(m),
+            rerolled: false,
+        }
     }
 
     /// The damage check of a hit on `target` with `dice` damage dice: Opposed Damage against
@@ -116,7 +157,7 @@ impl Encounter {
             .max()
             .unwrap_or(0);
         let steps = steps + Difficulty::Challenging.steps() + model.conditions.steps();
-        let roll = Roll::net(0, model.conditions.peril(true));
+        let roll = Roll::net(0, model.peril(true));
         basic_odds(opposed_obstacle(model.profile.athletics, best, steps), roll)
     }
 
@@ -127,10 +168,7 @@ impl Encounter {
         let steps = Difficulty::Routine.steps() + model.conditions.steps();
         Check {
             purpose: Purpose::Morale { model: m },
-            odds: basic_odds(
-                unopposed_obstacle(model.profile.cool, steps),
-                Roll::net(0, model.conditions.peril(false)),
-            ),
+            odds: basic_odds(unopposed_obstacle(model.profile.cool, steps), Roll::net(0, model.peril(false))),
             luck: None,
             rerolled: false,
         }
@@ -142,7 +180,15 @@ impl Encounter {
             Purpose::Attack { attacker, target, ranged, melee_mask } => {
                 self.note(|s| format!("  {} attacks {}: {outcome:?}", s.name(attacker), s.name(target)));
                 if outcome.succeeded() {
-                    if outcome == Outcome::Boon {
+                    // A Boon is a Critical Hit; so is any hit of an activation that paid 2
+                    // Momentum to activate the weapon's quality (once).
+                    let empowered = self.act.is_some_and(|a| a.model == attacker && a.empowered);
+                    if empowered {
+                        if let Some(a) = &mut self.act {
+                            a.empowered = false;
+                        }
+                    }
+                    if outcome == Outcome::Boon || empowered {
                         self.critical(attacker, target, ranged);
                     }
                     let dice = self.damage_dice(attacker, ranged);
@@ -202,6 +248,15 @@ impl Encounter {
                 } else if outcome == Outcome::Bane {
                     self.models[model as usize].conditions.staggered = true;
                 }
+            }
+            Purpose::Recuperate { model, stress } => {
+                let x = &mut self.models[model as usize];
+                let what = if stress { "Stress" } else { "Fatigue" };
+                if outcome.succeeded() {
+                    let track = if stress { &mut x.stress } else { &mut x.fatigue };
+                    *track = track.saturating_sub(1);
+                }
+                self.note(|s| format!("  {} recuperates ({what}): {outcome:?}", s.name(model)));
             }
             Purpose::ChangePlace { model, ally } => {
                 self.note(|s| {

@@ -148,8 +148,11 @@ pub struct Profile {
     pub luck: u8,
     /// Fate Points (Characters): "Escape certain death".
     pub fate: u8,
-    /// Cool (WP): "Remain calm under stress, resist fear"; an Adversary's Morale checks use it.
+    /// Cool (WP): "Remain calm under stress, resist fear"; an Adversary's Morale checks use it,
+    /// and a Character's Recuperate to recover Stress.
     pub cool: u8,
+    /// Endurance (T): "Endure hardship"; a Character's Recuperate to recover Fatigue uses it.
+    pub endurance: u8,
     /// Its value in the Adversary Pool (the A/C/E value; 0 for party models).
     pub pool: u8,
     /// Its melee weapon.
@@ -209,6 +212,7 @@ const fn party(name: &'static str, kind: Kind, group: u8) -> Profile {
         luck: 0,
         fate: 0,
         cool: 3,
+        endurance: 3,
         pool: 0,
         melee_weapon: SWORD,
         ranged_weapon: None,
@@ -276,6 +280,7 @@ const fn goblin(name: &'static str, weapon: Weapon) -> Profile {
         luck: 0,
         fate: 0,
         cool: 3,
+        endurance: 3,
         pool: 1,
         melee_weapon: weapon,
         ranged_weapon: None,
@@ -303,6 +308,7 @@ pub const ADVERSARIES: [Profile; 5] = [
         wounds: 2,
         pool: 2,
         cool: 4,
+        endurance: 3,
         ..goblin("orc veteran", AXE)
     },
     Profile {
@@ -320,6 +326,7 @@ pub const ADVERSARIES: [Profile; 5] = [
         attacks: 2,
         pool: 3,
         cool: 5,
+        endurance: 3,
         ..goblin("ogre chieftain", GREAT_CLUB)
     },
 ];
@@ -394,8 +401,30 @@ pub const FORTUNE: u8 = 3;
 /// The DM's Threat at the start of the Encounter.
 pub const THREAT: u8 = 3;
 
-/// Most Threat the DM may spend at set-up for additional Pool values.
+/// Most Threat the DM may spend at set-up, on additional Pool values, the Menacing Talent
+/// and the Gloom Effect together.
 pub const MAX_SETUP_THREAT: u8 = 2;
+
+/// Rounds the Gloom Effect lasts once bought at set-up (its Duration tracker; illustrative).
+pub const GLOOM_DURATION: u8 = 3;
+
+/// The extra difficulty steps of a ranged attack while the Gloom lasts (illustrative).
+pub const GLOOM_STEPS: i8 = 1;
+
+/// The Demoralized X a Company model gains when it starts its activation in the Danger Zone
+/// of the Champion that has the Menacing Talent (illustrative).
+pub const MENACE: u8 = 1;
+
+/// The Fatigue at which a Character is exhausted (illustrative): it takes no more (no extra
+/// Minor action, no Push for Fatigue) and has Peril on its physical checks.
+pub const FATIGUE_LIMIT: u8 = 3;
+
+/// The Stress a Character can take in an Encounter (illustrative): at it, no Push for Stress.
+pub const STRESS_LIMIT: u8 = 3;
+
+/// A Character's Corruption Threshold ("Corruption Threshold (CT): Ability to resist
+/// Corruption"; illustrative): a Dark Deal is made only below it.
+pub const CORRUPTION_THRESHOLD: u8 = 3;
 
 /// Rounds after which an undecided Encounter ends as a draw.
 pub const MAX_ROUNDS: u8 = 8;

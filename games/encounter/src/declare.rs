@@ -95,7 +95,7 @@ impl Encounter {
             return false;
         }
         let manoeuvres = model.profile.kind != Kind::Minion && !model.conditions.staggered;
-        self.advance_squares(m).iter().any(|&c| self.zone_enemies(m, c).is_empty())
+        self.advance_squares(m).iter().any(|&c| !self.in_enemy_zone(m, c))
             || (manoeuvres && !self.disengage_squares(m).is_empty())
     }
 

@@ -32,7 +32,13 @@ impl Agent<Encounter> for ScriptedAgent {
         s.legal_into(&mut legal);
         let has = |a: Action| legal.binary_search(&a).is_ok();
         match s.pending().last() {
-            Some(Pending::Reroll(..)) => return Action::Reroll,
+            // Luck when it has it; it neither pushes nor deals with the dark.
+            Some(Pending::Reroll(..)) => {
+                return if has(Action::Reroll) { Action::Reroll } else { Action::Accept }
+            }
+            // The scripted party keeps its Momentum for its own attacks: it does not buy a
+            // Reaction.
+            Some(&Pending::Interrupt { by }) if s.interrupt_costs_momentum(by) => return Action::Pass,
             Some(Pending::Interrupt { .. }) => return Action::Interrupt,
             // A wound now (and its Injury) costs more than a point of armour later.
             Some(Pending::Soak { .. }) => return Action::Soak,
@@ -72,6 +78,24 @@ fn declare(s: &Encounter, side: usize) -> Intent {
 fn activate(s: &Encounter, legal: &[Action]) -> Option<Action> {
     let act = s.activation()?;
     let m = act.model;
+    // No additional Minor action for Fatigue: with its free Minors used, only its Major or
+    // the end remain.
+    let majors: Vec<Action>;
+    let legal = if s.extra_minor(m) {
+        majors = legal
+            .iter()
+            .copied()
+            .filter(|a| {
+                matches!(
+                    a,
+                    Action::StandUp | Action::Strike { .. } | Action::Shoot { .. } | Action::EndActivation
+                )
+            })
+            .collect();
+        &majors[..]
+    } else {
+        legal
+    };
     let me = &s.models()[m as usize];
     if legal.contains(&Action::StandUp) {
         return Some(Action::StandUp);
@@ -158,7 +182,7 @@ fn activate(s: &Encounter, legal: &[Action]) -> Option<Action> {
         let out = legal
             .iter()
             .filter_map(|&a| match a {
-                Action::Advance(c) if s.zone_enemies(m, c).is_empty() => Some((dist(c), c, a)),
+                Action::Advance(c) if !s.in_enemy_zone(m, c) => Some((dist(c), c, a)),
                 _ => None,
             })
             .max_by_key(|&(d, c, _)| (d, std::cmp::Reverse(c)));

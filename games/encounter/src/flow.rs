@@ -3,8 +3,9 @@
 //! pending resolutions, and the end. Every other rule module is called from here; none calls
 //! back.
 
+use crate::activation::price;
 use crate::checks::Outcome;
-use crate::data::{Kind, FORTUNE, MAX_ROUNDS, MAX_SETUP_THREAT};
+use crate::data::{Kind, FORTUNE, GLOOM_DURATION, MAX_ROUNDS};
 use crate::state::{Action, Encounter, Pending, Phase, Surprise, DM_SIDE, PARTY_SIDE};
 
 /// Who acts at a node.
@@ -76,11 +77,25 @@ impl Encounter {
             }
             Some(Pending::Injury { .. }) => out.extend(self.injury_odds().into_iter().map(|o| o.0)),
             Some(Pending::Soak { .. }) => out.extend([Action::Soak, Action::Accept]),
-            Some(Pending::Reroll(..)) => out.extend([Action::Reroll, Action::Accept]),
+            Some(Pending::Reroll(check, _)) => {
+                out.push(Action::Accept);
+                if let Some(m) = check.luck {
+                    self.reroll_options(m, check.rerolled, out);
+                }
+            }
             Some(Pending::Fate { .. }) => out.extend([Action::SpendFate, Action::Accept]),
             Some(Pending::Interrupt { .. }) => out.extend([Action::Interrupt, Action::Pass]),
             Some(Pending::Attacks { .. }) | None => match self.phase {
-                Phase::BuyPool => out.extend((0..=self.threat.min(MAX_SETUP_THREAT)).map(Action::BuyPool)),
+                Phase::BuyPool => {
+                    let left = self.setup_threat_left();
+                    out.extend((0..=left).map(Action::BuyPool));
+                    if left > 0 && !self.menacing {
+                        out.push(Action::BuyTalent);
+                    }
+                    if left > 0 && self.gloom == 0 {
+                        out.push(Action::BuyEffect);
+                    }
+                }
                 Phase::Surprise | Phase::DeclareOrder | Phase::Initiative => {
                     out.extend((1..=6).map(Action::Face))
                 }
@@ -133,10 +148,11 @@ impl Encounter {
     pub fn act_unchecked(&mut self, action: Action) {
         match (self.pending.pop(), action) {
             (Some(Pending::Check(check)), Action::Roll(outcome)) => {
-                let m = check.luck;
-                let may_reroll = !check.rerolled
-                    && !outcome.succeeded()
-                    && m.is_some_and(|m| self.models[m as usize].luck > 0);
+                let mut ways = Vec::new();
+                if let Some(m) = check.luck.filter(|_| !outcome.succeeded()) {
+                    self.reroll_options(m, check.rerolled, &mut ways);
+                }
+                let may_reroll = !ways.is_empty();
                 if may_reroll {
                     self.pending.push(Pending::Reroll(check, outcome));
                 } else {
@@ -144,14 +160,24 @@ impl Encounter {
                 }
             }
             (Some(Pending::Reroll(check, outcome)), Action::Accept) => self.resolve(check, outcome),
-            (Some(Pending::Reroll(check, _)), Action::Reroll) => {
+            (
+                Some(Pending::Reroll(check, _)),
+                way @ (Action::Reroll | Action::Push { .. } | Action::DarkDeal),
+            ) => {
                 if let Some(m) = check.luck {
                     let model = &mut self.models[m as usize];
-                    model.luck = model.luck.saturating_sub(1);
+                    let (track, cost) = match way {
+                        Action::Reroll => (&mut model.luck, "spends a Luck Point"),
+                        Action::Push { stress: true } => (&mut model.stress, "pushes, suffering 1 Stress,"),
+                        Action::Push { stress: false } => {
+                            (&mut model.fatigue, "pushes, suffering 1 Fatigue,")
+                        }
+                        _ => (&mut model.corruption, "makes a Dark Deal, suffering 1 Corruption,"),
+                    };
+                    *track =
+                        if way == Action::Reroll { track.saturating_sub(1) } else { track.saturating_add(1) };
+                    self.note(|s| format!("  {} {cost} to re-roll", s.name(m)));
                 }
-                self.note(|s| {
-                    format!("  {} spends a Luck Point to re-roll", check.luck.map_or("", |m| s.name(m)))
-                });
                 self.pending.push(Pending::Check(crate::state::Check { rerolled: true, ..check }));
             }
             (Some(Pending::Stray { shooter, candidates }), Action::Face(i)) => {
@@ -166,6 +192,12 @@ impl Encounter {
                 self.pending.push(Pending::Check(self.damage_check(hit, dice)));
             }
             (Some(Pending::Interrupt { by }), Action::Interrupt) => {
+                if self.models[by as usize].reactions == 0 {
+                    // "2pt: Gain 1 additional Reaction until start of next Model's
+                    // activation": bought and spent at once (ruling).
+                    self.momentum_spent += price::REACTION;
+                    self.note(|s| format!("  {} gains a Reaction for 2 Momentum", s.name(by)));
+                }
                 let model = &mut self.models[by as usize];
                 model.reactions = model.reactions.saturating_sub(1);
                 if let Some((mover, _)) = self.deferred {
@@ -194,8 +226,23 @@ impl Encounter {
     /// Apply an action of the phase (no resolution pending).
     fn apply_phase(&mut self, action: Action) {
         match (self.phase, action) {
+            (Phase::BuyPool, Action::BuyTalent) => {
+                self.threat -= 1;
+                self.setup_threat += 1;
+                self.menacing = true;
+                self.note(|_| "The DM spends 1 Threat on the Menacing Talent for its Champion".to_string());
+            }
+            (Phase::BuyPool, Action::BuyEffect) => {
+                self.threat -= 1;
+                self.setup_threat += 1;
+                self.gloom = GLOOM_DURATION;
+                self.note(|_| {
+                    format!("The DM spends 1 Threat on the Gloom Effect (Duration {GLOOM_DURATION})")
+                });
+            }
             (Phase::BuyPool, Action::BuyPool(k)) => {
                 self.threat -= k.min(self.threat);
+                self.setup_threat += k;
                 self.bought_pool = k;
                 self.note(|_| format!("The DM spends {k} Threat on additional Adversary Pool"));
                 self.phase = Phase::Surprise;
@@ -286,6 +333,15 @@ impl Encounter {
             self.momentum = (net as u8).min(MAX_MOMENTUM);
             self.note(|s| format!("Bookkeeping: Momentum +{gain} −{spent} = {}", s.momentum));
         }
+        // "Apply Global Effects: [...] Reduce Duration trackers by 1. Remove effects with
+        // Duration 0 after applying."
+        if self.gloom > 0 {
+            self.gloom -= 1;
+            self.note(|s| match s.gloom {
+                0 => "The Gloom lifts (Duration 0)".to_string(),
+                d => format!("The Gloom lasts (Duration {d})"),
+            });
+        }
     }
 
     /// "Check Morale" (the seed: "See Psychology & Leadership rules"; illustrative ruling):
@@ -370,7 +426,7 @@ impl Encounter {
                 continue;
             }
             match self.phase {
-                Phase::BuyPool if self.threat == 0 => self.phase = Phase::Surprise,
+                Phase::BuyPool if self.setup_threat_left() == 0 => self.phase = Phase::Surprise,
                 Phase::Declare if self.to_declare.iter().all(Vec::is_empty) => {
                     self.init_queue.clear();
                     self.phase = Phase::Initiative;

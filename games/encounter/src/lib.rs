@@ -5,7 +5,9 @@
 //! with exact odds, damage with Soak, Injury cards, out of play and death, Fate Points (the
 //! player's choice), knocked-out Characters to drag or abandon, conditions, an illustrative
 //! Morale check that routs shaken Adversaries, Momentum paid at Bookkeeping (a deficit gives
-//! Banes), the Adversary Pool and Threat; game records that replay ([`record`]); the odds of
+//! Banes) and all six of its uses, the Adversary Pool and Threat (with an illustrative Talent
+//! and Effect to buy at set-up), additional Minor actions for Fatigue, Push, Dark Deal and
+//! Recuperate; game records that replay ([`record`]); the odds of
 //! every option from the engine's own checks ([`odds`]); a scripted player of either side
 //! ([`dm`]) and a searching one over the scripted choices ([`search`]), with levels for players.
 //!

@@ -1,7 +1,7 @@
 //! Movement ("Movement", "Danger Zone"): the squares an Advance reaches (stopping on
 //! entering an enemy Danger Zone), and the destinations of Disengage and Reposition.
 
-use crate::board::Cell;
+use crate::board::{Cell, HEIGHT, WIDTH};
 use crate::state::Encounter;
 
 impl Encounter {
@@ -17,15 +17,19 @@ impl Encounter {
     pub(crate) fn reachable(&self, m: u8, steps: u8, stop_in_zones: bool) -> Vec<Cell> {
         let start = self.models[m as usize].cell;
         let mut seen = vec![start];
+        let mut met = [false; WIDTH * HEIGHT];
+        met[start.y as usize * WIDTH + start.x as usize] = true;
         let mut frontier = vec![start];
         for _ in 0..steps {
             let mut next = Vec::new();
             for &c in &frontier {
-                if c != start && stop_in_zones && !self.zone_enemies(m, c).is_empty() {
+                if c != start && stop_in_zones && self.in_enemy_zone(m, c) {
                     continue;
                 }
                 for to in self.board.steps(c) {
-                    if !seen.contains(&to) && self.free_for(m, to) {
+                    let i = to.y as usize * WIDTH + to.x as usize;
+                    if !met[i] && self.free_for(m, to) {
+                        met[i] = true;
                         seen.push(to);
                         next.push(to);
                     }
@@ -50,7 +54,7 @@ impl Encounter {
     /// Disengage: squares within two moves outside every enemy Danger Zone (ruling).
     pub(crate) fn disengage_squares(&self, m: u8) -> Vec<Cell> {
         let mut out = self.reachable(m, 2, false);
-        out.retain(|&c| self.zone_enemies(m, c).is_empty());
+        out.retain(|&c| !self.in_enemy_zone(m, c));
         out
     }
 
@@ -74,7 +78,7 @@ impl Encounter {
         for _ in 0..steps {
             let mut next = Vec::new();
             for &c in &frontier {
-                if c != start && !self.zone_enemies(m, c).is_empty() {
+                if c != start && self.in_enemy_zone(m, c) {
                     continue;
                 }
                 for to in self.board.steps(c) {

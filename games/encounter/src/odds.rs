@@ -42,7 +42,7 @@ impl Encounter {
                 let (mover, _) = self.deferred?;
                 Some(self.attack_odds(*by, mover, false, 0, 1))
             }
-            (Some(Pending::Reroll(check, _)), Action::Reroll) => {
+            (Some(Pending::Reroll(check, _)), Action::Reroll | Action::Push { .. } | Action::DarkDeal) => {
                 Some(OptionOdds::Check(success(&check.odds)))
             }
             (Some(_), _) => None,
@@ -54,7 +54,7 @@ impl Encounter {
     fn activation_odds(&self, action: Action) -> Option<OptionOdds> {
         let act = self.act?;
         let m = act.model;
-        let prepared = if act.prepared { -1 } else { 0 };
+        let prepared = -(act.prepared as i8) - 2 * act.eased as i8;
         match action {
             Action::Strike { target, boost, extra } => {
                 let attacks = self.models[m as usize].profile.attacks + extra as u8;
@@ -70,6 +70,9 @@ impl Encounter {
                 Some(OptionOdds::Check(success(&self.manoeuvre_odds(m, prepared))))
             }
             Action::BreakFree => Some(OptionOdds::Check(success(&self.break_free_check(m).odds))),
+            Action::Recuperate { stress } => {
+                Some(OptionOdds::Check(success(&self.recuperate_check(m, stress, prepared).odds)))
+            }
             Action::ForceDoor(door) => {
                 let so_far = self.stuck.iter().find(|d| d.cell == door)?.marks;
                 let dice = self.force_dice(m) as i32;
@@ -89,11 +92,8 @@ impl Encounter {
             }
             Action::Advance(_) | Action::Drag { .. } => {
                 let here = self.models[m as usize].cell;
-                let n = self
-                    .zone_enemies(m, here)
-                    .into_iter()
-                    .filter(|&e| self.models[e as usize].reactions > 0)
-                    .count() as u8;
+                let n =
+                    self.zone_enemies(m, here).into_iter().filter(|&e| self.has_reaction(e)).count() as u8;
                 (n > 0).then_some(OptionOdds::Interrupts(n))
             }
             _ => None,

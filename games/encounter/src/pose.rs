@@ -1,5 +1,5 @@
 //! Posing a situation (for tests and studies): put a model on a square, set its conditions
-//! or wounds, or the sides' resources. Each refuses an impossible request and changes nothing
+//! wounds, Reactions or Fatigue, Stress and Corruption, or the sides' resources. Each refuses an impossible request and changes nothing
 //! then.
 
 use crate::board::Cell;
@@ -37,6 +37,31 @@ impl Encounter {
             return Err(format!("wounds {wounds} outside 1..={}", model.profile.wounds));
         }
         model.wounds = wounds;
+        Ok(())
+    }
+
+    /// Set model `m`'s Reactions left (up to its Attacks).
+    pub fn pose_reactions(&mut self, m: u8, reactions: u8) -> Result<(), String> {
+        let model = self.models.get_mut(m as usize).ok_or(format!("no model {m}"))?;
+        if reactions > model.profile.attacks {
+            return Err(format!("reactions {reactions} above its Attacks {}", model.profile.attacks));
+        }
+        model.reactions = reactions;
+        Ok(())
+    }
+
+    /// Set Character `m`'s Fatigue, Stress and Corruption (each below its limit:
+    /// [`crate::data::FATIGUE_LIMIT`] and the others, Fatigue up to it).
+    pub fn pose_tracks(&mut self, m: u8, fatigue: u8, stress: u8, corruption: u8) -> Result<(), String> {
+        use crate::data::{CORRUPTION_THRESHOLD, FATIGUE_LIMIT, STRESS_LIMIT};
+        let model = self.models.get_mut(m as usize).ok_or(format!("no model {m}"))?;
+        if model.profile.kind != crate::data::Kind::Character {
+            return Err(format!("model {m} is not a Character"));
+        }
+        if fatigue > FATIGUE_LIMIT || stress > STRESS_LIMIT || corruption > CORRUPTION_THRESHOLD {
+            return Err(format!("tracks {fatigue}/{stress}/{corruption} above their limits"));
+        }
+        (model.fatigue, model.stress, model.corruption) = (fatigue, stress, corruption);
         Ok(())
     }
 

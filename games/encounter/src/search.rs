@@ -72,31 +72,73 @@ pub struct SearchAgent {
 /// search to depart from the scripted choice (a noisy estimate keeps the scripted choice).
 pub const DEPART_Z: f64 = 1.5;
 
+/// Rollouts played for every candidate still in the race before the race is looked at again.
+pub const BATCH: u32 = 4;
+
+/// The race drops a candidate unless its mean gain over the scripted choice plus this many
+/// standard errors is above zero (so a candidate that has gained nothing in any rollout on
+/// the same luck is dropped at once).
+pub const DROP_Z: f64 = 1.0;
+
 impl SearchAgent {
     /// A searching player with its settings, seeded.
     pub fn new(config: SearchConfig, seed: u64) -> SearchAgent {
         SearchAgent { config, rng: ChaCha8Rng::seed_from_u64(seed) }
     }
 
-    /// Each candidate's value to the player to act in every rollout: `values[c][r]`.
-    pub fn values(&mut self, s: &Encounter, candidates: &[Action]) -> Vec<Vec<f64>> {
-        let Turn::Player(me) = s.turn() else { return vec![Vec::new(); candidates.len()] };
+    /// Race the `candidates` (the scripted choice first) for the player to act in `s`: each
+    /// round of the race plays [`BATCH`] more rollouts of every candidate still in it, on the
+    /// same luck, and drops a candidate whose mean gain over the scripted choice plus [`DROP_Z`]
+    /// standard errors is not above zero (one that has gained nothing in any rollout too), until
+    /// only the scripted choice is left or every candidate has `rollouts` rollouts. The
+    /// candidate with the best mean gain of at least [`DEPART_Z`] standard errors wins; else
+    /// the scripted choice.
+    pub fn race(&mut self, s: &Encounter, candidates: &[Action]) -> Action {
+        let Turn::Player(me) = s.turn() else { return candidates[0] };
         let mut values: Vec<Vec<f64>> =
             candidates.iter().map(|_| Vec::with_capacity(self.config.rollouts as usize)).collect();
+        let mut running: Vec<usize> = (0..candidates.len()).collect();
         let mut players = [ScriptedAgent, ScriptedAgent];
         let last_round = s.round().saturating_add(self.config.rounds);
-        for _ in 0..self.config.rollouts {
-            let seed: u64 = self.rng.gen();
-            let world = s.determinize(me, &mut ChaCha8Rng::seed_from_u64(seed));
-            for (v, &c) in values.iter_mut().zip(candidates) {
-                let mut state = world.clone();
-                state.apply_legal(c);
-                let mut dice = ChaCha8Rng::seed_from_u64(seed ^ 0x9e37_79b9_7f4a_7c15);
-                v.push(play_out(state, &mut players, &mut dice, last_round, me));
+        let mut played = 0;
+        while played < self.config.rollouts && running.len() > 1 {
+            for _ in 0..BATCH.min(self.config.rollouts - played) {
+                let seed: u64 = self.rng.gen();
+                let world = s.determinize(me, &mut ChaCha8Rng::seed_from_u64(seed));
+                for &c in &running {
+                    let mut state = world.clone();
+                    state.apply_legal(candidates[c]);
+                    let mut dice = ChaCha8Rng::seed_from_u64(seed ^ 0x9e37_79b9_7f4a_7c15);
+                    values[c].push(play_out(state, &mut players, &mut dice, last_round, me));
+                }
+                played += 1;
+            }
+            running.retain(|&c| {
+                let (mean, se) = gain(&values[c], &values[0]);
+                c == 0 || mean + DROP_Z * se > 0.0
+            });
+        }
+        let mut best = (0, 0.0);
+        for &c in running.iter().skip(1) {
+            let (mean, se) = gain(&values[c], &values[0]);
+            if mean > DEPART_Z * se && mean > best.1 {
+                best = (c, mean);
             }
         }
-        values
+        candidates[best.0]
     }
+}
+
+/// The mean and its standard error of the gains `a − b`, rollout by rollout (`b` may hold
+/// more rollouts than `a`: the first `a.len()` are paired).
+fn gain(a: &[f64], b: &[f64]) -> (f64, f64) {
+    let n = a.len() as f64;
+    if n < 2.0 {
+        return (0.0, 0.0);
+    }
+    let mean = a.iter().zip(b).map(|(x, y)| x - y).sum::<f64>() / n;
+    let var = a.iter().zip(b).map(|(x, y)| (x - y - mean).powi(2)).sum::<f64>() / (n - 1.0);
+    (mean, (var / n).sqrt())
 }
 
 /// Play `state` with `players` (the dice from `dice`) to its end, scored ±1 (0 for a draw),
@@ -156,22 +198,7 @@ impl Agent<Encounter> for SearchAgent {
         if legal.len() == 1 {
             return legal[0];
         }
-        let values = self.values(s, &legal);
-        // The candidate with the best mean gain over the scripted choice (the first), paired
-        // rollout by rollout; it departs from the scripted choice only when the gain is
-        // at least DEPART_Z standard errors.
-        let n = self.config.rollouts as f64;
-        let mut best = (0, 0.0);
-        for (i, v) in values.iter().enumerate().skip(1) {
-            let gains: Vec<f64> = v.iter().zip(&values[0]).map(|(a, b)| a - b).collect();
-            let mean = gains.iter().sum::<f64>() / n;
-            let var = gains.iter().map(|g| (g - mean) * (g - mean)).sum::<f64>() / (n - 1.0);
-            let se = (var / n).sqrt();
-            if mean > DEPART_Z * se && mean > best.1 {
-                best = (i, mean);
-            }
-        }
-        legal[best.0]
+        self.race(s, &legal)
     }
 }
 

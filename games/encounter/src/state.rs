@@ -56,8 +56,15 @@ pub enum Action {
     Face(u8),
     /// Chance: the outcome of the pending check.
     Roll(Outcome),
-    /// DM at set-up: spend this much Threat on additional Adversary Pool values.
+    /// DM at set-up: spend this much Threat on additional Adversary Pool values (this ends
+    /// the set-up spending).
     BuyPool(u8),
+    /// DM at set-up: spend 1 Threat on the Menacing Talent for its Champion ("Spend Threat for
+    /// Talents"; illustrative).
+    BuyTalent,
+    /// DM at set-up: spend 1 Threat on the Gloom Effect ("buy additional Effects";
+    /// illustrative: ranged attacks are harder while its Duration lasts).
+    BuyEffect,
     /// Declare the next model's (or DM group's) intent, hidden from the other side.
     Declare(Intent),
     /// Minor: move up to Movement, stopping on entering an enemy Danger Zone.
@@ -92,6 +99,12 @@ pub enum Action {
     ForceDoor(Cell),
     /// Minor: the model's next check this activation is one step easier.
     Prepare,
+    /// Free (no action): 1 Momentum makes the model's next check this activation two steps
+    /// easier ("1pt: Decrease Check Difficulty by 2"), offered where a check manoeuvre is.
+    Ease,
+    /// Free (no action): 2 Momentum make the model's next hit this activation trigger its
+    /// weapon's Critical Hit qualities ("2pt: Activate Weapon Quality requiring Critical Hit").
+    Empower,
     /// Minor: a Complex Athletics check against Obstacle X to remove Entangled X.
     BreakFree,
     /// Minor: clear the model's sight, removing Blinded (ruling).
@@ -122,6 +135,21 @@ pub enum Action {
     Pass,
     /// Spend a Luck Point to re-roll the check just failed.
     Reroll,
+    /// Push: re-roll the check just failed for 1 Stress (`stress`) or 1 Fatigue ("Push:
+    /// Suffer 1 Stress or Fatigue").
+    Push {
+        /// Suffer Stress rather than Fatigue.
+        stress: bool,
+    },
+    /// Dark Deal: re-roll the check just failed for 1 Corruption, even a re-rolled one ("One
+    /// attempt per check (except Dark Deal)").
+    DarkDeal,
+    /// Minor: Recuperate, a Challenging Cool check to recover 1 Stress (`stress`) or a
+    /// Challenging Endurance check to recover 1 Fatigue.
+    Recuperate {
+        /// Recover Stress rather than Fatigue.
+        stress: bool,
+    },
     /// Keep the check's outcome; or take the wound rather than soak it; or meet death rather
     /// than spend a Fate Point.
     Accept,
@@ -160,6 +188,14 @@ pub struct Model {
     pub reactions: u8,
     /// Luck Points left.
     pub luck: u8,
+    /// Fatigue taken (Characters: extra Minor actions, Push), up to
+    /// [`crate::data::FATIGUE_LIMIT`].
+    pub fatigue: u8,
+    /// Stress taken (Characters: Push), up to [`crate::data::STRESS_LIMIT`].
+    pub stress: u8,
+    /// Corruption taken (Characters: Dark Deal), below
+    /// [`crate::data::CORRUPTION_THRESHOLD`].
+    pub corruption: u8,
     /// Fate Points left.
     pub fate: u8,
     /// Its conditions.
@@ -191,6 +227,12 @@ impl Model {
     /// Must be dragged or abandoned"); it holds its square and can be dragged.
     pub fn body(&self) -> bool {
         self.out && !self.dead && self.profile.kind == crate::data::Kind::Character
+    }
+
+    /// Peril dice on its Basic checks: its conditions' ([`Conditions::peril`]) and, on a
+    /// physical check, exhaustion (Fatigue at [`crate::data::FATIGUE_LIMIT`]; illustrative).
+    pub fn peril(&self, physical: bool) -> u8 {
+        self.conditions.peril(physical) + (physical && self.fatigue >= crate::data::FATIGUE_LIMIT) as u8
     }
 
     /// Its melee weapon.
@@ -248,6 +290,11 @@ pub struct Activation {
     pub minors: u8,
     /// Its next check is one step easier (Prepare).
     pub prepared: bool,
+    /// Its next check is two steps easier (Momentum: [`Action::Ease`]).
+    pub eased: bool,
+    /// Its next hit triggers its weapon's Critical Hit qualities (Momentum:
+    /// [`Action::Empower`]).
+    pub empowered: bool,
     /// It may use Basic actions only (minions; elites and champions when surprised).
     pub basic_only: bool,
     /// It has ended (or misses its action phase).
@@ -317,6 +364,13 @@ pub enum Purpose {
         /// The ally.
         ally: u8,
     },
+    /// A Recuperate of `model`: 1 Stress (`stress`) or 1 Fatigue recovered on a success.
+    Recuperate {
+        /// The model.
+        model: u8,
+        /// Stress rather than Fatigue.
+        stress: bool,
+    },
 }
 
 /// A check waiting for its roll, with its exact odds.
@@ -326,7 +380,7 @@ pub struct Check {
     pub purpose: Purpose,
     /// Probabilities indexed like [`Outcome::ALL`].
     pub odds: [f64; 5],
-    /// The Character who may spend a Luck Point to re-roll it, if any.
+    /// The Character who may re-roll it (Luck, Push or Dark Deal), if any.
     pub luck: Option<u8>,
     /// Already re-rolled: the result is final.
     pub rerolled: bool,
@@ -404,6 +458,9 @@ pub struct Encounter {
     pub(crate) pool: u8,
     pub(crate) threat: u8,
     pub(crate) bought_pool: u8,
+    pub(crate) setup_threat: u8,
+    pub(crate) menacing: bool,
+    pub(crate) gloom: u8,
     pub(crate) surprise: Surprise,
     pub(crate) declare_turn: usize,
     pub(crate) to_declare: [Vec<u8>; 2],
@@ -443,6 +500,9 @@ impl Encounter {
             pool: 0,
             threat: crate::data::THREAT,
             bought_pool: 0,
+            setup_threat: 0,
+            menacing: false,
+            gloom: 0,
             surprise: Surprise::Unknown,
             declare_turn: PARTY_SIDE,
             to_declare: [Vec::new(), Vec::new()],
@@ -513,6 +573,22 @@ impl Encounter {
     /// costs from Pool").
     pub fn momentum_spent(&self) -> u8 {
         self.momentum_spent
+    }
+
+    /// The rounds the Gloom Effect bought at set-up still lasts (its Duration tracker; 0: not
+    /// in force).
+    pub fn gloom(&self) -> u8 {
+        self.gloom
+    }
+
+    /// Whether the DM bought its Champion the Menacing Talent at set-up.
+    pub fn menacing(&self) -> bool {
+        self.menacing
+    }
+
+    /// Threat the DM may still spend at set-up ([`crate::data::MAX_SETUP_THREAT`] in all).
+    pub fn setup_threat_left(&self) -> u8 {
+        self.threat.min(crate::data::MAX_SETUP_THREAT.saturating_sub(self.setup_threat))
     }
 
     /// Momentum the party may still spend this round: its Momentum plus
@@ -595,9 +671,16 @@ impl Encounter {
             .collect()
     }
 
+    /// Whether square `c` lies in the Danger Zone of an enemy of model `m` (what
+    /// [`Encounter::zone_enemies`] lists, without listing them).
+    pub fn in_enemy_zone(&self, m: u8, c: Cell) -> bool {
+        let side = self.models[m as usize].side();
+        (0..self.models.len() as u8).any(|e| self.models[e as usize].side() != side && self.threatens(e, c))
+    }
+
     /// Whether model `m` is Engaged (inside an enemy's Danger Zone).
     pub fn engaged(&self, m: u8) -> bool {
-        !self.zone_enemies(m, self.models[m as usize].cell).is_empty()
+        self.in_enemy_zone(m, self.models[m as usize].cell)
     }
 
     /// Models of `side` still in play.
@@ -626,6 +709,9 @@ impl Model {
             injuries: [0; INJURY_CARDS],
             reactions: profile.attacks,
             luck: profile.luck,
+            fatigue: 0,
+            stress: 0,
+            corruption: 0,
             fate: profile.fate,
             conditions: Conditions::default(),
             declared: false,

@@ -10,14 +10,14 @@ use agents::{Recipe, TensorGame, TensorShape};
 const CELLS: usize = WIDTH * HEIGHT;
 /// Observation planes: walls and obstacles, closed doors, own models, enemy models, wounds
 /// left (share of the profile's), Prone, the active model, enemy Danger Zones, Hidden,
-/// hindered (Stunned, Staggered, Bleeding, Entangled, Blinded, Drained, Weakened or
-/// Demoralized), Soak left (share of the profile's).
+/// hindered (Stunned, Staggered, Bleeding, Entangled, Blinded, Drained, Weakened,
+/// Demoralized or exhausted by Fatigue), Soak left (share of the profile's).
 const PLANES: usize = 11;
 /// Models in the illustrative data.
 const MODELS: usize = 9;
-/// Globals: round, Momentum, Pool, Threat, the observer's side, seven phases, and per model
-/// three visible-intent flags.
-const GLOBALS: usize = 5 + 7 + 3 * MODELS;
+/// Globals: round, Momentum, Pool, Threat, the observer's side, seven phases, per model
+/// three visible-intent flags, the Gloom's Duration left and the Menacing Talent.
+const GLOBALS: usize = 5 + 7 + 3 * MODELS + 2;
 /// Policy planes: Advance, Disengage, Disengage with Momentum, Reposition, Open Door, Force
 /// Door, Drag of each of the two Characters (models 0 and 1).
 const POLICY_PLANES: usize = 8;
@@ -25,8 +25,10 @@ const POLICY_PLANES: usize = 8;
 const FACES: usize = 16;
 /// Global logits: die faces 0–15, five outcomes, BuyPool 0–3, three intents, Change Place
 /// (ally × paid), Prepare, Stand Up, Strike (target × boost × extra), Shoot (target × boost),
-/// Interrupt, Pass, Reroll, Accept, End, Soak, Break Free, Clear Sight, Hide, Spend Fate.
-const POLICY_GLOBALS: usize = FACES + 5 + 4 + 3 + 2 * MODELS + 2 + 4 * MODELS + 2 * MODELS + 10;
+/// Interrupt, Pass, Reroll, Accept, End, Soak, Break Free, Clear Sight, Hide, Spend Fate,
+/// Buy Talent, Buy Effect, Ease, Empower, Push (Fatigue, Stress), Dark Deal, Recuperate
+/// (Fatigue, Stress).
+const POLICY_GLOBALS: usize = FACES + 5 + 4 + 3 + 2 * MODELS + 2 + 4 * MODELS + 2 * MODELS + 19;
 
 fn cell_index(c: Cell) -> u32 {
     c.y as u32 * WIDTH as u32 + c.x as u32
@@ -88,7 +90,8 @@ impl TensorGame for Encounter {
                 || c.staggered
                 || c.blinded
                 || c.drained
-                || c.bleeding + c.entangled + c.weakened + c.demoralized > 0;
+                || c.bleeding + c.entangled + c.weakened + c.demoralized > 0
+                || model.fatigue >= crate::data::FATIGUE_LIMIT;
             planes[9 * CELLS + i] = hindered as u8 as f32;
             planes[10 * CELLS + i] = model.soak as f32 / model.profile.soak.max(1) as f32;
             if active == Some(m as u8) {
@@ -123,6 +126,8 @@ impl TensorGame for Encounter {
                 globals[12 + 3 * m + k] = 1.0;
             }
         }
+        globals[12 + 3 * MODELS] = self.gloom as f32 / crate::data::GLOOM_DURATION as f32;
+        globals[13 + 3 * MODELS] = self.menacing as u8 as f32;
     }
 
     fn encode_action(&self, action: Action) -> Result<(usize, Recipe), String> {
@@ -183,6 +188,13 @@ impl TensorGame for Encounter {
             Action::ClearSight => global(BASE_OTHER + 7),
             Action::Hide => global(BASE_OTHER + 8),
             Action::SpendFate => global(BASE_OTHER + 9),
+            Action::BuyTalent => global(BASE_OTHER + 10),
+            Action::BuyEffect => global(BASE_OTHER + 11),
+            Action::Ease => global(BASE_OTHER + 12),
+            Action::Empower => global(BASE_OTHER + 13),
+            Action::Push { stress } => global(BASE_OTHER + 14 + stress as usize),
+            Action::DarkDeal => global(BASE_OTHER + 16),
+            Action::Recuperate { stress } => global(BASE_OTHER + 17 + stress as usize),
         })
     }
 }

@@ -19,7 +19,16 @@ impl Encounter {
                 _ => format!("die {f}"),
             },
             Action::Roll(o) => format!("{o:?}"),
-            Action::BuyPool(k) => format!("spend {k} Threat on the Adversary Pool"),
+            Action::BuyPool(k) => format!("spend {k} Threat on the Adversary Pool (and end the set-up spending)"),
+            Action::BuyTalent => format!(
+                "spend 1 Threat on the Menacing Talent (a Company model starting its activation in the Champion's Danger Zone is Demoralized {})",
+                crate::data::MENACE
+            ),
+            Action::BuyEffect => format!(
+                "spend 1 Threat on the Gloom Effect (ranged attacks +{} difficulty for {} rounds)",
+                crate::data::GLOOM_STEPS,
+                crate::data::GLOOM_DURATION
+            ),
             Action::Declare(i) => format!("declare {i:?}"),
             Action::Advance(c) => format!("advance to {}", at(c)),
             Action::Disengage { to, momentum } => {
@@ -33,6 +42,8 @@ impl Encounter {
             Action::OpenDoor(c) => format!("open the door at {}", at(c)),
             Action::ForceDoor(c) => format!("force the stuck door at {}", at(c)),
             Action::Prepare => "prepare".to_string(),
+            Action::Ease => "ease the next check by 2 steps (1 Momentum)".to_string(),
+            Action::Empower => "activate the weapon's Critical Hit quality on the next hit (2 Momentum)".to_string(),
             Action::BreakFree => "try to break free".to_string(),
             Action::ClearSight => "clear its sight".to_string(),
             Action::Hide => "hide".to_string(),
@@ -44,9 +55,21 @@ impl Encounter {
             Action::Shoot { target, boost } => {
                 format!("shoot {}{}", name(target), paid(boost, "difficulty −2"))
             }
-            Action::Interrupt => "interrupt".to_string(),
+            Action::Interrupt => match self.pending.last() {
+                Some(&Pending::Interrupt { by }) if self.interrupt_costs_momentum(by) => {
+                    "interrupt (gain a Reaction for 2 Momentum)".to_string()
+                }
+                _ => "interrupt".to_string(),
+            },
             Action::Pass => "pass".to_string(),
             Action::Reroll => "re-roll with Luck".to_string(),
+            Action::Push { stress: true } => "push: re-roll for 1 Stress".to_string(),
+            Action::Push { stress: false } => "push: re-roll for 1 Fatigue".to_string(),
+            Action::DarkDeal => "make a Dark Deal: re-roll for 1 Corruption".to_string(),
+            Action::Recuperate { stress: true } => "recuperate: a Challenging Cool check to recover 1 Stress".to_string(),
+            Action::Recuperate { stress: false } => {
+                "recuperate: a Challenging Endurance check to recover 1 Fatigue".to_string()
+            }
             Action::Accept if matches!(self.pending.last(), Some(crate::state::Pending::Soak { .. })) => {
                 "take the wound(s)".to_string()
             }
@@ -89,11 +112,11 @@ impl Encounter {
                     Some((mover, a)) => (name(mover), self.describe(a)),
                     None => ("?", String::new()),
                 };
-                format!(
-                    "{} may Interrupt {mover} ({what}): one melee attack before it moves, for a Reaction ({} left)",
-                    name(by),
-                    self.models[by as usize].reactions
-                )
+                let cost = match self.models[by as usize].reactions {
+                    0 => format!("for 2 Momentum, a Reaction gained (Momentum to spend {})", self.momentum_left()),
+                    r => format!("for a Reaction ({r} left)"),
+                };
+                format!("{} may Interrupt {mover} ({what}): one melee attack before it moves, {cost}", name(by))
             }
             Some(&Pending::Soak { target, wounds }) => {
                 let t = &self.models[target as usize];
@@ -119,8 +142,18 @@ impl Encounter {
             }
             Some(Pending::Reroll(check, outcome)) => {
                 let who = check.luck.map_or("?", name);
-                let luck = check.luck.map_or(0, |m| self.models[m as usize].luck);
-                format!("{who}'s check came out {outcome:?}: spend a Luck Point ({luck} left) to re-roll it?")
+                let x = check.luck.map(|m| &self.models[m as usize]);
+                let track = |f: fn(&crate::state::Model) -> u8| x.map_or(0, f);
+                format!(
+                    "{who}'s check came out {outcome:?}: re-roll it? (Luck {} left; Fatigue {}/{}, Stress {}/{}, Corruption {}/{})",
+                    track(|m| m.luck),
+                    track(|m| m.fatigue),
+                    crate::data::FATIGUE_LIMIT,
+                    track(|m| m.stress),
+                    crate::data::STRESS_LIMIT,
+                    track(|m| m.corruption),
+                    crate::data::CORRUPTION_THRESHOLD
+                )
             }
             _ => match (self.phase, self.act) {
                 (_, Some(a)) => {
@@ -131,8 +164,13 @@ impl Encounter {
                     } else {
                         format!("Momentum to spend {}", self.momentum_left())
                     };
+                    let extra = if self.extra_minor(a.model) {
+                        format!(" (another costs 1 Fatigue: {}/{})", m.fatigue, crate::data::FATIGUE_LIMIT)
+                    } else {
+                        String::new()
+                    };
                     format!(
-                        "{} to act (at {}, Wounds {}): {major}, {} Minor action(s) used; {momentum}",
+                        "{} to act (at {}, Wounds {}): {major}, {} Minor action(s) used{extra}; {momentum}",
                         m.profile.name,
                         at(m.cell),
                         m.wounds,
@@ -150,9 +188,11 @@ impl Encounter {
                         names.join(", ")
                     )
                 }
-                (Phase::BuyPool, None) => {
-                    format!("The DM may spend Threat ({} left) on additional Adversary Pool", self.threat)
-                }
+                (Phase::BuyPool, None) => format!(
+                    "The DM may spend Threat ({} left, {} more at set-up) on additional Adversary Pool, a Talent or an Effect",
+                    self.threat,
+                    self.setup_threat_left()
+                ),
                 _ => format!("{:?}", self.phase),
             },
         }

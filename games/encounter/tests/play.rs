@@ -1,5 +1,6 @@
 //! Whole games: random play keeps the invariants over 2,000 seeded games (and reaches every
-//! Injury card, Soak, death and each condition, Fate, Drag, abandonment and routs), the framework's
+//! Injury card, Soak, death and each condition, Fate, Drag, abandonment and routs, every
+//! Momentum use, Threat's Talent and Effect, Push, Dark Deal, Recuperate and exhaustion), the framework's
 //! generic agents play either side, and the scripted Dungeon Master beats a random party
 //! clearly (a claim that fails if the DM plays no better than chance).
 
@@ -76,6 +77,18 @@ fn invariants(s: &Encounter) -> Result<(), String> {
                 return Err(format!("model {i} is Blinded but may {a:?}"));
             }
         }
+        // Fatigue, Stress and Corruption: Characters only, within their limits.
+        let character = m.profile.kind == encounter::data::Kind::Character;
+        if m.fatigue > encounter::data::FATIGUE_LIMIT
+            || m.stress > encounter::data::STRESS_LIMIT
+            || m.corruption > encounter::data::CORRUPTION_THRESHOLD
+            || (!character && m.fatigue + m.stress + m.corruption > 0)
+        {
+            return Err(format!(
+                "model {i}: fatigue {} stress {} corruption {}",
+                m.fatigue, m.stress, m.corruption
+            ));
+        }
         if m.luck > m.profile.luck || m.reactions > m.profile.attacks {
             return Err(format!("model {i}: luck {} reactions {}", m.luck, m.reactions));
         }
@@ -91,6 +104,11 @@ fn invariants(s: &Encounter) -> Result<(), String> {
     }
     if s.momentum_spent() > s.momentum() + encounter::MOMENTUM_CREDIT {
         return Err(format!("momentum {} spent {}", s.momentum(), s.momentum_spent()));
+    }
+    // The Gloom's Duration tracker loses 1 at each Bookkeeping.
+    if s.gloom() > 0 && s.gloom() as usize + s.round() as usize > encounter::data::GLOOM_DURATION as usize + 1
+    {
+        return Err(format!("gloom {} in round {}", s.gloom(), s.round()));
     }
     if s.momentum() > MAX_MOMENTUM || s.threat() > encounter::data::THREAT || s.round() > MAX_ROUNDS {
         return Err(format!("momentum {} threat {} round {}", s.momentum(), s.threat(), s.round()));
@@ -120,6 +138,8 @@ fn invariants(s: &Encounter) -> Result<(), String> {
 struct Reached {
     cards: [bool; encounter::data::INJURY_DECK.len()],
     seen: std::collections::BTreeSet<&'static str>,
+    /// The Momentum spent this round before the action tallied.
+    spent: u8,
 }
 
 impl Reached {
@@ -131,7 +151,21 @@ impl Reached {
             Action::ClearSight => drop(self.seen.insert("clear sight")),
             Action::Hide => drop(self.seen.insert("hide")),
             Action::Drag { .. } => drop(self.seen.insert("drag")),
+            Action::Ease => drop(self.seen.insert("ease a check")),
+            Action::Empower => drop(self.seen.insert("empower a weapon")),
+            Action::BuyTalent => drop(self.seen.insert("talent bought")),
+            Action::BuyEffect => drop(self.seen.insert("effect bought")),
+            Action::Push { .. } => drop(self.seen.insert("push")),
+            Action::DarkDeal => drop(self.seen.insert("dark deal")),
+            Action::Recuperate { .. } => drop(self.seen.insert("recuperate")),
+            Action::Interrupt if s.momentum_spent() == self.spent + 2 => {
+                self.seen.insert("reaction bought");
+            }
             _ => {}
+        }
+        self.spent = s.momentum_spent();
+        if s.gloom() > 0 && s.round() > 1 {
+            self.seen.insert("gloom lasting past round 1");
         }
         for m in s.models() {
             for (k, &n) in m.injuries.iter().enumerate() {
@@ -157,6 +191,7 @@ impl Reached {
                 ("banes from a Momentum deficit", c.banes > 0),
                 ("stunned during its own activation", c.stun_held),
                 ("death met keeping a Fate Point", m.dead && m.fate > 0),
+                ("exhausted by Fatigue", m.fatigue >= encounter::data::FATIGUE_LIMIT),
             ] {
                 if on {
                     self.seen.insert(name);
@@ -187,7 +222,7 @@ fn random_play_keeps_the_invariants_over_2000_games() {
     assert!(total_steps > 2000 * 50);
     // Every Injury card, Soak, death and each condition with its removal occur in random play.
     assert!(reached.cards.iter().all(|&c| c), "cards drawn: {:?}", reached.cards);
-    assert_eq!(reached.seen.len(), 21, "reached: {:?}", reached.seen);
+    assert_eq!(reached.seen.len(), 31, "reached: {:?}", reached.seen);
 }
 
 #[test]

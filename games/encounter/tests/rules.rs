@@ -3,7 +3,7 @@
 //! cutter, 5 goblin spearman, 6 goblin archer (Minions), 7 orc veteran (Elite), 8 ogre
 //! chieftain (Champion).
 
-use agents::Game;
+use agents::{Agent, Game};
 use encounter::board::{Board, Cell};
 use encounter::checks::Outcome;
 use encounter::conditions::{Conditions, Duration};
@@ -56,6 +56,11 @@ fn to_activation(mut s: Encounter, first: u8, shoot: bool) -> Encounter {
 
 fn legal(s: &Encounter) -> Vec<Action> {
     s.legal_actions()
+}
+
+fn sorted(mut actions: Vec<Action>) -> Vec<Action> {
+    actions.sort();
+    actions
 }
 
 fn pending_odds(s: &Encounter) -> [f64; 5] {
@@ -252,7 +257,13 @@ fn an_activation_is_one_major_or_two_minor_plus_a_free_minor() {
     s.act(Action::Strike { target: CUTTER, boost: false, extra: false }).unwrap();
     s.act(Action::Roll(Outcome::Failure)).unwrap();
     s.act(Action::Accept).unwrap();
-    assert_ne!(s.activation().map(|a| a.model), Some(BRANNOC), "nothing left after a Major and a minor");
+    // Nothing free is left after a Major and a minor: a Main Character may go on only with
+    // additional Minors for Fatigue ("Main Characters: Additional Minor Actions cost 1
+    // Fatigue each"), and the scripted party ends there.
+    assert!(s.extra_minor(BRANNOC), "{}", s.render());
+    assert_eq!(encounter::ScriptedAgent.select_action(&s), Action::EndActivation);
+    s.act(Action::EndActivation).unwrap();
+    assert_ne!(s.activation().map(|a| a.model), Some(BRANNOC));
 }
 
 #[test]
@@ -540,7 +551,8 @@ fn luck_re_rolls_a_check_once_and_the_re_roll_is_final() {
     assert_eq!(s.models()[BRANNOC as usize].luck, 0);
     assert_eq!(s.node(), Node::Chance);
     s.act(Action::Roll(Outcome::Bane)).unwrap();
-    assert!(s.pending().iter().all(|p| !matches!(p, Pending::Reroll(..))), "no second re-roll");
+    // Only a Dark Deal re-rolls a re-rolled check ("except Dark Deal").
+    assert_eq!(legal(&s), sorted(vec![Action::DarkDeal, Action::Accept]));
 }
 
 #[test]
@@ -1386,4 +1398,259 @@ fn a_fate_point_is_the_players_choice() {
     s.act(Action::SpendFate).unwrap();
     let brannoc = &s.models()[BRANNOC as usize];
     assert!(brannoc.body() && brannoc.fate == 0);
+}
+
+#[test]
+fn momentum_buys_a_reaction_for_an_interrupt_when_none_is_left() {
+    // "2pt: Gain 1 additional Reaction until start of next Model's activation". Ruling: it is
+    // offered with an Interrupt to a party model that has no Reaction left, and spent at once.
+    let mut s = to_activation(started(0), CUTTER, false);
+    s.pose_at(WAT, c(2, 4)).unwrap();
+    s.pose_at(CUTTER, c(3, 5)).unwrap();
+    s.pose_reactions(WAT, 0).unwrap();
+    let away = *legal(&s).iter().find(|a| matches!(a, Action::Advance(_))).unwrap();
+    s.act(away).unwrap();
+    assert!(matches!(s.pending().last(), Some(Pending::Interrupt { by: WAT })), "{:?}", s.pending());
+    assert!(s.interrupt_costs_momentum(WAT));
+    assert!(s.decision_prompt().contains("for 2 Momentum"), "{}", s.decision_prompt());
+    assert_eq!(
+        encounter::ScriptedAgent.select_action(&s),
+        Action::Pass,
+        "the scripted party keeps its Momentum"
+    );
+    let spent = s.momentum_spent();
+    s.act(Action::Interrupt).unwrap();
+    assert_eq!(s.momentum_spent(), spent + 2, "paid at Bookkeeping");
+    assert!(
+        matches!(s.pending().last(), Some(Pending::Check(c)) if matches!(c.purpose, encounter::state::Purpose::Attack { attacker: WAT, .. }))
+    );
+    // With a Reaction left, the Interrupt costs nothing.
+    let mut s = to_activation(started(0), CUTTER, false);
+    s.pose_at(WAT, c(2, 4)).unwrap();
+    s.pose_at(CUTTER, c(3, 5)).unwrap();
+    s.act(away).unwrap();
+    let spent = s.momentum_spent();
+    s.act(Action::Interrupt).unwrap();
+    assert_eq!((s.momentum_spent(), s.models()[WAT as usize].reactions), (spent, 0));
+}
+
+#[test]
+fn momentum_decreases_the_difficulty_of_a_manoeuvre_check_by_two() {
+    // "1pt: Decrease Check Difficulty by 2" (Strike and Shoot take it as their boost; Ease
+    // gives it to the model's next check, here a Disengage).
+    let mut s = to_activation(started(0), WAT, false);
+    s.pose_at(WAT, c(2, 4)).unwrap();
+    s.pose_at(CUTTER, c(3, 5)).unwrap();
+    assert!(legal(&s).contains(&Action::Ease));
+    let to = legal_disengage(&s);
+    let mut plain = s.clone();
+    plain.act(Action::Disengage { to, momentum: false }).unwrap();
+    let spent = s.momentum_spent();
+    s.act(Action::Ease).unwrap();
+    assert_eq!(s.momentum_spent(), spent + 1);
+    assert_eq!(s.activation().unwrap().minors, 0, "no action spent");
+    assert!(!legal(&s).contains(&Action::Ease), "once per check");
+    s.act(Action::Disengage { to, momentum: false }).unwrap();
+    // Challenging (+1) against WS 3 with Athletics 3: Obstacle 5; two steps easier: 3.
+    assert!((success(pending_odds(&plain)) - 2.0 / 6.0).abs() < 1e-12);
+    assert!((success(pending_odds(&s)) - 4.0 / 6.0).abs() < 1e-12);
+}
+
+#[test]
+fn momentum_activates_the_weapons_critical_hit_quality_on_a_hit() {
+    // "2pt: Activate Weapon Quality requiring Critical Hit": Brannoc's sword has Rend (a
+    // Critical Hit leaves Bleeding 2); paid, a plain Success triggers it.
+    let mut s = to_activation(started(0), BRANNOC, false);
+    s.pose_at(ORC, c(2, 1)).unwrap();
+    assert!(legal(&s).contains(&Action::Empower));
+    let mut plain = s.clone();
+    let spent = s.momentum_spent();
+    s.act(Action::Empower).unwrap();
+    assert_eq!(s.momentum_spent(), spent + 2);
+    for x in [&mut s, &mut plain] {
+        x.act(Action::Strike { target: ORC, boost: false, extra: false }).unwrap();
+        x.act(Action::Roll(Outcome::Success)).unwrap();
+    }
+    assert_eq!(s.models()[ORC as usize].conditions.bleeding, 2);
+    assert_eq!(plain.models()[ORC as usize].conditions.bleeding, 0, "no Boon, no quality unpaid");
+}
+
+#[test]
+fn threat_buys_a_talent_or_an_effect_at_set_up_not_only_pool() {
+    // "Spend Threat for Talents, better models, or additional Pool values"; "DM spends Threat
+    // to modify duration/severity or buy additional Effects". Illustrative: the Menacing
+    // Talent and the Gloom Effect, 1 Threat each, within the set-up's 2 Threat.
+    let mut s = Encounter::start();
+    let l = legal(&s);
+    assert!(
+        l.contains(&Action::BuyTalent) && l.contains(&Action::BuyEffect) && l.contains(&Action::BuyPool(2))
+    );
+    s.act(Action::BuyTalent).unwrap();
+    assert_eq!((s.phase(), s.threat(), s.menacing()), (Phase::BuyPool, encounter::data::THREAT - 1, true));
+    assert!(!legal(&s).contains(&Action::BuyTalent) && !legal(&s).contains(&Action::BuyPool(2)));
+    s.act(Action::BuyEffect).unwrap();
+    assert_eq!(s.phase(), Phase::Surprise, "the set-up's Threat is spent");
+    assert_eq!(s.gloom(), encounter::data::GLOOM_DURATION);
+}
+
+/// Set-up with the Menacing Talent (or not) and the ogre next to Brannoc, to Brannoc's
+/// activation.
+fn menaced(talent: bool) -> Encounter {
+    let mut s = Encounter::start();
+    if talent {
+        s.act(Action::BuyTalent).unwrap();
+    }
+    s.act(Action::BuyPool(0)).unwrap();
+    s.act(Action::Face(3)).unwrap();
+    s.act(Action::Face(2)).unwrap();
+    s.pose_at(OGRE, c(2, 1)).unwrap();
+    to_activation(s, BRANNOC, false)
+}
+
+#[test]
+fn the_menacing_champion_demoralizes_a_company_model_starting_in_its_danger_zone() {
+    // Illustrative Talent (bought with Threat): a Company model that starts its activation in
+    // the Menacing Champion's Danger Zone is Demoralized 1 ("Demoralized (Persistent): All
+    // checks: +[X] Difficulty").
+    let s = menaced(true);
+    assert!(s.threatens(OGRE, s.models()[BRANNOC as usize].cell));
+    assert_eq!(s.models()[BRANNOC as usize].conditions.demoralized, encounter::data::MENACE);
+    assert_eq!(menaced(false).models()[BRANNOC as usize].conditions.demoralized, 0);
+}
+
+#[test]
+fn the_gloom_makes_shots_harder_until_its_duration_runs_out_at_bookkeeping() {
+    // Illustrative Effect (bought with Threat): ranged attacks +1 difficulty while it lasts;
+    // "Apply Global Effects: ... Reduce Duration trackers by 1. Remove effects with Duration 0
+    // after applying."
+    let gloomy = |effect: bool| {
+        let mut s = Encounter::start();
+        if effect {
+            s.act(Action::BuyEffect).unwrap();
+        }
+        s.act(Action::BuyPool(0)).unwrap();
+        s.act(Action::Face(3)).unwrap();
+        s.act(Action::Face(2)).unwrap();
+        let mut s = to_activation(s, ISOLDE, true);
+        s.pose_at(ISOLDE, c(1, 6)).unwrap();
+        s.pose_at(ORC, c(6, 4)).unwrap();
+        s
+    };
+    let shot = |mut s: Encounter| {
+        s.act(Action::Shoot { target: ORC, boost: false }).unwrap();
+        success(pending_odds(&s))
+    };
+    assert!(shot(gloomy(true)) < shot(gloomy(false)));
+    let s = to_morale(gloomy(true));
+    assert_eq!(s.round(), 2);
+    assert_eq!(s.gloom(), encounter::data::GLOOM_DURATION - 1);
+}
+
+/// An Advance of `m` that stays out of every enemy Danger Zone (from outside them).
+fn quiet_advance(s: &Encounter, m: u8) -> Action {
+    *legal(s)
+        .iter()
+        .find(|a| matches!(a, Action::Advance(to) if !s.in_enemy_zone(m, *to)))
+        .expect("a quiet Advance")
+}
+
+#[test]
+fn a_character_takes_additional_minor_actions_for_fatigue() {
+    // "Perform one Major Action OR gain 2 free Minor Actions - Perform one free Minor Action
+    // (before or after Major Action) - Main Characters: Additional Minor Actions cost 1
+    // Fatigue each". Ruling: up to FATIGUE_LIMIT; exhausted, Peril on physical checks.
+    let mut s = to_activation(started(0), BRANNOC, false);
+    for _ in 0..3 {
+        assert!(!s.extra_minor(BRANNOC));
+        s.act(quiet_advance(&s, BRANNOC)).unwrap();
+    }
+    assert_eq!(s.models()[BRANNOC as usize].fatigue, 0, "three free Minors");
+    assert!(s.extra_minor(BRANNOC));
+    assert!(s.decision_prompt().contains("another costs 1 Fatigue"), "{}", s.decision_prompt());
+    assert_eq!(
+        encounter::ScriptedAgent.select_action(&s),
+        Action::EndActivation,
+        "the scripted party spends none"
+    );
+    s.act(quiet_advance(&s, BRANNOC)).unwrap();
+    assert_eq!((s.models()[BRANNOC as usize].fatigue, s.activation().unwrap().minors), (1, 4));
+    // Not a Main Character: Wat's activation ends with its three Minors.
+    let mut s = to_activation(started(0), WAT, false);
+    for _ in 0..3 {
+        s.act(quiet_advance(&s, WAT)).unwrap();
+    }
+    assert_ne!(s.activation().map(|a| a.model), Some(WAT), "Wat has no additional Minor");
+    // Exhausted (Fatigue at the limit): no more, and Peril on a physical check.
+    let mut s = to_activation(started(0), BRANNOC, false);
+    s.pose_at(ORC, c(2, 1)).unwrap();
+    let mut fresh = s.clone();
+    s.pose_tracks(BRANNOC, encounter::data::FATIGUE_LIMIT, 0, 0).unwrap();
+    let strike = Action::Strike { target: ORC, boost: false, extra: false };
+    fresh.act(strike).unwrap();
+    s.act(strike).unwrap();
+    assert!(success(pending_odds(&s)) < success(pending_odds(&fresh)));
+    s.act(Action::Roll(Outcome::Success)).unwrap();
+    while s.node() == Node::Chance || s.node() == Node::Decision(DM_SIDE) {
+        s.act(idle_action(&s)).unwrap();
+    }
+    assert!(!s.extra_minor(BRANNOC));
+}
+
+#[test]
+fn push_and_dark_deal_re_roll_a_failed_check_and_only_a_dark_deal_re_rolls_twice() {
+    // "Re-Rolls - Limitation: One attempt per check (except Dark Deal). Re-rolled result is
+    // always final. - Sources: Luck Points: Spend 1 LP - Dark Deal: Suffer 1 Corruption -
+    // Push: Suffer 1 Stress or Fatigue"
+    let mut s = to_activation(started(0), BRANNOC, false);
+    s.pose_at(ORC, c(2, 1)).unwrap();
+    s.act(Action::Strike { target: ORC, boost: false, extra: false }).unwrap();
+    s.act(Action::Roll(Outcome::Failure)).unwrap();
+    let all = sorted(vec![
+        Action::Accept,
+        Action::Reroll,
+        Action::Push { stress: false },
+        Action::Push { stress: true },
+        Action::DarkDeal,
+    ]);
+    assert_eq!(legal(&s), all);
+    assert!(s.decision_prompt().contains("Fatigue 0/"), "{}", s.decision_prompt());
+    let mut stressed = s.clone();
+    stressed.act(Action::Push { stress: true }).unwrap();
+    assert_eq!(stressed.models()[BRANNOC as usize].stress, 1);
+    s.act(Action::Push { stress: false }).unwrap();
+    assert_eq!(s.models()[BRANNOC as usize].fatigue, 1);
+    assert_eq!(s.node(), Node::Chance, "the check is rolled again");
+    s.act(Action::Roll(Outcome::Failure)).unwrap();
+    assert_eq!(legal(&s), sorted(vec![Action::DarkDeal, Action::Accept]), "after a re-roll only a Dark Deal");
+    for corruption in 1..=encounter::data::CORRUPTION_THRESHOLD {
+        s.act(Action::DarkDeal).unwrap();
+        assert_eq!(s.models()[BRANNOC as usize].corruption, corruption);
+        s.act(Action::Roll(Outcome::Failure)).unwrap();
+    }
+    assert!(s.pending().iter().all(|p| !matches!(p, Pending::Reroll(..))), "at the Threshold, no more");
+    assert_eq!(s.models()[BRANNOC as usize].luck, 1, "no Luck spent");
+}
+
+#[test]
+fn recuperate_recovers_fatigue_or_stress_with_a_challenging_check() {
+    // "Recuperate - Recover Stress: Challenging Cool check to recover 1 Stress - Recover
+    // Fatigue: Challenging Endurance check to recover 1 Fatigue"
+    let mut s = to_activation(started(0), BRANNOC, false);
+    assert!(!legal(&s).iter().any(|a| matches!(a, Action::Recuperate { .. })), "nothing to recover");
+    s.pose_tracks(BRANNOC, 2, 1, 0).unwrap();
+    let l = legal(&s);
+    assert!(
+        l.contains(&Action::Recuperate { stress: false }) && l.contains(&Action::Recuperate { stress: true })
+    );
+    let mut cool = s.clone();
+    s.act(Action::Recuperate { stress: false }).unwrap();
+    assert_eq!(s.activation().unwrap().minors, 1, "a Minor action");
+    // Challenging (+1) Endurance 3, unopposed: Obstacle 7 − (3 − 1) = 5.
+    assert!((success(pending_odds(&s)) - 2.0 / 6.0).abs() < 1e-12);
+    s.act(Action::Roll(Outcome::Complication)).unwrap();
+    assert_eq!(s.models()[BRANNOC as usize].fatigue, 1);
+    cool.act(Action::Recuperate { stress: true }).unwrap();
+    cool.act(Action::Roll(Outcome::Failure)).unwrap();
+    cool.act(Action::Accept).unwrap();
+    assert_eq!(cool.models()[BRANNOC as usize].stress, 1, "a failure recovers nothing");
 }
