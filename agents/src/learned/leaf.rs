@@ -1,12 +1,12 @@
 //! A learned leaf value for search: what MCTS's rollouts are cut off with
-//! (`mcts:...,leaf=PATH`) in place of the material count ([`crate::tde::MaterialEvaluator`]).
+//! (`mcts:...,leaf=PATH`) in place of the material count ([`crate::drowned_earth::MaterialEvaluator`]).
 //!
 //! The value of a position for side A is `tanh(w · f)`, with per-scenario weights `w` over a
 //! few features `f` of the position ([`FEATURES`]): the victory-point margin, the share of
 //! each crew's points still conscious and of its models, each also scaled by how far the game
 //! has gone, and a constant (the first player's edge). Side B's value is its negation. Weights
 //! are fitted to the mean results of rollouts from positions of the learned player's own games
-//! (`tde leaf-value`, `training::learn::leaf`); [`LeafValue::material`] sets them to what
+//! (`tde leaf-value`, `training::learned_player::leaf`); [`LeafValue::material`] sets them to what
 //! the material count computes, so a fit starts from it and is regularised toward it.
 //!
 //! ```json
@@ -72,7 +72,7 @@ struct RawLeafValue {
 
 impl LeafValue {
     /// The material count's own weights: margin 1, points 2, the rest 0 — the value
-    /// [`crate::tde::MaterialEvaluator`] gives.
+    /// [`crate::drowned_earth::MaterialEvaluator`] gives.
     pub fn material() -> LeafValue {
         LeafValue {
             note: "the material count (margin and conscious points)".into(),
@@ -153,7 +153,7 @@ impl crate::mcts::Evaluator<GameState> for LeafValue {
     fn evaluate(&self, state: &GameState) -> Vec<f64> {
         // A solo game: its score so far, as the material count judges it.
         if state.solo_score().is_some() {
-            return crate::tde::MaterialEvaluator.evaluate(state);
+            return crate::drowned_earth::MaterialEvaluator.evaluate(state);
         }
         let v = self.value(state);
         vec![v, -v]
@@ -176,7 +176,7 @@ mod tests {
         while !state.is_terminal() {
             if checked % 7 == 0 {
                 let a = leaf.evaluate(&state);
-                let b = crate::tde::MaterialEvaluator.evaluate(&state);
+                let b = crate::drowned_earth::MaterialEvaluator.evaluate(&state);
                 assert!((a[0] - b[0]).abs() < 1e-12 && (a[1] + a[0]).abs() < 1e-12, "{a:?} {b:?}");
             }
             checked += 1;
