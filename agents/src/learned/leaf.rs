@@ -17,8 +17,11 @@
 //!   "weights": { "couriers": { "side_a": 0.02, "margin": 0.9, ... }, ... }
 //! }
 //! ```
-//! Every scenario and feature must be present: a file is checked whole when it is read, and an
-//! error names the file, the entry and the reason.
+//! Every feature of a scenario's block must be present. A scenario's whole block may be
+//! missing — a file written before the scenario joined the scenario list: that scenario then
+//! takes the material count's weights ([`LeafValue::material`]), so a new scenario needs no
+//! edit of the existing files. A file is checked whole when it is read, and an error names the
+//! file, the entry and the reason.
 
 use super::balance::balance;
 use crate::learned::generation::SCENARIOS;
@@ -38,6 +41,8 @@ pub const FEATURES: [&str; FEATURE_COUNT] =
     ["side_a", "margin", "points", "models", "margin_late", "points_late", "models_late"];
 /// Largest weight magnitude a file may hold.
 pub const MAX_WEIGHT: f64 = 100.0;
+/// The material count's weights ([`FEATURES`] order): margin 1, points 2, the rest 0.
+const MATERIAL: [f64; FEATURE_COUNT] = [0.0, 1.0, 2.0, 0.0, 0.0, 0.0, 0.0];
 
 /// The features of `state` for side A ([`FEATURES`] order):
 /// - `side_a`: 1;
@@ -76,7 +81,7 @@ impl LeafValue {
     pub fn material() -> LeafValue {
         LeafValue {
             note: "the material count (margin and conscious points)".into(),
-            weights: vec![[0.0, 1.0, 2.0, 0.0, 0.0, 0.0, 0.0]; SCENARIOS.len()],
+            weights: vec![MATERIAL; SCENARIOS.len()],
         }
     }
 
@@ -116,8 +121,11 @@ impl LeafValue {
         }
         let mut weights = Vec::new();
         for s in SCENARIOS {
-            let block =
-                raw.weights.get(s.name()).ok_or_else(|| format!("{file}: weights.{} missing", s.name()))?;
+            // A scenario the file has no block for takes the material count's weights.
+            let Some(block) = raw.weights.get(s.name()) else {
+                weights.push(MATERIAL);
+                continue;
+            };
             if let Some(extra) = block.keys().find(|k| !FEATURES.contains(&k.as_str())) {
                 return Err(format!("{file}: weights.{}.{extra}: no such feature", s.name()));
             }
@@ -201,5 +209,22 @@ mod tests {
         assert!(err(&good.replacen("\"margin\": 1.0", "\"margin\": 1e9", 1)).contains(".margin"));
         assert!(err(&good.replacen("\"points\"", "\"pints\"", 1)).contains("pints"));
         assert!(err(&good.replacen("\"couriers\"", "\"curriers\"", 1)).contains("curriers"));
+    }
+
+    #[test]
+    fn a_file_without_a_scenarios_block_gives_it_the_material_weights() {
+        let mut leaf = LeafValue::material();
+        for w in &mut leaf.weights {
+            w[4] = -0.5;
+        }
+        let mut raw: serde_json::Value = serde_json::from_str(&leaf.to_json()).unwrap();
+        raw["weights"].as_object_mut().unwrap().remove("couriers").expect("a couriers block");
+        let read = LeafValue::parse(&raw.to_string(), "old.json").unwrap();
+        for (s, w) in SCENARIOS.iter().zip(&read.weights) {
+            let expected = if s.name() == "couriers" { MATERIAL[4] } else { -0.5 };
+            assert_eq!(w[4], expected, "{}", s.name());
+        }
+        let couriers = SCENARIOS.iter().position(|s| s.name() == "couriers").unwrap();
+        assert_eq!(read.weights[couriers], MATERIAL, "couriers: the material count's");
     }
 }

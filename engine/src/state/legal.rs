@@ -10,9 +10,7 @@ use super::move_resolution::{move_spec, MoverOccupancy};
 use super::sequence::{RollRole, Sequence};
 use super::sight::Pose;
 use super::step::Step;
-use super::thinning::{
-    answers_digest, digest, fall_follow, template_follow, wet_follow, ReactionPoint, Thinning, DIGEST,
-};
+use super::thinning::{digest, fall_follow, template_follow, wet_follow, ReactionPoint, Thinning, DIGEST};
 use super::{Action, GameState, ModelId, Side, Stance};
 use crate::movement::{self, MoveSpec, Occupancy, PathPoint, StepKind, ORTHO};
 
@@ -570,12 +568,6 @@ pub(crate) fn strictly_ascending(options: &[Action]) -> bool {
     options.windows(2).all(|w| w[0] < w[1])
 }
 
-/// The points of the active model's action: every point of its path (0 = start), or its
-/// position alone.
-pub(super) fn action_points(seq: &Sequence) -> std::ops::RangeInclusive<u8> {
-    0..=if seq.has_path() { seq.path.points.len() as u8 } else { 0 }
-}
-
 /// Nested actions (p.28): one shoot or dodge at a point of the move's path, for one more AP.
 fn nested_options(state: &GameState, out: &mut Vec<Action>) {
     let seq = state.dynamic().sequence.as_ref().expect("sequence");
@@ -587,7 +579,7 @@ fn nested_options(state: &GameState, out: &mut Vec<Action>) {
     let budget = pass_budget(state, seq);
     let profile = state.profile(actor);
     let mut thin = Thinning::new();
-    for k in action_points(seq) {
+    for k in seq.action_points() {
         let pose = actor_pose(state, seq, k);
         let class = seq.reach_class(k, budget);
         if thin.first((actor, actor, CombatKind::Dodge, class, 0, false, false, 0)) {
@@ -671,7 +663,7 @@ pub(super) fn reaction_options(
     let seq = d.sequence.as_ref().expect("sequence");
     let actor = seq.actor;
     let budget = pass_budget(state, seq);
-    let last = *action_points(seq).end();
+    let last = *seq.action_points().end();
     let charge_target = match seq.declared {
         Action::Charge { target, .. } => Some(target),
         _ => None,
@@ -685,7 +677,7 @@ pub(super) fn reaction_options(
     };
     // The start and every path point (24 in place, as the path keeps them).
     let poses: crate::inline_vec::InlineVec<Pose, 25> =
-        action_points(seq).map(|k| actor_pose(state, seq, k)).collect();
+        seq.action_points().map(|k| actor_pose(state, seq, k)).collect();
     // What follows a reaction at each point besides the reactor's own test (ruling 147).
     let (falls, wet) = if first {
         (Default::default(), Default::default())
@@ -707,7 +699,7 @@ pub(super) fn reaction_options(
         let engaged_elsewhere = state.enemies_in_contact(r).any(|e| e != actor);
         let profile = state.profile(r);
         let mut thin = Thinning::new();
-        for k in action_points(seq) {
+        for k in seq.action_points() {
             if first && !out.is_empty() {
                 return;
             }
@@ -841,7 +833,7 @@ fn firefight_options(state: &GameState, out: &mut Vec<Action>) {
 
 /// Whether the active model may answer a reaction with a firefight (p.38): it has an AP, its
 /// action is a move or an interaction, and it declared no nested action.
-pub(super) fn may_firefight(state: &GameState, seq: &Sequence) -> bool {
+fn may_firefight(state: &GameState, seq: &Sequence) -> bool {
     state.dynamic().models[seq.actor as usize].ap > 0
         && matches!(seq.declared, Action::Move { .. } | Action::Interact { .. })
         && !seq.has_nested()
@@ -850,7 +842,7 @@ pub(super) fn may_firefight(state: &GameState, seq: &Sequence) -> bool {
 /// The active model's firefights against reactor `r` reacting at point `point` (p.38): a dodge,
 /// a template placed over the reactor, a shot at it, a blow that reaches it; each with its test
 /// (`None` for the dodge and blows, whose tests do not depend on the point).
-pub(super) fn firefight_answers(
+fn firefight_answers(
     state: &GameState,
     seq: &Sequence,
     r: ModelId,
@@ -887,6 +879,31 @@ pub(super) fn firefight_answers(
             each(Action::Firefight { kind: CombatKind::CloseCombat { weapon }, reactor: r }, None);
         }
     }
+}
+
+/// A digest of the active model's firefight answers to reactor `r` reacting at `point`: which
+/// it may declare and each one's test there (0 when it may declare none).
+fn answers_digest(state: &GameState, seq: &Sequence, r: ModelId, point: u8) -> u64 {
+    if !may_firefight(state, seq) {
+        return 0;
+    }
+    let mut h = DIGEST;
+    firefight_answers(state, seq, r, point, |action, roll| {
+        if let Action::Firefight { kind, .. } = action {
+            let (k, w) = match kind {
+                CombatKind::Shoot { weapon } => (1, weapon),
+                CombatKind::Template { weapon } => (2, weapon),
+                CombatKind::CloseCombat { weapon } => (3, weapon),
+                CombatKind::Reveal => (4, 0),
+                CombatKind::Dodge => (5, 0),
+            };
+            h = digest(h, (k << 8) | w as u64);
+        }
+        if let Some(roll) = roll {
+            h = digest(h, (roll.attr as u64) << 2 | (roll.pass_range as u64) << 1 | roll.hard_cover as u64);
+        }
+    });
+    h
 }
 
 /// Cards the side may play now (p.74): its unused effect cards of the step's timing; a

@@ -6,11 +6,11 @@
 //! mover's firefight answers, the worst fall its Blunder may bring, water that puts out a
 //! Fire hit, and the models under a template.
 //!
-//! A search shortcut, not a rule: `legal.rs` generates the options and asks a [`Thinning`]
+//! A search shortcut, not a rule: `legal.rs` generates the options (and digests the mover's
+//! firefight answers, `answers_digest`) and asks a [`Thinning`]
 //! which points to keep.
 
 use super::action::CombatKind;
-use super::legal::{action_points, firefight_answers, may_firefight};
 use super::sequence::Sequence;
 use super::sight::Pose;
 use super::{Action, GameState, ModelId};
@@ -126,31 +126,6 @@ pub(super) fn digest(h: u64, x: u64) -> u64 {
 /// The start of a digest.
 pub(super) const DIGEST: u64 = 0xcbf2_9ce4_8422_2325;
 
-/// A digest of the active model's firefight answers to reactor `r` reacting at `point`: which
-/// it may declare and each one's test there (0 when it may declare none).
-pub(super) fn answers_digest(state: &GameState, seq: &Sequence, r: ModelId, point: u8) -> u64 {
-    if !may_firefight(state, seq) {
-        return 0;
-    }
-    let mut h = DIGEST;
-    firefight_answers(state, seq, r, point, |action, roll| {
-        if let Action::Firefight { kind, .. } = action {
-            let (k, w) = match kind {
-                CombatKind::Shoot { weapon } => (1, weapon),
-                CombatKind::Template { weapon } => (2, weapon),
-                CombatKind::CloseCombat { weapon } => (3, weapon),
-                CombatKind::Reveal => (4, 0),
-                CombatKind::Dodge => (5, 0),
-            };
-            h = digest(h, (k << 8) | w as u64);
-        }
-        if let Some(roll) = roll {
-            h = digest(h, (roll.attr as u64) << 2 | (roll.pass_range as u64) << 1 | roll.hard_cover as u64);
-        }
-    });
-    h
-}
-
 /// For every point of the action, the worst fall (its damage, plus 1) the reacting side may
 /// choose on the mover's Blunder without cancelling a reaction there: a reaction at point `k`
 /// happens only if the chosen fall point is at or after path point `k − 1` (p.38 Conditional
@@ -172,7 +147,7 @@ pub(super) fn fall_follow(
             .collect(),
         _ => Vec::new(),
     };
-    action_points(seq)
+    seq.action_points()
         .map(|k| match first {
             Some(first) if !damage.is_empty() && !seq.reach_class(k, budget).is_multiple_of(3) => {
                 let from = first.max(k as usize - 1).min(n);
@@ -193,7 +168,7 @@ pub(super) fn wet_follow(state: &GameState, seq: &Sequence) -> crate::inline_vec
         c.terrain == crate::board::Terrain::Water && z <= c.height
     };
     let origin_wet = wet(seq.origin, board.cell(seq.origin).height);
-    action_points(seq)
+    seq.action_points()
         .map(|k| {
             let first = (k as usize).saturating_sub(1);
             (k == 0 && origin_wet)
