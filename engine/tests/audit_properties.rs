@@ -14,7 +14,7 @@ mod common;
 use common::open_board;
 
 use common::uc::{dino_field, roll, run_until};
-use common::{custom, force_test, force_wounds, game_with};
+use common::{custom, force_test, force_wounds, Position};
 use engine::dice::TestLevel;
 use engine::profile::{Profile, TemplateKind, Weapon, WeaponProperty as P};
 use engine::state::{CombatKind, ModelState, Stance, Step};
@@ -159,7 +159,7 @@ fn field(way: Way, props: &[P], blind_attacker: bool) -> GameState {
         ReactShot | ReactTemplate | ReactTeardrop => ((5, 2), (5, 8), V),
         _ => ((5, 2), (5, 8), A),
     };
-    let s = game_with(open_board(12, 16), &[(0, attacker(props), a), (1, victim(), v)], Some(active));
+    let s = Position::on(open_board(12, 16)).with(0, attacker(props), a).with(1, victim(), v).active(active);
     common::edited(&s, |d| d.models[A as usize].tokens.blind = blind_attacker)
 }
 
