@@ -8,10 +8,9 @@ mod common;
 use common::uc::{arranged, flat_game, place_next, run_until, to_side_a_activation};
 use common::{custom, force_test, force_wounds, game_with, Position};
 use engine::dice::TestLevel;
-use engine::profile::{Profile, TemplateKind, Weapon, WeaponProperty};
+use engine::profile::{TemplateKind, Weapon, WeaponProperty};
 use engine::state::{CombatKind, EnemyStep, ModelState, Purpose, Stance, Step};
 use engine::{Action, GameState};
-use std::sync::Arc;
 
 fn board_of(rows: &[String]) -> engine::board::Board {
     let refs: Vec<&str> = rows.iter().map(String::as_str).collect();
@@ -533,24 +532,8 @@ fn a_reach_charge_at_a_dinosaur_draws_its_answer_but_no_movement_reaction() {
     // 2" away.
     let (s, a0, dinos) = arrange(&[(12, 12)], &[], (12, 6), |_| {});
     let raptor = dinos[0] as u8;
-    let st = s.static_data();
-    let mut profiles: Vec<Arc<Profile>> = st.profiles.clone();
-    let i = s.models()[a0].profile as usize;
-    let mut p = (*profiles[i]).clone();
-    let blade = p.weapons.iter().position(|w| !w.is_ranged()).unwrap();
-    p.weapons[blade].properties.push(WeaponProperty::Reach(2));
-    profiles[i] = Arc::new(p);
-    let stat = engine::state::StaticData {
-        board: st.board.clone(),
-        profiles,
-        variant: st.variant,
-        max_turns: st.max_turns,
-        sides: st.sides,
-        cards: st.cards.clone(),
-        scenario: st.scenario,
-        uc: st.uc.clone(),
-    };
-    let mut s = GameState::from_parts(Arc::new(stat), s.dynamic().clone());
+    let blade = s.profile(a0 as u8).weapons.iter().position(|w| !w.is_ranged()).unwrap();
+    let mut s = common::with_profile(&s, a0, |p| p.weapons[blade].properties.push(WeaponProperty::Reach(2)));
     s.apply_action(Action::Activate(a0 as u8)).unwrap();
     let dest = s.board().idx(12, 9);
     let charge = Action::Charge { target: raptor, weapon: blade as u8, dest };

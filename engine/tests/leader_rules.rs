@@ -10,7 +10,7 @@ use common::open_board;
 use common::{force_test, Position};
 use engine::cards::{load_cards, Card, CardKind, LeaderRule};
 use engine::dice::TestLevel;
-use engine::state::{CombatRoll, Health, InteractKind, RollRole, Stance, StaticData, Step};
+use engine::state::{CombatRoll, Health, InteractKind, RollRole, Stance, Step};
 use engine::{Action, GameState};
 use std::sync::Arc;
 
@@ -27,18 +27,7 @@ fn shipped(id: &str) -> Arc<Card> {
 
 /// `s` with side 0 holding `card`.
 fn with_card(s: &GameState, card: Arc<Card>) -> GameState {
-    let st = s.static_data();
-    let stat = StaticData {
-        board: st.board.clone(),
-        profiles: st.profiles.clone(),
-        variant: st.variant,
-        max_turns: st.max_turns,
-        sides: st.sides,
-        cards: vec![vec![card], vec![]],
-        scenario: st.scenario,
-        uc: st.uc.clone(),
-    };
-    GameState::from_parts(Arc::new(stat), s.dynamic().clone())
+    common::with_static(s, |stat| stat.cards = vec![vec![card], vec![]])
 }
 
 /// A Militia crew (its captain, a rifleman, a Neutral sellsword, its surgeon) holding `card`

@@ -191,10 +191,9 @@ fn a_stealthed_model_under_a_template_is_hurt_only_on_the_firers_intelligence_ro
     assert!(!s.models()[2].tokens.stealth, "damaged, so revealed");
 }
 
-#[test]
-fn a_template_reaction_is_placed_over_the_active_model_where_it_reacts() {
-    // Kaneda (plain) runs past the bomber, who reacts with a small template at one point of
-    // the run; the template is never opposed and hits Kaneda where he was.
+/// Kaneda (plain, model 0) runs past the bomber (model 1, a small template), who reacts with
+/// the template at one point of the run: the state after the reaction is declared.
+fn bomber_reacts_to_a_run() -> GameState {
     let mut s = Position::on(open_board(12, 16))
         .model(0, "kaneda", (2, 2))
         .with(1, bomber(small(&[])), (5, 12))
@@ -209,6 +208,14 @@ fn a_template_reaction_is_placed_over_the_active_model_where_it_reacts() {
         })
         .expect("a template reaction");
     s.apply_action(react).unwrap();
+    s
+}
+
+#[test]
+fn a_template_reaction_is_placed_over_the_active_model_where_it_reacts() {
+    // Kaneda (plain) runs past the bomber, who reacts with a small template at one point of
+    // the run; the template is never opposed and hits Kaneda where he was.
+    let mut s = bomber_reacts_to_a_run();
     common::decline_declarations(&mut s);
     assert!(s.dynamic().sequence.as_ref().unwrap().rolls.iter().all(|r| !r.opposed));
     force_test(&mut s, TestLevel::NailedIt);
@@ -409,20 +416,7 @@ fn a_firefight_may_answer_a_reaction_with_a_template() {
 /// firefight like any other reaction (p.36); the two rolls stay unopposed.
 #[test]
 fn a_template_reaction_can_be_answered_by_a_firefight() {
-    let mut s = Position::on(open_board(12, 16))
-        .model(0, "kaneda", (2, 2))
-        .with(1, bomber(small(&[])), (5, 12))
-        .active(0);
-    s.apply_action(Action::Move { dest: s.board().idx(2, 8), prone: false }).unwrap();
-    common::decline_nested(&mut s);
-    let react = *s
-        .legal_actions()
-        .iter()
-        .find(|a| {
-            matches!(a, Action::React { model: 1, kind: engine::state::CombatKind::Template { .. }, .. })
-        })
-        .expect("a template reaction");
-    s.apply_action(react).unwrap();
+    let mut s = bomber_reacts_to_a_run();
     if top(&s) == Some(Step::ChooseReaction) {
         s.apply_action(Action::EndReactions).unwrap();
     }

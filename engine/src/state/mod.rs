@@ -116,7 +116,7 @@ pub enum Player {
 }
 
 /// Data that never changes during a game, shared by every clone.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct StaticData {
     /// The table.
     pub board: Arc<Board>,
