@@ -194,11 +194,14 @@ fn a_stealthed_model_under_a_template_is_hurt_only_on_the_firers_intelligence_ro
 /// Kaneda (plain, model 0) runs past the bomber (model 1, a small template), who reacts with
 /// the template at one point of the run: the state after the reaction is declared.
 fn bomber_reacts_to_a_run() -> GameState {
-    let mut s = Position::on(open_board(12, 16))
-        .model(0, "kaneda", (2, 2))
-        .with(1, bomber(small(&[])), (5, 12))
-        .active(0);
-    s.apply_action(Action::Move { dest: s.board().idx(2, 8), prone: false }).unwrap();
+    template_reaction(bomber(small(&[])), (5, 12), (2, 8))
+}
+
+/// Kaneda (plain, model 0, at (2, 2)) moves to `dest`; model 1 (`profile`, at `at`) reacts with
+/// its template at the first point it may: the state after the reaction is declared.
+fn template_reaction(profile: Arc<Profile>, at: (u8, u8), dest: (u8, u8)) -> GameState {
+    let mut s = Position::on(open_board(12, 16)).model(0, "kaneda", (2, 2)).with(1, profile, at).active(0);
+    s.apply_action(Action::Move { dest: s.board().idx(dest.0, dest.1), prone: false }).unwrap();
     common::decline_nested(&mut s);
     let react = *s
         .legal_actions()
@@ -336,18 +339,7 @@ fn a_swimming_firer_throws_a_template_at_minus_one() {
 #[test]
 fn a_teardrop_reaction_needs_no_hit_roll() {
     let teardrop = bomber(vec![WeaponProperty::Template(TemplateKind::Teardrop)]);
-    let mut s =
-        Position::on(open_board(12, 16)).model(0, "kaneda", (2, 2)).with(1, teardrop, (4, 7)).active(0);
-    s.apply_action(Action::Move { dest: s.board().idx(2, 6), prone: false }).unwrap();
-    common::decline_nested(&mut s);
-    let react = *s
-        .legal_actions()
-        .iter()
-        .find(|a| {
-            matches!(a, Action::React { model: 1, kind: engine::state::CombatKind::Template { .. }, .. })
-        })
-        .expect("a teardrop reaction");
-    s.apply_action(react).unwrap();
+    let mut s = template_reaction(teardrop, (4, 7), (2, 6));
     common::decline_declarations(&mut s);
     while let Some(Step::Test { model, .. }) = top(&s) {
         assert_ne!(model, 1, "the teardrop rolls nothing");
