@@ -1,7 +1,7 @@
 //! The small game interface the agents, the training loop and the arena depend on, in the
 //! spirit of OpenSpiel: decision, chance and terminal nodes, legal actions, apply, chance
 //! outcomes with exact probabilities, returns, observation, information state and
-//! determinization. The TDE engine implements it ([`crate::tde`]); any other game can, and the
+//! determinization. The TDE engine implements it ([`crate::drowned_earth`]); any other game can, and the
 //! test suite proves it with a tiny one.
 
 use std::fmt::Debug;

@@ -16,17 +16,13 @@ pub mod spec;
 pub mod tensor;
 
 #[cfg(feature = "tde")]
+pub mod drowned_earth;
+#[cfg(feature = "tde")]
 mod greedy;
 #[cfg(feature = "tde")]
 pub mod learned;
 #[cfg(feature = "tde")]
 pub mod scripted;
-#[cfg(feature = "tde")]
-pub mod tde;
-#[cfg(feature = "tde")]
-mod tde_agents;
-#[cfg(feature = "tde")]
-mod tde_tensor;
 #[cfg(feature = "tde")]
 pub mod uc_cards;
 
@@ -40,13 +36,13 @@ pub use spec::{split_agent_list, AgentKind, Args, Param, Registry, Spec};
 pub use tensor::{Recipe, TensorGame, TensorShape};
 
 #[cfg(feature = "tde")]
+pub use drowned_earth::agents::{make_agent, make_mcts, mcts_params, play, registry, GameSummary};
+#[cfg(feature = "tde")]
 pub use greedy::GreedyAgent;
 #[cfg(feature = "tde")]
 pub use learned::LearnedAgent;
 #[cfg(feature = "tde")]
 pub use scripted::ScriptedAgent;
-#[cfg(feature = "tde")]
-pub use tde_agents::{make_agent, make_mcts, mcts_params, play, registry, GameSummary};
 #[cfg(feature = "tde")]
 pub use uc_cards::UcCardsAgent;
 

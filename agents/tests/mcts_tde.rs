@@ -1,6 +1,6 @@
 //! MCTS on constructed TDE situations: it finds the move that wins the game.
 
-use agents::tde::MaterialEvaluator;
+use agents::drowned_earth::MaterialEvaluator;
 use agents::{make_agent, Agent, Game, MctsAgent, MctsConfig, Turn};
 use engine::board::{Board, CellIdx, Terrain};
 use engine::profile::Role;

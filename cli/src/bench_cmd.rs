@@ -5,7 +5,7 @@ use clap::Args;
 use serde_json::json;
 use std::time::Instant;
 use training::bench::{fast_speed, measure, network_speed, BenchSettings, EngineFigures};
-use training::learn::labels::LabelConfig;
+use training::learned_player::labels::LabelConfig;
 
 /// `tde bench`.
 #[derive(Args, Debug)]

@@ -335,7 +335,7 @@ fn arena(args: &ArenaArgs) -> Result<String, String> {
             }
             let secs = started.elapsed().as_secs_f64();
             let n = args.games as f64;
-            let [lo, hi] = eval::stats::wilson(wins[DM_SIDE] as f64, n, 1.96);
+            let [lo, hi] = eval::win_draw_loss::wilson(wins[DM_SIDE] as f64, n, 1.96);
             let _ = writeln!(
                 out,
                 "{party:<24} {dm:<24} {:>6} {:>6} {:>6}  {:.3} [{lo:.3}, {hi:.3}]  ({:.0} games/s)",

@@ -1,6 +1,6 @@
 //! `tde encounter train` and the network agents of the Encounter: the framework's generic
-//! imitation data ([`training::learning::imitation`]) and training loop
-//! ([`training::learning::learner::train`]) teaching a policy/value network the Encounter from
+//! imitation data ([`training::network_training::imitation`]) and training loop
+//! ([`training::network_training::learner::train`]) teaching a policy/value network the Encounter from
 //! its scripted players, and the network playing either side as `policy:checkpoint=PATH[,temp=T]`
 //! (the network alone) or `az:net=PATH[,...]` (AlphaZero-style search with it), registered
 //! beside the agents of [`encounter::registry`].
@@ -12,10 +12,10 @@ use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
 use std::path::PathBuf;
 use std::sync::{Arc, OnceLock};
-use training::learning::config::Config;
-use training::learning::imitation::{imitation_game, Seat};
-use training::learning::learner::{train, TrainRun};
 use training::network::loaded::Network;
+use training::network_training::config::Config;
+use training::network_training::imitation::{imitation_game, Seat};
+use training::network_training::learner::{train, TrainRun};
 use training::play;
 use training::Sample;
 

@@ -1,13 +1,13 @@
-//! `tde learn`: policy iteration of the learned player (see `training::learn`): rounds that
+//! `tde learn`: policy iteration of the learned player (see `training::learned_player`): rounds that
 //! propose a candidate (fitted to rollout labels, or searched by self-play games) and gate it,
 //! resumable, with promoted generations written to the ladder folder.
 
 use clap::Args;
 use std::fmt::Write;
 use std::path::PathBuf;
-use training::learn::labels::LabelConfig;
-use training::learn::tune::TuneConfig;
-use training::learn::{learn, LearnSettings, Proposer};
+use training::learned_player::labels::LabelConfig;
+use training::learned_player::tune::TuneConfig;
+use training::learned_player::{learn, LearnSettings, Proposer};
 
 /// Arguments of `tde learn`.
 #[derive(Args)]
@@ -269,7 +269,7 @@ pub struct LadderArgs {
 
 /// Run `tde ladder`.
 pub fn ladder_cmd(args: &LadderArgs) -> Result<String, String> {
-    let settings = training::learn::ladder::LadderSettings {
+    let settings = training::learned_player::ladder::LadderSettings {
         ladder: args.ladder.clone(),
         fast: (args.fast.as_os_str() != "none").then(|| args.fast.clone()),
         extra: agents::split_agent_list(&args.with),
@@ -283,8 +283,12 @@ pub fn ladder_cmd(args: &LadderArgs) -> Result<String, String> {
         out: args.out.clone(),
         progress: !args.quiet,
     };
-    let ladder = training::learn::ladder::run_ladder(&settings)?;
-    Ok(format!("{}\nwritten to {}", training::learn::ladder::readme(&ladder).trim_end(), args.out.display()))
+    let ladder = training::learned_player::ladder::run_ladder(&settings)?;
+    Ok(format!(
+        "{}\nwritten to {}",
+        training::learned_player::ladder::readme(&ladder).trim_end(),
+        args.out.display()
+    ))
 }
 
 /// Arguments of `tde leaf-value`.
@@ -327,7 +331,7 @@ pub struct LeafValueArgs {
 /// Run `tde leaf-value`.
 pub fn leaf_value_cmd(args: &LeafValueArgs) -> Result<String, String> {
     use agents::learned::generation::{resolve, Generation};
-    use training::learn::leaf::{fit, positions, LeafSettings};
+    use training::learned_player::leaf::{fit, positions, LeafSettings};
     if !(args.rate > 0.0 && args.rate <= 1.0) {
         return Err(format!("--rate {} is not in (0, 1]", args.rate));
     }
@@ -359,7 +363,7 @@ pub fn leaf_value_cmd(args: &LeafValueArgs) -> Result<String, String> {
         Some(t) => t as usize,
         None => std::thread::available_parallelism().map_or(1, |n| n.get()),
     };
-    let games = training::learn::games::Games::new(std::sync::Arc::new(generation), Vec::new())?;
+    let games = training::learned_player::games::Games::new(std::sync::Arc::new(generation), Vec::new())?;
     let valued = positions(&games, &settings, threads)?;
     let (mut leaf, report) = fit(&valued, &settings, args.steps as usize);
     leaf.note = format!(
@@ -374,7 +378,7 @@ pub fn leaf_value_cmd(args: &LeafValueArgs) -> Result<String, String> {
     let tmp = report_file.with_extension("tmp");
     std::fs::write(&tmp, text).map_err(|e| format!("{}: {e}", tmp.display()))?;
     std::fs::rename(&tmp, &report_file).map_err(|e| format!("{}: {e}", report_file.display()))?;
-    let line = |name: &str, e: &training::learn::leaf::Errors| {
+    let line = |name: &str, e: &training::learned_player::leaf::Errors| {
         format!(
             "  {name}: {} positions, mean squared error against the rollouts' means: leaf value {:.4}, material count {:.4}, constant 0 {:.4}",
             e.positions, e.leaf, e.material, e.zero

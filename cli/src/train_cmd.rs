@@ -1,5 +1,5 @@
 //! `tde train`: train a policy/value network, from expert play (a bootstrap configuration,
-//! see `training::learning::bootstrap`) or by self-play (a configuration with a `[learner]` table, see
+//! see `training::network_training::bootstrap`) or by self-play (a configuration with a `[learner]` table, see
 //! `training::selfplay`); and `tde selfplay`, one self-play actor.
 
 use clap::Args;
@@ -71,12 +71,14 @@ pub fn train(args: &TrainArgs) -> Result<String, String> {
         return Err("--learner is for self-play configurations (with a [learner] table)".into());
     }
     let config = args.config.clone().unwrap_or_else(|| PathBuf::from("configs/training/bootstrap.toml"));
-    training::learning::bootstrap::bootstrap(training::learning::bootstrap::BootstrapOptions {
-        config: &config,
-        run: &args.run,
-        resume: args.resume,
-        progress: !args.quiet,
-    })
+    training::network_training::bootstrap::bootstrap(
+        training::network_training::bootstrap::BootstrapOptions {
+            config: &config,
+            run: &args.run,
+            resume: args.resume,
+            progress: !args.quiet,
+        },
+    )
 }
 
 /// Run `tde selfplay`.
@@ -99,7 +101,7 @@ pub struct CurvesArgs {
 /// Run `tde curves`.
 pub fn curves(args: &CurvesArgs) -> Result<String, String> {
     let out = args.out.clone().unwrap_or_else(|| args.run.join("curves.png"));
-    training::learning::curves::plot_run(&args.run, &out)?;
+    training::network_training::curves::plot_run(&args.run, &out)?;
     Ok(format!("wrote {}", out.display()))
 }
 

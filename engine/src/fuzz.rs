@@ -2,10 +2,10 @@
 //! every crew pairing, the invariants ([`crate::invariants::violations`]) and clone-then-apply
 //! checked after every step, and how often each rule came up ([`EventCounts`]).
 
+use crate::event_counts::EventCounts;
 use crate::invariants::violations;
 use crate::scenario::Scenario;
 use crate::setup::{new_game, GameConfig};
-use crate::stats::EventCounts;
 use crate::{GameState, Player};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;

@@ -8,6 +8,7 @@ pub mod crew;
 pub mod data;
 pub mod dice;
 pub mod encoding;
+pub mod event_counts;
 pub mod fuzz;
 pub mod inline_vec;
 pub mod invariants;
@@ -22,7 +23,6 @@ pub mod rules;
 pub mod scenario;
 pub mod setup;
 pub mod state;
-pub mod stats;
 pub mod uc;
 pub mod validate;
 

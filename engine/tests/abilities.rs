@@ -4,7 +4,7 @@ mod common;
 
 use common::{open_board, Position};
 
-use common::{force_test, game, Place};
+use common::force_test;
 use engine::dice::TestLevel;
 use engine::state::{Health, InteractKind, Step};
 use engine::{Action, GameState};
@@ -151,13 +151,12 @@ fn a_reaction_to_an_interact_action_can_be_answered_with_a_firefight() {
 
 /// Kaneda (The Firm's leader) with Hosk and the Sawbones beside him; a Bondsman far away.
 fn command_post() -> GameState {
-    let places = [
-        Place { side: 0, profile: "kaneda", at: (2, 2) },
-        Place { side: 0, profile: "hosk", at: (4, 2) },
-        Place { side: 0, profile: "firm_sawbones", at: (2, 4) },
-        Place { side: 1, profile: "venk", at: (10, 11) },
-    ];
-    game(open_board(12, 12), &places, Some(0))
+    Position::on(open_board(12, 12))
+        .model(0, "kaneda", (2, 2))
+        .model(0, "hosk", (4, 2))
+        .model(0, "firm_sawbones", (2, 4))
+        .model(1, "venk", (10, 11))
+        .active(0)
 }
 
 const HOSK: u8 = 1;

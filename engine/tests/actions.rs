@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{force_test, force_wounds, game, Place};
+use common::{force_test, force_wounds, Position};
 use engine::dice::TestLevel;
 use engine::movement::StepKind;
 use engine::state::{Health, Stance, Step};
@@ -45,16 +45,11 @@ fn sneaky(state: &GameState, m: u8, weapon: u8) -> u8 {
 
 /// Nix (M 7, Recurve 12/18 3/4) shoots Kaneda: the four shooting examples of p.31.
 fn shooting_example(distance: u8, level: TestLevel) -> Option<u8> {
-    let board = board_of(&flat_rows(4, 24));
     // Edge-to-edge distance is centre distance less one base.
-    let mut s = game(
-        board,
-        &[
-            Place { side: 0, profile: "nix", at: (1, 0) },
-            Place { side: 1, profile: "kaneda", at: (1, distance + 1) },
-        ],
-        Some(0),
-    );
+    let mut s = Position::on(common::open_board(4, 24))
+        .model(0, "nix", (1, 0))
+        .model(1, "kaneda", (1, distance + 1))
+        .active(0);
     let recurve = s.profile(0).weapons.iter().position(|w| w.name == "Recurve").unwrap() as u8;
     common::declare(&mut s, Action::Shoot { weapon: recurve, target: 1 });
     match top(&s) {
@@ -90,24 +85,16 @@ fn shooting_example_4_pass_at_nailed_range_misses() {
 
 #[test]
 fn out_of_range_targets_cannot_be_shot() {
-    let board = board_of(&flat_rows(4, 24));
-    let s = game(
-        board,
-        &[Place { side: 0, profile: "nix", at: (1, 0) }, Place { side: 1, profile: "kaneda", at: (1, 20) }],
-        Some(0),
-    );
+    let s =
+        Position::on(common::open_board(4, 24)).model(0, "nix", (1, 0)).model(1, "kaneda", (1, 20)).active(0);
     // 19" edge to edge is beyond the Recurve's 18".
     assert!(!s.legal_actions().iter().any(|a| matches!(a, Action::Shoot { .. })));
 }
 
 #[test]
 fn a_shooting_blunder_jams_the_weapon() {
-    let board = board_of(&flat_rows(4, 12));
-    let mut s = game(
-        board,
-        &[Place { side: 0, profile: "nix", at: (1, 0) }, Place { side: 1, profile: "kaneda", at: (1, 8) }],
-        Some(0),
-    );
+    let mut s =
+        Position::on(common::open_board(4, 12)).model(0, "nix", (1, 0)).model(1, "kaneda", (1, 8)).active(0);
     let recurve = s.profile(0).weapons.iter().position(|w| w.name == "Recurve").unwrap() as u8;
     common::declare(&mut s, Action::Shoot { weapon: recurve, target: 1 });
     force_test(&mut s, TestLevel::Blunder);
@@ -125,11 +112,7 @@ fn hard_cover_costs_one_marksmanship_and_adds_one_armour() {
     let mut rows = flat_rows(4, 12);
     rows[7] = row(&["0h", "0h", "0h", "0h"], 4);
     let board = board_of(&rows);
-    let mut s = game(
-        board,
-        &[Place { side: 0, profile: "nix", at: (1, 0) }, Place { side: 1, profile: "kaneda", at: (1, 8) }],
-        Some(0),
-    );
+    let mut s = Position::on(board).model(0, "nix", (1, 0)).model(1, "kaneda", (1, 8)).active(0);
     let recurve = s.profile(0).weapons.iter().position(|w| w.name == "Recurve").unwrap() as u8;
     common::declare(&mut s, Action::Shoot { weapon: recurve, target: 1 });
     let Step::Test { attr, .. } = top(&s) else { panic!() };
@@ -146,14 +129,7 @@ fn slethssk_passing_a_climb_at_the_end_of_his_move_only_gets_his_pass_distance()
     let rows: Vec<String> =
         (0..3).map(|_| row(&["0.", "0.", "0.", "0.", "0.", "2.", "2.", "2."], 8)).collect();
     let board = board_of(&rows);
-    let mut s = game(
-        board,
-        &[
-            Place { side: 0, profile: "slethssk", at: (0, 1) },
-            Place { side: 1, profile: "kaneda", at: (7, 2) },
-        ],
-        Some(0),
-    );
+    let mut s = Position::on(board).model(0, "slethssk", (0, 1)).model(1, "kaneda", (7, 2)).active(0);
     let dest = cell(&s, 5, 1);
     assert!(
         s.legal_actions().contains(&Action::Move { dest, prone: false }),
@@ -184,9 +160,7 @@ fn kanedas_multi_obstacle_move_takes_one_test_and_a_fail_stops_at_the_first_obst
     let rows: Vec<String> =
         (0..3).map(|_| row(&["0.", "0,", "0,", "0.", "2.", "2.", "2.", "2.", "2."], 9)).collect();
     let board = board_of(&rows);
-    let places =
-        [Place { side: 0, profile: "kaneda", at: (0, 1) }, Place { side: 1, profile: "nix", at: (8, 2) }];
-    let mut s = game(board, &places, Some(0));
+    let mut s = Position::on(board).model(0, "kaneda", (0, 1)).model(1, "nix", (8, 2)).active(0);
     let dest = cell(&s, 4, 1);
     let before = s.clone();
     common::declare(&mut s, Action::Move { dest, prone: false });
@@ -214,9 +188,7 @@ fn leap_board() -> engine::board::Board {
 #[test]
 fn a_leap_across_a_gap_is_dynamic_and_a_pass_that_falls_short_offers_rest_or_fall() {
     // p.27 "Leap 3": Kaneda (4/6) must Nail It to cross; a Pass would leave him in mid-air.
-    let places =
-        [Place { side: 0, profile: "kaneda", at: (1, 1) }, Place { side: 1, profile: "nix", at: (10, 2) }];
-    let s0 = game(leap_board(), &places, Some(0));
+    let s0 = Position::on(leap_board()).model(0, "kaneda", (1, 1)).model(1, "nix", (10, 2)).active(0);
     let dest = cell(&s0, 7, 1);
     let mut s = s0.clone();
     common::declare(&mut s, Action::Move { dest, prone: false });
@@ -251,11 +223,7 @@ fn leaps_may_not_span_more_than_three_inches_of_height() {
     // p.27 "Leap 5": Lissz may not leap down onto a point more than 3" lower.
     let rows: Vec<String> = (0..3).map(|_| row(&["5.", "5.", "0.", "0.", "0.", "1.", "1."], 7)).collect();
     let board = board_of(&rows);
-    let s = game(
-        board,
-        &[Place { side: 0, profile: "kaneda", at: (1, 1) }, Place { side: 1, profile: "nix", at: (6, 2) }],
-        Some(0),
-    );
+    let s = Position::on(board).model(0, "kaneda", (1, 1)).model(1, "nix", (6, 2)).active(0);
     let occ_path = {
         let mut t = s.clone();
         let dest = cell(&s, 5, 1);
@@ -286,11 +254,7 @@ fn falling_into_water_does_no_damage() {
         .map(|_| row(&["4.", "4.", "4.", "0~", "0~", "0~", "0~", "4.", "4.", "4.", "4."], 11))
         .collect();
     let board = board_of(&rows);
-    let mut s = game(
-        board,
-        &[Place { side: 0, profile: "kaneda", at: (1, 1) }, Place { side: 1, profile: "nix", at: (10, 2) }],
-        Some(0),
-    );
+    let mut s = Position::on(board).model(0, "kaneda", (1, 1)).model(1, "nix", (10, 2)).active(0);
     let dest = cell(&s, 7, 1);
     common::declare(&mut s, Action::Move { dest, prone: false });
     force_test(&mut s, TestLevel::Pass);
@@ -302,9 +266,7 @@ fn falling_into_water_does_no_damage() {
 
 #[test]
 fn a_movement_blunder_lets_the_opponent_choose_the_fall_point_and_costs_a_wound() {
-    let places =
-        [Place { side: 0, profile: "kaneda", at: (1, 1) }, Place { side: 1, profile: "nix", at: (10, 2) }];
-    let mut s = game(leap_board(), &places, Some(0));
+    let mut s = Position::on(leap_board()).model(0, "kaneda", (1, 1)).model(1, "nix", (10, 2)).active(0);
     let dest = cell(&s, 7, 1);
     common::declare(&mut s, Action::Move { dest, prone: false });
     force_test(&mut s, TestLevel::Blunder);
@@ -325,11 +287,7 @@ fn a_movement_blunder_lets_the_opponent_choose_the_fall_point_and_costs_a_wound(
 fn swimming_is_restricted_to_pass_speed() {
     let rows: Vec<String> = (0..3).map(|_| row(&["0~"; 12], 12)).collect();
     let board = board_of(&rows);
-    let s = game(
-        board,
-        &[Place { side: 0, profile: "kaneda", at: (0, 1) }, Place { side: 1, profile: "nix", at: (11, 2) }],
-        Some(0),
-    );
+    let s = Position::on(board).model(0, "kaneda", (0, 1)).model(1, "nix", (11, 2)).active(0);
     let (pass, nailed) = s.profile(0).speed;
     let reach = |x: u8| s.legal_actions().contains(&Action::Move { dest: cell(&s, x, 1), prone: false });
     assert!(reach(pass));
@@ -339,12 +297,8 @@ fn swimming_is_restricted_to_pass_speed() {
 #[test]
 fn going_prone_costs_an_inch_and_crawling_is_restricted() {
     // p.25: a model with a 4" pass move can go prone and crawl 3".
-    let board = board_of(&flat_rows(12, 3));
-    let s = game(
-        board,
-        &[Place { side: 0, profile: "kaneda", at: (0, 1) }, Place { side: 1, profile: "nix", at: (11, 2) }],
-        Some(0),
-    );
+    let s =
+        Position::on(common::open_board(12, 3)).model(0, "kaneda", (0, 1)).model(1, "nix", (11, 2)).active(0);
     let (pass, nailed) = s.profile(0).speed;
     let crawl = |x: u8| s.legal_actions().contains(&Action::Move { dest: cell(&s, x, 1), prone: true });
     let run = |x: u8| s.legal_actions().contains(&Action::Move { dest: cell(&s, x, 1), prone: false });
@@ -358,12 +312,11 @@ fn enemies_block_movement_and_friends_do_not() {
     rows[1] = row(&["0.", "0.", "X.", "0.", "0."], 5);
     rows[1] = rows[1].replace("X.", "0X");
     let board = board_of(&rows);
-    let places = [
-        Place { side: 0, profile: "kaneda", at: (0, 0) },
-        Place { side: 0, profile: "hosk", at: (1, 0) },
-        Place { side: 1, profile: "nix", at: (4, 4) },
-    ];
-    let s = game(board, &places, Some(0));
+    let s = Position::on(board)
+        .model(0, "kaneda", (0, 0))
+        .model(0, "hosk", (1, 0))
+        .model(1, "nix", (4, 4))
+        .active(0);
     let dest_behind_friend = cell(&s, 3, 0);
     assert!(s.legal_actions().contains(&Action::Move { dest: dest_behind_friend, prone: false }));
     assert!(
@@ -374,12 +327,8 @@ fn enemies_block_movement_and_friends_do_not() {
 
 #[test]
 fn models_in_base_contact_with_an_enemy_may_only_fight_or_dodge() {
-    let board = board_of(&flat_rows(6, 6));
-    let s = game(
-        board,
-        &[Place { side: 0, profile: "kaneda", at: (2, 2) }, Place { side: 1, profile: "nix", at: (3, 3) }],
-        Some(0),
-    );
+    let s =
+        Position::on(common::open_board(6, 6)).model(0, "kaneda", (2, 2)).model(1, "nix", (3, 3)).active(0);
     for a in s.legal_actions() {
         assert!(matches!(a, Action::CloseCombat { .. } | Action::Dodge | Action::EndActivation), "{a:?}");
     }
@@ -388,12 +337,8 @@ fn models_in_base_contact_with_an_enemy_may_only_fight_or_dodge() {
 
 #[test]
 fn a_charge_gets_plus_one_close_combat_and_strikes_only_on_reaching_the_target() {
-    let board = board_of(&flat_rows(8, 8));
-    let mut s = game(
-        board,
-        &[Place { side: 0, profile: "kaneda", at: (0, 0) }, Place { side: 1, profile: "nix", at: (4, 0) }],
-        Some(0),
-    );
+    let mut s =
+        Position::on(common::open_board(8, 8)).model(0, "kaneda", (0, 0)).model(1, "nix", (4, 0)).active(0);
     let charge = *s
         .legal_actions()
         .iter()
@@ -422,11 +367,7 @@ fn wounds_apply_at_the_end_of_the_sequence_and_double_wounds_take_a_model_out() 
     // p.42: a model receiving wounds equal to or more than double its current wounds in one
     // action sequence is taken out; at 0 wounds it is down.
     let board = board_of(&flat_rows(4, 12));
-    let base = game(
-        board,
-        &[Place { side: 0, profile: "nix", at: (1, 0) }, Place { side: 1, profile: "kaneda", at: (1, 8) }],
-        Some(0),
-    );
+    let base = Position::on(board).model(0, "nix", (1, 0)).model(1, "kaneda", (1, 8)).active(0);
     let recurve = base.profile(0).weapons.iter().position(|w| w.name == "Recurve").unwrap() as u8;
     let shoot = |wounds_left: u8, wounds_dealt: u8| {
         let mut s = base.clone();
@@ -450,12 +391,8 @@ fn wounds_apply_at_the_end_of_the_sequence_and_double_wounds_take_a_model_out() 
 
 #[test]
 fn any_damage_to_a_down_model_takes_it_out_without_an_armour_roll() {
-    let board = board_of(&flat_rows(4, 12));
-    let mut s = game(
-        board,
-        &[Place { side: 0, profile: "nix", at: (1, 0) }, Place { side: 1, profile: "kaneda", at: (1, 8) }],
-        Some(0),
-    );
+    let mut s =
+        Position::on(common::open_board(4, 12)).model(0, "nix", (1, 0)).model(1, "kaneda", (1, 8)).active(0);
     let mut d = s.dynamic().clone();
     d.models[1].wounds = 0;
     d.models[1].health = Health::Down;
@@ -471,11 +408,7 @@ fn any_damage_to_a_down_model_takes_it_out_without_an_armour_roll() {
 #[test]
 fn a_dodge_pass_allows_one_inch_and_nailed_it_two() {
     let board = board_of(&flat_rows(9, 9));
-    let base = game(
-        board,
-        &[Place { side: 0, profile: "kaneda", at: (4, 4) }, Place { side: 1, profile: "nix", at: (8, 8) }],
-        Some(0),
-    );
+    let base = Position::on(board).model(0, "kaneda", (4, 4)).model(1, "nix", (8, 8)).active(0);
     let count = |level| {
         let mut s = base.clone();
         common::declare(&mut s, Action::Dodge);
@@ -488,12 +421,8 @@ fn a_dodge_pass_allows_one_inch_and_nailed_it_two() {
 
 #[test]
 fn illegal_actions_are_rejected_and_leave_the_state_unchanged() {
-    let board = board_of(&flat_rows(6, 6));
-    let mut s = game(
-        board,
-        &[Place { side: 0, profile: "kaneda", at: (0, 0) }, Place { side: 1, profile: "nix", at: (5, 5) }],
-        Some(0),
-    );
+    let mut s =
+        Position::on(common::open_board(6, 6)).model(0, "kaneda", (0, 0)).model(1, "nix", (5, 5)).active(0);
     let before = s.clone();
     let err = s.apply_action(Action::Move { dest: cell(&s, 5, 5), prone: false }).unwrap_err();
     assert!(err.to_string().contains("illegal"));
@@ -506,26 +435,22 @@ fn illegal_actions_are_rejected_and_leave_the_state_unchanged() {
 #[test]
 fn a_friendly_model_in_the_way_blocks_the_shot() {
     // p.65: you may not shoot through your own models.
-    let board = board_of(&flat_rows(3, 12));
-    let places = [
-        Place { side: 0, profile: "nix", at: (1, 0) },
-        Place { side: 0, profile: "slethssk", at: (1, 4) },
-        Place { side: 1, profile: "kaneda", at: (1, 9) },
-    ];
-    let s = game(board, &places, Some(0));
+    let s = Position::on(common::open_board(3, 12))
+        .model(0, "nix", (1, 0))
+        .model(0, "slethssk", (1, 4))
+        .model(1, "kaneda", (1, 9))
+        .active(0);
     assert!(!s.legal_actions().iter().any(|a| matches!(a, Action::Shoot { target: 2, .. })));
 }
 
 #[test]
 fn an_enemy_in_the_way_forces_the_nearest_target() {
     // p.65: a target partly obscured by enemy models may not be chosen over the nearest.
-    let board = board_of(&flat_rows(3, 12));
-    let places = [
-        Place { side: 0, profile: "nix", at: (1, 0) },
-        Place { side: 1, profile: "hosk", at: (1, 4) },
-        Place { side: 1, profile: "kaneda", at: (1, 9) },
-    ];
-    let s = game(board, &places, Some(0));
+    let s = Position::on(common::open_board(3, 12))
+        .model(0, "nix", (1, 0))
+        .model(1, "hosk", (1, 4))
+        .model(1, "kaneda", (1, 9))
+        .active(0);
     let targets: Vec<u8> = s
         .legal_actions()
         .iter()
@@ -543,11 +468,7 @@ fn a_nailed_dodge_may_make_one_inch_of_dynamic_movement() {
     let mut rows = flat_rows(9, 9);
     rows[4] = row(&["0.", "0.", "0.", "0.", "0.", "0,"], 9);
     let board = board_of(&rows);
-    let base = game(
-        board,
-        &[Place { side: 0, profile: "kaneda", at: (4, 4) }, Place { side: 1, profile: "nix", at: (8, 8) }],
-        Some(0),
-    );
+    let base = Position::on(board).model(0, "kaneda", (4, 4)).model(1, "nix", (8, 8)).active(0);
     let rough = cell(&base, 5, 4);
     let options = |level| {
         let mut s = base.clone();
@@ -567,11 +488,10 @@ fn close_combat_ignores_cover_that_would_cover_a_shot() {
     // p.30: cover modifies shooting; a close combat attack is made in base contact and hard
     // cover's +1 applies to the armour roll against shots only (ruling 28). Nix stands on a
     // crate's cell, which covers her from Kaneda's corner; he strikes her across the diagonal.
-    let mut s = game(
-        common::board(&["0.0.0.", "0.0h0.", "0.0.0."]),
-        &[Place { side: 0, profile: "kaneda", at: (0, 0) }, Place { side: 1, profile: "nix", at: (1, 1) }],
-        Some(0),
-    );
+    let mut s = Position::on(common::board(&["0.0.0.", "0.0h0.", "0.0.0."]))
+        .model(0, "kaneda", (0, 0))
+        .model(1, "nix", (1, 1))
+        .active(0);
     let sight = s.model_sight(0, 1).expect("Kaneda sees Nix");
     assert!(sight.sight.hard_cover, "the crate in Nix's cell covers her from Kaneda's view");
     let strike = *s
@@ -603,14 +523,8 @@ fn a_swimming_target_always_has_soft_cover() {
     // any distance and with nothing between them.
     for (kanedas_cell, soft) in [("0.", false), ("0~", true)] {
         let rows = [row(&["0.", "0.", "0.", "0.", "0.", "0.", kanedas_cell], 7)];
-        let mut s = game(
-            board_of(&rows),
-            &[
-                Place { side: 0, profile: "nix", at: (0, 0) },
-                Place { side: 1, profile: "kaneda", at: (6, 0) },
-            ],
-            Some(0),
-        );
+        let mut s =
+            Position::on(board_of(&rows)).model(0, "nix", (0, 0)).model(1, "kaneda", (6, 0)).active(0);
         let sight = s.model_sight(0, 1).expect("Nix sees Kaneda").sight;
         assert_eq!((sight.soft_cover, sight.hard_cover), (soft, false), "Kaneda on {kanedas_cell}");
         let recurve = s.profile(0).weapons.iter().position(|w| w.name == "Recurve").unwrap() as u8;

@@ -2,6 +2,8 @@
 
 mod common;
 
+use common::Position;
+
 use engine::analysis::analyze;
 use engine::odds::level_distribution;
 use engine::setup::parse_setup;
@@ -99,8 +101,10 @@ fn a_template_shot_is_valued_with_its_feat_ap() {
         damage: (2, 3),
         properties: vec![WeaponProperty::Template(TemplateKind::Small)],
     };
-    let places = [(0, armed_kaneda(bomb), (5, 1)), (1, common::profile("hosk"), (5, 8))];
-    let state = common::game_with(common::flat(12, 16), &places, Some(0));
+    let state = Position::on(common::flat(12, 16))
+        .with(0, armed_kaneda(bomb), (5, 1))
+        .model(1, "hosk", (5, 8))
+        .active(0);
     let (side, options) = analyze(&state).unwrap();
     assert_eq!(side, 0);
     let fire =
@@ -130,8 +134,10 @@ fn a_harmless_fight_back_against_a_reach_blow_is_valued_exactly() {
         damage: (2, 3),
         properties: vec![WeaponProperty::Reach(2)],
     };
-    let places = [(0, armed_kaneda(pike), (3, 1)), (1, common::profile("hosk"), (3, 4))];
-    let mut state = common::game_with(common::flat(8, 12), &places, Some(0));
+    let mut state = Position::on(common::flat(8, 12))
+        .with(0, armed_kaneda(pike), (3, 1))
+        .model(1, "hosk", (3, 4))
+        .active(0);
     state.apply_action(Action::CloseCombat { weapon: 0, target: 1 }).unwrap();
     while state.node() == Some(&engine::state::Step::ChooseCommand) {
         state.apply_action(Action::NoCommand).unwrap();

@@ -23,24 +23,13 @@ fn militia_game() -> GameState {
 
 /// The state with side `side`'s cards changed by `edit`.
 fn with_cards(s: &GameState, side: usize, edit: impl Fn(&mut Card)) -> GameState {
-    let st = s.static_data();
-    let mut cards = st.cards.clone();
-    for c in cards[side].iter_mut() {
-        let mut card = (**c).clone();
-        edit(&mut card);
-        *c = Arc::new(card);
-    }
-    let stat = engine::state::StaticData {
-        board: st.board.clone(),
-        profiles: st.profiles.clone(),
-        variant: st.variant,
-        max_turns: st.max_turns,
-        sides: st.sides,
-        cards,
-        scenario: st.scenario,
-        uc: st.uc.clone(),
-    };
-    GameState::from_parts(Arc::new(stat), s.dynamic().clone())
+    common::with_static(s, |stat| {
+        for c in stat.cards[side].iter_mut() {
+            let mut card = (**c).clone();
+            edit(&mut card);
+            *c = Arc::new(card);
+        }
+    })
 }
 
 /// The index of side `side`'s card with id `id`.

@@ -6,12 +6,11 @@
 mod common;
 
 use common::uc::{arranged, flat_game, place_next, run_until, to_side_a_activation};
-use common::{custom, force_test, force_wounds, game_with};
+use common::{custom, force_test, force_wounds, game_with, Position};
 use engine::dice::TestLevel;
-use engine::profile::{Profile, TemplateKind, Weapon, WeaponProperty};
+use engine::profile::{TemplateKind, Weapon, WeaponProperty};
 use engine::state::{CombatKind, EnemyStep, ModelState, Purpose, Stance, Step};
 use engine::{Action, GameState};
-use std::sync::Arc;
 
 fn board_of(rows: &[String]) -> engine::board::Board {
     let refs: Vec<&str> = rows.iter().map(String::as_str).collect();
@@ -82,12 +81,11 @@ fn nested_shots_and_firefights_are_refused_where_the_mover_touches_an_enemy() {
     // or Dodge Action"; p.28: the nested action happens "at any point during the Active
     // Model's Movement Path"; p.38: a firefight answers the reaction where it happens. Kaneda
     // runs from (5,2) to (5,6) past Hosk at (6,4): he touches Hosk at path points 1 to 3.
-    let places = [
-        (0, common::profile("kaneda"), (5, 2)),
-        (1, common::profile("hosk"), (6, 4)),
-        (1, common::profile("nix"), (5, 12)),
-    ];
-    let mut s = game_with(board_with(12, 16, &[]), &places, Some(0));
+    let mut s = Position::on(board_with(12, 16, &[]))
+        .model(0, "kaneda", (5, 2))
+        .model(1, "hosk", (6, 4))
+        .model(1, "nix", (5, 12))
+        .active(0);
     let hosk_cell = s.models()[1].cell;
     s.apply_action(Action::Move { dest: s.board().idx(5, 6), prone: false }).unwrap();
     let touching = |s: &GameState, point: u8| chebyshev(s, s.mover_pose(point).unwrap().cell, hosk_cell) <= 1;
@@ -153,8 +151,7 @@ fn burnt_at(point: u8) -> ModelState {
             Weapon { name: "Fists".into(), range: None, damage: (1, 1), properties: vec![] },
         ];
     });
-    let places = [(0, common::profile("kaneda"), (3, 3)), (1, firebug, (3, 0))];
-    let mut s = game_with(strip_board(), &places, Some(0));
+    let mut s = Position::on(strip_board()).model(0, "kaneda", (3, 3)).with(1, firebug, (3, 0)).active(0);
     let dest = s.board().idx(3, 7);
     s.apply_action(Action::Move { dest, prone: false }).unwrap();
     until_reactions(&mut s);
@@ -187,8 +184,7 @@ fn a_dodge_move_through_water_puts_the_fire_out() {
     // p.40: "When Models enter water they will automatically lose any and all Fire Tokens";
     // p.32 Nailed It: "up to 2" of Normal or Restricted Movement in the direction of your
     // choice". A burning Kaneda at (3,4) dodges across the water strip to (3,6).
-    let places = [(0, common::profile("kaneda"), (3, 4)), (1, common::profile("hosk"), (7, 11))];
-    let s = game_with(strip_board(), &places, Some(0));
+    let s = Position::on(strip_board()).model(0, "kaneda", (3, 4)).model(1, "hosk", (7, 11)).active(0);
     let mut s = common::edited(&s, |d| d.models[0].tokens.fire = 2);
     common::declare(&mut s, Action::Dodge);
     force_test(&mut s, TestLevel::NailedIt);
@@ -207,12 +203,11 @@ fn a_dodge_move_ends_out_of_base_contact_with_every_enemy() {
     // out of Base to Base Contact with a Conscious enemy Model it must declare a Dodge Action
     // and use its resulting Dodge Move to disengage" (ruling 143). Kaneda at (4,4) touches
     // Hosk at (5,4); Nix stands at (4,7).
-    let places = [
-        (0, common::profile("kaneda"), (4, 4)),
-        (1, common::profile("hosk"), (5, 4)),
-        (1, common::profile("nix"), (4, 7)),
-    ];
-    let mut s = game_with(board_with(9, 9, &[]), &places, Some(0));
+    let mut s = Position::on(board_with(9, 9, &[]))
+        .model(0, "kaneda", (4, 4))
+        .model(1, "hosk", (5, 4))
+        .model(1, "nix", (4, 7))
+        .active(0);
     common::declare(&mut s, Action::Dodge);
     force_test(&mut s, TestLevel::NailedIt);
     let here = s.models()[0].cell;
@@ -240,7 +235,7 @@ fn charge_attr(board: engine::board::Board, clouds: &[(u8, u8)], check: impl Fn(
         p.weapons =
             vec![Weapon { name: "Plain Blade".into(), range: None, damage: (2, 3), properties: vec![] }];
     });
-    let s = game_with(board, &[(0, charger, (5, 2)), (1, common::profile("hosk"), (5, 6))], Some(0));
+    let s = Position::on(board).with(0, charger, (5, 2)).model(1, "hosk", (5, 6)).active(0);
     let centres: Vec<u16> = clouds.iter().map(|&(x, y)| s.board().idx(x, y)).collect();
     let mut s = common::edited(&s, |d| {
         for &centre in &centres {
@@ -349,7 +344,7 @@ fn a_scatter_stops_before_hard_cover_on_its_way() {
             Weapon { name: "Fists".into(), range: None, damage: (1, 1), properties: vec![] },
         ];
     });
-    let s = game_with(board, &[(0, bomber, (5, 1)), (1, common::profile("hosk"), (5, 8))], Some(0));
+    let s = Position::on(board).with(0, bomber, (5, 1)).model(1, "hosk", (5, 8)).active(0);
     let at = s.board().idx(5, 8);
     let landings: Vec<(u8, u8)> =
         (1..=10).map(|face| s.board().xy(engine::state::template::scatter(&s, at, face, 5))).collect();
@@ -537,24 +532,8 @@ fn a_reach_charge_at_a_dinosaur_draws_its_answer_but_no_movement_reaction() {
     // 2" away.
     let (s, a0, dinos) = arrange(&[(12, 12)], &[], (12, 6), |_| {});
     let raptor = dinos[0] as u8;
-    let st = s.static_data();
-    let mut profiles: Vec<Arc<Profile>> = st.profiles.clone();
-    let i = s.models()[a0].profile as usize;
-    let mut p = (*profiles[i]).clone();
-    let blade = p.weapons.iter().position(|w| !w.is_ranged()).unwrap();
-    p.weapons[blade].properties.push(WeaponProperty::Reach(2));
-    profiles[i] = Arc::new(p);
-    let stat = engine::state::StaticData {
-        board: st.board.clone(),
-        profiles,
-        variant: st.variant,
-        max_turns: st.max_turns,
-        sides: st.sides,
-        cards: st.cards.clone(),
-        scenario: st.scenario,
-        uc: st.uc.clone(),
-    };
-    let mut s = GameState::from_parts(Arc::new(stat), s.dynamic().clone());
+    let blade = s.profile(a0 as u8).weapons.iter().position(|w| !w.is_ranged()).unwrap();
+    let mut s = common::with_profile(&s, a0, |p| p.weapons[blade].properties.push(WeaponProperty::Reach(2)));
     s.apply_action(Action::Activate(a0 as u8)).unwrap();
     let dest = s.board().idx(12, 9);
     let charge = Action::Charge { target: raptor, weapon: blade as u8, dest };

@@ -14,7 +14,7 @@ mod common;
 use common::open_board;
 
 use common::uc::{dino_field, roll, run_until};
-use common::{custom, force_test, force_wounds, game_with};
+use common::{custom, force_test, force_wounds, Position};
 use engine::dice::TestLevel;
 use engine::profile::{Profile, TemplateKind, Weapon, WeaponProperty as P};
 use engine::state::{CombatKind, ModelState, Stance, Step};
@@ -35,29 +35,19 @@ const BLADE: u8 = 3;
 /// The victim's armour: with Pierce(1) and Sunder(1) its armour roll is at T 6 + (2 − 1) − 1.
 const VICTIM_ARMOUR: u8 = 2;
 
-#[derive(Clone, Copy, Debug, PartialEq)]
-enum Way {
-    Shot,
-    Template,
-    Teardrop,
-    Blow,
-    Charge,
-    ReactShot,
-    ReactTemplate,
-    ReactTeardrop,
-    ReactBlow,
-    NestedShot,
-    NestedTemplate,
-    NestedTeardrop,
-    FirefightShot,
-    FirefightTemplate,
-    FirefightTeardrop,
-    FirefightBlow,
+/// Declares `Way` and `WAYS`, every way of using a weapon, from one list.
+macro_rules! ways {
+    ($($way:ident),* $(,)?) => {
+        #[derive(Clone, Copy, Debug, PartialEq)]
+        enum Way {
+            $($way,)*
+        }
+
+        const WAYS: [Way; [$(Way::$way),*].len()] = [$(Way::$way),*];
+    };
 }
 
-use Way::*;
-
-const WAYS: [Way; 16] = [
+ways![
     Shot,
     Template,
     Teardrop,
@@ -75,6 +65,8 @@ const WAYS: [Way; 16] = [
     FirefightTeardrop,
     FirefightBlow,
 ];
+
+use Way::*;
 
 impl Way {
     fn weapon(self) -> u8 {
@@ -159,7 +151,7 @@ fn field(way: Way, props: &[P], blind_attacker: bool) -> GameState {
         ReactShot | ReactTemplate | ReactTeardrop => ((5, 2), (5, 8), V),
         _ => ((5, 2), (5, 8), A),
     };
-    let s = game_with(open_board(12, 16), &[(0, attacker(props), a), (1, victim(), v)], Some(active));
+    let s = Position::on(open_board(12, 16)).with(0, attacker(props), a).with(1, victim(), v).active(active);
     common::edited(&s, |d| d.models[A as usize].tokens.blind = blind_attacker)
 }
 
@@ -375,23 +367,7 @@ fn spray_and_a_blinded_user_change_every_test_the_weapon_makes() {
 
 /// The state with model `m`'s profile's first weapon given `props`.
 fn with_weapon(s: &GameState, m: usize, props: Vec<P>) -> GameState {
-    let st = s.static_data();
-    let mut profiles = st.profiles.clone();
-    let i = s.models()[m].profile as usize;
-    let mut p = (*profiles[i]).clone();
-    p.weapons[0].properties = props;
-    profiles[i] = Arc::new(p);
-    let stat = engine::state::StaticData {
-        board: st.board.clone(),
-        profiles,
-        variant: st.variant,
-        max_turns: st.max_turns,
-        sides: st.sides,
-        cards: st.cards.clone(),
-        scenario: st.scenario,
-        uc: st.uc.clone(),
-    };
-    GameState::from_parts(Arc::new(stat), s.dynamic().clone())
+    common::with_profile(s, m, |p| p.weapons[0].properties = props)
 }
 
 #[test]

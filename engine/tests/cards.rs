@@ -63,19 +63,8 @@ fn militia_game() -> GameState {
 /// The militia game with side A holding the Second Wind card (start of turn, 1 AP) alone.
 fn second_wind_game() -> GameState {
     let s = militia_game();
-    let st = s.static_data();
     let card = catalog().get("militia_second_wind").expect("shipped").clone();
-    let stat = engine::state::StaticData {
-        board: st.board.clone(),
-        profiles: st.profiles.clone(),
-        variant: st.variant,
-        max_turns: st.max_turns,
-        sides: st.sides,
-        cards: vec![vec![card], st.cards[1].clone()],
-        scenario: st.scenario,
-        uc: st.uc.clone(),
-    };
-    GameState::from_parts(std::sync::Arc::new(stat), s.dynamic().clone())
+    common::with_static(&s, |stat| stat.cards[0] = vec![card])
 }
 
 #[test]

@@ -5,7 +5,7 @@ mod common;
 
 use common::{open_board, Position};
 
-use common::{force_test, force_wounds, game, Place};
+use common::{force_test, force_wounds};
 use engine::dice::TestLevel;
 use engine::state::{Health, Step};
 use engine::{Action, GameState};
@@ -15,11 +15,7 @@ const CAVALRY: u8 = 1;
 
 /// Kaneda shoots at Cavalry Nix 6" away.
 fn target_practice() -> GameState {
-    let places = [
-        Place { side: 0, profile: "kaneda", at: (4, 1) },
-        Place { side: 1, profile: "cavalry_nix", at: (4, 8) },
-    ];
-    game(open_board(10, 16), &places, Some(KANEDA))
+    Position::on(open_board(10, 16)).model(0, "kaneda", (4, 1)).model(1, "cavalry_nix", (4, 8)).active(KANEDA)
 }
 
 fn shoot(s: &mut GameState, level: TestLevel) {
@@ -99,11 +95,7 @@ fn cavalry_never_crawl_nor_interact() {
 
 /// Cavalry Nix active on an open table, Kaneda watching from across it.
 fn riding() -> GameState {
-    let places = [
-        Place { side: 0, profile: "cavalry_nix", at: (4, 2) },
-        Place { side: 1, profile: "kaneda", at: (4, 12) },
-    ];
-    game(open_board(10, 16), &places, Some(0))
+    Position::on(open_board(10, 16)).model(0, "cavalry_nix", (4, 2)).model(1, "kaneda", (4, 12)).active(0)
 }
 
 #[test]

@@ -4,6 +4,8 @@
 
 mod common;
 
+use common::Position;
+
 use engine::encoding::actions::PolicySpace;
 use engine::encoding::{encode_observation, Geometry, GLOBALS, PLANES, POLICY_GLOBALS, POLICY_PLANES};
 use engine::scenario::Scenario;
@@ -357,11 +359,11 @@ fn fire_and_reach_planes_count_the_enemies_that_see_and_reach_each_cell() {
     let unarmed = common::custom("hosk", |p| {
         p.weapons = vec![Weapon { name: "Fists".into(), range: None, damage: (1, 1), properties: vec![] }];
     });
-    let state = common::game_with(
-        common::board(&refs),
-        &[(0, unarmed, (10, 10)), (1, shooter.clone(), (1, 5)), (1, shooter, (1, 9))],
-        None,
-    );
+    let state = Position::on(common::board(&refs))
+        .with(0, unarmed, (10, 10))
+        .with(1, shooter.clone(), (1, 5))
+        .with(1, shooter, (1, 9))
+        .choosing();
     let planes = planes_seen_by(&state, 0);
     let at = |plane: usize, x: usize, y: usize| planes[[plane, y, x]];
     assert_eq!(at(P_ENEMY_FIRE, 3, 6), 0.5, "open ground both see");

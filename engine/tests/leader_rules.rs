@@ -7,10 +7,10 @@ mod common;
 
 use common::open_board;
 
-use common::{force_test, Place};
+use common::{force_test, Position};
 use engine::cards::{load_cards, Card, CardKind, LeaderRule};
 use engine::dice::TestLevel;
-use engine::state::{CombatRoll, Health, InteractKind, RollRole, Stance, StaticData, Step};
+use engine::state::{CombatRoll, Health, InteractKind, RollRole, Stance, Step};
 use engine::{Action, GameState};
 use std::sync::Arc;
 
@@ -27,31 +27,22 @@ fn shipped(id: &str) -> Arc<Card> {
 
 /// `s` with side 0 holding `card`.
 fn with_card(s: &GameState, card: Arc<Card>) -> GameState {
-    let st = s.static_data();
-    let stat = StaticData {
-        board: st.board.clone(),
-        profiles: st.profiles.clone(),
-        variant: st.variant,
-        max_turns: st.max_turns,
-        sides: st.sides,
-        cards: vec![vec![card], vec![]],
-        scenario: st.scenario,
-        uc: st.uc.clone(),
-    };
-    GameState::from_parts(Arc::new(stat), s.dynamic().clone())
+    common::with_static(s, |stat| stat.cards = vec![vec![card], vec![]])
 }
 
 /// A Militia crew (its captain, a rifleman, a Neutral sellsword, its surgeon) holding `card`
 /// against one enemy, the model `active` choosing its action.
 fn crew(card: &str, enemy: &str, active: u8) -> GameState {
-    let places = [
-        Place { side: 0, profile: "militia_captain", at: (2, 2) },
-        Place { side: 0, profile: "militia_rifleman", at: (6, 2) },
-        Place { side: 0, profile: "wayfarer_sellsword", at: (8, 2) },
-        Place { side: 0, profile: "militia_surgeon", at: (3, 2) },
-        Place { side: 1, profile: enemy, at: (6, 10) },
-    ];
-    with_card(&common::game(open_board(16, 16), &places, Some(active)), shipped(card))
+    with_card(
+        &Position::on(open_board(16, 16))
+            .model(0, "militia_captain", (2, 2))
+            .model(0, "militia_rifleman", (6, 2))
+            .model(0, "wayfarer_sellsword", (8, 2))
+            .model(0, "militia_surgeon", (3, 2))
+            .model(1, enemy, (6, 10))
+            .active(active),
+        shipped(card),
+    )
 }
 
 fn covered(s: &GameState) -> Vec<u8> {
@@ -128,13 +119,14 @@ fn a_marksmanship_rule_adds_to_the_covered_models_shots_only_while_the_leader_is
 #[test]
 fn a_close_combat_rule_adds_to_the_covered_models_blows() {
     // The Bondsmen's illustrative card: +1 Close Combat to the other Bondsmen members.
-    let places = [
-        Place { side: 0, profile: "bondmaster", at: (2, 2) },
-        Place { side: 0, profile: "bondsman_brute", at: (6, 2) },
-        Place { side: 1, profile: "hosk", at: (7, 3) },
-    ];
-    let s =
-        with_card(&common::game(open_board(16, 16), &places, Some(1)), shipped("bondsmen_leaders_resolve"));
+    let s = with_card(
+        &Position::on(open_board(16, 16))
+            .model(0, "bondmaster", (2, 2))
+            .model(0, "bondsman_brute", (6, 2))
+            .model(1, "hosk", (7, 3))
+            .active(1),
+        shipped("bondsmen_leaders_resolve"),
+    );
     assert_eq!(shipped("bondsmen_leaders_resolve").rule, Some(LeaderRule::CloseCombat));
     let blow = *s
         .legal_actions()
@@ -148,13 +140,12 @@ fn a_close_combat_rule_adds_to_the_covered_models_blows() {
 fn a_camouflage_rule_makes_the_covered_models_harder_to_shoot() {
     // The Artifacters' illustrative card: the other Artifacters members have Camouflage,
     // "-1 to shoot the model" (p.14).
-    let places = [
-        Place { side: 0, profile: "artifacter_captain", at: (2, 2) },
-        Place { side: 0, profile: "slethssk", at: (6, 2) },
-        Place { side: 1, profile: "militia_rifleman", at: (6, 10) },
-    ];
     let s = with_card(
-        &common::game(open_board(16, 16), &places, Some(2)),
+        &Position::on(open_board(16, 16))
+            .model(0, "artifacter_captain", (2, 2))
+            .model(0, "slethssk", (6, 2))
+            .model(1, "militia_rifleman", (6, 10))
+            .active(2),
         shipped("artifacters_leaders_resolve"),
     );
     let shot =

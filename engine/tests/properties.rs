@@ -5,7 +5,7 @@ mod common;
 
 use common::open_board;
 
-use common::{custom, force_test, force_wounds, game_with};
+use common::{custom, force_test, force_wounds, Position};
 use engine::dice::TestLevel;
 use engine::profile::{Profile, Weapon, WeaponProperty};
 use engine::state::{Stance, Step};
@@ -32,7 +32,7 @@ fn armed(gun: &[WeaponProperty], blade: &[WeaponProperty]) -> Arc<Profile> {
 
 /// The armed Kaneda facing Hosk `gap` inches away (edge to edge) on an open table.
 fn duel(shooter: Arc<Profile>, target: Arc<Profile>, gap: u8) -> GameState {
-    game_with(open_board(8, 24), &[(0, shooter, (3, 1)), (1, target, (3, 2 + gap))], Some(SHOOTER))
+    Position::on(open_board(8, 24)).with(0, shooter, (3, 1)).with(1, target, (3, 2 + gap)).active(SHOOTER)
 }
 
 fn hosk() -> Arc<Profile> {
@@ -165,17 +165,18 @@ fn fire_tokens_burn_in_the_cleanup() {
 fn swimming_models_take_no_fire_and_water_puts_fire_out() {
     let rows: Vec<String> = (0..12).map(|y| if y >= 8 { "0~".repeat(8) } else { "0.".repeat(8) }).collect();
     let refs: Vec<&str> = rows.iter().map(String::as_str).collect();
-    let mut s = game_with(
-        common::board(&refs),
-        &[(0, armed(&[WeaponProperty::Fire(1)], &[]), (3, 1)), (1, hosk(), (3, 9))],
-        Some(SHOOTER),
-    );
+    let mut s = Position::on(common::board(&refs))
+        .with(0, armed(&[WeaponProperty::Fire(1)], &[]), (3, 1))
+        .with(1, hosk(), (3, 9))
+        .active(SHOOTER);
     shoot_and_hit(&mut s, TestLevel::Pass);
     force_wounds(&mut s, 0);
     assert_eq!(s.models()[TARGET as usize].tokens.fire, 0, "a swimmer cannot be set on fire");
     // A burning model that enters the water loses its fire tokens.
-    let mut s =
-        game_with(common::board(&refs), &[(0, armed(&[], &[]), (3, 6)), (1, hosk(), (6, 1))], Some(SHOOTER));
+    let mut s = Position::on(common::board(&refs))
+        .with(0, armed(&[], &[]), (3, 6))
+        .with(1, hosk(), (6, 1))
+        .active(SHOOTER);
     let mut d = s.dynamic().clone();
     d.models[SHOOTER as usize].tokens.fire = 2;
     s = GameState::from_parts(s.static_data().clone(), d);
@@ -253,11 +254,10 @@ fn spray_adds_one_marksmanship_at_pass_range_only() {
 #[test]
 fn sneaky_adds_to_unopposed_close_combat_only() {
     let fight = |react: bool| {
-        let mut s = game_with(
-            open_board(6, 6),
-            &[(0, armed(&[], &[WeaponProperty::Sneaky(2)]), (2, 2)), (1, hosk(), (2, 3))],
-            Some(SHOOTER),
-        );
+        let mut s = Position::on(open_board(6, 6))
+            .with(0, armed(&[], &[WeaponProperty::Sneaky(2)]), (2, 2))
+            .with(1, hosk(), (2, 3))
+            .active(SHOOTER);
         s.apply_action(Action::CloseCombat { weapon: 1, target: TARGET }).unwrap();
         if react {
             let back =
@@ -276,11 +276,10 @@ fn sneaky_adds_to_unopposed_close_combat_only() {
 fn a_natural_weapon_blunder_costs_a_wound_not_damage() {
     for (natural, armour_roll) in [(true, false), (false, true)] {
         let props = if natural { vec![WeaponProperty::Natural] } else { vec![] };
-        let mut s = game_with(
-            open_board(6, 6),
-            &[(0, armed(&[], &props), (2, 2)), (1, hosk(), (2, 3))],
-            Some(SHOOTER),
-        );
+        let mut s = Position::on(open_board(6, 6))
+            .with(0, armed(&[], &props), (2, 2))
+            .with(1, hosk(), (2, 3))
+            .active(SHOOTER);
         common::declare(&mut s, Action::CloseCombat { weapon: 1, target: TARGET });
         let wounds = s.models()[SHOOTER as usize].wounds;
         force_test(&mut s, TestLevel::Blunder);
@@ -422,8 +421,10 @@ fn a_burning_model_that_swims_across_water_comes_out_without_fire() {
     // The move ends on dry ground beyond a one-inch strip of water.
     let rows: Vec<String> = (0..12).map(|y| if y == 5 { "0~".repeat(8) } else { "0.".repeat(8) }).collect();
     let refs: Vec<&str> = rows.iter().map(String::as_str).collect();
-    let mut s =
-        game_with(common::board(&refs), &[(0, armed(&[], &[]), (3, 3)), (1, hosk(), (7, 11))], Some(SHOOTER));
+    let mut s = Position::on(common::board(&refs))
+        .with(0, armed(&[], &[]), (3, 3))
+        .with(1, hosk(), (7, 11))
+        .active(SHOOTER);
     let mut d = s.dynamic().clone();
     d.models[SHOOTER as usize].tokens.fire = 2;
     s = GameState::from_parts(s.static_data().clone(), d);

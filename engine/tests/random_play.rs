@@ -6,11 +6,11 @@
 
 mod common;
 
+use engine::event_counts::EventCounts;
 use engine::invariants::violations;
 use engine::record::SavedGame;
 use engine::scenario::Scenario;
 use engine::setup::{new_game, GameConfig};
-use engine::stats::EventCounts;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 

@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::{game, Place};
+use common::Position;
 use engine::state::{CombatKind, Step};
 use engine::{Action, GameState};
 
@@ -18,9 +18,8 @@ const NIX: u8 = 1;
 fn walk_towards_nix() -> GameState {
     let rows: Vec<String> = (0..6).map(|_| "0.".repeat(24)).collect();
     let refs: Vec<&str> = rows.iter().map(String::as_str).collect();
-    let places =
-        [Place { side: 0, profile: "kaneda", at: (1, 2) }, Place { side: 1, profile: "nix", at: (21, 2) }];
-    let mut s = game(common::board(&refs), &places, Some(KANEDA));
+    let mut s =
+        Position::on(common::board(&refs)).model(0, "kaneda", (1, 2)).model(1, "nix", (21, 2)).active(KANEDA);
     s.apply_action(Action::Move { dest: s.board().idx(7, 2), prone: false }).unwrap();
     common::decline_nested(&mut s);
     assert_eq!(s.node(), Some(&Step::ChooseReaction), "Nix may react");

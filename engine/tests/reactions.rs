@@ -5,7 +5,7 @@ mod common;
 
 use common::{open_board, Position};
 
-use common::{force_test, force_wounds, game, Place};
+use common::{force_test, force_wounds};
 use engine::dice::TestLevel;
 use engine::state::{CombatKind, CombatRoll, RollRole, Step};
 use engine::{Action, GameState, Player};
@@ -16,12 +16,11 @@ const SLETHSSK: u8 = 2;
 
 /// Kaneda (side A, active) facing Nix and Slethssk (side B) on an open 16" table.
 fn diagram() -> GameState {
-    let places = [
-        Place { side: 0, profile: "kaneda", at: (2, 2) },
-        Place { side: 1, profile: "nix", at: (2, 9) },
-        Place { side: 1, profile: "slethssk", at: (5, 8) },
-    ];
-    game(open_board(16, 16), &places, Some(KANEDA))
+    Position::on(open_board(16, 16))
+        .model(0, "kaneda", (2, 2))
+        .model(1, "nix", (2, 9))
+        .model(1, "slethssk", (5, 8))
+        .active(KANEDA)
 }
 
 fn top(s: &GameState) -> Step {
@@ -224,9 +223,8 @@ fn a_reaction_in_the_nailed_it_portion_is_cancelled_with_no_ap_spent_when_the_mo
         .map(|y| if y == 1 { "4.4.4.0.0.0.0.4.4.4.4.0.".to_string() } else { "0.".repeat(12) })
         .collect();
     let refs: Vec<&str> = rows.iter().map(String::as_str).collect();
-    let places =
-        [Place { side: 0, profile: "kaneda", at: (1, 1) }, Place { side: 1, profile: "nix", at: (5, 9) }];
-    let mut s = game(common::board(&refs), &places, Some(KANEDA));
+    let mut s =
+        Position::on(common::board(&refs)).model(0, "kaneda", (1, 1)).model(1, "nix", (5, 9)).active(KANEDA);
     s.apply_action(Action::Move { dest: s.board().idx(7, 1), prone: false }).unwrap();
     if top(&s) == Step::ChooseNested {
         s.apply_action(Action::NoNested).unwrap();
@@ -254,9 +252,8 @@ fn a_conditional_nested_action_is_refunded_when_the_mover_fails() {
         .map(|y| if y == 1 { "4.4.4.0.0.0.0.4.4.4.4.0.".to_string() } else { "0.".repeat(12) })
         .collect();
     let refs: Vec<&str> = rows.iter().map(String::as_str).collect();
-    let places =
-        [Place { side: 0, profile: "kaneda", at: (1, 1) }, Place { side: 1, profile: "nix", at: (9, 8) }];
-    let mut s = game(common::board(&refs), &places, Some(KANEDA));
+    let mut s =
+        Position::on(common::board(&refs)).model(0, "kaneda", (1, 1)).model(1, "nix", (9, 8)).active(KANEDA);
     let ap = s.models()[KANEDA as usize].ap;
     s.apply_action(Action::Move { dest: s.board().idx(7, 1), prone: false }).unwrap();
     let nested = *s
@@ -279,9 +276,8 @@ fn the_reacting_player_picks_the_point_where_the_mover_is_not_in_cover() {
     let mut rows: Vec<String> = (0..14).map(|_| "0.".repeat(14)).collect();
     rows[3] = "0.0.0.0.0.0h0h0h0.0.0.0.0.0.".to_string();
     let refs: Vec<&str> = rows.iter().map(String::as_str).collect();
-    let places =
-        [Place { side: 0, profile: "corian", at: (1, 2) }, Place { side: 1, profile: "venk", at: (6, 10) }];
-    let mut s = game(common::board(&refs), &places, Some(0));
+    let mut s =
+        Position::on(common::board(&refs)).model(0, "corian", (1, 2)).model(1, "venk", (6, 10)).active(0);
     s.apply_action(Action::Move { dest: s.board().idx(7, 2), prone: false }).unwrap();
     common::decline_nested(&mut s);
     let attrs: Vec<(u8, u8)> = s
@@ -401,9 +397,8 @@ fn no_shot_is_offered_where_the_mover_passes_in_base_contact_with_the_reactor() 
     let mut rows: Vec<String> = (0..12).map(|_| "0.".repeat(12)).collect();
     rows[3] = "0.0.0h0h0.0.0.0.0.0.0.0.".to_string();
     let refs: Vec<&str> = rows.iter().map(String::as_str).collect();
-    let places =
-        [Place { side: 0, profile: "kaneda", at: (1, 2) }, Place { side: 1, profile: "nix", at: (5, 3) }];
-    let mut s = game(common::board(&refs), &places, Some(KANEDA));
+    let mut s =
+        Position::on(common::board(&refs)).model(0, "kaneda", (1, 2)).model(1, "nix", (5, 3)).active(KANEDA);
     s.apply_action(Action::Move { dest: s.board().idx(7, 2), prone: false }).unwrap();
     common::decline_nested(&mut s);
     let nix_cell = s.models()[NIX as usize].cell;
@@ -509,9 +504,8 @@ fn a_charge_that_does_not_reach_its_target_strikes_no_blow() {
     let rows: Vec<String> =
         (0..12).map(|y| if y == 4 || y == 5 { "0,".repeat(12) } else { "0.".repeat(12) }).collect();
     let refs: Vec<&str> = rows.iter().map(String::as_str).collect();
-    let places =
-        [Place { side: 0, profile: "kaneda", at: (3, 2) }, Place { side: 1, profile: "hosk", at: (3, 8) }];
-    let mut s = game(common::board(&refs), &places, Some(KANEDA));
+    let mut s =
+        Position::on(common::board(&refs)).model(0, "kaneda", (3, 2)).model(1, "hosk", (3, 8)).active(KANEDA);
     let charge = s
         .legal_actions()
         .into_iter()

@@ -12,7 +12,7 @@ mod common;
 use engine::board::{Board, CellIdx, Terrain};
 use engine::profile::Role;
 use engine::scenario::{Placement, Scenario, ScenarioStep, ZoneKind};
-use engine::state::{Health, InteractKind, ModelId, Side, StaticData, Step};
+use engine::state::{Health, InteractKind, ModelId, Side, Step};
 use engine::{Action, GameState, Player};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -118,21 +118,19 @@ fn deploy_cells(s: &GameState) -> BTreeSet<CellIdx> {
 /// A Scavenger Hunt game with the starter crews (one infiltrator each) on a flat, open 36"
 /// table, set up with seeded random choices: at the first activation of turn 1.
 fn flat_hunt(seed: u64) -> GameState {
-    let s = common::scenario_game(Scenario::ScavengerHunt, "sunken_plaza", ["militia_100", "the_firm_100"]);
-    let st = s.static_data();
-    let stat = StaticData {
-        board: Arc::new(common::flat(36, 36)),
-        profiles: st.profiles.clone(),
-        variant: st.variant,
-        max_turns: st.max_turns,
-        sides: st.sides,
-        cards: st.cards.clone(),
-        scenario: st.scenario,
-        uc: None,
-    };
-    let mut s = GameState::from_parts(Arc::new(stat), s.dynamic().clone());
+    let mut s = flat_hunt_setup();
     common::finish_setup(&mut s, seed, |_| {});
     s
+}
+
+/// A Scavenger Hunt game with the starter crews on a flat, open 36" table, at the start of
+/// its set-up.
+fn flat_hunt_setup() -> GameState {
+    let s = common::scenario_game(Scenario::ScavengerHunt, "sunken_plaza", ["militia_100", "the_firm_100"]);
+    common::with_static(&s, |stat| {
+        stat.board = Arc::new(common::flat(36, 36));
+        stat.uc = None;
+    })
 }
 
 /// Where marker `k` lies on [`table`]: two rows of three, 10" apart.
@@ -503,19 +501,7 @@ fn random_set_ups_offer_exactly_the_placements_the_rulebook_allows() {
 fn a_second_marker_may_not_lie_within_five_inches_of_the_first() {
     // On the flat table: the first marker at (10,10); the second not at (16,10) (5" away, base
     // edge to base edge) but at (17,10); nothing within 5" of the edges.
-    let s = common::scenario_game(Scenario::ScavengerHunt, "sunken_plaza", ["militia_100", "the_firm_100"]);
-    let st = s.static_data();
-    let stat = StaticData {
-        board: Arc::new(common::flat(36, 36)),
-        profiles: st.profiles.clone(),
-        variant: st.variant,
-        max_turns: st.max_turns,
-        sides: st.sides,
-        cards: st.cards.clone(),
-        scenario: st.scenario,
-        uc: None,
-    };
-    let mut s = GameState::from_parts(Arc::new(stat), s.dynamic().clone());
+    let mut s = flat_hunt_setup();
     while !matches!(top(&s), Some(Step::Scenario(ScenarioStep::PlaceMarker { .. }))) {
         match s.current_player() {
             Player::Chance => s.apply_action(Action::Chance(0)).unwrap(),

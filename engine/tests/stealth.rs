@@ -6,7 +6,7 @@ mod common;
 
 use common::{open_board, Position};
 
-use common::{force_test, game, Place};
+use common::force_test;
 use engine::dice::TestLevel;
 use engine::state::{CombatKind, Step};
 use engine::{Action, GameState};
@@ -54,9 +54,8 @@ fn models_move_through_a_stealthed_enemy() {
     let rows: Vec<String> =
         (0..10).map(|y| if y == 4 { "0X0X0X0X0.0X0X0X0X0X".into() } else { "0.".repeat(10) }).collect();
     let refs: Vec<&str> = rows.iter().map(String::as_str).collect();
-    let places =
-        [Place { side: 0, profile: "kaneda", at: (4, 2) }, Place { side: 1, profile: "venk", at: (4, 4) }];
-    let s = game(common::board(&refs), &places, Some(KANEDA));
+    let s =
+        Position::on(common::board(&refs)).model(0, "kaneda", (4, 2)).model(1, "venk", (4, 4)).active(KANEDA);
     let beyond = s.board().idx(4, 7);
     assert!(
         !s.legal_actions().contains(&Action::Move { dest: beyond, prone: false }),

@@ -5,7 +5,7 @@ mod common;
 
 use common::open_board;
 
-use common::{custom, force_test, force_wounds, game_with};
+use common::{custom, force_test, force_wounds, game_with, Position};
 use engine::dice::TestLevel;
 use engine::profile::{Profile, TemplateKind, Weapon, WeaponProperty};
 use engine::state::Step;
@@ -31,13 +31,12 @@ fn small(extra: &[WeaponProperty]) -> Vec<WeaponProperty> {
 /// The bomber at (5,1); Hosk at (5,8) with Venk beside him at (6,8); a friend of the bomber
 /// (Slethssk) at (9,8).
 fn field(props: Vec<WeaponProperty>) -> GameState {
-    let places = [
-        (0, bomber(props), (5, 1)),
-        (1, common::profile("hosk"), (5, 8)),
-        (1, common::profile("venk"), (6, 8)),
-        (0, common::profile("slethssk"), (9, 8)),
-    ];
-    game_with(open_board(12, 16), &places, Some(0))
+    Position::on(open_board(12, 16))
+        .with(0, bomber(props), (5, 1))
+        .model(1, "hosk", (5, 8))
+        .model(1, "venk", (6, 8))
+        .model(0, "slethssk", (9, 8))
+        .active(0)
 }
 
 fn top(s: &GameState) -> Option<Step> {
@@ -124,11 +123,10 @@ fn deviate_scatters_on_a_pass_and_lands_on_nailed_it() {
 fn a_teardrop_needs_no_hit_roll() {
     let places =
         [(0, bomber(vec![WeaponProperty::Template(TemplateKind::Teardrop)])), (1, common::profile("hosk"))];
-    let mut s = game_with(
-        open_board(12, 16),
-        &[(0, places[0].1.clone(), (5, 1)), (1, places[1].1.clone(), (5, 5))],
-        Some(0),
-    );
+    let mut s = Position::on(open_board(12, 16))
+        .with(0, places[0].1.clone(), (5, 1))
+        .with(1, places[1].1.clone(), (5, 5))
+        .active(0);
     let at = s.board().idx(5, 5);
     s.apply_action(Action::Template { weapon: 0, at }).unwrap();
     common::decline_declarations(&mut s);
@@ -193,13 +191,17 @@ fn a_stealthed_model_under_a_template_is_hurt_only_on_the_firers_intelligence_ro
     assert!(!s.models()[2].tokens.stealth, "damaged, so revealed");
 }
 
-#[test]
-fn a_template_reaction_is_placed_over_the_active_model_where_it_reacts() {
-    // Kaneda (plain) runs past the bomber, who reacts with a small template at one point of
-    // the run; the template is never opposed and hits Kaneda where he was.
-    let places = [(0, common::profile("kaneda"), (2, 2)), (1, bomber(small(&[])), (5, 12))];
-    let mut s = game_with(open_board(12, 16), &places, Some(0));
-    s.apply_action(Action::Move { dest: s.board().idx(2, 8), prone: false }).unwrap();
+/// Kaneda (plain, model 0) runs past the bomber (model 1, a small template), who reacts with
+/// the template at one point of the run: the state after the reaction is declared.
+fn bomber_reacts_to_a_run() -> GameState {
+    template_reaction(bomber(small(&[])), (5, 12), (2, 8))
+}
+
+/// Kaneda (plain, model 0, at (2, 2)) moves to `dest`; model 1 (`profile`, at `at`) reacts with
+/// its template at the first point it may: the state after the reaction is declared.
+fn template_reaction(profile: Arc<Profile>, at: (u8, u8), dest: (u8, u8)) -> GameState {
+    let mut s = Position::on(open_board(12, 16)).model(0, "kaneda", (2, 2)).with(1, profile, at).active(0);
+    s.apply_action(Action::Move { dest: s.board().idx(dest.0, dest.1), prone: false }).unwrap();
     common::decline_nested(&mut s);
     let react = *s
         .legal_actions()
@@ -209,6 +211,14 @@ fn a_template_reaction_is_placed_over_the_active_model_where_it_reacts() {
         })
         .expect("a template reaction");
     s.apply_action(react).unwrap();
+    s
+}
+
+#[test]
+fn a_template_reaction_is_placed_over_the_active_model_where_it_reacts() {
+    // Kaneda (plain) runs past the bomber, who reacts with a small template at one point of
+    // the run; the template is never opposed and hits Kaneda where he was.
+    let mut s = bomber_reacts_to_a_run();
     common::decline_declarations(&mut s);
     assert!(s.dynamic().sequence.as_ref().unwrap().rolls.iter().all(|r| !r.opposed));
     force_test(&mut s, TestLevel::NailedIt);
@@ -277,8 +287,8 @@ fn a_damaging_template_never_covers_its_own_firer() {
     let near = [(0, bomber(large.clone()), (5, 1)), (1, common::profile("hosk"), (5, 3))];
     let s = game_with(open_board(12, 16), &near, Some(0));
     assert!(!s.legal_actions().contains(&Action::Template { weapon: 0, at: s.board().idx(5, 3) }));
-    let far = [(0, bomber(large), (5, 1)), (1, common::profile("hosk"), (5, 6))];
-    let s = game_with(open_board(12, 16), &far, Some(0));
+    let s =
+        Position::on(open_board(12, 16)).with(0, bomber(large), (5, 1)).model(1, "hosk", (5, 6)).active(0);
     assert!(s.legal_actions().contains(&Action::Template { weapon: 0, at: s.board().idx(5, 6) }));
 }
 
@@ -288,9 +298,11 @@ fn a_damaging_template_never_covers_its_own_firer() {
 /// Deviate follows the shot's table.
 #[test]
 fn a_template_pass_beyond_pass_range_misses_and_nailed_it_deals_normal_damage() {
-    let places = [(0, bomber(small(&[])), (5, 1)), (1, common::profile("hosk"), (5, 12))];
     for (level, hit) in [(TestLevel::Pass, None), (TestLevel::NailedIt, Some(2))] {
-        let mut s = game_with(open_board(12, 16), &places, Some(0));
+        let mut s = Position::on(open_board(12, 16))
+            .with(0, bomber(small(&[])), (5, 1))
+            .model(1, "hosk", (5, 12))
+            .active(0);
         s.apply_action(Action::Template { weapon: 0, at: s.board().idx(5, 12) }).unwrap();
         common::decline_declarations(&mut s);
         force_test(&mut s, level);
@@ -310,8 +322,8 @@ fn a_swimming_firer_throws_a_template_at_minus_one() {
     rows[1] = "0~0~0~0~0~0~0~0~0~0~0~0~".to_string();
     let refs: Vec<&str> = rows.iter().map(String::as_str).collect();
     let attr = |board: engine::board::Board| {
-        let places = [(0, bomber(small(&[])), (5, 1)), (1, common::profile("hosk"), (5, 8))];
-        let mut s = game_with(board, &places, Some(0));
+        let mut s =
+            Position::on(board).with(0, bomber(small(&[])), (5, 1)).model(1, "hosk", (5, 8)).active(0);
         s.apply_action(Action::Template { weapon: 0, at: s.board().idx(5, 8) }).unwrap();
         common::decline_declarations(&mut s);
         match top(&s) {
@@ -327,18 +339,7 @@ fn a_swimming_firer_throws_a_template_at_minus_one() {
 #[test]
 fn a_teardrop_reaction_needs_no_hit_roll() {
     let teardrop = bomber(vec![WeaponProperty::Template(TemplateKind::Teardrop)]);
-    let places = [(0, common::profile("kaneda"), (2, 2)), (1, teardrop, (4, 7))];
-    let mut s = game_with(open_board(12, 16), &places, Some(0));
-    s.apply_action(Action::Move { dest: s.board().idx(2, 6), prone: false }).unwrap();
-    common::decline_nested(&mut s);
-    let react = *s
-        .legal_actions()
-        .iter()
-        .find(|a| {
-            matches!(a, Action::React { model: 1, kind: engine::state::CombatKind::Template { .. }, .. })
-        })
-        .expect("a teardrop reaction");
-    s.apply_action(react).unwrap();
+    let mut s = template_reaction(teardrop, (4, 7), (2, 6));
     common::decline_declarations(&mut s);
     while let Some(Step::Test { model, .. }) = top(&s) {
         assert_ne!(model, 1, "the teardrop rolls nothing");
@@ -379,8 +380,10 @@ fn a_template_may_be_nested_in_a_move() {
 /// Opposed Tests", so the reactor's shot stays unopposed.
 #[test]
 fn a_firefight_may_answer_a_reaction_with_a_template() {
-    let places = [(0, bomber(small(&[])), (5, 1)), (1, common::profile("nix"), (5, 9))];
-    let mut s = game_with(open_board(12, 16), &places, Some(0));
+    let mut s = Position::on(open_board(12, 16))
+        .with(0, bomber(small(&[])), (5, 1))
+        .model(1, "nix", (5, 9))
+        .active(0);
     s.apply_action(Action::Move { dest: s.board().idx(5, 3), prone: false }).unwrap();
     common::decline_nested(&mut s);
     let shot = *s
@@ -405,18 +408,7 @@ fn a_firefight_may_answer_a_reaction_with_a_template() {
 /// firefight like any other reaction (p.36); the two rolls stay unopposed.
 #[test]
 fn a_template_reaction_can_be_answered_by_a_firefight() {
-    let places = [(0, common::profile("kaneda"), (2, 2)), (1, bomber(small(&[])), (5, 12))];
-    let mut s = game_with(open_board(12, 16), &places, Some(0));
-    s.apply_action(Action::Move { dest: s.board().idx(2, 8), prone: false }).unwrap();
-    common::decline_nested(&mut s);
-    let react = *s
-        .legal_actions()
-        .iter()
-        .find(|a| {
-            matches!(a, Action::React { model: 1, kind: engine::state::CombatKind::Template { .. }, .. })
-        })
-        .expect("a template reaction");
-    s.apply_action(react).unwrap();
+    let mut s = bomber_reacts_to_a_run();
     if top(&s) == Some(Step::ChooseReaction) {
         s.apply_action(Action::EndReactions).unwrap();
     }
@@ -439,9 +431,11 @@ fn a_template_without_damage_still_delivers_its_properties_to_every_model_under_
             properties: small(&[WeaponProperty::Knockdown, WeaponProperty::Blind]),
         }];
     });
-    let places =
-        [(0, harmless, (5, 1)), (1, common::profile("hosk"), (5, 8)), (1, common::profile("venk"), (6, 8))];
-    let mut s = game_with(open_board(12, 16), &places, Some(0));
+    let mut s = Position::on(open_board(12, 16))
+        .with(0, harmless, (5, 1))
+        .model(1, "hosk", (5, 8))
+        .model(1, "venk", (6, 8))
+        .active(0);
     let at = s.board().idx(5, 8);
     s.apply_action(Action::Template { weapon: 0, at }).unwrap();
     common::decline_declarations(&mut s);

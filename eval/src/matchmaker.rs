@@ -1,12 +1,12 @@
 //! What the arena needs from a game ([`MatchMaker`]) and what a game was drawn to be played
 //! with ([`Lineup`]): the arena's only view of a game, implemented for TDE in
-//! [`crate::tde_match`] and for the other games of the registry in [`crate::games`].
+//! [`crate::games::drowned_earth`] and for the other games of the registry in [`crate::games`].
 
 use agents::{Agent, Game};
 use std::collections::BTreeMap;
 
 /// What the arena needs from a game: its scenarios, fresh games, agents from their specs, and
-/// how to read a finished game. Implemented for TDE in [`crate::tde_match`], for the other
+/// how to read a finished game. Implemented for TDE in [`crate::games::drowned_earth`], for the other
 /// games in [`crate::games`].
 pub trait MatchMaker<G: Game>: Sync {
     /// The scenarios `--scenarios all` stands for.

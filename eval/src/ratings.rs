@@ -16,7 +16,7 @@
 //!   inverse `(I + J/k)⁻¹ − J/k` (`J` all ones, `k` agents), and each interval is the rating
 //!   ± 1.96 standard errors. It measures an agent's rating relative to the field's mean.
 
-use crate::stats::{Wdl, Z95};
+use crate::win_draw_loss::{Wdl, Z95};
 use serde::Serialize;
 
 /// Virtual draws added to every pair before fitting (see the module notes).

@@ -7,7 +7,7 @@
 use crate::matchmaker::Lineup;
 use crate::ratings::{bradley_terry, PairResult, PRIOR_DRAWS};
 use crate::settings::{round_robin, ArenaSettings};
-use crate::stats::{mean, wilson, Wdl, Z95};
+use crate::win_draw_loss::{mean, wilson, Wdl, Z95};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 

@@ -10,7 +10,7 @@
 use crate::lineup::{pool_or, Lineups, Pool};
 use crate::matchmaker::Lineup;
 use crate::run_folder::{self, write_atomic, GamesLog, RunSettings};
-use crate::stats::{mean, Z95};
+use crate::win_draw_loss::{mean, Z95};
 use agents::Agent;
 use engine::scenario::Scenario;
 use engine::setup::GameConfig;
@@ -23,7 +23,7 @@ use std::fmt::Write;
 use std::path::Path;
 
 /// Builds a TDE agent from its spec and a seed.
-pub type AgentFactory = crate::tde_match::AgentFactory;
+pub type AgentFactory = crate::games::drowned_earth::AgentFactory;
 
 /// What a solo run plays.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

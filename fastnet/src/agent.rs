@@ -222,7 +222,7 @@ pub struct FastEvaluator {
 impl Evaluator<GameState> for FastEvaluator {
     fn evaluate(&self, state: &GameState) -> Vec<f64> {
         if state.solo_score().is_some() {
-            return agents::tde::MaterialEvaluator.evaluate(state);
+            return agents::drowned_earth::MaterialEvaluator.evaluate(state);
         }
         thread_local! {
             static FEATURES: std::cell::RefCell<Vec<u16>> = const { std::cell::RefCell::new(Vec::new()) };

@@ -142,7 +142,7 @@ impl Estimate {
     /// standard deviation), clipped to the possible returns [−1, 1]. When every sample returned
     /// the same, the interval is not empty but the rule of three's.
     pub fn from_samples(returns: &[f64], margins: &[f64]) -> Estimate {
-        Estimate::with_z(returns, margins, eval::stats::Z95)
+        Estimate::with_z(returns, margins, eval::win_draw_loss::Z95)
     }
 
     /// [`from_samples`](Self::from_samples) at normal quantile `z`.

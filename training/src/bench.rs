@@ -5,8 +5,8 @@
 //! and a trained network's and the fast network's figures. Every figure is the median of
 //! several timed batches; the command line formats them.
 
-use crate::learn::games::Games;
-use crate::learn::labels::{label_game, LabelConfig};
+use crate::learned_player::games::Games;
+use crate::learned_player::labels::{label_game, LabelConfig};
 use agents::learned::Generation;
 use engine::fuzz::random_steps;
 use engine::scenario::Scenario;

@@ -3,7 +3,7 @@
 //! - [`fast`]: the main line: the fast network's data and training runs (`tde fast`);
 //! - [`network`]: the policy/value network in `burn`, where it computes, checkpoints, ONNX,
 //!   and [`network::loaded::Network`], a trained network ready to evaluate positions;
-//! - [`learning`]: teaching the network from expert play (`tde train`), with its metrics;
+//! - [`network_training`]: teaching the network from expert play (`tde train`), with its metrics;
 //! - [`play`]: the agents that play with a network (alone, blended with the scripted order,
 //!   inside MCTS or AlphaZero-style search) and rollouts by any agent;
 //! - [`gate`]: the promotion gate of every pipeline (a sequential test or a fixed number of
@@ -12,7 +12,7 @@
 //!   decision sampler and report shape;
 //! - [`selfplay`]: AlphaZero-style self-play (`tde train` with a `[learner]` table, `tde
 //!   selfplay`);
-//! - [`learn`]: policy iteration of the learned feature player from rollouts (`tde learn`,
+//! - [`learned_player`]: policy iteration of the learned feature player from rollouts (`tde learn`,
 //!   `tde ladder`, `tde leaf-value`), which needs no network.
 //!
 //! Everything runs on burn's `flex` CPU backend by default, so no GPU is needed; a build with
@@ -22,17 +22,17 @@
 pub mod bench;
 pub mod fast;
 pub mod gate;
-pub mod learn;
-pub mod learning;
+pub mod learned_player;
 pub mod network;
+pub mod network_training;
 pub mod play;
 pub mod probes;
 pub mod selfplay;
 
 pub use burn::tensor::Device;
-pub use learning::config::Config;
-pub use learning::sample::Sample;
 pub use network::net::PolicyValueNet;
+pub use network_training::config::Config;
+pub use network_training::sample::Sample;
 
 /// A progress bar on standard error (hidden when `show` is false or stderr is no terminal).
 pub fn progress_bar(show: bool, len: u64, what: &str) -> indicatif::ProgressBar {

@@ -1,8 +1,8 @@
 //! Expert games: a search player's visit distributions become the targets, shards are
 //! written once and read back whole, and a finished generation plays nothing again.
 
-use training::learning::config::{ChildOrder, Config, DataConfig};
-use training::learning::expert::{generate, load, play_game, samples_of};
+use training::network_training::config::{ChildOrder, Config, DataConfig};
+use training::network_training::expert::{generate, load, play_game, samples_of};
 
 fn config(agents: &[&str], games: usize) -> Config {
     let mut c = Config { seed: 4, ..Config::default() };
@@ -61,10 +61,13 @@ fn shards_are_written_once_and_read_back_whole() {
     let expected: usize = (0..3).map(|g| play_game(&c, g).unwrap().targets.len()).sum();
     assert_eq!(train.len() + valid.len(), expected, "no position lost or read twice");
     // A missing shard is played again, the same game.
-    let first = std::fs::read_to_string(training::learning::expert::shard_path(&run, 1)).unwrap();
-    std::fs::remove_file(training::learning::expert::shard_path(&run, 1)).unwrap();
+    let first = std::fs::read_to_string(training::network_training::expert::shard_path(&run, 1)).unwrap();
+    std::fs::remove_file(training::network_training::expert::shard_path(&run, 1)).unwrap();
     assert_eq!(generate(&run, &c, false).unwrap(), 1);
-    assert_eq!(std::fs::read_to_string(training::learning::expert::shard_path(&run, 1)).unwrap(), first);
+    assert_eq!(
+        std::fs::read_to_string(training::network_training::expert::shard_path(&run, 1)).unwrap(),
+        first
+    );
     let _ = std::fs::remove_dir_all(&run);
 }
 
@@ -94,7 +97,7 @@ fn targets_overruled(c: &Config, games: usize) -> (usize, usize) {
     let (mut targets, mut overruled) = (0, 0);
     for g in 0..games {
         let game = play_game(c, g).unwrap();
-        let scenario = training::learning::expert::play_setup(c, g).unwrap().0;
+        let scenario = training::network_training::expert::play_setup(c, g).unwrap().0;
         let setup = GameConfig {
             board: game.board.clone(),
             crews: game.crews.clone(),
@@ -314,7 +317,7 @@ fn likely_children_are_the_experts_most_probable_actions_and_know_their_decision
 }
 
 /// Kept decisions none of whose children could be stored (every one ended the game).
-fn missing(game: &training::learning::expert::ShardGame) -> usize {
+fn missing(game: &training::network_training::expert::ShardGame) -> usize {
     game.rollout_values.iter().filter(|v| !game.children.iter().any(|ch| ch.ply == v.0)).count()
 }
 

@@ -167,7 +167,7 @@ fn actor_processes_split_a_rounds_shards_and_the_data_is_the_same_as_one_process
 
 #[test]
 fn the_ladder_rates_the_fast_networks_generations_beside_the_learned_players() {
-    use training::learn::ladder::{run_ladder, LadderSettings};
+    use training::learned_player::ladder::{run_ladder, LadderSettings};
     let dir = run_dir("ladder");
     let fast = dir.join("fast");
     std::fs::create_dir_all(&fast).unwrap();

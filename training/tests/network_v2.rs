@@ -6,11 +6,11 @@
 use agents::{Game, TensorShape, Turn};
 use burn::tensor::{Device, Tensor, TensorData};
 use tictactoe::TicTacToe;
-use training::learning::config::{Config, NetConfig, Schedule};
-use training::learning::learner::{score, train, TrainRun};
-use training::learning::sample::{lambda_returns, margin_target};
 use training::network::checkpoint;
 use training::network::net::PolicyValueNet;
+use training::network_training::config::{Config, NetConfig, Schedule};
+use training::network_training::learner::{score, train, TrainRun};
+use training::network_training::sample::{lambda_returns, margin_target};
 use training::Sample;
 
 /// A fresh folder under the system's temporary one.

@@ -7,11 +7,11 @@ use engine::setup::{new_game, GameConfig};
 use prost::Message;
 use std::collections::HashSet;
 use std::path::PathBuf;
-use training::learning::config::NetConfig;
 use training::network::checkpoint;
 use training::network::net::PolicyValueNet;
 use training::network::onnx::export::{names, to_onnx};
 use training::network::onnx::proto::{ModelProto, FLOAT};
+use training::network_training::config::NetConfig;
 
 fn shipped() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../checkpoints/bootstrap_value")

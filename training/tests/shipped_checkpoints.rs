@@ -3,8 +3,8 @@
 
 use engine::setup::{new_game, GameConfig};
 use std::path::PathBuf;
-use training::learning::config::Config;
 use training::network::loaded::Network;
+use training::network_training::config::Config;
 
 #[test]
 fn every_shipped_checkpoint_loads_judges_a_position_and_has_its_config() {

@@ -19,11 +19,13 @@
 //! deciding side's standing (victory-point margin, points still standing, turn) that scales
 //! the block's weights. Files without one are written as version 1, as before.
 //!
-//! Every scenario (the five of the rulebook and `skirmish`), phase and term must be present
-//! (but a term added to the scripted player's after the file was written: it then weighs 0,
-//! as in the hand-written player, see [`Term::is_added`]):
-//! a file is checked whole when it is read, and an error names the file, the entry and the
-//! reason. Phases split the game by its turn: `early` is the first third of the scenario's
+//! Every phase and term of a scenario's block must be present (but a term added to the
+//! scripted player's after the file was written: it then weighs 0, as in the hand-written
+//! player, see [`Term::is_added`]). A scenario's whole block may be missing — a file written
+//! before the scenario joined the scenario list: that scenario then plays with the scripted
+//! player's weights ([`TermWeights::SCRIPTED`], generation 0) in every phase, so a new
+//! scenario needs no edit of the existing generation files. A file is checked whole when it
+//! is read, and an error names the file, the entry and the reason. Phases split the game by its turn: `early` is the first third of the scenario's
 //! turns (and the set-up), `mid` the second, `late` the rest.
 
 use super::standing::{RawStanding, StandingModel};
@@ -198,10 +200,8 @@ impl Generation {
             }
         }
         for (s, scenario) in SCENARIOS.iter().enumerate() {
-            let phases = raw
-                .weights
-                .get(scenario.name())
-                .ok_or_else(|| format!("{file}: weights.{}: missing", scenario.name()))?;
+            // A scenario the file has no block for keeps the scripted player's weights.
+            let Some(phases) = raw.weights.get(scenario.name()) else { continue };
             for name in phases.keys() {
                 if !PHASES.contains(&name.as_str()) {
                     return Err(format!(
@@ -336,6 +336,26 @@ mod tests {
         assert!(
             err(&good.replacen("\"risk\": 1.0,", "", 1)).contains("weights.assassinate.early.risk: missing")
         );
+    }
+
+    #[test]
+    fn a_file_without_a_scenarios_block_plays_it_with_the_scripted_weights() {
+        let mut g = Generation::scripted();
+        for block in &mut g.blocks {
+            block.0[Term::Risk as usize] = 0.5;
+        }
+        let text = g.to_json();
+        let mut raw: serde_json::Value = serde_json::from_str(&text).unwrap();
+        raw["weights"].as_object_mut().unwrap().remove("couriers").expect("a couriers block");
+        let read = Generation::parse(&raw.to_string(), "old.json").unwrap();
+        let couriers = SCENARIOS.iter().position(|&s| s == Scenario::Couriers).unwrap();
+        for (b, block) in read.blocks.iter().enumerate() {
+            if b / PHASES.len() == couriers {
+                assert_eq!(*block, TermWeights::SCRIPTED, "block {b}: the missing scenario's");
+            } else {
+                assert_eq!(block.get(Term::Risk), 0.5, "block {b}: read from the file");
+            }
+        }
     }
 
     #[test]

@@ -1,12 +1,12 @@
 //! A learned leaf value for search: what MCTS's rollouts are cut off with
-//! (`mcts:...,leaf=PATH`) in place of the material count ([`crate::tde::MaterialEvaluator`]).
+//! (`mcts:...,leaf=PATH`) in place of the material count ([`crate::drowned_earth::MaterialEvaluator`]).
 //!
 //! The value of a position for side A is `tanh(w · f)`, with per-scenario weights `w` over a
 //! few features `f` of the position ([`FEATURES`]): the victory-point margin, the share of
 //! each crew's points still conscious and of its models, each also scaled by how far the game
 //! has gone, and a constant (the first player's edge). Side B's value is its negation. Weights
 //! are fitted to the mean results of rollouts from positions of the learned player's own games
-//! (`tde leaf-value`, `training::learn::leaf`); [`LeafValue::material`] sets them to what
+//! (`tde leaf-value`, `training::learned_player::leaf`); [`LeafValue::material`] sets them to what
 //! the material count computes, so a fit starts from it and is regularised toward it.
 //!
 //! ```json
@@ -17,8 +17,11 @@
 //!   "weights": { "couriers": { "side_a": 0.02, "margin": 0.9, ... }, ... }
 //! }
 //! ```
-//! Every scenario and feature must be present: a file is checked whole when it is read, and an
-//! error names the file, the entry and the reason.
+//! Every feature of a scenario's block must be present. A scenario's whole block may be
+//! missing — a file written before the scenario joined the scenario list: that scenario then
+//! takes the material count's weights ([`LeafValue::material`]), so a new scenario needs no
+//! edit of the existing files. A file is checked whole when it is read, and an error names the
+//! file, the entry and the reason.
 
 use super::balance::balance;
 use crate::learned::generation::SCENARIOS;
@@ -38,6 +41,8 @@ pub const FEATURES: [&str; FEATURE_COUNT] =
     ["side_a", "margin", "points", "models", "margin_late", "points_late", "models_late"];
 /// Largest weight magnitude a file may hold.
 pub const MAX_WEIGHT: f64 = 100.0;
+/// The material count's weights ([`FEATURES`] order): margin 1, points 2, the rest 0.
+const MATERIAL: [f64; FEATURE_COUNT] = [0.0, 1.0, 2.0, 0.0, 0.0, 0.0, 0.0];
 
 /// The features of `state` for side A ([`FEATURES`] order):
 /// - `side_a`: 1;
@@ -72,11 +77,11 @@ struct RawLeafValue {
 
 impl LeafValue {
     /// The material count's own weights: margin 1, points 2, the rest 0 — the value
-    /// [`crate::tde::MaterialEvaluator`] gives.
+    /// [`crate::drowned_earth::MaterialEvaluator`] gives.
     pub fn material() -> LeafValue {
         LeafValue {
             note: "the material count (margin and conscious points)".into(),
-            weights: vec![[0.0, 1.0, 2.0, 0.0, 0.0, 0.0, 0.0]; SCENARIOS.len()],
+            weights: vec![MATERIAL; SCENARIOS.len()],
         }
     }
 
@@ -116,8 +121,11 @@ impl LeafValue {
         }
         let mut weights = Vec::new();
         for s in SCENARIOS {
-            let block =
-                raw.weights.get(s.name()).ok_or_else(|| format!("{file}: weights.{} missing", s.name()))?;
+            // A scenario the file has no block for takes the material count's weights.
+            let Some(block) = raw.weights.get(s.name()) else {
+                weights.push(MATERIAL);
+                continue;
+            };
             if let Some(extra) = block.keys().find(|k| !FEATURES.contains(&k.as_str())) {
                 return Err(format!("{file}: weights.{}.{extra}: no such feature", s.name()));
             }
@@ -153,7 +161,7 @@ impl crate::mcts::Evaluator<GameState> for LeafValue {
     fn evaluate(&self, state: &GameState) -> Vec<f64> {
         // A solo game: its score so far, as the material count judges it.
         if state.solo_score().is_some() {
-            return crate::tde::MaterialEvaluator.evaluate(state);
+            return crate::drowned_earth::MaterialEvaluator.evaluate(state);
         }
         let v = self.value(state);
         vec![v, -v]
@@ -176,7 +184,7 @@ mod tests {
         while !state.is_terminal() {
             if checked % 7 == 0 {
                 let a = leaf.evaluate(&state);
-                let b = crate::tde::MaterialEvaluator.evaluate(&state);
+                let b = crate::drowned_earth::MaterialEvaluator.evaluate(&state);
                 assert!((a[0] - b[0]).abs() < 1e-12 && (a[1] + a[0]).abs() < 1e-12, "{a:?} {b:?}");
             }
             checked += 1;
@@ -201,5 +209,22 @@ mod tests {
         assert!(err(&good.replacen("\"margin\": 1.0", "\"margin\": 1e9", 1)).contains(".margin"));
         assert!(err(&good.replacen("\"points\"", "\"pints\"", 1)).contains("pints"));
         assert!(err(&good.replacen("\"couriers\"", "\"curriers\"", 1)).contains("curriers"));
+    }
+
+    #[test]
+    fn a_file_without_a_scenarios_block_gives_it_the_material_weights() {
+        let mut leaf = LeafValue::material();
+        for w in &mut leaf.weights {
+            w[4] = -0.5;
+        }
+        let mut raw: serde_json::Value = serde_json::from_str(&leaf.to_json()).unwrap();
+        raw["weights"].as_object_mut().unwrap().remove("couriers").expect("a couriers block");
+        let read = LeafValue::parse(&raw.to_string(), "old.json").unwrap();
+        for (s, w) in SCENARIOS.iter().zip(&read.weights) {
+            let expected = if s.name() == "couriers" { MATERIAL[4] } else { -0.5 };
+            assert_eq!(w[4], expected, "{}", s.name());
+        }
+        let couriers = SCENARIOS.iter().position(|s| s.name() == "couriers").unwrap();
+        assert_eq!(read.weights[couriers], MATERIAL, "couriers: the material count's");
     }
 }

@@ -11,49 +11,40 @@
 //! state only through its hook trait, [`ScenarioRules`]: each scenario is one type in its own
 //! file implementing it (`Assassinate` in `assassinate.rs`, ..., and `Skirmish`, the core game
 //! without a scenario, in `skirmish.rs`) — its plan of set-up steps, its own decisions, its
-//! zones and infiltration table, its scoring and end conditions. `SCENARIOS` is the one
-//! list of the scenarios and their rules; [`Scenario::rules`] reads it. What the scenarios share is the
-//! trait's default methods and the functions they call here: the opening and the shared
-//! set-up steps in `set_up`, the mechanics in [`deployment`], [`markers`] and [`hidden`], and
-//! the building blocks of their own rules (victory points, leaders, plan steps, distances) in
-//! `common`.
+//! zones and infiltration table, its scoring and end conditions. The one list of scenarios is
+//! `list.rs` ([`crate::for_each_scenario`]): [`Scenario`]'s variants, the files' `mod` lines
+//! and `SCENARIOS` (each scenario and its rules, which [`Scenario::rules`] reads) are generated
+//! from it, and so is the scripted player's table of plans in crate `agents`. What the
+//! scenarios share is the trait's default methods and the functions they call here: the
+//! opening and the shared set-up steps in `set_up`, the mechanics in [`deployment`],
+//! [`markers`] and [`hidden`], and the building blocks of their own rules (victory points,
+//! leaders, plan steps, distances) in `common`.
 //!
 //! # Adding a scenario
 //!
-//! 1. Write its file: one unit struct implementing [`ScenarioRules`] with its
-//!    [`ScenarioInfo`] (name, title, summary, page, D5 number, board needs), handing the
-//!    set-up steps that are not its own to `set_up` and overriding the default hooks it needs.
-//! 2. Add its variant to [`Scenario`] (and its steps, if it has its own, to [`ScenarioStep`])
-//!    and its line to `SCENARIOS` here, with its `mod` line.
-//! 3. The scripted player's plan for it (`agents/src/scripted/plans/`) and its test
+//! 1. Write its file, `NAME.rs` here: one unit struct named as its variant implementing
+//!    [`ScenarioRules`] with its [`ScenarioInfo`] (name, title, summary, page, D5 number,
+//!    board needs), handing the set-up steps that are not its own to `set_up` and overriding
+//!    the default hooks it needs (its own steps, if it has any, go in [`ScenarioStep`]).
+//! 2. Add its entry (`Variant file,` with a doc comment) at the end of the list in `list.rs`.
+//! 3. The scripted player's plan for it (`agents/src/scripted/plans/NAME.rs`) and its test
 //!    (`engine/tests/scenario_NAME.rs`): see `docs/extending.md`.
 //!
 //! The core game without a scenario ([`Scenario::Skirmish`]) deploys automatically and scores
 //! the points of enemy casualties; it is what hand-written setup files use.
 
-mod assassinate;
-mod attack_and_defend;
 mod common;
-pub(crate) mod couriers;
 pub(crate) mod deployment;
-mod grudge_match;
 pub(crate) mod hidden;
+mod list;
 pub(crate) mod markers;
-mod scavenger_hunt;
 mod set_up;
-mod skirmish;
 pub mod types;
 pub mod zones;
 
 use crate::board::{Board, CellIdx};
 use crate::state::hooks::ScenarioRules;
 use crate::state::{GameState, Step};
-use assassinate::Assassinate;
-use attack_and_defend::AttackAndDefend;
-use couriers::Couriers;
-use grudge_match::GrudgeMatch;
-use scavenger_hunt::ScavengerHunt;
-use skirmish::Skirmish;
 use zones::{in_strip, is_ground};
 
 pub use deployment::in_deployment_zone;
@@ -61,17 +52,20 @@ pub use types::{
     Grudge, Marker, MarkerKind, Placement, Scenario, ScenarioInfo, ScenarioState, ScenarioStep, ZoneKind,
 };
 
-/// Every scenario and its rules, in the order of [`Scenario`]'s variants: the skirmish first,
-/// then the rulebook's D5 table (p.76). The one list a new scenario joins; everything about a
-/// scenario (its name, title, page, D5 number, board needs and rules) is read from its rules.
-const SCENARIOS: [(Scenario, &dyn ScenarioRules); 6] = [
-    (Scenario::Skirmish, &Skirmish),
-    (Scenario::Assassinate, &Assassinate),
-    (Scenario::GrudgeMatch, &GrudgeMatch),
-    (Scenario::AttackAndDefend, &AttackAndDefend),
-    (Scenario::Couriers, &Couriers),
-    (Scenario::ScavengerHunt, &ScavengerHunt),
-];
+/// Declares each scenario's file (its `mod` line) and `SCENARIOS`, every scenario and its
+/// rules in the order of [`Scenario`]'s variants, from the one list of scenarios
+/// (`list.rs`). Everything about a scenario (its name, title, page, D5 number, board needs
+/// and rules) is read from its rules, the unit struct of its file named as its variant.
+macro_rules! scenario_rules {
+    ($($(#[$attr:meta])* $variant:ident $file:ident,)*) => {
+        $(pub(crate) mod $file;)*
+
+        /// Every scenario and its rules, in the order of [`Scenario`]'s variants.
+        const SCENARIOS: [(Scenario, &dyn ScenarioRules); [$(Scenario::$variant),*].len()] =
+            [$((Scenario::$variant, &$file::$variant)),*];
+    };
+}
+crate::for_each_scenario!(scenario_rules);
 
 // Each scenario sits at its variant's index, so `Scenario::rules` is one array read.
 const _: () = {

@@ -10,25 +10,19 @@ use crate::state::model::{ModelId, Side, MAX_SIDES};
 use crate::state::node::NodeKind;
 use serde::{Deserialize, Serialize};
 
-/// Which scenario a game plays.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Scenario {
-    /// No scenario: crews deploy automatically on the long edges and score the points of the
-    /// enemy models they put down or out (the first-game set-up, p.20).
-    #[default]
-    Skirmish,
-    /// 1. Take out the enemy leader; hold the central treasure (p.78).
-    Assassinate,
-    /// 2. Secret grudges: take out the chosen enemy with the chosen holder (p.80).
-    GrudgeMatch,
-    /// 3. Control three objectives, scored on turns 2, 4 and 6 (p.81).
-    AttackAndDefend,
-    /// 4. Carry your prize off the enemy edge and intercept theirs (p.82).
-    Couriers,
-    /// 5. Hidden numbered markers, each side seeking one number at a time (p.84).
-    ScavengerHunt,
+/// Defines [`Scenario`] from the one list of scenarios (`scenario/list.rs`).
+macro_rules! scenario_enum {
+    ($($(#[$attr:meta])* $variant:ident $file:ident,)*) => {
+        /// Which scenario a game plays: one variant per entry of the scenario list
+        /// (`engine/src/scenario/list.rs`, [`crate::for_each_scenario`]), in its order.
+        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+        #[serde(rename_all = "snake_case")]
+        pub enum Scenario {
+            $($(#[$attr])* $variant,)*
+        }
+    };
 }
+crate::for_each_scenario!(scenario_enum);
 
 /// A scenario's entry in the scenario list: what it is called, where the rulebook has it,
 /// its D5 number and the board it needs. Each scenario's rules give theirs

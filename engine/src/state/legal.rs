@@ -10,6 +10,7 @@ use super::move_resolution::{move_spec, MoverOccupancy};
 use super::sequence::{RollRole, Sequence};
 use super::sight::Pose;
 use super::step::Step;
+use super::thinning::{digest, fall_follow, template_follow, wet_follow, ReactionPoint, Thinning, DIGEST};
 use super::{Action, GameState, ModelId, Side, Stance};
 use crate::movement::{self, MoveSpec, Occupancy, PathPoint, StepKind, ORTHO};
 
@@ -567,84 +568,6 @@ pub(crate) fn strictly_ascending(options: &[Action]) -> bool {
     options.windows(2).all(|w| w[0] < w[1])
 }
 
-/// The points of the active model's action: every point of its path (0 = start), or its
-/// position alone.
-fn action_points(seq: &Sequence) -> std::ops::RangeInclusive<u8> {
-    0..=if seq.has_path() { seq.path.points.len() as u8 } else { 0 }
-}
-
-/// Keeps the first point of each equivalence class, so that reactions and nested actions
-/// offer a handful of points instead of every cell of the path (see docs/rulings.md).
-struct Thinning {
-    seen: Vec<ThinKey>,
-}
-
-/// (model, target, kind, reach class, attribute, within pass range, hard cover, what follows).
-type ThinKey = (u8, u8, CombatKind, u8, u8, bool, bool, u64);
-
-/// A reaction at one point of the active model's action, offered or thinned away.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct ReactionPoint {
-    /// The reaction (`Action::React`).
-    pub action: Action,
-    /// The class of equivalent points it belongs to (docs/rulings.md, thinning of points).
-    pub class: PointClass,
-    /// Whether it is the first point of its class, the one `legal_actions` offers.
-    pub offered: bool,
-}
-
-/// What makes two points of one reactor's reaction equivalent: reach class (0 always reached,
-/// 1 on a Pass or better, 2 only on Nailed It, 3-5 the same after a dismount's separation),
-/// the attribute after modifiers, whether the mover is within the weapon's pass range,
-/// whether it is in hard cover, and what follows the reaction there (`follow`, ruling 147).
-/// Dodges and close combat have no attribute, band or cover of their own.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct PointClass {
-    /// Reach class of the point.
-    pub reach: u8,
-    /// The test's attribute after modifiers (0 for dodges, close combat and templates).
-    pub attr: u8,
-    /// The mover is within the pass range (short range band) of the weapon.
-    pub pass_range: bool,
-    /// The mover is in hard cover from the reactor (+1 armour).
-    pub hard_cover: bool,
-    /// A digest of what follows the reaction at the point and differs from point to point
-    /// although the reactor's own test does not (ruling 147): the mover's firefight answers
-    /// there (each weapon's test against the reactor, or none), the worst fall the reacting
-    /// side may still choose on the mover's Blunder without cancelling the reaction, water at
-    /// or after the point (which puts out a Fire hit), and the models under a template placed
-    /// there. Points share a class only if this is equal.
-    pub follow: u64,
-}
-
-impl Thinning {
-    fn new() -> Thinning {
-        Thinning { seen: Vec::new() }
-    }
-
-    /// [`first`](Self::first) for a reaction, also recording it in `all` when given.
-    fn offer(&mut self, key: ThinKey, action: Action, all: &mut Option<&mut Vec<ReactionPoint>>) -> bool {
-        let offered = self.first(key);
-        if let Some(all) = all {
-            let class =
-                PointClass { reach: key.3, attr: key.4, pass_range: key.5, hard_cover: key.6, follow: key.7 };
-            all.push(ReactionPoint { action, class, offered });
-        }
-        offered
-    }
-
-    /// True the first time a (model, target, kind, reach class, attribute, range band, hard
-    /// cover, what follows) combination is seen.
-    fn first(&mut self, key: ThinKey) -> bool {
-        if self.seen.contains(&key) {
-            false
-        } else {
-            self.seen.push(key);
-            true
-        }
-    }
-}
-
 /// Nested actions (p.28): one shoot or dodge at a point of the move's path, for one more AP.
 fn nested_options(state: &GameState, out: &mut Vec<Action>) {
     let seq = state.dynamic().sequence.as_ref().expect("sequence");
@@ -656,7 +579,7 @@ fn nested_options(state: &GameState, out: &mut Vec<Action>) {
     let budget = pass_budget(state, seq);
     let profile = state.profile(actor);
     let mut thin = Thinning::new();
-    for k in action_points(seq) {
+    for k in seq.action_points() {
         let pose = actor_pose(state, seq, k);
         let class = seq.reach_class(k, budget);
         if thin.first((actor, actor, CombatKind::Dodge, class, 0, false, false, 0)) {
@@ -740,7 +663,7 @@ pub(super) fn reaction_options(
     let seq = d.sequence.as_ref().expect("sequence");
     let actor = seq.actor;
     let budget = pass_budget(state, seq);
-    let last = *action_points(seq).end();
+    let last = *seq.action_points().end();
     let charge_target = match seq.declared {
         Action::Charge { target, .. } => Some(target),
         _ => None,
@@ -754,7 +677,7 @@ pub(super) fn reaction_options(
     };
     // The start and every path point (24 in place, as the path keeps them).
     let poses: crate::inline_vec::InlineVec<Pose, 25> =
-        action_points(seq).map(|k| actor_pose(state, seq, k)).collect();
+        seq.action_points().map(|k| actor_pose(state, seq, k)).collect();
     // What follows a reaction at each point besides the reactor's own test (ruling 147).
     let (falls, wet) = if first {
         (Default::default(), Default::default())
@@ -776,7 +699,7 @@ pub(super) fn reaction_options(
         let engaged_elsewhere = state.enemies_in_contact(r).any(|e| e != actor);
         let profile = state.profile(r);
         let mut thin = Thinning::new();
-        for k in action_points(seq) {
+        for k in seq.action_points() {
             if first && !out.is_empty() {
                 return;
             }
@@ -958,40 +881,6 @@ fn firefight_answers(
     }
 }
 
-/// What follows a template reaction by `r` (at `rp`) with weapon `weapon` placed over the
-/// mover at point `k` (at `pose`): `follow` (falls, answers, water), the template's test there
-/// and the models under it with their cover from its origin (p.51).
-fn template_follow(
-    state: &GameState,
-    r: ModelId,
-    rp: Pose,
-    weapon: u8,
-    pose: Pose,
-    k: u8,
-    follow: u64,
-) -> u64 {
-    let actor = state.dynamic().sequence.as_ref().expect("sequence").actor;
-    let roll = super::declare::template_roll(state, r, rp, weapon, pose.cell, k);
-    let mut h = digest(follow, (roll.attr as u64) << 1 | roll.pass_range as u64);
-    let w = &state.profile(r).weapons[weapon as usize];
-    if let Some(kind) = super::template::template_of(w) {
-        for (m, hidden) in
-            super::template::models_under(state, kind, rp.cell, pose.cell, Some((actor, pose.cell, pose.z)))
-        {
-            h = digest(h, (m as u64) << 1 | hidden as u64);
-        }
-    }
-    h
-}
-
-/// One step of a digest of what follows a reaction (FNV-1a over 64-bit words).
-fn digest(h: u64, x: u64) -> u64 {
-    (h ^ x).wrapping_mul(0x0100_0000_01b3)
-}
-
-/// The start of a digest.
-const DIGEST: u64 = 0xcbf2_9ce4_8422_2325;
-
 /// A digest of the active model's firefight answers to reactor `r` reacting at `point`: which
 /// it may declare and each one's test there (0 when it may declare none).
 fn answers_digest(state: &GameState, seq: &Sequence, r: ModelId, point: u8) -> u64 {
@@ -1015,53 +904,6 @@ fn answers_digest(state: &GameState, seq: &Sequence, r: ModelId, point: u8) -> u
         }
     });
     h
-}
-
-/// For every point of the action, the worst fall (its damage, plus 1) the reacting side may
-/// choose on the mover's Blunder without cancelling a reaction there: a reaction at point `k`
-/// happens only if the chosen fall point is at or after path point `k − 1` (p.38 Conditional
-/// Reactions, p.39 Test C; rulings 42, 147). 0 where every result of the test reaches the
-/// point, and everywhere on a path without a movement test.
-fn fall_follow(state: &GameState, seq: &Sequence, budget: u16) -> crate::inline_vec::InlineVec<u64, 25> {
-    let n = seq.path.points.len();
-    let first = seq.path.first_dynamic;
-    let damage: Vec<u64> = match first {
-        Some(_) if seq.has_path() => seq
-            .path
-            .points
-            .iter()
-            .map(|p| super::move_resolution::fall_landing(state, seq.actor, p.cell, p.z).2 as u64)
-            .collect(),
-        _ => Vec::new(),
-    };
-    action_points(seq)
-        .map(|k| match first {
-            Some(first) if !damage.is_empty() && !seq.reach_class(k, budget).is_multiple_of(3) => {
-                let from = first.max(k as usize - 1).min(n);
-                1 + damage[from..].iter().copied().max().unwrap_or(0)
-            }
-            _ => 0,
-        })
-        .collect()
-}
-
-/// For every point of the action, whether the mover is in water there or enters water at a
-/// later point of its path, which puts out the fire of a hit at that point (p.40, Fire(X)
-/// p.53; `move_resolution::water_on_path` once the points reached are known).
-fn wet_follow(state: &GameState, seq: &Sequence) -> crate::inline_vec::InlineVec<bool, 25> {
-    let board = state.board();
-    let wet = |cell: crate::board::CellIdx, z: u8| {
-        let c = board.cell(cell);
-        c.terrain == crate::board::Terrain::Water && z <= c.height
-    };
-    let origin_wet = wet(seq.origin, board.cell(seq.origin).height);
-    action_points(seq)
-        .map(|k| {
-            let first = (k as usize).saturating_sub(1);
-            (k == 0 && origin_wet)
-                || seq.path.points.get(first..).is_some_and(|ps| ps.iter().any(|p| wet(p.cell, p.z)))
-        })
-        .collect()
 }
 
 /// Cards the side may play now (p.74): its unused effect cards of the step's timing; a

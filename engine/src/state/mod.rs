@@ -73,6 +73,7 @@ mod sight;
 mod spawning;
 mod step;
 pub mod template;
+mod thinning;
 mod threat;
 
 pub use action::Action;
@@ -81,7 +82,6 @@ pub use ambush::{recognised_confusion, RECOGNISE_RANGE};
 pub use cavalry::Part;
 pub use dinosaur_step::EnemyStep;
 pub(crate) use legal::strictly_ascending;
-pub use legal::{PointClass, ReactionPoint};
 pub use model::{Health, ModelId, ModelState, Side, Stance, MAX_SIDES};
 pub use move_resolution::MoverOccupancy;
 pub use node::NodeKind;
@@ -91,6 +91,7 @@ pub use outcomes::{ChanceKind, ChanceOutcome};
 pub use sequence::{CombatRoll, RollRole, Sequence};
 pub use sight::Pose;
 pub use step::{Purpose, Step};
+pub use thinning::{PointClass, ReactionPoint};
 pub use threat::{Modifier, Threat};
 
 use crate::board::Board;
@@ -115,7 +116,7 @@ pub enum Player {
 }
 
 /// Data that never changes during a game, shared by every clone.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct StaticData {
     /// The table.
     pub board: Arc<Board>,

@@ -142,6 +142,12 @@ impl Sequence {
         }
     }
 
+    /// The points of the action: every point of its path (0 = the start), or its position
+    /// alone (0).
+    pub fn action_points(&self) -> std::ops::RangeInclusive<u8> {
+        0..=if self.has_path() { self.path.points.len() as u8 } else { 0 }
+    }
+
     /// Whether the declared action has a movement path (move or charge).
     pub fn has_path(&self) -> bool {
         matches!(

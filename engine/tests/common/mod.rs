@@ -282,6 +282,24 @@ pub fn finish_setup(state: &mut GameState, seed: u64, mut check: impl FnMut(&Gam
     }
 }
 
+/// The state with its static part (board, profiles, cards, ...) changed by `edit`.
+pub fn with_static(state: &GameState, edit: impl FnOnce(&mut StaticData)) -> GameState {
+    let mut stat = StaticData::clone(state.static_data());
+    edit(&mut stat);
+    GameState::from_parts(Arc::new(stat), state.dynamic().clone())
+}
+
+/// The state with the profile of model `m` changed by `edit` (tests give a model the weapon
+/// properties they need).
+pub fn with_profile(state: &GameState, m: usize, edit: impl FnOnce(&mut Profile)) -> GameState {
+    with_static(state, |stat| {
+        let i = state.models()[m].profile as usize;
+        let mut p = (*stat.profiles[i]).clone();
+        edit(&mut p);
+        stat.profiles[i] = Arc::new(p);
+    })
+}
+
 /// The state with its dynamic part changed by `edit` (automatic steps then run).
 pub fn edited(state: &GameState, edit: impl FnOnce(&mut DynState)) -> GameState {
     let mut d = state.dynamic().clone();

@@ -9,14 +9,15 @@
 //! the command line then pick it up. The Ulaya Chronicles card AI is no game of its own here:
 //! its dinosaurs are a third, non-player side of a TDE game (`tde arena --dinos N`).
 
+pub mod drowned_earth;
 pub mod encounter;
 pub mod tictactoe;
 
 use crate::arena::{run, ArenaOptions};
+use crate::games::drowned_earth::{AgentFactory, TdeMatch};
 use crate::matchmaker::MatchMaker;
 use crate::results::Results;
 use crate::settings::ArenaSettings;
-use crate::tde_match::{AgentFactory, TdeMatch};
 use agents::conformance::{self, Options, Report};
 use agents::{Game, GameType, Registry, TensorGame, TensorShape, Turn};
 use engine::GameState;
@@ -51,7 +52,7 @@ pub fn all(sources: &AgentSources) -> Result<Vec<Box<dyn RegisteredGame>>, Strin
     let tde = TdeMatch::new(engine::setup::DEFAULT_BOARD, DEFAULT_CREWS, "standard")?
         .with_factory(sources.tde_factory);
     Ok(vec![
-        Box::new(Entry::new(crate::tde_match::GAME_TYPE, tde, sources.tde, TDE_CHECKS)),
+        Box::new(Entry::new(crate::games::drowned_earth::GAME_TYPE, tde, sources.tde, TDE_CHECKS)),
         Box::new(Entry::new(
             encounter::GAME_TYPE,
             encounter::EncounterMatch::new((sources.encounter)()),

@@ -8,7 +8,7 @@
 //! shards whose index is a multiple of 10 (whole games, so a game's result is never both
 //! learned and tested), or, with a single shard, its last tenth.
 
-use crate::learning::metrics::Metrics;
+use crate::network_training::metrics::Metrics;
 use fastnet::checkpoint::{Checkpoint, Meta, Shape, FORMAT};
 use fastnet::data::Dataset;
 use fastnet::network::{Params, PARAMS};

@@ -12,9 +12,9 @@
 //! The arena runs in a folder of its own, so a gate stopped part-way resumes where it was.
 
 use crate::gate::sprt::{Decision, Sprt};
+use eval::games::drowned_earth::TdeMatch;
 use eval::lineup::Pool;
 use eval::results::{PairRow, Results};
-use eval::tde_match::TdeMatch;
 use eval::{arena, ArenaOptions, ArenaSettings};
 use serde::{Deserialize, Serialize};
 use std::path::Path;

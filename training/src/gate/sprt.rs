@@ -110,7 +110,7 @@ impl Gate {
             },
             (None, false) => Decision::Continue,
             (None, true) => {
-                if eval::stats::wilson(score, games as f64, 1.96)[0] > 0.5 {
+                if eval::win_draw_loss::wilson(score, games as f64, 1.96)[0] > 0.5 {
                     Decision::Promote
                 } else {
                     Decision::Keep

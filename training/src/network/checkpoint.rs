@@ -6,8 +6,8 @@
 //! Layout: `DIR/step-00000200/{model.bpk, optim.bpk, meta.json}` and `DIR/latest` holding the
 //! name of the newest. A shipped checkpoint is one such folder (the optimiser may be left out).
 
-use crate::learning::config::Config;
 use crate::network::net::PolicyValueNet;
+use crate::network_training::config::Config;
 use agents::TensorShape;
 use burn::module::Module;
 use burn::optim::ModuleOptimizer;

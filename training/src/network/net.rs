@@ -18,7 +18,7 @@
 //!   cells with the globals through its own hidden layer to the value and, with `margin`, to
 //!   a second tanh predicting the squashed victory-point margin.
 
-use crate::learning::config::NetConfig;
+use crate::network_training::config::NetConfig;
 use agents::{Recipe, TensorShape};
 use burn::module::{Module, ModuleVisitor, Param};
 use burn::nn::conv::{Conv2d, Conv2dConfig};

@@ -5,11 +5,11 @@
 //! per second (medians of several timed batches, on the threads burn and rayon use), and the
 //! time of each shape's first pass (a GPU compiles its kernels then).
 
-use crate::learning::config::Config;
-use crate::learning::learner::{batch_tensors, losses, new_optimizer, LossWeights};
-use crate::learning::sample::Sample;
 use crate::network::checkpoint;
 use crate::network::inference::InputBuffers;
+use crate::network_training::config::Config;
+use crate::network_training::learner::{batch_tensors, losses, new_optimizer, LossWeights};
+use crate::network_training::sample::Sample;
 use agents::{Game, TensorGame, Turn};
 use burn::optim::GradientsParams;
 use engine::GameState;
@@ -214,7 +214,7 @@ pub fn measure(
     let t = Instant::now();
     let mut positions = 0;
     for game in 0..batches as usize {
-        positions += crate::learning::expert::play_game(&expert, game)?.targets.len();
+        positions += crate::network_training::expert::play_game(&expert, game)?.targets.len();
     }
     let expert_positions_per_s = positions as f64 / t.elapsed().as_secs_f64();
     progress(&format!("expert games: {expert_positions_per_s:.0} positions/s"));

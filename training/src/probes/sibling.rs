@@ -20,8 +20,8 @@
 use crate::play::rollout::{players, rollout_estimate, Estimate};
 use crate::probes::Judge;
 use crate::probes::{DecisionSampler, Probe};
+use agents::drowned_earth::MaterialEvaluator;
 use agents::learned::leaf::LeafValue;
-use agents::tde::MaterialEvaluator;
 use agents::{Evaluator, Game, PolicyValue, Turn};
 use engine::scenario::Scenario;
 use engine::setup::{new_game, GameConfig};

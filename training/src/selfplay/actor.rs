@@ -9,9 +9,9 @@
 //! says training is over. Two actors never share an ID's files: each holds
 //! `actors/ID.lock` while it runs ([`lock_actor`]).
 
-use crate::learning::expert::Target;
-use crate::learning::lock::ProcessLock;
 use crate::network::loaded::Network;
+use crate::network_training::expert::Target;
+use crate::network_training::lock::ProcessLock;
 use crate::selfplay::config::{ActorSearch, SelfPlayConfig};
 use crate::selfplay::records::{shard_names, shard_path, write_shard, PlayedGame};
 use crate::selfplay::source::GameSource;

@@ -4,7 +4,7 @@
 //! the file, the field and the reason.
 
 use crate::gate::sprt::{Gate, Sprt, MIN_FIXED_GAMES};
-use crate::learning::config::{is_one, parse_text, read_text, ConfigError, NetConfig};
+use crate::network_training::config::{is_one, parse_text, read_text, ConfigError, NetConfig};
 use agents::AzConfig;
 use serde::{Deserialize, Serialize};
 use std::path::Path;
@@ -71,7 +71,7 @@ pub struct LearnerConfig {
     #[serde(default, skip_serializing_if = "is_zero")]
     pub margin_weight: f64,
     /// λ of the TD(λ) value targets, bootstrapped from the searches' root values along the
-    /// game ([`crate::learning::sample::lambda_returns`]): 1 (the default) is the final
+    /// game ([`crate::network_training::sample::lambda_returns`]): 1 (the default) is the final
     /// result for every position.
     #[serde(default = "one", skip_serializing_if = "is_one")]
     pub value_lambda: f64,

@@ -9,13 +9,13 @@
 //! again (the training on them was lost with it), none twice into the same weights, and the
 //! replay window is rebuilt from the newest consumed shards.
 
-use crate::learning::config::Config;
-use crate::learning::learner::{batch_indices, batch_tensors, buckets, losses, LossWeights};
-use crate::learning::metrics::Metrics;
-use crate::learning::sample::Sample;
 use crate::network::checkpoint::{self, Meta};
 use crate::network::inference::InputBuffers;
 use crate::network::net::PolicyValueNet;
+use crate::network_training::config::Config;
+use crate::network_training::learner::{batch_indices, batch_tensors, buckets, losses, LossWeights};
+use crate::network_training::metrics::Metrics;
+use crate::network_training::sample::Sample;
 use crate::selfplay::config::SelfPlayConfig;
 use crate::selfplay::records::{read_shard, samples_of, shard_names, shards_dir, PlayedGame};
 use crate::selfplay::source::GameSource;
@@ -97,7 +97,7 @@ pub struct Learner<'a, G: TensorGame> {
     metrics: Metrics,
     device: Device,
     buffers: InputBuffers,
-    net_config: crate::learning::config::NetConfig,
+    net_config: crate::network_training::config::NetConfig,
 }
 
 fn optimizer(config: &SelfPlayConfig) -> ModuleOptimizer {

@@ -3,8 +3,8 @@
 //! dice), the search's policy target at every decision with two or more legal actions, and
 //! the final returns. Positions are rebuilt by replaying, so shards stay small and exact.
 
-use crate::learning::expert::Target;
-use crate::learning::sample::{balance_sides, lambda_returns, margin_target, Sample};
+use crate::network_training::expert::Target;
+use crate::network_training::sample::{balance_sides, lambda_returns, margin_target, Sample};
 use crate::selfplay::source::GameSource;
 use agents::{TensorGame, Turn};
 use serde::de::DeserializeOwned;

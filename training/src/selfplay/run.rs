@@ -3,7 +3,7 @@
 //! `metrics.jsonl`, `tensorboard/`), and the TDE evaluation arena of new versions.
 
 use crate::gate::sprt::Decision;
-use crate::learning::lock::ProcessLock;
+use crate::network_training::lock::ProcessLock;
 use crate::selfplay::actor::{latest_network, lock_actor, play_shard, EvalCache};
 use crate::selfplay::config::SelfPlayConfig;
 use crate::selfplay::learner::{read_state, EvalFn, EvalReport, Learner};
@@ -111,7 +111,7 @@ where
             let mut cache = EvalCache::new(config.actors.cache);
             let mut loaded: Option<(String, std::sync::Arc<crate::network::loaded::Network>)> = None;
             // Each actor keeps its own figures: actors/ID/metrics.jsonl and its TensorBoard run.
-            let mut metrics = crate::learning::metrics::Metrics::open(&run.join("actors").join(&id))
+            let mut metrics = crate::network_training::metrics::Metrics::open(&run.join("actors").join(&id))
                 .map_err(|e| format!("{}: {e}", run.display()))?;
             let (mut played, mut positions, started) = (0u64, 0u64, Instant::now());
             let bar = crate::progress_bar(progress, shards.unwrap_or(0), &format!("actor {id} shards"));
@@ -206,7 +206,7 @@ fn evaluation_game(
         players.swap(0, 1);
     }
     let end = agents::play_game(state, &mut players, 31 + g as u64, |_, _| {});
-    Ok(crate::learning::bootstrap::game_score(agents::Game::returns(&end)[side]))
+    Ok(crate::network_training::bootstrap::game_score(agents::Game::returns(&end)[side]))
 }
 
 /// The TDE evaluation arena of a new version, played by the agent the network is meant for
@@ -245,7 +245,11 @@ pub fn tde_evaluation(
         };
         if played > 0 {
             let n = played as f64;
-            report.scores.push(("previous_best".into(), total / n, eval::stats::wilson(total, n, 1.96)));
+            report.scores.push((
+                "previous_best".into(),
+                total / n,
+                eval::win_draw_loss::wilson(total, n, 1.96),
+            ));
         }
         report.promote = decision == Decision::Promote;
         report.gate_games = Some(played);
@@ -256,7 +260,11 @@ pub fn tde_evaluation(
             (0..games).into_par_iter().map(|g| evaluation_game(config, source, &ours, name, g)).collect();
         if let Ok(scores) = scores {
             let (total, n) = (scores.iter().sum::<f64>(), scores.len() as f64);
-            report.scores.push((name.clone(), total / n.max(1.0), eval::stats::wilson(total, n, 1.96)));
+            report.scores.push((
+                name.clone(),
+                total / n.max(1.0),
+                eval::win_draw_loss::wilson(total, n, 1.96),
+            ));
         }
     }
     report

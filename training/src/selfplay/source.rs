@@ -3,7 +3,7 @@
 //! from its label. [`TdeSource`] deals TDE games over the configured scenarios, boards and
 //! crews.
 
-use crate::learning::expert::{names, scenario_named};
+use crate::network_training::expert::{names, scenario_named};
 use crate::selfplay::config::ActorConfig;
 use agents::TensorGame;
 use engine::scenario::Scenario;

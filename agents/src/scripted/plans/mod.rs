@@ -5,14 +5,10 @@
 //! scenario's plan ([`plan_of`], or `View::plan`) through [`ScenarioPlan`]; the default methods are the
 //! skirmish's (no objectives).
 //!
-//! A new scenario: a file here implementing [`ScenarioPlan`], and its arm in [`plan_of`].
-
-mod assassinate;
-mod attack_and_defend;
-mod couriers;
-mod grudge_match;
-mod scavenger_hunt;
-mod skirmish;
+//! A new scenario: a file here named as the scenario (`NAME.rs`), holding a unit struct named
+//! as its [`Scenario`] variant that implements [`ScenarioPlan`]. Its `mod` line and its arm in
+//! [`plan_of`] are generated from the engine's one list of scenarios
+//! ([`engine::for_each_scenario`]), so a scenario without a plan file fails to build.
 
 use super::fields::Fields;
 use super::goal::Goal;
@@ -131,14 +127,19 @@ pub(crate) fn near_centre(view: &View, cell: CellIdx) -> f64 {
     -(board.centre_distance(mid, 0, cell, 0) as f64) * 0.1 + super::places::shelter(view, cell)
 }
 
-/// The scripted player's plan for `scenario`: the one place a scenario is matched to its plan.
-pub(crate) fn plan_of(scenario: Scenario) -> &'static dyn ScenarioPlan {
-    match scenario {
-        Scenario::Skirmish => &skirmish::Skirmish,
-        Scenario::Assassinate => &assassinate::Assassinate,
-        Scenario::GrudgeMatch => &grudge_match::GrudgeMatch,
-        Scenario::AttackAndDefend => &attack_and_defend::AttackAndDefend,
-        Scenario::Couriers => &couriers::Couriers,
-        Scenario::ScavengerHunt => &scavenger_hunt::ScavengerHunt,
-    }
+/// Declares each scenario's plan file (its `mod` line) and [`plan_of`] from the engine's one
+/// list of scenarios ([`engine::for_each_scenario`]).
+macro_rules! scenario_plans {
+    ($($(#[$attr:meta])* $variant:ident $file:ident,)*) => {
+        $(mod $file;)*
+
+        /// The scripted player's plan for `scenario`: the one place a scenario is matched to
+        /// its plan, the unit struct of its plan file.
+        pub(crate) fn plan_of(scenario: Scenario) -> &'static dyn ScenarioPlan {
+            match scenario {
+                $(Scenario::$variant => &$file::$variant,)*
+            }
+        }
+    };
 }
+engine::for_each_scenario!(scenario_plans);

@@ -13,8 +13,8 @@
 //! `data.value_children`, the positions after several of its actions (an action index and a
 //! dice seed each) with their own rollout values.
 
-use crate::learning::config::{ChildOrder, Config, DataConfig};
-use crate::learning::sample::{balance_sides, lambda_returns, margin_target, Sample, Sibling};
+use crate::network_training::config::{ChildOrder, Config, DataConfig};
+use crate::network_training::sample::{balance_sides, lambda_returns, margin_target, Sample, Sibling};
 use agents::{Agent, Game, Turn};
 use engine::scenario::Scenario;
 use engine::setup::{new_game, GameConfig};

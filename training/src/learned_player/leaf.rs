@@ -131,7 +131,7 @@ fn value(games: &Games, state: GameState, game: u64, rollouts: u32, seed: u64) -
         total += end.returns()[0];
     }
     let scenario = SCENARIOS.iter().position(|&x| x == state.static_data().scenario).unwrap_or(0);
-    let material = agents::tde::MaterialEvaluator.evaluate(&state)[0];
+    let material = agents::drowned_earth::MaterialEvaluator.evaluate(&state)[0];
     debug_assert!(matches!(state.current_player(), Player::Side(_)));
     Position { game, scenario, features: features(&state), material, target: total / rollouts.max(1) as f64 }
 }

@@ -6,13 +6,13 @@
 //! Batches are a pure function of the seed and the step (positions drawn uniformly from one
 //! board size class at a time), so a resumed run continues the same sequence.
 
-use crate::learning::config::{Config, Schedule};
-use crate::learning::metrics::Metrics;
-use crate::learning::sample::Sample;
-use crate::learning::siblings::{families, sibling_loss, SiblingPairs};
 use crate::network::checkpoint::{self, Meta};
 use crate::network::inference::InputBuffers;
 use crate::network::net::{legal_logits, LegalTerms, PolicyValueNet};
+use crate::network_training::config::{Config, Schedule};
+use crate::network_training::metrics::Metrics;
+use crate::network_training::sample::Sample;
+use crate::network_training::siblings::{families, sibling_loss, SiblingPairs};
 use agents::{Recipe, TensorGame, TensorShape};
 use burn::module::Module;
 use burn::optim::decay::WeightDecayConfig;
@@ -513,8 +513,11 @@ mod tests {
     #[test]
     fn value_only_rows_leave_the_policy_loss_alone_and_value_weights_shape_the_value_loss() {
         let shape = TicTacToe::new().tensor_shape();
-        let net =
-            PolicyValueNet::new(&crate::learning::config::NetConfig::default(), &shape, &Device::flex());
+        let net = PolicyValueNet::new(
+            &crate::network_training::config::NetConfig::default(),
+            &shape,
+            &Device::flex(),
+        );
         let batch_losses = |samples: &[Sample<TicTacToe>]| batch_losses(&net, samples);
         let mut second = TicTacToe::new();
         second.apply(4).unwrap();
@@ -540,7 +543,7 @@ mod tests {
 
     #[test]
     fn the_sibling_loss_teaches_the_order_among_a_decisions_children() {
-        use crate::learning::sample::Sibling;
+        use crate::network_training::sample::Sibling;
         let shape = TicTacToe::new().tensor_shape();
         let config = Config::default();
         let device = crate::network::compute::device().autodiff();
@@ -606,7 +609,7 @@ mod tests {
     }
 
     fn sibling_child(decision: u64) -> Sample<TicTacToe> {
-        let sibling = Some(crate::learning::sample::Sibling { decision, sign: 1.0 });
+        let sibling = Some(crate::network_training::sample::Sibling { decision, sign: 1.0 });
         Sample { sibling, ..Sample::value_only(TicTacToe::new(), 0, 0.0).unwrap() }
     }
 
@@ -640,8 +643,11 @@ mod tests {
     #[test]
     fn a_limited_score_spreads_its_positions_over_the_whole_set() {
         let shape = TicTacToe::new().tensor_shape();
-        let net =
-            PolicyValueNet::new(&crate::learning::config::NetConfig::default(), &shape, &Device::flex());
+        let net = PolicyValueNet::new(
+            &crate::network_training::config::NetConfig::default(),
+            &shape,
+            &Device::flex(),
+        );
         // Eight copies of one position: the first four won, the last four lost. Over both
         // halves, a value v in [-1, 1] is off by (1 - v + v + 1) / 2 = 1 on average.
         let samples: Vec<Sample<TicTacToe>> = (0..8)

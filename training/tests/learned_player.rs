@@ -5,10 +5,12 @@ use agents::learned::generation::{file_name, Generation};
 use agents::scripted::terms::Term;
 use std::path::PathBuf;
 use std::sync::Arc;
-use training::learn::games::Games;
-use training::learn::labels::{label_game, parse_labels, rollouts, to_lines, LabelConfig, LabelSummary};
-use training::learn::tune::{tune, TuneConfig};
-use training::learn::{fit, learn, read_labels, LearnSettings, Proposer};
+use training::learned_player::games::Games;
+use training::learned_player::labels::{
+    label_game, parse_labels, rollouts, to_lines, LabelConfig, LabelSummary,
+};
+use training::learned_player::tune::{tune, TuneConfig};
+use training::learned_player::{fit, learn, read_labels, LearnSettings, Proposer};
 
 fn games() -> Games {
     Games::new(Arc::new(Generation::scripted()), Vec::new()).unwrap()

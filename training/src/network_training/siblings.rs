@@ -11,7 +11,7 @@
 //! For pairs to exist, a batch draws whole families: each position drawn brings its siblings
 //! ([`families`]; the learner's `batch_indices`).
 
-use crate::learning::sample::{Sample, Sibling};
+use crate::network_training::sample::{Sample, Sibling};
 use agents::TensorGame;
 use burn::tensor::{Device, Tensor, TensorData};
 use std::collections::HashMap;

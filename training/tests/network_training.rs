@@ -3,10 +3,10 @@
 
 use agents::{Game, TensorGame, Turn};
 use tictactoe::{Minimax, TicTacToe};
-use training::learning::config::{Config, NetConfig, Schedule};
-use training::learning::learner::{train, TrainRun};
 use training::network::checkpoint;
 use training::network::inference::InputBuffers;
+use training::network_training::config::{Config, NetConfig, Schedule};
+use training::network_training::learner::{train, TrainRun};
 use training::Sample;
 
 /// Samples: the best moves by minimax as the target, the minimax value as the value.

@@ -5,7 +5,7 @@ use crate::learned::leaf::LeafValue;
 use crate::mcts::{self, MctsAgent, MctsConfig};
 use crate::spec::{Alias, Args, Param, Spec};
 use crate::{
-    generic_registry, play_game, tde, Agent, AgentKind, GreedyAgent, LearnedAgent, Registry, ScriptedAgent,
+    generic_registry, play_game, Agent, AgentKind, GreedyAgent, LearnedAgent, Registry, ScriptedAgent,
     UcCardsAgent,
 };
 use engine::record::GameRecord;
@@ -92,12 +92,12 @@ pub fn make_agent(spec: &str, seed: u64) -> Result<Box<dyn Agent<GameState>>, St
 /// ([`crate::learned::leaf`]) scores the leaves.
 pub fn make_mcts(args: &Args, seed: u64) -> Result<MctsAgent<GameState>, String> {
     let mut config = MctsConfig::from_args(args)?;
-    config.rollout_depth.get_or_insert(tde::ROLLOUT_DEPTH);
+    config.rollout_depth.get_or_insert(super::ROLLOUT_DEPTH);
     let evaluator: Arc<dyn crate::Evaluator<GameState>> = match args.text("leaf") {
         Some(path) => {
             Arc::new(LeafValue::load(std::path::Path::new(path)).map_err(|e| format!("mcts leaf: {e}"))?)
         }
-        None => Arc::new(tde::MaterialEvaluator),
+        None => Arc::new(super::MaterialEvaluator),
     };
     let agent = MctsAgent::new(config, evaluator, seed);
     let Some(rollout) = args.agent("rollout") else {

@@ -10,10 +10,10 @@
 
 use super::games::mix;
 use agents::learned::generation::newest_in;
+use eval::games::drowned_earth::TdeMatch;
 use eval::lineup::Pool;
 use eval::plot;
 use eval::results::Results;
-use eval::tde_match::TdeMatch;
 use eval::{arena, ArenaOptions, ArenaSettings};
 use plotters::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -245,7 +245,7 @@ pub fn plot(ladder: &Ladder, out: &Path) -> Result<(), String> {
     let lo = ladder.rungs.iter().map(|r| r.ci95[0]).fold(f64::INFINITY, f64::min) - 20.0;
     let hi = ladder.rungs.iter().map(|r| r.ci95[1]).fold(f64::NEG_INFINITY, f64::max) + 20.0;
     let last = gens.last().and_then(|r| r.generation).unwrap_or(0) as f64;
-    crate::learning::curves::write_png(out, |tmp| {
+    crate::network_training::curves::write_png(out, |tmp| {
         let root = BitMapBackend::new(tmp, (900, 560)).into_drawing_area();
         root.fill(&WHITE)?;
         let mut chart = ChartBuilder::on(&root)

@@ -4,10 +4,10 @@
 //! A run folder holds `config.toml` (the configuration it was started with), `shards/`,
 //! `checkpoints/`, `metrics.jsonl` and `tensorboard/`. Everything resumes from it.
 
-use crate::learning::config::Config;
-use crate::learning::learner::{train, TrainRun};
 use crate::network::loaded::Network;
 use crate::network::net::PolicyValueNet;
+use crate::network_training::config::Config;
+use crate::network_training::learner::{train, TrainRun};
 use crate::play::policy::PolicyAgent;
 use agents::Agent;
 use engine::setup::{new_game, GameConfig};
@@ -51,7 +51,7 @@ pub fn policy_score(
     let results: Vec<f64> = (0..games)
         .into_par_iter()
         .map(|g| -> Result<f64, String> {
-            let shard = crate::learning::expert::play_setup(config, 1_000_000 + g)?;
+            let shard = crate::network_training::expert::play_setup(config, 1_000_000 + g)?;
             let setup =
                 GameConfig { board: shard.1, crews: shard.2, scenario: shard.0, ..GameConfig::default() };
             let state = new_game(&setup).map_err(|e| e.to_string())?;
@@ -75,7 +75,8 @@ pub fn bootstrap(options: BootstrapOptions<'_>) -> Result<String, String> {
     let config = Config::load(options.config).map_err(|e| e.to_string())?;
     let run = options.run;
     std::fs::create_dir_all(run).map_err(|e| format!("{}: {e}", run.display()))?;
-    let _lock = crate::learning::lock::ProcessLock::take(&run.join("train.lock"), "a training of this run")?;
+    let _lock =
+        crate::network_training::lock::ProcessLock::take(&run.join("train.lock"), "a training of this run")?;
     let saved = run.join("config.toml");
     if saved.is_file() {
         let before = Config::load(&saved).map_err(|e| e.to_string())?;
@@ -97,8 +98,8 @@ pub fn bootstrap(options: BootstrapOptions<'_>) -> Result<String, String> {
     }
     let text = toml::to_string(&config).map_err(|e| e.to_string())?;
     engine::record::write_atomic(&saved, text.as_bytes()).map_err(|e| e.to_string())?;
-    let played = crate::learning::expert::generate(run, &config, options.progress)?;
-    let (train_set, valid_set) = crate::learning::expert::load(run, &config)?;
+    let played = crate::network_training::expert::generate(run, &config, options.progress)?;
+    let (train_set, valid_set) = crate::network_training::expert::load(run, &config)?;
     let evaluate = |net: &PolicyValueNet| {
         config
             .train
@@ -107,7 +108,7 @@ pub fn bootstrap(options: BootstrapOptions<'_>) -> Result<String, String> {
             .filter_map(|o| {
                 let games = config.train.eval_games;
                 let s = policy_score(&config, net, o, games).ok()?;
-                let [low, high] = eval::stats::wilson(s * games as f64, games as f64, 1.96);
+                let [low, high] = eval::win_draw_loss::wilson(s * games as f64, games as f64, 1.96);
                 Some([(format!("vs_{o}"), s), (format!("vs_{o}_low"), low), (format!("vs_{o}_high"), high)])
             })
             .flatten()

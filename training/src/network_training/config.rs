@@ -41,7 +41,7 @@ pub struct NetConfig {
     pub value_hidden: usize,
     /// An auxiliary head beside the value on the value head's hidden layer: the final
     /// victory-point margin of the player to move, squashed to [-1, 1] (see
-    /// [`crate::learning::sample::margin_target`]). Needs `value_hidden`.
+    /// [`crate::network_training::sample::margin_target`]). Needs `value_hidden`.
     #[serde(default, skip_serializing_if = "is_false")]
     pub margin: bool,
     /// The observation plane that is 1 on real cells and 0 on padding (TDE: 0, the board
@@ -151,7 +151,7 @@ pub struct DataConfig {
     #[serde(default, skip_serializing_if = "ChildOrder::is_random")]
     pub children: ChildOrder,
     /// λ of the TD(λ) value targets along a game's kept decisions, bootstrapped from their
-    /// rollout means (needs `value_rollouts`; see [`crate::learning::sample::lambda_returns`]):
+    /// rollout means (needs `value_rollouts`; see [`crate::network_training::sample::lambda_returns`]):
     /// 1 (the default) keeps each decision's own target, below 1 mixes in the later
     /// decisions' rollout means and, at the end, the game's result.
     #[serde(default = "lambda_one", skip_serializing_if = "is_one")]
@@ -256,7 +256,7 @@ pub struct TrainConfig {
     /// Weight of the sibling loss (0: none): among the children of one decision
     /// (`data.value_children`) drawn into a batch together, the squared error between the
     /// head's and the rollouts' differences, seen from the deciding player (see
-    /// [`crate::learning::siblings`]). It teaches the order among siblings, which the value
+    /// [`crate::network_training::siblings`]). It teaches the order among siblings, which the value
     /// loss leaves to the small part of its error that siblings do not share.
     #[serde(default, skip_serializing_if = "is_zero_f64")]
     pub sibling_weight: f64,

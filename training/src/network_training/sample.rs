@@ -29,7 +29,7 @@ pub struct Sample<G: TensorGame> {
     pub sibling: Option<Sibling>,
 }
 
-/// A child's place among its siblings, for the sibling loss (`learning::siblings`).
+/// A child's place among its siblings, for the sibling loss (`network_training::siblings`).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Sibling {
     /// The decision the child comes from, the same number for all its siblings (unique in a
