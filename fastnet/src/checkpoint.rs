@@ -3,7 +3,7 @@
 //! little-endian f32. Every field is checked on load; an error names the file and the field.
 
 use crate::action_features::ACTION_FEATURES;
-use crate::features::POSITION_FEATURES;
+use crate::features::{FIRST_SET_FEATURES, POSITION_FEATURES};
 use crate::network::{Params, H1, H2, H3, PARAMS};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -17,9 +17,9 @@ const MAGIC: &[u8; 8] = b"TDEFNET\n";
 /// The checkpoint format's version.
 pub const FORMAT: u32 = 1;
 
-/// The shape a checkpoint was written for. A checkpoint loads into the same shape, or from a
-/// shape with fewer position features (an earlier feature set: the groups added since follow
-/// the old ones), whose missing first-layer rows load as zeros, so it evaluates as before.
+/// The shape a checkpoint was written for. A checkpoint loads into the same shape, or from the
+/// first feature set (the groups added since follow it), whose missing first-layer rows load as
+/// zeros, so it evaluates as before.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Shape {
     /// Position features.
@@ -79,9 +79,14 @@ pub struct Checkpoint {
 }
 
 /// How many first-layer rows a checkpoint of shape `stored` lacks against `current`: `Some(0)`
-/// for the same shape, `Some(n)` when only `n` position features are missing (an earlier
-/// feature set), `None` when the shapes differ otherwise.
+/// for the same shape, `Some(n)` when it was written with this build's first feature set
+/// ([`FIRST_SET_FEATURES`], a prefix of today's features) and differs in nothing else, `None`
+/// otherwise (another count of features is another layout, not a prefix: refused).
 pub fn missing_feature_rows(stored: &Shape, current: &Shape) -> Option<usize> {
+    let earlier_set = stored.position_features == FIRST_SET_FEATURES;
+    if stored.position_features != current.position_features && !earlier_set {
+        return None;
+    }
     let missing = current.position_features.checked_sub(stored.position_features)?;
     let same_otherwise = stored.action_features == current.action_features
         && (stored.h1, stored.h2, stored.h3) == (current.h1, current.h2, current.h3)

@@ -49,8 +49,9 @@ pub const RELATIONS: usize = 3;
 /// Profile buckets: leader, other character, ranged troop, close-combat troop, beast or
 /// cavalry (every wild model).
 pub const BUCKETS: usize = 5;
-/// Scenarios (the skirmish and the five of the D5 table).
-pub const SCENARIOS: usize = 6;
+/// Scenarios (the skirmish and those of the D5 table), from the one scenario list: a new
+/// scenario changes the feature layout, and checkpoints of the old one are then refused by shape.
+pub const SCENARIOS: usize = Scenario::COUNT;
 
 /// The status items of a model (see [`status_items`]).
 pub const STATUS: [&str; 32] = [

@@ -86,6 +86,12 @@ fn a_first_set_checkpoint_loads_with_zero_rows_for_the_features_added_since() {
     other.meta.shape.h2 += 1;
     let e = Checkpoint::from_bytes(&other.to_bytes()).unwrap_err();
     assert!(e.contains("field `shape`"), "{e}");
+    // Another count of features is another layout, not the first set: refused.
+    let mut shifted = loaded.clone();
+    shifted.meta.shape.position_features = FIRST_SET_FEATURES - 1;
+    shifted.meta.shape.params = PARAMS - (POSITION_FEATURES - FIRST_SET_FEATURES + 1) * H1;
+    let e = Checkpoint::from_bytes(&shifted.to_bytes()).unwrap_err();
+    assert!(e.contains("field `shape`"), "{e}");
 }
 
 #[test]
