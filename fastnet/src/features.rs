@@ -210,6 +210,12 @@ struct Facts {
     charge: f32,
 }
 
+/// Whether `t` is a conscious model `a` may fight: of another side and not of the same relation
+/// (own and enemy models do not fight their own; wild models fight every other side).
+fn opposed(a: &Facts, t: &Facts, a_side: Side, t_side: Side) -> bool {
+    t.conscious && t_side != a_side && (a.relation != t.relation || a.relation == 2)
+}
+
 /// The relation of a model of `side` to `observer` (0 own, 1 enemy, 2 wild).
 pub fn relation(side: Side, observer: Side) -> usize {
     if side == observer {
@@ -398,8 +404,7 @@ fn threats(state: &GameState, facts: &[Facts], out: &mut Vec<u16>) {
         let ma = &models[a];
         let eye = state.volume(ma);
         for (t, ft) in facts.iter().enumerate() {
-            if !ft.conscious || models[t].side == ma.side || (fa.relation == ft.relation && fa.relation != 2)
-            {
+            if !opposed(fa, ft, ma.side, models[t].side) {
                 continue;
             }
             let mt = &models[t];
@@ -529,8 +534,7 @@ fn enemy_proximity(state: &GameState, facts: &[Facts], out: &mut Vec<u16>) {
         let ma = &models[a];
         let mut nearest: Option<(f32, usize)> = None;
         for (t, ft) in facts.iter().enumerate() {
-            if !ft.conscious || models[t].side == ma.side || (fa.relation == ft.relation && fa.relation != 2)
-            {
+            if !opposed(fa, ft, ma.side, models[t].side) {
                 continue;
             }
             let distance = board.edge_distance(ma.cell, ma.z, models[t].cell, models[t].z);
