@@ -30,7 +30,7 @@ pub use az::{
     improved_policy, normalise_q, AzAgent, AzConfig, AzResult, AzSearch, NetOutput, PolicyValue, RootRule,
 };
 pub use game::{ChanceMode, Dynamics, Game, GameType, Information, Turn, Utility};
-pub use mcts::{Evaluator, MctsAgent, MctsConfig, NeutralEvaluator, Ranker, TreeFootprint};
+pub use mcts::{Evaluator, MctsAgent, MctsConfig, NeutralEvaluator, Ranker, RootStat, TreeFootprint};
 pub use random::RandomAgent;
 pub use spec::{split_agent_list, AgentKind, Args, Param, Registry, Spec};
 pub use tensor::{Recipe, TensorGame, TensorShape};

@@ -185,6 +185,16 @@ impl<A> Node<A> {
     }
 }
 
+/// A root action after a search: how often it was visited and the mean value its visits
+/// backed up, for the player who searched.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RootStat {
+    /// Visits through it.
+    pub visits: u32,
+    /// Mean backed-up value (the evaluator's or the rollouts' returns over the game's bound).
+    pub value: f64,
+}
+
 /// The MCTS agent.
 pub struct MctsAgent<G: Game> {
     config: MctsConfig,
@@ -240,6 +250,14 @@ impl<G: Game> MctsAgent<G> {
 
     /// Root visit counts per action after searching from `state` (for the player to act).
     pub fn search(&mut self, state: &G) -> BTreeMap<G::Action, u32> {
+        self.search_values(state).into_iter().map(|(a, stat)| (a, stat.visits)).collect()
+    }
+
+    /// Each root action's visits and mean backed-up value (for the player to act, on the
+    /// evaluator's scale divided by the game's return bound) after searching from `state`:
+    /// what expert iteration learns from. A move played at once (`sure`) has one visit and
+    /// the value 0.
+    pub fn search_values(&mut self, state: &G) -> BTreeMap<G::Action, RootStat> {
         let Turn::Player(me) = state.turn() else { panic!("search at a node that is not a decision") };
         // The budget starts before the root ranker is asked: its time is the search's.
         let deadline = self.config.millis.map(|ms| Instant::now() + Duration::from_millis(ms));
@@ -253,7 +271,7 @@ impl<G: Game> MctsAgent<G> {
         if let (Some((needed, p)), Some(order)) = (sure, &root_order) {
             if p >= needed {
                 // One sensible choice: played at once, as one visit.
-                return BTreeMap::from([(order[0], 1)]);
+                return BTreeMap::from([(order[0], RootStat { visits: 1, value: 0.0 })]);
             }
         }
         let threads = self.config.threads.max(1);
@@ -267,17 +285,22 @@ impl<G: Game> MctsAgent<G> {
                 tree.iterate();
                 done += 1;
             }
-            tree.root_visits()
+            tree.root_sums()
         };
-        let results: Vec<BTreeMap<G::Action, u32>> =
+        let results: Vec<BTreeMap<G::Action, (u32, f64)>> =
             if threads == 1 { vec![run(seeds[0])] } else { seeds.par_iter().map(|&s| run(s)).collect() };
-        let mut total = BTreeMap::new();
+        let mut total: BTreeMap<G::Action, (u32, f64)> = BTreeMap::new();
         for r in results {
-            for (a, n) in r {
-                *total.entry(a).or_insert(0) += n;
+            for (a, (n, v)) in r {
+                let t = total.entry(a).or_insert((0, 0.0));
+                t.0 += n;
+                t.1 += v;
             }
         }
         total
+            .into_iter()
+            .map(|(a, (visits, sum))| (a, RootStat { visits, value: sum / visits.max(1) as f64 }))
+            .collect()
     }
 
     /// A new search tree from `state` for player `me`, with its own rollout policy and ranker.
@@ -422,13 +445,16 @@ impl<'a, G: Game> Tree<'a, G> {
         TreeFootprint { nodes: self.nodes.len(), node_size, bytes: self.nodes.capacity() * node_size + maps }
     }
 
-    /// Visit counts of the root's children.
-    fn root_visits(&self) -> BTreeMap<G::Action, u32> {
+    /// Visits and summed values of the root's children.
+    fn root_sums(&self) -> BTreeMap<G::Action, (u32, f64)> {
         self.nodes[0]
             .children
             .iter()
             .filter_map(|(e, &c)| match e {
-                Edge::Seen(a) => Some((*a, self.nodes[c as usize].visits)),
+                Edge::Seen(a) => {
+                    let child = &self.nodes[c as usize];
+                    Some((*a, (child.visits, child.value)))
+                }
                 Edge::Hidden => None,
             })
             .collect()

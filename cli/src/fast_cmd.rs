@@ -39,7 +39,7 @@ pub struct LoopArgs {
     /// Games per shard.
     #[arg(long, default_value_t = 250, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
     pub shard_games: u64,
-    /// The full search's `az` parameters (Gumbel root with noise for exploration).
+    /// The full search: `az` parameters (a Gumbel root with noise for exploration), or `mcts:iters=N,width=W[,c=C]` (MCTS on the network: its move and value are the targets).
     #[arg(long, default_value = fastnet::expert::DEFAULT_SEARCH)]
     pub search: String,
     /// Share of the learner's decisions searched in full (policy targets).

@@ -339,9 +339,7 @@ pub fn make_mcts_fast(args: &Args, seed: u64) -> Result<MctsAgent<GameState>, St
     let mut config = MctsConfig::from_args(args)?;
     let depth = *config.rollout_depth.get_or_insert(0);
     let net = net_of(args)?;
-    let ranks = net.clone();
-    let mut agent = MctsAgent::new(config, Arc::new(FastEvaluator { net: net.clone() }), seed)
-        .with_ranker(Arc::new(move |s| Box::new(FastRanker::new(ranks.clone(), s))), "fast");
+    let mut agent = mcts_on(net.clone(), config, seed);
     if depth > 0 {
         let (policy, label): (RolloutPolicy<GameState>, &str) = match args.agent("rollout").map(|r| r.name())
         {
@@ -351,4 +349,13 @@ pub fn make_mcts_fast(args: &Args, seed: u64) -> Result<MctsAgent<GameState>, St
         agent = agent.with_rollout(policy, label);
     }
     Ok(agent)
+}
+
+/// MCTS on `net` alone, with `config`: its policy chooses the `width` candidates at every
+/// node and its value judges the leaves (after `config`'s rollout depth, played at random
+/// unless a rollout player is added).
+pub fn mcts_on(net: Arc<FastNet>, config: MctsConfig, seed: u64) -> MctsAgent<GameState> {
+    let ranks = net.clone();
+    MctsAgent::new(config, Arc::new(FastEvaluator { net }), seed)
+        .with_ranker(Arc::new(move |s| Box::new(FastRanker::new(ranks.clone(), s))), "fast")
 }

@@ -3,10 +3,12 @@
 //!
 //! In each game the learner (the current best network) plays one side or both with
 //! playout-cap randomisation, as KataGo does: a share [`ExpertPlan::full_share`] of its
-//! decisions with a choice get a full AlphaZero-style search ([`agents::az`], a Gumbel root
-//! with sequential halving over the network's priors and values) and become training
-//! targets — the search's improved policy, and for the value a mix of the search's root
-//! value and the game's result (weight [`ExpertPlan::value_mix`] on the search) — while the
+//! decisions with a choice get a full search ([`ExpertSearch`]: AlphaZero-style, a Gumbel
+//! root with sequential halving over the network's priors and values, or MCTS whose
+//! candidates the network's policy chooses at every node and whose leaves its value judges)
+//! and become training targets — the search's improved policy (or its move), and for the
+//! value a mix of the search's root value and the game's result (weight
+//! [`ExpertPlan::value_mix`] on the search) — while the
 //! rest are played at once from the network's policy at a temperature, so games are long
 //! enough and many. A share of games ([`ExpertPlan::opponent_share`]) pits it against an
 //! opponent drawn from [`ExpertPlan::opponents`] (the scripted player, older generations)
@@ -15,11 +17,11 @@
 //! per game.
 
 use crate::action_features::action_features;
-use crate::agent::{FastNet, FastPolicyAgent};
+use crate::agent::{mcts_on, FastNet, FastPolicyAgent};
 use crate::data::{margin_target, ActionSample, Dataset};
 use crate::features::position_features;
 use crate::prior::Prior;
-use agents::{Agent, AzConfig, Game, ScriptedAgent, Turn};
+use agents::{Agent, AzConfig, Game, MctsConfig, ScriptedAgent, Turn};
 use engine::scenario::types::Scenario;
 use engine::state::Side;
 use engine::{Action, GameState};
@@ -38,6 +40,52 @@ pub enum Opponent {
     Network(Arc<FastNet>),
 }
 
+/// The full search of a searched decision.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ExpertSearch {
+    /// AlphaZero-style search on the network (`az` parameters; Gumbel noise on for
+    /// exploration): its improved policy is the policy target, its root value the search's
+    /// value.
+    Az(AzConfig),
+    /// MCTS on the network (`mcts:` and `mcts` parameters, as the `mcts-fast` agent without
+    /// rollouts): the policy's `width` best actions at every node, the value head at the
+    /// leaves. Its move (the most visited root action) is the policy target — with a
+    /// rank-halving prior over two or three candidates the visit shares mostly echo the
+    /// prior, the move is what the search adds — and the visit-weighted mean of the root
+    /// actions' values the search's value.
+    Mcts(MctsConfig),
+}
+
+impl ExpertSearch {
+    /// `mcts:k=v,...` for MCTS, otherwise `az` parameters (`az:` optional).
+    pub fn parse(text: &str) -> Result<ExpertSearch, String> {
+        match text.trim().strip_prefix("mcts:") {
+            Some(params) => {
+                let mut config = MctsConfig::parse(params)?;
+                config.rollout_depth.get_or_insert(0);
+                if config.millis.is_some() {
+                    return Err(
+                        "mcts: a time budget (ms) makes games depend on the machine; give iters".into()
+                    );
+                }
+                Ok(ExpertSearch::Mcts(config))
+            }
+            None => {
+                AzConfig::parse(text.trim().strip_prefix("az:").unwrap_or(text.trim())).map(ExpertSearch::Az)
+            }
+        }
+    }
+}
+
+/// What a full search gives a decision: the move, the policy target over the legal actions
+/// (in their order), the search's value for the mover and the simulations it took.
+struct Searched {
+    action: Action,
+    targets: Vec<f64>,
+    value: f32,
+    simulations: u64,
+}
+
 /// How expert-iteration games are played and labelled.
 #[derive(Clone)]
 pub struct ExpertPlan {
@@ -47,8 +95,8 @@ pub struct ExpertPlan {
     pub seed: u64,
     /// The learner: the network that searches.
     pub net: Arc<FastNet>,
-    /// The full search (Gumbel noise on, for exploration).
-    pub search: AzConfig,
+    /// The full search.
+    pub search: ExpertSearch,
     /// Share of the learner's decisions with a choice searched in full (the rest are played
     /// from its policy and give no policy target).
     pub full_share: f64,
@@ -111,7 +159,7 @@ impl ExpertPlan {
             games: 0,
             seed: 0,
             net,
-            search: AzConfig::parse(DEFAULT_SEARCH).expect("the default search parses"),
+            search: ExpertSearch::parse(DEFAULT_SEARCH).expect("the default search parses"),
             full_share: 0.25,
             temperature: 0.3,
             value_mix: 0.5,
@@ -213,6 +261,10 @@ pub fn expert_game(
         })
         .collect();
     let mut fast = FastPolicyAgent::new(plan.net.clone(), plan.temperature, seed);
+    let mut mcts = match &plan.search {
+        ExpertSearch::Mcts(config) => Some(mcts_on(plan.net.clone(), config.clone(), seed ^ 0x3c6e_f372)),
+        ExpertSearch::Az(_) => None,
+    };
     let mut prior = Prior::new(plan.net.prior.clone(), seed);
     let mut feats = Vec::new();
     let mut all_features: Vec<u16> = Vec::new();
@@ -257,23 +309,28 @@ pub fn expert_game(
                         agent.select_action(&state)
                     }
                     Seat::Learner if legal.len() >= 2 && rng.gen_bool(plan.full_share) => {
-                        let result =
-                            agents::az::search(&state, plan.search.clone(), plan.net.as_ref(), rng.gen())?;
+                        let result = match (&plan.search, mcts.as_mut()) {
+                            (ExpertSearch::Mcts(_), Some(mcts)) => search_mcts(mcts, &state, &legal),
+                            (ExpertSearch::Az(config), _) => {
+                                search_az(plan, config, &state, &legal, rng.gen())?
+                            }
+                            (ExpertSearch::Mcts(_), None) => {
+                                return Err("MCTS search without its agent".into())
+                            }
+                        };
                         stats.searches += 1;
-                        stats.simulations += result.simulations as u64;
+                        stats.simulations += result.simulations;
                         prior.priors(&state, &legal, &mut priors);
                         samples.clear();
-                        for (&a, &pr) in legal.iter().zip(&priors) {
-                            let target = result.policy.iter().find(|(b, _)| *b == a).map_or(0.0, |(_, t)| *t);
+                        for ((&a, &pr), &target) in legal.iter().zip(&priors).zip(&result.targets) {
                             samples.push(ActionSample {
                                 features: action_features(&state, side, a),
                                 prior: pr,
-                                target,
+                                target: target as f32,
                             });
                         }
-                        let v = result.value as f32;
-                        keep(&state, side, &samples, Some(v));
-                        keep(&state, 1 - side, &[], Some(-v));
+                        keep(&state, side, &samples, Some(result.value));
+                        keep(&state, 1 - side, &[], Some(-result.value));
                         result.action
                     }
                     Seat::Learner => {
@@ -308,4 +365,39 @@ pub fn expert_game(
         d.push(&all_features[p.features], &all_actions[p.actions], value, margin);
     }
     Ok((d, stats))
+}
+
+/// A decision searched by AlphaZero-style search: its improved policy and root value.
+fn search_az(
+    plan: &ExpertPlan,
+    config: &AzConfig,
+    state: &GameState,
+    legal: &[Action],
+    seed: u64,
+) -> Result<Searched, String> {
+    let result = agents::az::search(state, config.clone(), plan.net.as_ref(), seed)?;
+    let targets = legal
+        .iter()
+        .map(|a| result.policy.iter().find(|(b, _)| b == a).map_or(0.0, |(_, t)| *t as f64))
+        .collect();
+    Ok(Searched {
+        action: result.action,
+        targets,
+        value: result.value as f32,
+        simulations: result.simulations as u64,
+    })
+}
+
+/// A decision searched by MCTS on the network: its move (the most visited root action, the
+/// better valued on a tie) as a one-hot target, and the visit-weighted mean value.
+fn search_mcts(mcts: &mut agents::MctsAgent<GameState>, state: &GameState, legal: &[Action]) -> Searched {
+    let root = mcts.search_values(state);
+    let visits: u32 = root.values().map(|r| r.visits).sum();
+    let value = root.values().map(|r| r.visits as f64 * r.value).sum::<f64>() / visits.max(1) as f64;
+    let action = root
+        .iter()
+        .max_by(|x, y| x.1.visits.cmp(&y.1.visits).then(x.1.value.total_cmp(&y.1.value)))
+        .map_or(legal[0], |(a, _)| *a);
+    let targets = legal.iter().map(|&a| if a == action { 1.0 } else { 0.0 }).collect();
+    Searched { action, targets, value: value as f32, simulations: visits as u64 }
 }

@@ -1,13 +1,13 @@
 //! Expert iteration's games: searched decisions carry the search's improved policy and a
 //! value mixed from the search and the result, the share of searches follows the plan,
-//! opponents play their side, and a seed gives the same games.
+//! opponents play their side, and a seed gives the same games; with MCTS as the search, its
+//! move is the target and every iteration of its budget counts.
 
-use agents::AzConfig;
 use engine::setup::GameConfig;
 use eval::lineup::{Lineups, Pool};
 use fastnet::agent::FastNet;
 use fastnet::data::Dataset;
-use fastnet::expert::{expert_games, ExpertPlan, Opponent};
+use fastnet::expert::{expert_games, ExpertPlan, ExpertSearch, Opponent};
 use std::path::Path;
 use std::sync::Arc;
 
@@ -33,7 +33,7 @@ fn plan(games: u64, full_share: f64, value_mix: f64, opponent_share: f64) -> Exp
         games,
         seed: 40,
         net: net(),
-        search: AzConfig::parse("sims=8,considered=4,rescale=0,noise=1").unwrap(),
+        search: ExpertSearch::parse("sims=8,considered=4,rescale=0,noise=1").unwrap(),
         full_share,
         temperature: 0.5,
         value_mix,
@@ -108,4 +108,39 @@ fn a_plan_out_of_range_is_refused_by_field() {
         let err = expert_games(&p, &lineups(), &|| {}).unwrap_err();
         assert!(err.starts_with(field), "{err}");
     }
+}
+
+#[test]
+fn an_mcts_search_teaches_its_move_and_its_value_with_the_whole_budget_spent() {
+    let search = ExpertSearch::parse("mcts:iters=24,width=2").unwrap();
+    let mcts_plan = ExpertPlan { search, ..plan(3, 0.3, 1.0, 0.0) };
+    let (d, stats) = expert_games(&mcts_plan, &lineups(), &|| {}).unwrap();
+    assert!(stats.searches > 10, "{stats:?}");
+    assert_eq!(d.policy_positions() as u64, stats.searches);
+    // Every iteration passes through one root action.
+    assert_eq!(stats.simulations, 24 * stats.searches, "{stats:?}");
+    for p in &d.positions {
+        let actions = d.actions_of(p);
+        if actions.is_empty() {
+            continue;
+        }
+        let ones = actions.iter().filter(|a| a.target == 1.0).count();
+        let zeros = actions.iter().filter(|a| a.target == 0.0).count();
+        assert_eq!((ones, zeros), (1, actions.len() - 1), "a one-hot target on the search's move");
+    }
+    // With the value mixed wholly from the search, searched positions carry the search's
+    // value, not a result.
+    let searched_values = values(&d).iter().filter(|v| ![-1.0, 0.0, 1.0].contains(*v)).count();
+    assert!(searched_values as u64 >= stats.searches, "{searched_values} for {} searches", stats.searches);
+    let (again, again_stats) = expert_games(&mcts_plan, &lineups(), &|| {}).unwrap();
+    assert_eq!((d, stats), (again, again_stats), "a seed repeats its games");
+}
+
+#[test]
+fn an_mcts_search_on_a_clock_or_with_unknown_keys_is_refused() {
+    for (text, why) in [("mcts:ms=20,width=2", "iters"), ("mcts:iters=10,depht=2", "depht")] {
+        let err = ExpertSearch::parse(text).unwrap_err();
+        assert!(err.contains(why), "{text}: {err}");
+    }
+    assert!(matches!(ExpertSearch::parse("sims=8,considered=4").unwrap(), ExpertSearch::Az(_)));
 }

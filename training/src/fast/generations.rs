@@ -26,7 +26,7 @@ use engine::setup::GameConfig;
 use eval::lineup::{Lineups, Pool};
 use fastnet::agent::FastNet;
 use fastnet::data::Dataset;
-use fastnet::expert::{expert_games, ExpertPlan, ExpertStats, Opponent};
+use fastnet::expert::{expert_games, ExpertPlan, ExpertSearch, ExpertStats, Opponent};
 use fastnet::train::TrainConfig;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
@@ -45,7 +45,7 @@ pub struct LoopSettings {
     pub games: u64,
     /// Games per shard.
     pub shard_games: u64,
-    /// The full search's `az` parameters (Gumbel noise on for exploration).
+    /// The full search: `az` parameters (Gumbel noise on for exploration), or `mcts:...` (MCTS on the network; see [`ExpertSearch`]).
     pub search: String,
     /// Share of the learner's decisions searched in full.
     pub full_share: f64,
@@ -163,7 +163,7 @@ fn check(s: &LoopSettings) -> Result<(), String> {
     if s.games == 0 || s.shard_games == 0 || s.steps == 0 || s.window == 0 || s.train.batch == 0 {
         return Err("--games, --shard-games, --steps, --window and --batch must be at least 1".into());
     }
-    agents::AzConfig::parse(&s.search).map_err(|e| format!("--search: {e}"))?;
+    ExpertSearch::parse(&s.search).map_err(|e| format!("--search: {e}"))?;
     plan(s, Arc::new(FastNet::load(&s.start)?), vec![Opponent::Scripted], 0)
         .check()
         .map_err(|(field, why)| format!("--{}: {why}", field.replace('_', "-")))
@@ -175,7 +175,7 @@ fn plan(s: &LoopSettings, net: Arc<FastNet>, opponents: Vec<Opponent>, seed: u64
         games: 0,
         seed,
         net,
-        search: agents::AzConfig::parse(&s.search).unwrap_or_default(),
+        search: ExpertSearch::parse(&s.search).unwrap_or(ExpertSearch::Az(agents::AzConfig::default())),
         full_share: s.full_share,
         temperature: s.temperature,
         value_mix: s.value_mix,
