@@ -289,8 +289,10 @@ fn net_of(args: &Args) -> Result<Arc<FastNet>, String> {
 /// The agents of the fast network, added to `registry`: `fast:net=PATH[,temp=T]` (the network
 /// alone) and `mcts-fast:...,net=PATH[,depth=D,rollout=scripted|fast]` (MCTS whose candidates
 /// the network's policy chooses and whose leaves its value judges, after `depth` decisions
-/// of rollout, 0 by default) and `az-fast:...,net=PATH` (AlphaZero-style search on its
-/// priors and values, the search of the main line's self-play).
+/// of rollout, 0 by default), `mcts-fast-root:...,net=PATH` (the `mcts` agent — rollouts, the
+/// scripted order, material at their end — with the root's candidates from the network's
+/// policy: one network call a move) and `az-fast:...,net=PATH` (AlphaZero-style search on its
+/// priors and values).
 pub fn register(registry: &mut Registry<GameState>) {
     registry.add(AgentKind {
         name: "fast",
@@ -318,6 +320,18 @@ pub fn register(registry: &mut Registry<GameState>) {
             ])
             .collect(),
         build: |args, seed| Ok(Box::new(make_mcts_fast(args, seed)?)),
+    });
+    registry.add(AgentKind {
+        name: "mcts-fast-root",
+        about: "MCTS with rollouts whose root candidates the fast network's policy chooses (the scripted order below the root)",
+        params: agents::mcts_params()
+            .into_iter()
+            .chain([Param::path("net", "a fast-network checkpoint (.fnet)").required()])
+            .collect(),
+        build: |args, seed| {
+            let ranker = FastRanker::new(net_of(args)?, seed ^ 0x243f_6a88);
+            Ok(Box::new(agents::make_mcts(args, seed)?.with_root_ranker(Box::new(ranker), "fast")))
+        },
     });
     registry.add(AgentKind {
         name: "az-fast",

@@ -21,6 +21,7 @@ use crate::agent::{mcts_on, FastNet, FastPolicyAgent};
 use crate::data::{margin_target, ActionSample, Dataset};
 use crate::features::position_features;
 use crate::prior::Prior;
+use agents::spec::Args;
 use agents::{Agent, AzConfig, Game, MctsConfig, ScriptedAgent, Turn};
 use engine::scenario::types::Scenario;
 use engine::state::Side;
@@ -43,37 +44,44 @@ pub enum Opponent {
 /// The full search of a searched decision.
 #[derive(Clone, Debug, PartialEq)]
 pub enum ExpertSearch {
-    /// AlphaZero-style search on the network (`az` parameters; Gumbel noise on for
-    /// exploration): its improved policy is the policy target, its root value the search's
-    /// value.
+    /// AlphaZero-style search on the network (`az` parameters, `az:` optional; Gumbel noise
+    /// on for exploration): its improved policy is the policy target, its root value the
+    /// search's value.
     Az(AzConfig),
-    /// MCTS on the network (`mcts:` and `mcts` parameters, as the `mcts-fast` agent without
-    /// rollouts): the policy's `width` best actions at every node, the value head at the
-    /// leaves. Its move (the most visited root action) is the policy target — with a
-    /// rank-halving prior over two or three candidates the visit shares mostly echo the
-    /// prior, the move is what the search adds — and the visit-weighted mean of the root
-    /// actions' values the search's value.
-    Mcts(MctsConfig),
+    /// MCTS on the network (`mcts-fast:` and `mcts` parameters, as the `mcts-fast` agent
+    /// without rollouts): the policy's `width` best actions at every node, the value head at
+    /// the leaves.
+    NetworkMcts(MctsConfig),
+    /// MCTS with rollouts and no network (`mcts:` and the `mcts` agent's parameters, for
+    /// example `mcts:iters=8,rollout=scripted,width=4`): an expert that does not share the
+    /// network's errors, as the first expert-iteration work used rollouts before its
+    /// apprentice could guide them.
+    RolloutMcts(Args),
 }
 
 impl ExpertSearch {
-    /// `mcts:k=v,...` for MCTS, otherwise `az` parameters (`az:` optional).
+    /// `mcts-fast:k=v,...` or `mcts:k=v,...` for the MCTS searches, otherwise `az`
+    /// parameters. A time budget is refused: games would depend on the machine.
     pub fn parse(text: &str) -> Result<ExpertSearch, String> {
-        match text.trim().strip_prefix("mcts:") {
-            Some(params) => {
-                let mut config = MctsConfig::parse(params)?;
-                config.rollout_depth.get_or_insert(0);
-                if config.millis.is_some() {
-                    return Err(
-                        "mcts: a time budget (ms) makes games depend on the machine; give iters".into()
-                    );
-                }
-                Ok(ExpertSearch::Mcts(config))
+        let text = text.trim();
+        let no_clock = |millis: Option<u64>, name: &str| match millis {
+            Some(_) => {
+                Err(format!("{name}: a time budget (ms) makes games depend on the machine; give iters"))
             }
-            None => {
-                AzConfig::parse(text.trim().strip_prefix("az:").unwrap_or(text.trim())).map(ExpertSearch::Az)
-            }
+            None => Ok(()),
+        };
+        if let Some(params) = text.strip_prefix("mcts-fast:") {
+            let mut config = MctsConfig::parse(params)?;
+            config.rollout_depth.get_or_insert(0);
+            no_clock(config.millis, "mcts-fast")?;
+            return Ok(ExpertSearch::NetworkMcts(config));
         }
+        if text.starts_with("mcts:") {
+            let args = agents::registry().check(text)?;
+            no_clock(MctsConfig::from_args(&args)?.millis, "mcts")?;
+            return Ok(ExpertSearch::RolloutMcts(args));
+        }
+        AzConfig::parse(text.strip_prefix("az:").unwrap_or(text)).map(ExpertSearch::Az)
     }
 }
 
@@ -261,8 +269,10 @@ pub fn expert_game(
         })
         .collect();
     let mut fast = FastPolicyAgent::new(plan.net.clone(), plan.temperature, seed);
+    let mcts_seed = seed ^ 0x3c6e_f372;
     let mut mcts = match &plan.search {
-        ExpertSearch::Mcts(config) => Some(mcts_on(plan.net.clone(), config.clone(), seed ^ 0x3c6e_f372)),
+        ExpertSearch::NetworkMcts(config) => Some(mcts_on(plan.net.clone(), config.clone(), mcts_seed)),
+        ExpertSearch::RolloutMcts(args) => Some(agents::make_mcts(args, mcts_seed)?),
         ExpertSearch::Az(_) => None,
     };
     let mut prior = Prior::new(plan.net.prior.clone(), seed);
@@ -310,13 +320,11 @@ pub fn expert_game(
                     }
                     Seat::Learner if legal.len() >= 2 && rng.gen_bool(plan.full_share) => {
                         let result = match (&plan.search, mcts.as_mut()) {
-                            (ExpertSearch::Mcts(_), Some(mcts)) => search_mcts(mcts, &state, &legal),
                             (ExpertSearch::Az(config), _) => {
                                 search_az(plan, config, &state, &legal, rng.gen())?
                             }
-                            (ExpertSearch::Mcts(_), None) => {
-                                return Err("MCTS search without its agent".into())
-                            }
+                            (_, Some(mcts)) => search_mcts(mcts, &state, &legal),
+                            (_, None) => return Err("an MCTS search without its agent".into()),
                         };
                         stats.searches += 1;
                         stats.simulations += result.simulations;
@@ -388,8 +396,10 @@ fn search_az(
     })
 }
 
-/// A decision searched by MCTS on the network: its move (the most visited root action, the
-/// better valued on a tie) as a one-hot target, and the visit-weighted mean value.
+/// A decision searched by MCTS: its move (the most visited root action, the better valued on
+/// a tie) as a one-hot target — with a rank-halving prior over a few candidates the visit
+/// shares mostly echo the prior, the move is what the search adds — and the visit-weighted
+/// mean of the root actions' values as the search's value.
 fn search_mcts(mcts: &mut agents::MctsAgent<GameState>, state: &GameState, legal: &[Action]) -> Searched {
     let root = mcts.search_values(state);
     let visits: u32 = root.values().map(|r| r.visits).sum();

@@ -112,7 +112,12 @@ fn a_plan_out_of_range_is_refused_by_field() {
 
 #[test]
 fn an_mcts_search_teaches_its_move_and_its_value_with_the_whole_budget_spent() {
-    let search = ExpertSearch::parse("mcts:iters=24,width=2").unwrap();
+    for search in ["mcts-fast:iters=24,width=2", "mcts:iters=24,rollout=scripted,width=3"] {
+        an_mcts_search_teaches(ExpertSearch::parse(search).unwrap());
+    }
+}
+
+fn an_mcts_search_teaches(search: ExpertSearch) {
     let mcts_plan = ExpertPlan { search, ..plan(3, 0.3, 1.0, 0.0) };
     let (d, stats) = expert_games(&mcts_plan, &lineups(), &|| {}).unwrap();
     assert!(stats.searches > 10, "{stats:?}");
@@ -137,10 +142,19 @@ fn an_mcts_search_teaches_its_move_and_its_value_with_the_whole_budget_spent() {
 }
 
 #[test]
-fn an_mcts_search_on_a_clock_or_with_unknown_keys_is_refused() {
-    for (text, why) in [("mcts:ms=20,width=2", "iters"), ("mcts:iters=10,depht=2", "depht")] {
+fn an_mcts_search_on_a_clock_or_with_unknown_keys_or_players_is_refused() {
+    for (text, why) in [
+        ("mcts-fast:ms=20,width=2", "iters"),
+        ("mcts-fast:iters=10,depht=2", "depht"),
+        ("mcts:ms=20,rollout=scripted", "iters"),
+        ("mcts:iters=8,rollout=dice", "dice"),
+    ] {
         let err = ExpertSearch::parse(text).unwrap_err();
         assert!(err.contains(why), "{text}: {err}");
     }
     assert!(matches!(ExpertSearch::parse("sims=8,considered=4").unwrap(), ExpertSearch::Az(_)));
+    assert!(matches!(
+        ExpertSearch::parse("mcts:iters=8,rollout=scripted").unwrap(),
+        ExpertSearch::RolloutMcts(_)
+    ));
 }
