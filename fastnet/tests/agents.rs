@@ -18,13 +18,12 @@ fn registry() -> agents::Registry<GameState> {
     r
 }
 
+/// Actions with a weight: a search's root visits, or the policy's probabilities.
+type Weighted = Vec<(engine::Action, f64)>;
+
 /// The decisions `spec` (side A) takes against `scripted` over the first `decisions` of a
 /// game, each with the agent's root statistics and the network's policy there.
-fn decisions(
-    spec: &str,
-    seed: u64,
-    decisions: usize,
-) -> Vec<(Vec<(engine::Action, f64)>, Vec<(engine::Action, f64)>)> {
+fn decisions(spec: &str, seed: u64, decisions: usize) -> Vec<(Weighted, Weighted)> {
     let registry = registry();
     let mut searcher = registry.make(spec, seed).unwrap();
     let mut scripted = registry.make("scripted", seed + 1).unwrap();
