@@ -1,5 +1,6 @@
 //! Learned agents for TDE (and any [`agents::TensorGame`]), in rooms:
 //!
+//! - [`encounter`]: the Encounter's network agents and its training (`tde encounter train`);
 //! - [`fast`]: the main line: the fast network's data and training runs (`tde fast`);
 //! - [`network`]: the policy/value network in `burn`, where it computes, checkpoints, ONNX,
 //!   and [`network::loaded::Network`], a trained network ready to evaluate positions;
@@ -20,6 +21,7 @@
 //! `onnx` feature runs the networks that play in ONNX Runtime ([`network::onnx`]).
 
 pub mod bench;
+pub mod encounter;
 pub mod fast;
 pub mod gate;
 pub mod learned_player;
