@@ -388,7 +388,7 @@ fn a_whole_scenario_is_played_by_clicking_in_chromium() {
 
 /// Open the page of `server` in a new tab and wait until it shows whose decision it is.
 fn open(browser: &Browser, server: &Server) -> std::sync::Arc<Tab> {
-    let tab = new_tab(&browser);
+    let tab = new_tab(browser);
     tab.navigate_to(&format!("{}/", server.base)).unwrap().wait_until_navigated().unwrap();
     tab.wait_for_element("#status .pill.now").expect("the page shows whose decision it is");
     tab
