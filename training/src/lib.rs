@@ -7,6 +7,7 @@
 //! - [`network_training`]: teaching the network from expert play (`tde train`), with its metrics;
 //! - [`play`]: the agents that play with a network (alone, blended with the scripted order,
 //!   inside MCTS or AlphaZero-style search) and rollouts by any agent;
+//! - [`games`]: every registered game's agents with the network ones (`tde games`, `tde arena --game`);
 //! - [`gate`]: the promotion gate of every pipeline (a sequential test or a fixed number of
 //!   games, played through the arena);
 //! - [`probes`]: yardsticks of a network (`tde probe value|policy|sibling`), one shared
@@ -23,6 +24,7 @@
 pub mod bench;
 pub mod encounter;
 pub mod fast;
+pub mod games;
 pub mod gate;
 pub mod learned_player;
 pub mod network;

@@ -174,13 +174,3 @@ pub fn make_agent(spec: &str, seed: u64) -> Result<Box<dyn Agent<GameState>>, St
     static REGISTRY: OnceLock<Registry<GameState>> = OnceLock::new();
     REGISTRY.get_or_init(registry).make(spec, seed)
 }
-
-/// Every registered game's agents with the network ones ([`eval::games::all`] takes them):
-/// TDE's of [`registry`] and the Encounter's of [`crate::encounter::registry`].
-pub fn agent_sources() -> eval::games::AgentSources {
-    eval::games::AgentSources {
-        tde: registry,
-        tde_factory: make_agent,
-        encounter: crate::encounter::registry,
-    }
-}
