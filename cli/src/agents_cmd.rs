@@ -8,6 +8,6 @@ pub fn agents() -> String {
          TDE agents (--agents, --bot, --with):\n{}\n\
          Encounter agents (tde encounter --party, --dm):\n{}",
         training::play::registry().describe(),
-        crate::encounter_train::encounter_registry().describe()
+        training::encounter::registry().describe()
     )
 }

@@ -108,8 +108,8 @@ fn print(args: &ArenaArgs, results: &eval::Results) -> String {
 /// `tde arena --game NAME`: the framework's arena on another game of the registry, which
 /// takes none of TDE's options.
 fn other_game(args: &ArenaArgs) -> Result<String, String> {
-    let game =
-        eval::games::find(&crate::games_cmd::sources(), &args.game).map_err(|e| format!("--game: {e}"))?;
+    let game = eval::games::find(&training::games::agent_sources(), &args.game)
+        .map_err(|e| format!("--game: {e}"))?;
     let defaults = SetupOptions::default();
     let s = &args.setup;
     let tde_only = [

@@ -99,8 +99,9 @@ fn whole_games_against_search_agents() {
 fn whole_games_against_the_network_agents() {
     let net = concat!(env!("CARGO_MANIFEST_DIR"), "/../checkpoints/bootstrap");
     whole_game(&format!("policy:checkpoint={net}"), "scavenger_hunt", "A", 7);
-    whole_game(&format!("az:net={net},sims=4"), "skirmish", "B", 8);
-    whole_game(&format!("mcts:iters=8,net={net}"), "skirmish", "A", 9);
+    // Few network passes a decision: the server plays these agents the same at any count.
+    whole_game(&format!("az:net={net},sims=2"), "skirmish", "B", 8);
+    whole_game(&format!("mcts:iters=3,net={net}"), "skirmish", "A", 9);
 }
 
 #[test]

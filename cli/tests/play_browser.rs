@@ -11,17 +11,23 @@
 mod common;
 
 use common::Server;
+use engine::record::{format_hash, GameRecord};
+use engine::scenario::Scenario;
+use engine::setup::{new_game, GameConfig};
+use engine::state::Step;
+use engine::{Action, GameState, Player};
 use headless_chrome::protocol::cdp::Emulation::SetTouchEmulationEnabled;
 use headless_chrome::protocol::cdp::Input::{
     DispatchMouseEvent, DispatchMouseEventTypeOption, DispatchTouchEvent, DispatchTouchEventTypeOption,
     MouseButton, TouchPoint,
 };
-use headless_chrome::protocol::cdp::Page::CaptureScreenshotFormatOption;
+use headless_chrome::protocol::cdp::Page::{AddScriptToEvaluateOnNewDocument, CaptureScreenshotFormatOption};
+use headless_chrome::protocol::cdp::Runtime;
 use headless_chrome::{Browser, LaunchOptions, Tab};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde_json::Value;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 fn chromium() -> Option<PathBuf> {
@@ -140,14 +146,20 @@ fn point_of(tab: &Tab, selector: &str, or_under: Option<&str>) -> (f64, f64) {
     (x, y)
 }
 
+/// The pointer resting a moment: two frames drawn (the hover effects), then 80 ms, more than
+/// the page's 60 ms before it asks the server what the cell under the pointer sees.
+const REST: &str =
+    "new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(() => resolve(true), 80))))";
+
 /// Click the middle of the element `selector` with the mouse, as a person does (see
 /// [`point_of`]).
 fn click(tab: &Tab, selector: &str, or_under: Option<&str>) {
-    // A person points first: the pointer rests on the element (its hover effects drawn), and
-    // the click lands where the element is then.
+    // A person points first: the pointer rests on the element (its hover effects drawn, and
+    // longer than the page waits before it asks what a cell under the pointer sees), and the
+    // click lands where the element is then.
     let (x, y) = point_of(tab, selector, or_under);
     move_mouse(tab, x, y, selector);
-    std::thread::sleep(std::time::Duration::from_millis(300));
+    eval_json(tab, REST);
     let (x, y) = point_of(tab, selector, or_under);
     for kind in [DispatchMouseEventTypeOption::MousePressed, DispatchMouseEventTypeOption::MouseReleased] {
         mouse(tab, kind, x, y, true).unwrap_or_else(|e| panic!("cannot click `{selector}`: {e}"));
@@ -169,6 +181,24 @@ fn click_then_option(tab: &Tab, version: u64, selector: &str, or_under: Option<&
             }
         }
     }
+}
+
+/// A new tab of `browser` whose commands are answered at once. The test's connection to the
+/// browser (headless_chrome's) holds its socket while it waits up to 100 ms for a message, so
+/// each command the test sends waits that long unless a message arrives meanwhile; the page's
+/// heartbeat (a console event every 4 ms, in every document the tab loads) keeps messages
+/// arriving, and a command is answered in milliseconds.
+fn new_tab(browser: &Browser) -> std::sync::Arc<Tab> {
+    let tab = browser.new_tab().expect("a tab");
+    tab.call_method(AddScriptToEvaluateOnNewDocument {
+        source: "setInterval(() => console.debug(''), 4);".into(),
+        world_name: None,
+        include_command_line_api: None,
+        run_immediately: None,
+    })
+    .expect("the heartbeat is installed");
+    tab.call_method(Runtime::Enable(None)).expect("console events are reported");
+    tab
 }
 
 /// Chromium started headless, or `None` (the test is then skipped) when there is none and
@@ -209,7 +239,7 @@ fn stepping_through_a_record_in_chromium() {
         .unwrap();
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let server = Server::start(&["view", record.to_str().unwrap()]);
-    let tab = browser.new_tab().expect("a tab");
+    let tab = new_tab(&browser);
     tab.navigate_to(&format!("{}/", server.base)).unwrap().wait_until_navigated().unwrap();
     tab.wait_for_element("#where").unwrap();
     let at = |tab: &Tab| eval_json(tab, "window.tdeView.at");
@@ -261,7 +291,7 @@ fn a_whole_scenario_is_played_by_clicking_in_chromium() {
         "--seed",
         "21",
     ]);
-    let tab = browser.new_tab().expect("a tab");
+    let tab = new_tab(&browser);
     tab.navigate_to(&format!("{}/", server.base)).unwrap().wait_until_navigated().unwrap();
     tab.wait_for_element("#status .pill.now").expect("the page shows whose decision it is");
     let mut rng = ChaCha8Rng::seed_from_u64(21);
@@ -358,7 +388,7 @@ fn a_whole_scenario_is_played_by_clicking_in_chromium() {
 
 /// Open the page of `server` in a new tab and wait until it shows whose decision it is.
 fn open(browser: &Browser, server: &Server) -> std::sync::Arc<Tab> {
-    let tab = browser.new_tab().expect("a tab");
+    let tab = new_tab(browser);
     tab.navigate_to(&format!("{}/", server.base)).unwrap().wait_until_navigated().unwrap();
     tab.wait_for_element("#status .pill.now").expect("the page shows whose decision it is");
     tab
@@ -1023,79 +1053,128 @@ fn unfinished_games_are_offered_when_a_new_one_starts_in_chromium() {
 /// A 12 x 9 board of open ground: the deployment zones one row apart, so the crews meet at once.
 const SMALL_BOARD: &str = "name: Small Yard\nsize: 12x9\n";
 
-/// Over the API, deploy the person's models close to the middle and play on towards the enemy
-/// (charges first) until at least `pairs` pairs of models stand next to each other, a pair of
-/// enemies among them, at an action decision; returns that view.
-fn play_into_a_melee(server: &Server, pairs: usize) -> Value {
-    let mut rng = ChaCha8Rng::seed_from_u64(56);
-    let mut view = server.get("/api/state").ok();
-    for _ in 0..800 {
-        assert!(view["over"].is_null(), "the game ended before a melee");
-        let models: Vec<&Value> =
-            view["models"].as_array().unwrap().iter().filter(|m| m["on_table"] == true).collect();
-        let near = |a: &Value, b: &Value| {
-            let d = |k: usize| (a["at"][k].as_i64().unwrap() - b["at"][k].as_i64().unwrap()).abs();
-            d(0) <= 1 && d(1) <= 1
-        };
+/// The kind of an action as the page names it (`move`, `charge`, `end_activation`...).
+fn kind_of(action: Action) -> String {
+    match serde_json::to_value(action) {
+        Ok(Value::String(s)) => s,
+        Ok(Value::Object(map)) => map.keys().next().cloned().unwrap_or_default(),
+        _ => String::new(),
+    }
+}
+
+/// A `tde play` record (the person on side A against `greedy`, seed 56) of a Skirmish on
+/// `board` that reaches a melee: at least `pairs` pairs of models next to each other, a pair
+/// of enemies among them, at the person's action decision. The games are played in this
+/// process (see [`melee_game`]) rather than over the API so that the server, which works out
+/// the exact odds of every option of each of the person's decisions on the way (minutes at
+/// some reaction prompts), only resumes the game at the melee.
+fn record_into_a_melee(board: &Path, pairs: usize) -> PathBuf {
+    let config = GameConfig {
+        board: board.to_str().unwrap().to_string(),
+        scenario: Scenario::Skirmish,
+        ..GameConfig::default()
+    };
+    let initial = new_game(&config).expect("a Skirmish on the small board");
+    let settings = serde_json::json!({"human": "A", "bot": "greedy", "seed": 56});
+    let mut record = GameRecord::new(&initial, format!("tde play {settings}"));
+    let (state, actions) = (0..40)
+        .find_map(|seed| melee_game(initial.clone(), pairs, seed))
+        .expect("a melee in one of 40 games");
+    record.actions = actions;
+    record.final_hash = format_hash(state.state_hash());
+    let path = board.with_file_name("melee.json");
+    record.save(&path).unwrap();
+    path
+}
+
+/// Game `seed` from `initial`: the bot `greedy` on side B, the dice drawn, and the person
+/// (side A) deploying close to the middle and playing on towards the enemy (charges first);
+/// the state and the actions once [`record_into_a_melee`]'s melee stands at the person's action
+/// decision, `None` when the game ends first.
+fn melee_game(initial: GameState, pairs: usize, seed: u64) -> Option<(GameState, Vec<Action>)> {
+    let mut bot = agents::make_agent("greedy", seed).unwrap();
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut state = initial;
+    let mut actions = Vec::new();
+    let xy = |state: &GameState, cell: u16| {
+        let (x, y) = state.board().xy(cell);
+        (i64::from(x), i64::from(y))
+    };
+    while !state.is_terminal() {
+        let on_table: Vec<(u8, (i64, i64))> =
+            state.models().iter().filter(|m| m.is_on_table()).map(|m| (m.side, xy(&state, m.cell))).collect();
+        let near = |a: (i64, i64), b: (i64, i64)| (a.0 - b.0).abs() <= 1 && (a.1 - b.1).abs() <= 1;
         let mut close = 0;
         let mut melee = false;
-        for (i, a) in models.iter().enumerate() {
-            for b in &models[i + 1..] {
-                if near(a, b) {
+        for (i, a) in on_table.iter().enumerate() {
+            for b in &on_table[i + 1..] {
+                if near(a.1, b.1) {
                     close += 1;
-                    melee |= a["side"] != b["side"];
+                    melee |= a.0 != b.0;
                 }
             }
         }
-        let step = view["decision"]["step"].as_str().unwrap_or("").to_string();
-        if close >= pairs && melee && step == "action" {
-            return view;
-        }
-        let options = view["decision"]["options"].as_array().unwrap().clone();
-        let you = view["you"].as_u64().unwrap();
-        let enemies: Vec<&&Value> = models.iter().filter(|m| m["side"].as_u64() != Some(you)).collect();
-        // Distance from a cell to the nearest enemy (to the middle while none stands).
-        let distance = |c: &Value| -> i64 {
-            let (x, y) = (c[0].as_i64().unwrap(), c[1].as_i64().unwrap());
-            if enemies.is_empty() {
-                return (x - 6).abs() + (y - 4).abs() * 3;
+        let action = match state.current_player() {
+            Player::Side(0)
+                if close >= pairs && melee && matches!(state.node(), Some(Step::ChooseAction(_))) =>
+            {
+                return Some((state, actions));
             }
-            enemies
-                .iter()
-                .map(|m| {
-                    (m["at"][0].as_i64().unwrap() - x).abs().max((m["at"][1].as_i64().unwrap() - y).abs())
-                })
-                .min()
-                .unwrap()
-        };
-        let charge = options.iter().find(|o| o["kind"] == "charge" || o["kind"] == "close_combat");
-        let placed = options
-            .iter()
-            .filter(|o| {
-                ["deploy", "move"].contains(&o["kind"].as_str().unwrap_or("")) && o["cell"].is_array()
-            })
-            .min_by_key(|o| distance(&o["cell"]));
-        let pick = match (charge, placed) {
-            (Some(o), _) => o["i"].clone(),
-            (None, Some(o)) if rng.gen_bool(0.9) => o["i"].clone(),
-            _ => {
-                let quiet: Vec<&Value> = options
+            Player::Side(0) => {
+                let enemies: Vec<(i64, i64)> = on_table.iter().filter(|m| m.0 != 0).map(|m| m.1).collect();
+                // Distance from a cell to the nearest enemy (to the middle while none stands).
+                let distance = |cell: u16| -> i64 {
+                    let (x, y) = xy(&state, cell);
+                    if enemies.is_empty() {
+                        return (x - 6).abs() + (y - 4).abs() * 3;
+                    }
+                    enemies.iter().map(|e| (e.0 - x).abs().max((e.1 - y).abs())).min().unwrap()
+                };
+                let legal = state.legal_actions();
+                let charge =
+                    legal.iter().find(|a| matches!(a, Action::Charge { .. } | Action::CloseCombat { .. }));
+                let placed = legal
                     .iter()
-                    .filter(|o| {
-                        !["end_activation", "discard_pass"].contains(&o["kind"].as_str().unwrap_or(""))
+                    .filter_map(|&a| match a {
+                        Action::Deploy(cell) | Action::Move { dest: cell, .. } => Some((a, cell)),
+                        _ => None,
                     })
-                    .collect();
-                if quiet.is_empty() {
-                    options[0]["i"].clone()
-                } else {
-                    quiet[rng.gen_range(0..quiet.len())]["i"].clone()
+                    .min_by_key(|&(_, cell)| distance(cell));
+                match (charge, placed) {
+                    (Some(&a), _) => a,
+                    (None, Some((a, _))) if rng.gen_bool(0.9) => a,
+                    _ => {
+                        let quiet: Vec<Action> = legal
+                            .iter()
+                            .copied()
+                            .filter(|&a| !["end_activation", "discard_pass"].contains(&kind_of(a).as_str()))
+                            .collect();
+                        if quiet.is_empty() {
+                            legal[0]
+                        } else {
+                            quiet[rng.gen_range(0..quiet.len())]
+                        }
+                    }
                 }
             }
+            Player::Chance => {
+                let outcomes = state.chance_outcomes();
+                let mut r = rng.gen::<f64>();
+                outcomes
+                    .iter()
+                    .find(|(_, p)| {
+                        r -= p;
+                        r < 0.0
+                    })
+                    .unwrap_or(outcomes.last().unwrap())
+                    .0
+            }
+            _ => bot.select_action(&state),
         };
-        view =
-            server.post("/api/action", serde_json::json!({"version": view["version"], "index": pick})).ok();
+        state.apply_action(action).unwrap();
+        actions.push(action);
     }
-    panic!("no melee in 800 decisions");
+    None
 }
 
 #[test]
@@ -1104,19 +1183,12 @@ fn in_a_crowded_melee_every_model_is_readable_and_picked_by_mouse_and_by_touch_i
     let board = dir.join("small.board");
     let rows: String = (0..9).map(|_| format!("{}\n", "0.".repeat(12))).collect();
     std::fs::write(&board, format!("{SMALL_BOARD}{rows}")).unwrap();
-    let server = Server::play(&[
-        "--bot",
-        "greedy",
-        "--scenario",
-        "skirmish",
-        "--seed",
-        "56",
-        "--board",
-        board.to_str().unwrap(),
-    ]);
-    let view = play_into_a_melee(&server, 4);
-    // The browser only now: it closes itself when left idle for two minutes.
+    let record = record_into_a_melee(&board, 4);
     let Some(browser) = launch_sized(1366, 768) else { return };
+    let (mut server, said) = Server::start_in(None, &["play", "--record", record.to_str().unwrap()]);
+    assert!(said.contains("Resuming"), "{said}");
+    server.record = record;
+    let view = server.get("/api/state").ok();
     let tab = open(&browser, &server);
     assert_eq!(page_view(&tab)["version"], view["version"]);
     // Nothing drawn for one model lies over another's base: letters, AP pips and wound bars

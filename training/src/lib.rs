@@ -1,11 +1,13 @@
 //! Learned agents for TDE (and any [`agents::TensorGame`]), in rooms:
 //!
+//! - [`encounter`]: the Encounter's network agents and its training (`tde encounter train`);
 //! - [`fast`]: the main line: the fast network's data and training runs (`tde fast`);
 //! - [`network`]: the policy/value network in `burn`, where it computes, checkpoints, ONNX,
 //!   and [`network::loaded::Network`], a trained network ready to evaluate positions;
 //! - [`network_training`]: teaching the network from expert play (`tde train`), with its metrics;
 //! - [`play`]: the agents that play with a network (alone, blended with the scripted order,
 //!   inside MCTS or AlphaZero-style search) and rollouts by any agent;
+//! - [`games`]: every registered game's agents with the network ones (`tde games`, `tde arena --game`);
 //! - [`gate`]: the promotion gate of every pipeline (a sequential test or a fixed number of
 //!   games, played through the arena);
 //! - [`probes`]: yardsticks of a network (`tde probe value|policy|sibling`), one shared
@@ -20,7 +22,9 @@
 //! `onnx` feature runs the networks that play in ONNX Runtime ([`network::onnx`]).
 
 pub mod bench;
+pub mod encounter;
 pub mod fast;
+pub mod games;
 pub mod gate;
 pub mod learned_player;
 pub mod network;
