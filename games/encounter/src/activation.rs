@@ -45,6 +45,7 @@ impl Encounter {
             basic_only,
             ended: stunned,
             forced: false,
+            prayed: false,
         });
         self.note(|s| {
             let extra = if stunned { " (stunned: misses its activation)" } else { "" };
@@ -165,6 +166,10 @@ impl Encounter {
             if engaged && manoeuvres && !act.eased && momentum >= price::BOOST {
                 out.push(Action::Ease);
             }
+            // Divine magic, "Handled as Manoeuvres": one prayer an activation.
+            if manoeuvres && !act.prayed && model.profile.prayer.is_some() {
+                out.push(Action::Pray);
+            }
             if model.conditions.entangled > 0 {
                 out.push(Action::BreakFree);
             }
@@ -189,6 +194,11 @@ impl Encounter {
             // Shoot whose weapon has such a quality.
             if !act.empowered && momentum >= price::EMPOWER && self.may_empower(m) {
                 out.push(Action::Empower);
+            }
+            if model.intent == Some(Intent::Cast) {
+                for spell in 0..crate::data::SPELLS.len() as u8 {
+                    out.extend(self.spell_targets(m, spell).into_iter().map(|at| Action::Cast { spell, at }));
+                }
             }
             for t in 0..self.models.len() as u8 {
                 if model.intent == Some(Intent::Fight) && self.can_strike(m, t) {
@@ -256,7 +266,10 @@ impl Encounter {
         let Some(mut act) = self.act else { return };
         let m = act.model;
         let easier = -(act.prepared as i8) - 2 * act.eased as i8;
-        let is_major = matches!(action, Action::StandUp | Action::Strike { .. } | Action::Shoot { .. });
+        let is_major = matches!(
+            action,
+            Action::StandUp | Action::Strike { .. } | Action::Shoot { .. } | Action::Cast { .. }
+        );
         let free = matches!(action, Action::Ease | Action::Empower);
         if is_major {
             act.major = true;
@@ -275,6 +288,7 @@ impl Encounter {
                 Action::Disengage { momentum: false, .. }
                     | Action::ChangePlace { momentum: false, .. }
                     | Action::Recuperate { .. }
+                    | Action::Pray
             )
         {
             act.prepared = false;
@@ -345,6 +359,14 @@ impl Encounter {
             Action::BreakFree => self.pending.push(Pending::Check(self.break_free_check(m))),
             Action::Recuperate { stress } => {
                 self.pending.push(Pending::Check(self.recuperate_check(m, stress, easier)))
+            }
+            Action::Pray => {
+                act.prayed = true;
+                self.pending.push(Pending::Check(self.prayer_check(m, easier)));
+            }
+            Action::Cast { spell, at } => {
+                self.reveal(m);
+                self.start_cast(m, spell, at);
             }
             Action::ClearSight => self.models[m as usize].conditions.blinded = false,
             Action::Hide => self.models[m as usize].conditions.hidden = true,

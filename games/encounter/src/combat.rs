@@ -223,6 +223,7 @@ impl Encounter {
                     self.hit(target, wounds);
                 }
             }
+            Purpose::Prayer { model } => self.answer_prayer(model, outcome),
             Purpose::BreakFree { model } => {
                 self.note(|s| format!("  {} tries to break free: {outcome:?}", s.name(model)));
                 if outcome.succeeded() {

@@ -27,6 +27,7 @@ pub mod dm;
 mod flow;
 mod force;
 mod game;
+pub mod magic;
 mod movement;
 pub mod odds;
 mod pose;

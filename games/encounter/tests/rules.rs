@@ -30,6 +30,7 @@ fn started(pool: u8) -> Encounter {
     let mut s = Encounter::start();
     s.act(Action::BuyPool(pool)).unwrap();
     s.act(Action::Face(3)).unwrap(); // nobody surprised
+    s.act(Action::Face(3)).unwrap(); // the Winds of Magic are steady
     s.act(Action::Face(2)).unwrap(); // even: the party declares first
     s
 }
@@ -103,6 +104,7 @@ fn a_surprised_company_has_no_momentum_and_its_hirelings_no_activation() {
     let mut s = Encounter::start();
     s.act(Action::BuyPool(0)).unwrap();
     s.act(Action::Face(1)).unwrap();
+    s.act(Action::Face(3)).unwrap(); // steady Winds of Magic
     let mut party_declared = Vec::new();
     while s.phase() == Phase::Declare {
         let Node::Decision(side) = s.node() else { panic!() };
@@ -145,6 +147,7 @@ fn surprised_adversaries_have_no_pool_and_their_minions_no_activation() {
     let mut s = Encounter::start();
     s.act(Action::BuyPool(0)).unwrap();
     s.act(Action::Face(6)).unwrap();
+    s.act(Action::Face(3)).unwrap(); // steady Winds of Magic
     assert_eq!(s.pool(), 0);
     while s.phase() == Phase::Declare {
         s.act(Action::Declare(Intent::Fight)).unwrap();
@@ -172,6 +175,7 @@ fn an_even_die_lets_the_party_declare_first_an_odd_one_the_dm_and_they_alternate
         let mut s = Encounter::start();
         s.act(Action::BuyPool(0)).unwrap();
         s.act(Action::Face(3)).unwrap();
+        s.act(Action::Face(3)).unwrap(); // steady Winds of Magic
         s.act(Action::Face(face)).unwrap();
         let mut sides = Vec::new();
         while let Node::Decision(side) = s.node() {
@@ -481,6 +485,7 @@ fn bleeding_hits_at_the_start_phase_and_stunned_misses_the_activation() {
     s.pose_conditions(BRANNOC, Conditions { bleeding: 2, ..Conditions::default() }).unwrap();
     s.pose_conditions(WAT, Conditions { stunned: true, ..Conditions::default() }).unwrap();
     s.act(Action::Face(3)).unwrap();
+    s.act(Action::Face(3)).unwrap(); // steady Winds of Magic
     s.act(Action::Face(2)).unwrap();
     while s.phase() == Phase::Declare {
         s.act(Action::Declare(Intent::Fight)).unwrap();
@@ -985,6 +990,7 @@ fn the_log_shows_the_damage_roll_that_wounds_and_labels_bleeding() {
     s.act(Action::BuyPool(0)).unwrap();
     s.pose_conditions(BRANNOC, Conditions { bleeding: 2, ..Conditions::default() }).unwrap();
     s.act(Action::Face(3)).unwrap();
+    s.act(Action::Face(3)).unwrap(); // steady Winds of Magic
     s.act(Action::Face(2)).unwrap();
     while s.phase() == Phase::Declare {
         s.act(Action::Declare(Intent::Fight)).unwrap();
@@ -1021,6 +1027,7 @@ fn brannoc_hits_logged(target: u8, at: Cell) -> Encounter {
     let mut s = Encounter::start_with_log();
     s.act(Action::BuyPool(0)).unwrap();
     s.act(Action::Face(3)).unwrap();
+    s.act(Action::Face(3)).unwrap(); // steady Winds of Magic
     s.act(Action::Face(2)).unwrap();
     let mut s = to_activation(s, BRANNOC, false);
     s.pose_at(target, at).unwrap();
@@ -1287,6 +1294,7 @@ fn a_surprised_scripted_elite_strikes_plainly_rather_than_not_at_all() {
     let mut s = Encounter::start();
     s.act(Action::BuyPool(0)).unwrap();
     s.act(Action::Face(6)).unwrap(); // the Adversaries are surprised
+    s.act(Action::Face(3)).unwrap(); // steady Winds of Magic
     while s.phase() == Phase::Declare {
         s.act(Action::Declare(Intent::Fight)).unwrap();
     }
@@ -1502,6 +1510,7 @@ fn menaced(talent: bool) -> Encounter {
     }
     s.act(Action::BuyPool(0)).unwrap();
     s.act(Action::Face(3)).unwrap();
+    s.act(Action::Face(3)).unwrap(); // steady Winds of Magic
     s.act(Action::Face(2)).unwrap();
     s.pose_at(OGRE, c(2, 1)).unwrap();
     to_activation(s, BRANNOC, false)
@@ -1530,6 +1539,7 @@ fn the_gloom_makes_shots_harder_until_its_duration_runs_out_at_bookkeeping() {
         }
         s.act(Action::BuyPool(0)).unwrap();
         s.act(Action::Face(3)).unwrap();
+        s.act(Action::Face(3)).unwrap(); // steady Winds of Magic
         s.act(Action::Face(2)).unwrap();
         let mut s = to_activation(s, ISOLDE, true);
         s.pose_at(ISOLDE, c(1, 6)).unwrap();
