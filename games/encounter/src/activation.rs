@@ -173,6 +173,19 @@ impl Encounter {
             if model.conditions.entangled > 0 {
                 out.push(Action::BreakFree);
             }
+            // "Assist: Aid another Model": an adjacent ally in play not yet assisted.
+            if !act.basic_only {
+                for (i, ally) in self.models.iter().enumerate() {
+                    if i as u8 != m
+                        && ally.in_play()
+                        && ally.side() == model.side()
+                        && ally.cell.adjacent(model.cell)
+                        && !ally.conditions.assisted
+                    {
+                        out.push(Action::Assist { ally: i as u8 });
+                    }
+                }
+            }
             if model.conditions.blinded {
                 out.push(Action::ClearSight);
             }
@@ -368,6 +381,7 @@ impl Encounter {
                 self.reveal(m);
                 self.start_cast(m, spell, at);
             }
+            Action::Assist { ally } => self.models[ally as usize].conditions.assisted = true,
             Action::ClearSight => self.models[m as usize].conditions.blinded = false,
             Action::Hide => self.models[m as usize].conditions.hidden = true,
             Action::StandUp => self.models[m as usize].conditions.prone = false,

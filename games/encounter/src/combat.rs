@@ -61,7 +61,8 @@ impl Encounter {
             opposed_obstacle(a.melee(), t.profile.defense, steps)
         };
         let prone = t.conditions.prone as u8;
-        let roll = if ranged { Roll::net(0, peril + prone) } else { Roll::net(prone, peril) };
+        let favour = a.favour();
+        let roll = if ranged { Roll::net(favour, peril + prone) } else { Roll::net(prone + favour, peril) };
         Check {
             purpose: Purpose::Attack { attacker, target, ranged, melee_mask },
             odds: basic_odds(obstacle, roll),
@@ -105,7 +106,10 @@ impl Encounter {
         let steps = steps + Difficulty::Challenging.steps() + model.conditions.steps();
         Check {
             purpose: Purpose::Recuperate { model: m, stress },
-            odds: basic_odds(unopposed_obstacle(skill, steps), Roll::net(0, model.peril(!stress))),
+            odds: basic_odds(
+                unopposed_obstacle(skill, steps),
+                Roll::net(model.favour(), model.peril(!stress)),
+            ),
             luck: self.luck_of(m),
             rerolled: false,
         }
@@ -157,7 +161,7 @@ impl Encounter {
             .max()
             .unwrap_or(0);
         let steps = steps + Difficulty::Challenging.steps() + model.conditions.steps();
-        let roll = Roll::net(0, model.peril(true));
+        let roll = Roll::net(model.favour(), model.peril(true));
         basic_odds(opposed_obstacle(model.profile.athletics, best, steps), roll)
     }
 
@@ -168,7 +172,10 @@ impl Encounter {
         let steps = Difficulty::Routine.steps() + model.conditions.steps();
         Check {
             purpose: Purpose::Morale { model: m },
-            odds: basic_odds(unopposed_obstacle(model.profile.cool, steps), Roll::net(0, model.peril(false))),
+            odds: basic_odds(
+                unopposed_obstacle(model.profile.cool, steps),
+                Roll::net(model.favour(), model.peril(false)),
+            ),
             luck: None,
             rerolled: false,
         }
@@ -176,6 +183,10 @@ impl Encounter {
 
     /// Apply the outcome of a resolved check.
     pub(crate) fn resolve(&mut self, check: Check, outcome: Outcome) {
+        // An Assist gives Favour to the model's next Basic check: this one has taken it.
+        if let Some(m) = check.purpose.maker() {
+            self.models[m as usize].conditions.assisted = false;
+        }
         match check.purpose {
             Purpose::Attack { attacker, target, ranged, melee_mask } => {
                 self.note(|s| format!("  {} attacks {}: {outcome:?}", s.name(attacker), s.name(target)));

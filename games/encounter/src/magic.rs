@@ -268,7 +268,10 @@ impl Encounter {
         let steps = steps + Difficulty::Routine.steps() + model.conditions.steps();
         Check {
             purpose: Purpose::Prayer { model: m },
-            odds: basic_odds(unopposed_obstacle(model.profile.cool, steps), Roll::net(0, model.peril(false))),
+            odds: basic_odds(
+                unopposed_obstacle(model.profile.cool, steps),
+                Roll::net(model.favour(), model.peril(false)),
+            ),
             luck: self.luck_of(m),
             rerolled: false,
         }

@@ -173,8 +173,14 @@ pub enum Action {
     /// Roll the Magic Pool again for the casting under way (another unit of Time, more 1s
     /// risked); [`Action::Accept`] lets the spell go instead.
     Channel,
-    /// Minor manoeuvre: pray (divine magic, "Handled as Manoeuvres"): a Challenging Cool check.
+    /// Minor manoeuvre: pray (divine magic, "Handled as Manoeuvres"): a Routine Cool check.
     Pray,
+    /// Minor: "Assist: Aid another Model": the adjacent ally's next Basic check has Favour
+    /// (illustrative ruling).
+    Assist {
+        /// The ally (model index).
+        ally: u8,
+    },
 }
 
 /// One model on the board section.
@@ -248,6 +254,11 @@ impl Model {
     /// physical check, exhaustion (Fatigue at [`crate::data::FATIGUE_LIMIT`]; illustrative).
     pub fn peril(&self, physical: bool) -> u8 {
         self.conditions.peril(physical) + (physical && self.fatigue >= crate::data::FATIGUE_LIMIT) as u8
+    }
+
+    /// Favour dice on its Basic checks: an ally's Assist (one, on its next check).
+    pub fn favour(&self) -> u8 {
+        self.conditions.assisted as u8
     }
 
     /// Its melee weapon.
@@ -396,6 +407,22 @@ pub enum Purpose {
         /// Stress rather than Fatigue.
         stress: bool,
     },
+}
+
+impl Purpose {
+    /// The model making the check (its Basic checks take an Assist's Favour); `None` for a
+    /// damage check.
+    pub fn maker(&self) -> Option<u8> {
+        match *self {
+            Purpose::Attack { attacker, .. } => Some(attacker),
+            Purpose::Damage { .. } | Purpose::BreakFree { .. } => None,
+            Purpose::Disengage { model, .. }
+            | Purpose::Morale { model }
+            | Purpose::ChangePlace { model, .. }
+            | Purpose::Prayer { model }
+            | Purpose::Recuperate { model, .. } => Some(model),
+        }
+    }
 }
 
 /// A check waiting for its roll, with its exact odds.

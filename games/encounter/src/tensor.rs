@@ -33,8 +33,9 @@ const FACES: usize = 16;
 /// (ally × paid), Prepare, Stand Up, Strike (target × boost × extra), Shoot (target × boost),
 /// Interrupt, Pass, Reroll, Accept, End, Soak, Break Free, Clear Sight, Hide, Spend Fate,
 /// Buy Talent, Buy Effect, Ease, Empower, Push (Fatigue, Stress), Dark Deal, Recuperate
-/// (Fatigue, Stress), Channel, Pray.
-const POLICY_GLOBALS: usize = FACES + 5 + 4 + INTENTS + 2 * MODELS + 2 + 4 * MODELS + 2 * MODELS + 21;
+/// (Fatigue, Stress), Channel, Pray, Assist (ally).
+const POLICY_GLOBALS: usize =
+    FACES + 5 + 4 + INTENTS + 2 * MODELS + 2 + 4 * MODELS + 2 * MODELS + 21 + MODELS;
 
 fn cell_index(c: Cell) -> u32 {
     c.y as u32 * WIDTH as u32 + c.x as u32
@@ -209,6 +210,7 @@ impl TensorGame for Encounter {
             Action::Recuperate { stress } => global(BASE_OTHER + 17 + stress as usize),
             Action::Channel => global(BASE_OTHER + 19),
             Action::Pray => global(BASE_OTHER + 20),
+            Action::Assist { ally } => global(BASE_OTHER + 21 + model(ally)?),
         })
     }
 }

@@ -1664,3 +1664,43 @@ fn recuperate_recovers_fatigue_or_stress_with_a_challenging_check() {
     cool.act(Action::Accept).unwrap();
     assert_eq!(cool.models()[BRANNOC as usize].stress, 1, "a failure recovers nothing");
 }
+
+// ---- Round 2 (issue 60): Assist ----
+
+#[test]
+fn assist_gives_an_adjacent_ally_favour_on_its_next_check() {
+    // "Minor Actions: Assist: Aid another Model." Illustrative ruling: a Minor action for an
+    // adjacent ally in play, whose next Basic check has Favour ("Favour: Increases chances of
+    // success"); it ends with that check or at the ally's End Phase.
+    let mut s = to_activation(started(0), WAT, false);
+    s.pose_at(WAT, c(2, 3)).unwrap();
+    s.pose_at(BRANNOC, c(2, 4)).unwrap();
+    assert!(legal(&s).contains(&Action::Assist { ally: BRANNOC }));
+    assert!(!legal(&s).contains(&Action::Assist { ally: GARRICK }), "only an adjacent ally");
+    s.act(Action::Assist { ally: BRANNOC }).unwrap();
+    assert!(s.models()[BRANNOC as usize].conditions.assisted);
+    assert!(!legal(&s).contains(&Action::Assist { ally: BRANNOC }), "once");
+    // Brannoc's attack on the cutter, assisted, rolls with Favour: better odds.
+    let mut s = to_activation(started(0), BRANNOC, false);
+    s.pose_at(BRANNOC, c(2, 4)).unwrap();
+    s.pose_at(CUTTER, c(3, 5)).unwrap();
+    let strike = Action::Strike { target: CUTTER, boost: false, extra: false };
+    let hit = |s: &Encounter| match s.option_odds(strike) {
+        Some(encounter::odds::OptionOdds::Attack { hit, .. }) => hit,
+        other => panic!("{other:?}"),
+    };
+    let unaided = hit(&s);
+    s.pose_conditions(BRANNOC, Conditions { assisted: true, ..Conditions::default() }).unwrap();
+    assert!(hit(&s) > unaided + 0.05, "{} against {unaided}", hit(&s));
+    // The Favour is spent by the check that takes it.
+    s.act(strike).unwrap();
+    s.act(Action::Roll(Outcome::Failure)).unwrap();
+    if legal(&s).contains(&Action::Reroll) {
+        s.act(Action::Accept).unwrap();
+    }
+    assert!(!s.models()[BRANNOC as usize].conditions.assisted);
+    // Unused, it ends at the ally's End Phase.
+    let mut unused = Conditions { assisted: true, ..Conditions::default() };
+    unused.end_phase();
+    assert!(!unused.assisted);
+}
