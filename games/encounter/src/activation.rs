@@ -85,7 +85,7 @@ impl Encounter {
     pub(crate) fn end_activation(&mut self, m: u8) {
         let model = &mut self.models[m as usize];
         model.conditions.end_phase();
-        model.reactions = model.profile.attacks;
+        model.reactions = model.profile.interrupts();
         if model.side() == DM_SIDE {
             for b in 0..self.models.len() as u8 {
                 let lying = &self.models[b as usize];
@@ -390,6 +390,10 @@ impl Encounter {
                 self.reveal(m);
                 let steps = if boost { -2 } else { 0 };
                 let attacks = self.models[m as usize].profile.attacks + extra as u8;
+                // "Two-Weapon Fighting": the Strike ends with an off-hand attack.
+                if self.models[m as usize].profile.off_hand.is_some() {
+                    self.pending.push(Pending::OffHand { attacker: m, target, steps: steps + easier });
+                }
                 self.pending.push(Pending::Attacks { attacker: m, target, left: attacks - 1, steps });
                 self.pending.push(Pending::Check(self.attack_check(m, target, false, steps + easier)));
             }

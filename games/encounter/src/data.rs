@@ -164,7 +164,20 @@ pub struct Profile {
     pub magic: u8,
     /// Its prayer (divine magic, "Handled as Manoeuvres"), if any.
     pub prayer: Option<Prayer>,
+    /// A one-handed weapon in its off-hand ("Two-Weapon Fighting"), if any.
+    pub off_hand: Option<Weapon>,
 }
+
+impl Profile {
+    /// Interrupts it gains at its End Phase: its Attacks, and one more for fighting with two
+    /// weapons ("Gain +1 additional Interrupt").
+    pub fn interrupts(&self) -> u8 {
+        self.attacks + self.off_hand.is_some() as u8
+    }
+}
+
+/// Extra difficulty steps of an off-hand attack ("Off-hand actions: Difficulty +2").
+pub const OFF_HAND_STEPS: i8 = 2;
 
 /// What an arcane spell does once cast (illustrative).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -284,6 +297,7 @@ const fn party(name: &'static str, kind: Kind, group: u8) -> Profile {
         ranged_weapon: None,
         magic: 0,
         prayer: None,
+        off_hand: None,
     }
 }
 
@@ -357,15 +371,17 @@ const fn goblin(name: &'static str, weapon: Weapon) -> Profile {
         ranged_weapon: None,
         magic: 0,
         prayer: None,
+        off_hand: None,
     }
 }
 
-/// The adversaries (ILLUSTRATIVE): three goblin minions (a cutter and a spearman with a barbed,
+/// The adversaries (ILLUSTRATIVE): three goblin minions (a cutter fighting with sword and dagger,
+/// and a spearman with a barbed,
 /// entangling spear in group 0, an archer in group 1), an orc elite (group 2; Soak 1, Rally 1,
 /// a prayer)
 /// and an ogre champion (group 3; Soak 1, a great club of Dread).
 pub const ADVERSARIES: [Profile; 5] = [
-    goblin("goblin cutter", SWORD),
+    Profile { off_hand: Some(DAGGER), ..goblin("goblin cutter", SWORD) },
     goblin("goblin spearman", BARBED_SPEAR),
     Profile { group: 1, shooting: 4, ranged_weapon: Some(SHORTBOW), ..goblin("goblin archer", DAGGER) },
     Profile {

@@ -55,7 +55,7 @@ impl Encounter {
             Some(Pending::Reroll(..)) => return Node::Decision(PARTY_SIDE),
             Some(Pending::Fate { model, .. }) => return Node::Decision(self.models[*model as usize].side()),
             Some(Pending::Interrupt { by }) => return Node::Decision(self.models[*by as usize].side()),
-            Some(Pending::Attacks { .. }) | None => {}
+            Some(Pending::Attacks { .. } | Pending::OffHand { .. }) | None => {}
         }
         match self.phase {
             Phase::BuyPool => Node::Decision(DM_SIDE),
@@ -96,7 +96,7 @@ impl Encounter {
             }
             Some(Pending::Fate { .. }) => out.extend([Action::SpendFate, Action::Accept]),
             Some(Pending::Interrupt { .. }) => out.extend([Action::Interrupt, Action::Pass]),
-            Some(Pending::Attacks { .. }) | None => match self.phase {
+            Some(Pending::Attacks { .. } | Pending::OffHand { .. }) | None => match self.phase {
                 Phase::BuyPool => {
                     let left = self.setup_threat_left();
                     out.extend((0..=left).map(Action::BuyPool));
@@ -430,6 +430,13 @@ impl Encounter {
                 Some(&Pending::Attacks { attacker, target, left, steps }) => {
                     self.pending.pop();
                     self.next_attack(attacker, target, left, steps);
+                    continue;
+                }
+                Some(&Pending::OffHand { attacker, target, steps }) => {
+                    self.pending.pop();
+                    if let Some(check) = self.off_hand_check(attacker, target, steps) {
+                        self.pending.push(Pending::Check(check));
+                    }
                     continue;
                 }
                 Some(&Pending::Interrupt { by }) => {

@@ -359,6 +359,8 @@ pub enum Purpose {
         ranged: bool,
         /// The models the target is engaged with (a shot into melee), as a bit mask.
         melee_mask: u32,
+        /// Made with the off-hand weapon ("Two-Weapon Fighting").
+        off_hand: bool,
     },
     /// Damage against Toughness: a wound on success, two on a Boon.
     Damage {
@@ -512,6 +514,16 @@ pub enum Pending {
     /// The caster's side decides whether to roll again ([`Action::Channel`]) or let the
     /// spell go ([`Action::Accept`]).
     Channel(Casting),
+    /// The off-hand attack that ends a two-weapon fighter's Strike ("Two-Weapon Fighting";
+    /// resolved automatically after its other attacks).
+    OffHand {
+        /// The attacker.
+        attacker: u8,
+        /// The target.
+        target: u8,
+        /// Difficulty steps of the Strike (−2 when boosted); the off-hand adds its own.
+        steps: i8,
+    },
     /// The remaining attacks of a Strike (resolved automatically, one at a time).
     Attacks {
         /// The attacker.
@@ -794,7 +806,7 @@ impl Model {
             armour: profile.armour,
             soak: profile.soak,
             injuries: [0; INJURY_CARDS],
-            reactions: profile.attacks,
+            reactions: profile.interrupts(),
             luck: profile.luck,
             fatigue: 0,
             stress: 0,

@@ -94,7 +94,7 @@ fn invariants(s: &Encounter) -> Result<(), String> {
                 m.fatigue, m.stress, m.corruption
             ));
         }
-        if m.luck > m.profile.luck || m.reactions > m.profile.attacks {
+        if m.luck > m.profile.luck || m.reactions > m.profile.interrupts() {
             return Err(format!("model {i}: luck {} reactions {}", m.luck, m.reactions));
         }
         if m.in_play() || m.body() {
@@ -195,6 +195,10 @@ impl Reached {
             Action::Channel => drop(self.seen.insert("channel")),
             Action::Pray => drop(self.seen.insert("pray")),
             Action::Assist { .. } => drop(self.seen.insert("assist")),
+            _ if matches!(s.pending().last(), Some(Pending::Check(k)) if matches!(k.purpose, encounter::state::Purpose::Attack { off_hand: true, .. })) =>
+            {
+                self.seen.insert("an off-hand attack");
+            }
             Action::Cast { spell: 1, at } if s.spell_victims(1, at).len() > 1 => {
                 self.seen.insert("a blast template over several models");
             }
@@ -288,7 +292,7 @@ fn random_play_keeps_the_invariants_over_2000_games() {
     assert!(total_steps > 2000 * 50);
     // Every Injury card, Soak, death and each condition with its removal occur in random play.
     assert!(reached.cards.iter().all(|&c| c), "cards drawn: {:?}", reached.cards);
-    assert_eq!(reached.seen.len(), 40, "reached: {:?}", reached.seen);
+    assert_eq!(reached.seen.len(), 41, "reached: {:?}", reached.seen);
 }
 
 /// Random play from Isolde's casting under surging Winds (three dice of the Magic Pool): the

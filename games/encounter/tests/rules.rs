@@ -296,7 +296,8 @@ fn leaving_a_danger_zone_by_advancing_offers_an_interrupt_resolved_first() {
     assert_eq!(s.node(), Node::Decision(DM_SIDE));
     assert_eq!(s.models()[WAT as usize].cell, c(2, 4), "not moved before the Interrupt");
     s.act(Action::Interrupt).unwrap();
-    assert_eq!(s.models()[CUTTER as usize].reactions, 0, "a Reaction spent");
+    let x = &s.models()[CUTTER as usize];
+    assert_eq!(x.reactions, x.profile.interrupts() - 1, "a Reaction spent");
     assert_eq!(s.node(), Node::Chance);
     s.act(Action::Roll(Outcome::Failure)).unwrap();
     assert_eq!(s.models()[WAT as usize].cell, c(1, 3), "then the move");
@@ -1703,4 +1704,50 @@ fn assist_gives_an_adjacent_ally_favour_on_its_next_check() {
     let mut unused = Conditions { assisted: true, ..Conditions::default() };
     unused.end_phase();
     assert!(!unused.assisted);
+}
+
+// ---- Round 2 (issue 60): Two-Weapon Fighting ----
+
+#[test]
+fn two_weapon_fighting_adds_an_off_hand_attack_at_plus_two_and_an_interrupt() {
+    // "Two-Weapon Fighting - Use 1-H Melee Weapon, Shield, or Pistol in off-hand - Off-hand
+    // actions: Difficulty +2 - Gain +1 additional Interrupt". The goblin cutter fights with a
+    // sword and a dagger (illustrative): its Strike ends with an off-hand dagger attack.
+    let cutter = &encounter::data::ADVERSARIES[0];
+    assert_eq!(cutter.off_hand.map(|w| w.name), Some("dagger"));
+    assert_eq!(cutter.interrupts(), cutter.attacks + 1);
+    let mut s = to_activation(started(0), CUTTER, false);
+    assert_eq!(s.models()[CUTTER as usize].reactions, cutter.attacks + 1, "from the start");
+    s.pose_at(CUTTER, c(2, 4)).unwrap();
+    s.pose_at(WAT, c(2, 3)).unwrap(); // in front: in the dagger's Reach P too
+    s.act(Action::Strike { target: WAT, boost: false, extra: false }).unwrap();
+    let main = pending_odds(&s);
+    s.act(Action::Roll(Outcome::Failure)).unwrap(); // the sword misses
+    match s.pending().last() {
+        Some(Pending::Check(k)) => {
+            assert!(matches!(
+                k.purpose,
+                encounter::state::Purpose::Attack { off_hand: true, target: WAT, .. }
+            ));
+            assert!(success(k.odds) < success(main), "Difficulty +2: {:?} against {main:?}", k.odds);
+        }
+        other => panic!("no off-hand attack: {other:?}"),
+    }
+    s.act(Action::Roll(Outcome::Complication)).unwrap(); // a hit
+                                                         // The dagger's damage: Strength + its damage (0).
+    let dice = cutter.strength + cutter.off_hand.unwrap().damage;
+    assert!(
+        matches!(s.pending().last(), Some(Pending::Check(k)) if matches!(k.purpose, encounter::state::Purpose::Damage { target: WAT, dice: d, .. } if d == dice))
+    );
+    // A target out of the dagger's reach (Reach P: not diagonal) gets no off-hand attack.
+    let mut s = to_activation(started(0), CUTTER, false);
+    s.pose_at(CUTTER, c(2, 4)).unwrap();
+    s.pose_at(WAT, c(3, 5)).unwrap();
+    s.act(Action::Strike { target: WAT, boost: false, extra: false }).unwrap();
+    s.act(Action::Roll(Outcome::Failure)).unwrap();
+    assert!(!matches!(s.pending().last(), Some(Pending::Check(_))), "{:?}", s.pending());
+    // The End Phase gives it Interrupts equal to its Attacks and one more.
+    s.pose_reactions(CUTTER, 0).unwrap();
+    s.act(Action::EndActivation).unwrap();
+    assert_eq!(s.models()[CUTTER as usize].reactions, cutter.attacks + 1);
 }
