@@ -34,6 +34,7 @@ impl Encounter {
         let basic_only = kind == Kind::Minion || (surprised && !kind.is_party());
         let stunned = model.conditions.stunned;
         let bleeding = model.conditions.bleeding;
+        let ablaze = model.conditions.ablaze;
         let menaced = kind.is_party() && self.menaced(m);
         self.act = Some(Activation {
             model: m,
@@ -55,6 +56,11 @@ impl Encounter {
             let c = &mut self.models[m as usize].conditions;
             c.demoralized = c.demoralized.max(MENACE);
             self.note(|s| format!("  {} is Demoralized {MENACE} by the Menacing Champion", s.name(m)));
+        }
+        // "Ablaze (Ongoing): Start Phase: Automatic S[varies] hit."
+        if ablaze > 0 {
+            self.note(|s| format!("  {} is Ablaze: an automatic S[{ablaze}] hit", s.name(m)));
+            self.pending.push(Pending::Check(self.damage_check(m, ablaze)));
         }
         if bleeding > 0 {
             let mut check = self.damage_check(m, bleeding);
@@ -188,6 +194,9 @@ impl Encounter {
             }
             if model.conditions.blinded {
                 out.push(Action::ClearSight);
+            }
+            if model.conditions.ablaze > 0 {
+                out.push(Action::Extinguish);
             }
             if !act.basic_only {
                 for (stress, taken) in [(false, model.fatigue), (true, model.stress)] {
@@ -383,6 +392,7 @@ impl Encounter {
             }
             Action::Assist { ally } => self.models[ally as usize].conditions.assisted = true,
             Action::ClearSight => self.models[m as usize].conditions.blinded = false,
+            Action::Extinguish => self.models[m as usize].conditions.ablaze = 0,
             Action::Hide => self.models[m as usize].conditions.hidden = true,
             Action::StandUp => self.models[m as usize].conditions.prone = false,
             Action::Strike { target, boost, extra } => {

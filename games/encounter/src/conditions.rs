@@ -54,11 +54,14 @@ pub struct Conditions {
     /// Assisted (illustrative ruling of "Assist: Aid another Model"): Favour on its next Basic
     /// check; it ends with that check or at its End Phase.
     pub assisted: bool,
+    /// Ablaze X (Ongoing): at its Start Phase an automatic S[X] hit; a Minor action beats the
+    /// flames out (ruling).
+    pub ablaze: u8,
 }
 
 impl Conditions {
     /// The duration type of each condition, by name.
-    pub const DURATIONS: [(&'static str, Duration); 13] = [
+    pub const DURATIONS: [(&'static str, Duration); 14] = [
         ("prone", Duration::Ongoing),
         ("stunned", Duration::Fleeting),
         ("staggered", Duration::Fleeting),
@@ -72,6 +75,7 @@ impl Conditions {
         ("hidden", Duration::Ongoing),
         ("banes", Duration::Persistent),
         ("assisted", Duration::Fleeting),
+        ("ablaze", Duration::Ongoing),
     ];
 
     /// The End Phase: Fleeting conditions end, Persistent ones lose a counter ("Reduce
@@ -125,6 +129,7 @@ impl Conditions {
             ("inspired", self.inspired),
             ("demoralized", self.demoralized),
             ("banes", self.banes),
+            ("ablaze", self.ablaze),
         ];
         out.extend(counted.iter().filter(|c| c.1 > 0).map(|(name, x)| format!("{name} {x}")));
         for (name, on) in [

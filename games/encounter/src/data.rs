@@ -210,6 +210,10 @@ pub const SPELLS: [Spell; 2] = [
     Spell { name: "Fireball", casting_number: 3, range: 6, effect: SpellEffect::Blast(3) },
 ];
 
+/// The Ablaze X a Fireball leaves on every model in its template (illustrative): "Ablaze
+/// (Ongoing): Start Phase: Automatic S[varies] hit."
+pub const FIREBALL_ABLAZE: u8 = 1;
+
 /// Target number of a die of the Magic Pool in a casting roll (illustrative, as damage).
 pub const CAST_TARGET: u8 = 3;
 

@@ -118,6 +118,10 @@ fn activate(s: &Encounter, legal: &[Action]) -> Option<Action> {
     if legal.contains(&Action::ClearSight) {
         return Some(Action::ClearSight);
     }
+    // Ablaze: beat out the flames before they burn again.
+    if legal.contains(&Action::Extinguish) {
+        return Some(Action::Extinguish);
+    }
     // A knocked-out comrade lying in an Adversary's Danger Zone is slain there at that
     // Adversary's End Phase ("must be dragged or abandoned"): drag it out first.
     if let Some(d) = rescue(s, legal) {

@@ -245,6 +245,13 @@ impl Encounter {
             for &t in victims.iter().rev() {
                 self.pending.push(Pending::Check(self.damage_check(t, dice)));
             }
+            // The Fireball sets its template Ablaze (illustrative).
+            if matches!(spell.effect, SpellEffect::Blast(_)) {
+                for &t in &victims {
+                    let c = &mut self.models[t as usize].conditions;
+                    c.ablaze = c.ablaze.max(crate::data::FIREBALL_ABLAZE);
+                }
+            }
         }
         let own_activation = self.act.is_some_and(|a| a.model == m && !a.ended);
         let c = &mut self.models[m as usize].conditions;

@@ -175,6 +175,8 @@ pub enum Action {
     Channel,
     /// Minor manoeuvre: pray (divine magic, "Handled as Manoeuvres"): a Routine Cool check.
     Pray,
+    /// Minor: beat out the flames, removing Ablaze (ruling).
+    Extinguish,
     /// Minor: "Assist: Aid another Model": the adjacent ally's next Basic check has Favour
     /// (illustrative ruling).
     Assist {

@@ -10,7 +10,7 @@ use agents::{Recipe, TensorGame, TensorShape};
 const CELLS: usize = WIDTH * HEIGHT;
 /// Observation planes: walls and obstacles, closed doors, own models, enemy models, wounds
 /// left (share of the profile's), Prone, the active model, enemy Danger Zones, Hidden,
-/// hindered (Stunned, Staggered, Bleeding, Entangled, Blinded, Drained, Weakened,
+/// hindered (Stunned, Staggered, Bleeding, Ablaze, Entangled, Blinded, Drained, Weakened,
 /// Demoralized or exhausted by Fatigue), Soak left (share of the profile's).
 const PLANES: usize = 11;
 /// Models in the illustrative data.
@@ -33,9 +33,9 @@ const FACES: usize = 16;
 /// (ally × paid), Prepare, Stand Up, Strike (target × boost × extra), Shoot (target × boost),
 /// Interrupt, Pass, Reroll, Accept, End, Soak, Break Free, Clear Sight, Hide, Spend Fate,
 /// Buy Talent, Buy Effect, Ease, Empower, Push (Fatigue, Stress), Dark Deal, Recuperate
-/// (Fatigue, Stress), Channel, Pray, Assist (ally).
+/// (Fatigue, Stress), Channel, Pray, Assist (ally), Extinguish.
 const POLICY_GLOBALS: usize =
-    FACES + 5 + 4 + INTENTS + 2 * MODELS + 2 + 4 * MODELS + 2 * MODELS + 21 + MODELS;
+    FACES + 5 + 4 + INTENTS + 2 * MODELS + 2 + 4 * MODELS + 2 * MODELS + 22 + MODELS;
 
 fn cell_index(c: Cell) -> u32 {
     c.y as u32 * WIDTH as u32 + c.x as u32
@@ -98,7 +98,7 @@ impl TensorGame for Encounter {
                 || c.staggered
                 || c.blinded
                 || c.drained
-                || c.bleeding + c.entangled + c.weakened + c.demoralized > 0
+                || c.bleeding + c.entangled + c.weakened + c.demoralized + c.ablaze > 0
                 || model.fatigue >= crate::data::FATIGUE_LIMIT;
             planes[9 * CELLS + i] = hindered as u8 as f32;
             planes[10 * CELLS + i] = model.soak as f32 / model.profile.soak.max(1) as f32;
@@ -211,6 +211,7 @@ impl TensorGame for Encounter {
             Action::Channel => global(BASE_OTHER + 19),
             Action::Pray => global(BASE_OTHER + 20),
             Action::Assist { ally } => global(BASE_OTHER + 21 + model(ally)?),
+            Action::Extinguish => global(BASE_OTHER + 21 + MODELS),
         })
     }
 }

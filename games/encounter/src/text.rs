@@ -97,6 +97,7 @@ impl Encounter {
                 format!("cast {} at {on} {} (Casting Number {}; {how})", sp.name, at(target), sp.casting_number)
             }
             Action::Channel => "roll the Magic Pool again".to_string(),
+            Action::Extinguish => "beat out the flames (ends Ablaze)".to_string(),
             Action::Assist { ally } => format!("assist {} (Favour on its next check)", name(ally)),
             Action::Pray => {
                 let prayer = self.act.and_then(|a| self.models[a.model as usize].profile.prayer);

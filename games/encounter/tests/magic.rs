@@ -247,6 +247,45 @@ fn a_fireball_is_a_template_attack_on_every_model_in_it() {
         })
         .collect();
     assert_eq!(hit, vec![WAT, CUTTER, SPEARMAN], "friend and foe alike");
+    // Illustrative: the Fireball sets them Ablaze ("Ablaze (Ongoing): Start Phase: Automatic
+    // S[varies] hit").
+    for m in [WAT, CUTTER, SPEARMAN] {
+        assert_eq!(s.models()[m as usize].conditions.ablaze, encounter::data::FIREBALL_ABLAZE);
+    }
+    assert_eq!(s.models()[ISOLDE as usize].conditions.ablaze, 0);
+}
+
+#[test]
+fn ablaze_hits_at_each_start_phase_until_a_minor_action_beats_out_the_flames() {
+    // "Ablaze (Ongoing): Start Phase: Automatic S[varies] hit." "Ongoing: Lasts until specific
+    // condition met" (ruling: a Minor action beats the flames out).
+    let mut s = Encounter::start();
+    s.act(Action::BuyPool(0)).unwrap();
+    s.pose_conditions(BRANNOC, Conditions { ablaze: 1, ..Conditions::default() }).unwrap();
+    let mut s = {
+        for a in [Action::Face(3), Action::Face(3), Action::Face(2)] {
+            s.act(a).unwrap();
+        }
+        while s.phase() == Phase::Declare {
+            s.act(Action::Declare(Intent::Fight)).unwrap();
+        }
+        let queue: Vec<u8> = (0..9).filter(|&m| s.models()[m as usize].declared).collect();
+        for m in queue {
+            s.act(Action::Face(if m == BRANNOC { 6 } else { 1 })).unwrap();
+        }
+        s
+    };
+    assert!(
+        matches!(s.pending().last(), Some(Pending::Check(k)) if matches!(k.purpose, Purpose::Damage { target: BRANNOC, dice: 1, .. })),
+        "the flames' S[1] hit at the Start Phase: {:?}",
+        s.pending()
+    );
+    s.act(Action::Roll(Outcome::Failure)).unwrap();
+    assert_eq!(s.models()[BRANNOC as usize].conditions.ablaze, 1, "Ongoing: the End Phase keeps it");
+    assert!(s.legal_actions().contains(&Action::Extinguish));
+    assert_eq!(encounter::ScriptedAgent.select_action(&s), Action::Extinguish);
+    s.act(Action::Extinguish).unwrap();
+    assert_eq!(s.models()[BRANNOC as usize].conditions.ablaze, 0);
 }
 
 #[test]

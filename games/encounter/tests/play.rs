@@ -57,6 +57,7 @@ fn invariants(s: &Encounter) -> Result<(), String> {
             || c.weakened > 2
             || c.demoralized > 2
             || c.banes > encounter::MOMENTUM_CREDIT
+            || c.ablaze > encounter::data::FIREBALL_ABLAZE
             || Some(c.inspired) > rally
         {
             return Err(format!("model {i}: conditions {c:?}"));
@@ -195,6 +196,7 @@ impl Reached {
             Action::Channel => drop(self.seen.insert("channel")),
             Action::Pray => drop(self.seen.insert("pray")),
             Action::Assist { .. } => drop(self.seen.insert("assist")),
+            Action::Extinguish => drop(self.seen.insert("extinguish")),
             _ if matches!(s.pending().last(), Some(Pending::Check(k)) if matches!(k.purpose, encounter::state::Purpose::Attack { off_hand: true, .. })) =>
             {
                 self.seen.insert("an off-hand attack");
@@ -247,6 +249,7 @@ impl Reached {
                 ("out, alive", m.out && !m.dead),
                 ("entangled", c.entangled > 0),
                 ("blinded", c.blinded),
+                ("ablaze", c.ablaze > 0),
                 ("drained", c.drained),
                 ("weakened", c.weakened > 0),
                 ("inspired", c.inspired > 0),
@@ -292,7 +295,7 @@ fn random_play_keeps_the_invariants_over_2000_games() {
     assert!(total_steps > 2000 * 50);
     // Every Injury card, Soak, death and each condition with its removal occur in random play.
     assert!(reached.cards.iter().all(|&c| c), "cards drawn: {:?}", reached.cards);
-    assert_eq!(reached.seen.len(), 41, "reached: {:?}", reached.seen);
+    assert_eq!(reached.seen.len(), 43, "reached: {:?}", reached.seen);
 }
 
 /// Random play from Isolde's casting under surging Winds (three dice of the Magic Pool): the
