@@ -203,9 +203,10 @@ mod tests {
         let summary = train_cmd(&args).unwrap();
         assert!(summary.contains("800 steps"), "{summary}");
         // Random play seldom ends an Encounter: the adversaries must all fall (a random party
-        // ends a few since its Characters may take additional Minor actions for Fatigue).
+        // ends a few since its Characters may take additional Minor actions for Fatigue and
+        // Isolde's Fireball catches several goblins).
         let random = wins("random", "random", 40);
-        assert!(random[PARTY_SIDE] <= 4 && random[DM_SIDE] <= 2, "random against random: {random:?}");
+        assert!(random[PARTY_SIDE] <= 6 && random[DM_SIDE] <= 2, "random against random: {random:?}");
         let net = format!("policy:checkpoint={}", run.display());
         let as_party = wins(&net, "random", 40);
         assert!(as_party[PARTY_SIDE] >= 10, "the network's party against a random DM: {as_party:?}");
