@@ -258,7 +258,7 @@ fn activate(s: &Encounter, legal: &[Action]) -> Option<Action> {
 /// such square is in its reach.
 fn best_blast(s: &Encounter, m: u8) -> Option<(usize, Cell)> {
     let side = s.models()[m as usize].side();
-    s.spell_squares(m, 1)
+    s.spell_targets(m, 1)
         .into_iter()
         .filter_map(|at| {
             let caught = s.spell_victims(1, at);
@@ -339,12 +339,6 @@ impl Encounter {
     /// not Engaged unless a Pistol).
     pub fn shot_possible(&self, shooter: u8, target: u8) -> bool {
         self.can_shoot(shooter, target)
-    }
-
-    /// The squares model `m` could cast `spell` at from where it stands (enemy models in
-    /// range and sight), whatever it declared.
-    pub fn spell_squares(&self, m: u8, spell: u8) -> Vec<Cell> {
-        self.spell_targets(m, spell)
     }
 
     /// Whether model `m` is on the DM's side.

@@ -214,9 +214,10 @@ impl Encounter {
         let step = extended_step(casting.marks, marks, cn, c.rolls >= CAST_ROLLS);
         self.note(|s| {
             format!(
-                "  {} rolls the Magic Pool ({} di(c)e, Target {CAST_TARGET}, Casting Number {cn}): {ones} one(s), {marks:+} Marks, {step:?}",
+                "  {} rolls the Magic Pool ({} {}, Target {CAST_TARGET}, Casting Number {cn}): {ones} one(s), {marks:+} Marks, {step:?}",
                 s.name(c.caster),
-                c.dice
+                c.dice,
+                if c.dice == 1 { "die" } else { "dice" }
             )
         });
         match step {
