@@ -37,9 +37,10 @@ fn a_network_taught_by_the_scripted_players_beats_random_play_on_both_sides() {
     assert_eq!(trained.games, 200);
     assert!(trained.train_positions > 0 && trained.valid_positions > 0, "{trained:?}");
     // Random play seldom ends an Encounter: the adversaries must all fall (a random party
-    // ends a few since its Characters may take additional Minor actions for Fatigue).
+    // ends a few since its Characters may take additional Minor actions for Fatigue and
+    // Isolde's Fireball catches several goblins).
     let random = wins("random", "random", 40);
-    assert!(random[PARTY_SIDE] <= 4 && random[DM_SIDE] <= 2, "random against random: {random:?}");
+    assert!(random[PARTY_SIDE] <= 6 && random[DM_SIDE] <= 2, "random against random: {random:?}");
     let net = format!("policy:checkpoint={}", run.display());
     let as_party = wins(&net, "random", 40);
     assert!(as_party[PARTY_SIDE] >= 10, "the network's party against a random DM: {as_party:?}");

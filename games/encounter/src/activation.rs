@@ -34,6 +34,7 @@ impl Encounter {
         let basic_only = kind == Kind::Minion || (surprised && !kind.is_party());
         let stunned = model.conditions.stunned;
         let bleeding = model.conditions.bleeding;
+        let ablaze = model.conditions.ablaze;
         let menaced = kind.is_party() && self.menaced(m);
         self.act = Some(Activation {
             model: m,
@@ -45,6 +46,7 @@ impl Encounter {
             basic_only,
             ended: stunned,
             forced: false,
+            prayed: false,
         });
         self.note(|s| {
             let extra = if stunned { " (stunned: misses its activation)" } else { "" };
@@ -54,6 +56,11 @@ impl Encounter {
             let c = &mut self.models[m as usize].conditions;
             c.demoralized = c.demoralized.max(MENACE);
             self.note(|s| format!("  {} is Demoralized {MENACE} by the Menacing Champion", s.name(m)));
+        }
+        // "Ablaze (Ongoing): Start Phase: Automatic S[varies] hit."
+        if ablaze > 0 {
+            self.note(|s| format!("  {} is Ablaze: an automatic S[{ablaze}] hit", s.name(m)));
+            self.pending.push(Pending::Check(self.damage_check(m, ablaze)));
         }
         if bleeding > 0 {
             let mut check = self.damage_check(m, bleeding);
@@ -84,7 +91,7 @@ impl Encounter {
     pub(crate) fn end_activation(&mut self, m: u8) {
         let model = &mut self.models[m as usize];
         model.conditions.end_phase();
-        model.reactions = model.profile.attacks;
+        model.reactions = model.profile.interrupts();
         if model.side() == DM_SIDE {
             for b in 0..self.models.len() as u8 {
                 let lying = &self.models[b as usize];
@@ -165,11 +172,31 @@ impl Encounter {
             if engaged && manoeuvres && !act.eased && momentum >= price::BOOST {
                 out.push(Action::Ease);
             }
+            // Divine magic, "Handled as Manoeuvres": one prayer an activation.
+            if manoeuvres && !act.prayed && model.profile.prayer.is_some() {
+                out.push(Action::Pray);
+            }
             if model.conditions.entangled > 0 {
                 out.push(Action::BreakFree);
             }
+            // "Assist: Aid another Model": an adjacent ally in play not yet assisted.
+            if !act.basic_only {
+                for (i, ally) in self.models.iter().enumerate() {
+                    if i as u8 != m
+                        && ally.in_play()
+                        && ally.side() == model.side()
+                        && ally.cell.adjacent(model.cell)
+                        && !ally.conditions.assisted
+                    {
+                        out.push(Action::Assist { ally: i as u8 });
+                    }
+                }
+            }
             if model.conditions.blinded {
                 out.push(Action::ClearSight);
+            }
+            if model.conditions.ablaze > 0 {
+                out.push(Action::Extinguish);
             }
             if !act.basic_only {
                 for (stress, taken) in [(false, model.fatigue), (true, model.stress)] {
@@ -189,6 +216,11 @@ impl Encounter {
             // Shoot whose weapon has such a quality.
             if !act.empowered && momentum >= price::EMPOWER && self.may_empower(m) {
                 out.push(Action::Empower);
+            }
+            if model.intent == Some(Intent::Cast) {
+                for spell in 0..crate::data::SPELLS.len() as u8 {
+                    out.extend(self.spell_targets(m, spell).into_iter().map(|at| Action::Cast { spell, at }));
+                }
             }
             for t in 0..self.models.len() as u8 {
                 if model.intent == Some(Intent::Fight) && self.can_strike(m, t) {
@@ -256,7 +288,10 @@ impl Encounter {
         let Some(mut act) = self.act else { return };
         let m = act.model;
         let easier = -(act.prepared as i8) - 2 * act.eased as i8;
-        let is_major = matches!(action, Action::StandUp | Action::Strike { .. } | Action::Shoot { .. });
+        let is_major = matches!(
+            action,
+            Action::StandUp | Action::Strike { .. } | Action::Shoot { .. } | Action::Cast { .. }
+        );
         let free = matches!(action, Action::Ease | Action::Empower);
         if is_major {
             act.major = true;
@@ -275,6 +310,7 @@ impl Encounter {
                 Action::Disengage { momentum: false, .. }
                     | Action::ChangePlace { momentum: false, .. }
                     | Action::Recuperate { .. }
+                    | Action::Pray
             )
         {
             act.prepared = false;
@@ -346,7 +382,17 @@ impl Encounter {
             Action::Recuperate { stress } => {
                 self.pending.push(Pending::Check(self.recuperate_check(m, stress, easier)))
             }
+            Action::Pray => {
+                act.prayed = true;
+                self.pending.push(Pending::Check(self.prayer_check(m, easier)));
+            }
+            Action::Cast { spell, at } => {
+                self.reveal(m);
+                self.start_cast(m, spell, at);
+            }
+            Action::Assist { ally } => self.models[ally as usize].conditions.assisted = true,
             Action::ClearSight => self.models[m as usize].conditions.blinded = false,
+            Action::Extinguish => self.models[m as usize].conditions.ablaze = 0,
             Action::Hide => self.models[m as usize].conditions.hidden = true,
             Action::StandUp => self.models[m as usize].conditions.prone = false,
             Action::Strike { target, boost, extra } => {
@@ -354,6 +400,10 @@ impl Encounter {
                 self.reveal(m);
                 let steps = if boost { -2 } else { 0 };
                 let attacks = self.models[m as usize].profile.attacks + extra as u8;
+                // "Two-Weapon Fighting": the Strike ends with an off-hand attack.
+                if self.models[m as usize].profile.off_hand.is_some() {
+                    self.pending.push(Pending::OffHand { attacker: m, target, steps: steps + easier });
+                }
                 self.pending.push(Pending::Attacks { attacker: m, target, left: attacks - 1, steps });
                 self.pending.push(Pending::Check(self.attack_check(m, target, false, steps + easier)));
             }

@@ -168,6 +168,40 @@ pub fn marks_odds(dice: u8, target: u8) -> Vec<f64> {
     dist
 }
 
+/// Exact distribution of how many of `dice` dice show a 1 (the Miscast count of a casting
+/// roll, "Count total 1s rolled across all attempts"): entry `k` is the probability of `k` 1s.
+pub fn ones_odds(dice: u8) -> Vec<f64> {
+    let n = dice as i32;
+    let choose = |k: i32| (0..k).fold(1.0, |c, i| c * (n - i) as f64 / (i + 1) as f64);
+    (0..=n).map(|k| choose(k) * (1.0f64 / 6.0).powi(k) * (5.0f64 / 6.0).powi(n - k)).collect()
+}
+
+/// Exact distribution of the Marks of `dice` dice none of which shows a 1 (each uniform over
+/// 2–6) against `target`, as [`die_marks`] scores them: entry `i` is the probability of `i`
+/// Marks (0 to 2 × dice). With [`ones_odds`] it splits a Complex roll into its 1s and the
+/// rest: P(1s = k, Marks = m − k) = ones_odds[k] × rest_marks_odds(dice − k)[m].
+pub fn rest_marks_odds(dice: u8, target: u8) -> Vec<f64> {
+    let t = target.clamp(2, 6);
+    let bonus_hit = (7 - t) as f64 / 6.0;
+    // One die of 2–6: 0, +1 or +2 Marks.
+    let one = [(t - 2) as f64 / 5.0, (6 - t) as f64 / 5.0 + (1.0 - bonus_hit) / 5.0, bonus_hit / 5.0];
+    let n = dice as usize;
+    let mut dist = vec![0.0; 2 * n + 1];
+    dist[0] = 1.0;
+    for _ in 0..n {
+        let mut next = vec![0.0; 2 * n + 1];
+        for (k, &p) in dist.iter().enumerate().filter(|d| *d.1 > 0.0) {
+            for (j, &q) in one.iter().enumerate() {
+                if k + j < next.len() {
+                    next[k + j] += p * q;
+                }
+            }
+        }
+        dist = next;
+    }
+    dist
+}
+
 /// Exact odds of a Complex check's outcomes (indexed like [`Outcome::ALL`]): `dice` dice
 /// (the Reference Value) against `target`, Marks against `obstacle`.
 pub fn complex_odds(dice: u8, target: u8, obstacle: u8) -> [f64; 5] {

@@ -61,9 +61,10 @@ impl Encounter {
             opposed_obstacle(a.melee(), t.profile.defense, steps)
         };
         let prone = t.conditions.prone as u8;
-        let roll = if ranged { Roll::net(0, peril + prone) } else { Roll::net(prone, peril) };
+        let favour = a.favour();
+        let roll = if ranged { Roll::net(favour, peril + prone) } else { Roll::net(prone + favour, peril) };
         Check {
-            purpose: Purpose::Attack { attacker, target, ranged, melee_mask },
+            purpose: Purpose::Attack { attacker, target, ranged, melee_mask, off_hand: false },
             odds: basic_odds(obstacle, roll),
             luck: self.luck_of(attacker),
             rerolled: false,
@@ -105,7 +106,10 @@ impl Encounter {
         let steps = steps + Difficulty::Challenging.steps() + model.conditions.steps();
         Check {
             purpose: Purpose::Recuperate { model: m, stress },
-            odds: basic_odds(unopposed_obstacle(skill, steps), Roll::net(0, model.peril(!stress))),
+            odds: basic_odds(
+                unopposed_obstacle(skill, steps),
+                Roll::net(model.favour(), model.peril(!stress)),
+            ),
             luck: self.luck_of(m),
             rerolled: false,
         }
@@ -157,7 +161,7 @@ impl Encounter {
             .max()
             .unwrap_or(0);
         let steps = steps + Difficulty::Challenging.steps() + model.conditions.steps();
-        let roll = Roll::net(0, model.peril(true));
+        let roll = Roll::net(model.favour(), model.peril(true));
         basic_odds(opposed_obstacle(model.profile.athletics, best, steps), roll)
     }
 
@@ -168,7 +172,10 @@ impl Encounter {
         let steps = Difficulty::Routine.steps() + model.conditions.steps();
         Check {
             purpose: Purpose::Morale { model: m },
-            odds: basic_odds(unopposed_obstacle(model.profile.cool, steps), Roll::net(0, model.peril(false))),
+            odds: basic_odds(
+                unopposed_obstacle(model.profile.cool, steps),
+                Roll::net(model.favour(), model.peril(false)),
+            ),
             luck: None,
             rerolled: false,
         }
@@ -176,9 +183,16 @@ impl Encounter {
 
     /// Apply the outcome of a resolved check.
     pub(crate) fn resolve(&mut self, check: Check, outcome: Outcome) {
+        // An Assist gives Favour to the model's next Basic check: this one has taken it.
+        if let Some(m) = check.purpose.maker() {
+            self.models[m as usize].conditions.assisted = false;
+        }
         match check.purpose {
-            Purpose::Attack { attacker, target, ranged, melee_mask } => {
-                self.note(|s| format!("  {} attacks {}: {outcome:?}", s.name(attacker), s.name(target)));
+            Purpose::Attack { attacker, target, ranged, melee_mask, off_hand } => {
+                self.note(|s| {
+                    let hand = if off_hand { " with its off-hand" } else { "" };
+                    format!("  {} attacks {}{hand}: {outcome:?}", s.name(attacker), s.name(target))
+                });
                 if outcome.succeeded() {
                     // A Boon is a Critical Hit; so is any hit of an activation that paid 2
                     // Momentum to activate the weapon's quality (once).
@@ -189,9 +203,12 @@ impl Encounter {
                         }
                     }
                     if outcome == Outcome::Boon || empowered {
-                        self.critical(attacker, target, ranged);
+                        self.critical(attacker, target, ranged, off_hand);
                     }
-                    let dice = self.damage_dice(attacker, ranged);
+                    let dice = match self.models[attacker as usize].profile.off_hand.filter(|_| off_hand) {
+                        Some(w) => self.models[attacker as usize].strength() + w.damage,
+                        None => self.damage_dice(attacker, ranged),
+                    };
                     self.pending.push(Pending::Check(self.damage_check(target, dice)));
                 } else if ranged && melee_mask != 0 {
                     // Shooting into Melee: on a miss, the model hit is drawn at random.
@@ -223,6 +240,7 @@ impl Encounter {
                     self.hit(target, wounds);
                 }
             }
+            Purpose::Prayer { model } => self.answer_prayer(model, outcome),
             Purpose::BreakFree { model } => {
                 self.note(|s| format!("  {} tries to break free: {outcome:?}", s.name(model)));
                 if outcome.succeeded() {
@@ -279,9 +297,13 @@ impl Encounter {
     }
 
     /// A Critical Hit (a Boon on the attack) triggers the weapon's qualities.
-    fn critical(&mut self, attacker: u8, target: u8, ranged: bool) {
+    fn critical(&mut self, attacker: u8, target: u8, ranged: bool, off_hand: bool) {
         let p = self.models[attacker as usize].profile;
-        let weapon = if ranged { p.ranged_weapon.unwrap_or(p.melee_weapon) } else { p.melee_weapon };
+        let weapon = match (ranged, p.off_hand.filter(|_| off_hand)) {
+            (true, _) => p.ranged_weapon.unwrap_or(p.melee_weapon),
+            (false, Some(w)) => w,
+            (false, None) => p.melee_weapon,
+        };
         let own_activation = self.act.is_some_and(|a| a.model == target && !a.ended);
         let c = &mut self.models[target as usize].conditions;
         if weapon.has(Quality::Impact) {
@@ -473,6 +495,24 @@ impl Encounter {
             Some(by) => format!("  {} slays the abandoned {}", s.name(by), s.name(m)),
             None => format!("  {} is slain (Wounds below 0)", s.name(m)),
         });
+    }
+
+    /// The check of the off-hand attack of two-weapon fighter `attacker` on `target`, if the
+    /// target stands in its off-hand weapon's reach: the Strike's `steps` and
+    /// [`crate::data::OFF_HAND_STEPS`] more ("Off-hand actions: Difficulty +2").
+    pub(crate) fn off_hand_check(&self, attacker: u8, target: u8, steps: i8) -> Option<Check> {
+        let a = &self.models[attacker as usize];
+        let w = a.profile.off_hand?;
+        let t = &self.models[target as usize];
+        let reach = crate::board::Board::in_zone(w.reach, a.cell, t.cell);
+        if a.conditions.prone || !reach || !self.can_strike(attacker, target) {
+            return None;
+        }
+        let mut check = self.attack_check(attacker, target, false, steps + crate::data::OFF_HAND_STEPS);
+        if let Purpose::Attack { off_hand, .. } = &mut check.purpose {
+            *off_hand = true;
+        }
+        Some(check)
     }
 
     /// Whether `attacker`'s Danger Zone holds `target` (a legal Strike).

@@ -51,11 +51,17 @@ pub struct Conditions {
     /// Banes X from a Momentum deficit ("All Company Models gain Banes equal to deficit"):
     /// ruling: Peril on all its Basic checks, one counter off each End Phase (Persistent).
     pub banes: u8,
+    /// Assisted (illustrative ruling of "Assist: Aid another Model"): Favour on its next Basic
+    /// check; it ends with that check or at its End Phase.
+    pub assisted: bool,
+    /// Ablaze X (Ongoing): at its Start Phase an automatic S[X] hit; a Minor action beats the
+    /// flames out (ruling).
+    pub ablaze: u8,
 }
 
 impl Conditions {
     /// The duration type of each condition, by name.
-    pub const DURATIONS: [(&'static str, Duration); 12] = [
+    pub const DURATIONS: [(&'static str, Duration); 14] = [
         ("prone", Duration::Ongoing),
         ("stunned", Duration::Fleeting),
         ("staggered", Duration::Fleeting),
@@ -68,6 +74,8 @@ impl Conditions {
         ("demoralized", Duration::Persistent),
         ("hidden", Duration::Ongoing),
         ("banes", Duration::Persistent),
+        ("assisted", Duration::Fleeting),
+        ("ablaze", Duration::Ongoing),
     ];
 
     /// The End Phase: Fleeting conditions end, Persistent ones lose a counter ("Reduce
@@ -80,6 +88,7 @@ impl Conditions {
             self.stunned = false;
         }
         self.staggered = false;
+        self.assisted = false;
         self.bleeding = self.bleeding.saturating_sub(1);
         self.weakened = self.weakened.saturating_sub(1);
         self.inspired = self.inspired.saturating_sub(1);
@@ -120,9 +129,15 @@ impl Conditions {
             ("inspired", self.inspired),
             ("demoralized", self.demoralized),
             ("banes", self.banes),
+            ("ablaze", self.ablaze),
         ];
         out.extend(counted.iter().filter(|c| c.1 > 0).map(|(name, x)| format!("{name} {x}")));
-        for (name, on) in [("blinded", self.blinded), ("drained", self.drained), ("hidden", self.hidden)] {
+        for (name, on) in [
+            ("blinded", self.blinded),
+            ("drained", self.drained),
+            ("hidden", self.hidden),
+            ("assisted", self.assisted),
+        ] {
             if on {
                 out.push(name.to_string());
             }

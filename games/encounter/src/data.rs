@@ -159,7 +159,90 @@ pub struct Profile {
     pub melee_weapon: Weapon,
     /// Its ranged weapon, if any.
     pub ranged_weapon: Option<Weapon>,
+    /// Magic (Mag): "Wizard level; determines Magic Pool for spellcasting"; 0 casts no
+    /// arcane spell. A caster knows every spell of [`SPELLS`] (illustrative).
+    pub magic: u8,
+    /// Its prayer (divine magic, "Handled as Manoeuvres"), if any.
+    pub prayer: Option<Prayer>,
+    /// A one-handed weapon in its off-hand ("Two-Weapon Fighting"), if any.
+    pub off_hand: Option<Weapon>,
 }
+
+impl Profile {
+    /// Interrupts it gains at its End Phase: its Attacks, and one more for fighting with two
+    /// weapons ("Gain +1 additional Interrupt").
+    pub fn interrupts(&self) -> u8 {
+        self.attacks + self.off_hand.is_some() as u8
+    }
+}
+
+/// Extra difficulty steps of an off-hand attack ("Off-hand actions: Difficulty +2").
+pub const OFF_HAND_STEPS: i8 = 2;
+
+/// What an arcane spell does once cast (illustrative).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum SpellEffect {
+    /// An automatic hit of this many damage dice on one enemy model (one more on a Boon).
+    Bolt(u8),
+    /// A template attack: every model in the 3×3 squares centred on an enemy model takes an
+    /// automatic hit of this many damage dice ("Template Attacks: All Models in template
+    /// affected unless specified otherwise").
+    Blast(u8),
+}
+
+/// An arcane spell ("Arcane Magic"; illustrative): its Casting Number is the Obstacle of the
+/// Extended casting check.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Spell {
+    /// Its name.
+    pub name: &'static str,
+    /// Its Casting Number ("Obstacle: Casting Number of spell").
+    pub casting_number: u8,
+    /// Its range in squares (Chebyshev), in Line of Sight.
+    pub range: u8,
+    /// What it does.
+    pub effect: SpellEffect,
+}
+
+/// The arcane spells a caster knows (ILLUSTRATIVE): a bolt and a blast template.
+pub const SPELLS: [Spell; 2] = [
+    Spell { name: "Dart of Light", casting_number: 2, range: 6, effect: SpellEffect::Bolt(3) },
+    Spell { name: "Fireball", casting_number: 3, range: 6, effect: SpellEffect::Blast(3) },
+];
+
+/// The Ablaze X a Fireball leaves on every model in its template (illustrative): "Ablaze
+/// (Ongoing): Start Phase: Automatic S[varies] hit."
+pub const FIREBALL_ABLAZE: u8 = 1;
+
+/// Target number of a die of the Magic Pool in a casting roll (illustrative, as damage).
+pub const CAST_TARGET: u8 = 3;
+
+/// Most rolls of one casting (the Extended check's units of Time within one Major action;
+/// illustrative).
+pub const CAST_ROLLS: u8 = 3;
+
+/// Damage dice of the hit a Major or Catastrophic Miscast deals its caster (illustrative).
+pub const MISCAST_DICE: u8 = 3;
+
+/// A prayer (divine magic, "Handled as Manoeuvres. Specific mechanics vary by deity and
+/// prayer"; illustrative): a Manoeuvre (a Minor action) with a Routine Cool check; on a
+/// success the model and its side's models within `radius` squares become Inspired
+/// `inspired` (one more on a Boon); a Bane leaves it Staggered.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Prayer {
+    /// Its name.
+    pub name: &'static str,
+    /// The Inspired X it grants.
+    pub inspired: u8,
+    /// How far (Chebyshev squares) its blessing reaches.
+    pub radius: u8,
+}
+
+/// Brannoc's prayer (ILLUSTRATIVE).
+pub const WATCHERS_BLESSING: Prayer = Prayer { name: "the Watcher's Blessing", inspired: 1, radius: 2 };
+
+/// The orc veteran's prayer (ILLUSTRATIVE).
+pub const WAR_GODS_FURY: Prayer = Prayer { name: "the War-god's Fury", inspired: 1, radius: 2 };
 
 const SWORD: Weapon =
     Weapon { name: "sword", reach: Reach::M, range: 0, damage: 1, qualities: &[Quality::Rend] };
@@ -216,11 +299,15 @@ const fn party(name: &'static str, kind: Kind, group: u8) -> Profile {
         pool: 0,
         melee_weapon: SWORD,
         ranged_weapon: None,
+        magic: 0,
+        prayer: None,
+        off_hand: None,
     }
 }
 
-/// The party (ILLUSTRATIVE): two Characters (Brannoc in mail with Soak 2 and Rally 1; each with
-/// a Luck Point and a Fate Point), a Follower and a Henchman.
+/// The party (ILLUSTRATIVE): two Characters (Brannoc in mail with Soak 2, Rally 1 and a prayer;
+/// Isolde, an archer and a hedge-wizard of Mag 2; each with a Luck Point and a Fate Point), a
+/// Follower and a Henchman.
 pub const PARTY: [Profile; 4] = [
     Profile {
         melee: 4,
@@ -231,6 +318,7 @@ pub const PARTY: [Profile; 4] = [
         wounds: 4,
         luck: 1,
         fate: 1,
+        prayer: Some(WATCHERS_BLESSING),
         ..party("Brannoc", Kind::Character, 0)
     },
     Profile {
@@ -243,6 +331,7 @@ pub const PARTY: [Profile; 4] = [
         luck: 1,
         fate: 1,
         movement: 5,
+        magic: 2,
         melee_weapon: DAGGER,
         ranged_weapon: Some(BOW),
         ..party("Isolde", Kind::Character, 1)
@@ -284,14 +373,19 @@ const fn goblin(name: &'static str, weapon: Weapon) -> Profile {
         pool: 1,
         melee_weapon: weapon,
         ranged_weapon: None,
+        magic: 0,
+        prayer: None,
+        off_hand: None,
     }
 }
 
-/// The adversaries (ILLUSTRATIVE): three goblin minions (a cutter and a spearman with a barbed,
-/// entangling spear in group 0, an archer in group 1), an orc elite (group 2; Soak 1, Rally 1)
+/// The adversaries (ILLUSTRATIVE): three goblin minions (a cutter fighting with sword and dagger,
+/// and a spearman with a barbed,
+/// entangling spear in group 0, an archer in group 1), an orc elite (group 2; Soak 1, Rally 1,
+/// a prayer)
 /// and an ogre champion (group 3; Soak 1, a great club of Dread).
 pub const ADVERSARIES: [Profile; 5] = [
-    goblin("goblin cutter", SWORD),
+    Profile { off_hand: Some(DAGGER), ..goblin("goblin cutter", SWORD) },
     goblin("goblin spearman", BARBED_SPEAR),
     Profile { group: 1, shooting: 4, ranged_weapon: Some(SHORTBOW), ..goblin("goblin archer", DAGGER) },
     Profile {
@@ -309,6 +403,7 @@ pub const ADVERSARIES: [Profile; 5] = [
         pool: 2,
         cool: 4,
         endurance: 3,
+        prayer: Some(WAR_GODS_FURY),
         ..goblin("orc veteran", AXE)
     },
     Profile {

@@ -65,13 +65,18 @@ impl Encounter {
         };
     }
 
-    /// The intents declarer `d` of `side` may choose: Move, Fight, and Shoot when one of its
-    /// models may declare it ([`Encounter::may_declare_shoot`]).
+    /// The intents declarer `d` of `side` may choose: Move, Fight, Shoot when one of its
+    /// models may declare it ([`Encounter::may_declare_shoot`]), and Cast for an arcane
+    /// caster.
     pub(crate) fn intents(&self, side: usize, d: u8) -> Vec<Intent> {
         let shoots = self.declarer_models(side, d).iter().any(|&m| self.may_declare_shoot(m));
         let mut out = vec![Intent::Move, Intent::Fight];
         if shoots {
             out.push(Intent::Shoot);
+        }
+        // "Major Actions: Complex combat actions like Attacks and Spell Casting".
+        if self.declarer_models(side, d).iter().any(|&m| self.models[m as usize].profile.magic > 0) {
+            out.push(Intent::Cast);
         }
         out
     }
@@ -256,7 +261,7 @@ impl Encounter {
 }
 
 /// Clear a model's declaration and initiative for a new round.
-fn model_reset(s: &mut Encounter, m: u8) {
+pub(crate) fn model_reset(s: &mut Encounter, m: u8) {
     let model = &mut s.models[m as usize];
     model.declared = false;
     model.intent = None;

@@ -44,6 +44,12 @@ impl Agent<Encounter> for ScriptedAgent {
             Some(Pending::Soak { .. }) => return Action::Soak,
             // Death is worse than a Fate Point spent.
             Some(Pending::Fate { .. }) => return Action::SpendFate,
+            // Roll the Magic Pool again while the next roll cannot bring a Catastrophic
+            // Miscast.
+            Some(Pending::Channel(c)) => {
+                let mag = s.models()[c.caster as usize].profile.magic;
+                return if c.ones + c.dice < 2 * mag { Action::Channel } else { Action::Accept };
+            }
             _ => {}
         }
         let choice = match (s.phase(), s.node()) {
@@ -58,10 +64,14 @@ impl Agent<Encounter> for ScriptedAgent {
     }
 }
 
-/// Shoot when a model of the declarer has a ranged weapon and a target to shoot now, else
-/// Fight.
+/// Cast when a caster of the declarer has a Fireball that would catch two enemies and no
+/// friend now; else Shoot when a model of the declarer has a ranged weapon and a target to
+/// shoot now; else Fight.
 fn declare(s: &Encounter, side: usize) -> Intent {
     let members = s.next_declarer(side);
+    if members.iter().any(|&m| best_blast(s, m).is_some_and(|(enemies, _)| enemies >= 2)) {
+        return Intent::Cast;
+    }
     let shooter = members.iter().any(|&m| {
         s.models()[m as usize].profile.ranged_weapon.is_some()
             && (0..s.models().len() as u8)
@@ -88,7 +98,11 @@ fn activate(s: &Encounter, legal: &[Action]) -> Option<Action> {
             .filter(|a| {
                 matches!(
                     a,
-                    Action::StandUp | Action::Strike { .. } | Action::Shoot { .. } | Action::EndActivation
+                    Action::StandUp
+                        | Action::Strike { .. }
+                        | Action::Shoot { .. }
+                        | Action::Cast { .. }
+                        | Action::EndActivation
                 )
             })
             .collect();
@@ -104,6 +118,10 @@ fn activate(s: &Encounter, legal: &[Action]) -> Option<Action> {
     if legal.contains(&Action::ClearSight) {
         return Some(Action::ClearSight);
     }
+    // Ablaze: beat out the flames before they burn again.
+    if legal.contains(&Action::Extinguish) {
+        return Some(Action::Extinguish);
+    }
     // A knocked-out comrade lying in an Adversary's Danger Zone is slain there at that
     // Adversary's End Phase ("must be dragged or abandoned"): drag it out first.
     if let Some(d) = rescue(s, legal) {
@@ -111,6 +129,32 @@ fn activate(s: &Encounter, legal: &[Action]) -> Option<Action> {
     }
     let wounds = |t: u8| s.models()[t as usize].wounds;
     let kind = me.profile.kind;
+    // A prayer with the free Minor before a Strike, unless already Inspired.
+    if legal.contains(&Action::Pray)
+        && me.conditions.inspired == 0
+        && legal.iter().any(|a| matches!(a, Action::Strike { .. }))
+    {
+        return Some(Action::Pray);
+    }
+    // A caster casts the Fireball where it catches the most enemies (two or more) and no
+    // friend, else the Dart of Light at the most hurt enemy it can see.
+    let casts = legal.iter().any(|a| matches!(a, Action::Cast { .. }));
+    if let Some((_, at)) = best_blast(s, m).filter(|&(n, _)| casts && n >= 2) {
+        let blast = Action::Cast { spell: 1, at };
+        if legal.contains(&blast) {
+            return Some(blast);
+        }
+    }
+    let dart = legal
+        .iter()
+        .filter_map(|&a| match a {
+            Action::Cast { spell: 0, at } => s.model_at(at).map(|t| (wounds(t), t, a)),
+            _ => None,
+        })
+        .min_by_key(|&(w, t, _)| (w, t));
+    if let Some((.., a)) = dart {
+        return Some(a);
+    }
     // Attacks: the most hurt target first; spend by tier (the party what it holds, never on
     // credit), falling back to a plain attack where the spending is not allowed (a surprised
     // elite or champion uses Basic actions only).
@@ -207,6 +251,21 @@ fn activate(s: &Encounter, legal: &[Action]) -> Option<Action> {
         Some((d, _, a)) if d < here => Some(a),
         _ => Some(Action::EndActivation),
     }
+}
+
+/// Where caster `m` would best cast the Fireball (spell 1) now: the enemy square whose
+/// template catches the most enemies and none of `m`'s side, with that count; `None` when no
+/// such square is in its reach.
+fn best_blast(s: &Encounter, m: u8) -> Option<(usize, Cell)> {
+    let side = s.models()[m as usize].side();
+    s.spell_targets(m, 1)
+        .into_iter()
+        .filter_map(|at| {
+            let caught = s.spell_victims(1, at);
+            let friends = caught.iter().any(|&v| s.models()[v as usize].side() == side);
+            (!friends).then_some((caught.len(), at))
+        })
+        .max_by_key(|&(n, at)| (n, std::cmp::Reverse(at)))
 }
 
 /// The Drag that saves a knocked-out comrade lying in an enemy's Danger Zone: the one

@@ -41,19 +41,25 @@ impl Encounter {
     pub fn node(&self) -> Node {
         match self.pending.last() {
             Some(
-                Pending::Check(_) | Pending::Stray { .. } | Pending::Force { .. } | Pending::Injury { .. },
+                Pending::Check(_)
+                | Pending::Stray { .. }
+                | Pending::Force { .. }
+                | Pending::Injury { .. }
+                | Pending::CastOnes(_)
+                | Pending::CastMarks(..),
             ) => return Node::Chance,
+            Some(Pending::Channel(c)) => return Node::Decision(self.models[c.caster as usize].side()),
             Some(Pending::Soak { target, .. }) => {
                 return Node::Decision(self.models[*target as usize].side())
             }
             Some(Pending::Reroll(..)) => return Node::Decision(PARTY_SIDE),
             Some(Pending::Fate { model, .. }) => return Node::Decision(self.models[*model as usize].side()),
             Some(Pending::Interrupt { by }) => return Node::Decision(self.models[*by as usize].side()),
-            Some(Pending::Attacks { .. }) | None => {}
+            Some(Pending::Attacks { .. } | Pending::OffHand { .. }) | None => {}
         }
         match self.phase {
             Phase::BuyPool => Node::Decision(DM_SIDE),
-            Phase::Surprise | Phase::DeclareOrder | Phase::Initiative => Node::Chance,
+            Phase::Surprise | Phase::DeclareOrder | Phase::Initiative | Phase::Winds => Node::Chance,
             Phase::Declare => Node::Decision(self.declare_turn),
             Phase::Activation => match self.act {
                 Some(a) => Node::Decision(self.models[a.model as usize].side()),
@@ -76,6 +82,11 @@ impl Encounter {
                 out.extend(self.force_odds(*model).into_iter().map(|o| o.0))
             }
             Some(Pending::Injury { .. }) => out.extend(self.injury_odds().into_iter().map(|o| o.0)),
+            Some(Pending::CastOnes(c)) => out.extend(Encounter::cast_ones_odds(c).into_iter().map(|o| o.0)),
+            Some(Pending::CastMarks(c, ones)) => {
+                out.extend(Encounter::cast_marks_odds(c, *ones).into_iter().map(|o| o.0))
+            }
+            Some(Pending::Channel(_)) => out.extend([Action::Channel, Action::Accept]),
             Some(Pending::Soak { .. }) => out.extend([Action::Soak, Action::Accept]),
             Some(Pending::Reroll(check, _)) => {
                 out.push(Action::Accept);
@@ -85,7 +96,7 @@ impl Encounter {
             }
             Some(Pending::Fate { .. }) => out.extend([Action::SpendFate, Action::Accept]),
             Some(Pending::Interrupt { .. }) => out.extend([Action::Interrupt, Action::Pass]),
-            Some(Pending::Attacks { .. }) | None => match self.phase {
+            Some(Pending::Attacks { .. } | Pending::OffHand { .. }) | None => match self.phase {
                 Phase::BuyPool => {
                     let left = self.setup_threat_left();
                     out.extend((0..=left).map(Action::BuyPool));
@@ -96,7 +107,7 @@ impl Encounter {
                         out.push(Action::BuyEffect);
                     }
                 }
-                Phase::Surprise | Phase::DeclareOrder | Phase::Initiative => {
+                Phase::Surprise | Phase::DeclareOrder | Phase::Initiative | Phase::Winds => {
                     out.extend((1..=6).map(Action::Face))
                 }
                 Phase::Declare => self.declare_actions(out),
@@ -122,9 +133,11 @@ impl Encounter {
             }
             Some(Pending::Force { model, .. }) => self.force_odds(*model),
             Some(Pending::Injury { .. }) => self.injury_odds(),
+            Some(Pending::CastOnes(c)) => Encounter::cast_ones_odds(c),
+            Some(Pending::CastMarks(c, ones)) => Encounter::cast_marks_odds(c, *ones),
             Some(_) => Vec::new(),
             None => match self.phase {
-                Phase::Surprise | Phase::DeclareOrder | Phase::Initiative => {
+                Phase::Surprise | Phase::DeclareOrder | Phase::Initiative | Phase::Winds => {
                     (1..=6).map(|f| (Action::Face(f), 1.0 / 6.0)).collect()
                 }
                 _ => Vec::new(),
@@ -213,6 +226,13 @@ impl Encounter {
             (Some(Pending::Soak { target, wounds }), Action::Accept) => self.deal(target, wounds),
             (Some(Pending::Fate { model, slayer }), Action::SpendFate) => self.escape_death(model, slayer),
             (Some(Pending::Fate { model, slayer }), Action::Accept) => self.meet_death(model, slayer),
+            (Some(Pending::CastOnes(c)), Action::Face(k)) => self.pending.push(Pending::CastMarks(c, k)),
+            (Some(Pending::CastMarks(c, ones)), Action::Face(rest)) => self.cast_roll(c, ones, rest),
+            (Some(Pending::Channel(c)), Action::Channel) => {
+                self.note(|s| format!("  {} channels: another roll of the Magic Pool", s.name(c.caster)));
+                self.pending.push(Pending::CastOnes(c));
+            }
+            (Some(Pending::Channel(c)), Action::Accept) => self.finish_cast(c, Outcome::Failure),
             (top, action) => {
                 if let Some(p) = top {
                     self.pending.push(p);
@@ -275,6 +295,7 @@ impl Encounter {
             }
             (Phase::Declare, Action::Declare(intent)) => self.apply_declare(intent),
             (Phase::Initiative, Action::Face(f)) => self.apply_initiative(f),
+            (Phase::Winds, Action::Face(f)) => self.winds_roll(f),
             (Phase::Activation, a) => self.apply_activation(a),
             _ => {}
         }
@@ -290,7 +311,7 @@ impl Encounter {
                 s.round, s.momentum, s.pool, s.threat
             )
         });
-        self.begin_declarations();
+        self.determine_winds();
     }
 
     /// The Adversary Pool: the A/C/E values of the adversaries in play, plus what Threat
@@ -409,6 +430,13 @@ impl Encounter {
                 Some(&Pending::Attacks { attacker, target, left, steps }) => {
                     self.pending.pop();
                     self.next_attack(attacker, target, left, steps);
+                    continue;
+                }
+                Some(&Pending::OffHand { attacker, target, steps }) => {
+                    self.pending.pop();
+                    if let Some(check) = self.off_hand_check(attacker, target, steps) {
+                        self.pending.push(Pending::Check(check));
+                    }
                     continue;
                 }
                 Some(&Pending::Interrupt { by }) => {

@@ -7,7 +7,9 @@
 //! Morale check that routs shaken Adversaries, Momentum paid at Bookkeeping (a deficit gives
 //! Banes) and all six of its uses, the Adversary Pool and Threat (with an illustrative Talent
 //! and Effect to buy at set-up), additional Minor actions for Fatigue, Push, Dark Deal and
-//! Recuperate; game records that replay ([`record`]); the odds of
+//! Recuperate, Assist, Two-Weapon Fighting, magic ([`magic`]: the Winds of Magic, arcane
+//! casting with Miscasts, a blast template that sets models Ablaze, prayers); game records
+//! that replay ([`record`]); the odds of
 //! every option from the engine's own checks ([`odds`]); a scripted player of either side
 //! ([`dm`]) and a searching one over the scripted choices ([`search`]), with levels for players.
 //!
@@ -27,6 +29,7 @@ pub mod dm;
 mod flow;
 mod force;
 mod game;
+pub mod magic;
 mod movement;
 pub mod odds;
 mod pose;

@@ -5,7 +5,8 @@
 
 use crate::checks::{extended_step, Extended, Outcome};
 use crate::force::FORCE_OBSTACLE;
-use crate::state::{Action, Encounter, Pending};
+use crate::magic::cast_odds;
+use crate::state::{Action, Casting, Encounter, Pending};
 
 /// What an option risks and promises, in numbers.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -25,6 +26,9 @@ pub enum OptionOdds {
     Interrupts(u8),
     /// Certain: paid with Momentum instead of a check.
     Sure,
+    /// A casting, rolling on until its check ends: the chance the spell is cast and the
+    /// chance of a Miscast.
+    Cast(crate::magic::CastOdds),
 }
 
 /// The chance that a check with outcome odds `odds` (indexed like [`Outcome::ALL`])
@@ -44,6 +48,10 @@ impl Encounter {
             }
             (Some(Pending::Reroll(check, _)), Action::Reroll | Action::Push { .. } | Action::DarkDeal) => {
                 Some(OptionOdds::Check(success(&check.odds)))
+            }
+            (Some(Pending::Channel(c)), Action::Channel) => {
+                let cn = crate::data::SPELLS[c.spell as usize].casting_number;
+                Some(OptionOdds::Cast(cast_odds(c, self.models[c.caster as usize].profile.magic, cn)))
             }
             (Some(_), _) => None,
             (None, _) => self.activation_odds(action),
@@ -68,6 +76,17 @@ impl Encounter {
             }
             Action::Disengage { .. } | Action::ChangePlace { .. } => {
                 Some(OptionOdds::Check(success(&self.manoeuvre_odds(m, prepared))))
+            }
+            Action::Pray => Some(OptionOdds::Check(success(&self.prayer_check(m, prepared).odds))),
+            Action::Cast { spell, at } => {
+                let casting =
+                    Casting { caster: m, spell, at, dice: self.magic_pool(m), marks: 0, ones: 0, rolls: 0 };
+                let sp = crate::data::SPELLS.get(spell as usize)?;
+                Some(OptionOdds::Cast(cast_odds(
+                    &casting,
+                    self.models[m as usize].profile.magic,
+                    sp.casting_number,
+                )))
             }
             Action::BreakFree => Some(OptionOdds::Check(success(&self.break_free_check(m).odds))),
             Action::Recuperate { stress } => {
@@ -120,6 +139,13 @@ impl std::fmt::Display for OptionOdds {
             OptionOdds::Interrupts(1) => write!(f, "leaves a Danger Zone: 1 enemy may Interrupt"),
             OptionOdds::Interrupts(n) => write!(f, "leaves a Danger Zone: {n} enemies may Interrupt"),
             OptionOdds::Sure => write!(f, "certain"),
+            OptionOdds::Cast(c) => write!(
+                f,
+                "cast {} rolling on to the end ({} rolls at most), Miscast {}",
+                pct(c.cast),
+                crate::data::CAST_ROLLS,
+                pct(c.miscast)
+            ),
         }
     }
 }

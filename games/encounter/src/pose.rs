@@ -43,8 +43,8 @@ impl Encounter {
     /// Set model `m`'s Reactions left (up to its Attacks).
     pub fn pose_reactions(&mut self, m: u8, reactions: u8) -> Result<(), String> {
         let model = self.models.get_mut(m as usize).ok_or(format!("no model {m}"))?;
-        if reactions > model.profile.attacks {
-            return Err(format!("reactions {reactions} above its Attacks {}", model.profile.attacks));
+        if reactions > model.profile.interrupts() {
+            return Err(format!("reactions {reactions} above its Interrupts {}", model.profile.interrupts()));
         }
         model.reactions = reactions;
         Ok(())

@@ -23,6 +23,8 @@ pub enum Intent {
     Fight,
     /// May Shoot (modifier 2).
     Shoot,
+    /// May cast an arcane spell (modifier 2, ruling: as slow to ready as a shot).
+    Cast,
 }
 
 impl Intent {
@@ -31,7 +33,7 @@ impl Intent {
         match self {
             Intent::Move => 0,
             Intent::Fight => 1,
-            Intent::Shoot => 2,
+            Intent::Shoot | Intent::Cast => 2,
         }
     }
 }
@@ -160,6 +162,27 @@ pub enum Action {
     Soak,
     /// End the activation.
     EndActivation,
+    /// Major: cast arcane spell `spell` of [`crate::data::SPELLS`] at the enemy model on
+    /// `at` (a Blast's template is centred there): an Extended check of the Magic Pool.
+    Cast {
+        /// The spell (index into [`crate::data::SPELLS`]).
+        spell: u8,
+        /// The square of the enemy model it is cast at.
+        at: Cell,
+    },
+    /// Roll the Magic Pool again for the casting under way (another unit of Time, more 1s
+    /// risked); [`Action::Accept`] lets the spell go instead.
+    Channel,
+    /// Minor manoeuvre: pray (divine magic, "Handled as Manoeuvres"): a Routine Cool check.
+    Pray,
+    /// Minor: beat out the flames, removing Ablaze (ruling).
+    Extinguish,
+    /// Minor: "Assist: Aid another Model": the adjacent ally's next Basic check has Favour
+    /// (illustrative ruling).
+    Assist {
+        /// The ally (model index).
+        ally: u8,
+    },
 }
 
 /// One model on the board section.
@@ -235,6 +258,11 @@ impl Model {
         self.conditions.peril(physical) + (physical && self.fatigue >= crate::data::FATIGUE_LIMIT) as u8
     }
 
+    /// Favour dice on its Basic checks: an ally's Assist (one, on its next check).
+    pub fn favour(&self) -> u8 {
+        self.conditions.assisted as u8
+    }
+
     /// Its melee weapon.
     pub fn weapon(&self) -> &'static Weapon {
         &self.profile.melee_weapon
@@ -273,6 +301,9 @@ pub enum Phase {
     Declare,
     /// Initiative rolls, one per declared model.
     Initiative,
+    /// "Determine Winds of Magic": a D6 at the start of a round while an arcane caster is in
+    /// play (illustrative: 1 ebbing, 6 surging).
+    Winds,
     /// Activations in initiative order.
     Activation,
     /// The Encounter is over.
@@ -301,6 +332,8 @@ pub struct Activation {
     pub ended: bool,
     /// It has rolled to force a stuck door (one roll per activation).
     pub forced: bool,
+    /// It has prayed (one prayer per activation).
+    pub prayed: bool,
 }
 
 /// A stuck door ("Interact"; ruling): a closed door that does not open by an Interact but is
@@ -328,6 +361,8 @@ pub enum Purpose {
         ranged: bool,
         /// The models the target is engaged with (a shot into melee), as a bit mask.
         melee_mask: u32,
+        /// Made with the off-hand weapon ("Two-Weapon Fighting").
+        off_hand: bool,
     },
     /// Damage against Toughness: a wound on success, two on a Boon.
     Damage {
@@ -364,6 +399,11 @@ pub enum Purpose {
         /// The ally.
         ally: u8,
     },
+    /// The prayer of `model` (divine magic, a Manoeuvre).
+    Prayer {
+        /// The model.
+        model: u8,
+    },
     /// A Recuperate of `model`: 1 Stress (`stress`) or 1 Fatigue recovered on a success.
     Recuperate {
         /// The model.
@@ -371,6 +411,22 @@ pub enum Purpose {
         /// Stress rather than Fatigue.
         stress: bool,
     },
+}
+
+impl Purpose {
+    /// The model making the check (its Basic checks take an Assist's Favour); `None` for a
+    /// damage check.
+    pub fn maker(&self) -> Option<u8> {
+        match *self {
+            Purpose::Attack { attacker, .. } => Some(attacker),
+            Purpose::Damage { .. } | Purpose::BreakFree { .. } => None,
+            Purpose::Disengage { model, .. }
+            | Purpose::Morale { model }
+            | Purpose::ChangePlace { model, .. }
+            | Purpose::Prayer { model }
+            | Purpose::Recuperate { model, .. } => Some(model),
+        }
+    }
 }
 
 /// A check waiting for its roll, with its exact odds.
@@ -384,6 +440,25 @@ pub struct Check {
     pub luck: Option<u8>,
     /// Already re-rolled: the result is final.
     pub rerolled: bool,
+}
+
+/// An arcane casting under way ("Casting Procedure: Extended Check using Magic Pool").
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Casting {
+    /// The caster.
+    pub caster: u8,
+    /// The spell (index into [`crate::data::SPELLS`]).
+    pub spell: u8,
+    /// The square it is cast at.
+    pub at: Cell,
+    /// Dice of the Magic Pool for each roll: Mag and the Winds of Magic.
+    pub dice: u8,
+    /// Marks so far (the Extended check's running total).
+    pub marks: i32,
+    /// 1s rolled so far across all rolls: the Miscast Number.
+    pub ones: u8,
+    /// Rolls made so far.
+    pub rolls: u8,
 }
 
 /// A resolution waiting on the stack.
@@ -433,6 +508,24 @@ pub enum Pending {
         /// The model wounded.
         target: u8,
     },
+    /// A casting roll: how many of the Magic Pool's dice show a 1 (a chance node, `Face(k)`).
+    CastOnes(Casting),
+    /// A casting roll, its 1s known (`ones`): the Marks of the other dice (a chance node,
+    /// `Face(m)`).
+    CastMarks(Casting, u8),
+    /// The caster's side decides whether to roll again ([`Action::Channel`]) or let the
+    /// spell go ([`Action::Accept`]).
+    Channel(Casting),
+    /// The off-hand attack that ends a two-weapon fighter's Strike ("Two-Weapon Fighting";
+    /// resolved automatically after its other attacks).
+    OffHand {
+        /// The attacker.
+        attacker: u8,
+        /// The target.
+        target: u8,
+        /// Difficulty steps of the Strike (−2 when boosted); the off-hand adds its own.
+        steps: i8,
+    },
     /// The remaining attacks of a Strike (resolved automatically, one at a time).
     Attacks {
         /// The attacker.
@@ -461,6 +554,7 @@ pub struct Encounter {
     pub(crate) setup_threat: u8,
     pub(crate) menacing: bool,
     pub(crate) gloom: u8,
+    pub(crate) winds: i8,
     pub(crate) surprise: Surprise,
     pub(crate) declare_turn: usize,
     pub(crate) to_declare: [Vec<u8>; 2],
@@ -503,6 +597,7 @@ impl Encounter {
             setup_threat: 0,
             menacing: false,
             gloom: 0,
+            winds: 0,
             surprise: Surprise::Unknown,
             declare_turn: PARTY_SIDE,
             to_declare: [Vec::new(), Vec::new()],
@@ -579,6 +674,12 @@ impl Encounter {
     /// in force).
     pub fn gloom(&self) -> u8 {
         self.gloom
+    }
+
+    /// The Winds of Magic this round: dice added to every Magic Pool (−1 ebbing, 0 steady, +1
+    /// surging; illustrative).
+    pub fn winds(&self) -> i8 {
+        self.winds
     }
 
     /// Whether the DM bought its Champion the Menacing Talent at set-up.
@@ -707,7 +808,7 @@ impl Model {
             armour: profile.armour,
             soak: profile.soak,
             injuries: [0; INJURY_CARDS],
-            reactions: profile.attacks,
+            reactions: profile.interrupts(),
             luck: profile.luck,
             fatigue: 0,
             stress: 0,

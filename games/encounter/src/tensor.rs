@@ -10,25 +10,32 @@ use agents::{Recipe, TensorGame, TensorShape};
 const CELLS: usize = WIDTH * HEIGHT;
 /// Observation planes: walls and obstacles, closed doors, own models, enemy models, wounds
 /// left (share of the profile's), Prone, the active model, enemy Danger Zones, Hidden,
-/// hindered (Stunned, Staggered, Bleeding, Entangled, Blinded, Drained, Weakened,
+/// hindered (Stunned, Staggered, Bleeding, Ablaze, Entangled, Blinded, Drained, Weakened,
 /// Demoralized or exhausted by Fatigue), Soak left (share of the profile's).
 const PLANES: usize = 11;
 /// Models in the illustrative data.
 const MODELS: usize = 9;
-/// Globals: round, Momentum, Pool, Threat, the observer's side, seven phases, per model
-/// three visible-intent flags, the Gloom's Duration left and the Menacing Talent.
-const GLOBALS: usize = 5 + 7 + 3 * MODELS + 2;
+/// Intents a model may declare (Move, Fight, Shoot, Cast).
+const INTENTS: usize = 4;
+/// Phases of the round.
+const PHASES: usize = 8;
+/// Globals: round, Momentum, Pool, Threat, the observer's side, eight phases, per model
+/// four visible-intent flags, the Gloom's Duration left, the Menacing Talent and the Winds of
+/// Magic.
+const GLOBALS: usize = 5 + PHASES + INTENTS * MODELS + 3;
 /// Policy planes: Advance, Disengage, Disengage with Momentum, Reposition, Open Door, Force
-/// Door, Drag of each of the two Characters (models 0 and 1).
-const POLICY_PLANES: usize = 8;
+/// Door, Drag of each of the two Characters (models 0 and 1), Cast of each of the two spells
+/// (at the square).
+const POLICY_PLANES: usize = 10;
 /// Die faces (and Marks of a roll to force a door, offset by its dice) 0–15.
 const FACES: usize = 16;
-/// Global logits: die faces 0–15, five outcomes, BuyPool 0–3, three intents, Change Place
+/// Global logits: die faces 0–15, five outcomes, BuyPool 0–3, four intents, Change Place
 /// (ally × paid), Prepare, Stand Up, Strike (target × boost × extra), Shoot (target × boost),
 /// Interrupt, Pass, Reroll, Accept, End, Soak, Break Free, Clear Sight, Hide, Spend Fate,
 /// Buy Talent, Buy Effect, Ease, Empower, Push (Fatigue, Stress), Dark Deal, Recuperate
-/// (Fatigue, Stress).
-const POLICY_GLOBALS: usize = FACES + 5 + 4 + 3 + 2 * MODELS + 2 + 4 * MODELS + 2 * MODELS + 19;
+/// (Fatigue, Stress), Channel, Pray, Assist (ally), Extinguish.
+const POLICY_GLOBALS: usize =
+    FACES + 5 + 4 + INTENTS + 2 * MODELS + 2 + 4 * MODELS + 2 * MODELS + 22 + MODELS;
 
 fn cell_index(c: Cell) -> u32 {
     c.y as u32 * WIDTH as u32 + c.x as u32
@@ -43,6 +50,7 @@ fn phase_index(p: Phase) -> usize {
         Phase::Initiative => 4,
         Phase::Activation => 5,
         Phase::Over => 6,
+        Phase::Winds => 7,
     }
 }
 
@@ -90,7 +98,7 @@ impl TensorGame for Encounter {
                 || c.staggered
                 || c.blinded
                 || c.drained
-                || c.bleeding + c.entangled + c.weakened + c.demoralized > 0
+                || c.bleeding + c.entangled + c.weakened + c.demoralized + c.ablaze > 0
                 || model.fatigue >= crate::data::FATIGUE_LIMIT;
             planes[9 * CELLS + i] = hindered as u8 as f32;
             planes[10 * CELLS + i] = model.soak as f32 / model.profile.soak.max(1) as f32;
@@ -122,12 +130,15 @@ impl TensorGame for Encounter {
                     Intent::Move => 0,
                     Intent::Fight => 1,
                     Intent::Shoot => 2,
+                    Intent::Cast => 3,
                 };
-                globals[12 + 3 * m + k] = 1.0;
+                globals[5 + PHASES + INTENTS * m + k] = 1.0;
             }
         }
-        globals[12 + 3 * MODELS] = self.gloom as f32 / crate::data::GLOOM_DURATION as f32;
-        globals[13 + 3 * MODELS] = self.menacing as u8 as f32;
+        let rest = 5 + PHASES + INTENTS * MODELS;
+        globals[rest] = self.gloom as f32 / crate::data::GLOOM_DURATION as f32;
+        globals[rest + 1] = self.menacing as u8 as f32;
+        globals[rest + 2] = self.winds as f32;
     }
 
     fn encode_action(&self, action: Action) -> Result<(usize, Recipe), String> {
@@ -150,7 +161,7 @@ impl TensorGame for Encounter {
         const BASE_ROLL: usize = FACES;
         const BASE_BUY: usize = BASE_ROLL + 5;
         const BASE_DECLARE: usize = BASE_BUY + 4;
-        const BASE_CHANGE: usize = BASE_DECLARE + 3;
+        const BASE_CHANGE: usize = BASE_DECLARE + INTENTS;
         const BASE_PREPARE: usize = BASE_CHANGE + 2 * MODELS;
         const BASE_STRIKE: usize = BASE_PREPARE + 2;
         const BASE_SHOOT: usize = BASE_STRIKE + 4 * MODELS;
@@ -163,6 +174,8 @@ impl TensorGame for Encounter {
             Action::ForceDoor(c) => spatial(5, on_board(c)?),
             Action::Drag { body, to } if body < 2 => spatial(6 + body as usize, on_board(to)?),
             Action::Drag { body, .. } => return Err(format!("model {body} is not a Character")),
+            Action::Cast { spell, at } if spell < 2 => spatial(8 + spell as usize, on_board(at)?),
+            Action::Cast { spell, .. } => return Err(format!("no spell {spell}")),
             Action::Face(f) if (f as usize) < FACES => global(BASE_FACE + f as usize),
             Action::Face(f) => return Err(format!("no face {f}")),
             Action::Roll(o) => global(BASE_ROLL + Outcome::ALL.iter().position(|&x| x == o).unwrap_or(0)),
@@ -195,6 +208,10 @@ impl TensorGame for Encounter {
             Action::Push { stress } => global(BASE_OTHER + 14 + stress as usize),
             Action::DarkDeal => global(BASE_OTHER + 16),
             Action::Recuperate { stress } => global(BASE_OTHER + 17 + stress as usize),
+            Action::Channel => global(BASE_OTHER + 19),
+            Action::Pray => global(BASE_OTHER + 20),
+            Action::Assist { ally } => global(BASE_OTHER + 21 + model(ally)?),
+            Action::Extinguish => global(BASE_OTHER + 21 + MODELS),
         })
     }
 }

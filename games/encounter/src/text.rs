@@ -16,6 +16,8 @@ impl Encounter {
                 (Some(crate::state::Pending::Injury { .. }), Some(card)) => {
                     format!("Injury card {} (Severity {})", card.name, card.severity)
                 }
+                (Some(crate::state::Pending::CastOnes(_)), _) => format!("{f} die(s) of the Magic Pool show a 1"),
+                (Some(crate::state::Pending::CastMarks(..)), _) => format!("the other dice score {f} Mark(s)"),
                 _ => format!("die {f}"),
             },
             Action::Roll(o) => format!("{o:?}"),
@@ -76,9 +78,36 @@ impl Encounter {
             Action::Accept if matches!(self.pending.last(), Some(crate::state::Pending::Fate { .. })) => {
                 "meet death (keep the Fate Point)".to_string()
             }
+            Action::Accept if matches!(self.pending.last(), Some(crate::state::Pending::Channel(_))) => {
+                "let the spell go (it fails)".to_string()
+            }
             Action::SpendFate => "spend a Fate Point to escape certain death".to_string(),
             Action::Accept => "accept the roll".to_string(),
             Action::EndActivation => "end activation".to_string(),
+            Action::Cast { spell, at: target } => {
+                let sp = &crate::data::SPELLS[(spell as usize).min(crate::data::SPELLS.len() - 1)];
+                let on = self.model_at(target).map_or("?", name);
+                let how = match sp.effect {
+                    crate::data::SpellEffect::Bolt(d) => format!("a hit of {d} damage dice"),
+                    crate::data::SpellEffect::Blast(d) => {
+                        let all: Vec<&str> = self.spell_victims(spell, target).into_iter().map(name).collect();
+                        format!("{d} damage dice on every model around it: {}", all.join(", "))
+                    }
+                };
+                format!("cast {} at {on} {} (Casting Number {}; {how})", sp.name, at(target), sp.casting_number)
+            }
+            Action::Channel => "roll the Magic Pool again".to_string(),
+            Action::Extinguish => "beat out the flames (ends Ablaze)".to_string(),
+            Action::Assist { ally } => format!("assist {} (Favour on its next check)", name(ally)),
+            Action::Pray => {
+                let prayer = self.act.and_then(|a| self.models[a.model as usize].profile.prayer);
+                prayer.map_or("pray".to_string(), |p| {
+                    format!(
+                        "pray for {} (a Routine Cool check: Inspired {} within {} squares)",
+                        p.name, p.inspired, p.radius
+                    )
+                })
+            }
         }
     }
 
@@ -140,6 +169,22 @@ impl Encounter {
                     self.models[model as usize].fate
                 )
             }
+            Some(Pending::Channel(c)) => {
+                let sp = &crate::data::SPELLS[c.spell as usize];
+                let mag = self.models[c.caster as usize].profile.magic;
+                format!(
+                    "{}'s {}: {} of {} Marks after {} of {} roll(s), {} one(s) so far (Mag {mag}: a Minor Miscast at {mag} ones, Major above, Catastrophic at {}): roll the {} dice again?",
+                    name(c.caster),
+                    sp.name,
+                    c.marks,
+                    sp.casting_number,
+                    c.rolls,
+                    crate::data::CAST_ROLLS,
+                    c.ones,
+                    2 * mag,
+                    c.dice
+                )
+            }
             Some(Pending::Reroll(check, outcome)) => {
                 let who = check.luck.map_or("?", name);
                 let x = check.luck.map(|m| &self.models[m as usize]);
@@ -184,8 +229,9 @@ impl Encounter {
                     };
                     let names: Vec<&str> = self.next_declarer(side).iter().map(|&m| name(m)).collect();
                     format!(
-                        "{} to declare, hidden from the other side until all have declared: Fight may Strike, Shoot may Shoot, Move takes Minor actions only (the lower the modifier, the earlier it acts)",
-                        names.join(", ")
+                        "{} to declare, hidden from the other side until all have declared: Fight may Strike, Shoot may Shoot, Cast may cast a spell (Winds of Magic {:+}), Move takes Minor actions only (the lower the modifier, the earlier it acts)",
+                        names.join(", "),
+                        self.winds
                     )
                 }
                 (Phase::BuyPool, None) => format!(

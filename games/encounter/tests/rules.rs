@@ -30,6 +30,7 @@ fn started(pool: u8) -> Encounter {
     let mut s = Encounter::start();
     s.act(Action::BuyPool(pool)).unwrap();
     s.act(Action::Face(3)).unwrap(); // nobody surprised
+    s.act(Action::Face(3)).unwrap(); // the Winds of Magic are steady
     s.act(Action::Face(2)).unwrap(); // even: the party declares first
     s
 }
@@ -103,6 +104,7 @@ fn a_surprised_company_has_no_momentum_and_its_hirelings_no_activation() {
     let mut s = Encounter::start();
     s.act(Action::BuyPool(0)).unwrap();
     s.act(Action::Face(1)).unwrap();
+    s.act(Action::Face(3)).unwrap(); // steady Winds of Magic
     let mut party_declared = Vec::new();
     while s.phase() == Phase::Declare {
         let Node::Decision(side) = s.node() else { panic!() };
@@ -145,6 +147,7 @@ fn surprised_adversaries_have_no_pool_and_their_minions_no_activation() {
     let mut s = Encounter::start();
     s.act(Action::BuyPool(0)).unwrap();
     s.act(Action::Face(6)).unwrap();
+    s.act(Action::Face(3)).unwrap(); // steady Winds of Magic
     assert_eq!(s.pool(), 0);
     while s.phase() == Phase::Declare {
         s.act(Action::Declare(Intent::Fight)).unwrap();
@@ -172,6 +175,7 @@ fn an_even_die_lets_the_party_declare_first_an_odd_one_the_dm_and_they_alternate
         let mut s = Encounter::start();
         s.act(Action::BuyPool(0)).unwrap();
         s.act(Action::Face(3)).unwrap();
+        s.act(Action::Face(3)).unwrap(); // steady Winds of Magic
         s.act(Action::Face(face)).unwrap();
         let mut sides = Vec::new();
         while let Node::Decision(side) = s.node() {
@@ -292,7 +296,8 @@ fn leaving_a_danger_zone_by_advancing_offers_an_interrupt_resolved_first() {
     assert_eq!(s.node(), Node::Decision(DM_SIDE));
     assert_eq!(s.models()[WAT as usize].cell, c(2, 4), "not moved before the Interrupt");
     s.act(Action::Interrupt).unwrap();
-    assert_eq!(s.models()[CUTTER as usize].reactions, 0, "a Reaction spent");
+    let x = &s.models()[CUTTER as usize];
+    assert_eq!(x.reactions, x.profile.interrupts() - 1, "a Reaction spent");
     assert_eq!(s.node(), Node::Chance);
     s.act(Action::Roll(Outcome::Failure)).unwrap();
     assert_eq!(s.models()[WAT as usize].cell, c(1, 3), "then the move");
@@ -481,6 +486,7 @@ fn bleeding_hits_at_the_start_phase_and_stunned_misses_the_activation() {
     s.pose_conditions(BRANNOC, Conditions { bleeding: 2, ..Conditions::default() }).unwrap();
     s.pose_conditions(WAT, Conditions { stunned: true, ..Conditions::default() }).unwrap();
     s.act(Action::Face(3)).unwrap();
+    s.act(Action::Face(3)).unwrap(); // steady Winds of Magic
     s.act(Action::Face(2)).unwrap();
     while s.phase() == Phase::Declare {
         s.act(Action::Declare(Intent::Fight)).unwrap();
@@ -985,6 +991,7 @@ fn the_log_shows_the_damage_roll_that_wounds_and_labels_bleeding() {
     s.act(Action::BuyPool(0)).unwrap();
     s.pose_conditions(BRANNOC, Conditions { bleeding: 2, ..Conditions::default() }).unwrap();
     s.act(Action::Face(3)).unwrap();
+    s.act(Action::Face(3)).unwrap(); // steady Winds of Magic
     s.act(Action::Face(2)).unwrap();
     while s.phase() == Phase::Declare {
         s.act(Action::Declare(Intent::Fight)).unwrap();
@@ -1021,6 +1028,7 @@ fn brannoc_hits_logged(target: u8, at: Cell) -> Encounter {
     let mut s = Encounter::start_with_log();
     s.act(Action::BuyPool(0)).unwrap();
     s.act(Action::Face(3)).unwrap();
+    s.act(Action::Face(3)).unwrap(); // steady Winds of Magic
     s.act(Action::Face(2)).unwrap();
     let mut s = to_activation(s, BRANNOC, false);
     s.pose_at(target, at).unwrap();
@@ -1287,6 +1295,7 @@ fn a_surprised_scripted_elite_strikes_plainly_rather_than_not_at_all() {
     let mut s = Encounter::start();
     s.act(Action::BuyPool(0)).unwrap();
     s.act(Action::Face(6)).unwrap(); // the Adversaries are surprised
+    s.act(Action::Face(3)).unwrap(); // steady Winds of Magic
     while s.phase() == Phase::Declare {
         s.act(Action::Declare(Intent::Fight)).unwrap();
     }
@@ -1502,6 +1511,7 @@ fn menaced(talent: bool) -> Encounter {
     }
     s.act(Action::BuyPool(0)).unwrap();
     s.act(Action::Face(3)).unwrap();
+    s.act(Action::Face(3)).unwrap(); // steady Winds of Magic
     s.act(Action::Face(2)).unwrap();
     s.pose_at(OGRE, c(2, 1)).unwrap();
     to_activation(s, BRANNOC, false)
@@ -1530,6 +1540,7 @@ fn the_gloom_makes_shots_harder_until_its_duration_runs_out_at_bookkeeping() {
         }
         s.act(Action::BuyPool(0)).unwrap();
         s.act(Action::Face(3)).unwrap();
+        s.act(Action::Face(3)).unwrap(); // steady Winds of Magic
         s.act(Action::Face(2)).unwrap();
         let mut s = to_activation(s, ISOLDE, true);
         s.pose_at(ISOLDE, c(1, 6)).unwrap();
@@ -1653,4 +1664,90 @@ fn recuperate_recovers_fatigue_or_stress_with_a_challenging_check() {
     cool.act(Action::Roll(Outcome::Failure)).unwrap();
     cool.act(Action::Accept).unwrap();
     assert_eq!(cool.models()[BRANNOC as usize].stress, 1, "a failure recovers nothing");
+}
+
+// ---- Round 2 (issue 60): Assist ----
+
+#[test]
+fn assist_gives_an_adjacent_ally_favour_on_its_next_check() {
+    // "Minor Actions: Assist: Aid another Model." Illustrative ruling: a Minor action for an
+    // adjacent ally in play, whose next Basic check has Favour ("Favour: Increases chances of
+    // success"); it ends with that check or at the ally's End Phase.
+    let mut s = to_activation(started(0), WAT, false);
+    s.pose_at(WAT, c(2, 3)).unwrap();
+    s.pose_at(BRANNOC, c(2, 4)).unwrap();
+    assert!(legal(&s).contains(&Action::Assist { ally: BRANNOC }));
+    assert!(!legal(&s).contains(&Action::Assist { ally: GARRICK }), "only an adjacent ally");
+    s.act(Action::Assist { ally: BRANNOC }).unwrap();
+    assert!(s.models()[BRANNOC as usize].conditions.assisted);
+    assert!(!legal(&s).contains(&Action::Assist { ally: BRANNOC }), "once");
+    // Brannoc's attack on the cutter, assisted, rolls with Favour: better odds.
+    let mut s = to_activation(started(0), BRANNOC, false);
+    s.pose_at(BRANNOC, c(2, 4)).unwrap();
+    s.pose_at(CUTTER, c(3, 5)).unwrap();
+    let strike = Action::Strike { target: CUTTER, boost: false, extra: false };
+    let hit = |s: &Encounter| match s.option_odds(strike) {
+        Some(encounter::odds::OptionOdds::Attack { hit, .. }) => hit,
+        other => panic!("{other:?}"),
+    };
+    let unaided = hit(&s);
+    s.pose_conditions(BRANNOC, Conditions { assisted: true, ..Conditions::default() }).unwrap();
+    assert!(hit(&s) > unaided + 0.05, "{} against {unaided}", hit(&s));
+    // The Favour is spent by the check that takes it.
+    s.act(strike).unwrap();
+    s.act(Action::Roll(Outcome::Failure)).unwrap();
+    if legal(&s).contains(&Action::Reroll) {
+        s.act(Action::Accept).unwrap();
+    }
+    assert!(!s.models()[BRANNOC as usize].conditions.assisted);
+    // Unused, it ends at the ally's End Phase.
+    let mut unused = Conditions { assisted: true, ..Conditions::default() };
+    unused.end_phase();
+    assert!(!unused.assisted);
+}
+
+// ---- Round 2 (issue 60): Two-Weapon Fighting ----
+
+#[test]
+fn two_weapon_fighting_adds_an_off_hand_attack_at_plus_two_and_an_interrupt() {
+    // "Two-Weapon Fighting - Use 1-H Melee Weapon, Shield, or Pistol in off-hand - Off-hand
+    // actions: Difficulty +2 - Gain +1 additional Interrupt". The goblin cutter fights with a
+    // sword and a dagger (illustrative): its Strike ends with an off-hand dagger attack.
+    let cutter = &encounter::data::ADVERSARIES[0];
+    assert_eq!(cutter.off_hand.map(|w| w.name), Some("dagger"));
+    assert_eq!(cutter.interrupts(), cutter.attacks + 1);
+    let mut s = to_activation(started(0), CUTTER, false);
+    assert_eq!(s.models()[CUTTER as usize].reactions, cutter.attacks + 1, "from the start");
+    s.pose_at(CUTTER, c(2, 4)).unwrap();
+    s.pose_at(WAT, c(2, 3)).unwrap(); // in front: in the dagger's Reach P too
+    s.act(Action::Strike { target: WAT, boost: false, extra: false }).unwrap();
+    let main = pending_odds(&s);
+    s.act(Action::Roll(Outcome::Failure)).unwrap(); // the sword misses
+    match s.pending().last() {
+        Some(Pending::Check(k)) => {
+            assert!(matches!(
+                k.purpose,
+                encounter::state::Purpose::Attack { off_hand: true, target: WAT, .. }
+            ));
+            assert!(success(k.odds) < success(main), "Difficulty +2: {:?} against {main:?}", k.odds);
+        }
+        other => panic!("no off-hand attack: {other:?}"),
+    }
+    s.act(Action::Roll(Outcome::Complication)).unwrap(); // a hit
+                                                         // The dagger's damage: Strength + its damage (0).
+    let dice = cutter.strength + cutter.off_hand.unwrap().damage;
+    assert!(
+        matches!(s.pending().last(), Some(Pending::Check(k)) if matches!(k.purpose, encounter::state::Purpose::Damage { target: WAT, dice: d, .. } if d == dice))
+    );
+    // A target out of the dagger's reach (Reach P: not diagonal) gets no off-hand attack.
+    let mut s = to_activation(started(0), CUTTER, false);
+    s.pose_at(CUTTER, c(2, 4)).unwrap();
+    s.pose_at(WAT, c(3, 5)).unwrap();
+    s.act(Action::Strike { target: WAT, boost: false, extra: false }).unwrap();
+    s.act(Action::Roll(Outcome::Failure)).unwrap();
+    assert!(!matches!(s.pending().last(), Some(Pending::Check(_))), "{:?}", s.pending());
+    // The End Phase gives it Interrupts equal to its Attacks and one more.
+    s.pose_reactions(CUTTER, 0).unwrap();
+    s.act(Action::EndActivation).unwrap();
+    assert_eq!(s.models()[CUTTER as usize].reactions, cutter.attacks + 1);
 }

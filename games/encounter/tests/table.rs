@@ -24,7 +24,7 @@ fn c(x: u8, y: u8) -> Cell {
 /// activating first.
 fn first_to_act(first: u8) -> Encounter {
     let mut s = Encounter::start();
-    for a in [Action::BuyPool(0), Action::Face(3), Action::Face(2)] {
+    for a in [Action::BuyPool(0), Action::Face(3), Action::Face(3), Action::Face(2)] {
         s.act(a).unwrap();
     }
     while s.phase() == Phase::Declare {
