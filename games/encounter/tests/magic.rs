@@ -26,6 +26,20 @@ fn c(x: u8, y: u8) -> Cell {
     Cell::new(x, y)
 }
 
+/// The models the pending damage checks are against, in the order they are pending.
+fn damage_targets(s: &Encounter) -> Vec<u8> {
+    s.pending()
+        .iter()
+        .filter_map(|p| match p {
+            Pending::Check(k) => match k.purpose {
+                Purpose::Damage { target, .. } => Some(target),
+                _ => None,
+            },
+            _ => None,
+        })
+        .collect()
+}
+
 /// Set-up with no surprise, the Winds of Magic rolled `winds`, the party declaring first;
 /// Isolde declares Cast, everyone else Fight; `first` activates first.
 fn to_activation(winds: u8, first: u8) -> Encounter {
@@ -194,17 +208,7 @@ fn miscasts_count_the_ones_of_all_the_rolls_against_mag() {
     roll(&mut s, 2, 2); // 1 Mark, 3 ones
     s.act(Action::Channel).unwrap();
     roll(&mut s, 0, 1); // 2 Marks: cast
-    let hits: Vec<u8> = s
-        .pending()
-        .iter()
-        .filter_map(|p| match p {
-            Pending::Check(k) => match k.purpose {
-                Purpose::Damage { target, .. } => Some(target),
-                _ => None,
-            },
-            _ => None,
-        })
-        .collect();
+    let hits = damage_targets(&s);
     assert_eq!(hits, vec![CUTTER, ISOLDE], "the caster's hit first, then the spell's");
     // Four 1s: Catastrophic: the spell fails, the caster is Stunned and hit.
     let mut s = isolde_facing_the_cutter(6);
@@ -234,18 +238,8 @@ fn a_fireball_is_a_template_attack_on_every_model_in_it() {
     assert!(option.contains("Wat, goblin cutter, goblin spearman"), "{option}");
     s.act(Action::Cast { spell: 1, at: c(5, 5) }).unwrap();
     roll(&mut s, 0, 4); // 4 Marks against Casting Number 3: a Success
-    let hit: Vec<u8> = s
-        .pending()
-        .iter()
-        .rev()
-        .filter_map(|p| match p {
-            Pending::Check(k) => match k.purpose {
-                Purpose::Damage { target, .. } => Some(target),
-                _ => None,
-            },
-            _ => None,
-        })
-        .collect();
+    let mut hit = damage_targets(&s);
+    hit.reverse();
     assert_eq!(hit, vec![WAT, CUTTER, SPEARMAN], "friend and foe alike");
     // Illustrative: the Fireball sets them Ablaze ("Ablaze (Ongoing): Start Phase: Automatic
     // S[varies] hit").
