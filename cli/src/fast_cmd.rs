@@ -3,6 +3,7 @@
 
 use clap::{Args, Subcommand};
 use std::path::PathBuf;
+use training::fast::branches::{make_branches, BranchRun};
 use training::fast::data::{make_data, DataRun};
 use training::fast::generations::{run_actor, run_loop, LoopRun, LoopSettings};
 use training::fast::trainer::{train, TrainRun};
@@ -14,6 +15,9 @@ use training::gate::sprt::Sprt;
 pub enum FastCommand {
     /// Play the teachers' games and write their labelled positions in shards (resumable).
     Data(DataArgs),
+    /// Label sibling positions (a few actions of sampled decisions, each played) by the mean
+    /// of rollouts from them: value-only data for the value head (resumable).
+    Branches(BranchesArgs),
     /// Train the fast network on data folders (resumable from its run folder).
     Train(TrainArgs),
     /// Expert iteration: rounds of search games, training and a sequential gate; promoted
@@ -162,6 +166,50 @@ pub struct DataArgs {
     pub quiet: bool,
 }
 
+/// Arguments of `tde fast branches`.
+#[derive(Args)]
+pub struct BranchesArgs {
+    /// Folder for the shards (`shard-NNNN.fdata`); existing shards are kept.
+    #[arg(long)]
+    pub out: PathBuf,
+    /// Games in all.
+    #[arg(long, default_value_t = 200, value_parser = clap::value_parser!(u64).range(1..=100_000_000))]
+    pub games: u64,
+    /// Games per shard.
+    #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+    pub shard_games: u64,
+    /// Seed of game 0.
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    /// The agent playing both sides of the games.
+    #[arg(long, default_value = "scripted")]
+    pub agent: String,
+    /// The agent playing both sides of the rollouts.
+    #[arg(long, default_value = "scripted")]
+    pub rollout_agent: String,
+    /// Rollouts from each child.
+    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u32).range(1..=10_000))]
+    pub rollouts: u32,
+    /// Share of the decisions with a choice whose children are labelled.
+    #[arg(long, default_value_t = 0.1)]
+    pub share: f64,
+    /// Children of the scripted player's first choices per labelled decision.
+    #[arg(long, default_value_t = 3)]
+    pub ranked_children: usize,
+    /// Further children drawn at random from the other legal actions.
+    #[arg(long, default_value_t = 1)]
+    pub random_children: usize,
+    /// Boards to draw from per game (`all`: every shipped board).
+    #[arg(long, value_delimiter = ',', default_value = "all")]
+    pub boards: Vec<String>,
+    /// Crews to draw from per game (`all`); two fix side A's and side B's.
+    #[arg(long, value_delimiter = ',', default_value = "all")]
+    pub crews: Vec<String>,
+    /// No progress bar.
+    #[arg(long)]
+    pub quiet: bool,
+}
+
 /// Arguments of `tde fast train`.
 #[derive(Args)]
 pub struct TrainArgs {
@@ -222,6 +270,21 @@ pub fn run(cmd: &FastCommand) -> Result<String, String> {
             temperature: a.temperature,
             other_nodes: a.other_nodes,
             decisions: a.decisions,
+            boards: a.boards.clone(),
+            crews: a.crews.clone(),
+            progress: !a.quiet,
+        }),
+        FastCommand::Branches(a) => make_branches(&BranchRun {
+            out: a.out.clone(),
+            games: a.games,
+            shard_games: a.shard_games,
+            seed: a.seed,
+            agent: a.agent.clone(),
+            rollout_agent: a.rollout_agent.clone(),
+            rollouts: a.rollouts,
+            share: a.share,
+            ranked_children: a.ranked_children,
+            random_children: a.random_children,
             boards: a.boards.clone(),
             crews: a.crews.clone(),
             progress: !a.quiet,
