@@ -219,6 +219,9 @@ pub struct TrainArgs {
     /// Data folders made by `tde fast data`.
     #[arg(long, value_delimiter = ',', required = true)]
     pub data: Vec<PathBuf>,
+    /// Validation folders or shards (default: every tenth shard of `--data`).
+    #[arg(long, value_delimiter = ',')]
+    pub valid: Vec<PathBuf>,
     /// Training steps in all.
     #[arg(long, default_value_t = 20_000, value_parser = clap::value_parser!(u64).range(1..=100_000_000))]
     pub steps: u64,
@@ -292,6 +295,7 @@ pub fn run(cmd: &FastCommand) -> Result<String, String> {
         FastCommand::Train(a) => train(&TrainRun {
             run: a.run.clone(),
             data: a.data.clone(),
+            valid: a.valid.clone(),
             steps: a.steps,
             config: fastnet::train::TrainConfig {
                 batch: a.batch as usize,

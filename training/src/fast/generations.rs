@@ -268,6 +268,7 @@ fn round(run: &LoopRun, state: &LoopState) -> Result<RoundRecord, String> {
     let training = train(&TrainRun {
         run: dir.join("train"),
         data,
+        valid: Vec::new(),
         steps: s.steps,
         config: s.train.clone(),
         init: Some(state.best.clone()),

@@ -5,8 +5,9 @@
 //! share its result, so a network can learn the games by heart and validation tells when),
 //! `adam.bin` (the optimiser's moments), `state.json` (the step and the settings,
 //! compared on resume), `metrics.jsonl` and `tensorboard/`. Validation positions are the
-//! shards whose index is a multiple of 10 (whole games, so a game's result is never both
-//! learned and tested), or, with a single shard, its last tenth.
+//! shards `--valid` names, or else the shards whose index is a multiple of 10 (whole games,
+//! so a game's result is never both learned and tested), or, with a single shard, its last
+//! tenth.
 
 use crate::network_training::metrics::Metrics;
 use fastnet::checkpoint::{Checkpoint, Meta, Shape, FORMAT};
@@ -24,6 +25,9 @@ pub struct TrainRun {
     pub run: PathBuf,
     /// Data folders (their `*.fdata` shards) or shards.
     pub data: Vec<PathBuf>,
+    /// Validation folders or shards; none: every tenth shard of `data` (see [`load_split`]).
+    #[serde(default)]
+    pub valid: Vec<PathBuf>,
     /// Steps in all (a resumed run goes on to this count).
     pub steps: u64,
     /// Batch size, learning rate and loss weights.
@@ -70,9 +74,8 @@ fn learning_rate(base: f32, step: u64, steps: u64) -> f32 {
     base * (0.1 + 0.9 * 0.5 * (1.0 + (std::f32::consts::PI * t.min(1.0)).cos()))
 }
 
-/// Load the shards of `dirs` (folders of `.fdata` shards, or shards), split into training and
-/// validation sets.
-pub fn load_split(dirs: &[PathBuf]) -> Result<(Dataset, Dataset), String> {
+/// The `.fdata` shards of `dirs` (folders of shards, or shards), each folder's in name order.
+fn shard_files(dirs: &[PathBuf], flag: &str) -> Result<Vec<PathBuf>, String> {
     let mut files = Vec::new();
     for dir in dirs {
         if dir.is_file() {
@@ -80,19 +83,26 @@ pub fn load_split(dirs: &[PathBuf]) -> Result<(Dataset, Dataset), String> {
             continue;
         }
         let mut f: Vec<PathBuf> = std::fs::read_dir(dir)
-            .map_err(|e| format!("--data {}: {e}", dir.display()))?
+            .map_err(|e| format!("{flag} {}: {e}", dir.display()))?
             .filter_map(|e| e.ok().map(|e| e.path()))
             .filter(|p| p.extension().is_some_and(|x| x == "fdata"))
             .collect();
         if f.is_empty() {
             return Err(format!(
-                "--data {}: no .fdata shards (make them with `tde fast data`)",
+                "{flag} {}: no .fdata shards (make them with `tde fast data`)",
                 dir.display()
             ));
         }
         f.sort();
         files.extend(f);
     }
+    Ok(files)
+}
+
+/// Load the shards of `dirs` (folders of `.fdata` shards, or shards), split into training and
+/// validation sets.
+pub fn load_split(dirs: &[PathBuf]) -> Result<(Dataset, Dataset), String> {
+    let files = shard_files(dirs, "--data")?;
     let (mut train, mut valid) = (Dataset::default(), Dataset::default());
     if files.len() == 1 {
         let all = Dataset::load(&files[0])?;
@@ -112,6 +122,29 @@ pub fn load_split(dirs: &[PathBuf]) -> Result<(Dataset, Dataset), String> {
         }
     }
     Ok((train, valid))
+}
+
+/// The training and validation sets: every shard of `data` for training and every shard of
+/// `valid` for validation where `valid` names any (a shard in both is refused), else
+/// [`load_split`] of `data`.
+pub fn load_sets(data: &[PathBuf], valid: &[PathBuf]) -> Result<(Dataset, Dataset), String> {
+    if valid.is_empty() {
+        return load_split(data);
+    }
+    let (train_files, valid_files) = (shard_files(data, "--data")?, shard_files(valid, "--valid")?);
+    let canonical = |p: &PathBuf| std::fs::canonicalize(p).unwrap_or_else(|_| p.clone());
+    if let Some(both) = valid_files.iter().find(|v| train_files.iter().any(|t| canonical(t) == canonical(v)))
+    {
+        return Err(format!("--valid {}: the shard is also in --data", both.display()));
+    }
+    let load = |files: &[PathBuf]| -> Result<Dataset, String> {
+        let mut all = Dataset::default();
+        for f in files {
+            all.append(&Dataset::load(f)?);
+        }
+        Ok(all)
+    };
+    Ok((load(&train_files)?, load(&valid_files)?))
 }
 
 fn read_adam(path: &Path) -> Result<Adam, String> {
@@ -205,7 +238,7 @@ pub fn train(run: &TrainRun) -> Result<String, String> {
         };
         (0, checkpoint, Adam::default())
     };
-    let (train_set, valid_set) = load_split(&run.data)?;
+    let (train_set, valid_set) = load_sets(&run.data, &run.valid)?;
     if train_set.positions.is_empty() || valid_set.positions.is_empty() {
         return Err("the data holds too few positions to train and validate on".into());
     }
@@ -306,4 +339,42 @@ fn scale(mut a: Losses, k: f64) -> Losses {
     a.policy *= k;
     a.top1 *= k;
     a
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A shard of `n` value-only positions, each with the one feature `tag` and value `tag`.
+    fn shard(dir: &Path, name: &str, tag: u16, n: usize) -> PathBuf {
+        let mut d = Dataset::default();
+        for _ in 0..n {
+            d.push(&[tag], &[], tag as f32 / 10.0, 0.0);
+        }
+        let path = dir.join(name);
+        d.save(&path).unwrap();
+        path
+    }
+
+    #[test]
+    fn named_validation_shards_validate_and_every_data_shard_trains() {
+        let dir = std::env::temp_dir().join("tde-fast-trainer-valid");
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(dir.join("data")).unwrap();
+        for k in 0..3u16 {
+            shard(&dir.join("data"), &format!("shard-{k:04}.fdata"), k + 1, 4);
+        }
+        let held = shard(&dir, "held.fdata", 9, 2);
+        let (train, valid) = load_sets(&[dir.join("data")], std::slice::from_ref(&held)).unwrap();
+        assert_eq!((train.positions.len(), valid.positions.len()), (12, 2));
+        assert!(valid.features.iter().all(|&f| f == 9) && train.features.iter().all(|&f| f != 9));
+        // Without --valid, the first of every ten shards validates, as before.
+        let (train, valid) = load_sets(&[dir.join("data")], &[]).unwrap();
+        assert_eq!((train.positions.len(), valid.positions.len()), (8, 4));
+        let again = dir.join("data").join("shard-0001.fdata");
+        let err = load_sets(&[dir.join("data")], &[again]).unwrap_err();
+        assert!(err.contains("--valid") && err.contains("also in --data"), "{err}");
+        let err = load_sets(&[dir.join("data")], &[dir.join("none")]).unwrap_err();
+        assert!(err.starts_with("--valid"), "{err}");
+    }
 }
