@@ -13,13 +13,14 @@ pub enum Level {
     Normal,
     /// The strongest agent's search with a fifth of its time: a tenth of a second a move.
     Hard,
-    /// The strongest agent (search whose root candidates the shipped network chooses), half a
-    /// second a move.
+    /// The strongest agent (the main line's: rollout search whose root candidates the fast
+    /// network's policy chooses, `mcts-fast-root`), half a second a move.
     Strongest,
 }
 
-/// The network the strongest level reads, relative to the repository.
-pub const STRONGEST_NET: &str = "checkpoints/bootstrap_value";
+/// The network the strongest level reads, relative to the repository: the main line's newest
+/// promoted generation of the fast network.
+pub const STRONGEST_NET: &str = "checkpoints/fast/gen-000.fnet";
 
 impl Level {
     /// The level's name as `--level` takes it.
@@ -58,7 +59,7 @@ fn strongest(ms: u32) -> Result<String, String> {
              choose --level normal"
         )
     })?;
-    Ok(format!("mcts:ms={ms},rollout=scripted,width=4,net={}", net.display()))
+    Ok(format!("mcts-fast-root:ms={ms},rollout=scripted,width=4,net={}", net.display()))
 }
 
 /// `relative` under the working folder when it is there, else under the repository this
