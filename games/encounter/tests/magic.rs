@@ -196,7 +196,7 @@ fn miscasts_count_the_ones_of_all_the_rolls_against_mag() {
     roll(&mut s, 1, 2); // 2 − 1 = 1 Mark
     s.act(Action::Channel).unwrap();
     roll(&mut s, 1, 2); // 1 + 1 = 2 Marks: cast, with 2 ones in all
-    assert!(s.models()[ISOLDE as usize].conditions.staggered);
+    assert!(s.models()[ISOLDE as usize].conditions.staggered > 0);
     assert!(
         matches!(s.pending().last(), Some(Pending::Check(k)) if matches!(k.purpose, Purpose::Damage { target: CUTTER, .. }))
     );
@@ -335,7 +335,7 @@ fn a_prayer_is_a_manoeuvre_whose_cool_check_inspires_the_models_near() {
     s.pose_at(ISOLDE, c(6, 6)).unwrap(); // too far
     assert!(s.legal_actions().contains(&Action::Pray));
     let mut staggered = s.clone();
-    staggered.pose_conditions(BRANNOC, Conditions { staggered: true, ..Conditions::default() }).unwrap();
+    staggered.pose_conditions(BRANNOC, Conditions { staggered: 1, ..Conditions::default() }).unwrap();
     assert!(!staggered.legal_actions().contains(&Action::Pray), "Staggered: \"Cannot perform Manoeuvres\"");
     s.act(Action::Pray).unwrap();
     assert!(
@@ -352,7 +352,7 @@ fn a_prayer_is_a_manoeuvre_whose_cool_check_inspires_the_models_near() {
     if s.legal_actions().contains(&Action::Reroll) {
         s.act(Action::Accept).unwrap();
     }
-    assert!(s.models()[BRANNOC as usize].conditions.staggered);
+    assert!(s.models()[BRANNOC as usize].conditions.staggered > 0);
 }
 
 #[test]
