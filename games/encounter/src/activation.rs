@@ -280,7 +280,9 @@ impl Encounter {
             // Frenzied: "Attack nearest Model. Only Melee Strike actions and Advance manoeuvres."
             let nearest = self.nearest_enemy_distance(m);
             out.retain(|a| match *a {
-                Action::Strike { target, .. } => Some(self.models[target as usize].cell.distance(model.cell)) == nearest,
+                Action::Strike { target, .. } => {
+                    Some(self.models[target as usize].cell.distance(model.cell)) == nearest
+                }
                 Action::Advance(_) | Action::EndActivation => true,
                 _ => false,
             });
@@ -515,7 +517,8 @@ impl Encounter {
         let model = &self.models[m as usize];
         // A Broken model "Cannot use Actions": no Interrupts.
         !model.conditions.broken
-            && (model.reactions > 0 || (model.side() == PARTY_SIDE && self.momentum_left() >= price::REACTION))
+            && (model.reactions > 0
+                || (model.side() == PARTY_SIDE && self.momentum_left() >= price::REACTION))
     }
 
     /// Whether an Interrupt by `m` now would cost Momentum (it has no Reaction left).

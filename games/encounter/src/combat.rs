@@ -57,7 +57,11 @@ impl Encounter {
             }
             if t.profile.shield >= 2 || a.cell.distance(t.cell) <= POINT_BLANK {
                 opposed = true;
-                opposed_obstacle(a.profile.shooting, t.profile.dodge, steps + a.conditions.cowed_against(target))
+                opposed_obstacle(
+                    a.profile.shooting,
+                    t.profile.dodge,
+                    steps + a.conditions.cowed_against(target),
+                )
             } else {
                 unopposed_obstacle(a.profile.shooting, steps)
             }
@@ -163,7 +167,10 @@ impl Encounter {
     /// Hatred of it, Favour).
     pub(crate) fn manoeuvre_odds(&self, m: u8, steps: i8) -> [f64; 5] {
         let model = &self.models[m as usize];
-        let best = self.zone_enemies(m, model.cell).into_iter().max_by_key(|&e| (self.models[e as usize].melee(), e));
+        let best = self
+            .zone_enemies(m, model.cell)
+            .into_iter()
+            .max_by_key(|&e| (self.models[e as usize].melee(), e));
         let c = model.conditions;
         let (skill, cowed, hates) = match best {
             Some(e) => (self.models[e as usize].melee(), c.cowed_against(e), c.hates(e)),
@@ -179,11 +186,15 @@ impl Encounter {
     /// Demoralized shift it; Blinded, Strained and Distressed give Peril).
     pub(crate) fn morale_check(&self, m: u8) -> Check {
         let model = &self.models[m as usize];
-        let skill = if model.profile.kind == Kind::Follower { model.profile.obedience } else { model.profile.cool };
+        let skill =
+            if model.profile.kind == Kind::Follower { model.profile.obedience } else { model.profile.cool };
         let steps = Difficulty::Routine.steps() + model.conditions.steps();
         Check {
             purpose: Purpose::Morale { model: m },
-            odds: basic_odds(unopposed_obstacle(skill, steps), Roll::net(model.favour(), model.mental_peril())),
+            odds: basic_odds(
+                unopposed_obstacle(skill, steps),
+                Roll::net(model.favour(), model.mental_peril()),
+            ),
             luck: None,
             rerolled: false,
         }
@@ -500,7 +511,9 @@ impl Encounter {
             self.models.iter().filter(|x| x.in_play() && x.side() != side).map(|x| x.profile.rally).max();
         if let Some(x) = rally.filter(|&x| x > 0) {
             // A Rally is a leader's call, a Social action: Deafened models do not hear it.
-            for other in self.models.iter_mut().filter(|o| o.in_play() && o.side() != side && !o.conditions.deafened) {
+            for other in
+                self.models.iter_mut().filter(|o| o.in_play() && o.side() != side && !o.conditions.deafened)
+            {
                 other.conditions.inspired = other.conditions.inspired.max(x);
             }
             self.note(|_| format!("  their leader rallies: Inspired {x}"));

@@ -256,7 +256,8 @@ pub struct Prayer {
 }
 
 /// Brannoc's prayer (ILLUSTRATIVE).
-pub const WATCHERS_BLESSING: Prayer = Prayer { name: "the Watcher's Blessing", inspired: 1, radius: 2, frenzy: false };
+pub const WATCHERS_BLESSING: Prayer =
+    Prayer { name: "the Watcher's Blessing", inspired: 1, radius: 2, frenzy: false };
 
 /// The orc veteran's prayer (ILLUSTRATIVE).
 pub const WAR_GODS_FURY: Prayer = Prayer { name: "the War-god's Fury", inspired: 1, radius: 2, frenzy: true };
@@ -472,8 +473,14 @@ pub const ADVERSARIES: [Profile; 5] = [
 /// The Nemesis the DM may make of its Champion at set-up for 1 Threat ("better models";
 /// ILLUSTRATIVE): the ogre chieftain returning, "evolves like Characters": one Advance more
 /// (+1 Wounds) and a Character's resources (1 Luck Point, 1 Fate Point).
-pub const NEMESIS: Profile =
-    Profile { name: "ogre chieftain (Nemesis)", wounds: 5, luck: 1, fate: 1, nemesis: true, ..ADVERSARIES[4] };
+pub const NEMESIS: Profile = Profile {
+    name: "ogre chieftain (Nemesis)",
+    wounds: 5,
+    luck: 1,
+    fate: 1,
+    nemesis: true,
+    ..ADVERSARIES[4]
+};
 
 /// The Momentum the party gains for defeating a Nemesis ("+5 Nemesis Adversary defeated").
 pub const NEMESIS_MOMENTUM: u8 = 5;

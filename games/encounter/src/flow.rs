@@ -422,9 +422,11 @@ impl Encounter {
             for &m in &members {
                 let x = &self.models[m as usize];
                 let checks_now = match x.profile.kind {
-                    Kind::Follower => {
-                        x.profile.follows.and_then(|c| self.named(c)).is_some_and(|c| !self.models[c as usize].in_play())
-                    }
+                    Kind::Follower => x
+                        .profile
+                        .follows
+                        .and_then(|c| self.named(c))
+                        .is_some_and(|c| !self.models[c as usize].in_play()),
                     Kind::Character => false,
                     _ => shaken,
                 };

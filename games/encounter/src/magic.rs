@@ -298,7 +298,8 @@ impl Encounter {
             let (side, cell) = (self.models[m as usize].side(), self.models[m as usize].cell);
             // The blessing is heard: a Deafened model other than the one praying is immune to it
             // (ruling: "Deafened (Ongoing): Immune to Social actions").
-            for (i, o) in self.models.iter_mut().enumerate().filter(|(_, o)| o.in_play() && o.side() == side) {
+            for (i, o) in self.models.iter_mut().enumerate().filter(|(_, o)| o.in_play() && o.side() == side)
+            {
                 if o.cell.distance(cell) <= prayer.radius && (i == m as usize || !o.conditions.deafened) {
                     o.conditions.inspired = o.conditions.inspired.max(x);
                 }

@@ -616,8 +616,10 @@ impl Encounter {
             models.push(Model::fresh(p, start((b'a' + i as u8) as char)));
         }
         let named = |name: &str| models.iter().position(|m: &Model| m.profile.name == name).map(|i| i as u8);
-        let grudges: Vec<_> =
-            models.iter().map(|m| (m.profile.hates.and_then(named), m.profile.animosity.and_then(named))).collect();
+        let grudges: Vec<_> = models
+            .iter()
+            .map(|m| (m.profile.hates.and_then(named), m.profile.animosity.and_then(named)))
+            .collect();
         for (m, (hatred, animosity)) in models.iter_mut().zip(grudges) {
             m.conditions.hatred = hatred;
             m.conditions.animosity = animosity;

@@ -243,10 +243,14 @@ fn a_fireball_is_a_template_attack_on_every_model_in_it() {
     assert_eq!(hit, vec![WAT, CUTTER, SPEARMAN], "friend and foe alike");
     // Illustrative: the Fireball sets them Ablaze ("Ablaze (Ongoing): Start Phase: Automatic
     // S[varies] hit").
+    // Illustrative: and Deafened by its thunder ("Deafened (Ongoing): Immune to Social
+    // actions"), until Bookkeeping.
     for m in [WAT, CUTTER, SPEARMAN] {
         assert_eq!(s.models()[m as usize].conditions.ablaze, encounter::data::FIREBALL_ABLAZE);
+        assert!(s.models()[m as usize].conditions.deafened);
     }
     assert_eq!(s.models()[ISOLDE as usize].conditions.ablaze, 0);
+    assert!(!s.models()[ISOLDE as usize].conditions.deafened);
 }
 
 #[test]

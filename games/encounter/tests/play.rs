@@ -91,7 +91,10 @@ fn invariants(s: &Encounter) -> Result<(), String> {
             }
         }
         // Frenzied: "Only Melee Strike actions and Advance manoeuvres"; Broken: only moves away.
-        if (c.frenzied > 0 || c.broken) && s.activation().is_some_and(|a| a.model == i as u8) && s.pending().is_empty() {
+        if (c.frenzied > 0 || c.broken)
+            && s.activation().is_some_and(|a| a.model == i as u8)
+            && s.pending().is_empty()
+        {
             let only = |a: &encounter::Action| match a {
                 encounter::Action::Strike { .. } => c.frenzied > 0,
                 encounter::Action::Advance(_) | encounter::Action::EndActivation => true,
@@ -295,7 +298,10 @@ impl Reached {
                 ("exhausted by Fatigue", m.fatigue >= encounter::data::FATIGUE_LIMIT),
                 ("staggered 2", c.staggered > 1),
                 ("frenzied", c.frenzied > 0),
-                ("fatigue after a frenzy", m.fatigue > 0 && m.profile.kind != encounter::data::Kind::Character),
+                (
+                    "fatigue after a frenzy",
+                    m.fatigue > 0 && m.profile.kind != encounter::data::Kind::Character,
+                ),
                 ("hatred ended", c.hatred.is_none() && m.profile.hates.is_some()),
                 ("distressed", c.distressed),
                 ("strained", c.strained),
