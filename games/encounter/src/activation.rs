@@ -139,9 +139,9 @@ impl Encounter {
         out.push(Action::EndActivation);
         // "Staggered [...] If X > 1: Limited actions" (ruling: one action, a Major or a Minor).
         let limited = model.conditions.staggered > 1;
-        let acted = act.major || act.minors > 0;
-        let can_minor = !(limited && acted) && (act.minors < free_minors(act) || self.extra_minor(m));
-        let can_major = !(limited && acted) && !act.major && act.minors <= 1;
+        let spent = limited && (act.major || act.minors > 0);
+        let can_minor = !spent && (act.minors < free_minors(act) || self.extra_minor(m));
+        let can_major = !spent && !act.major && act.minors <= 1;
         let prone = model.conditions.prone;
         let engaged = self.engaged(m);
         let manoeuvres = !act.basic_only && model.conditions.staggered == 0 && !prone;

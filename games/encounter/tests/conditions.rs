@@ -334,7 +334,6 @@ fn corruption_at_two_strains_a_character_peril_and_a_cool_check_or_broken() {
         }
     }
     // Next round it declares Move alone.
-    let mut s = s;
     s.act(Action::EndActivation).unwrap();
     let s = play_until(s, |s| {
         s.round() == 2 && s.phase() == Phase::Declare && s.node() == Node::Decision(PARTY_SIDE)
