@@ -3,7 +3,7 @@
 //! Minor and a free Minor), what Momentum, the Adversary Pool and Threat buy, and the
 //! Interrupts an Advance out of a Danger Zone offers.
 
-use crate::data::{Kind, FATIGUE_LIMIT, MENACE};
+use crate::data::{Kind, DRAUGHT_WOUNDS, FATIGUE_LIMIT, MENACE};
 use crate::state::{
     Action, Activation, Check, Encounter, Intent, Pending, Purpose, Surprise, DM_SIDE, PARTY_SIDE,
 };
@@ -35,7 +35,11 @@ impl Encounter {
         let stunned = model.conditions.stunned;
         let bleeding = model.conditions.bleeding;
         let ablaze = model.conditions.ablaze;
-        let menaced = kind.is_party() && self.menaced(m);
+        // The Menacing Talent is intimidation: Psychology, and a Social action a Deafened model
+        // is immune to (ruling).
+        let c = model.conditions;
+        let menaced = kind.is_party() && self.menaced(m) && c.psychology() && !c.deafened;
+        let strained = c.strained;
         self.act = Some(Activation {
             model: m,
             major: false,
@@ -47,6 +51,7 @@ impl Encounter {
             ended: stunned,
             forced: false,
             prayed: false,
+            attacked: false,
         });
         self.note(|s| {
             let extra = if stunned { " (stunned: misses its activation)" } else { "" };
@@ -69,6 +74,13 @@ impl Encounter {
             }
             self.pending.push(Pending::Check(check));
         }
+        // "Strained (Ongoing): [...] Start Phase: Cool check or gain Broken"; a model no longer
+        // Strained is no longer Broken (ruling).
+        if strained && !stunned {
+            self.pending.push(Pending::Check(self.strain_check(m)));
+        } else {
+            self.models[m as usize].conditions.broken = false;
+        }
     }
 
     /// Whether model `m` stands in the Danger Zone of an enemy Champion that has the
@@ -89,6 +101,16 @@ impl Encounter {
     /// it (illustrative ruling: the "dire consequences" of abandoning it), unless its side
     /// spends a Fate Point to escape.
     pub(crate) fn end_activation(&mut self, m: u8) {
+        let attacked = self.act.is_some_and(|a| a.attacked);
+        let model = &mut self.models[m as usize];
+        // Frenzied ends at the End Phase of an activation without an attack (ruling): "After
+        // removal: Fatigue [X]".
+        let x = model.conditions.frenzied;
+        if x > 0 && !attacked {
+            model.conditions.frenzied = 0;
+            model.fatigue = model.fatigue.saturating_add(x).min(FATIGUE_LIMIT);
+            self.note(|s| format!("  {}'s frenzy passes: Fatigue {x}", s.name(m)));
+        }
         let model = &mut self.models[m as usize];
         model.conditions.end_phase();
         model.reactions = model.profile.interrupts();
@@ -115,11 +137,14 @@ impl Encounter {
         let m = act.model;
         let model = &self.models[m as usize];
         out.push(Action::EndActivation);
-        let can_minor = act.minors < free_minors(act) || self.extra_minor(m);
-        let can_major = !act.major && act.minors <= 1;
+        // "Staggered [...] If X > 1: Limited actions" (ruling: one action, a Major or a Minor).
+        let limited = model.conditions.staggered > 1;
+        let spent = limited && (act.major || act.minors > 0);
+        let can_minor = !spent && (act.minors < free_minors(act) || self.extra_minor(m));
+        let can_major = !spent && !act.major && act.minors <= 1;
         let prone = model.conditions.prone;
         let engaged = self.engaged(m);
-        let manoeuvres = !act.basic_only && !model.conditions.staggered && !prone;
+        let manoeuvres = !act.basic_only && model.conditions.staggered == 0 && !prone;
         let kind = model.profile.kind;
         let momentum = if model.side() == PARTY_SIDE { self.momentum_left() } else { 0 };
         let pool = !act.basic_only && matches!(kind, Kind::Elite | Kind::Champion) && self.pool > 0;
@@ -143,7 +168,9 @@ impl Encounter {
                 }
                 for (i, ally) in self.models.iter().enumerate() {
                     let i = i as u8;
+                    // Animosity: "Cannot use Teamwork actions" with that ally.
                     if i != m
+                        && model.conditions.animosity != Some(i)
                         && ally.in_play()
                         && ally.side() == model.side()
                         && ally.cell.adjacent(model.cell)
@@ -183,6 +210,7 @@ impl Encounter {
             if !act.basic_only {
                 for (i, ally) in self.models.iter().enumerate() {
                     if i as u8 != m
+                        && model.conditions.animosity != Some(i as u8)
                         && ally.in_play()
                         && ally.side() == model.side()
                         && ally.cell.adjacent(model.cell)
@@ -197,6 +225,10 @@ impl Encounter {
             }
             if model.conditions.ablaze > 0 {
                 out.push(Action::Extinguish);
+            }
+            // Manage Equipment: "drink potion".
+            if !act.basic_only && model.draughts > 0 && model.wounds < model.profile.wounds {
+                out.push(Action::DrinkDraught);
             }
             if !act.basic_only {
                 for (stress, taken) in [(false, model.fatigue), (true, model.stress)] {
@@ -243,6 +275,37 @@ impl Encounter {
                 }
             }
         }
+        let c = model.conditions;
+        if c.frenzied > 0 {
+            // Frenzied: "Attack nearest Model. Only Melee Strike actions and Advance manoeuvres."
+            let nearest = self.nearest_enemy_distance(m);
+            out.retain(|a| match *a {
+                Action::Strike { target, .. } => {
+                    Some(self.models[target as usize].cell.distance(model.cell)) == nearest
+                }
+                Action::Advance(_) | Action::EndActivation => true,
+                _ => false,
+            });
+        } else if c.broken {
+            // Broken: "Move away from enemies. Cannot use Actions."
+            let now = self.nearest_enemy_distance(m);
+            out.retain(|a| match *a {
+                Action::Advance(to) => self.enemy_distance(m, to) > now,
+                Action::EndActivation => true,
+                _ => false,
+            });
+        }
+    }
+
+    /// The distance from square `c` to the nearest enemy in play of model `m`.
+    pub(crate) fn enemy_distance(&self, m: u8, c: crate::board::Cell) -> Option<u8> {
+        let side = self.models[m as usize].side();
+        self.models.iter().filter(|e| e.in_play() && e.side() != side).map(|e| e.cell.distance(c)).min()
+    }
+
+    /// The distance from model `m` to the nearest enemy in play.
+    pub(crate) fn nearest_enemy_distance(&self, m: u8) -> Option<u8> {
+        self.enemy_distance(m, self.models[m as usize].cell)
     }
 
     /// Whether the next Minor action of model `m`'s activation is an additional one, paid with
@@ -292,6 +355,7 @@ impl Encounter {
             action,
             Action::StandUp | Action::Strike { .. } | Action::Shoot { .. } | Action::Cast { .. }
         );
+        act.attacked |= matches!(action, Action::Strike { .. } | Action::Shoot { .. } | Action::Cast { .. });
         let free = matches!(action, Action::Ease | Action::Empower);
         if is_major {
             act.major = true;
@@ -393,13 +457,21 @@ impl Encounter {
             Action::Assist { ally } => self.models[ally as usize].conditions.assisted = true,
             Action::ClearSight => self.models[m as usize].conditions.blinded = false,
             Action::Extinguish => self.models[m as usize].conditions.ablaze = 0,
+            Action::DrinkDraught => {
+                let x = &mut self.models[m as usize];
+                x.draughts -= 1;
+                x.wounds = (x.wounds + DRAUGHT_WOUNDS).min(x.profile.wounds);
+                self.note(|s| format!("  {} has {} Wound(s)", s.name(m), s.models[m as usize].wounds));
+            }
             Action::Hide => self.models[m as usize].conditions.hidden = true,
             Action::StandUp => self.models[m as usize].conditions.prone = false,
             Action::Strike { target, boost, extra } => {
                 self.pay(m, boost, extra);
                 self.reveal(m);
                 let steps = if boost { -2 } else { 0 };
-                let attacks = self.models[m as usize].profile.attacks + extra as u8;
+                // Frenzied: "Attacks ×2".
+                let x = &self.models[m as usize];
+                let attacks = x.profile.attacks * (1 + (x.conditions.frenzied > 0) as u8) + extra as u8;
                 // "Two-Weapon Fighting": the Strike ends with an off-hand attack.
                 if self.models[m as usize].profile.off_hand.is_some() {
                     self.pending.push(Pending::OffHand { attacker: m, target, steps: steps + easier });
@@ -443,7 +515,10 @@ impl Encounter {
     /// activation").
     pub(crate) fn has_reaction(&self, m: u8) -> bool {
         let model = &self.models[m as usize];
-        model.reactions > 0 || (model.side() == PARTY_SIDE && self.momentum_left() >= price::REACTION)
+        // A Broken model "Cannot use Actions": no Interrupts.
+        !model.conditions.broken
+            && (model.reactions > 0
+                || (model.side() == PARTY_SIDE && self.momentum_left() >= price::REACTION))
     }
 
     /// Whether an Interrupt by `m` now would cost Momentum (it has no Reaction left).

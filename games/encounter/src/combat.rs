@@ -34,12 +34,15 @@ impl Encounter {
     /// The check of an attack by `attacker` on `target`; `steps` extra difficulty steps
     /// (Prepare −1, Momentum or Pool −2). Inspired and Demoralized shift the difficulty;
     /// Favour and Peril cancel: a Prone target gives Favour in melee and Peril at range, a
-    /// Blinded attacker Peril, a Drained one Peril in melee (a physical check).
+    /// Blinded attacker Peril, a Drained one Peril in melee (a physical check). An opposed
+    /// attack is X steps harder for an attacker Cowed X by the target and has Favour for one
+    /// that hates it.
     pub(crate) fn attack_check(&self, attacker: u8, target: u8, ranged: bool, steps: i8) -> Check {
         let a = &self.models[attacker as usize];
         let t = &self.models[target as usize];
         let mut steps = steps + t.profile.size.attack_difficulty() + a.conditions.steps();
         let mut melee_mask = 0u32;
+        let mut opposed = false;
         // An attacker against a Hidden model is treated as Blinded.
         let peril = a.peril(!ranged).max(t.conditions.hidden as u8);
         let obstacle = if ranged {
@@ -53,15 +56,22 @@ impl Encounter {
                 melee_mask |= 1 << e;
             }
             if t.profile.shield >= 2 || a.cell.distance(t.cell) <= POINT_BLANK {
-                opposed_obstacle(a.profile.shooting, t.profile.dodge, steps)
+                opposed = true;
+                opposed_obstacle(
+                    a.profile.shooting,
+                    t.profile.dodge,
+                    steps + a.conditions.cowed_against(target),
+                )
             } else {
                 unopposed_obstacle(a.profile.shooting, steps)
             }
         } else {
-            opposed_obstacle(a.melee(), t.profile.defense, steps)
+            opposed = true;
+            opposed_obstacle(a.melee(), t.profile.defense, steps + a.conditions.cowed_against(target))
         };
         let prone = t.conditions.prone as u8;
-        let favour = a.favour();
+        // Hatred: "Against specified target: Favour on Opposed checks".
+        let favour = a.favour() + if opposed { a.conditions.hates(target) } else { 0 };
         let roll = if ranged { Roll::net(favour, peril + prone) } else { Roll::net(prone + favour, peril) };
         Check {
             purpose: Purpose::Attack { attacker, target, ranged, melee_mask, off_hand: false },
@@ -72,9 +82,10 @@ impl Encounter {
     }
 
     /// The Character who may re-roll a check model `m` makes (itself: Luck, Push or Dark
-    /// Deal).
+    /// Deal); a Nemesis too ("evolves like Characters": Luck only).
     pub(crate) fn luck_of(&self, m: u8) -> Option<u8> {
-        (self.models[m as usize].profile.kind == Kind::Character).then_some(m)
+        let p = self.models[m as usize].profile;
+        (p.kind == Kind::Character || p.nemesis).then_some(m)
     }
 
     /// The ways Character `m` may re-roll a failed check (`rerolled`: it was re-rolled once
@@ -82,10 +93,13 @@ impl Encounter {
     /// Dark Deal ("except Dark Deal").
     pub(crate) fn reroll_options(&self, m: u8, rerolled: bool, out: &mut Vec<Action>) {
         let x = &self.models[m as usize];
+        if !rerolled && x.luck > 0 {
+            out.push(Action::Reroll);
+        }
+        if x.profile.kind != Kind::Character {
+            return;
+        }
         if !rerolled {
-            if x.luck > 0 {
-                out.push(Action::Reroll);
-            }
             if x.fatigue < FATIGUE_LIMIT {
                 out.push(Action::Push { stress: false });
             }
@@ -104,12 +118,10 @@ impl Encounter {
         let model = &self.models[m as usize];
         let skill = if stress { model.profile.cool } else { model.profile.endurance };
         let steps = steps + Difficulty::Challenging.steps() + model.conditions.steps();
+        let peril = if stress { model.mental_peril() } else { model.peril(true) };
         Check {
             purpose: Purpose::Recuperate { model: m, stress },
-            odds: basic_odds(
-                unopposed_obstacle(skill, steps),
-                Roll::net(model.favour(), model.peril(!stress)),
-            ),
+            odds: basic_odds(unopposed_obstacle(skill, steps), Roll::net(model.favour(), peril)),
             luck: self.luck_of(m),
             rerolled: false,
         }
@@ -151,32 +163,55 @@ impl Encounter {
     }
 
     /// The opposed check of a Disengage or Change Place by `m`: Challenging Athletics against
-    /// the best WS (Melee) among the enemies engaging it.
+    /// the best WS (Melee) among the enemies engaging it (Cowed by that enemy, harder; with
+    /// Hatred of it, Favour).
     pub(crate) fn manoeuvre_odds(&self, m: u8, steps: i8) -> [f64; 5] {
         let model = &self.models[m as usize];
         let best = self
             .zone_enemies(m, model.cell)
-            .iter()
-            .map(|&e| self.models[e as usize].melee())
-            .max()
-            .unwrap_or(0);
-        let steps = steps + Difficulty::Challenging.steps() + model.conditions.steps();
-        let roll = Roll::net(model.favour(), model.peril(true));
-        basic_odds(opposed_obstacle(model.profile.athletics, best, steps), roll)
+            .into_iter()
+            .max_by_key(|&e| (self.models[e as usize].melee(), e));
+        let c = model.conditions;
+        let (skill, cowed, hates) = match best {
+            Some(e) => (self.models[e as usize].melee(), c.cowed_against(e), c.hates(e)),
+            None => (0, 0, 0),
+        };
+        let steps = steps + Difficulty::Challenging.steps() + c.steps() + cowed;
+        let roll = Roll::net(model.favour() + hates, model.peril(true));
+        basic_odds(opposed_obstacle(model.profile.athletics, skill, steps), roll)
     }
 
-    /// The Morale check of Adversary `m`: a Basic Routine check of its Cool, unopposed
-    /// (Inspired and Demoralized shift it, Blinded gives Peril).
+    /// The Morale check of Adversary or Henchman `m` (a Basic Routine check of its Cool), or
+    /// the Obedience check of Follower `m` (of its Obedience), unopposed (Inspired and
+    /// Demoralized shift it; Blinded, Strained and Distressed give Peril).
     pub(crate) fn morale_check(&self, m: u8) -> Check {
         let model = &self.models[m as usize];
+        let skill =
+            if model.profile.kind == Kind::Follower { model.profile.obedience } else { model.profile.cool };
         let steps = Difficulty::Routine.steps() + model.conditions.steps();
         Check {
             purpose: Purpose::Morale { model: m },
             odds: basic_odds(
-                unopposed_obstacle(model.profile.cool, steps),
-                Roll::net(model.favour(), model.peril(false)),
+                unopposed_obstacle(skill, steps),
+                Roll::net(model.favour(), model.mental_peril()),
             ),
             luck: None,
+            rerolled: false,
+        }
+    }
+
+    /// The Cool check of Strained model `m` at its Start Phase ("Start Phase: Cool check or
+    /// gain Broken"): a Basic Routine check, unopposed; Peril from Strained itself.
+    pub(crate) fn strain_check(&self, m: u8) -> Check {
+        let model = &self.models[m as usize];
+        let steps = Difficulty::Routine.steps() + model.conditions.steps();
+        Check {
+            purpose: Purpose::Strain { model: m },
+            odds: basic_odds(
+                unopposed_obstacle(model.profile.cool, steps),
+                Roll::net(model.favour(), model.mental_peril()),
+            ),
+            luck: self.luck_of(m),
             rerolled: false,
         }
     }
@@ -205,6 +240,7 @@ impl Encounter {
                     if outcome == Outcome::Boon || empowered {
                         self.critical(attacker, target, ranged, off_hand);
                     }
+                    self.frighten(attacker, target);
                     let dice = match self.models[attacker as usize].profile.off_hand.filter(|_| off_hand) {
                         Some(w) => self.models[attacker as usize].strength() + w.damage,
                         None => self.damage_dice(attacker, ranged),
@@ -252,19 +288,24 @@ impl Encounter {
                     self.note(|s| format!("  {} holds (Morale: {outcome:?})", s.name(model)));
                 } else {
                     // "Broken (Ongoing): Move away from enemies. Cannot use Actions." Ruling: a
-                    // Broken Adversary routs off the Board Section at once.
+                    // Broken Adversary, Follower or Henchman routs off the Board Section at once.
                     let x = &mut self.models[model as usize];
                     x.out = true;
                     x.routed = true;
                     self.note(|s| format!("  {} is Broken and routs (Morale: {outcome:?})", s.name(model)));
+                    self.forget(model);
                 }
+            }
+            Purpose::Strain { model } => {
+                self.note(|s| format!("  {} is Strained: Cool check {outcome:?}", s.name(model)));
+                self.models[model as usize].conditions.broken = !outcome.succeeded();
             }
             Purpose::Disengage { model, to } => {
                 self.note(|s| format!("  {} disengages: {outcome:?}", s.name(model)));
                 if outcome.succeeded() {
                     self.models[model as usize].cell = to;
                 } else if outcome == Outcome::Bane {
-                    self.models[model as usize].conditions.staggered = true;
+                    self.models[model as usize].conditions.stagger();
                 }
             }
             Purpose::Recuperate { model, stress } => {
@@ -273,6 +314,7 @@ impl Encounter {
                 if outcome.succeeded() {
                     let track = if stress { &mut x.stress } else { &mut x.fatigue };
                     *track = track.saturating_sub(1);
+                    x.feel();
                 }
                 self.note(|s| format!("  {} recuperates ({what}): {outcome:?}", s.name(model)));
             }
@@ -283,7 +325,7 @@ impl Encounter {
                 if outcome.succeeded() {
                     self.swap(model, ally);
                 } else if outcome == Outcome::Bane {
-                    self.models[model as usize].conditions.staggered = true;
+                    self.models[model as usize].conditions.stagger();
                 }
             }
         }
@@ -321,7 +363,7 @@ impl Encounter {
         if weapon.has(Quality::Entangle) {
             c.entangled = c.entangled.max(2);
         }
-        if weapon.has(Quality::Dread) {
+        if weapon.has(Quality::Dread) && c.psychology() {
             c.demoralized = c.demoralized.max(2);
         }
         if !weapon.qualities.is_empty() {
@@ -408,7 +450,7 @@ impl Encounter {
             InjuryEffect::Nothing | InjuryEffect::LoseMelee => {}
             InjuryEffect::Bleeding(x) => c.bleeding = c.bleeding.max(x),
             InjuryEffect::Prone => c.prone = true,
-            InjuryEffect::Staggered => c.staggered = true,
+            InjuryEffect::Staggered(x) => c.staggered = c.staggered.max(x),
             InjuryEffect::Drained => c.drained = true,
             InjuryEffect::Blinded => c.blinded = true,
             InjuryEffect::Weakened(x) => c.weakened = c.weakened.max(x),
@@ -454,6 +496,7 @@ impl Encounter {
         let model = &self.models[m as usize];
         let side = model.side();
         self.defeated.push(m);
+        self.forget(m);
         self.note(|s| {
             let x = &s.models[m as usize];
             if x.dead {
@@ -467,11 +510,45 @@ impl Encounter {
         let rally =
             self.models.iter().filter(|x| x.in_play() && x.side() != side).map(|x| x.profile.rally).max();
         if let Some(x) = rally.filter(|&x| x > 0) {
-            for other in self.models.iter_mut().filter(|o| o.in_play() && o.side() != side) {
+            // A Rally is a leader's call, a Social action: Deafened models do not hear it.
+            for other in
+                self.models.iter_mut().filter(|o| o.in_play() && o.side() != side && !o.conditions.deafened)
+            {
                 other.conditions.inspired = other.conditions.inspired.max(x);
             }
             self.note(|_| format!("  their leader rallies: Inspired {x}"));
         }
+    }
+
+    /// Model `m` has left play: Hatred of it and Animosity to it end ("Ongoing: Lasts until
+    /// specific condition met"; ruling).
+    pub(crate) fn forget(&mut self, m: u8) {
+        for x in &mut self.models {
+            let c = &mut x.conditions;
+            if c.hatred == Some(m) {
+                c.hatred = None;
+            }
+            if c.animosity == Some(m) {
+                c.animosity = None;
+            }
+        }
+    }
+
+    /// A hit by `attacker` with Fear X leaves `target` Cowed X against it ("Cowed
+    /// (Persistent): Against specified source"; illustrative), unless it is immune to
+    /// Psychology (Frenzied) or to the Fear of that model (Hatred of it).
+    fn frighten(&mut self, attacker: u8, target: u8) {
+        let fear = self.models[attacker as usize].profile.fear;
+        let c = &mut self.models[target as usize].conditions;
+        if fear == 0 || !c.psychology() || c.hatred == Some(attacker) {
+            return;
+        }
+        if c.cowed_by != attacker {
+            c.cowed = 0;
+        }
+        c.cowed = c.cowed.max(fear);
+        c.cowed_by = attacker;
+        self.note(|s| format!("  {} is Cowed {fear} by {}", s.name(target), s.name(attacker)));
     }
 
     /// The Character `m` spends a Fate Point to escape the death `slayer` (or its wounds)

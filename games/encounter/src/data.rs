@@ -166,6 +166,21 @@ pub struct Profile {
     pub prayer: Option<Prayer>,
     /// A one-handed weapon in its off-hand ("Two-Weapon Fighting"), if any.
     pub off_hand: Option<Weapon>,
+    /// Hatred (Ongoing) of the model so named, from the start (illustrative).
+    pub hates: Option<&'static str>,
+    /// Animosity (Ongoing) to the ally so named, from the start (illustrative).
+    pub animosity: Option<&'static str>,
+    /// The Character a Follower follows ("Followers: Follow a single Character").
+    pub follows: Option<&'static str>,
+    /// A Follower's Obedience ("use Obedience to track loyalty"; 1–6, illustrative).
+    pub obedience: u8,
+    /// Healing draughts carried (Manage Equipment: "drink potion"; illustrative).
+    pub draughts: u8,
+    /// Fear X (illustrative): a model its attack hits is Cowed X against it.
+    pub fear: u8,
+    /// A Nemesis ("Returning adversary; evolves like Characters"): a Champion bought up with
+    /// Threat at set-up, with a Character's Luck and Fate Points; +5 Momentum when defeated.
+    pub nemesis: bool,
 }
 
 impl Profile {
@@ -236,13 +251,16 @@ pub struct Prayer {
     pub inspired: u8,
     /// How far (Chebyshev squares) its blessing reaches.
     pub radius: u8,
+    /// On a Boon the god's fury takes the model: Frenzied 1 (illustrative).
+    pub frenzy: bool,
 }
 
 /// Brannoc's prayer (ILLUSTRATIVE).
-pub const WATCHERS_BLESSING: Prayer = Prayer { name: "the Watcher's Blessing", inspired: 1, radius: 2 };
+pub const WATCHERS_BLESSING: Prayer =
+    Prayer { name: "the Watcher's Blessing", inspired: 1, radius: 2, frenzy: false };
 
 /// The orc veteran's prayer (ILLUSTRATIVE).
-pub const WAR_GODS_FURY: Prayer = Prayer { name: "the War-god's Fury", inspired: 1, radius: 2 };
+pub const WAR_GODS_FURY: Prayer = Prayer { name: "the War-god's Fury", inspired: 1, radius: 2, frenzy: true };
 
 const SWORD: Weapon =
     Weapon { name: "sword", reach: Reach::M, range: 0, damage: 1, qualities: &[Quality::Rend] };
@@ -302,12 +320,20 @@ const fn party(name: &'static str, kind: Kind, group: u8) -> Profile {
         magic: 0,
         prayer: None,
         off_hand: None,
+        hates: None,
+        animosity: None,
+        follows: None,
+        obedience: 0,
+        draughts: 0,
+        fear: 0,
+        nemesis: false,
     }
 }
 
 /// The party (ILLUSTRATIVE): two Characters (Brannoc in mail with Soak 2, Rally 1 and a prayer;
-/// Isolde, an archer and a hedge-wizard of Mag 2; each with a Luck Point and a Fate Point), a
-/// Follower and a Henchman.
+/// Isolde, an archer and a hedge-wizard of Mag 2; each with a Luck Point, a Fate Point and a
+/// healing draught), a Follower (Wat, Brannoc's, Obedience 3, with Hatred of the ogre
+/// chieftain) and a Henchman (Garrick, Cool 3, with Animosity to Wat).
 pub const PARTY: [Profile; 4] = [
     Profile {
         melee: 4,
@@ -319,6 +345,7 @@ pub const PARTY: [Profile; 4] = [
         luck: 1,
         fate: 1,
         prayer: Some(WATCHERS_BLESSING),
+        draughts: 1,
         ..party("Brannoc", Kind::Character, 0)
     },
     Profile {
@@ -334,13 +361,22 @@ pub const PARTY: [Profile; 4] = [
         magic: 2,
         melee_weapon: DAGGER,
         ranged_weapon: Some(BOW),
+        draughts: 1,
         ..party("Isolde", Kind::Character, 1)
     },
-    Profile { wounds: 2, melee_weapon: SPEAR, ..party("Wat", Kind::Follower, 2) },
+    Profile {
+        wounds: 2,
+        melee_weapon: SPEAR,
+        follows: Some("Brannoc"),
+        obedience: 3,
+        hates: Some("ogre chieftain"),
+        ..party("Wat", Kind::Follower, 2)
+    },
     Profile {
         wounds: 2,
         melee_weapon: CLUB,
         ranged_weapon: Some(PISTOL),
+        animosity: Some("Wat"),
         ..party("Garrick", Kind::Henchman, 3)
     },
 ];
@@ -376,14 +412,21 @@ const fn goblin(name: &'static str, weapon: Weapon) -> Profile {
         magic: 0,
         prayer: None,
         off_hand: None,
+        hates: None,
+        animosity: None,
+        follows: None,
+        obedience: 0,
+        draughts: 0,
+        fear: 0,
+        nemesis: false,
     }
 }
 
 /// The adversaries (ILLUSTRATIVE): three goblin minions (a cutter fighting with sword and dagger,
 /// and a spearman with a barbed,
 /// entangling spear in group 0, an archer in group 1), an orc elite (group 2; Soak 1, Rally 1,
-/// a prayer)
-/// and an ogre champion (group 3; Soak 1, a great club of Dread).
+/// a prayer whose Boon frenzies it)
+/// and an ogre champion (group 3; Soak 1, a great club of Dread, Fear 1).
 pub const ADVERSARIES: [Profile; 5] = [
     Profile { off_hand: Some(DAGGER), ..goblin("goblin cutter", SWORD) },
     goblin("goblin spearman", BARBED_SPEAR),
@@ -422,9 +465,36 @@ pub const ADVERSARIES: [Profile; 5] = [
         pool: 3,
         cool: 5,
         endurance: 3,
+        fear: 1,
         ..goblin("ogre chieftain", GREAT_CLUB)
     },
 ];
+
+/// The Nemesis the DM may make of its Champion at set-up for 1 Threat ("better models";
+/// ILLUSTRATIVE): the ogre chieftain returning, "evolves like Characters": one Advance more
+/// (+1 Wounds) and a Character's resources (1 Luck Point, 1 Fate Point).
+pub const NEMESIS: Profile = Profile {
+    name: "ogre chieftain (Nemesis)",
+    wounds: 5,
+    luck: 1,
+    fate: 1,
+    nemesis: true,
+    ..ADVERSARIES[4]
+};
+
+/// The Momentum the party gains for defeating a Nemesis ("+5 Nemesis Adversary defeated").
+pub const NEMESIS_MOMENTUM: u8 = 5;
+
+/// Wounds a healing draught restores (Manage Equipment: "drink potion"; illustrative).
+pub const DRAUGHT_WOUNDS: u8 = 1;
+
+/// The Stress at which a Character is Distressed (below [`STRESS_LIMIT`]; illustrative:
+/// Stress's effect within an Encounter).
+pub const DISTRESS_STRESS: u8 = 2;
+
+/// The Corruption at which a Character is Strained (below [`CORRUPTION_THRESHOLD`];
+/// illustrative: Corruption's effect within an Encounter).
+pub const STRAIN_CORRUPTION: u8 = 2;
 
 /// What an Injury card does to the model that draws it ("Wound Effects").
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -435,8 +505,8 @@ pub enum InjuryEffect {
     Bleeding(u8),
     /// Prone (Ongoing).
     Prone,
-    /// Staggered (Fleeting).
-    Staggered,
+    /// Staggered X (Fleeting; X > 1: limited actions).
+    Staggered(u8),
     /// Drained (Ongoing, for the rest of the Encounter): Peril on physical checks.
     Drained,
     /// Blinded (Ongoing, until a Minor action clears the model's sight).
@@ -466,7 +536,7 @@ pub const INJURY_DECK: [InjuryCard; 8] = [
     InjuryCard { name: "bruised ribs", severity: 1, effect: InjuryEffect::Nothing, copies: 3 },
     InjuryCard { name: "deep cut", severity: 1, effect: InjuryEffect::Bleeding(1), copies: 2 },
     InjuryCard { name: "knocked down", severity: 1, effect: InjuryEffect::Prone, copies: 2 },
-    InjuryCard { name: "dazed", severity: 2, effect: InjuryEffect::Staggered, copies: 1 },
+    InjuryCard { name: "dazed", severity: 2, effect: InjuryEffect::Staggered(2), copies: 1 },
     InjuryCard { name: "winded", severity: 2, effect: InjuryEffect::Drained, copies: 1 },
     InjuryCard { name: "blood in the eyes", severity: 2, effect: InjuryEffect::Blinded, copies: 1 },
     InjuryCard { name: "torn muscle", severity: 2, effect: InjuryEffect::Weakened(2), copies: 1 },

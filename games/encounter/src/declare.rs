@@ -69,6 +69,16 @@ impl Encounter {
     /// models may declare it ([`Encounter::may_declare_shoot`]), and Cast for an arcane
     /// caster.
     pub(crate) fn intents(&self, side: usize, d: u8) -> Vec<Intent> {
+        let models = self.declarer_models(side, d);
+        let conditions = |m: &u8| self.models[*m as usize].conditions;
+        // Frenzied: "Only Melee Strike actions and Advance manoeuvres"; Broken: "Cannot use
+        // Actions" (it only moves away).
+        if models.iter().any(|m| conditions(m).frenzied > 0) {
+            return vec![Intent::Fight];
+        }
+        if models.iter().any(|m| conditions(m).broken) {
+            return vec![Intent::Move];
+        }
         let shoots = self.declarer_models(side, d).iter().any(|&m| self.may_declare_shoot(m));
         let mut out = vec![Intent::Move, Intent::Fight];
         if shoots {
@@ -99,7 +109,7 @@ impl Encounter {
         if model.conditions.prone {
             return false;
         }
-        let manoeuvres = model.profile.kind != Kind::Minion && !model.conditions.staggered;
+        let manoeuvres = model.profile.kind != Kind::Minion && model.conditions.staggered == 0;
         self.advance_squares(m).iter().any(|&c| !self.in_enemy_zone(m, c))
             || (manoeuvres && !self.disengage_squares(m).is_empty())
     }

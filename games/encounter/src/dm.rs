@@ -1,11 +1,11 @@
 //! The AI Dungeon Master and a scripted party: one rule-based player that reads the node and
-//! plays whichever side is to move. As the DM it spends Threat at set-up on the Adversary
-//! Pool (keeping the rest for its champion), plays minions with basic actions only (their
+//! plays whichever side is to move. As the DM it spends Threat at set-up on a Nemesis and the
+//! Adversary Pool (keeping the rest for its champion), plays minions with basic actions only (their
 //! legal actions are nothing else), elites situationally (the Pool to ease an attack on a
 //! hurt target) and its champion with Threat (an extra attack on a target it can finish: no more Wounds left
 //! than its attacks with the extra one).
 //! The party side strikes or shoots the most hurt adversary, closes in otherwise, and spends
-//! Momentum and Luck where they count, and first drags a knocked-out comrade out of an
+//! Momentum and Luck where they count, drinks a healing draught at its last Wound, and first drags a knocked-out comrade out of an
 //! Adversary's Danger Zone (where it would be slain). Both sides always soak a wound while their armour can,
 //! clear a Blinded model's sight first and try to break free of Entangled before moving; a
 //! shooter held in melee gets out (Disengage, or an Advance out of every Danger Zone) to
@@ -53,7 +53,8 @@ impl Agent<Encounter> for ScriptedAgent {
             _ => {}
         }
         let choice = match (s.phase(), s.node()) {
-            (Phase::BuyPool, _) => Some(Action::BuyPool(1)).filter(|&a| has(a)),
+            // Its Champion as a Nemesis (a Wound more, Luck and Fate), then 1 Pool.
+            (Phase::BuyPool, _) => [Action::BuyNemesis, Action::BuyPool(1)].into_iter().find(|&a| has(a)),
             (Phase::Declare, Node::Decision(side)) => {
                 Some(Action::Declare(declare(s, side))).filter(|&a| has(a))
             }
@@ -121,6 +122,10 @@ fn activate(s: &Encounter, legal: &[Action]) -> Option<Action> {
     // Ablaze: beat out the flames before they burn again.
     if legal.contains(&Action::Extinguish) {
         return Some(Action::Extinguish);
+    }
+    // At its last Wound, a healing draught first (Manage Equipment, a Minor).
+    if legal.contains(&Action::DrinkDraught) && me.wounds == 1 {
+        return Some(Action::DrinkDraught);
     }
     // A knocked-out comrade lying in an Adversary's Danger Zone is slain there at that
     // Adversary's End Phase ("must be dragged or abandoned"): drag it out first.

@@ -52,7 +52,10 @@ impl Encounter {
             Some(Pending::Soak { target, .. }) => {
                 return Node::Decision(self.models[*target as usize].side())
             }
-            Some(Pending::Reroll(..)) => return Node::Decision(PARTY_SIDE),
+            Some(Pending::Reroll(check, _)) => {
+                let side = check.luck.map_or(PARTY_SIDE, |m| self.models[m as usize].side());
+                return Node::Decision(side);
+            }
             Some(Pending::Fate { model, .. }) => return Node::Decision(self.models[*model as usize].side()),
             Some(Pending::Interrupt { by }) => return Node::Decision(self.models[*by as usize].side()),
             Some(Pending::Attacks { .. } | Pending::OffHand { .. }) | None => {}
@@ -105,6 +108,9 @@ impl Encounter {
                     }
                     if left > 0 && self.gloom == 0 {
                         out.push(Action::BuyEffect);
+                    }
+                    if left > 0 && self.champion().is_some_and(|c| !self.models[c as usize].profile.nemesis) {
+                        out.push(Action::BuyNemesis);
                     }
                 }
                 Phase::Surprise | Phase::DeclareOrder | Phase::Initiative | Phase::Winds => {
@@ -189,6 +195,7 @@ impl Encounter {
                     };
                     *track =
                         if way == Action::Reroll { track.saturating_sub(1) } else { track.saturating_add(1) };
+                    model.feel();
                     self.note(|s| format!("  {} {cost} to re-roll", s.name(m)));
                 }
                 self.pending.push(Pending::Check(crate::state::Check { rerolled: true, ..check }));
@@ -260,6 +267,19 @@ impl Encounter {
                     format!("The DM spends 1 Threat on the Gloom Effect (Duration {GLOOM_DURATION})")
                 });
             }
+            (Phase::BuyPool, Action::BuyNemesis) => {
+                if let Some(c) = self.champion() {
+                    self.threat -= 1;
+                    self.setup_threat += 1;
+                    let x = &mut self.models[c as usize];
+                    let p = &crate::data::NEMESIS;
+                    x.profile = p;
+                    x.wounds = p.wounds;
+                    x.luck = p.luck;
+                    x.fate = p.fate;
+                    self.note(|_| "The DM spends 1 Threat: its Champion returns as a Nemesis".to_string());
+                }
+            }
             (Phase::BuyPool, Action::BuyPool(k)) => {
                 self.threat -= k.min(self.threat);
                 self.setup_threat += k;
@@ -314,6 +334,11 @@ impl Encounter {
         self.determine_winds();
     }
 
+    /// The DM's Champion (the model a Nemesis is made of).
+    pub(crate) fn champion(&self) -> Option<u8> {
+        self.models.iter().position(|m| m.profile.kind == Kind::Champion).map(|i| i as u8)
+    }
+
     /// The Adversary Pool: the A/C/E values of the adversaries in play, plus what Threat
     /// bought at set-up.
     fn adversary_pool(&self) -> u8 {
@@ -321,13 +346,15 @@ impl Encounter {
             + self.bought_pool
     }
 
-    /// Bookkeeping at the end of a round: Momentum gains for defeated elites (+1) and
-    /// champions (+2) and for outnumbering the adversaries (+2).
+    /// Bookkeeping at the end of a round: Momentum gains for defeated elites (+1),
+    /// champions (+2) and a Nemesis (+5), and for outnumbering the adversaries (+2).
     fn bookkeeping(&mut self) {
         let mut gain = 0u8;
         for &m in &self.defeated {
-            gain += match self.models[m as usize].profile.kind {
+            let p = self.models[m as usize].profile;
+            gain += match p.kind {
                 Kind::Elite => 1,
+                Kind::Champion if p.nemesis => crate::data::NEMESIS_MOMENTUM,
                 Kind::Champion => 2,
                 _ => 0,
             };
@@ -354,6 +381,10 @@ impl Encounter {
             self.momentum = (net as u8).min(MAX_MOMENTUM);
             self.note(|s| format!("Bookkeeping: Momentum +{gain} −{spent} = {}", s.momentum));
         }
+        // Deafened lasts until Bookkeeping (ruling).
+        for m in &mut self.models {
+            m.conditions.deafened = false;
+        }
         // "Apply Global Effects: [...] Reduce Duration trackers by 1. Remove effects with
         // Duration 0 after applying."
         if self.gloom > 0 {
@@ -369,22 +400,46 @@ impl Encounter {
     /// once fewer than half the Adversaries that began the Encounter are in play, or their
     /// Champion is out of play, each Adversary in play takes a Morale check at Bookkeeping, a
     /// Basic Routine Cool check; on a Failure or a Bane it is Broken and routs.
+    ///
+    /// The Company (illustrative, "Henchmen: [...] use Morale to track loyalty", "Followers:
+    /// [...] use Obedience to track loyalty"): once fewer than half of it is in play or a
+    /// Character is out of play, each Henchman in play takes the same Morale check; a
+    /// Follower whose Character is out of play takes an Obedience check (a Basic Routine check
+    /// of its Obedience). Broken, they rout too. Frenzied models are immune ("Immune to
+    /// Psychology").
     fn check_morale(&mut self) {
-        let adversaries: Vec<u8> =
-            (0..self.models.len() as u8).filter(|&m| self.models[m as usize].side() == DM_SIDE).collect();
-        let in_play = adversaries.iter().filter(|&&m| self.models[m as usize].in_play()).count();
-        let champion_down = adversaries.iter().any(|&m| {
-            let x = &self.models[m as usize];
-            x.profile.kind == Kind::Champion && !x.in_play()
-        });
-        if in_play == 0 || (2 * in_play >= adversaries.len() && !champion_down) {
-            return;
-        }
-        self.note(|_| "Check Morale: the Adversaries are shaken".to_string());
-        for &m in adversaries.iter().rev() {
-            if self.models[m as usize].in_play() {
-                self.pending.push(Pending::Check(self.morale_check(m)));
+        let mut checks = Vec::new();
+        for side in [DM_SIDE, PARTY_SIDE] {
+            let members: Vec<u8> =
+                (0..self.models.len() as u8).filter(|&m| self.models[m as usize].side() == side).collect();
+            let in_play = members.iter().filter(|&&m| self.models[m as usize].in_play()).count();
+            let leader = if side == DM_SIDE { Kind::Champion } else { Kind::Character };
+            let leader_down = members.iter().any(|&m| {
+                let x = &self.models[m as usize];
+                x.profile.kind == leader && !x.in_play()
+            });
+            let shaken = in_play > 0 && (2 * in_play < members.len() || leader_down);
+            for &m in &members {
+                let x = &self.models[m as usize];
+                let checks_now = match x.profile.kind {
+                    Kind::Follower => x
+                        .profile
+                        .follows
+                        .and_then(|c| self.named(c))
+                        .is_some_and(|c| !self.models[c as usize].in_play()),
+                    Kind::Character => false,
+                    _ => shaken,
+                };
+                if checks_now && x.in_play() && x.conditions.psychology() {
+                    checks.push(m);
+                }
             }
+        }
+        if !checks.is_empty() {
+            self.note(|_| "Check Morale".to_string());
+        }
+        for &m in checks.iter().rev() {
+            self.pending.push(Pending::Check(self.morale_check(m)));
         }
     }
 

@@ -3,11 +3,13 @@
 //! AI Dungeon Master (player 1) on a square-grid board section, with hidden simultaneous
 //! declarations, initiative, activations, Danger Zones, melee and ranged attacks, D6 checks
 //! with exact odds, damage with Soak, Injury cards, out of play and death, Fate Points (the
-//! player's choice), knocked-out Characters to drag or abandon, conditions, an illustrative
-//! Morale check that routs shaken Adversaries, Momentum paid at Bookkeeping (a deficit gives
+//! player's choice), knocked-out Characters to drag or abandon, every condition the seed names
+//! ([`conditions`]), an illustrative Morale check that routs shaken Adversaries (and the
+//! Company's Henchmen, and Followers by Obedience), a Nemesis, Momentum paid at Bookkeeping (a deficit gives
 //! Banes) and all six of its uses, the Adversary Pool and Threat (with an illustrative Talent
 //! and Effect to buy at set-up), additional Minor actions for Fatigue, Push, Dark Deal and
-//! Recuperate, Assist, Two-Weapon Fighting, magic ([`magic`]: the Winds of Magic, arcane
+//! Recuperate, Stress and Corruption below their limits (Distressed, Strained), Manage
+//! Equipment (a healing draught), Assist, Two-Weapon Fighting, magic ([`magic`]: the Winds of Magic, arcane
 //! casting with Miscasts, a blast template that sets models Ablaze, prayers); game records
 //! that replay ([`record`]); the odds of
 //! every option from the engine's own checks ([`odds`]); a scripted player of either side

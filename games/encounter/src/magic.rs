@@ -251,6 +251,8 @@ impl Encounter {
                 for &t in &victims {
                     let c = &mut self.models[t as usize].conditions;
                     c.ablaze = c.ablaze.max(crate::data::FIREBALL_ABLAZE);
+                    // The blast's thunder (illustrative): Deafened until Bookkeeping.
+                    c.deafened = true;
                 }
             }
         }
@@ -258,7 +260,7 @@ impl Encounter {
         let c = &mut self.models[m as usize].conditions;
         match mis {
             None => {}
-            Some(Miscast::Minor) => c.staggered = true,
+            Some(Miscast::Minor) => c.stagger(),
             Some(x) => {
                 if x == Miscast::Catastrophic {
                     c.stunned = true;
@@ -278,7 +280,7 @@ impl Encounter {
             purpose: Purpose::Prayer { model: m },
             odds: basic_odds(
                 unopposed_obstacle(model.profile.cool, steps),
-                Roll::net(model.favour(), model.peril(false)),
+                Roll::net(model.favour(), model.mental_peril()),
             ),
             luck: self.luck_of(m),
             rerolled: false,
@@ -294,14 +296,22 @@ impl Encounter {
         if outcome.succeeded() {
             let x = prayer.inspired + (outcome == Outcome::Boon) as u8;
             let (side, cell) = (self.models[m as usize].side(), self.models[m as usize].cell);
-            for o in self.models.iter_mut().filter(|o| o.in_play() && o.side() == side) {
-                if o.cell.distance(cell) <= prayer.radius {
+            // The blessing is heard: a Deafened model other than the one praying is immune to it
+            // (ruling: "Deafened (Ongoing): Immune to Social actions").
+            for (i, o) in self.models.iter_mut().enumerate().filter(|(_, o)| o.in_play() && o.side() == side)
+            {
+                if o.cell.distance(cell) <= prayer.radius && (i == m as usize || !o.conditions.deafened) {
                     o.conditions.inspired = o.conditions.inspired.max(x);
                 }
             }
             self.note(|_| format!("  the blessing falls: Inspired {x} within {} squares", prayer.radius));
+            // Illustrative: on a Boon a prayer of fury takes the model, Frenzied 1.
+            if prayer.frenzy && outcome == Outcome::Boon {
+                self.models[m as usize].conditions.frenzied = 1;
+                self.note(|s| format!("  {} is Frenzied", s.name(m)));
+            }
         } else if outcome == Outcome::Bane {
-            self.models[m as usize].conditions.staggered = true;
+            self.models[m as usize].conditions.stagger();
         }
     }
 }

@@ -51,7 +51,8 @@ impl Encounter {
     }
 
     /// Set Character `m`'s Fatigue, Stress and Corruption (each below its limit:
-    /// [`crate::data::FATIGUE_LIMIT`] and the others, Fatigue up to it).
+    /// [`crate::data::FATIGUE_LIMIT`] and the others, Fatigue up to it), with the Distressed
+    /// and Strained they bring ([`crate::state::Model::feel`]).
     pub fn pose_tracks(&mut self, m: u8, fatigue: u8, stress: u8, corruption: u8) -> Result<(), String> {
         use crate::data::{CORRUPTION_THRESHOLD, FATIGUE_LIMIT, STRESS_LIMIT};
         let model = self.models.get_mut(m as usize).ok_or(format!("no model {m}"))?;
@@ -62,6 +63,7 @@ impl Encounter {
             return Err(format!("tracks {fatigue}/{stress}/{corruption} above their limits"));
         }
         (model.fatigue, model.stress, model.corruption) = (fatigue, stress, corruption);
+        model.feel();
         Ok(())
     }
 

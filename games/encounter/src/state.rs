@@ -67,6 +67,9 @@ pub enum Action {
     /// DM at set-up: spend 1 Threat on the Gloom Effect ("buy additional Effects";
     /// illustrative: ranged attacks are harder while its Duration lasts).
     BuyEffect,
+    /// DM at set-up: spend 1 Threat to field its Champion as a Nemesis ("better models";
+    /// [`crate::data::NEMESIS`], illustrative).
+    BuyNemesis,
     /// Declare the next model's (or DM group's) intent, hidden from the other side.
     Declare(Intent),
     /// Minor: move up to Movement, stopping on entering an enemy Danger Zone.
@@ -183,6 +186,9 @@ pub enum Action {
         /// The ally (model index).
         ally: u8,
     },
+    /// Minor (Manage Equipment: "drink potion"): drink a healing draught, recovering
+    /// [`crate::data::DRAUGHT_WOUNDS`] Wound (illustrative).
+    DrinkDraught,
 }
 
 /// One model on the board section.
@@ -198,8 +204,8 @@ pub struct Model {
     pub out: bool,
     /// Dead: a wound took its Wounds below 0 ("Wounds < 0 = Death"); also out of play.
     pub dead: bool,
-    /// Routed: it failed a Morale check, was Broken and fled the Board Section (out of play,
-    /// neither wounded out nor dead; illustrative ruling).
+    /// Routed: it failed a Morale (or a Follower's Obedience) check, was Broken and fled the
+    /// Board Section (out of play, neither wounded out nor dead; illustrative ruling).
     pub routed: bool,
     /// Its armour now (the profile's, less what Soak has cost it).
     pub armour: u8,
@@ -221,6 +227,8 @@ pub struct Model {
     pub corruption: u8,
     /// Fate Points left.
     pub fate: u8,
+    /// Healing draughts left (Manage Equipment).
+    pub draughts: u8,
     /// Its conditions.
     pub conditions: Conditions,
     /// Whether it (or its group) has declared this round.
@@ -256,6 +264,20 @@ impl Model {
     /// physical check, exhaustion (Fatigue at [`crate::data::FATIGUE_LIMIT`]; illustrative).
     pub fn peril(&self, physical: bool) -> u8 {
         self.conditions.peril(physical) + (physical && self.fatigue >= crate::data::FATIGUE_LIMIT) as u8
+    }
+
+    /// Peril dice on its mental (Cool) checks: its conditions' ([`Conditions::mental_peril`]:
+    /// Distressed among them).
+    pub fn mental_peril(&self) -> u8 {
+        self.conditions.mental_peril()
+    }
+
+    /// Keep the conditions that Stress and Corruption bring below their limits in step with
+    /// them (illustrative): Distressed at [`crate::data::DISTRESS_STRESS`] Stress, Strained at
+    /// [`crate::data::STRAIN_CORRUPTION`] Corruption.
+    pub fn feel(&mut self) {
+        self.conditions.distressed = self.stress >= crate::data::DISTRESS_STRESS;
+        self.conditions.strained = self.corruption >= crate::data::STRAIN_CORRUPTION;
     }
 
     /// Favour dice on its Basic checks: an ally's Assist (one, on its next check).
@@ -334,6 +356,8 @@ pub struct Activation {
     pub forced: bool,
     /// It has prayed (one prayer per activation).
     pub prayed: bool,
+    /// It has attacked (a Strike, a Shoot or a Cast): a Frenzied model's fury lasts.
+    pub attacked: bool,
 }
 
 /// A stuck door ("Interact"; ruling): a closed door that does not open by an Interact but is
@@ -387,8 +411,14 @@ pub enum Purpose {
         /// The model.
         model: u8,
     },
-    /// The Morale check of Adversary `model` at Bookkeeping (illustrative ruling).
+    /// The Morale check of Adversary or Henchman `model`, or a Follower's Obedience check, at
+    /// Bookkeeping (illustrative ruling).
     Morale {
+        /// The model.
+        model: u8,
+    },
+    /// The Cool check of Strained `model` at its Start Phase: a failure leaves it Broken.
+    Strain {
         /// The model.
         model: u8,
     },
@@ -422,6 +452,7 @@ impl Purpose {
             Purpose::Damage { .. } | Purpose::BreakFree { .. } => None,
             Purpose::Disengage { model, .. }
             | Purpose::Morale { model }
+            | Purpose::Strain { model }
             | Purpose::ChangePlace { model, .. }
             | Purpose::Prayer { model }
             | Purpose::Recuperate { model, .. } => Some(model),
@@ -584,6 +615,15 @@ impl Encounter {
         for (i, p) in ADVERSARIES.iter().enumerate() {
             models.push(Model::fresh(p, start((b'a' + i as u8) as char)));
         }
+        let named = |name: &str| models.iter().position(|m: &Model| m.profile.name == name).map(|i| i as u8);
+        let grudges: Vec<_> = models
+            .iter()
+            .map(|m| (m.profile.hates.and_then(named), m.profile.animosity.and_then(named)))
+            .collect();
+        for (m, (hatred, animosity)) in models.iter_mut().zip(grudges) {
+            m.conditions.hatred = hatred;
+            m.conditions.animosity = animosity;
+        }
         Encounter {
             board,
             models,
@@ -743,6 +783,11 @@ impl Encounter {
         self.models[m as usize].profile.name
     }
 
+    /// The model named `name`, if any.
+    pub fn named(&self, name: &str) -> Option<u8> {
+        self.models.iter().position(|m| m.profile.name == name).map(|i| i as u8)
+    }
+
     /// The model standing on `c`, if any.
     pub fn model_at(&self, c: Cell) -> Option<u8> {
         self.models.iter().position(|m| m.in_play() && m.cell == c).map(|i| i as u8)
@@ -814,6 +859,7 @@ impl Model {
             stress: 0,
             corruption: 0,
             fate: profile.fate,
+            draughts: profile.draughts,
             conditions: Conditions::default(),
             declared: false,
             intent: None,

@@ -11,7 +11,8 @@ const CELLS: usize = WIDTH * HEIGHT;
 /// Observation planes: walls and obstacles, closed doors, own models, enemy models, wounds
 /// left (share of the profile's), Prone, the active model, enemy Danger Zones, Hidden,
 /// hindered (Stunned, Staggered, Bleeding, Ablaze, Entangled, Blinded, Drained, Weakened,
-/// Demoralized or exhausted by Fatigue), Soak left (share of the profile's).
+/// Demoralized, Cowed, Distressed, Strained, Broken, Deafened or exhausted by Fatigue), Soak
+/// left (share of the profile's).
 const PLANES: usize = 11;
 /// Models in the illustrative data.
 const MODELS: usize = 9;
@@ -33,9 +34,9 @@ const FACES: usize = 16;
 /// (ally × paid), Prepare, Stand Up, Strike (target × boost × extra), Shoot (target × boost),
 /// Interrupt, Pass, Reroll, Accept, End, Soak, Break Free, Clear Sight, Hide, Spend Fate,
 /// Buy Talent, Buy Effect, Ease, Empower, Push (Fatigue, Stress), Dark Deal, Recuperate
-/// (Fatigue, Stress), Channel, Pray, Assist (ally), Extinguish.
+/// (Fatigue, Stress), Channel, Pray, Assist (ally), Extinguish, Buy Nemesis, Drink Draught.
 const POLICY_GLOBALS: usize =
-    FACES + 5 + 4 + INTENTS + 2 * MODELS + 2 + 4 * MODELS + 2 * MODELS + 22 + MODELS;
+    FACES + 5 + 4 + INTENTS + 2 * MODELS + 2 + 4 * MODELS + 2 * MODELS + 24 + MODELS;
 
 fn cell_index(c: Cell) -> u32 {
     c.y as u32 * WIDTH as u32 + c.x as u32
@@ -95,10 +96,14 @@ impl TensorGame for Encounter {
             planes[5 * CELLS + i] = c.prone as u8 as f32;
             planes[8 * CELLS + i] = c.hidden as u8 as f32;
             let hindered = c.stunned
-                || c.staggered
+                || c.staggered > 0
                 || c.blinded
                 || c.drained
-                || c.bleeding + c.entangled + c.weakened + c.demoralized + c.ablaze > 0
+                || c.distressed
+                || c.strained
+                || c.broken
+                || c.deafened
+                || c.bleeding + c.entangled + c.weakened + c.demoralized + c.ablaze + c.cowed > 0
                 || model.fatigue >= crate::data::FATIGUE_LIMIT;
             planes[9 * CELLS + i] = hindered as u8 as f32;
             planes[10 * CELLS + i] = model.soak as f32 / model.profile.soak.max(1) as f32;
@@ -212,6 +217,8 @@ impl TensorGame for Encounter {
             Action::Pray => global(BASE_OTHER + 20),
             Action::Assist { ally } => global(BASE_OTHER + 21 + model(ally)?),
             Action::Extinguish => global(BASE_OTHER + 21 + MODELS),
+            Action::BuyNemesis => global(BASE_OTHER + 22 + MODELS),
+            Action::DrinkDraught => global(BASE_OTHER + 23 + MODELS),
         })
     }
 }

@@ -98,6 +98,15 @@ impl Encounter {
             }
             Action::Channel => "roll the Magic Pool again".to_string(),
             Action::Extinguish => "beat out the flames (ends Ablaze)".to_string(),
+            Action::DrinkDraught => format!(
+                "drink a healing draught (Manage Equipment: +{} Wound)",
+                crate::data::DRAUGHT_WOUNDS
+            ),
+            Action::BuyNemesis => format!(
+                "spend 1 Threat to field the Champion as a Nemesis ({} Wounds, a Luck and a Fate Point; +{} Momentum to the party when defeated)",
+                crate::data::NEMESIS.wounds,
+                crate::data::NEMESIS_MOMENTUM
+            ),
             Action::Assist { ally } => format!("assist {} (Favour on its next check)", name(ally)),
             Action::Pray => {
                 let prayer = self.act.and_then(|a| self.models[a.model as usize].profile.prayer);

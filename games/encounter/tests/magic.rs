@@ -196,7 +196,7 @@ fn miscasts_count_the_ones_of_all_the_rolls_against_mag() {
     roll(&mut s, 1, 2); // 2 − 1 = 1 Mark
     s.act(Action::Channel).unwrap();
     roll(&mut s, 1, 2); // 1 + 1 = 2 Marks: cast, with 2 ones in all
-    assert!(s.models()[ISOLDE as usize].conditions.staggered);
+    assert!(s.models()[ISOLDE as usize].conditions.staggered > 0);
     assert!(
         matches!(s.pending().last(), Some(Pending::Check(k)) if matches!(k.purpose, Purpose::Damage { target: CUTTER, .. }))
     );
@@ -243,10 +243,14 @@ fn a_fireball_is_a_template_attack_on_every_model_in_it() {
     assert_eq!(hit, vec![WAT, CUTTER, SPEARMAN], "friend and foe alike");
     // Illustrative: the Fireball sets them Ablaze ("Ablaze (Ongoing): Start Phase: Automatic
     // S[varies] hit").
+    // Illustrative: and Deafened by its thunder ("Deafened (Ongoing): Immune to Social
+    // actions"), until Bookkeeping.
     for m in [WAT, CUTTER, SPEARMAN] {
         assert_eq!(s.models()[m as usize].conditions.ablaze, encounter::data::FIREBALL_ABLAZE);
+        assert!(s.models()[m as usize].conditions.deafened);
     }
     assert_eq!(s.models()[ISOLDE as usize].conditions.ablaze, 0);
+    assert!(!s.models()[ISOLDE as usize].conditions.deafened);
 }
 
 #[test]
@@ -335,7 +339,7 @@ fn a_prayer_is_a_manoeuvre_whose_cool_check_inspires_the_models_near() {
     s.pose_at(ISOLDE, c(6, 6)).unwrap(); // too far
     assert!(s.legal_actions().contains(&Action::Pray));
     let mut staggered = s.clone();
-    staggered.pose_conditions(BRANNOC, Conditions { staggered: true, ..Conditions::default() }).unwrap();
+    staggered.pose_conditions(BRANNOC, Conditions { staggered: 1, ..Conditions::default() }).unwrap();
     assert!(!staggered.legal_actions().contains(&Action::Pray), "Staggered: \"Cannot perform Manoeuvres\"");
     s.act(Action::Pray).unwrap();
     assert!(
@@ -352,7 +356,7 @@ fn a_prayer_is_a_manoeuvre_whose_cool_check_inspires_the_models_near() {
     if s.legal_actions().contains(&Action::Reroll) {
         s.act(Action::Accept).unwrap();
     }
-    assert!(s.models()[BRANNOC as usize].conditions.staggered);
+    assert!(s.models()[BRANNOC as usize].conditions.staggered > 0);
 }
 
 #[test]

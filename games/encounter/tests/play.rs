@@ -19,7 +19,8 @@ fn invariants(s: &Encounter) -> Result<(), String> {
         }
         // Out of play: at Wounds 0 (dead or not), or routed with Wounds left.
         if m.routed {
-            if !m.out || m.dead || m.wounds == 0 || m.side() != encounter::DM_SIDE {
+            // Adversaries rout, and the Company's Followers and Henchmen (never a Character).
+            if !m.out || m.dead || m.wounds == 0 || m.profile.kind == encounter::data::Kind::Character {
                 return Err(format!(
                     "model {i}: routed but out {} dead {} wounds {}",
                     m.out, m.dead, m.wounds
@@ -32,7 +33,9 @@ fn invariants(s: &Encounter) -> Result<(), String> {
         // side's choice), and death with a Fate Point waits on that choice.
         let deciding =
             s.pending().iter().any(|p| matches!(p, Pending::Fate { model, .. } if *model == i as u8));
-        if m.fate > m.profile.fate || (deciding && (m.fate == 0 || !m.body())) {
+        // A Nemesis decides too, leaving the board alive ("Returning adversary").
+        let lies = m.body() || (m.profile.nemesis && m.out && !m.dead);
+        if m.fate > m.profile.fate || (deciding && (m.fate == 0 || !lies)) {
             return Err(format!("model {i}: fate {} dead {}", m.fate, m.dead));
         }
         // Each Soak costs a point of Soak and of armour (never below 0).
@@ -40,9 +43,11 @@ fn invariants(s: &Encounter) -> Result<(), String> {
         if m.soak > p.soak || m.armour != p.armour.saturating_sub(p.soak - m.soak) {
             return Err(format!("model {i}: armour {} soak {}", m.armour, m.soak));
         }
-        // One Injury card per hit that dealt wounds, so never more cards than wounds lost.
+        // One Injury card per hit that dealt wounds, so never more cards than wounds lost (and
+        // healed by a draught).
         let cards: u8 = m.injuries.iter().sum();
-        if cards > p.wounds - m.wounds {
+        let drunk = p.draughts - m.draughts;
+        if cards > p.wounds - m.wounds + drunk * encounter::data::DRAUGHT_WOUNDS || m.draughts > p.draughts {
             return Err(format!("model {i}: {cards} Injury cards for {} wounds lost", p.wounds - m.wounds));
         }
         let c = m.conditions;
@@ -53,6 +58,13 @@ fn invariants(s: &Encounter) -> Result<(), String> {
             .map(|p| p.rally.max(p.prayer.map_or(0, |x| x.inspired + 1)))
             .max();
         if c.bleeding > 2
+            || c.staggered > 2
+            || c.frenzied > 1
+            || c.cowed > 1
+            || (c.cowed > 0 && s.models()[c.cowed_by as usize].profile.fear == 0)
+            || c.distressed != (m.stress >= encounter::data::DISTRESS_STRESS)
+            || c.strained != (m.corruption >= encounter::data::STRAIN_CORRUPTION)
+            || (c.broken && !m.profile.kind.is_party())
             || c.entangled > 2
             || c.weakened > 2
             || c.demoralized > 2
@@ -78,17 +90,34 @@ fn invariants(s: &Encounter) -> Result<(), String> {
                 return Err(format!("model {i} is Hidden but {a:?} is legal"));
             }
         }
+        // Frenzied: "Only Melee Strike actions and Advance manoeuvres"; Broken: only moves away.
+        if (c.frenzied > 0 || c.broken)
+            && s.activation().is_some_and(|a| a.model == i as u8)
+            && s.pending().is_empty()
+        {
+            let only = |a: &encounter::Action| match a {
+                encounter::Action::Strike { .. } => c.frenzied > 0,
+                encounter::Action::Advance(_) | encounter::Action::EndActivation => true,
+                _ => false,
+            };
+            if let Some(a) = s.legal_actions().iter().find(|a| !only(a)) {
+                return Err(format!("model {i} {c:?} may {a:?}"));
+            }
+        }
         if c.blinded && s.activation().is_some_and(|a| a.model == i as u8) {
             if let Some(a) = s.legal_actions().iter().find(|a| matches!(a, encounter::Action::Shoot { .. })) {
                 return Err(format!("model {i} is Blinded but may {a:?}"));
             }
         }
-        // Fatigue, Stress and Corruption: Characters only, within their limits.
+        // Fatigue, Stress and Corruption: Characters only (and Fatigue after a frenzy), within
+        // their limits.
         let character = m.profile.kind == encounter::data::Kind::Character;
+        let frenzies = m.profile.prayer.is_some_and(|p| p.frenzy);
         if m.fatigue > encounter::data::FATIGUE_LIMIT
             || m.stress > encounter::data::STRESS_LIMIT
             || m.corruption > encounter::data::CORRUPTION_THRESHOLD
-            || (!character && m.fatigue + m.stress + m.corruption > 0)
+            || (!character && m.stress + m.corruption > 0)
+            || (!character && !frenzies && m.fatigue > 0)
         {
             return Err(format!(
                 "model {i}: fatigue {} stress {} corruption {}",
@@ -197,6 +226,8 @@ impl Reached {
             Action::Pray => drop(self.seen.insert("pray")),
             Action::Assist { .. } => drop(self.seen.insert("assist")),
             Action::Extinguish => drop(self.seen.insert("extinguish")),
+            Action::DrinkDraught => drop(self.seen.insert("drink a draught")),
+            Action::BuyNemesis => drop(self.seen.insert("nemesis bought")),
             _ if matches!(s.pending().last(), Some(Pending::Check(k)) if matches!(k.purpose, encounter::state::Purpose::Attack { off_hand: true, .. })) =>
             {
                 self.seen.insert("an off-hand attack");
@@ -265,6 +296,21 @@ impl Reached {
                 ("stunned during its own activation", c.stun_held),
                 ("death met keeping a Fate Point", m.dead && m.fate > 0),
                 ("exhausted by Fatigue", m.fatigue >= encounter::data::FATIGUE_LIMIT),
+                ("staggered 2", c.staggered > 1),
+                ("frenzied", c.frenzied > 0),
+                (
+                    "fatigue after a frenzy",
+                    m.fatigue > 0 && m.profile.kind != encounter::data::Kind::Character,
+                ),
+                ("hatred ended", c.hatred.is_none() && m.profile.hates.is_some()),
+                ("distressed", c.distressed),
+                ("strained", c.strained),
+                ("broken", c.broken),
+                ("animosity ended", c.animosity.is_none() && m.profile.animosity.is_some()),
+                ("deafened", c.deafened),
+                ("cowed", c.cowed > 0),
+                ("a follower or henchman routed", m.routed && m.profile.kind.is_party()),
+                ("a nemesis escaped death", m.profile.nemesis && m.fate == 0),
             ] {
                 if on {
                     self.seen.insert(name);
@@ -295,7 +341,7 @@ fn random_play_keeps_the_invariants_over_2000_games() {
     assert!(total_steps > 2000 * 50);
     // Every Injury card, Soak, death and each condition with its removal occur in random play.
     assert!(reached.cards.iter().all(|&c| c), "cards drawn: {:?}", reached.cards);
-    assert_eq!(reached.seen.len(), 43, "reached: {:?}", reached.seen);
+    assert_eq!(reached.seen.len(), 57, "reached: {:?}", reached.seen);
 }
 
 /// Random play from Isolde's casting under surging Winds (three dice of the Magic Pool): the

@@ -691,7 +691,7 @@ fn a_wound_draws_an_injury_card_with_exact_odds_and_its_effect() {
             InjuryEffect::Nothing => assert_eq!(c, Conditions::default()),
             InjuryEffect::Bleeding(b) => assert_eq!(c.bleeding, b),
             InjuryEffect::Prone => assert!(c.prone),
-            InjuryEffect::Staggered => assert!(c.staggered),
+            InjuryEffect::Staggered(x) => assert_eq!(c.staggered, x),
             InjuryEffect::Drained => assert!(c.drained),
             InjuryEffect::Blinded => assert!(c.blinded),
             InjuryEffect::Weakened(w) => assert_eq!((c.weakened, orc.strength()), (w, 3 - w)),
