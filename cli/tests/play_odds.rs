@@ -264,22 +264,9 @@ fn every_figure_the_page_shows_is_the_exact_chance_over_the_options_outcomes() {
     assert!(counts.unlike_one_roll > 0, "the one-roll sum would have been wrong somewhere: {counts:?}");
 }
 
-/// A reaction prompt of seed 21's Attack and Defend game (a move with a nested action and
-/// three enemy reactions declared) whose answer took 17 s before, the whole rest of the
-/// sequence enumerated for every option (over five million outcomes): its record, resumed.
-fn heavy_reaction_prompt() -> Server {
-    let dir = common::temp_dir("heavy-reaction");
-    let record = dir.join("record.json");
-    std::fs::copy(concat!(env!("CARGO_MANIFEST_DIR"), "/src/play/testdata/heavy_reaction.json"), &record)
-        .unwrap();
-    let mut server = Server::start(&["play", "--record", record.to_str().unwrap()]);
-    server.record = record;
-    server
-}
-
 #[test]
 fn a_prompt_with_millions_of_outcomes_shows_each_tests_odds_and_leaves_the_rest_for_later() {
-    let server = heavy_reaction_prompt();
+    let server = Server::heavy_reaction_prompt();
     let view = server.get("/api/state").ok();
     assert_eq!(view["decision"]["step"], json!("reaction"), "{}", view["node"]);
     let options = view["decision"]["options"].as_array().unwrap();
