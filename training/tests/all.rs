@@ -35,7 +35,10 @@ fn every_file_of_tests_is_a_module_of_this_binary() {
         let name = entry.unwrap().file_name().into_string().unwrap();
         if let Some(stem) = name.strip_suffix(".rs").filter(|_| name != "all.rs" && name != "onnx.rs") {
             let module = format!("#[path = \"{name}\"]\nmod {stem};");
-            assert!(listed.contains(&module), "tests/{name} is not a module of tests/all.rs: its tests would not run");
+            assert!(
+                listed.contains(&module),
+                "tests/{name} is not a module of tests/all.rs: its tests would not run"
+            );
         }
     }
 }
