@@ -1248,3 +1248,20 @@ fn in_a_crowded_melee_every_model_is_readable_and_picked_by_mouse_and_by_touch_i
         }
     }
 }
+
+#[test]
+fn figures_left_for_later_are_asked_for_by_the_page_and_a_choice_meanwhile_is_played_in_chromium() {
+    let Some(browser) = launch() else { return };
+    let server = Server::heavy_reaction_prompt();
+    let tab = open(&browser, &server);
+    let view = page_view(&tab);
+    let version = view["version"].as_u64().unwrap();
+    let options = view["decision"]["options"].as_array().unwrap().len();
+    // The page asks by itself for the figures the step's answer left for later...
+    let asked = format!("[...window.tdeLaterOdds.keys()].some((k) => k.startsWith('{version}:'))");
+    assert_eq!(wait_until(&tab, &asked), Value::Bool(true));
+    // ...and a choice made while the server works them out is played (no more reactions).
+    eval_json(&tab, &format!("choose({})", options - 1));
+    let After::Moved(next) = wait_for_page(&tab, version, None) else { unreachable!() };
+    assert!(next["version"].as_u64().unwrap() > version);
+}

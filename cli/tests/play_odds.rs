@@ -4,7 +4,8 @@
 //! chance of reaching the cell it goes to (and the least result of its movement test that gets
 //! it there), a combat roll's chance of the result it needs, and the wounds dealt and taken and
 //! the mover's chance of going down. The positions are those of seeded random games on the
-//! server; each state is the record's, replayed.
+//! server; each state is the record's, replayed. Figures the server leaves for later (an
+//! option with many outcomes) are asked for as the page does (`/api/odds`).
 
 mod common;
 
@@ -147,10 +148,24 @@ struct Counts {
     odds: usize,
     /// Figures that one roll's result table alone (the page's old sum) would have got wrong.
     unlike_one_roll: usize,
+    /// Options whose figures over the sequence were asked for later.
+    later: usize,
+}
+
+/// The option's figures over the rest of the sequence: in the view, or asked for later as the
+/// page does.
+fn sequence_figures(server: &Server, view: &Value, o: &Value, counts: &mut Counts) -> Value {
+    if o["odds_later"] != json!(true) {
+        return o["odds"].clone();
+    }
+    counts.later += 1;
+    let asked = server.post("/api/odds", json!({"version": view["version"], "index": o["i"]})).ok();
+    assert_eq!(asked["index"], o["i"]);
+    asked["odds"].clone()
 }
 
 /// Check every option of the decision in `view` against the state the record replays to.
-fn check_decision(view: &Value, state: &GameState, counts: &mut Counts) {
+fn check_decision(server: &Server, view: &Value, state: &GameState, counts: &mut Counts) {
     let side = view["you"].as_u64().unwrap() as u8;
     let legal = state.legal_actions();
     let options = view["decision"]["options"].as_array().unwrap();
@@ -160,7 +175,7 @@ fn check_decision(view: &Value, state: &GameState, counts: &mut Counts) {
     for (o, &action) in options.iter().zip(&legal) {
         let what = format!("step {} option {} ({})", view["version"], o["i"], o["text"]);
         let test = &o["test"];
-        let odds = &o["odds"];
+        let odds = &sequence_figures(server, view, o, counts);
         if test.is_null() && odds.is_null() {
             continue;
         }
@@ -222,7 +237,7 @@ fn play_and_check(server: &Server, seed: u64, decisions: usize, counts: &mut Cou
             "the record is up to date"
         );
         let state = record.replay("record").unwrap();
-        check_decision(&view, &state, counts);
+        check_decision(server, &view, &state, counts);
         let pick = common::favoured_option(&view, &mut rng);
         let version = view["version"].as_u64().unwrap();
         view = server.post("/api/action", json!({"version": version, "index": pick})).ok();
@@ -247,4 +262,41 @@ fn every_figure_the_page_shows_is_the_exact_chance_over_the_options_outcomes() {
         "some moves reach their cell only on a Nailed It: {counts:?}"
     );
     assert!(counts.unlike_one_roll > 0, "the one-roll sum would have been wrong somewhere: {counts:?}");
+}
+
+#[test]
+fn a_prompt_with_millions_of_outcomes_shows_each_tests_odds_and_leaves_the_rest_for_later() {
+    let server = Server::heavy_reaction_prompt();
+    let view = server.get("/api/state").ok();
+    assert_eq!(view["decision"]["step"], json!("reaction"), "{}", view["node"]);
+    let options = view["decision"]["options"].as_array().unwrap();
+    let tests: Vec<&Value> = options.iter().filter(|o| !o["test"].is_null()).collect();
+    assert!(tests.len() >= 3, "the reactions' tests are shown");
+    for o in &tests {
+        // Before, each of these enumerated more than 200,000 outcomes and showed no figure.
+        let p = o["test"]["success"].as_f64().unwrap_or_else(|| panic!("a figure for {}", o["text"]));
+        assert!(p > 0.0 && p < 1.0, "{}: {p}", o["text"]);
+    }
+    let later: Vec<&Value> = options.iter().filter(|o| o["odds_later"] == json!(true)).collect();
+    assert!(!later.is_empty(), "options with millions of outcomes are worked out when asked");
+    for o in options {
+        assert!(o["odds"].is_object() != (o["odds_later"] == json!(true)), "figures now or later: {o}");
+    }
+    // The page asks for them one at a time; the answer is kept for the version.
+    let last = later.last().unwrap();
+    let ask = json!({"version": view["version"], "index": last["i"]});
+    let asked = server.post("/api/odds", ask.clone()).ok();
+    for figure in ["dealt", "taken", "active_hit", "active_down"] {
+        assert!(asked["odds"][figure].as_f64().is_some(), "{figure}: {asked}");
+    }
+    assert_eq!(server.post("/api/odds", ask).ok(), asked, "asked again, the same answer");
+    // Asked about another version, an option that is not there or with a field too many: refused.
+    let version = view["version"].as_u64().unwrap();
+    let stale = server.post("/api/odds", json!({"version": version - 1, "index": 0}));
+    assert_eq!(stale.status, 409, "{}", stale.body);
+    let missing = server.post("/api/odds", json!({"version": version, "index": options.len()}));
+    assert_eq!(missing.status, 422, "{}", missing.body);
+    let extra = server.post("/api/odds", json!({"version": version, "index": 0, "x": 1}));
+    assert_eq!(extra.status, 422, "{}", extra.body);
+    assert_eq!(server.get("/api/state").ok()["version"], view["version"], "nothing was played");
 }

@@ -270,6 +270,7 @@ function setView(v) {
   renderScenario();
   renderControls();
   renderUnfinished();
+  if (v.decision) askLaterOdds();
   const advice = document.getElementById("advice");
   document.getElementById("advice-bar").hidden = !(MODE === "play" && v.decision);
   if (changed) {
@@ -930,15 +931,48 @@ function testText(t) {
 function oddsText(o) {
   const parts = [];
   if (o.test) parts.push(testText(o.test));
-  if (o.odds) {
+  let odds = o.odds;
+  if (o.odds_later) {
+    const later = laterOdds.get(`${view.version}:${o.i}`);
+    if (later && later.odds) odds = later.odds;
+    else if (!later || !later.why) parts.push("wounds and hits: working them out…");
+  }
+  if (odds) {
     const step = view.decision.step;
-    if (o.odds.dealt > 0.005) parts.push(`deals ${num(o.odds.dealt)} wounds on average`);
-    if (o.odds.taken > 0.005) parts.push(`takes ${num(o.odds.taken)} wounds on average`);
-    if (step === "reaction" && o.odds.active_hit > 0.0005) parts.push(`the mover is hit: ${pct(o.odds.active_hit)}`);
-    if (step !== "reaction" && o.odds.active_hit > 0.0005) parts.push(`you are hit: ${pct(o.odds.active_hit)}`);
-    if (o.odds.active_down > 0.0005) parts.push(`the mover goes down: ${pct(o.odds.active_down)}`);
+    if (odds.dealt > 0.005) parts.push(`deals ${num(odds.dealt)} wounds on average`);
+    if (odds.taken > 0.005) parts.push(`takes ${num(odds.taken)} wounds on average`);
+    if (step === "reaction" && odds.active_hit > 0.0005) parts.push(`the mover is hit: ${pct(odds.active_hit)}`);
+    if (step !== "reaction" && odds.active_hit > 0.0005) parts.push(`you are hit: ${pct(odds.active_hit)}`);
+    if (odds.active_down > 0.0005) parts.push(`the mover goes down: ${pct(odds.active_down)}`);
   }
   return parts.join(" · ");
+}
+
+// The figures over the rest of the action sequence that the server left for later (options
+// with too many outcomes to work out before answering the step), asked for one at a time
+// while the decision is shown; a choice made meanwhile is played at once.
+const laterOdds = new Map(); // "version:index" -> {odds} or {why}, null while asked
+window.tdeLaterOdds = laterOdds; // read by the browser test
+let askingOdds = false;
+async function askLaterOdds() {
+  if (askingOdds || MODE !== "play") return;
+  askingOdds = true;
+  try {
+    while (view && view.decision && !busy) {
+      const o = view.decision.options.find((x) => x.odds_later && !laterOdds.has(`${view.version}:${x.i}`));
+      if (!o) break;
+      const key = `${view.version}:${o.i}`;
+      laterOdds.set(key, null);
+      try {
+        laterOdds.set(key, await api("/api/odds", { version: view.version, index: o.i }));
+      } catch (e) {
+        laterOdds.set(key, { odds: null, why: e.message });
+      }
+      if (view && view.decision && `${view.version}:${o.i}` === key && !busy) renderDecision();
+    }
+  } finally {
+    askingOdds = false;
+  }
 }
 
 // The option's outcome with the enemy's answers, once the server has worked it out; how it

@@ -75,6 +75,18 @@ pub fn value_from(
     action: Action,
     from: &GameState,
 ) -> Result<OptionValue, AnalysisError> {
+    value_within(start, side, action, from, MAX_LEAVES)
+}
+
+/// [`value_from`] with at most `max_leaves` outcomes enumerated (refused beyond them), for a
+/// caller that answers at once only where the enumeration is small.
+pub fn value_within(
+    start: &GameState,
+    side: Side,
+    action: Action,
+    from: &GameState,
+    max_leaves: u64,
+) -> Result<OptionValue, AnalysisError> {
     let active = start.dynamic().sequence.as_ref().map(|s| s.actor).or(start.dynamic().activating);
     let mut acc = Acc::default();
     let active = from.dynamic().sequence.as_ref().map(|q| q.actor).or(active);
@@ -83,7 +95,7 @@ pub fn value_from(
         matches!(s.current_player(), Player::Chance)
             && matches!(s.node(), Some(Step::Armour { model, .. }) if Some(*model) == active)
     };
-    for_each_outcome(from, MAX_LEAVES, &mut default_decision, &mut |end, p, trail| {
+    for_each_outcome(from, max_leaves, &mut default_decision, &mut |end, p, trail| {
         let hit = trail.is_some_and(|t| t.states().any(armour_on_active));
         acc.leaf(start, end, side, active, p, hit);
     })?;
@@ -177,26 +189,46 @@ pub fn for_each_outcome(
     decide: &mut dyn FnMut(&GameState) -> Action,
     visit: &mut dyn FnMut(&GameState, f64, Option<&Trail>),
 ) -> Result<u64, AnalysisError> {
-    let mut walk = Walk { leaves: 0, max_leaves, decide, visit };
+    for_each_outcome_until(from, max_leaves, decide, &mut |_, _| false, visit)
+}
+
+/// [`for_each_outcome`] for a figure that is known before the sequence ends (the result of
+/// one test, say): a state where `settled(state, way)` holds is an outcome of its own, visited
+/// with its probability (that of every way on from it, counted whole) and followed no
+/// further. What `visit` reads off the way to such a state must be what it would read off
+/// every end below it; the count returned is of outcomes visited.
+pub fn for_each_outcome_until(
+    from: &GameState,
+    max_leaves: u64,
+    decide: &mut dyn FnMut(&GameState) -> Action,
+    settled: &mut dyn FnMut(&GameState, Option<&Trail>) -> bool,
+    visit: &mut dyn FnMut(&GameState, f64, Option<&Trail>),
+) -> Result<u64, AnalysisError> {
+    let mut walk = Walk { leaves: 0, max_leaves, decide, settled, visit };
     walk.from(from, 1.0, None)?;
     Ok(walk.leaves)
 }
 
-/// The depth-first enumeration of [`for_each_outcome`].
-struct Walk<'d, 'v> {
+/// The depth-first enumeration of [`for_each_outcome_until`].
+struct Walk<'d, 's, 'v> {
     leaves: u64,
     max_leaves: u64,
     decide: &'d mut dyn FnMut(&GameState) -> Action,
+    settled: &'s mut dyn FnMut(&GameState, Option<&Trail>) -> bool,
     visit: &'v mut dyn FnMut(&GameState, f64, Option<&Trail>),
 }
 
-impl Walk<'_, '_> {
+impl Walk<'_, '_, '_> {
     fn from(&mut self, s: &GameState, p: f64, up: Option<&Trail>) -> Result<(), AnalysisError> {
         if self.leaves > self.max_leaves {
             return Err(AnalysisError::TooLarge(self.max_leaves));
         }
         let player = s.current_player();
-        if s.dynamic().sequence.is_none() || s.is_terminal() || player == Player::Terminal {
+        if s.dynamic().sequence.is_none()
+            || s.is_terminal()
+            || player == Player::Terminal
+            || (self.settled)(s, up)
+        {
             self.leaves += 1;
             (self.visit)(s, p, up);
             return Ok(());

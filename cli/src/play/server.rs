@@ -47,6 +47,8 @@ pub struct Shared {
     pub networks: Mutex<Vec<(String, Arc<training::network::loaded::Network>)>>,
     /// Whether advice is being worked out: one question at a time.
     pub advising: std::sync::atomic::AtomicBool,
+    /// Options' figures worked out on request (`/api/odds`) at one state version, by index.
+    pub odds: Mutex<(usize, std::collections::HashMap<usize, Value>)>,
 }
 
 /// An API error: a status and a message.
@@ -88,6 +90,7 @@ pub fn router(shared: Arc<Shared>) -> Router {
         .route("/api/advance", post(advance))
         .route("/api/advice", post(advice))
         .route("/api/risk", post(risk))
+        .route("/api/odds", post(odds))
         .route("/api/sight", post(sight))
         .route_layer(middleware::from_fn_with_state(shared.clone(), check_token));
     Router::new()
@@ -353,6 +356,71 @@ async fn risk(
     .await
 }
 
+/// An option of the person's decision whose figures over the rest of the action sequence the
+/// answer to the step left for later.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct OddsRequest {
+    version: usize,
+    index: usize,
+}
+
+/// The figures of the option (the engine's enumeration, as the step's answer would have given
+/// them), or why there are none. They are worked out without holding the table, so that a
+/// choice made meanwhile is played at once; and kept for the state's version.
+async fn odds(
+    State(shared): State<Arc<Shared>>,
+    body: Result<Json<OddsRequest>, JsonRejection>,
+) -> Result<Json<Value>, ApiError> {
+    let Json(request) = body.map_err(bad_json)?;
+    let work = shared.clone();
+    let result = tokio::task::spawn_blocking(move || -> Result<Value, ApiError> {
+        let (state, action) = {
+            let table = lock(&work);
+            if table.mode != Mode::Play {
+                return Err(Refusal::WrongMode(table.mode).into());
+            }
+            if request.version != table.version() {
+                return Err(Refusal::Stale { offered: request.version, current: table.version() }.into());
+            }
+            let state = table.current();
+            if !matches!(state.current_player(), engine::Player::Side(s) if Some(s) == table.human()) {
+                return Err(Refusal::NotYourTurn(state.describe_node()).into());
+            }
+            let legal = state.legal_actions();
+            let Some(&action) = legal.get(request.index) else {
+                return Err(Refusal::NoSuchAction { index: request.index, count: legal.len() }.into());
+            };
+            if !super::view::has_sequence_odds(state.node()) {
+                let why = format!("index {}: this decision's options have no such figures", request.index);
+                return Err(ApiError(StatusCode::UNPROCESSABLE_ENTITY, why));
+            }
+            (state.clone(), action)
+        };
+        let key = (request.version, request.index);
+        let kept = work.odds.lock().unwrap_or_else(|p| p.into_inner());
+        if kept.0 == key.0 {
+            if let Some(answer) = kept.1.get(&key.1) {
+                return Ok(answer.clone());
+            }
+        }
+        drop(kept);
+        let answer = match super::odds::sequence_odds(&state, action, engine::analysis::MAX_LEAVES) {
+            Ok(v) => json!({"version": key.0, "index": key.1, "odds": super::view::odds_json(&v)}),
+            Err(why) => json!({"version": key.0, "index": key.1, "odds": null, "why": why}),
+        };
+        let mut kept = work.odds.lock().unwrap_or_else(|p| p.into_inner());
+        if kept.0 != key.0 {
+            *kept = (key.0, std::collections::HashMap::new());
+        }
+        kept.1.insert(key.1, answer.clone());
+        Ok(answer)
+    })
+    .await
+    .map_err(|e| internal(format!("the game task failed: {e}")))?;
+    result.map(Json)
+}
+
 /// The sight, cover and threat overlay of a cell: `version` is the state the page shows
 /// (play: the current one), `model` the person's model imagined there (default: the one acting,
 /// else the first of the seat's side).
@@ -440,6 +508,7 @@ pub fn serve(
             port,
             networks: Mutex::new(Vec::new()),
             advising: std::sync::atomic::AtomicBool::new(false),
+            odds: Mutex::new((0, std::collections::HashMap::new())),
         });
         // A server on every interface is opened here through the loopback address.
         let url_host = match host.parse::<std::net::IpAddr>() {

@@ -2,9 +2,9 @@
 //! and at every step a view of the game from one seat, with what that seat may not know (the
 //! enemy's secret grudge, marker numbers it has not seen) left out by the engine's own masking.
 
-use super::odds::{test_odds, Tested};
+use super::odds::{test_odds, AnswerBudget, Tested};
 use super::table::{Mode, Table};
-use engine::analysis::{analyze, OptionValue};
+use engine::analysis::OptionValue;
 use engine::board::{Cover, Terrain};
 use engine::dice::TestLevel;
 use engine::render::{describe_action, model_letter};
@@ -383,13 +383,10 @@ fn decision_json(state: &GameState, observer: Option<Side>) -> Value {
         Some(Step::Scenario(engine::scenario::ScenarioStep::Deploy { model, .. })) => Some(*model),
         _ => None,
     };
-    // Exact odds where an option starts or changes an action sequence.
-    let analysed: Vec<OptionValue> = match step {
-        Some(Step::ChooseAction(_) | Step::ChooseReaction | Step::ChooseNested | Step::ChooseFirefight) => {
-            analyze(state).map(|(_, options)| options).unwrap_or_default()
-        }
-        _ => Vec::new(),
-    };
+    // Exact odds where an option starts or changes an action sequence: here where they are
+    // quick to work out, else when the page asks for them (`/api/odds`).
+    let sequence_odds = has_sequence_odds(step);
+    let mut budget = AnswerBudget::default();
     let options: Vec<Value> = legal
         .iter()
         .enumerate()
@@ -398,14 +395,11 @@ fn decision_json(state: &GameState, observer: Option<Side>) -> Value {
             o["i"] = json!(i);
             o["text"] =
                 json!(words(super::words::decision_line(state, action, describe_action(state, action))));
-            if let Some(v) = analysed.iter().find(|v| v.action == action) {
-                o["odds"] = json!({
-                    "active_hit": v.p_active_hit,
-                    "active_down": v.p_active_down,
-                    "dealt": v.expected_wounds_dealt,
-                    "taken": v.expected_wounds_taken,
-                    "ap": v.expected_ap_spent,
-                });
+            if sequence_odds {
+                match budget.sequence_odds(state, action) {
+                    Some(v) => o["odds"] = odds_json(&v),
+                    None => o["odds_later"] = json!(true),
+                }
             }
             if let Some(test) = test_of(state, action) {
                 let modifiers: Vec<Value> = super::words::itemised(test.base, test.attr, &test.modifiers)
@@ -440,6 +434,26 @@ fn decision_json(state: &GameState, observer: Option<Side>) -> Value {
         "prompt": words(state.describe_node()),
         "step": step.map(step_name),
         "options": options,
+    })
+}
+
+/// Whether the options of `step` get figures over the whole rest of the action sequence: those
+/// that start or change one.
+pub(crate) fn has_sequence_odds(step: Option<&Step>) -> bool {
+    matches!(
+        step,
+        Some(Step::ChooseAction(_) | Step::ChooseReaction | Step::ChooseNested | Step::ChooseFirefight)
+    )
+}
+
+/// An option's figures over the whole rest of the action sequence, for the page.
+pub(crate) fn odds_json(v: &OptionValue) -> Value {
+    json!({
+        "active_hit": v.p_active_hit,
+        "active_down": v.p_active_down,
+        "dealt": v.expected_wounds_dealt,
+        "taken": v.expected_wounds_taken,
+        "ap": v.expected_ap_spent,
     })
 }
 

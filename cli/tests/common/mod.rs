@@ -74,6 +74,20 @@ impl Server {
         server
     }
 
+    /// `tde play` resumed at a reaction prompt of seed 21's Attack and Defend game (a move with
+    /// a nested action and three enemy reactions declared), whose answer took 17 s when every
+    /// option's whole sequence was enumerated (over five million outcomes): its record
+    /// (`cli/src/play/testdata/heavy_reaction.json`), copied.
+    pub fn heavy_reaction_prompt() -> Server {
+        let dir = temp_dir("heavy-reaction");
+        let record = dir.join("record.json");
+        let fixture = concat!(env!("CARGO_MANIFEST_DIR"), "/src/play/testdata/heavy_reaction.json");
+        std::fs::copy(fixture, &record).unwrap();
+        let mut server = Server::start(&["play", "--record", record.to_str().unwrap()]);
+        server.record = record;
+        server
+    }
+
     /// `tde ARGS --port 0`: waits for the address it prints and reads the token from the page.
     pub fn start(args: &[&str]) -> Server {
         Server::start_in(None, args).0
