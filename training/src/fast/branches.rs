@@ -265,7 +265,11 @@ mod tests {
     fn each_child_is_labelled_for_both_views_and_a_game_gives_the_same_labels_every_time() {
         let plan = run("tde-branches-unit");
         let a = game_branches(&plan, &lineups(), 3).unwrap();
-        assert!(a.positions.len() >= 4 && a.positions.len() % 2 == 0, "{} positions", a.positions.len());
+        assert!(
+            a.positions.len() >= 4 && a.positions.len().is_multiple_of(2),
+            "{} positions",
+            a.positions.len()
+        );
         for pair in a.positions.chunks(2) {
             // Two rollouts of a zero-sum game: each side's mean return is a multiple of 1/2.
             assert!((pair[0].value + pair[1].value).abs() < 1e-6, "{pair:?}");
