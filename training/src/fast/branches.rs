@@ -13,12 +13,12 @@
 //! data that carries the policy. Shards are written as by `tde fast data` (resumable, the
 //! same data whatever the number of threads).
 
+use crate::fast::data::{drawn_lineups, write_missing_shards};
 use crate::play::rollout::players;
 use agents::{Game, Ranker, ScriptedAgent, Turn};
 use engine::scenario::types::Scenario;
-use engine::setup::GameConfig;
 use engine::GameState;
-use eval::lineup::{Lineups, Pool};
+use eval::lineup::Lineups;
 use fastnet::data::{margin_target, Dataset};
 use fastnet::features::position_features;
 use rand::seq::SliceRandom;
@@ -26,7 +26,6 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
 use std::path::PathBuf;
-use std::time::Instant;
 
 /// What to generate.
 #[derive(Clone, Debug)]
@@ -165,51 +164,38 @@ pub fn make_branches(run: &BranchRun) -> Result<String, String> {
     run.check()?;
     players(&run.agent, 0).map_err(|e| format!("--agent: {e}"))?;
     players(&run.rollout_agent, 0).map_err(|e| format!("--rollout-agent: {e}"))?;
-    let lineups = Lineups::new(
-        GameConfig::default(),
-        Pool::drawn_or(&run.boards, GameConfig::default().board),
-        if run.crews.is_empty() {
-            Pool::Fixed(GameConfig::default().crews)
-        } else {
-            Pool::crews(&run.crews)?
+    let lineups = drawn_lineups(&run.boards, &run.crews)?;
+    let made = write_missing_shards(
+        &run.out,
+        run.games,
+        run.shard_games,
+        run.seed,
+        run.progress,
+        &|first, games, tick| {
+            let parts: Vec<Dataset> = (0..games)
+                .into_par_iter()
+                .map(|g| {
+                    let d = game_branches(run, &lineups, first.wrapping_add(g));
+                    tick();
+                    d
+                })
+                .collect::<Result<_, String>>()?;
+            let mut data = Dataset::default();
+            for part in &parts {
+                data.append(part);
+            }
+            Ok(data)
         },
     )?;
-    std::fs::create_dir_all(&run.out).map_err(|e| format!("{}: {e}", run.out.display()))?;
-    let shards = run.games.div_ceil(run.shard_games);
-    let bar = crate::progress_bar(run.progress, run.games, "games");
-    let (mut made, mut positions) = (0u64, 0usize);
-    let start = Instant::now();
-    for k in 0..shards {
-        let path = run.out.join(format!("shard-{k:04}.fdata"));
-        let games = run.shard_games.min(run.games - k * run.shard_games);
-        if path.exists() && Dataset::load(&path).is_ok() {
-            bar.inc(games);
-            continue;
-        }
-        let first = run.seed.wrapping_add(k * run.shard_games);
-        let parts: Vec<Dataset> = (0..games)
-            .into_par_iter()
-            .map(|g| {
-                let d = game_branches(run, &lineups, first.wrapping_add(g));
-                bar.inc(1);
-                d
-            })
-            .collect::<Result<_, String>>()?;
-        let mut data = Dataset::default();
-        for part in &parts {
-            data.append(part);
-        }
-        data.save(&path)?;
-        made += games;
-        positions += data.positions.len();
-    }
-    bar.finish_and_clear();
-    let seconds = start.elapsed().as_secs_f64();
     Ok(format!(
-        "{}: {shards} shards of {} games; this run played {made} games and labelled {positions} child positions (both views) in {seconds:.0} s: {:.0} positions/hour on {} threads",
+        "{}: {} shards of {} games; this run played {} games and labelled {} child positions (both views) in {:.0} s: {:.0} positions/hour on {} threads",
         run.out.display(),
+        run.games.div_ceil(run.shard_games),
         run.shard_games,
-        positions as f64 / seconds.max(1e-9) * 3600.0,
+        made.games,
+        made.positions,
+        made.seconds,
+        made.positions as f64 / made.seconds.max(1e-9) * 3600.0,
         rayon::current_num_threads()
     ))
 }
@@ -217,7 +203,8 @@ pub fn make_branches(run: &BranchRun) -> Result<String, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use engine::setup::new_game;
+    use engine::setup::{new_game, GameConfig};
+    use eval::lineup::Pool;
 
     fn run(out: &str) -> BranchRun {
         BranchRun {

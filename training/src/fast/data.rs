@@ -78,41 +78,84 @@ pub fn make_data(run: &DataRun) -> Result<String, String> {
         other_nodes: run.other_nodes,
         decisions: run.decisions,
     };
-    let lineups = Lineups::new(
-        GameConfig::default(),
-        Pool::drawn_or(&run.boards, GameConfig::default().board),
-        if run.crews.is_empty() {
-            Pool::Fixed(GameConfig::default().crews)
-        } else {
-            Pool::crews(&run.crews)?
-        },
-    )?;
-    std::fs::create_dir_all(&run.out).map_err(|e| format!("{}: {e}", run.out.display()))?;
-    let shards = run.games.div_ceil(run.shard_games);
-    let bar = crate::progress_bar(run.progress, run.games, "games");
-    let (mut made, mut positions, mut policy) = (0u64, 0usize, 0usize);
-    let start = Instant::now();
-    for k in 0..shards {
-        let path = run.out.join(format!("shard-{k:04}.fdata"));
-        let games = run.shard_games.min(run.games - k * run.shard_games);
-        if path.exists() && Dataset::load(&path).is_ok() {
-            bar.inc(games);
-            continue;
-        }
-        let plan = DataPlan { games, seed: run.seed.wrapping_add(k * run.shard_games), ..plan_base.clone() };
-        let data = generate(&plan, &lineups, &|| bar.inc(1))?;
-        data.save(&path)?;
-        made += games;
-        positions += data.positions.len();
-        policy += data.policy_positions();
-    }
-    bar.finish_and_clear();
-    let seconds = start.elapsed().as_secs_f64();
-    Ok(format!(
-        "{}: {shards} shards of {} games; this run played {made} games, {positions} positions ({policy} with a policy target) in {seconds:.0} s: {:.2} million positions/hour on {} threads",
-        run.out.display(),
+    let lineups = drawn_lineups(&run.boards, &run.crews)?;
+    let made = write_missing_shards(
+        &run.out,
+        run.games,
         run.shard_games,
-        positions as f64 / seconds.max(1e-9) * 3600.0 / 1e6,
+        run.seed,
+        run.progress,
+        &|first, games, tick| generate(&DataPlan { games, seed: first, ..plan_base.clone() }, &lineups, tick),
+    )?;
+    Ok(format!(
+        "{}: {} shards of {} games; this run played {} games, {} positions ({} with a policy target) in {:.0} s: {:.2} million positions/hour on {} threads",
+        run.out.display(),
+        run.games.div_ceil(run.shard_games),
+        run.shard_games,
+        made.games,
+        made.positions,
+        made.policy,
+        made.seconds,
+        made.positions as f64 / made.seconds.max(1e-9) * 3600.0 / 1e6,
         rayon::current_num_threads()
     ))
+}
+
+/// How [`write_missing_shards`] makes a shard: from its first game's seed, its number of games
+/// and a tick to call after each game.
+pub(crate) type MakeShard<'a> = dyn Fn(u64, u64, &(dyn Fn() + Sync)) -> Result<Dataset, String> + 'a;
+
+/// What [`write_missing_shards`] made.
+pub(crate) struct ShardsMade {
+    /// Games played.
+    pub games: u64,
+    /// Positions written.
+    pub positions: usize,
+    /// Of them, positions with a policy target.
+    pub policy: usize,
+    /// Seconds taken.
+    pub seconds: f64,
+}
+
+/// The lineups `--boards` and `--crews` draw from (`all`: every shipped one; no crews: the
+/// default crews).
+pub(crate) fn drawn_lineups(boards: &[String], crews: &[String]) -> Result<Lineups, String> {
+    Lineups::new(
+        GameConfig::default(),
+        Pool::drawn_or(boards, GameConfig::default().board),
+        if crews.is_empty() { Pool::Fixed(GameConfig::default().crews) } else { Pool::crews(crews)? },
+    )
+}
+
+/// Write the shards `out/shard-NNNN.fdata` of `games` games still missing: shard `k` holds the
+/// games seeded from `seed + k·shard_games` on, made by `make(first seed, games, tick)`, which
+/// calls `tick` after each game (a progress bar when `progress`). A shard that loads is kept.
+pub(crate) fn write_missing_shards(
+    out: &Path,
+    games: u64,
+    shard_games: u64,
+    seed: u64,
+    progress: bool,
+    make: &MakeShard,
+) -> Result<ShardsMade, String> {
+    std::fs::create_dir_all(out).map_err(|e| format!("{}: {e}", out.display()))?;
+    let bar = crate::progress_bar(progress, games, "games");
+    let mut made = ShardsMade { games: 0, positions: 0, policy: 0, seconds: 0.0 };
+    let start = Instant::now();
+    for k in 0..games.div_ceil(shard_games) {
+        let path = out.join(format!("shard-{k:04}.fdata"));
+        let count = shard_games.min(games - k * shard_games);
+        if path.exists() && Dataset::load(&path).is_ok() {
+            bar.inc(count);
+            continue;
+        }
+        let data = make(seed.wrapping_add(k * shard_games), count, &|| bar.inc(1))?;
+        data.save(&path)?;
+        made.games += count;
+        made.positions += data.positions.len();
+        made.policy += data.policy_positions();
+    }
+    bar.finish_and_clear();
+    made.seconds = start.elapsed().as_secs_f64();
+    Ok(made)
 }
