@@ -201,17 +201,19 @@ async fn state(
     .await
 }
 
-/// A person's choice: the index of a legal action at the version it was offered at.
+/// An option of the person's decision: the index of a legal action at the version it was
+/// offered at (the choice of `/api/action`, or the option whose figures over the rest of the
+/// action sequence `/api/odds` asks for, which the answer to the step left for later).
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
-struct ActionRequest {
+struct OptionRequest {
     version: usize,
     index: usize,
 }
 
 async fn action(
     State(shared): State<Arc<Shared>>,
-    body: Result<Json<ActionRequest>, JsonRejection>,
+    body: Result<Json<OptionRequest>, JsonRejection>,
 ) -> Result<Json<Value>, ApiError> {
     let Json(request) = body.map_err(bad_json)?;
     let _taken = blocking(shared.clone(), move |table| {
@@ -356,21 +358,12 @@ async fn risk(
     .await
 }
 
-/// An option of the person's decision whose figures over the rest of the action sequence the
-/// answer to the step left for later.
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct OddsRequest {
-    version: usize,
-    index: usize,
-}
-
 /// The figures of the option (the engine's enumeration, as the step's answer would have given
 /// them), or why there are none. They are worked out without holding the table, so that a
 /// choice made meanwhile is played at once; and kept for the state's version.
 async fn odds(
     State(shared): State<Arc<Shared>>,
-    body: Result<Json<OddsRequest>, JsonRejection>,
+    body: Result<Json<OptionRequest>, JsonRejection>,
 ) -> Result<Json<Value>, ApiError> {
     let Json(request) = body.map_err(bad_json)?;
     let work = shared.clone();
