@@ -240,6 +240,10 @@ pub struct TrainArgs {
     /// Decoupled weight decay (AdamW).
     #[arg(long, default_value_t = 0.05)]
     pub weight_decay: f32,
+    /// Weight of the sibling loss: the value's differences between the children of one
+    /// decision against their targets' (data from `tde fast branches`; 0: none).
+    #[arg(long, default_value_t = 0.0)]
+    pub sibling_weight: f32,
     /// Start from this checkpoint instead of fresh weights.
     #[arg(long)]
     pub init: Option<PathBuf>,
@@ -304,6 +308,7 @@ pub fn run(cmd: &FastCommand) -> Result<String, String> {
                 margin_weight: a.margin_weight,
                 policy_weight: a.policy_weight,
                 weight_decay: a.weight_decay,
+                sibling_weight: a.sibling_weight,
             },
             init: a.init.clone(),
             prior: a.prior.clone(),
@@ -338,6 +343,7 @@ pub fn run(cmd: &FastCommand) -> Result<String, String> {
                     margin_weight: a.margin_weight,
                     policy_weight: 1.0,
                     weight_decay: a.weight_decay,
+                    sibling_weight: 0.0,
                 },
                 gate: SequentialGate {
                     sprt: Sprt { p0: 0.5, p1: a.gate_p1, alpha: a.gate_error, beta: a.gate_error },

@@ -53,6 +53,9 @@ pub struct Position {
     pub value: f32,
     /// The margin target (see [`margin_target`]).
     pub margin: f32,
+    /// Its sibling group: consecutive positions of one group are the children of one decision
+    /// seen from one side (`tde fast branches`), whose values a sibling loss compares; 0: none.
+    pub group: u32,
 }
 
 /// Labelled positions.
@@ -64,6 +67,8 @@ pub struct Dataset {
     pub positions: Vec<Position>,
     /// Every position's actions, one after the other.
     pub actions: Vec<ActionSample>,
+    /// The sibling groups so far: groups are numbered from 1 to this.
+    pub groups: u32,
 }
 
 /// The margin target of a victory-point margin: in tens of points in a skirmish, in victory
@@ -89,8 +94,21 @@ impl Dataset {
         self.positions.iter().filter(|p| p.action_len > 0).count()
     }
 
-    /// Append a position.
+    /// Append a position outside any sibling group.
     pub fn push(&mut self, features: &[u16], actions: &[ActionSample], value: f32, margin: f32) {
+        self.push_in_group(features, actions, value, margin, 0);
+    }
+
+    /// Append a position of sibling group `group` (0: none; see [`Dataset::new_group`]): a
+    /// group's positions are pushed one after the other.
+    pub fn push_in_group(
+        &mut self,
+        features: &[u16],
+        actions: &[ActionSample],
+        value: f32,
+        margin: f32,
+        group: u32,
+    ) {
         self.positions.push(Position {
             feature_start: self.features.len() as u32,
             feature_len: features.len() as u16,
@@ -98,32 +116,49 @@ impl Dataset {
             action_len: actions.len() as u16,
             value,
             margin,
+            group,
         });
         self.features.extend_from_slice(features);
         self.actions.extend_from_slice(actions);
     }
 
-    /// Append every position of `other`.
-    pub fn append(&mut self, other: &Dataset) {
-        for p in &other.positions {
-            self.push(other.features_of(p), other.actions_of(p), p.value, p.margin);
-        }
+    /// A new sibling group's number.
+    pub fn new_group(&mut self) -> u32 {
+        self.groups += 1;
+        self.groups
     }
 
-    /// Split by position index: every `k`th position (from `r`) goes to the second set, the
-    /// rest to the first.
-    pub fn split(&self, k: usize, r: usize) -> (Dataset, Dataset) {
-        let (mut a, mut b) = (Dataset::default(), Dataset::default());
-        for (i, p) in self.positions.iter().enumerate() {
-            let to = if i % k == r { &mut b } else { &mut a };
-            to.push(self.features_of(p), self.actions_of(p), p.value, p.margin);
+    /// The positions of position `i`'s sibling group (only `i` outside any group): the run of
+    /// consecutive positions with its group number.
+    pub fn siblings_of(&self, i: usize) -> std::ops::Range<usize> {
+        let group = self.positions[i].group;
+        if group == 0 {
+            return i..i + 1;
         }
-        (a, b)
+        let mut start = i;
+        while start > 0 && self.positions[start - 1].group == group {
+            start -= 1;
+        }
+        let mut end = i + 1;
+        while end < self.positions.len() && self.positions[end].group == group {
+            end += 1;
+        }
+        start..end
+    }
+
+    /// Append every position of `other`, its sibling groups renumbered after this one's.
+    pub fn append(&mut self, other: &Dataset) {
+        let offset = self.groups;
+        for p in &other.positions {
+            let group = if p.group == 0 { 0 } else { p.group + offset };
+            self.push_in_group(other.features_of(p), other.actions_of(p), p.value, p.margin, group);
+        }
+        self.groups += other.groups;
     }
 
     /// Write the dataset to `path` atomically (a temporary file renamed over it).
     pub fn save(&self, path: &Path) -> Result<(), String> {
-        let mut bytes = Vec::with_capacity(32 + self.features.len() * 2 + self.positions.len() * 24);
+        let mut bytes = Vec::with_capacity(32 + self.features.len() * 2 + self.positions.len() * 28);
         bytes.extend_from_slice(MAGIC);
         bytes.extend_from_slice(&VERSION.to_le_bytes());
         for n in [self.positions.len(), self.features.len(), self.actions.len()] {
@@ -136,6 +171,7 @@ impl Dataset {
             bytes.extend_from_slice(&p.action_len.to_le_bytes());
             bytes.extend_from_slice(&p.value.to_le_bytes());
             bytes.extend_from_slice(&p.margin.to_le_bytes());
+            bytes.extend_from_slice(&p.group.to_le_bytes());
         }
         for f in &self.features {
             bytes.extend_from_slice(&f.to_le_bytes());
@@ -164,9 +200,10 @@ impl Dataset {
 
 /// The first bytes of a dataset file.
 const MAGIC: &[u8; 8] = b"TDEFDATA";
-/// The dataset file format's version (2: position features with the proximity groups; a
-/// version-1 file holds the first set only and must be made again).
-const VERSION: u32 = 2;
+/// The dataset file format's version (3: each position's sibling group; 2: position features
+/// with the proximity groups, read as positions outside any sibling group; a version-1 file
+/// holds the first feature set only and must be made again).
+const VERSION: u32 = 3;
 
 /// A little-endian reader over a byte slice that names what ran out.
 struct Reader<'a> {
@@ -207,7 +244,7 @@ fn parse(bytes: &[u8]) -> Result<Dataset, String> {
         return Err("it does not start with TDEFDATA".into());
     }
     let version = r.u32("the version")?;
-    if version != VERSION {
+    if version != VERSION && version != 2 {
         return Err(format!(
             "format version {version}, this build reads {VERSION} (an older version holds an earlier \
              feature set: make the data again with `tde fast data`)"
@@ -218,13 +255,15 @@ fn parse(bytes: &[u8]) -> Result<Dataset, String> {
     let actions = r.u64("the action count")? as usize;
     // Each count must fit in what is left, before anything is allocated for it.
     let left = bytes.len().saturating_sub(r.at);
-    if positions.saturating_mul(20).saturating_add(features.saturating_mul(2)) > left {
+    let position_bytes = if version == 2 { 20 } else { 24 };
+    if positions.saturating_mul(position_bytes).saturating_add(features.saturating_mul(2)) > left {
         return Err(format!("the file ends inside its {positions} positions and {features} features"));
     }
     let mut d = Dataset {
         features: Vec::with_capacity(features),
         positions: Vec::with_capacity(positions),
         actions: Vec::new(),
+        groups: 0,
     };
     for i in 0..positions {
         let what = format!("position {i}");
@@ -235,6 +274,7 @@ fn parse(bytes: &[u8]) -> Result<Dataset, String> {
             action_len: r.u16(&what)?,
             value: r.f32(&format!("position {i}'s value"))?,
             margin: r.f32(&format!("position {i}'s margin"))?,
+            group: if version == 2 { 0 } else { r.u32(&format!("position {i}'s group"))? },
         };
         if p.feature_start as usize + p.feature_len as usize > features
             || p.action_start as usize + p.action_len as usize > actions
@@ -244,6 +284,7 @@ fn parse(bytes: &[u8]) -> Result<Dataset, String> {
         if !(-1.0..=1.0).contains(&p.value) || !(-1.0..=1.0).contains(&p.margin) {
             return Err(format!("position {i}: value {} or margin {} outside [-1, 1]", p.value, p.margin));
         }
+        d.groups = d.groups.max(p.group);
         d.positions.push(p);
     }
     for i in 0..features {

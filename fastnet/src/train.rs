@@ -5,7 +5,13 @@
 //! - value: the cross-entropy of the value head's σ against the target's (value + 1) / 2;
 //! - margin: half the squared error of the margin head;
 //! - policy (positions with actions): the cross-entropy of the softmax of the logits against
-//!   the target distribution.
+//!   the target distribution;
+//! - siblings (positions of a sibling group, see [`Dataset::siblings_of`]): half the mean
+//!   squared error of the value's differences to each sibling against the targets'
+//!   differences, the siblings' values held fixed. Summed over a group this is the gradient of
+//!   the group's pairwise loss, so positions drawn one at a time train the order among
+//!   siblings, which a search asks of the value, and not only each position's level, which
+//!   the game's winner mostly sets.
 //!
 //! A batch's positions are split between the threads; each sums its gradient into its own
 //! buffer, the first layer's and the action rows' sparsely (only the rows its positions
@@ -42,6 +48,9 @@ pub struct TrainConfig {
     /// `learning_rate × weight_decay` of themselves.
     #[serde(default)]
     pub weight_decay: f32,
+    /// Weight of the sibling loss (0: none).
+    #[serde(default)]
+    pub sibling_weight: f32,
 }
 
 impl Default for TrainConfig {
@@ -53,6 +62,7 @@ impl Default for TrainConfig {
             margin_weight: 0.5,
             policy_weight: 1.0,
             weight_decay: 0.0,
+            sibling_weight: 0.0,
         }
     }
 }
@@ -74,6 +84,12 @@ pub struct Losses {
     pub policy: f64,
     /// Share of them whose most likely action is the target's.
     pub top1: f64,
+    /// Positions of a sibling group with other members.
+    #[serde(default)]
+    pub sibling_positions: usize,
+    /// Mean sibling loss over them.
+    #[serde(default)]
+    pub sibling: f64,
 }
 
 impl Losses {
@@ -85,6 +101,8 @@ impl Losses {
         self.policy_positions += o.policy_positions;
         self.policy += o.policy;
         self.top1 += o.top1;
+        self.sibling_positions += o.sibling_positions;
+        self.sibling += o.sibling;
     }
 
     /// Sums turned into means.
@@ -96,6 +114,7 @@ impl Losses {
         self.margin /= n;
         self.policy /= np;
         self.top1 /= np;
+        self.sibling /= self.sibling_positions.max(1) as f64;
         self
     }
 }
@@ -174,11 +193,15 @@ impl Gradient {
     }
 }
 
-/// Add `scale` × the gradient of position `p`'s loss to `grad`, and its losses to `losses`.
+/// Add `scale` × the gradient of position `p`'s loss to `grad`, and its losses to `losses`;
+/// `siblings` are the other positions of its sibling group, each as (the network's value, the
+/// value target), held fixed.
+#[allow(clippy::too_many_arguments)]
 pub fn position_gradient(
     params: &Params,
     data: &Dataset,
     p: &Position,
+    siblings: &[(f32, f32)],
     config: &TrainConfig,
     scale: f32,
     grad: &mut Gradient,
@@ -196,7 +219,21 @@ pub fn position_gradient(
     losses.positions += 1;
     losses.value -= (target * (prob + eps).ln() + (1.0 - target) * (1.0 - prob + eps).ln()) as f64;
     losses.value_mse += ((2.0 * prob - 1.0 - p.value) as f64).powi(2);
-    let dzv = scale * config.value_weight * (prob - target);
+    let mut dzv = scale * config.value_weight * (prob - target);
+    // Sibling loss: the value's differences to its siblings against the targets'.
+    if !siblings.is_empty() {
+        let value = 2.0 * prob - 1.0;
+        let (mut residual, mut loss) = (0.0f32, 0.0f64);
+        for &(other, other_target) in siblings {
+            let d = (value - other) - (p.value - other_target);
+            residual += d;
+            loss += 0.5 * (d as f64).powi(2);
+        }
+        let m = siblings.len() as f32;
+        losses.sibling_positions += 1;
+        losses.sibling += loss / m as f64;
+        dzv += scale * config.sibling_weight * residual / m * 2.0 * prob * (1.0 - prob);
+    }
     // Margin head.
     let zm = crate::network::dot(&w[WM..BM], &t.h3) + w[BM];
     losses.margin += 0.5 * ((zm - p.margin) as f64).powi(2);
@@ -396,8 +433,22 @@ impl Trainer {
             .zip(batch.par_chunks(chunk.max(1)))
             .map(|(grad, part)| {
                 let mut l = Losses::default();
+                let mut siblings = Vec::new();
                 for &i in part {
-                    position_gradient(params, data, &data.positions[i], config, scale, grad, &mut l);
+                    siblings.clear();
+                    if config.sibling_weight > 0.0 {
+                        sibling_values(params, data, i, &mut siblings);
+                    }
+                    position_gradient(
+                        params,
+                        data,
+                        &data.positions[i],
+                        &siblings,
+                        config,
+                        scale,
+                        grad,
+                        &mut l,
+                    );
                 }
                 l
             })
@@ -417,16 +468,45 @@ impl Trainer {
     }
 }
 
-/// The losses of `params` on every position of `data` (in parallel), without training.
+/// The network's value of position `i` of `data`.
+fn position_value(params: &Params, data: &Dataset, i: usize) -> f32 {
+    let t = crate::network::trunk(params, data.features_of(&data.positions[i]));
+    crate::network::value(params, &t)
+}
+
+/// Fill `out` with (the network's value, the value target) of the other positions of position
+/// `i`'s sibling group.
+fn sibling_values(params: &Params, data: &Dataset, i: usize, out: &mut Vec<(f32, f32)>) {
+    for j in data.siblings_of(i).filter(|&j| j != i) {
+        out.push((position_value(params, data, j), data.positions[j].value));
+    }
+}
+
+/// The losses of `params` on every position of `data` (in parallel), without training; the
+/// sibling loss wherever `data` has sibling groups.
 pub fn evaluate(params: &Params, data: &Dataset, config: &TrainConfig) -> Losses {
-    let parts: Vec<Losses> = data
-        .positions
+    let values = grouped_values(params, data);
+    let parts: Vec<Losses> = (0..data.positions.len())
+        .collect::<Vec<_>>()
         .par_chunks(1024)
         .map(|chunk| {
             let mut grad = Gradient::default();
             let mut l = Losses::default();
-            for p in chunk {
-                position_gradient(params, data, p, config, 0.0, &mut grad, &mut l);
+            let mut siblings = Vec::new();
+            for &i in chunk {
+                siblings.clear();
+                let others = data.siblings_of(i).filter(|&j| j != i);
+                siblings.extend(others.map(|j| (values[j], data.positions[j].value)));
+                position_gradient(
+                    params,
+                    data,
+                    &data.positions[i],
+                    &siblings,
+                    config,
+                    0.0,
+                    &mut grad,
+                    &mut l,
+                );
                 grad.clear();
             }
             l
@@ -437,4 +517,41 @@ pub fn evaluate(params: &Params, data: &Dataset, config: &TrainConfig) -> Losses
         total.add(l);
     }
     total.mean()
+}
+
+/// The network's value of every position of `data` in a sibling group (0 for the others).
+fn grouped_values(params: &Params, data: &Dataset) -> Vec<f32> {
+    (0..data.positions.len())
+        .into_par_iter()
+        .map(|i| if data.positions[i].group == 0 { 0.0 } else { position_value(params, data, i) })
+        .collect()
+}
+
+/// How the value orders siblings: the correlation, pooled over every pair of positions of a
+/// sibling group, of the network's differences between them with their targets' differences
+/// (what `tde probe sibling` reports against rollouts), and the number of pairs; `None`
+/// without pairs or where either side's differences do not vary.
+pub fn sibling_correlation(params: &Params, data: &Dataset) -> Option<(f64, usize)> {
+    let values = grouped_values(params, data);
+    let mut pairs = Vec::new();
+    let mut at = 0;
+    while at < data.positions.len() {
+        let group = data.siblings_of(at);
+        for i in group.clone() {
+            for j in i + 1..group.end {
+                let target = data.positions[i].value - data.positions[j].value;
+                pairs.push(((values[i] - values[j]) as f64, target as f64));
+            }
+        }
+        at = group.end;
+    }
+    let n = pairs.len() as f64;
+    let (mx, my) = pairs.iter().fold((0.0, 0.0), |(a, b), p| (a + p.0 / n, b + p.1 / n));
+    let (mut sxy, mut sxx, mut syy) = (0.0, 0.0, 0.0);
+    for (x, y) in &pairs {
+        sxy += (x - mx) * (y - my);
+        sxx += (x - mx).powi(2);
+        syy += (y - my).powi(2);
+    }
+    (sxx > 0.0 && syy > 0.0).then(|| (sxy / (sxx * syy).sqrt(), pairs.len()))
 }

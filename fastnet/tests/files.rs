@@ -115,3 +115,37 @@ fn a_dataset_round_trips_and_bad_ones_are_named() {
     let e = Dataset::load(&path).unwrap_err();
     assert!(e.contains("version 9"), "{e}");
 }
+
+#[test]
+fn sibling_groups_round_trip_append_renumbered_and_version_2_files_have_none() {
+    let mut d = Dataset::default();
+    d.push(&[3], &[], 0.5, 0.0);
+    let g = d.new_group();
+    d.push_in_group(&[1, 2], &[], 0.25, 0.0, g);
+    d.push_in_group(&[1, 5], &[], -0.25, 0.0, g);
+    let h = d.new_group();
+    d.push_in_group(&[6], &[], 0.0, 0.0, h);
+    assert_eq!((d.siblings_of(0), d.siblings_of(2), d.siblings_of(3)), (0..1, 1..3, 3..4));
+    let path = temp("groups.fdata");
+    d.save(&path).unwrap();
+    let back = Dataset::load(&path).unwrap();
+    assert_eq!((back.groups, &back), (2, &d));
+    // Appended groups are numbered after the ones already there.
+    let mut both = d.clone();
+    both.append(&d);
+    let groups: Vec<u32> = both.positions.iter().map(|p| p.group).collect();
+    assert_eq!((groups, both.groups), (vec![0, 1, 1, 2, 0, 3, 3, 4], 4));
+    // The same positions in format version 2 (20 bytes a position, no group): no groups.
+    let bytes = std::fs::read(&path).unwrap();
+    let mut v2 = bytes[..36].to_vec();
+    v2[8..12].copy_from_slice(&2u32.to_le_bytes());
+    for p in 0..d.positions.len() {
+        v2.extend_from_slice(&bytes[36 + 24 * p..36 + 24 * p + 20]);
+    }
+    v2.extend_from_slice(&bytes[36 + 24 * d.positions.len()..]);
+    std::fs::write(&path, &v2).unwrap();
+    let old = Dataset::load(&path).unwrap();
+    assert_eq!(old.groups, 0);
+    assert!(old.positions.iter().all(|p| p.group == 0));
+    assert_eq!(old.features, d.features);
+}

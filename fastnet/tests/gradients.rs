@@ -4,7 +4,7 @@
 use fastnet::action_features::{ActionFeatures, ACTION_FEATURES};
 use fastnet::data::{ActionSample, Dataset};
 use fastnet::features::POSITION_FEATURES;
-use fastnet::network::{Params, ALPHA, B1, B3, BM, BV, C, E, H1, H3, PARAMS, W1, W2, W3, WM, WV};
+use fastnet::network::{self, Params, ALPHA, B1, B3, BM, BV, C, E, H1, H3, PARAMS, W1, W2, W3, WM, WV};
 use fastnet::train::{position_gradient, Gradient, Losses, TrainConfig};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -30,18 +30,37 @@ fn random_dataset(rng: &mut ChaCha8Rng) -> Dataset {
             .collect();
         d.push(&features, &actions, rng.gen_range(-1.0..1.0), rng.gen_range(-1.0..1.0));
     }
+    // A sibling group of three value-only positions.
+    let group = d.new_group();
+    for _ in 0..3 {
+        let mut features: Vec<u16> = (0..40).map(|_| rng.gen_range(0..POSITION_FEATURES as u16)).collect();
+        features.sort_unstable();
+        d.push_in_group(&features, &[], rng.gen_range(-1.0..1.0), rng.gen_range(-1.0..1.0), group);
+    }
     d
 }
 
+/// The other positions of position `i`'s sibling group as (value, target), with `params`.
+fn siblings(params: &Params, data: &Dataset, i: usize) -> Vec<(f32, f32)> {
+    let value = |j: usize| {
+        let t = network::trunk(params, data.features_of(&data.positions[j]));
+        network::value(params, &t)
+    };
+    data.siblings_of(i).filter(|&j| j != i).map(|j| (value(j), data.positions[j].value)).collect()
+}
+
+/// Every position's loss, and the sibling groups' pairwise loss: half the sum of the
+/// positions' sibling losses (each pair is in two of them), every value moving with `params`.
 fn total_loss(params: &Params, data: &Dataset, config: &TrainConfig) -> f64 {
     let mut grad = Gradient::default();
     let mut sum = 0.0;
-    for p in &data.positions {
+    for (i, p) in data.positions.iter().enumerate() {
         let mut l = Losses::default();
-        position_gradient(params, data, p, config, 0.0, &mut grad, &mut l);
+        position_gradient(params, data, p, &siblings(params, data, i), config, 0.0, &mut grad, &mut l);
         sum += config.value_weight as f64 * l.value
             + config.margin_weight as f64 * l.margin
-            + config.policy_weight as f64 * l.policy;
+            + config.policy_weight as f64 * l.policy
+            + config.sibling_weight as f64 * 0.5 * l.sibling * l.sibling_positions as f64;
     }
     sum
 }
@@ -65,19 +84,32 @@ fn the_gradient_matches_finite_differences() {
         value_weight: 1.0,
         margin_weight: 0.7,
         policy_weight: 1.3,
+        sibling_weight: 2.0,
         ..TrainConfig::default()
     };
     let mut grad = Gradient::default();
     let mut l = Losses::default();
-    for p in &data.positions {
-        position_gradient(&params, &data, p, &config, 1.0, &mut grad, &mut l);
+    for (i, p) in data.positions.iter().enumerate() {
+        position_gradient(&params, &data, p, &siblings(&params, &data, i), &config, 1.0, &mut grad, &mut l);
     }
+    assert_eq!(l.sibling_positions, 3, "the group's three positions");
     // Parameters of every block: a used W1 row, E rows and biases, dense layers, heads, α.
     let used_w1 = data.features[0] as usize;
+    // A row only the sibling group's last position uses: its gradient comes from the value and
+    // sibling losses alone.
+    let last = data.positions.last().expect("positions");
+    let sibling_w1 = *data
+        .features_of(last)
+        .iter()
+        .find(|&&f| {
+            data.positions[..data.positions.len() - 1].iter().all(|p| !data.features_of(p).contains(&f))
+        })
+        .expect("a feature of the last position alone") as usize;
     let used_e = data.actions[0].features.ids[0] as usize;
     let mut probes: Vec<usize> =
         vec![ALPHA, BV, BM, WV + 3, WM + 5, B3 + 1, W3 + 40, W2 + 200, B1 + 7, C + used_e];
     probes.extend((0..8).map(|k| W1 + used_w1 * H1 + k * 16));
+    probes.extend((0..8).map(|k| W1 + sibling_w1 * H1 + k * 16));
     probes.extend((0..4).map(|k| E + used_e * H3 + k * 8));
     let mut checked = 0;
     for &i in &probes {

@@ -9,8 +9,10 @@
 //! child is labelled, for both sides' views, by the mean return and margin of `rollouts` games
 //! played on from it by the rollout agent: a label per position, with most of the dice's noise
 //! averaged out. The children of one decision share their dice and rollout seeds (common
-//! random numbers), so that their labels differ by their positions more than by luck. The positions are value-only (no policy target); train them beside teacher
-//! data that carries the policy. Shards are written as by `tde fast data` (resumable, the
+//! random numbers), so that their labels differ by their positions more than by luck, and each
+//! side's view of them is one sibling group of the dataset (for `tde fast train
+//! --sibling-weight`). The positions are value-only (no policy target); train them beside
+//! teacher data that carries the policy. Shards are written as by `tde fast data` (resumable, the
 //! same data whatever the number of threads).
 
 use crate::fast::data::{drawn_lineups, write_missing_shards};
@@ -131,6 +133,7 @@ pub fn game_branches(run: &BranchRun, lineups: &Lineups, seed: u64) -> Result<Da
                     // One seed for every child of the decision (its dice and rollouts): common
                     // random numbers, so that the children's labels differ less by luck.
                     let child_seed = seed.wrapping_mul(1_000_003).wrapping_add(decision);
+                    let mut children = Vec::new();
                     for &action in chosen {
                         let mut child = state.clone();
                         child.apply_action(action).map_err(|e| e.to_string())?;
@@ -145,9 +148,18 @@ pub fn game_branches(run: &BranchRun, lineups: &Lineups, seed: u64) -> Result<Da
                         }
                         let targets =
                             rollout_targets(&child, scenario, &run.rollout_agent, run.rollouts, child_seed)?;
-                        for (side, (value, margin)) in targets.into_iter().enumerate() {
-                            position_features(&child, side as engine::state::Side, &mut feats);
-                            data.push(&feats, &[], value, margin);
+                        children.push((child, targets));
+                    }
+                    // Each side's view of the children, one sibling group each.
+                    for side in 0..2 {
+                        if children.is_empty() {
+                            break;
+                        }
+                        let group = data.new_group();
+                        for (child, targets) in &children {
+                            position_features(child, side as engine::state::Side, &mut feats);
+                            let (value, margin) = targets[side];
+                            data.push_in_group(&feats, &[], value, margin, group);
                         }
                     }
                 }
@@ -257,12 +269,27 @@ mod tests {
             "{} positions",
             a.positions.len()
         );
-        for pair in a.positions.chunks(2) {
-            // Two rollouts of a zero-sum game: each side's mean return is a multiple of 1/2.
-            assert!((pair[0].value + pair[1].value).abs() < 1e-6, "{pair:?}");
-            assert!((pair[0].value * 2.0).fract() == 0.0 && pair[0].action_len == 0);
-            assert_ne!(a.features_of(&pair[0]), a.features_of(&pair[1]), "the two views differ");
+        // A decision's children make two sibling groups one after the other: the first side's
+        // views, then the second side's, child for child.
+        let (mut at, mut pairs, mut widest) = (0, 0, 0);
+        while at < a.positions.len() {
+            let first = a.siblings_of(at);
+            let second = a.siblings_of(first.end);
+            assert_eq!(first.len(), second.len(), "both views of every child");
+            assert_eq!(a.positions[second.start].group, a.positions[first.start].group + 1);
+            for (x, y) in first.clone().zip(second.clone()) {
+                let (x, y) = (&a.positions[x], &a.positions[y]);
+                // Two rollouts of a zero-sum game: each side's mean return is a multiple of 1/2.
+                assert!((x.value + y.value).abs() < 1e-6, "{x:?} {y:?}");
+                assert!((x.value * 2.0).fract() == 0.0 && x.action_len == 0);
+                assert_ne!(a.features_of(x), a.features_of(y), "the two views differ");
+            }
+            widest = widest.max(first.len());
+            pairs += 1;
+            at = second.end;
         }
+        assert_eq!(a.groups, 2 * pairs, "groups numbered from 1, two a decision");
+        assert!(widest >= 2, "some decision has siblings");
         assert_eq!(a, game_branches(&plan, &lineups(), 3).unwrap());
     }
 

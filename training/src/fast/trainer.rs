@@ -13,7 +13,7 @@ use crate::network_training::metrics::Metrics;
 use fastnet::checkpoint::{Checkpoint, Meta, Shape, FORMAT};
 use fastnet::data::Dataset;
 use fastnet::network::{Params, PARAMS};
-use fastnet::train::{evaluate, Adam, Losses, TrainConfig, Trainer};
+use fastnet::train::{evaluate, sibling_correlation, Adam, Losses, TrainConfig, Trainer};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -60,7 +60,10 @@ struct RunState {
 
 /// The validation loss `best.fnet` is chosen by: the weighted sum the training minimises.
 fn validation_loss(l: &Losses, c: &TrainConfig) -> f64 {
-    c.value_weight as f64 * l.value + c.margin_weight as f64 * l.margin + c.policy_weight as f64 * l.policy
+    c.value_weight as f64 * l.value
+        + c.margin_weight as f64 * l.margin
+        + c.policy_weight as f64 * l.policy
+        + c.sibling_weight as f64 * 0.5 * l.sibling
 }
 
 /// The learning rate at `step` of `steps`: a linear warm-up over the first 2% and a cosine
@@ -109,8 +112,9 @@ pub fn load_split(dirs: &[PathBuf]) -> Result<(Dataset, Dataset), String> {
         let cut = all.positions.len() * 9 / 10;
         for (i, p) in all.positions.iter().enumerate() {
             let to = if i < cut { &mut train } else { &mut valid };
-            to.push(all.features_of(p), all.actions_of(p), p.value, p.margin);
+            to.push_in_group(all.features_of(p), all.actions_of(p), p.value, p.margin, p.group);
         }
+        (train.groups, valid.groups) = (all.groups, all.groups);
         return Ok((train, valid));
     }
     for (k, f) in files.iter().enumerate() {
@@ -180,6 +184,7 @@ fn scalars(prefix: &str, l: &Losses) -> Vec<(String, f64)> {
         (format!("{prefix}/margin"), l.margin),
         (format!("{prefix}/policy_xent"), l.policy),
         (format!("{prefix}/policy_top1"), l.top1),
+        (format!("{prefix}/sibling"), l.sibling),
     ]
 }
 
@@ -252,6 +257,7 @@ pub fn train(run: &TrainRun) -> Result<String, String> {
     let mut window = Losses::default();
     let mut window_n = 0usize;
     let mut last_valid = Losses::default();
+    let mut last_correlation = None;
     while step < run.steps {
         let lr = learning_rate(run.config.learning_rate, step, run.steps);
         let l = trainer.step(&train_set, lr);
@@ -264,6 +270,10 @@ pub fn train(run: &TrainRun) -> Result<String, String> {
             let train_mean = scale(window, 1.0 / window_n.max(1) as f64);
             let mut all = scalars("train", &train_mean);
             all.extend(scalars("valid", &last_valid));
+            if let Some((correlation, _)) = sibling_correlation(&trainer.params, &valid_set) {
+                all.push(("valid/sibling_correlation".into(), correlation));
+                last_correlation = Some(correlation);
+            }
             all.push(("learning_rate".into(), lr as f64));
             let named: Vec<(&str, f64)> = all.iter().map(|(n, v)| (n.as_str(), *v)).collect();
             metrics.log(step, &named).map_err(|e| format!("{}: metrics: {e}", run.run.display()))?;
@@ -303,7 +313,7 @@ pub fn train(run: &TrainRun) -> Result<String, String> {
     Ok(format!(
         "{}: step {step} (best.fnet: step {}); {} training and {} validation positions ({} and {} with a policy target); \
          {:.0} samples/s on {} threads this run; validation: value cross-entropy {:.4}, value mse {:.4}, margin {:.4}, \
-         policy cross-entropy {:.4}, top-1 agreement {:.1}%",
+         policy cross-entropy {:.4}, top-1 agreement {:.1}%{}",
         net_path.display(),
         best.map_or(0, |b| b.1),
         train_set.positions.len(),
@@ -316,7 +326,11 @@ pub fn train(run: &TrainRun) -> Result<String, String> {
         last_valid.value_mse,
         last_valid.margin,
         last_valid.policy,
-        100.0 * last_valid.top1
+        100.0 * last_valid.top1,
+        last_correlation.map_or(String::new(), |c| format!(
+            ", sibling loss {:.4} and correlation of sibling differences {c:.3}",
+            last_valid.sibling
+        ))
     ))
 }
 
@@ -329,6 +343,8 @@ fn sum(a: Losses, b: &Losses) -> Losses {
         policy_positions: a.policy_positions + b.policy_positions,
         policy: a.policy + b.policy,
         top1: a.top1 + b.top1,
+        sibling_positions: a.sibling_positions + b.sibling_positions,
+        sibling: a.sibling + b.sibling,
     }
 }
 
@@ -338,6 +354,7 @@ fn scale(mut a: Losses, k: f64) -> Losses {
     a.margin *= k;
     a.policy *= k;
     a.top1 *= k;
+    a.sibling *= k;
     a
 }
 
