@@ -7,6 +7,7 @@ mod bench_cmd;
 mod crew_cmd;
 mod encounter;
 mod encounter_train;
+mod encounter_web;
 mod fast_cmd;
 mod game_cmd;
 mod games_cmd;
