@@ -86,7 +86,8 @@ function renderGrid(v) {
       const sq = el("div", { class: "sq " + terrain.replace(" ", "-"), "data-x": x, "data-y": y, role: "gridcell" });
       const about = options.filter((o) => sameCell(o.cell, [x, y]));
       const m = at.get(`${x},${y}`);
-      sq.title = `(${x},${y}) ${terrain}` + (m ? `: ${m.name}, ${m.status}` : "") +
+      sq.title = `(${x},${y}) ${terrain}` +
+        (m ? `: ${m.name}, ${m.status}` + (m.conditions.length ? ` (${m.conditions.join(", ")})` : "") : "") +
         (about.length ? `; ${about.length} option(s): click to pick them out` : "");
       if (about.length) sq.classList.add("target");
       if (sameCell(picked, [x, y])) sq.classList.add("picked");
@@ -94,7 +95,9 @@ function renderGrid(v) {
         const cls = ["model", m.side];
         if (m.active || (v.decision && v.decision.model === m.i)) cls.push("active");
         if (m.status !== "in play") cls.push("down");
-        const conditions = m.conditions.length ? el("span", { class: "c" }, m.conditions.join(", ")) : null;
+        // The conditions in full are in the square's tooltip and the models' table.
+        const n = m.conditions.length;
+        const conditions = n ? el("span", { class: "c" }, n === 1 ? "1 condition" : `${n} conditions`) : null;
         sq.append(el("div", { class: cls.join(" "), "data-model": m.i },
           el("b", {}, m.letter), el("span", { class: "w" }, `W${m.wounds}/${m.max_wounds}`), conditions));
       }
