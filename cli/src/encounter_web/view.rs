@@ -107,7 +107,7 @@ fn models_json(state: &Encounter) -> Value {
                 "letter": if i < party { ((b'0' + i) as char).to_string() } else { ((b'a' + i - party) as char).to_string() },
                 "side": if side == PARTY_SIDE { "party" } else { "dm" },
                 "kind": format!("{:?}", m.profile.kind),
-                "cell": on_board.then(|| [m.cell.x, m.cell.y]),
+                "cell": on_board.then_some([m.cell.x, m.cell.y]),
                 "wounds": m.wounds,
                 "max_wounds": m.profile.wounds,
                 "armour": m.armour,
