@@ -3,7 +3,7 @@
 //! scripted party), `random`, `mcts:...` and the network agents (`policy:checkpoint=PATH`,
 //! `az:net=PATH`, trained by `train`, see [`crate::encounter_train`]) on either side, or by a
 //! human at the party's side against a DM agent (in the terminal, or with `play --web` on a
-//! web page, [`crate::encounter_web`]); `--record FILE` writes the game's record
+//! web page, served by the `encounter_web` module); `--record FILE` writes the game's record
 //! (never over an existing file), and `replay FILE` plays a record back to its final state.
 
 use crate::encounter_train::{encounter_agent, train_cmd, TrainArgs};
@@ -113,12 +113,12 @@ pub struct ArenaArgs {
     pub seed: u64,
 }
 
-/// Run an encounter subcommand and return its text.
+/// Run an encounter subcommand and return its text (`play --web` is served by the
+/// `encounter_web` module, which `main` calls instead).
 pub fn run(cmd: &EncounterCommand) -> Result<String, String> {
     match cmd {
         EncounterCommand::Demo(args) => demo(args),
         EncounterCommand::Arena(args) => arena(args),
-        EncounterCommand::Play(args) if args.web => crate::encounter_web::play(args),
         EncounterCommand::Play(args) => play(args, &mut std::io::stdin().lock(), &mut std::io::stdout()),
         EncounterCommand::Train(args) => train_cmd(args),
         EncounterCommand::Replay(args) => replay(args),
