@@ -2,7 +2,8 @@
 //! `encounter`), played by the framework's agents: `scripted` (the AI Dungeon Master, or the
 //! scripted party), `random`, `mcts:...` and the network agents (`policy:checkpoint=PATH`,
 //! `az:net=PATH`, trained by `train`, see [`crate::encounter_train`]) on either side, or by a
-//! human at the party's side against a DM agent; `--record FILE` writes the game's record
+//! human at the party's side against a DM agent (in the terminal, or with `play --web` on a
+//! web page, served by the `encounter_web` module); `--record FILE` writes the game's record
 //! (never over an existing file), and `replay FILE` plays a record back to its final state.
 
 use crate::encounter_train::{encounter_agent, train_cmd, TrainArgs};
@@ -74,6 +75,18 @@ pub struct PlayArgs {
     /// where the saved game's were). Give `--record` a new file to save the whole game again.
     #[arg(long)]
     pub resume: Option<PathBuf>,
+    /// Play on a local web page instead of the terminal (see `docs/play.md`): the board drawn
+    /// as a grid, every option a button with its odds, the log; the game is kept in
+    /// `--record` (default: the first free `saved-games/encounter_SEED.json`) after every
+    /// step, and `--resume` plays on in the same file.
+    #[arg(long)]
+    pub web: bool,
+    /// With `--web`: the address to listen on; the default serves this machine only.
+    #[arg(long, default_value = "127.0.0.1", requires = "web")]
+    pub host: String,
+    /// With `--web`: the port to listen on (0 picks a free one).
+    #[arg(long, default_value_t = 8015, requires = "web")]
+    pub port: u16,
 }
 
 /// `tde encounter replay`.
@@ -100,7 +113,8 @@ pub struct ArenaArgs {
     pub seed: u64,
 }
 
-/// Run an encounter subcommand and return its text.
+/// Run an encounter subcommand and return its text (`play --web` is served by the
+/// `encounter_web` module, which `main` calls instead).
 pub fn run(cmd: &EncounterCommand) -> Result<String, String> {
     match cmd {
         EncounterCommand::Demo(args) => demo(args),
@@ -135,7 +149,8 @@ fn save_record(
     }
 }
 
-fn result_line(end: &Encounter) -> String {
+/// The result of a finished game in words.
+pub(crate) fn result_line(end: &Encounter) -> String {
     let result = match end.winner() {
         Some(PARTY_SIDE) => "the party wins",
         Some(_) => "the Dungeon Master wins",
@@ -355,7 +370,16 @@ mod tests {
     use super::*;
 
     fn args(record: Option<PathBuf>) -> PlayArgs {
-        PlayArgs { seed: 3, dm: "scripted".into(), level: None, record, resume: None }
+        PlayArgs {
+            seed: 3,
+            dm: "scripted".into(),
+            level: None,
+            record,
+            resume: None,
+            web: false,
+            host: "127.0.0.1".into(),
+            port: 8015,
+        }
     }
 
     #[test]

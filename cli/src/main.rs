@@ -7,6 +7,7 @@ mod bench_cmd;
 mod crew_cmd;
 mod encounter;
 mod encounter_train;
+mod encounter_web;
 mod fast_cmd;
 mod game_cmd;
 mod games_cmd;
@@ -185,6 +186,10 @@ fn main() -> ExitCode {
         Command::Crew { cmd } => crew_cmd::run(cmd),
         Command::Study { cmd } => passed(study_cmd::run(cmd)),
         Command::Fuzz(args) => game_cmd::fuzz(args),
+        // The web page serves the Encounter on the `tde play` server (`encounter_web`).
+        Command::Encounter { cmd: encounter::EncounterCommand::Play(args) } if args.web => {
+            passed(encounter_web::play(args))
+        }
         Command::Encounter { cmd } => passed(encounter::run(cmd)),
     };
     match result {

@@ -8,11 +8,11 @@
 
 mod advice;
 pub mod level;
-mod lock;
+pub(crate) mod lock;
 mod odds;
 mod risk;
 mod saved;
-mod server;
+pub(crate) mod server;
 mod sight;
 mod table;
 pub(crate) mod view;

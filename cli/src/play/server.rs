@@ -52,7 +52,7 @@ pub struct Shared {
 }
 
 /// An API error: a status and a message.
-struct ApiError(StatusCode, String);
+pub(crate) struct ApiError(pub(crate) StatusCode, pub(crate) String);
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
@@ -77,7 +77,7 @@ fn internal(message: String) -> ApiError {
 }
 
 /// A malformed JSON body, named by its field where serde says which.
-fn bad_json(rejection: JsonRejection) -> ApiError {
+pub(crate) fn bad_json(rejection: JsonRejection) -> ApiError {
     ApiError(rejection.status(), format!("request body: {}", rejection.body_text()))
 }
 
@@ -92,7 +92,7 @@ pub fn router(shared: Arc<Shared>) -> Router {
         .route("/api/risk", post(risk))
         .route("/api/odds", post(odds))
         .route("/api/sight", post(sight))
-        .route_layer(middleware::from_fn_with_state(shared.clone(), check_token));
+        .route_layer(middleware::from_fn_with_state(shared.clone(), check_token::<Shared>));
     Router::new()
         .route("/", get(index))
         .route(
@@ -104,18 +104,46 @@ pub fn router(shared: Arc<Shared>) -> Router {
             get(|| async { ([(header::CONTENT_TYPE, "text/css; charset=utf-8")], STYLE_CSS) }),
         )
         .merge(api)
-        .layer(middleware::from_fn_with_state(shared.clone(), check_host))
+        .layer(middleware::from_fn_with_state(shared.clone(), check_host::<Shared>))
         .layer(DefaultBodyLimit::max(MAX_BODY))
         .with_state(shared)
 }
 
+/// What the host and token checks need of a server's shared state: the `tde play` table's and
+/// the Encounter page's ([`crate::encounter_web`]) alike.
+pub(crate) trait Guarded: Send + Sync + 'static {
+    /// The session token the page must send back.
+    fn token(&self) -> &str;
+    /// The address given with `--host`.
+    fn host(&self) -> &str;
+    /// The port the server listens on.
+    fn port(&self) -> u16;
+}
+
+impl Guarded for Shared {
+    fn token(&self) -> &str {
+        &self.token
+    }
+    fn host(&self) -> &str {
+        &self.host
+    }
+    fn port(&self) -> u16 {
+        self.port
+    }
+}
+
 /// Refuse requests that do not name this server (DNS rebinding).
-async fn check_host(State(shared): State<Arc<Shared>>, request: Request, next: Next) -> Response {
+pub(crate) async fn check_host<S: Guarded>(
+    State(shared): State<Arc<S>>,
+    request: Request,
+    next: Next,
+) -> Response {
     let host = request.headers().get(header::HOST).and_then(|h| h.to_str().ok()).unwrap_or("");
-    if !names_this_server(host, &shared.host, shared.port) {
+    if !names_this_server(host, shared.host(), shared.port()) {
         let message = format!(
             "header `Host`: `{host}` is not this server (an IP address, localhost or {} with port {})",
-            shared.host, shared.port
+            shared.host(),
+            shared.port()
         );
         return ApiError(StatusCode::FORBIDDEN, message).into_response();
     }
@@ -137,10 +165,14 @@ fn names_this_server(header: &str, host: &str, port: u16) -> bool {
 }
 
 /// Refuse API calls without the session token.
-async fn check_token(State(shared): State<Arc<Shared>>, request: Request, next: Next) -> Response {
+pub(crate) async fn check_token<S: Guarded>(
+    State(shared): State<Arc<S>>,
+    request: Request,
+    next: Next,
+) -> Response {
     let token = request.headers().get("x-tde-token").and_then(|h| h.to_str().ok());
     match token {
-        Some(t) if same(t.as_bytes(), shared.token.as_bytes()) => next.run(request).await,
+        Some(t) if same(t.as_bytes(), shared.token().as_bytes()) => next.run(request).await,
         // A page from before the server was restarted: it may reload itself for the new token.
         Some(_) => (
             StatusCode::FORBIDDEN,
@@ -481,6 +513,33 @@ pub fn serve(
     unfinished: Value,
     announce: impl FnOnce(&str),
 ) -> Result<(), String> {
+    let mut fixed = fixed_json(table.current());
+    fixed["unfinished"] = unfinished;
+    let host_name = host.to_string();
+    serve_with(listener, host, announce, std::future::pending(), move |token, port| {
+        router(Arc::new(Shared {
+            table: Mutex::new(table),
+            token,
+            fixed,
+            host: host_name,
+            port,
+            networks: Mutex::new(Vec::new()),
+            advising: std::sync::atomic::AtomicBool::new(false),
+            odds: Mutex::new((0, std::collections::HashMap::new())),
+        }))
+    })
+}
+
+/// Serve the router that `build` makes (given a fresh session token and the port bound) on
+/// `listener` (bound to `host`) until `shutdown` completes; `announce` gets the address the
+/// page is opened at.
+pub(crate) fn serve_with(
+    listener: std::net::TcpListener,
+    host: &str,
+    announce: impl FnOnce(&str),
+    shutdown: impl std::future::Future<Output = ()> + Send + 'static,
+    build: impl FnOnce(String, u16) -> Router,
+) -> Result<(), String> {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
@@ -491,18 +550,7 @@ pub fn serve(
             tokio::net::TcpListener::from_std(listener).map_err(|e| format!("cannot listen: {e}"))?;
         let bound = listener.local_addr().map_err(|e| e.to_string())?;
         let port = bound.port();
-        let mut fixed = fixed_json(table.current());
-        fixed["unfinished"] = unfinished;
-        let shared = Arc::new(Shared {
-            table: Mutex::new(table),
-            token: new_token(),
-            fixed,
-            host: host.to_string(),
-            port,
-            networks: Mutex::new(Vec::new()),
-            advising: std::sync::atomic::AtomicBool::new(false),
-            odds: Mutex::new((0, std::collections::HashMap::new())),
-        });
+        let app = build(new_token(), port);
         // A server on every interface is opened here through the loopback address.
         let url_host = match host.parse::<std::net::IpAddr>() {
             Ok(ip) if ip.is_unspecified() && ip.is_ipv4() => "127.0.0.1".to_string(),
@@ -511,7 +559,10 @@ pub fn serve(
             _ => host.to_string(),
         };
         announce(&format!("http://{url_host}:{port}/"));
-        axum::serve(listener, router(shared)).await.map_err(|e| format!("the server stopped: {e}"))
+        axum::serve(listener, app)
+            .with_graceful_shutdown(shutdown)
+            .await
+            .map_err(|e| format!("the server stopped: {e}"))
     })
 }
 
