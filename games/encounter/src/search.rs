@@ -244,8 +244,8 @@ pub fn rank_candidates(s: &Encounter, legal: &mut [Action]) {
 /// each level's name, its agent spec and what it is.
 pub const LEVELS: [(&str, &str, &str); 3] = [
     ("easy", "scripted", "the scripted Dungeon Master"),
-    ("normal", "search:rollouts=8,width=3,rounds=1", "a light search over the scripted choices"),
-    ("hard", "search:rollouts=16,width=4,rounds=1", "the searching Dungeon Master at full strength"),
+    ("normal", "search:rollouts=16,width=4,rounds=1", "a search over the scripted choice and the next three"),
+    ("hard", "search:rollouts=16,width=6,rounds=1", "the searching Dungeon Master at full strength"),
 ];
 
 /// The agent spec of a Dungeon Master level ([`LEVELS`]); an unknown level is refused with

@@ -1240,8 +1240,6 @@ fn adversaries_whose_champion_falls_check_morale_and_the_failed_are_broken() {
     // None routed: the Pool still sums them all, Broken or not.
     let non_routed: u8 = (4..8).map(|m| s.models()[m as usize].profile.pool).sum();
     assert_eq!(s.pool(), non_routed, "the Pool sums the non-routed Adversaries");
-    // No second check at Bookkeeping for the Broken: they check at their own Start Phase.
-    assert_eq!(s.models()[CUTTER as usize].routed, false);
 }
 
 /// The goblin cutter Broken at (`x`, `y`) as it activates (its Start Phase check failed
