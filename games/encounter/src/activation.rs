@@ -560,10 +560,10 @@ impl Encounter {
 
 impl Encounter {
     /// Broken model `m` leaves the Board Section when it stands on its side's edge of it
-    /// ([`flight_edge`]; checked when it moves and when its Morale check fails): it routs (out of play, neither wounded out nor dead). Illustrative
-    /// ruling of "Broken (Ongoing): Move away from enemies" and "remaining non-routed
-    /// Adversaries": only Adversaries, Followers and Henchmen flee the board; a Broken
-    /// Character stays.
+    /// ([`flight_edge`]; checked when it moves and when its Morale check fails): it routs
+    /// (out of play, neither wounded out nor dead). Illustrative ruling of "Broken (Ongoing):
+    /// Move away from enemies" and "remaining non-routed Adversaries": only Adversaries,
+    /// Followers and Henchmen flee the board; a Broken Character stays.
     pub(crate) fn flee_off(&mut self, m: u8) {
         let x = &self.models[m as usize];
         if !x.conditions.broken || x.profile.kind == Kind::Character || !flight_edge(x.side(), x.cell) {
