@@ -3,8 +3,9 @@ raw/ (each file: the command on its first line, then `tde encounter arena`'s tab
 Per seed set (the file name's seedN) and in all: games, party wins–DM wins–draws, the DM's
 win rate with its 95% Wilson interval, and the search DM's gain over the scripted DM in
 the same games with a 95% interval (normal approximation, the two rates independent).
-Run: python3 docs/results/encounter_dm/table.py"""
-import collections, glob, math, os, re
+Run: python3 docs/results/encounter_dm/table.py [DIR] (DIR: the outputs' folder, relative to
+this file; raw/ by default, raw/session9 for the figures of session 9)."""
+import collections, glob, math, os, re, sys
 
 def wilson(k, n, z=1.96):
     p = k / n; d = 1 + z * z / n; c = (p + z * z / (2 * n)) / d
@@ -13,7 +14,8 @@ def wilson(k, n, z=1.96):
 
 here = os.path.dirname(os.path.abspath(__file__))
 tot = collections.defaultdict(lambda: [0, 0, 0])
-for f in sorted(glob.glob(os.path.join(here, 'raw', '*.txt'))):
+folder = sys.argv[1] if len(sys.argv) > 1 else 'raw'
+for f in sorted(glob.glob(os.path.join(here, folder, '*.txt'))):
     seeds = 'seed ' + re.search(r'seed(\d+)', os.path.basename(f)).group(1)
     for line in open(f):
         m = re.match(r'(\S+)\s+(\S+)\s+(\d+)\s+(\d+)\s+(\d+)\s', line)

@@ -3,6 +3,7 @@
 //! Minor and a free Minor), what Momentum, the Adversary Pool and Threat buy, and the
 //! Interrupts an Advance out of a Danger Zone offers.
 
+use crate::board::{Cell, WIDTH};
 use crate::data::{Kind, DRAUGHT_WOUNDS, FATIGUE_LIMIT, MENACE};
 use crate::state::{
     Action, Activation, Check, Encounter, Intent, Pending, Purpose, Surprise, DM_SIDE, PARTY_SIDE,
@@ -74,12 +75,16 @@ impl Encounter {
             }
             self.pending.push(Pending::Check(check));
         }
-        // "Strained (Ongoing): [...] Start Phase: Cool check or gain Broken"; a model no longer
-        // Strained is no longer Broken (ruling).
+        // "Strained (Ongoing): [...] Start Phase: Cool check or gain Broken"; a Character no
+        // longer Strained is no longer Broken (ruling). A Broken Adversary, Follower or
+        // Henchman takes its Morale check again at its Start Phase; passed, it is no longer
+        // Broken (ruling).
         if strained && !stunned {
             self.pending.push(Pending::Check(self.strain_check(m)));
-        } else {
+        } else if kind == Kind::Character {
             self.models[m as usize].conditions.broken = false;
+        } else if c.broken && !stunned {
+            self.pending.push(Pending::Check(self.morale_check(m)));
         }
     }
 
@@ -287,13 +292,17 @@ impl Encounter {
                 _ => false,
             });
         } else if c.broken {
-            // Broken: "Move away from enemies. Cannot use Actions."
+            // Broken: "Move away from enemies. Cannot use Actions." It must move away while it
+            // has not moved and can (ruling).
             let now = self.nearest_enemy_distance(m);
             out.retain(|a| match *a {
                 Action::Advance(to) => self.enemy_distance(m, to) > now,
                 Action::EndActivation => true,
                 _ => false,
             });
+            if act.minors == 0 && out.len() > 1 {
+                out.retain(|a| *a != Action::EndActivation);
+            }
         }
     }
 
@@ -534,7 +543,10 @@ impl Encounter {
             return;
         }
         match action {
-            Action::Advance(to) if self.model_at(to).is_none() => self.models[m as usize].cell = to,
+            Action::Advance(to) if self.model_at(to).is_none() => {
+                self.models[m as usize].cell = to;
+                self.flee_off(m);
+            }
             Action::Drag { body, to } => {
                 if let Some(&(_, lands)) = self.drag_squares(m, body).iter().find(|d| d.0 == to) {
                     self.models[m as usize].cell = to;
@@ -544,6 +556,33 @@ impl Encounter {
             _ => {}
         }
     }
+}
+
+impl Encounter {
+    /// Broken model `m` leaves the Board Section when it stands on its side's edge of it
+    /// ([`flight_edge`]; checked when it moves and when its Morale check fails): it routs
+    /// (out of play, neither wounded out nor dead). Illustrative ruling of "Broken (Ongoing):
+    /// Move away from enemies" and "remaining non-routed Adversaries": only Adversaries,
+    /// Followers and Henchmen flee the board; a Broken Character stays.
+    pub(crate) fn flee_off(&mut self, m: u8) {
+        let x = &self.models[m as usize];
+        if !x.conditions.broken || x.profile.kind == Kind::Character || !flight_edge(x.side(), x.cell) {
+            return;
+        }
+        let x = &mut self.models[m as usize];
+        x.out = true;
+        x.routed = true;
+        self.note(|s| format!("  {} flees the Board Section: it routs", s.name(m)));
+        self.forget(m);
+    }
+}
+
+/// Whether square `c` lies on the edge of the Board Section by which side `side` flees
+/// (illustrative ruling: the floor column along the outer wall at the side's own end of the
+/// board, where it set up: the party's in the west, the Adversaries' in the east).
+pub(crate) fn flight_edge(side: usize, c: Cell) -> bool {
+    let column = if side == PARTY_SIDE { 1 } else { WIDTH as u8 - 2 };
+    c.x == column
 }
 
 /// The Minor actions an activation has free: one with its Major, three without ("Perform one

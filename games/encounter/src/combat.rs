@@ -284,17 +284,24 @@ impl Encounter {
                 }
             }
             Purpose::Morale { model } => {
-                if outcome.succeeded() {
-                    self.note(|s| format!("  {} holds (Morale: {outcome:?})", s.name(model)));
-                } else {
-                    // "Broken (Ongoing): Move away from enemies. Cannot use Actions." Ruling: a
-                    // Broken Adversary, Follower or Henchman routs off the Board Section at once.
-                    let x = &mut self.models[model as usize];
-                    x.out = true;
-                    x.routed = true;
-                    self.note(|s| format!("  {} is Broken and routs (Morale: {outcome:?})", s.name(model)));
-                    self.forget(model);
-                }
+                // "Broken (Ongoing): Move away from enemies. Cannot use Actions." Ruling: a
+                // failed check leaves an Adversary, Follower or Henchman Broken (it routs only
+                // when it leaves the Board Section at its edge, at once if it stands there); a
+                // passed one at a Broken
+                // model's Start Phase ends it.
+                let x = &mut self.models[model as usize];
+                let was = x.conditions.broken;
+                x.conditions.broken = !outcome.succeeded();
+                self.note(|s| {
+                    let what = match (was, outcome.succeeded()) {
+                        (false, true) => "holds",
+                        (false, false) => "is Broken: it flees its enemies",
+                        (true, true) => "rallies: no longer Broken",
+                        (true, false) => "stays Broken",
+                    };
+                    format!("  {} {what} (Morale: {outcome:?})", s.name(model))
+                });
+                self.flee_off(model);
             }
             Purpose::Strain { model } => {
                 self.note(|s| format!("  {} is Strained: Cool check {outcome:?}", s.name(model)));
@@ -469,7 +476,8 @@ impl Encounter {
     /// Deal `wounds` wounds to `m`: at exactly 0 Wounds it is out of play, below 0 dead
     /// ("Wounds < 0 = Death, Wounds = 0 = Out-of-play"; a Character with a Fate Point may
     /// spend it to escape death, a decision of its side, and lies out of play); either way it is out of play: an Adversary leaves the board,
-    /// a knocked-out Character lies there to be dragged or abandoned. The enemies of a side that has lost a model are Inspired by a rallying leader in play.
+    /// a knocked-out Character lies there to be dragged or abandoned. The enemies of a side that has lost a model are Inspired by a rallying leader in play (not Broken), and
+    /// those of them who hear it are no longer Broken (ruling).
     pub(crate) fn wound(&mut self, m: u8, wounds: u8) {
         let model = &mut self.models[m as usize];
         if wounds == 0 || model.out {
@@ -507,16 +515,25 @@ impl Encounter {
                 format!("  {} is out of play (Wounds 0)", s.name(m))
             }
         });
-        let rally =
-            self.models.iter().filter(|x| x.in_play() && x.side() != side).map(|x| x.profile.rally).max();
+        // A Broken leader "Cannot use Actions": it does not rally.
+        let rally = self
+            .models
+            .iter()
+            .filter(|x| x.in_play() && x.side() != side && !x.conditions.broken)
+            .map(|x| x.profile.rally)
+            .max();
         if let Some(x) = rally.filter(|&x| x > 0) {
             // A Rally is a leader's call, a Social action: Deafened models do not hear it.
+            // Ruling: the Rally also ends Broken for those who hear it.
+            let mut steadied = false;
             for other in
                 self.models.iter_mut().filter(|o| o.in_play() && o.side() != side && !o.conditions.deafened)
             {
                 other.conditions.inspired = other.conditions.inspired.max(x);
+                steadied |= std::mem::take(&mut other.conditions.broken);
             }
-            self.note(|_| format!("  their leader rallies: Inspired {x}"));
+            let and = if steadied { ", and the Broken stand again" } else { "" };
+            self.note(|_| format!("  their leader rallies: Inspired {x}{and}"));
         }
     }
 

@@ -72,10 +72,11 @@ pub struct Conditions {
     /// Strained (Ongoing): Peril on all checks; a Cool check at each Start Phase or Broken;
     /// while Corruption is at [`crate::data::STRAIN_CORRUPTION`] or more (ruling).
     pub strained: bool,
-    /// Broken (Ongoing; a Company model, from a failed Strained check): "Move away from
-    /// enemies. Cannot use Actions": only Advances away from the enemies and no Interrupts;
-    /// it ends with a passed check at a later Start Phase (ruling). Broken Adversaries and
-    /// Broken Followers and Henchmen rout at once instead.
+    /// Broken (Ongoing; a Character from a failed Strained check, an Adversary, Follower or
+    /// Henchman from a failed Morale or Obedience check): "Move away from enemies. Cannot use
+    /// Actions": only Advances away from the enemies (one at least, while it can) and no
+    /// Interrupts; it ends with a passed check at a later Start Phase or a leader's Rally, and
+    /// an Adversary, Follower or Henchman on its side's edge of the board routs (rulings).
     pub broken: bool,
     /// Animosity (Ongoing) against this ally: no Teamwork actions (Assist, Change Place)
     /// with it; it ends when that model leaves play.

@@ -76,7 +76,8 @@ impl Encounter {
         if models.iter().any(|m| conditions(m).frenzied > 0) {
             return vec![Intent::Fight];
         }
-        if models.iter().any(|m| conditions(m).broken) {
+        // A group with a Broken model still declares for the others; that model only moves away.
+        if models.iter().all(|m| conditions(m).broken) {
             return vec![Intent::Move];
         }
         let shoots = self.declarer_models(side, d).iter().any(|&m| self.may_declare_shoot(m));

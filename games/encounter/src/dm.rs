@@ -112,6 +112,10 @@ fn activate(s: &Encounter, legal: &[Action]) -> Option<Action> {
         legal
     };
     let me = &s.models()[m as usize];
+    // Broken ("Move away from enemies"): it flees towards its side's edge of the board.
+    if me.conditions.broken {
+        return Some(flee(s, m, legal));
+    }
     if legal.contains(&Action::StandUp) {
         return Some(Action::StandUp);
     }
@@ -133,6 +137,8 @@ fn activate(s: &Encounter, legal: &[Action]) -> Option<Action> {
         return Some(d);
     }
     let wounds = |t: u8| s.models()[t as usize].wounds;
+    // The enemies that still fight come first: a Broken one cannot strike back.
+    let broken = |t: u8| s.models()[t as usize].conditions.broken;
     let kind = me.profile.kind;
     // A prayer with the free Minor before a Strike, unless already Inspired.
     if legal.contains(&Action::Pray)
@@ -153,7 +159,7 @@ fn activate(s: &Encounter, legal: &[Action]) -> Option<Action> {
     let dart = legal
         .iter()
         .filter_map(|&a| match a {
-            Action::Cast { spell: 0, at } => s.model_at(at).map(|t| (wounds(t), t, a)),
+            Action::Cast { spell: 0, at } => s.model_at(at).map(|t| ((broken(t), wounds(t)), t, a)),
             _ => None,
         })
         .min_by_key(|&(w, t, _)| (w, t));
@@ -173,7 +179,7 @@ fn activate(s: &Encounter, legal: &[Action]) -> Option<Action> {
                 Action::Shoot { target, .. } if shoot => Some(target),
                 _ => None,
             })
-            .min_by_key(|&t| (wounds(t), t))
+            .min_by_key(|&t| (broken(t), wounds(t), t))
     };
     if let Some(t) = target(false) {
         // A target it can finish with the extra attack: no more Wounds left than its
@@ -219,8 +225,16 @@ fn activate(s: &Encounter, legal: &[Action]) -> Option<Action> {
             return Some(d);
         }
     }
-    let enemies: Vec<Cell> =
-        s.models().iter().filter(|e| e.in_play() && e.side() != me.side()).map(|e| e.cell).collect();
+    // Close in on the enemies that still fight (on the Broken when none does).
+    let in_play = |e: &&crate::state::Model| e.in_play() && e.side() != me.side();
+    let fighting = s.models().iter().filter(in_play).any(|e| !e.conditions.broken);
+    let enemies: Vec<Cell> = s
+        .models()
+        .iter()
+        .filter(in_play)
+        .filter(|e| !(fighting && e.conditions.broken))
+        .map(|e| e.cell)
+        .collect();
     let field = walking_distance(s, &enemies);
     let dist = |c: Cell| field[c.y as usize * WIDTH + c.x as usize];
     let here = dist(me.cell);
@@ -256,6 +270,29 @@ fn activate(s: &Encounter, legal: &[Action]) -> Option<Action> {
         Some((d, _, a)) if d < here => Some(a),
         _ => Some(Action::EndActivation),
     }
+}
+
+/// Where Broken model `m` flees: the Advance (all lead away from the enemies) nearest its
+/// side's edge of the board by walking distance ([`crate::activation::flight_edge`], where it
+/// routs), then the farthest from the enemies; the end of its activation when it has none.
+fn flee(s: &Encounter, m: u8, legal: &[Action]) -> Action {
+    let side = s.models()[m as usize].side();
+    let edge: Vec<Cell> = (0..HEIGHT as u8)
+        .flat_map(|y| (0..WIDTH as u8).map(move |x| Cell::new(x, y)))
+        .filter(|&c| crate::activation::flight_edge(side, c) && s.board().at(c) == Terrain::Floor)
+        .collect();
+    let field = walking_distance(s, &edge);
+    legal
+        .iter()
+        .filter_map(|&a| match a {
+            Action::Advance(c) => {
+                let away = s.enemy_distance(m, c).unwrap_or(0);
+                Some(((field[c.y as usize * WIDTH + c.x as usize], std::cmp::Reverse(away), c), a))
+            }
+            _ => None,
+        })
+        .min_by_key(|&(key, _)| key)
+        .map_or(Action::EndActivation, |(_, a)| a)
 }
 
 /// Where caster `m` would best cast the Fireball (spell 1) now: the enemy square whose

@@ -399,13 +399,16 @@ impl Encounter {
     /// "Check Morale" (the seed: "See Psychology & Leadership rules"; illustrative ruling):
     /// once fewer than half the Adversaries that began the Encounter are in play, or their
     /// Champion is out of play, each Adversary in play takes a Morale check at Bookkeeping, a
-    /// Basic Routine Cool check; on a Failure or a Bane it is Broken and routs.
+    /// Basic Routine Cool check; on a Failure or a Bane it is Broken ("Move away from
+    /// enemies. Cannot use Actions."): it checks again at each of its Start Phases (passed, it
+    /// is no longer Broken), a Rally of its leader ends it, and it routs when it reaches its
+    /// side's edge of the Board Section ([`crate::activation::flight_edge`]).
     ///
     /// The Company (illustrative, "Henchmen: [...] use Morale to track loyalty", "Followers:
     /// [...] use Obedience to track loyalty"): once fewer than half of it is in play or a
     /// Character is out of play, each Henchman in play takes the same Morale check; a
     /// Follower whose Character is out of play takes an Obedience check (a Basic Routine check
-    /// of its Obedience). Broken, they rout too. Frenzied models are immune ("Immune to
+    /// of its Obedience). Broken, they flee the same way. Frenzied models are immune ("Immune to
     /// Psychology").
     fn check_morale(&mut self) {
         let mut checks = Vec::new();
@@ -430,7 +433,8 @@ impl Encounter {
                     Kind::Character => false,
                     _ => shaken,
                 };
-                if checks_now && x.in_play() && x.conditions.psychology() {
+                // A Broken model takes its check again at its own Start Phase.
+                if checks_now && x.in_play() && x.conditions.psychology() && !x.conditions.broken {
                     checks.push(m);
                 }
             }

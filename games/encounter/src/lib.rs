@@ -4,8 +4,9 @@
 //! declarations, initiative, activations, Danger Zones, melee and ranged attacks, D6 checks
 //! with exact odds, damage with Soak, Injury cards, out of play and death, Fate Points (the
 //! player's choice), knocked-out Characters to drag or abandon, every condition the seed names
-//! ([`conditions`]), an illustrative Morale check that routs shaken Adversaries (and the
-//! Company's Henchmen, and Followers by Obedience), a Nemesis, Momentum paid at Bookkeeping (a deficit gives
+//! ([`conditions`]), an illustrative Morale check that leaves shaken Adversaries (and the
+//! Company's Henchmen, and Followers by Obedience) Broken until a check or a Rally steadies
+//! them or they flee off the board at their edge, a Nemesis, Momentum paid at Bookkeeping (a deficit gives
 //! Banes) and all six of its uses, the Adversary Pool and Threat (with an illustrative Talent
 //! and Effect to buy at set-up), additional Minor actions for Fatigue, Push, Dark Deal and
 //! Recuperate, Stress and Corruption below their limits (Distressed, Strained), Manage

@@ -13,7 +13,7 @@ use std::path::Path;
 pub const FORMAT: &str = "encounter-record";
 
 /// The record format's version, in every record's `version` field.
-pub const FORMAT_VERSION: u32 = 7;
+pub const FORMAT_VERSION: u32 = 8;
 
 /// The largest record file [`GameRecord::load`] reads (a game is a few thousand actions).
 pub const MAX_RECORD_BYTES: u64 = 16 << 20;

@@ -9,7 +9,7 @@ use agents::{generic_registry, Agent, AgentKind, Registry, Spec};
 use std::sync::OnceLock;
 
 /// The Encounter's agents: the generic ones (`random`, `mcts:iters=...`, see
-/// [`agents::generic_registry`]), `scripted`, of which `dm` is the old spelling, and `search:rollouts=N,width=W,rounds=R`.
+/// [`agents::generic_registry`]), `scripted`, of which `dm` is the old spelling, and `search:rollouts=N,width=W,rounds=R,depart=D`.
 pub fn registry() -> Registry<Encounter> {
     let mut r = generic_registry::<Encounter>();
     r.add(AgentKind {

@@ -18,7 +18,7 @@ use agents::{Agent, Game, Turn};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-/// The settings of a [`SearchAgent`], parsed from `search:rollouts=N,width=W,rounds=R`.
+/// The settings of a [`SearchAgent`], parsed from `search:rollouts=N,width=W,rounds=R,depart=D`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SearchConfig {
     /// Rollouts per candidate at a decision.
@@ -29,11 +29,14 @@ pub struct SearchConfig {
     /// Rounds a rollout plays beyond the current one before [`standing`] scores it (the
     /// end of the Encounter scores ±1).
     pub rounds: u8,
+    /// How many tenths of a standard error a candidate's mean gain over the scripted choice
+    /// must reach for search to depart from it (default [`DEPART_Z`], 15).
+    pub depart_tenths: u8,
 }
 
 impl SearchConfig {
     /// The parameters a `search` spec takes.
-    pub const PARAMS: [Param; 3] = [
+    pub const PARAMS: [Param; 4] = [
         Param::int("rollouts", 2, 10_000, "rollouts per candidate at a decision (default 16)"),
         Param::int("width", 1, 64, "candidates tried: the scripted choice and the next best (default 4)"),
         Param::int(
@@ -41,6 +44,12 @@ impl SearchConfig {
             0,
             8,
             "rounds a rollout plays beyond the current one before it is scored (default 1)",
+        ),
+        Param::int(
+            "depart",
+            0,
+            50,
+            "tenths of a standard error a candidate's gain must reach to replace the scripted choice (default 15)",
         ),
     ];
 
@@ -51,13 +60,14 @@ impl SearchConfig {
             rollouts: args.int("rollouts").map_or(d.rollouts, |n| n as u32),
             width: args.int("width").map_or(d.width, |n| n as usize),
             rounds: args.int("rounds").map_or(d.rounds, |n| n as u8),
+            depart_tenths: args.int("depart").map_or(d.depart_tenths, |n| n as u8),
         }
     }
 }
 
 impl Default for SearchConfig {
     fn default() -> Self {
-        SearchConfig { rollouts: 16, width: 4, rounds: 1 }
+        SearchConfig { rollouts: 16, width: 4, rounds: 1, depart_tenths: (DEPART_Z * 10.0) as u8 }
     }
 }
 
@@ -69,7 +79,8 @@ pub struct SearchAgent {
 }
 
 /// How many standard errors a candidate's mean gain over the scripted choice must reach for
-/// search to depart from the scripted choice (a noisy estimate keeps the scripted choice).
+/// search to depart from the scripted choice (a noisy estimate keeps the scripted choice) by
+/// default ([`SearchConfig::depart_tenths`] sets it).
 pub const DEPART_Z: f64 = 1.5;
 
 /// Rollouts played for every candidate still in the race before the race is looked at again.
@@ -91,8 +102,8 @@ impl SearchAgent {
     /// same luck, and drops a candidate whose mean gain over the scripted choice plus [`DROP_Z`]
     /// standard errors is not above zero (one that has gained nothing in any rollout too), until
     /// only the scripted choice is left or every candidate has `rollouts` rollouts. The
-    /// candidate with the best mean gain of at least [`DEPART_Z`] standard errors wins; else
-    /// the scripted choice.
+    /// candidate with the best mean gain of more than `depart_tenths` / 10 standard errors
+    /// (and above zero) wins; else the scripted choice.
     pub fn race(&mut self, s: &Encounter, candidates: &[Action]) -> Action {
         let Turn::Player(me) = s.turn() else { return candidates[0] };
         let mut values: Vec<Vec<f64>> =
@@ -119,9 +130,10 @@ impl SearchAgent {
             });
         }
         let mut best = (0, 0.0);
+        let depart = f64::from(self.config.depart_tenths) / 10.0;
         for &c in running.iter().skip(1) {
             let (mean, se) = gain(&values[c], &values[0]);
-            if mean > DEPART_Z * se && mean > best.1 {
+            if mean > depart * se && mean > best.1 {
                 best = (c, mean);
             }
         }
@@ -232,8 +244,8 @@ pub fn rank_candidates(s: &Encounter, legal: &mut [Action]) {
 /// each level's name, its agent spec and what it is.
 pub const LEVELS: [(&str, &str, &str); 3] = [
     ("easy", "scripted", "the scripted Dungeon Master"),
-    ("normal", "search:rollouts=8,width=3,rounds=1", "a light search over the scripted choices"),
-    ("hard", "search:rollouts=16,width=4,rounds=1", "the searching Dungeon Master at full strength"),
+    ("normal", "search:rollouts=16,width=4,rounds=1", "a search over the scripted choice and the next three"),
+    ("hard", "search:rollouts=16,width=6,rounds=1", "the searching Dungeon Master at full strength"),
 ];
 
 /// The agent spec of a Dungeon Master level ([`LEVELS`]); an unknown level is refused with

@@ -204,8 +204,9 @@ pub struct Model {
     pub out: bool,
     /// Dead: a wound took its Wounds below 0 ("Wounds < 0 = Death"); also out of play.
     pub dead: bool,
-    /// Routed: it failed a Morale (or a Follower's Obedience) check, was Broken and fled the
-    /// Board Section (out of play, neither wounded out nor dead; illustrative ruling).
+    /// Routed: Broken by a failed Morale (or a Follower's Obedience) check, it fled the Board
+    /// Section at its side's edge (out of play, neither wounded out nor dead; illustrative
+    /// ruling).
     pub routed: bool,
     /// Its armour now (the profile's, less what Soak has cost it).
     pub armour: u8,

@@ -324,15 +324,20 @@ fn corruption_at_two_strains_a_character_peril_and_a_cool_check_or_broken() {
     let nearest = |at: Cell| {
         s.models().iter().filter(|e| e.side() == DM_SIDE && e.in_play()).map(|e| e.cell.distance(at)).min()
     };
-    assert!(legal.contains(&Action::EndActivation));
-    assert!(legal.len() > 1, "{legal:?}");
+    // Ruling: it must move away before it may stop, while it can.
+    assert!(!legal.contains(&Action::EndActivation), "{legal:?}");
+    assert!(!legal.is_empty());
     for a in &legal {
         match a {
             Action::Advance(to) => assert!(nearest(*to) > nearest(from), "{a:?} is not away"),
-            Action::EndActivation => {}
             other => panic!("Broken, yet {other:?} is legal"),
         }
     }
+    s.act(legal[0]).unwrap();
+    while matches!(s.pending().last(), Some(Pending::Interrupt { .. })) {
+        s.act(Action::Pass).unwrap();
+    }
+    assert!(s.legal_actions().contains(&Action::EndActivation), "having moved away it may stop");
     // Next round it declares Move alone.
     s.act(Action::EndActivation).unwrap();
     let s = play_until(s, |s| {
@@ -459,14 +464,22 @@ fn brannoc_falls() -> Encounter {
 fn a_follower_whose_character_falls_checks_obedience_and_may_flee() {
     // "Followers: Follow a single Character; use Obedience to track loyalty". Illustrative:
     // at Bookkeeping a Follower whose Character is out of play takes a Basic Routine check of
-    // its Obedience (Wat: 3, Brannoc's); a Failure breaks it and it leaves the board.
+    // its Obedience (Wat: 3, Brannoc's); a Failure breaks it ("Broken (Ongoing) Move away
+    // from enemies"): off the party's edge of the board it stays on it, Broken; on that edge
+    // (the west column) it leaves the board: it routs.
     let mut s = brannoc_falls();
     let check = pending_check(&s);
     assert!(matches!(check.purpose, Purpose::Morale { model: WAT }), "{check:?}");
     assert_eq!(check.odds, basic_odds(unopposed_obstacle(3, Difficulty::Routine.steps()), Roll::Normal));
+    let mut off_edge = s.clone();
+    assert_eq!(s.models()[WAT as usize].cell.x, 1, "Wat stands on the party's edge");
     s.act(Action::Roll(Outcome::Failure)).unwrap();
     let wat = &s.models()[WAT as usize];
-    assert!(wat.routed && wat.out && !wat.dead);
+    assert!(wat.conditions.broken && wat.routed && wat.out && !wat.dead);
+    off_edge.pose_at(WAT, c(3, 5)).unwrap();
+    off_edge.act(Action::Roll(Outcome::Failure)).unwrap();
+    let wat = &off_edge.models()[WAT as usize];
+    assert!(wat.conditions.broken && wat.in_play() && !wat.routed);
     // With Brannoc standing, Wat does not check.
     let s = play_until(started(BRANNOC), |s| s.round() == 2 || morale_pending(s));
     assert!(!morale_pending(&s));
@@ -476,12 +489,14 @@ fn a_follower_whose_character_falls_checks_obedience_and_may_flee() {
 fn a_henchman_checks_morale_when_a_character_falls_or_half_the_company() {
     // "Henchmen: Specialized hired help; use Morale to track loyalty". Illustrative: once a
     // Character is out of play or fewer than half the Company is in play, each Henchman takes
-    // the Adversaries' Morale check (Routine Cool) at Bookkeeping, and routs when Broken.
+    // the Adversaries' Morale check (Routine Cool) at Bookkeeping; Broken on the party's edge
+    // of the board, it flees it (routs).
     let mut s = brannoc_falls();
     s.act(Action::Roll(Outcome::Success)).unwrap(); // Wat obeys
     let check = pending_check(&s);
     assert!(matches!(check.purpose, Purpose::Morale { model: GARRICK }), "{check:?}");
+    assert_eq!(s.models()[GARRICK as usize].cell.x, 1, "Garrick stands on the party's edge");
     s.act(Action::Roll(Outcome::Bane)).unwrap();
-    assert!(s.models()[GARRICK as usize].routed);
+    assert!(s.models()[GARRICK as usize].conditions.broken && s.models()[GARRICK as usize].routed);
     assert_eq!(s.in_play(PARTY_SIDE), 2);
 }

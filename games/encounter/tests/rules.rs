@@ -27,7 +27,15 @@ fn c(x: u8, y: u8) -> Cell {
 
 /// Set-up with no surprise (and `pool` Threat bought), the party declaring first.
 fn started(pool: u8) -> Encounter {
-    let mut s = Encounter::start();
+    set_up(Encounter::start(), pool)
+}
+
+/// The same, keeping the log.
+fn started_logged(pool: u8) -> Encounter {
+    set_up(Encounter::start_with_log(), pool)
+}
+
+fn set_up(mut s: Encounter, pool: u8) -> Encounter {
     s.act(Action::BuyPool(pool)).unwrap();
     s.act(Action::Face(3)).unwrap(); // nobody surprised
     s.act(Action::Face(3)).unwrap(); // the Winds of Magic are steady
@@ -1193,15 +1201,16 @@ fn to_morale(mut s: Encounter) -> Encounter {
 }
 
 #[test]
-fn adversaries_whose_champion_falls_check_morale_and_the_broken_rout() {
+fn adversaries_whose_champion_falls_check_morale_and_the_failed_are_broken() {
     // "Check Morale: See Psychology & Leadership rules" "Broken (Ongoing): Move away from
-    // enemies. Cannot use Actions." "Sum A/C/E values of remaining non-routed Adversaries"
-    // "Combat ends when no Adversaries remain on Board Section." Illustrative ruling: with
-    // their Champion out of play (or fewer than half of them left) each Adversary takes a
-    // Routine Cool check at Bookkeeping; a Failure or Bane breaks it and it routs.
+    // enemies. Cannot use Actions." "Sum A/C/E values of remaining non-routed Adversaries".
+    // Illustrative ruling: with their Champion out of play (or fewer than half of them left)
+    // each Adversary takes a Routine Cool check at Bookkeeping; a Failure or Bane leaves it
+    // Broken, on the board: it routs only when it flees off the board at its edge.
     let plain = to_morale(to_activation(started(0), BRANNOC, false));
     assert!(plain.round() == 2 || plain.is_terminal(), "no Morale check while they are whole");
-    let mut s = to_activation(started(0), BRANNOC, false);
+    let mut s = to_activation(started_logged(0), BRANNOC, false);
+    s.pose_at(CUTTER, c(6, 2)).unwrap(); // off the Adversaries' edge of the board
     s.pose_at(OGRE, c(2, 1)).unwrap();
     s.pose_wounds(OGRE, 1).unwrap();
     s.act(Action::Strike { target: OGRE, boost: false, extra: false }).unwrap();
@@ -1217,23 +1226,102 @@ fn adversaries_whose_champion_falls_check_morale_and_the_broken_rout() {
     let before = s.in_play(DM_SIDE);
     s.act(Action::Roll(Outcome::Failure)).unwrap();
     let cutter = &s.models()[CUTTER as usize];
-    assert!(cutter.routed && cutter.out && !cutter.dead && cutter.wounds == 1, "{cutter:?}");
-    assert_eq!(s.in_play(DM_SIDE), before - 1);
+    assert!(cutter.conditions.broken && cutter.in_play() && !cutter.routed, "{cutter:?}");
+    assert_eq!(s.in_play(DM_SIDE), before, "Broken, it stays on the Board Section");
+    assert!(s.log().iter().any(|l| l.contains("goblin cutter is Broken")), "{:?}", s.log());
     s.act(Action::Roll(Outcome::Complication)).unwrap();
-    assert!(s.models()[SPEARMAN as usize].in_play(), "a Complication holds");
+    assert!(!s.models()[SPEARMAN as usize].conditions.broken, "a Complication holds");
     while matches!(s.node(), Node::Chance) && s.round() == 1 {
         s.act(Action::Roll(Outcome::Bane)).unwrap();
     }
-    // Every Adversary routed: none remains on the Board Section.
-    assert_eq!(s.in_play(DM_SIDE), 1, "the spearman alone holds");
     assert_eq!(s.round(), 2);
-    assert_eq!(s.pool(), 1, "the Pool sums the non-routed Adversaries");
+    let broken: Vec<u8> = (4..9).filter(|&m| s.models()[m as usize].conditions.broken).collect();
+    assert_eq!(broken, [CUTTER, ARCHER, ORC], "the spearman alone holds");
+    // None routed: the Pool still sums them all, Broken or not.
+    let non_routed: u8 = (4..8).map(|m| s.models()[m as usize].profile.pool).sum();
+    assert_eq!(s.pool(), non_routed, "the Pool sums the non-routed Adversaries");
+}
+
+/// The goblin cutter Broken at (`x`, `y`) as it activates (its Start Phase check failed
+/// when `check` is `Some(Failure)`, passed with `Some(Success)`).
+fn broken_cutter_activates(x: u8, y: u8, check: Outcome) -> Encounter {
+    let mut s = started_logged(0);
+    s.pose_at(CUTTER, c(x, y)).unwrap();
+    s.pose_conditions(CUTTER, Conditions { broken: true, ..Conditions::default() }).unwrap();
+    let mut s = to_activation(s, CUTTER, false);
+    // "Start Phase: Apply condition effects": the Broken cutter takes its Morale check again
+    // (ruling), the same Routine Cool check.
+    let odds = pending_odds(&s);
+    assert!((success(odds) - 0.5).abs() < 1e-12, "{odds:?}");
+    s.act(Action::Roll(check)).unwrap();
+    s
+}
+
+#[test]
+fn a_broken_adversary_only_moves_away_from_its_enemies_and_cannot_use_actions() {
+    // "Broken (Ongoing): Move away from enemies. Cannot use Actions." Ruling: it must move
+    // away while it has not moved and can; no Strike, Shoot, Interrupt or other action.
+    let mut s = broken_cutter_activates(3, 1, Outcome::Failure);
+    assert!(s.models()[CUTTER as usize].conditions.broken);
+    s.pose_at(BRANNOC, c(2, 1)).unwrap();
+    let near = |s: &Encounter, at: Cell| {
+        s.models().iter().filter(|e| e.in_play() && e.side() == PARTY_SIDE).map(|e| e.cell.distance(at)).min()
+    };
+    let here = near(&s, c(3, 1));
+    let moves = legal(&s);
+    assert!(!moves.is_empty());
+    for a in &moves {
+        match a {
+            Action::Advance(to) => assert!(near(&s, *to) > here, "{a:?} does not lead away"),
+            other => panic!("a Broken model may {other:?}"),
+        }
+    }
+    // After it has moved away it may stop.
+    let away = moves[0];
+    s.act(away).unwrap();
+    while let Some(Pending::Interrupt { .. }) = s.pending().last() {
+        s.act(Action::Pass).unwrap();
+    }
+    if s.activation().is_some_and(|a| a.model == CUTTER) {
+        assert!(legal(&s).contains(&Action::EndActivation));
+    }
+}
+
+#[test]
+fn a_broken_adversary_that_passes_its_start_phase_check_fights_again() {
+    // Ruling for "Broken (Ongoing)": it ends with a passed Cool check at its Start Phase.
+    let s = broken_cutter_activates(3, 1, Outcome::Success);
+    assert!(!s.models()[CUTTER as usize].conditions.broken);
+    assert!(s.log().iter().any(|l| l.contains("rallies: no longer Broken")), "{:?}", s.log());
+    assert!(legal(&s).contains(&Action::EndActivation), "it may act as it likes");
+}
+
+#[test]
+fn a_broken_adversary_that_reaches_its_edge_of_the_board_routs() {
+    // "Sum A/C/E values of remaining non-routed Adversaries"; "Combat ends when no
+    // Adversaries remain on Board Section". Ruling: a Broken Adversary, Follower or Henchman
+    // that moves onto its side's edge of the board (the Adversaries': the east column along
+    // the outer wall) flees it and routs.
+    let mut s = broken_cutter_activates(6, 6, Outcome::Failure);
+    assert!(legal(&s).contains(&Action::Advance(c(8, 6))), "{:?}", legal(&s));
+    s.act(Action::Advance(c(8, 6))).unwrap();
+    let cutter = &s.models()[CUTTER as usize];
+    assert!(cutter.routed && cutter.out && !cutter.dead && cutter.wounds > 0, "{cutter:?}");
+    assert!(s.log().iter().any(|l| l.contains("flees the Board Section")), "{:?}", s.log());
+    // The scripted DM flees there too.
+    let mut t = broken_cutter_activates(6, 6, Outcome::Failure);
+    let chosen = encounter::dm::ScriptedAgent.select_action(&t);
+    assert!(matches!(chosen, Action::Advance(to) if to.x == 8), "{chosen:?}");
+    t.act(chosen).unwrap();
+    assert!(t.models()[CUTTER as usize].routed);
 }
 
 #[test]
 fn the_encounter_ends_when_every_adversary_routs() {
-    // "Combat ends when no Adversaries remain on Board Section."
-    let mut s = to_activation(started(0), BRANNOC, false);
+    // "Combat ends when no Adversaries remain on Board Section": with their Champion slain the
+    // others all fail their Morale checks (and every check again), flee to their edge of the
+    // board under the scripted DM and rout; the party, idle, wins.
+    let mut s = to_activation(started_logged(0), BRANNOC, false);
     s.pose_at(OGRE, c(2, 1)).unwrap();
     s.pose_wounds(OGRE, 1).unwrap();
     s.act(Action::Strike { target: OGRE, boost: false, extra: false }).unwrap();
@@ -1242,10 +1330,41 @@ fn the_encounter_ends_when_every_adversary_routs() {
     s.act(Action::Accept).unwrap();
     let mut s = to_morale(s);
     while !s.is_terminal() {
-        s.act(Action::Roll(Outcome::Failure)).unwrap();
+        let a = match (s.node(), s.pending().last()) {
+            (_, Some(Pending::Check(k))) if matches!(k.purpose, encounter::state::Purpose::Morale { .. }) => {
+                Action::Roll(Outcome::Failure)
+            }
+            (Node::Decision(side), _) if side == DM_SIDE => encounter::dm::ScriptedAgent.select_action(&s),
+            _ => idle_action(&s),
+        };
+        s.act(a).unwrap();
     }
-    assert_eq!(s.winner(), Some(PARTY_SIDE));
-    assert!(s.models().iter().filter(|m| m.side() == DM_SIDE).all(|m| !m.in_play()));
+    assert_eq!(s.winner(), Some(PARTY_SIDE), "{}", s.log().join("\n"));
+    let fled: Vec<u8> = (4..8).filter(|&m| s.models()[m as usize].routed).collect();
+    assert_eq!(fled, [CUTTER, SPEARMAN, ARCHER, ORC], "{:?}", s.log());
+}
+
+#[test]
+fn a_leaders_rally_ends_broken_for_those_who_hear_it() {
+    // "Broken (Ongoing)": ruling: it ends when a leader of its side rallies (Rally X:
+    // whenever an enemy goes out of play); a Broken leader does not rally.
+    let mut s = to_activation(started_logged(0), BRANNOC, false);
+    s.pose_at(CUTTER, c(2, 1)).unwrap();
+    s.pose_wounds(CUTTER, 1).unwrap();
+    s.pose_conditions(WAT, Conditions { broken: true, ..Conditions::default() }).unwrap();
+    let mut deaf = s.clone();
+    s.act(Action::Strike { target: CUTTER, boost: false, extra: false }).unwrap();
+    s.act(Action::Roll(Outcome::Success)).unwrap();
+    s.act(Action::Roll(Outcome::Success)).unwrap();
+    assert!(!s.models()[CUTTER as usize].in_play());
+    assert!(!s.models()[WAT as usize].conditions.broken, "Brannoc's Rally steadies Wat");
+    assert!(s.log().iter().any(|l| l.contains("the Broken stand again")), "{:?}", s.log());
+    // Deafened, Wat does not hear it.
+    deaf.pose_conditions(WAT, Conditions { broken: true, deafened: true, ..Conditions::default() }).unwrap();
+    deaf.act(Action::Strike { target: CUTTER, boost: false, extra: false }).unwrap();
+    deaf.act(Action::Roll(Outcome::Success)).unwrap();
+    deaf.act(Action::Roll(Outcome::Success)).unwrap();
+    assert!(deaf.models()[WAT as usize].conditions.broken);
 }
 
 // ---- Round 2 (issue 60): Momentum paid at Bookkeeping ----

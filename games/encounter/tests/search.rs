@@ -59,3 +59,26 @@ fn every_level_names_an_agent_and_an_unknown_level_is_refused() {
     let err = level_spec("impossible").unwrap_err();
     assert!(err.contains("impossible") && err.contains("easy, normal, hard"), "{err}");
 }
+
+#[test]
+fn a_higher_depart_threshold_leaves_the_scripted_choice_only_where_a_lower_one_does() {
+    use encounter::search::{SearchAgent, SearchConfig, DEPART_Z};
+    assert_eq!(SearchConfig::default().depart_tenths, (DEPART_Z * 10.0) as u8);
+    assert!(make_agent("search:depart=0", 0).is_ok());
+    assert!(make_agent("search:depart=51", 0).is_err(), "at most 50 tenths");
+    let config = |depart_tenths| SearchConfig { rollouts: 8, width: 3, rounds: 0, depart_tenths };
+    let mut agents = vec![make_agent("scripted", 1).unwrap(), make_agent("scripted", 2).unwrap()];
+    let (mut low, mut high) = (0, 0);
+    play_game(Encounter::start(), &mut agents, 6, |s, _| {
+        if let Turn::Player(_) = s.turn() {
+            let scripted = ScriptedAgent.select_action(s);
+            // The same seed: the same rollouts, judged by two thresholds.
+            let eager = SearchAgent::new(config(0), 11).select_action(s) != scripted;
+            let wary = SearchAgent::new(config(30), 11).select_action(s) != scripted;
+            assert!(eager || !wary, "the wary search departs where the eager one does not");
+            low += eager as u32;
+            high += wary as u32;
+        }
+    });
+    assert!(low > high, "a lower threshold departs more often: {low} against {high}");
+}
