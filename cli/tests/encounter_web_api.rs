@@ -101,7 +101,7 @@ fn whole_games_are_played_through_the_api_to_their_end() {
 fn the_level_names_the_dungeon_master() {
     let server = start("level", &["--seed", "5", "--level", "normal"]);
     let view = play(&server, 5, 15);
-    assert_eq!(view["dm"], json!("search:rollouts=8,width=3,rounds=1"));
+    assert_eq!(view["dm"], json!("search:rollouts=16,width=4,rounds=1"));
 }
 
 #[test]
