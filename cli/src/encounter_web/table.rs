@@ -11,7 +11,6 @@ use agents::{Agent, Game, Turn};
 use encounter::{Action, Encounter, GameRecord, Setup, DM_SIDE};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
 /// Why a choice was refused. The game is unchanged.
@@ -196,26 +195,8 @@ impl EncounterTable {
         }
     }
 
-    /// Write the record: a temporary file beside it, synced, then renamed over it.
+    /// Write the record over its file atomically ([`GameRecord::replace`]).
     fn save(&self) -> Result<(), String> {
-        let record = GameRecord::new(self.setup.clone(), self.actions.clone(), &self.state);
-        let path = &self.record_path;
-        let shown = path.display();
-        let name = path.file_name().ok_or_else(|| format!("{shown}: not a file name"))?;
-        let mut tmp_name = std::ffi::OsString::from(".");
-        tmp_name.push(name);
-        tmp_name.push(format!(".{}.tmp", std::process::id()));
-        let tmp = path.with_file_name(tmp_name);
-        let written = (|| {
-            let mut file = std::fs::File::create(&tmp)?;
-            file.write_all(record.to_json().as_bytes())?;
-            file.write_all(b"\n")?;
-            file.sync_all()?;
-            std::fs::rename(&tmp, path)
-        })();
-        if written.is_err() {
-            let _ = std::fs::remove_file(&tmp);
-        }
-        written.map_err(|e| format!("{shown}: cannot write the record: {e}"))
+        GameRecord::new(self.setup.clone(), self.actions.clone(), &self.state).replace(&self.record_path)
     }
 }

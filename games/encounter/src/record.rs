@@ -117,7 +117,30 @@ impl GameRecord {
         if path.exists() {
             return Err(format!("{shown} exists; a record never overwrites a file"));
         }
-        let name = path.file_name().ok_or_else(|| format!("{shown}: not a file name"))?;
+        self.write_beside(path, |tmp| std::fs::hard_link(tmp, path)).map_err(|e| match e.kind() {
+            std::io::ErrorKind::AlreadyExists => format!("{shown} exists; a record never overwrites a file"),
+            _ => format!("{shown}: {e}"),
+        })
+    }
+
+    /// Write the record over the game's own record at `path` atomically: to a temporary file
+    /// beside it, synced, then renamed over it (the one writer of a game in play keeps its
+    /// record current this way).
+    pub fn replace(&self, path: &Path) -> Result<(), String> {
+        self.write_beside(path, |tmp| std::fs::rename(tmp, path))
+            .map_err(|e| format!("{}: cannot write the record: {e}", path.display()))
+    }
+
+    /// Write the record to a temporary file beside `path`, synced, and hand it to `place`;
+    /// the temporary file is gone afterwards.
+    fn write_beside(
+        &self,
+        path: &Path,
+        place: impl FnOnce(&Path) -> std::io::Result<()>,
+    ) -> std::io::Result<()> {
+        let name = path
+            .file_name()
+            .ok_or_else(|| std::io::Error::new(std::io::ErrorKind::InvalidInput, "not a file name"))?;
         let mut tmp_name = std::ffi::OsString::from(".");
         tmp_name.push(name);
         tmp_name.push(format!(".{}.tmp", std::process::id()));
@@ -127,13 +150,10 @@ impl GameRecord {
             file.write_all(self.to_json().as_bytes())?;
             file.write_all(b"\n")?;
             file.sync_all()?;
-            std::fs::hard_link(&tmp, path)
+            place(&tmp)
         })();
         let _ = std::fs::remove_file(&tmp);
-        written.map_err(|e| match e.kind() {
-            std::io::ErrorKind::AlreadyExists => format!("{shown} exists; a record never overwrites a file"),
-            _ => format!("{shown}: {e}"),
-        })
+        written
     }
 }
 
