@@ -34,7 +34,9 @@ pub struct ActionSample {
     pub features: ActionFeatures,
     /// The prior player's score (see [`crate::prior`]).
     pub prior: f32,
-    /// Its probability in the policy target.
+    /// Its weight in the policy target: its probability in a search's policy, or, for the
+    /// move a policy-gradient game played, that move's advantage (of either sign; the other
+    /// actions 0).
     pub target: f32,
 }
 

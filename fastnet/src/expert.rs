@@ -15,9 +15,16 @@
 //! so that it does not forget how to beat them; only the learner's searched decisions give
 //! policy targets, every kept position a value. Each scenario, board and crews are drawn
 //! per game.
+//!
+//! The game's result can be the expert itself ([`ExpertSearch::PolicyGradient`]): the learner
+//! then plays every move from its policy at the plan's temperature, and a share of its moves
+//! become targets weighted by their advantage — the λ-return of the result over its own next
+//! values, less its value when it chose — so that training takes a policy-gradient step
+//! (REINFORCE with the value head as the baseline), as TD-Gammon learned from its own games
+//! without a search.
 
 use crate::action_features::action_features;
-use crate::agent::{mcts_on, FastNet, FastPolicyAgent};
+use crate::agent::{mcts_on, FastNet, FastPolicyAgent, Scratch};
 use crate::data::{margin_target, ActionSample, Dataset};
 use crate::features::position_features;
 use crate::prior::Prior;
@@ -57,6 +64,14 @@ pub enum ExpertSearch {
     /// network's errors, as the first expert-iteration work used rollouts before its
     /// apprentice could guide them.
     RolloutMcts(Args),
+    /// No search (`pg` or `pg:lambda=L`): the move the policy drew, weighted by its
+    /// advantage, is the target: a policy-gradient step on the learner's own games. The
+    /// advantage of a move is its λ-return less the value the network gave when it chose;
+    /// the λ-return mixes the result (λ = 1) with the mover's own next values.
+    PolicyGradient {
+        /// The λ of the λ-return, in [0, 1].
+        lambda: f64,
+    },
 }
 
 impl ExpertSearch {
@@ -75,6 +90,24 @@ impl ExpertSearch {
             config.rollout_depth.get_or_insert(0);
             no_clock(config.millis, "mcts-fast")?;
             return Ok(ExpertSearch::NetworkMcts(config));
+        }
+        if text == "pg" || text.starts_with("pg:") {
+            let mut lambda = 1.0;
+            for pair in text.strip_prefix("pg").unwrap_or("").trim_start_matches(':').split(',') {
+                match pair.trim().split_once('=') {
+                    None if pair.trim().is_empty() => {}
+                    Some(("lambda", v)) => {
+                        lambda = v
+                            .trim()
+                            .parse::<f64>()
+                            .ok()
+                            .filter(|l| (0.0..=1.0).contains(l))
+                            .ok_or_else(|| format!("pg: lambda `{v}` is not a number in [0, 1]"))?;
+                    }
+                    _ => return Err(format!("pg: `{pair}` is not lambda=L")),
+                }
+            }
+            return Ok(ExpertSearch::PolicyGradient { lambda });
         }
         if text.starts_with("mcts:") {
             let args = agents::registry().check(text)?;
@@ -198,6 +231,12 @@ impl ExpertPlan {
         if !(self.temperature.is_finite() && self.temperature >= 0.0) {
             return Err(("temperature", format!("{} is not a temperature", self.temperature)));
         }
+        if matches!(self.search, ExpertSearch::PolicyGradient { .. }) && self.temperature <= 0.0 {
+            return Err((
+                "temperature",
+                "a policy-gradient game draws its moves: give a temperature above 0".into(),
+            ));
+        }
         Ok(())
     }
 }
@@ -235,6 +274,32 @@ enum Seat {
     Other(Box<dyn Agent<GameState>>),
 }
 
+/// A learner's move in a policy-gradient game, waiting for its advantage.
+struct Drawn {
+    /// The network's value when it chose, for the mover.
+    value: f32,
+    /// Where the drawn action's sample is in the game's actions, if the move was kept.
+    sample: Option<usize>,
+}
+
+/// Set the kept moves' targets to their advantages: each side's moves, from the last, get
+/// the λ-return of the side's result `returns[side]` over its next values, less their value.
+fn set_advantages(moves: &[Vec<Drawn>; 2], returns: &[f64], lambda: f32, actions: &mut [ActionSample]) {
+    for (side, moves) in moves.iter().enumerate() {
+        let mut ret = returns[side] as f32;
+        let mut next: Option<f32> = None;
+        for m in moves.iter().rev() {
+            if let Some(v) = next {
+                ret = (1.0 - lambda) * v + lambda * ret;
+            }
+            if let Some(at) = m.sample {
+                actions[at].target = ret - m.value;
+            }
+            next = Some(m.value);
+        }
+    }
+}
+
 /// A position waiting for its game's result.
 struct Pending {
     observer: Side,
@@ -269,30 +334,41 @@ pub fn expert_game(
         })
         .collect();
     let mut fast = FastPolicyAgent::new(plan.net.clone(), plan.temperature, seed);
+    let lambda = match plan.search {
+        ExpertSearch::PolicyGradient { lambda } => Some(lambda as f32),
+        _ => None,
+    };
+    let mut drawn: [Vec<Drawn>; 2] = [Vec::new(), Vec::new()];
+    let mut scratch = Scratch::default();
+    let mut logits: Vec<f32> = Vec::new();
+    let mut scores: Vec<f64> = Vec::new();
     let mcts_seed = seed ^ 0x3c6e_f372;
     let mut mcts = match &plan.search {
         ExpertSearch::NetworkMcts(config) => Some(mcts_on(plan.net.clone(), config.clone(), mcts_seed)),
         ExpertSearch::RolloutMcts(args) => Some(agents::make_mcts(args, mcts_seed)?),
-        ExpertSearch::Az(_) => None,
+        ExpertSearch::Az(_) | ExpertSearch::PolicyGradient { .. } => None,
     };
     let mut prior = Prior::new(plan.net.prior.clone(), seed);
     let mut feats = Vec::new();
     let mut all_features: Vec<u16> = Vec::new();
     let mut all_actions: Vec<ActionSample> = Vec::new();
     let mut pending: Vec<Pending> = Vec::new();
-    let mut keep = |state: &GameState, observer: Side, actions: &[ActionSample], searched: Option<f32>| {
-        position_features(state, observer, &mut feats);
-        let f0 = all_features.len();
-        all_features.extend_from_slice(&feats);
-        let a0 = all_actions.len();
-        all_actions.extend_from_slice(actions);
-        pending.push(Pending {
-            observer,
-            features: f0..all_features.len(),
-            actions: a0..all_actions.len(),
-            searched,
-        });
-    };
+    // Keeps a position; returns where its actions start in the game's actions.
+    let mut keep =
+        |state: &GameState, observer: Side, actions: &[ActionSample], searched: Option<f32>| -> usize {
+            position_features(state, observer, &mut feats);
+            let f0 = all_features.len();
+            all_features.extend_from_slice(&feats);
+            let a0 = all_actions.len();
+            all_actions.extend_from_slice(actions);
+            pending.push(Pending {
+                observer,
+                features: f0..all_features.len(),
+                actions: a0..all_actions.len(),
+                searched,
+            });
+            a0
+        };
     let mut legal: Vec<Action> = Vec::new();
     let mut priors = Vec::new();
     let mut samples = Vec::new();
@@ -317,6 +393,41 @@ pub fn expert_game(
                             keep(&state, 1, &[], None);
                         }
                         agent.select_action(&state)
+                    }
+                    Seat::Learner if lambda.is_some() && legal.len() >= 2 => {
+                        let value =
+                            plan.net.decide(&state, side, &legal, &mut prior, &mut scratch, &mut logits);
+                        scores.clear();
+                        scores.extend(logits.iter().map(|&l| l as f64));
+                        let choice = agents::learned::sample_softmax(&scores, plan.temperature, rng.gen());
+                        let sample = if rng.gen_bool(plan.full_share) {
+                            stats.searches += 1;
+                            prior.priors(&state, &legal, &mut priors);
+                            samples.clear();
+                            for (k, (&a, &pr)) in legal.iter().zip(&priors).enumerate() {
+                                samples.push(ActionSample {
+                                    features: action_features(&state, side, a),
+                                    prior: pr,
+                                    target: 0.0,
+                                });
+                                // Placeholder until the advantage is known.
+                                if k == choice {
+                                    samples[k].target = 1.0;
+                                }
+                            }
+                            let at = keep(&state, side, &samples, None) + choice;
+                            keep(&state, 1 - side, &[], None);
+                            Some(at)
+                        } else {
+                            stats.fast_moves += 1;
+                            if rng.gen_bool(plan.other_nodes) {
+                                keep(&state, 0, &[], None);
+                                keep(&state, 1, &[], None);
+                            }
+                            None
+                        };
+                        drawn[side as usize].push(Drawn { value, sample });
+                        legal[choice]
                     }
                     Seat::Learner if legal.len() >= 2 && rng.gen_bool(plan.full_share) => {
                         let result = match (&plan.search, mcts.as_mut()) {
@@ -361,6 +472,9 @@ pub fn expert_game(
     if against {
         stats.opponent_games = 1;
         stats.opponent_points = (returns[learner_side as usize] + 1.0) / 2.0;
+    }
+    if let Some(lambda) = lambda {
+        set_advantages(&drawn, &returns, lambda, &mut all_actions);
     }
     let mut d = Dataset::default();
     for p in pending {
@@ -410,4 +524,33 @@ fn search_mcts(mcts: &mut agents::MctsAgent<GameState>, state: &GameState, legal
         .map_or(legal[0], |(a, _)| *a);
     let targets = legal.iter().map(|&a| if a == action { 1.0 } else { 0.0 }).collect();
     Searched { action, targets, value: value as f32, simulations: visits as u64 }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::action_features::ActionFeatures;
+
+    #[test]
+    fn advantages_are_lambda_returns_less_the_values_side_by_side() {
+        let sample = || ActionSample { features: ActionFeatures::default(), prior: 0.0, target: 1.0 };
+        let mut actions = vec![sample(); 4];
+        // Side 0 chose three times (values 0.2, 0.5, −0.1), the middle move not kept; side 1
+        // once (value 0.3). Side 0 won.
+        let moves = [
+            vec![
+                Drawn { value: 0.2, sample: Some(0) },
+                Drawn { value: 0.5, sample: None },
+                Drawn { value: -0.1, sample: Some(1) },
+            ],
+            vec![Drawn { value: 0.3, sample: Some(3) }],
+        ];
+        set_advantages(&moves, &[1.0, -1.0], 0.5, &mut actions);
+        // Last move: 1 − (−0.1). Before it: G = ½·(−0.1) + ½·1 = 0.45. First: G = ½·0.5 + ½·0.45.
+        let g1 = 0.5 * 0.5 + 0.5 * 0.45;
+        let expected = [g1 - 0.2, 1.1, 1.0, -1.3];
+        for (a, e) in actions.iter().zip(expected) {
+            assert!((a.target - e).abs() < 1e-6, "{} against {e}", a.target);
+        }
+    }
 }

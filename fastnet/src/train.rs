@@ -256,11 +256,15 @@ pub fn position_gradient(
         crate::network::softmax(&mut probs);
         losses.policy_positions += 1;
         losses.top1 += (best == best_target) as u8 as f64;
+        // The loss is −Σ t·ln q over the targets t: a distribution (a search's policy) or a
+        // played move weighted by its advantage, of any sign (a policy-gradient step); its
+        // gradient in a logit is q·Σt − t.
+        let total: f32 = actions.iter().map(|a| a.target).sum();
         for (a, &q) in actions.iter().zip(&probs) {
-            if a.target > 0.0 {
+            if a.target != 0.0 {
                 losses.policy -= (a.target * (q + 1.0e-12).ln()) as f64;
             }
-            let dl = scale * config.policy_weight * (q - a.target);
+            let dl = scale * config.policy_weight * (q * total - a.target);
             if dl == 0.0 {
                 continue;
             }

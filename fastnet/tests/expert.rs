@@ -158,3 +158,48 @@ fn an_mcts_search_on_a_clock_or_with_unknown_keys_or_players_is_refused() {
         ExpertSearch::RolloutMcts(_)
     ));
 }
+
+#[test]
+fn a_policy_gradient_game_keeps_the_drawn_move_weighted_by_its_advantage() {
+    let search = ExpertSearch::parse("pg:lambda=1").unwrap();
+    assert_eq!(search, ExpertSearch::PolicyGradient { lambda: 1.0 });
+    let pg = ExpertPlan { search, temperature: 1.0, other_nodes: 0.0, ..plan(3, 0.5, 0.5, 0.0) };
+    let (d, stats) = expert_games(&pg, &lineups(), &|| {}).unwrap();
+    assert_eq!(stats.simulations, 0, "no search");
+    assert_eq!(d.policy_positions() as u64, stats.searches);
+    let share = stats.searches as f64 / (stats.searches + stats.fast_moves) as f64;
+    assert!((0.4..0.6).contains(&share), "kept share {share:.2}: {stats:?}");
+    let params = net().params().clone();
+    let (mut checked, mut signs) = (0, [0, 0]);
+    for p in &d.positions {
+        let actions = d.actions_of(p);
+        if actions.is_empty() {
+            continue;
+        }
+        // One move carries a target: with λ = 1, the result (the value target) less the
+        // network's value when it chose, found again here from the position's features.
+        let moved: Vec<f32> = actions.iter().map(|a| a.target).filter(|&t| t != 0.0).collect();
+        assert!(moved.len() <= 1, "{moved:?}");
+        let advantage = moved.first().copied().unwrap_or(0.0);
+        let value = fastnet::network::value(&params, &fastnet::network::trunk(&params, d.features_of(p)));
+        assert!([-1.0, 0.0, 1.0].contains(&p.value), "the result is the value target");
+        assert!((p.value - value - advantage).abs() < 0.05, "{} - {value} against {advantage}", p.value);
+        signs[usize::from(advantage > 0.0)] += 1;
+        checked += 1;
+    }
+    assert!(checked > 50 && signs[0] > 5 && signs[1] > 5, "{checked} moves, signs {signs:?}");
+    let (again, again_stats) = expert_games(&pg, &lineups(), &|| {}).unwrap();
+    assert_eq!((d, stats), (again, again_stats), "a seed repeats its games");
+}
+
+#[test]
+fn a_policy_gradient_plan_without_a_temperature_or_with_a_bad_lambda_is_refused() {
+    let pg =
+        ExpertPlan { search: ExpertSearch::parse("pg").unwrap(), temperature: 0.0, ..plan(1, 0.5, 0.5, 0.0) };
+    assert!(expert_games(&pg, &lineups(), &|| {}).unwrap_err().starts_with("temperature"));
+    for (text, why) in [("pg:lambda=1.5", "1.5"), ("pg:lamda=0.5", "lamda"), ("pg:lambda=x", "x")] {
+        let err = ExpertSearch::parse(text).unwrap_err();
+        assert!(err.contains(why), "{text}: {err}");
+    }
+    assert_eq!(ExpertSearch::parse("pg").unwrap(), ExpertSearch::PolicyGradient { lambda: 1.0 });
+}

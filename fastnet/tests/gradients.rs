@@ -30,6 +30,25 @@ fn random_dataset(rng: &mut ChaCha8Rng) -> Dataset {
             .collect();
         d.push(&features, &actions, rng.gen_range(-1.0..1.0), rng.gen_range(-1.0..1.0));
     }
+    // Policy-gradient positions: the played move weighted by its advantage, of either sign.
+    for advantage in [-0.7f32, 1.3] {
+        let mut features: Vec<u16> = (0..40).map(|_| rng.gen_range(0..POSITION_FEATURES as u16)).collect();
+        features.sort_unstable();
+        let actions: Vec<ActionSample> = (0..4)
+            .map(|k| {
+                let mut f = ActionFeatures { len: 2, ..Default::default() };
+                for id in &mut f.ids[..2] {
+                    *id = rng.gen_range(0..ACTION_FEATURES as u16);
+                }
+                ActionSample {
+                    features: f,
+                    prior: -rng.gen::<f32>() * 3.0,
+                    target: if k == 1 { advantage } else { 0.0 },
+                }
+            })
+            .collect();
+        d.push(&features, &actions, rng.gen_range(-1.0..1.0), rng.gen_range(-1.0..1.0));
+    }
     // A sibling group of three value-only positions.
     let group = d.new_group();
     for _ in 0..3 {
@@ -106,11 +125,14 @@ fn the_gradient_matches_finite_differences() {
         })
         .expect("a feature of the last position alone") as usize;
     let used_e = data.actions[0].features.ids[0] as usize;
+    // The feature of the move a policy-gradient position played with a negative advantage.
+    let played_e = data.actions_of(&data.positions[4])[1].features.ids[0] as usize;
     let mut probes: Vec<usize> =
         vec![ALPHA, BV, BM, WV + 3, WM + 5, B3 + 1, W3 + 40, W2 + 200, B1 + 7, C + used_e];
     probes.extend((0..8).map(|k| W1 + used_w1 * H1 + k * 16));
     probes.extend((0..8).map(|k| W1 + sibling_w1 * H1 + k * 16));
     probes.extend((0..4).map(|k| E + used_e * H3 + k * 8));
+    probes.extend([C + played_e, E + played_e * H3 + 2]);
     let mut checked = 0;
     for &i in &probes {
         let eps = 1e-3f32;

@@ -126,3 +126,80 @@ fn the_sibling_loss_alone_learns_the_order_among_siblings() {
     // The targets' noise leaves about 0.63 to find.
     assert!(after > 0.5 && after > before + 0.3, "{before} -> {after}");
 }
+
+/// The network's logits over a position's actions.
+fn logits(params: &Params, d: &Dataset, p: &fastnet::data::Position) -> Vec<f32> {
+    let t = fastnet::network::trunk(params, d.features_of(p));
+    d.actions_of(p).iter().map(|a| fastnet::network::action_logit(params, &t, &a.features, a.prior)).collect()
+}
+
+/// Situations of a contextual bandit: each has features of its own and one of four kinds (a
+/// feature); its four moves are the same four actions everywhere, and the one whose number is
+/// the kind pays 1, the others 0, with noise. The move played is drawn from the policy of
+/// `params` and kept with its advantage (its pay less `baseline`) as its only target, as a
+/// policy-gradient game keeps the move it played: no target says which move is best. Also
+/// the situations' kinds and the mean pay.
+fn bandit(seed: u64, situations: usize, params: &Params, baseline: f32) -> (Dataset, Vec<u16>, f32) {
+    use fastnet::action_features::ActionFeatures;
+    use fastnet::data::ActionSample;
+    use rand::{Rng, SeedableRng};
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+    let mut d = Dataset::default();
+    let (mut kinds, mut paid) = (Vec::new(), 0.0);
+    for _ in 0..situations {
+        let kind = rng.gen_range(0..4u16);
+        let mut features: Vec<u16> = (0..10).map(|_| rng.gen_range(100..POSITION_FEATURES as u16)).collect();
+        features.push(kind);
+        features.sort_unstable();
+        features.dedup();
+        let mut actions: Vec<ActionSample> = (0..4u16)
+            .map(|k| {
+                let mut f = ActionFeatures { len: 1, ..Default::default() };
+                f.ids[0] = 10 + k;
+                ActionSample { features: f, prior: 0.0, target: 0.0 }
+            })
+            .collect();
+        d.push(&features, &actions, 0.0, 0.0);
+        let p = d.positions.pop().expect("the position");
+        let scores: Vec<f64> = logits(params, &d, &p).iter().map(|&l| l as f64).collect();
+        let played = agents::learned::sample_softmax(&scores, 1.0, rng.gen());
+        let pay = if played == kind as usize { 1.0 } else { 0.0 } + rng.gen_range(-0.5..0.5f32);
+        paid += pay;
+        actions[played].target = pay - baseline;
+        d.actions.truncate(p.action_start as usize);
+        d.features.truncate(p.feature_start as usize);
+        d.push(&features, &actions, 0.0, 0.0);
+        kinds.push(kind);
+    }
+    (d, kinds, paid / situations as f32)
+}
+
+#[test]
+fn a_policy_gradient_step_learns_the_better_move_from_advantages_alone() {
+    let config = TrainConfig { batch: 64, value_weight: 0.0, margin_weight: 0.0, ..TrainConfig::default() };
+    let best_moves = |params: &Params| {
+        let (valid, kinds, _) = bandit(1, 400, params, 0.0);
+        let mut right = 0;
+        for (p, &kind) in valid.positions.iter().zip(&kinds) {
+            let l = logits(params, &valid, p);
+            let best = (0..4).max_by(|&i, &j| l[i].total_cmp(&l[j])).unwrap();
+            right += usize::from(best == kind as usize);
+        }
+        right as f64 / valid.positions.len() as f64
+    };
+    let before = best_moves(&Params::init(6));
+    let mut trainer = Trainer::new(Params::init(6), Adam::default(), config, 7);
+    // On-policy: each step's moves are drawn from the policy so far, and the baseline is the
+    // mean pay of the step before (the value head's part in the real games).
+    let (mut baseline, all) = (0.25, (0..64).collect::<Vec<usize>>());
+    for step in 0..600 {
+        let (batch, _, paid) = bandit(100 + step, 64, &trainer.params, baseline);
+        trainer.step_on(&batch, &all, 3e-3);
+        baseline = paid;
+    }
+    let after = best_moves(&trainer.params);
+    println!(
+        "the best move first in {before:.3} -> {after:.3} of held-out situations; mean pay {baseline:.2}"
+    );
+    assert!(after > 0.9 && before < 0.5, "{before} -> {after}");
+}

@@ -106,6 +106,34 @@ fn a_loop_keeps_each_rounds_work_and_resumes_without_playing_it_again() {
 }
 
 #[test]
+fn a_policy_gradient_loop_goes_on_from_its_newest_candidate_whatever_the_gate_says() {
+    let run = run_dir("pg");
+    let pg = |rounds| LoopSettings {
+        search: "pg:lambda=0.9".into(),
+        temperature: 1.0,
+        window: 1,
+        ..settings(rounds)
+    };
+    let go = |s: LoopSettings| {
+        run_loop(&LoopRun { run: run.clone(), settings: s, promote_to: None, threads: 2, progress: false })
+    };
+    go(pg(1)).unwrap();
+    let state = read_state(&run).unwrap().unwrap();
+    let first = run.join("round-001/train/latest.fnet");
+    assert_eq!(state.learner.as_deref(), Some(first.as_path()), "the line goes on from round 1's last step");
+    assert_eq!(state.rounds[0].searches, state.rounds[0].policy_positions as u64, "{:?}", state.rounds[0]);
+    go(pg(2)).unwrap();
+    let state = read_state(&run).unwrap().unwrap();
+    // Round 2 played and trained from round 1's candidate, not from the best.
+    let train: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(run.join("round-002/train/state.json")).unwrap())
+            .unwrap();
+    assert_eq!(train["settings"]["init"].as_str(), first.to_str());
+    assert_eq!(state.learner.as_deref(), Some(run.join("round-002/train/latest.fnet").as_path()));
+    let _ = std::fs::remove_dir_all(&run);
+}
+
+#[test]
 fn bad_loop_settings_are_refused_by_field() {
     let run = run_dir("bad");
     for (s, field) in [

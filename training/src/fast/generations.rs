@@ -15,6 +15,14 @@
 //! is claimed by a `.claim` file created exclusively, and the loop waits for the shards others
 //! hold before it learns (one whose claim is over an hour old is played again).
 //!
+//! With the game's result as the expert (`--search pg`, [`ExpertSearch::PolicyGradient`]) the
+//! line of learning goes on whatever the gate says: each round's games are played by the
+//! newest candidate (the learner, `state.json`'s `learner`), which is trained on by the next
+//! round from where it stopped (its last step, not its lowest validation loss: a
+//! policy-gradient step has no target to validate against), while the gate still decides
+//! which candidates become generations — as KataGo's training goes on while its gating picks
+//! the networks that play. Older generations, the best included, are the opponents.
+//!
 //! A promoted candidate becomes the next generation: `generations/gen-NNN.fnet` in the run,
 //! copied with its gate record (`gen-NNN.gate.json`) into the `--promote-to` folder (the
 //! repository's `checkpoints/fast/`). `state.json` holds the best network and every round's
@@ -122,6 +130,22 @@ pub struct LoopState {
     pub generation: u32,
     /// Every finished round.
     pub rounds: Vec<RoundRecord>,
+    /// The network the next round plays and trains on from, when the line goes on from the
+    /// newest candidate rather than the best (policy gradient); none: the best.
+    #[serde(default)]
+    pub learner: Option<PathBuf>,
+}
+
+impl LoopState {
+    /// The network the next round's games are played by and its candidate is trained from.
+    pub fn learner(&self) -> &Path {
+        self.learner.as_deref().unwrap_or(&self.best)
+    }
+}
+
+/// Whether a loop's line goes on from its newest candidate (policy gradient), not its best.
+fn continues_learner(s: &LoopSettings) -> bool {
+    matches!(ExpertSearch::parse(&s.search), Ok(ExpertSearch::PolicyGradient { .. }))
 }
 
 /// Where a loop runs and what it shows.
@@ -208,6 +232,7 @@ pub fn run_loop(run: &LoopRun) -> Result<String, String> {
                 best: run.settings.start.clone(),
                 generation: 0,
                 rounds: Vec::new(),
+                learner: None,
             };
             write_json(&state_path(&run.run), &state)?;
             state
@@ -232,6 +257,9 @@ pub fn run_loop(run: &LoopRun) -> Result<String, String> {
             state.generation = generation;
             state.best = generations_dir(&run.run).join(generation_name(generation));
         }
+        if continues_learner(&s) {
+            state.learner = Some(candidate_path(&run.run, record.round, &s));
+        }
         state.rounds.push(record);
         write_json(&state_path(&run.run), &state)?;
     }
@@ -249,6 +277,13 @@ fn generation_name(generation: u32) -> String {
 
 fn round_dir(run: &Path, round: u32) -> PathBuf {
     run.join(format!("round-{round:03}"))
+}
+
+/// Round `round`'s candidate: its training's last step when the line goes on from it, else
+/// its lowest validation loss.
+fn candidate_path(run: &Path, round: u32, s: &LoopSettings) -> PathBuf {
+    let file = if continues_learner(s) { "latest.fnet" } else { "best.fnet" };
+    round_dir(run, round).join("train").join(file)
 }
 
 /// Play, learn and gate one round.
@@ -271,14 +306,14 @@ fn round(run: &LoopRun, state: &LoopState) -> Result<RoundRecord, String> {
         valid: Vec::new(),
         steps: s.steps,
         config: s.train.clone(),
-        init: Some(state.best.clone()),
+        init: Some(state.learner().to_path_buf()),
         prior: PathBuf::from("checkpoints/learned/gen-004.json"),
         seed: s.seed.wrapping_add(number as u64),
         every: (s.steps / 5).max(1),
         generation: next,
         progress: run.progress,
     })?;
-    let candidate = dir.join("train").join("best.fnet");
+    let candidate = candidate_path(&run.run, number, s);
     // Gate.
     let gate_file = dir.join("gate.json");
     let gate: SequentialResult = if gate_file.exists() {
@@ -376,20 +411,22 @@ fn claim(path: &Path, actor: &str) -> Result<bool, String> {
 
 /// What a round's play step needs besides the settings.
 struct RoundInputs {
-    best: Arc<FastNet>,
+    learner: Arc<FastNet>,
     opponents: Vec<Opponent>,
     lineups: Lineups,
 }
 
-/// The best network, the opponents (scripted, the start and every promoted generation
-/// before the best) and the lineups of the next round of `state`.
+/// The learner, the opponents (scripted, the start and every promoted generation before the
+/// learner: before the best, or up to it when the learner is a newer candidate) and the
+/// lineups of the next round of `state`.
 fn round_inputs(run: &Path, state: &LoopState) -> Result<RoundInputs, String> {
     let s = &state.settings;
     let mut opponents = vec![Opponent::Scripted];
-    if state.generation > 0 {
+    let older = state.generation + u32::from(state.learner.is_some());
+    if older > 0 {
         opponents.push(Opponent::Network(Arc::new(FastNet::load(&s.start)?)));
     }
-    for g in 1..state.generation {
+    for g in 1..older {
         opponents.push(Opponent::Network(Arc::new(FastNet::load(
             &generations_dir(run).join(generation_name(g)),
         )?)));
@@ -399,7 +436,7 @@ fn round_inputs(run: &Path, state: &LoopState) -> Result<RoundInputs, String> {
         Pool::drawn_or(&s.boards, GameConfig::default().board),
         if s.crews.is_empty() { Pool::Fixed(GameConfig::default().crews) } else { Pool::crews(&s.crews)? },
     )?;
-    Ok(RoundInputs { best: Arc::new(FastNet::load(&state.best)?), opponents, lineups })
+    Ok(RoundInputs { learner: Arc::new(FastNet::load(state.learner())?), opponents, lineups })
 }
 
 /// The play step of round `number`, as `actor`: the missing shards no other actor holds.
@@ -417,7 +454,7 @@ fn play(
     let data_dir = dir.join("data");
     std::fs::create_dir_all(&data_dir).map_err(|e| format!("{}: {e}", data_dir.display()))?;
     let shards = s.games.div_ceil(s.shard_games);
-    let base = plan(s, inputs.best.clone(), inputs.opponents.clone(), 0);
+    let base = plan(s, inputs.learner.clone(), inputs.opponents.clone(), 0);
     let bar = crate::progress_bar(progress, s.games, "games");
     let mut played = Played { stats: ExpertStats::default(), seconds: 0.0, made: 0, positions: 0, policy: 0 };
     let mut held: Vec<u64> = Vec::new();
