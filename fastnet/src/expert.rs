@@ -263,7 +263,32 @@ pub fn expert_games(
         all.append(d);
         stats.add(s);
     }
+    if matches!(plan.search, ExpertSearch::PolicyGradient { .. }) {
+        center_advantages(&mut all);
+    }
     Ok((all, stats))
+}
+
+/// Subtract the mean advantage of the played moves of `data` from each: a value head that
+/// misjudges the learner's games (too hopeful when it plays an opponent it loses to, say)
+/// would otherwise push every move it tends to play the same way, its best ones most.
+fn center_advantages(data: &mut Dataset) {
+    let played: Vec<usize> = data
+        .positions
+        .iter()
+        .filter_map(|p| {
+            let start = p.action_start as usize;
+            let actions = &data.actions[start..start + p.action_len as usize];
+            actions.iter().position(|a| a.target != 0.0).map(|k| start + k)
+        })
+        .collect();
+    if played.is_empty() {
+        return;
+    }
+    let mean = played.iter().map(|&i| data.actions[i].target as f64).sum::<f64>() / played.len() as f64;
+    for i in played {
+        data.actions[i].target -= mean as f32;
+    }
 }
 
 /// Who plays a side of an expert game.

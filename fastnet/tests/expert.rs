@@ -170,24 +170,34 @@ fn a_policy_gradient_game_keeps_the_drawn_move_weighted_by_its_advantage() {
     let share = stats.searches as f64 / (stats.searches + stats.fast_moves) as f64;
     assert!((0.4..0.6).contains(&share), "kept share {share:.2}: {stats:?}");
     let params = net().params().clone();
-    let (mut checked, mut signs) = (0, [0, 0]);
+    let (mut offsets, mut advantages) = (Vec::new(), Vec::new());
     for p in &d.positions {
         let actions = d.actions_of(p);
         if actions.is_empty() {
             continue;
         }
         // One move carries a target: with λ = 1, the result (the value target) less the
-        // network's value when it chose, found again here from the position's features.
+        // network's value when it chose (found again here from the position's features),
+        // less the mean of the plan's advantages.
         let moved: Vec<f32> = actions.iter().map(|a| a.target).filter(|&t| t != 0.0).collect();
         assert!(moved.len() <= 1, "{moved:?}");
         let advantage = moved.first().copied().unwrap_or(0.0);
         let value = fastnet::network::value(&params, &fastnet::network::trunk(&params, d.features_of(p)));
         assert!([-1.0, 0.0, 1.0].contains(&p.value), "the result is the value target");
-        assert!((p.value - value - advantage).abs() < 0.05, "{} - {value} against {advantage}", p.value);
-        signs[usize::from(advantage > 0.0)] += 1;
-        checked += 1;
+        offsets.push(p.value - value - advantage);
+        advantages.push(advantage);
     }
-    assert!(checked > 50 && signs[0] > 5 && signs[1] > 5, "{checked} moves, signs {signs:?}");
+    let n = advantages.len() as f32;
+    assert!(n > 50.0, "{n} moves");
+    assert!((advantages.iter().sum::<f32>() / n).abs() < 1e-3, "advantages centred");
+    assert!(
+        advantages.iter().filter(|&&a| a > 0.0).count() > 5
+            && advantages.iter().filter(|&&a| a < 0.0).count() > 5
+    );
+    let mean_offset = offsets.iter().sum::<f32>() / n;
+    for o in &offsets {
+        assert!((o - mean_offset).abs() < 0.05, "offset {o} against the mean {mean_offset}");
+    }
     let (again, again_stats) = expert_games(&pg, &lineups(), &|| {}).unwrap();
     assert_eq!((d, stats), (again, again_stats), "a seed repeats its games");
 }
