@@ -113,6 +113,14 @@ pub struct Scratch {
     logits: Vec<f32>,
 }
 
+impl Scratch {
+    /// The prior scores of the last decision [`FastNet::decide`] judged, in its legal
+    /// actions' order.
+    pub fn priors(&self) -> &[f32] {
+        &self.priors
+    }
+}
+
 /// The side whose view judges `state`: the side to move, or side A at other nodes.
 fn judge_side(state: &GameState) -> Side {
     match state.current_player() {

@@ -427,9 +427,8 @@ pub fn expert_game(
                         let choice = agents::learned::sample_softmax(&scores, plan.temperature, rng.gen());
                         let sample = if rng.gen_bool(plan.full_share) {
                             stats.searches += 1;
-                            prior.priors(&state, &legal, &mut priors);
                             samples.clear();
-                            for (k, (&a, &pr)) in legal.iter().zip(&priors).enumerate() {
+                            for (k, (&a, &pr)) in legal.iter().zip(scratch.priors()).enumerate() {
                                 samples.push(ActionSample {
                                     features: action_features(&state, side, a),
                                     prior: pr,
