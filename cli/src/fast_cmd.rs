@@ -82,6 +82,10 @@ pub struct LoopArgs {
     /// Decoupled weight decay (AdamW).
     #[arg(long, default_value_t = 0.05)]
     pub weight_decay: f32,
+    /// The policy loss trains the policy head alone, not the trunk the value head shares
+    /// (steadies a policy-gradient line, `--search pg`).
+    #[arg(long)]
+    pub policy_head_only: bool,
     /// The gate's H1: the candidate's score against the best it must be told from 50%.
     #[arg(long, default_value_t = 0.53)]
     pub gate_p1: f64,
@@ -309,6 +313,7 @@ pub fn run(cmd: &FastCommand) -> Result<String, String> {
                 policy_weight: a.policy_weight,
                 weight_decay: a.weight_decay,
                 sibling_weight: a.sibling_weight,
+                policy_head_only: false,
             },
             init: a.init.clone(),
             prior: a.prior.clone(),
@@ -344,6 +349,7 @@ pub fn run(cmd: &FastCommand) -> Result<String, String> {
                     policy_weight: 1.0,
                     weight_decay: a.weight_decay,
                     sibling_weight: 0.0,
+                    policy_head_only: a.policy_head_only,
                 },
                 gate: SequentialGate {
                     sprt: Sprt { p0: 0.5, p1: a.gate_p1, alpha: a.gate_error, beta: a.gate_error },

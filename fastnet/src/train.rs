@@ -51,6 +51,11 @@ pub struct TrainConfig {
     /// Weight of the sibling loss (0: none).
     #[serde(default)]
     pub sibling_weight: f32,
+    /// The policy loss trains the policy head alone (its action rows, biases and α), not the
+    /// trunk the value head shares: a policy-gradient step's large, noisy gradients then
+    /// cannot wreck the value that is its own baseline.
+    #[serde(default)]
+    pub policy_head_only: bool,
 }
 
 impl Default for TrainConfig {
@@ -63,6 +68,7 @@ impl Default for TrainConfig {
             policy_weight: 1.0,
             weight_decay: 0.0,
             sibling_weight: 0.0,
+            policy_head_only: false,
         }
     }
 }
@@ -274,8 +280,10 @@ pub fn position_gradient(
                 let at = E + g as usize * H3;
                 kernel::axpy(&mut grad.data[at..at + H3], &t.h3, dl);
                 grad.data[C + g as usize] += dl;
-                for k in 0..H3 {
-                    dh3[k] += dl * w[at + k];
+                if !config.policy_head_only {
+                    for k in 0..H3 {
+                        dh3[k] += dl * w[at + k];
+                    }
                 }
             }
         }

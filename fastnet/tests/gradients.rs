@@ -161,3 +161,48 @@ fn the_gradient_matches_finite_differences() {
     }
     assert!(checked >= probes.len() - 3, "only {checked} of {} parameters could be checked", probes.len());
 }
+
+#[test]
+fn a_policy_loss_on_the_head_alone_leaves_the_trunk_to_the_value() {
+    let mut rng = ChaCha8Rng::seed_from_u64(12);
+    let data = random_dataset(&mut rng);
+    let mut params = Params::init(5);
+    for i in WV..PARAMS {
+        params.data[i] = rng.gen_range(-0.5..0.5);
+    }
+    for i in E..B1 {
+        params.data[i] = rng.gen_range(-0.3..0.3);
+    }
+    let gradient = |config: &TrainConfig| {
+        let mut grad = Gradient::default();
+        let mut l = Losses::default();
+        for (i, p) in data.positions.iter().enumerate() {
+            position_gradient(
+                &params,
+                &data,
+                p,
+                &siblings(&params, &data, i),
+                config,
+                1.0,
+                &mut grad,
+                &mut l,
+            );
+        }
+        grad.data
+    };
+    let full = TrainConfig { batch: 4, ..TrainConfig::default() };
+    let head_only = gradient(&TrainConfig { policy_head_only: true, ..full.clone() });
+    let no_policy = gradient(&TrainConfig { policy_weight: 0.0, ..full.clone() });
+    let with_policy = gradient(&full);
+    let used_w1 = data.features[0] as usize;
+    // The trunk: as if there were no policy loss.
+    for i in [W2 + 200, W3 + 40, B3 + 1, B1 + 7, W1 + used_w1 * H1 + 5] {
+        assert_eq!(head_only[i], no_policy[i], "trunk parameter {i}");
+        assert_ne!(with_policy[i], no_policy[i], "the full loss moves trunk parameter {i}");
+    }
+    // The head: as with the full loss.
+    let used_e = data.actions[0].features.ids[0] as usize;
+    for i in [ALPHA, C + used_e, E + used_e * H3 + 3, WV + 2, BM] {
+        assert_eq!(head_only[i], with_policy[i], "head parameter {i}");
+    }
+}
