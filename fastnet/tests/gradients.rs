@@ -84,12 +84,10 @@ fn total_loss(params: &Params, data: &Dataset, config: &TrainConfig) -> f64 {
     sum
 }
 
-#[test]
-fn the_gradient_matches_finite_differences() {
-    let mut rng = ChaCha8Rng::seed_from_u64(11);
-    let data = random_dataset(&mut rng);
+/// Fresh parameters with bigger random dense weights, heads and action rows, so that every
+/// part carries gradient.
+fn lively_params(rng: &mut ChaCha8Rng) -> Params {
     let mut params = Params::init(5);
-    // Bigger random dense weights and heads so that every part carries gradient.
     for i in WV..PARAMS {
         params.data[i] = rng.gen_range(-0.5..0.5);
     }
@@ -97,6 +95,24 @@ fn the_gradient_matches_finite_differences() {
     for i in E..B1 {
         params.data[i] = rng.gen_range(-0.3..0.3);
     }
+    params
+}
+
+/// The gradient of every position's loss, summed, and the losses.
+fn summed_gradient(params: &Params, data: &Dataset, config: &TrainConfig) -> (Gradient, Losses) {
+    let mut grad = Gradient::default();
+    let mut l = Losses::default();
+    for (i, p) in data.positions.iter().enumerate() {
+        position_gradient(params, data, p, &siblings(params, data, i), config, 1.0, &mut grad, &mut l);
+    }
+    (grad, l)
+}
+
+#[test]
+fn the_gradient_matches_finite_differences() {
+    let mut rng = ChaCha8Rng::seed_from_u64(11);
+    let data = random_dataset(&mut rng);
+    let mut params = lively_params(&mut rng);
     let config = TrainConfig {
         batch: 4,
         learning_rate: 0.0,
@@ -106,11 +122,7 @@ fn the_gradient_matches_finite_differences() {
         sibling_weight: 2.0,
         ..TrainConfig::default()
     };
-    let mut grad = Gradient::default();
-    let mut l = Losses::default();
-    for (i, p) in data.positions.iter().enumerate() {
-        position_gradient(&params, &data, p, &siblings(&params, &data, i), &config, 1.0, &mut grad, &mut l);
-    }
+    let (grad, l) = summed_gradient(&params, &data, &config);
     assert_eq!(l.sibling_positions, 3, "the group's three positions");
     // Parameters of every block: a used W1 row, E rows and biases, dense layers, heads, α.
     let used_w1 = data.features[0] as usize;
@@ -166,30 +178,8 @@ fn the_gradient_matches_finite_differences() {
 fn a_policy_loss_on_the_head_alone_leaves_the_trunk_to_the_value() {
     let mut rng = ChaCha8Rng::seed_from_u64(12);
     let data = random_dataset(&mut rng);
-    let mut params = Params::init(5);
-    for i in WV..PARAMS {
-        params.data[i] = rng.gen_range(-0.5..0.5);
-    }
-    for i in E..B1 {
-        params.data[i] = rng.gen_range(-0.3..0.3);
-    }
-    let gradient = |config: &TrainConfig| {
-        let mut grad = Gradient::default();
-        let mut l = Losses::default();
-        for (i, p) in data.positions.iter().enumerate() {
-            position_gradient(
-                &params,
-                &data,
-                p,
-                &siblings(&params, &data, i),
-                config,
-                1.0,
-                &mut grad,
-                &mut l,
-            );
-        }
-        grad.data
-    };
+    let params = lively_params(&mut rng);
+    let gradient = |config: &TrainConfig| summed_gradient(&params, &data, config).0.data;
     let full = TrainConfig { batch: 4, ..TrainConfig::default() };
     let head_only = gradient(&TrainConfig { policy_head_only: true, ..full.clone() });
     let no_policy = gradient(&TrainConfig { policy_weight: 0.0, ..full.clone() });
