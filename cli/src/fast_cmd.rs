@@ -34,6 +34,10 @@ pub struct LoopArgs {
     /// The first best network (generation 0).
     #[arg(long, default_value = "checkpoints/fast/gen-000.fnet")]
     pub start: PathBuf,
+    /// The generation number of --start; promotions are numbered on from it (default: NNN of a
+    /// start named gen-NNN.fnet, else 0).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(0..=999))]
+    pub start_generation: Option<u32>,
     /// Rounds in all (a resumed run goes on to this count).
     #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u32).range(1..=100_000))]
     pub rounds: u32,
@@ -98,6 +102,10 @@ pub struct LoopArgs {
     /// The most games per pair of a gate.
     #[arg(long, default_value_t = 3000, value_parser = clap::value_parser!(u32).range(1..=10_000_000))]
     pub gate_max: u32,
+    /// Gate every this many rounds (and the last); only a policy-gradient line (--search pg)
+    /// may skip gates, training on between them.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=1000))]
+    pub gate_every: u32,
     /// Copy promoted generations and their gate records here (e.g. checkpoints/fast).
     #[arg(long)]
     pub promote_to: Option<PathBuf>,
@@ -329,6 +337,7 @@ pub fn run(cmd: &FastCommand) -> Result<String, String> {
             run: a.run.clone(),
             settings: LoopSettings {
                 start: a.start.clone(),
+                first_generation: a.start_generation.unwrap_or_else(|| generation_of(&a.start)),
                 rounds: a.rounds,
                 games: a.games,
                 shard_games: a.shard_games,
@@ -356,6 +365,7 @@ pub fn run(cmd: &FastCommand) -> Result<String, String> {
                     look_games: a.gate_look,
                     max_games: a.gate_max,
                 },
+                gate_every: a.gate_every,
                 seed: a.seed,
                 boards: a.boards.clone(),
                 crews: a.crews.clone(),
@@ -364,5 +374,29 @@ pub fn run(cmd: &FastCommand) -> Result<String, String> {
             threads: a.threads.unwrap_or_else(rayon::current_num_threads),
             progress: !a.quiet,
         }),
+    }
+}
+
+/// The generation number in a network's file name `gen-NNN.fnet`, else 0.
+fn generation_of(path: &std::path::Path) -> u32 {
+    path.file_name()
+        .and_then(|n| n.to_str())
+        .and_then(|n| n.strip_prefix("gen-"))
+        .and_then(|n| n.strip_suffix(".fnet"))
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::generation_of;
+    use std::path::Path;
+
+    #[test]
+    fn a_start_named_as_a_generation_gives_its_number() {
+        assert_eq!(generation_of(Path::new("checkpoints/fast/gen-001.fnet")), 1);
+        assert_eq!(generation_of(Path::new("gen-012.fnet")), 12);
+        assert_eq!(generation_of(Path::new("runs/pg/round-003/train/latest.fnet")), 0);
+        assert_eq!(generation_of(Path::new("gen-one.fnet")), 0);
     }
 }

@@ -44,6 +44,7 @@ fn the_sequential_gate_promotes_the_better_and_keeps_the_worse() {
 fn settings(rounds: u32) -> LoopSettings {
     LoopSettings {
         start: PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../checkpoints/fast/gen-000.fnet"),
+        first_generation: 0,
         rounds,
         games: 6,
         shard_games: 3,
@@ -58,6 +59,7 @@ fn settings(rounds: u32) -> LoopSettings {
         steps: 10,
         train: TrainConfig { batch: 32, learning_rate: 3e-4, ..TrainConfig::default() },
         gate: gate(10, 20),
+        gate_every: 1,
         seed: 3,
         boards: vec!["all".into()],
         crews: vec!["all".into()],
@@ -108,28 +110,34 @@ fn a_loop_keeps_each_rounds_work_and_resumes_without_playing_it_again() {
 #[test]
 fn a_policy_gradient_loop_goes_on_from_its_newest_candidate_whatever_the_gate_says() {
     let run = run_dir("pg");
+    // A line continued from generation 4, gated every second round and at its last.
     let pg = |rounds| LoopSettings {
         search: "pg:lambda=0.9".into(),
         temperature: 1.0,
         window: 1,
+        first_generation: 4,
+        gate_every: 2,
         ..settings(rounds)
     };
     let go = |s: LoopSettings| {
         run_loop(&LoopRun { run: run.clone(), settings: s, promote_to: None, threads: 2, progress: false })
     };
-    go(pg(1)).unwrap();
+    go(pg(3)).unwrap();
     let state = read_state(&run).unwrap().unwrap();
+    assert_eq!(state.generation, 4, "the start keeps its generation number");
+    let gated: Vec<bool> = state.rounds.iter().map(|r| r.gate.is_some()).collect();
+    assert_eq!(gated, [false, true, true], "round 1 trains on ungated; round 2 and the last are gated");
+    assert!(!run.join("round-001/gate.json").exists() && run.join("round-002/gate.json").exists());
     let first = run.join("round-001/train/latest.fnet");
-    assert_eq!(state.learner.as_deref(), Some(first.as_path()), "the line goes on from round 1's last step");
     assert_eq!(state.rounds[0].searches, state.rounds[0].policy_positions as u64, "{:?}", state.rounds[0]);
-    go(pg(2)).unwrap();
-    let state = read_state(&run).unwrap().unwrap();
-    // Round 2 played and trained from round 1's candidate, not from the best.
+    // Round 2 played and trained from round 1's candidate, not from the best, and would
+    // promote it as generation 5.
     let train: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(run.join("round-002/train/state.json")).unwrap())
             .unwrap();
     assert_eq!(train["settings"]["init"].as_str(), first.to_str());
-    assert_eq!(state.learner.as_deref(), Some(run.join("round-002/train/latest.fnet").as_path()));
+    assert_eq!(train["settings"]["generation"].as_u64(), Some(5));
+    assert_eq!(state.learner.as_deref(), Some(run.join("round-003/train/latest.fnet").as_path()));
     let _ = std::fs::remove_dir_all(&run);
 }
 
@@ -140,6 +148,7 @@ fn bad_loop_settings_are_refused_by_field() {
         (LoopSettings { full_share: 0.0, ..settings(1) }, "--full-share"),
         (LoopSettings { search: "sims=0".into(), ..settings(1) }, "--search"),
         (LoopSettings { window: 0, ..settings(1) }, "--window"),
+        (LoopSettings { gate_every: 2, ..settings(1) }, "--gate-every"),
     ] {
         let err = run_loop(&LoopRun {
             run: run.clone(),

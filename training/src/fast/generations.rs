@@ -45,8 +45,13 @@ use std::time::{Duration, Instant};
 /// the number of rounds).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct LoopSettings {
-    /// The first best network (generation 0 of the main line).
+    /// The first best network.
     pub start: PathBuf,
+    /// The generation number of `start` (0: the main line's first network; a line continued
+    /// from a committed `gen-NNN.fnet` numbers its promotions on from NNN, so that they never
+    /// take an existing generation's name).
+    #[serde(default)]
+    pub first_generation: u32,
     /// Rounds in all (a resumed run goes on to this count).
     pub rounds: u32,
     /// Expert games per round.
@@ -76,6 +81,10 @@ pub struct LoopSettings {
     pub train: TrainConfig,
     /// The gate.
     pub gate: SequentialGate,
+    /// Gate every this many rounds (and the last); the rounds between train on without a gate.
+    /// Only a line that goes on from its newest candidate (policy gradient) may skip gates.
+    #[serde(default = "every_round")]
+    pub gate_every: u32,
     /// Seed of everything.
     pub seed: u64,
     /// Boards and crews drawn from (`all`: every shipped one).
@@ -113,8 +122,8 @@ pub struct RoundRecord {
     pub games_per_hour: Option<f64>,
     /// The training run's summary.
     pub training: String,
-    /// The gate's outcome.
-    pub gate: SequentialResult,
+    /// The gate's outcome (none: a round between gates, see [`LoopSettings::gate_every`]).
+    pub gate: Option<SequentialResult>,
     /// The generation it promoted, if it did.
     pub promoted: Option<u32>,
 }
@@ -126,7 +135,7 @@ pub struct LoopState {
     pub settings: LoopSettings,
     /// The best network (a file in the run's `generations/`, or `start`).
     pub best: PathBuf,
-    /// Its generation (0: `start`).
+    /// Its generation (`first_generation`: `start`).
     pub generation: u32,
     /// Every finished round.
     pub rounds: Vec<RoundRecord>,
@@ -163,6 +172,11 @@ pub struct LoopRun {
     pub progress: bool,
 }
 
+/// The default of [`LoopSettings::gate_every`].
+fn every_round() -> u32 {
+    1
+}
+
 fn state_path(run: &Path) -> PathBuf {
     run.join("state.json")
 }
@@ -186,6 +200,15 @@ fn write_json<T: Serialize>(path: &Path, value: &T) -> Result<(), String> {
 fn check(s: &LoopSettings) -> Result<(), String> {
     if s.games == 0 || s.shard_games == 0 || s.steps == 0 || s.window == 0 || s.train.batch == 0 {
         return Err("--games, --shard-games, --steps, --window and --batch must be at least 1".into());
+    }
+    if s.gate_every == 0 {
+        return Err("--gate-every must be at least 1".into());
+    }
+    if s.gate_every > 1 && !continues_learner(s) {
+        return Err(
+            "--gate-every: only a policy-gradient line (--search pg) may skip gates; a search expert's line goes on from the gate's winner"
+                .into(),
+        );
     }
     ExpertSearch::parse(&s.search).map_err(|e| format!("--search: {e}"))?;
     plan(s, Arc::new(FastNet::load(&s.start)?), vec![Opponent::Scripted], 0)
@@ -230,7 +253,7 @@ pub fn run_loop(run: &LoopRun) -> Result<String, String> {
             let state = LoopState {
                 settings: run.settings.clone(),
                 best: run.settings.start.clone(),
-                generation: 0,
+                generation: run.settings.first_generation,
                 rounds: Vec::new(),
                 learner: None,
             };
@@ -251,7 +274,7 @@ pub fn run_loop(run: &LoopRun) -> Result<String, String> {
             record
                 .positions_per_hour
                 .map_or(String::new(), |p| format!(", {:.2} million positions/hour", p / 1e6)),
-            record.gate.gate.reason
+            record.gate.as_ref().map_or("none this round", |g| g.gate.reason.as_str())
         ));
         if let Some(generation) = record.promoted {
             state.generation = generation;
@@ -314,38 +337,18 @@ fn round(run: &LoopRun, state: &LoopState) -> Result<RoundRecord, String> {
         progress: run.progress,
     })?;
     let candidate = candidate_path(&run.run, number, s);
-    // Gate.
-    let gate_file = dir.join("gate.json");
-    let gate: SequentialResult = if gate_file.exists() {
-        let text =
-            std::fs::read_to_string(&gate_file).map_err(|e| format!("{}: {e}", gate_file.display()))?;
-        serde_json::from_str(&text).map_err(|e| format!("{}: {e}", gate_file.display()))?
-    } else {
-        let result = run_sequential(
-            &format!("fast:net={}", candidate.display()),
-            &format!("fast:net={}", state.best.display()),
-            &s.gate,
-            s.seed ^ (0x9a7e_0000 + number as u64),
-            run.threads,
-            &dir.join("gate"),
-            run.progress,
-        )?;
-        write_json(&gate_file, &result)?;
-        result
-    };
-    let promoted = if gate.gate.promoted {
-        let to = generations_dir(&run.run);
-        std::fs::create_dir_all(&to).map_err(|e| format!("{}: {e}", to.display()))?;
-        let bytes = std::fs::read(&candidate).map_err(|e| format!("{}: {e}", candidate.display()))?;
-        fastnet::write_atomically(&to.join(generation_name(next)), &bytes)?;
-        if let Some(out) = &run.promote_to {
-            std::fs::create_dir_all(out).map_err(|e| format!("{}: {e}", out.display()))?;
-            fastnet::write_atomically(&out.join(generation_name(next)), &bytes)?;
-            write_json(&out.join(format!("gen-{next:03}.gate.json")), &gate)?;
-        }
-        Some(next)
+    // Gate (every `gate_every` rounds, and the last).
+    let gate = if number.is_multiple_of(s.gate_every) || number == s.rounds {
+        Some(gate_round(run, state, &dir, &candidate, number)?)
     } else {
         None
+    };
+    let promoted = match &gate {
+        Some(gate) if gate.gate.promoted => {
+            promote(&run.run, run.promote_to.as_deref(), &candidate, next, gate)?;
+            Some(next)
+        }
+        _ => None,
     };
     Ok(RoundRecord {
         round: number,
@@ -364,6 +367,63 @@ fn round(run: &LoopRun, state: &LoopState) -> Result<RoundRecord, String> {
         gate,
         promoted,
     })
+}
+
+/// Gate round `number`'s candidate against the best (resumed from its `gate.json`).
+fn gate_round(
+    run: &LoopRun,
+    state: &LoopState,
+    dir: &Path,
+    candidate: &Path,
+    number: u32,
+) -> Result<SequentialResult, String> {
+    let s = &state.settings;
+    let gate_file = dir.join("gate.json");
+    if gate_file.exists() {
+        let text =
+            std::fs::read_to_string(&gate_file).map_err(|e| format!("{}: {e}", gate_file.display()))?;
+        return serde_json::from_str(&text).map_err(|e| format!("{}: {e}", gate_file.display()));
+    }
+    let result = run_sequential(
+        &format!("fast:net={}", candidate.display()),
+        &format!("fast:net={}", state.best.display()),
+        &s.gate,
+        s.seed ^ (0x9a7e_0000 + number as u64),
+        run.threads,
+        &dir.join("gate"),
+        run.progress,
+    )?;
+    write_json(&gate_file, &result)?;
+    Ok(result)
+}
+
+/// Make `candidate` generation `next`: in the run's `generations/`, and with its gate record in
+/// the `--promote-to` folder, where an existing generation of that name with other contents is
+/// never overwritten.
+fn promote(
+    run: &Path,
+    promote_to: Option<&Path>,
+    candidate: &Path,
+    next: u32,
+    gate: &SequentialResult,
+) -> Result<(), String> {
+    let bytes = std::fs::read(candidate).map_err(|e| format!("{}: {e}", candidate.display()))?;
+    let to = generations_dir(run);
+    std::fs::create_dir_all(&to).map_err(|e| format!("{}: {e}", to.display()))?;
+    fastnet::write_atomically(&to.join(generation_name(next)), &bytes)?;
+    if let Some(out) = promote_to {
+        std::fs::create_dir_all(out).map_err(|e| format!("{}: {e}", out.display()))?;
+        let target = out.join(generation_name(next));
+        if target.exists() && std::fs::read(&target).ok().as_deref() != Some(&bytes[..]) {
+            return Err(format!(
+                "{}: another generation {next} is already there; it is kept (start the line with --start-generation past it)",
+                target.display()
+            ));
+        }
+        fastnet::write_atomically(&target, &bytes)?;
+        write_json(&out.join(format!("gen-{next:03}.gate.json")), gate)?;
+    }
+    Ok(())
 }
 
 /// What a round's play step did.
@@ -423,10 +483,10 @@ fn round_inputs(run: &Path, state: &LoopState) -> Result<RoundInputs, String> {
     let s = &state.settings;
     let mut opponents = vec![Opponent::Scripted];
     let older = state.generation + u32::from(state.learner.is_some());
-    if older > 0 {
+    if older > s.first_generation {
         opponents.push(Opponent::Network(Arc::new(FastNet::load(&s.start)?)));
     }
-    for g in 1..older {
+    for g in s.first_generation + 1..older {
         opponents.push(Opponent::Network(Arc::new(FastNet::load(
             &generations_dir(run).join(generation_name(g)),
         )?)));
@@ -527,5 +587,38 @@ pub fn run_actor(run: &Path, id: &str, progress: bool) -> Result<String, String>
         while read_state(run)?.is_some_and(|s| s.rounds.len() == done && done < s.settings.rounds as usize) {
             std::thread::sleep(Duration::from_millis(500));
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::gate::sprt::Sprt;
+
+    #[test]
+    fn a_promotion_never_overwrites_another_generation_of_its_name() {
+        let dir = std::env::temp_dir().join(format!("tde-promote-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let out = dir.join("checkpoints");
+        std::fs::create_dir_all(&out).unwrap();
+        let candidate = dir.join("latest.fnet");
+        std::fs::write(&candidate, b"the candidate").unwrap();
+        std::fs::write(out.join("gen-002.fnet"), b"a committed generation").unwrap();
+        let small = SequentialGate {
+            sprt: Sprt { p0: 0.5, p1: 0.55, alpha: 0.05, beta: 0.05 },
+            look_games: 10,
+            max_games: 20,
+        };
+        let gate = run_sequential("scripted", "random", &small, 1, 1, &dir.join("gate"), false).unwrap();
+        let err = promote(&dir.join("run"), Some(&out), &candidate, 2, &gate).unwrap_err();
+        assert!(err.contains("gen-002.fnet") && err.contains("kept"), "{err}");
+        assert_eq!(std::fs::read(out.join("gen-002.fnet")).unwrap(), b"a committed generation");
+        assert!(!out.join("gen-002.gate.json").exists());
+        promote(&dir.join("run"), Some(&out), &candidate, 3, &gate).unwrap();
+        assert_eq!(std::fs::read(out.join("gen-003.fnet")).unwrap(), b"the candidate");
+        assert!(out.join("gen-003.gate.json").exists());
+        // The same bytes again (a resumed round) are no conflict.
+        promote(&dir.join("run"), Some(&out), &candidate, 3, &gate).unwrap();
+        let _ = std::fs::remove_dir_all(&dir);
     }
 }
