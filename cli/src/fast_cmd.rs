@@ -106,6 +106,10 @@ pub struct LoopArgs {
     /// may skip gates, training on between them.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=1000))]
     pub gate_every: u32,
+    /// Each round's training goes on with the round before's optimiser state (Adam's moments
+    /// and step), as one long run; only a policy-gradient line (--search pg).
+    #[arg(long)]
+    pub carry_optimiser: bool,
     /// Copy promoted generations and their gate records here (e.g. checkpoints/fast).
     #[arg(long)]
     pub promote_to: Option<PathBuf>,
@@ -324,6 +328,7 @@ pub fn run(cmd: &FastCommand) -> Result<String, String> {
                 policy_head_only: false,
             },
             init: a.init.clone(),
+            init_adam: None,
             prior: a.prior.clone(),
             seed: a.seed,
             every: a.every,
@@ -366,6 +371,7 @@ pub fn run(cmd: &FastCommand) -> Result<String, String> {
                     max_games: a.gate_max,
                 },
                 gate_every: a.gate_every,
+                carry_optimiser: a.carry_optimiser,
                 seed: a.seed,
                 boards: a.boards.clone(),
                 crews: a.crews.clone(),

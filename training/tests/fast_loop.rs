@@ -60,6 +60,7 @@ fn settings(rounds: u32) -> LoopSettings {
         train: TrainConfig { batch: 32, learning_rate: 3e-4, ..TrainConfig::default() },
         gate: gate(10, 20),
         gate_every: 1,
+        carry_optimiser: false,
         seed: 3,
         boards: vec!["all".into()],
         crews: vec!["all".into()],
@@ -117,6 +118,7 @@ fn a_policy_gradient_loop_goes_on_from_its_newest_candidate_whatever_the_gate_sa
         window: 1,
         first_generation: 4,
         gate_every: 2,
+        carry_optimiser: true,
         ..settings(rounds)
     };
     let go = |s: LoopSettings| {
@@ -137,6 +139,13 @@ fn a_policy_gradient_loop_goes_on_from_its_newest_candidate_whatever_the_gate_sa
             .unwrap();
     assert_eq!(train["settings"]["init"].as_str(), first.to_str());
     assert_eq!(train["settings"]["generation"].as_u64(), Some(5));
+    // ... going on with round 1's optimiser: Adam's step count runs on across the rounds.
+    assert_eq!(train["settings"]["init_adam"].as_str(), run.join("round-001/train/adam.bin").to_str());
+    let adam_steps = |round: u32| {
+        let bytes = std::fs::read(run.join(format!("round-{round:03}/train/adam.bin"))).unwrap();
+        u64::from_le_bytes(bytes[..8].try_into().unwrap())
+    };
+    assert_eq!([adam_steps(1), adam_steps(2), adam_steps(3)], [10, 20, 30]);
     assert_eq!(state.learner.as_deref(), Some(run.join("round-003/train/latest.fnet").as_path()));
     let _ = std::fs::remove_dir_all(&run);
 }
@@ -149,6 +158,7 @@ fn bad_loop_settings_are_refused_by_field() {
         (LoopSettings { search: "sims=0".into(), ..settings(1) }, "--search"),
         (LoopSettings { window: 0, ..settings(1) }, "--window"),
         (LoopSettings { gate_every: 2, ..settings(1) }, "--gate-every"),
+        (LoopSettings { carry_optimiser: true, ..settings(1) }, "--carry-optimiser"),
     ] {
         let err = run_loop(&LoopRun {
             run: run.clone(),

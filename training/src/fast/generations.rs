@@ -85,6 +85,12 @@ pub struct LoopSettings {
     /// Only a line that goes on from its newest candidate (policy gradient) may skip gates.
     #[serde(default = "every_round")]
     pub gate_every: u32,
+    /// Each round's training goes on with the optimiser's state of the round before (Adam's
+    /// moments and step), as one long run, rather than a fresh Adam whose first steps move
+    /// every row it touches by about the learning rate. Only for a line that goes on from its
+    /// newest candidate (policy gradient).
+    #[serde(default)]
+    pub carry_optimiser: bool,
     /// Seed of everything.
     pub seed: u64,
     /// Boards and crews drawn from (`all`: every shipped one).
@@ -210,6 +216,12 @@ fn check(s: &LoopSettings) -> Result<(), String> {
                 .into(),
         );
     }
+    if s.carry_optimiser && !continues_learner(s) {
+        return Err(
+            "--carry-optimiser: only a policy-gradient line (--search pg) goes on from its last candidate's training"
+                .into(),
+        );
+    }
     ExpertSearch::parse(&s.search).map_err(|e| format!("--search: {e}"))?;
     plan(s, Arc::new(FastNet::load(&s.start)?), vec![Opponent::Scripted], 0)
         .check()
@@ -330,6 +342,10 @@ fn round(run: &LoopRun, state: &LoopState) -> Result<RoundRecord, String> {
         steps: s.steps,
         config: s.train.clone(),
         init: Some(state.learner().to_path_buf()),
+        init_adam: match &state.learner {
+            Some(learner) if s.carry_optimiser => learner.parent().map(|train| train.join("adam.bin")),
+            _ => None,
+        },
         prior: PathBuf::from("checkpoints/learned/gen-004.json"),
         seed: s.seed.wrapping_add(number as u64),
         every: (s.steps / 5).max(1),

@@ -35,6 +35,10 @@ pub struct TrainRun {
     /// A checkpoint to start from (its prior is kept); none: fresh weights and the prior of
     /// `prior`.
     pub init: Option<PathBuf>,
+    /// The optimiser's state to start from (another run's `adam.bin`, the run `init` comes
+    /// from, so that a line trained in rounds goes on as one run); none: a fresh Adam.
+    #[serde(default)]
+    pub init_adam: Option<PathBuf>,
     /// The prior's generation file, for a fresh network.
     pub prior: PathBuf,
     /// Seed of the weights and batches.
@@ -241,7 +245,11 @@ pub fn train(run: &TrainRun) -> Result<String, String> {
                 }
             }
         };
-        (0, checkpoint, Adam::default())
+        let adam = match &run.init_adam {
+            Some(path) => read_adam(path)?,
+            None => Adam::default(),
+        };
+        (0, checkpoint, adam)
     };
     let (train_set, valid_set) = load_sets(&run.data, &run.valid)?;
     if train_set.positions.is_empty() || valid_set.positions.is_empty() {
