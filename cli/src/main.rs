@@ -19,6 +19,7 @@ mod scenarios_cmd;
 mod show_cmd;
 mod study_cmd;
 mod train_cmd;
+mod web_server;
 
 use clap::{Parser, Subcommand};
 use std::io::Write;

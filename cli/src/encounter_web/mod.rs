@@ -1,6 +1,6 @@
-//! `tde encounter play --web`: the Encounter on a local web page, served by the `tde play`
-//! server machinery (the same token and host checks, body limit and binding; one writer per
-//! record through the same record lock).
+//! `tde encounter play --web`: the Encounter on a local web page, served by the web server
+//! machinery `tde play` uses ([`crate::web_server`]: the same token and host checks, body limit
+//! and binding; one writer per record through the same record lock).
 //!
 //! [`table`] holds the game and takes the person's choices, [`view`] builds what the page
 //! shows from the engine's own words and odds, and [`server`] serves the page
@@ -12,6 +12,7 @@ mod view;
 
 use crate::encounter::PlayArgs;
 use crate::play::lock::RecordLock;
+use crate::web_server::ServerState;
 use agents::Game;
 use encounter::GameRecord;
 use std::io::Write;
@@ -74,7 +75,7 @@ pub fn play(args: &PlayArgs) -> Result<String, String> {
         None => (args.seed, level_dm.unwrap_or_else(|| args.dm.clone())),
     };
     // The port next: a busy port stops here, before any record is written.
-    let listener = crate::play::server::bind(&args.host, args.port)?;
+    let listener = crate::web_server::bind(&args.host, args.port)?;
     let intro = match (&resumed, &args.resume) {
         (Some(record), Some(from)) => format!(
             "Resuming {} after {} actions: you play the party against DM {dm} (seed {seed}); the game is kept in {}",
@@ -96,8 +97,7 @@ pub fn play(args: &PlayArgs) -> Result<String, String> {
         }
     };
     let mut kept = None;
-    let host = args.host.clone();
-    crate::play::server::serve_with(
+    crate::web_server::serve_with(
         listener,
         &args.host,
         |url| {
@@ -113,14 +113,14 @@ pub fn play(args: &PlayArgs) -> Result<String, String> {
             let _ = out.flush();
         },
         shutdown,
-        |token, port| {
-            let shared = Arc::new(server::Shared { table: Mutex::new(table), token, host, port, stop });
+        |session| {
+            let shared = Arc::new(server::Shared { table: Mutex::new(table), session, stop });
             kept = Some(shared.clone());
             server::router(shared)
         },
     )?;
     let Some(shared) = kept else { return Ok(String::new()) };
-    let table = shared.table.lock().unwrap_or_else(|p| p.into_inner());
+    let table = shared.lock_table();
     let state = table.state();
     Ok(if state.is_terminal() {
         format!(

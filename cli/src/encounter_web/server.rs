@@ -1,15 +1,16 @@
-//! The Encounter page's routes on the `tde play` server machinery ([`crate::play::server`]):
-//! the same host check (no DNS rebinding), session token (`x-tde-token`), body limit and
-//! JSON errors that name the field; the page and its script built into the binary.
+//! The Encounter page's routes on the local web server machinery it shares with `tde play`
+//! ([`crate::web_server`]): the same host check (no DNS rebinding), session token
+//! (`x-tde-token`), body limit and JSON errors that name the field; the page and its script
+//! built into the binary.
 
 use super::table::{EncounterTable, Refusal};
 use super::view::view_json;
-use crate::play::server::{bad_json, check_host, check_token, ApiError, Guarded, MAX_BODY};
-use axum::body::Body;
+use crate::web_server::{
+    bad_json, blocking, guarded_router, internal, page, script, stylesheet, ApiError, ServerState, Session,
+};
 use axum::extract::rejection::JsonRejection;
-use axum::extract::{DefaultBodyLimit, State};
-use axum::http::{header, StatusCode};
-use axum::middleware;
+use axum::extract::State;
+use axum::http::StatusCode;
 use axum::response::Response;
 use axum::routing::{get, post};
 use axum::{Json, Router};
@@ -27,25 +28,21 @@ const PAGE_CSS: &str = include_str!("../../web/encounter.css");
 pub struct Shared {
     /// The game.
     pub table: Mutex<EncounterTable>,
-    /// The session token the page must send back.
-    pub token: String,
-    /// The address given with `--host`.
-    pub host: String,
-    /// The port the server listens on.
-    pub port: u16,
+    /// Who may use the server.
+    pub session: Session,
     /// Set when the person quits: the server then stops.
     pub stop: Arc<AtomicBool>,
 }
 
-impl Guarded for Shared {
-    fn token(&self) -> &str {
-        &self.token
+impl ServerState for Shared {
+    type Table = EncounterTable;
+
+    fn session(&self) -> &Session {
+        &self.session
     }
-    fn host(&self) -> &str {
-        &self.host
-    }
-    fn port(&self) -> u16 {
-        self.port
+
+    fn table(&self) -> &Mutex<EncounterTable> {
+        &self.table
     }
 }
 
@@ -64,48 +61,17 @@ pub fn router(shared: Arc<Shared>) -> Router {
     let api = Router::new()
         .route("/api/state", get(state))
         .route("/api/action", post(action))
-        .route("/api/quit", post(quit))
-        .route_layer(middleware::from_fn_with_state(shared.clone(), check_token::<Shared>));
-    Router::new()
+        .route("/api/quit", post(quit));
+    let pages = Router::new()
         .route("/", get(index))
-        .route(
-            "/encounter.js",
-            get(|| async { ([(header::CONTENT_TYPE, "text/javascript; charset=utf-8")], PAGE_JS) }),
-        )
-        .route(
-            "/encounter.css",
-            get(|| async { ([(header::CONTENT_TYPE, "text/css; charset=utf-8")], PAGE_CSS) }),
-        )
-        .merge(api)
-        .layer(middleware::from_fn_with_state(shared.clone(), check_host::<Shared>))
-        .layer(DefaultBodyLimit::max(MAX_BODY))
-        .with_state(shared)
+        .route("/encounter.js", script(PAGE_JS))
+        .route("/encounter.css", stylesheet(PAGE_CSS));
+    guarded_router(shared, pages, api)
 }
 
 /// The page, with the session token written in.
 async fn index(State(shared): State<Arc<Shared>>) -> Response {
-    let mut response = Response::new(Body::from(PAGE_HTML.replace("{{TOKEN}}", &shared.token)));
-    let headers = response.headers_mut();
-    headers.insert(header::CONTENT_TYPE, "text/html; charset=utf-8".parse().expect("valid header"));
-    headers.insert(header::CACHE_CONTROL, "no-store".parse().expect("valid header"));
-    response
-}
-
-/// The table, even when a thread panicked while holding it (a step is taken whole or not at
-/// all, and the record written after it).
-fn lock(shared: &Shared) -> std::sync::MutexGuard<'_, EncounterTable> {
-    shared.table.lock().unwrap_or_else(|p| p.into_inner())
-}
-
-/// Run `f` on the table off the async workers (the DM may search a while).
-async fn blocking(
-    shared: Arc<Shared>,
-    f: impl FnOnce(&mut EncounterTable) -> Result<Value, ApiError> + Send + 'static,
-) -> Result<Json<Value>, ApiError> {
-    let result = tokio::task::spawn_blocking(move || f(&mut lock(&shared)))
-        .await
-        .map_err(|e| ApiError(StatusCode::INTERNAL_SERVER_ERROR, format!("the game task failed: {e}")))?;
-    result.map(Json)
+    page(PAGE_HTML.replace("{{TOKEN}}", &shared.session.token))
 }
 
 async fn state(State(shared): State<Arc<Shared>>) -> Result<Json<Value>, ApiError> {
@@ -128,9 +94,7 @@ async fn action(
 ) -> Result<Json<Value>, ApiError> {
     let Json(request) = body.map_err(bad_json)?;
     blocking(shared, move |table| {
-        table
-            .choose(request.version, request.index)
-            .map_err(|e| ApiError(StatusCode::INTERNAL_SERVER_ERROR, e))??;
+        table.choose(request.version, request.index).map_err(internal)??;
         Ok(view_json(table))
     })
     .await
@@ -149,7 +113,7 @@ async fn quit(
     let Json(QuitRequest {}) = body.map_err(bad_json)?;
     let stop = shared.stop.clone();
     let answer = blocking(shared, |table| {
-        table.quit().map_err(|e| ApiError(StatusCode::INTERNAL_SERVER_ERROR, e))?;
+        table.quit().map_err(internal)?;
         let mut view = view_json(table);
         view["resume"] = json!(super::resume_command(table.record_path()));
         Ok(view)

@@ -12,7 +12,7 @@ pub(crate) mod lock;
 mod odds;
 mod risk;
 mod saved;
-pub(crate) mod server;
+mod server;
 mod sight;
 mod table;
 pub(crate) mod view;
@@ -135,7 +135,7 @@ pub fn play(args: &PlayArgs) -> Result<String, String> {
         ));
     }
     // The port next: a busy port stops here, before any record is written.
-    let listener = server::bind(&args.serve.host, args.serve.port)?;
+    let listener = crate::web_server::bind(&args.serve.host, args.serve.port)?;
     // Other games left unfinished, offered when the person named no game.
     let others = match &args.record {
         None => saved::unfinished(folder, opening.path(), 5),
@@ -205,7 +205,7 @@ pub fn watch(args: &WatchArgs) -> Result<String, String> {
     let config = args.game.config(args.seed)?;
     let state = new_game(&config).map_err(|e| e.to_string())?;
     let lock = args.record.as_deref().map(RecordLock::take).transpose()?;
-    let listener = server::bind(&args.serve.host, args.serve.port)?;
+    let listener = crate::web_server::bind(&args.serve.host, args.serve.port)?;
     let seats = [Table::bot(&a, args.seed, 0)?, Table::bot(&b, args.seed, 1)?];
     let intro = format!(
         "{} on {}: {a} (A) against {b} (B), seed {}",
@@ -220,7 +220,7 @@ pub fn watch(args: &WatchArgs) -> Result<String, String> {
 /// Step through a recorded game on a local web page.
 pub fn view(args: &ViewArgs) -> Result<String, String> {
     let file = args.record.display().to_string();
-    let listener = server::bind(&args.serve.host, args.serve.port)?;
+    let listener = crate::web_server::bind(&args.serve.host, args.serve.port)?;
     let record = GameRecord::load(&args.record).map_err(|e| e.to_string())?;
     let table = Table::from_record(record, &file)?;
     let intro = format!("{file}: {} actions", table.version());

@@ -1,29 +1,23 @@
-//! The local web server: the page (embedded in the binary) and a small JSON API.
-//!
-//! Every API call must carry the session token in the `x-tde-token` header; the token is
-//! drawn when the server starts and written only into the page it serves, so another web
-//! page cannot act for the person (it can neither read the page across origins nor send the
-//! custom header without a CORS preflight, which this server never approves). Requests must
-//! name this server in their `Host` header (no DNS rebinding), bodies are capped at
-//! [`MAX_BODY`] bytes, and every refusal is a 4xx with a JSON `{"error": ...}` that says why.
+//! The `tde play` table's routes (the page, built into the binary, and its JSON API) on the
+//! local web server machinery it shares with the Encounter page ([`crate::web_server`]: the
+//! session token, the host check, the body limit and JSON errors).
 
 use super::advice::advise;
 use super::table::{Mode, Refusal, Table};
 use super::view::{fixed_json, view_json};
-use axum::body::Body;
+use crate::web_server::{
+    bad_json, blocking, guarded_router, internal, page, script, serve_with, stylesheet, ApiError,
+    ServerState, Session,
+};
 use axum::extract::rejection::JsonRejection;
-use axum::extract::{DefaultBodyLimit, Query, Request, State};
-use axum::http::{header, StatusCode};
-use axum::middleware::{self, Next};
-use axum::response::{IntoResponse, Response};
+use axum::extract::{Query, State};
+use axum::http::StatusCode;
+use axum::response::Response;
 use axum::routing::{get, post};
 use axum::{Json, Router};
 use serde::Deserialize;
 use serde_json::{json, Value};
 use std::sync::{Arc, Mutex};
-
-/// Largest request body accepted, in bytes.
-pub const MAX_BODY: usize = 4096;
 
 /// The page, its script and its style, built into the binary.
 const INDEX_HTML: &str = include_str!("../../web/index.html");
@@ -34,30 +28,16 @@ const STYLE_CSS: &str = include_str!("../../web/style.css");
 pub struct Shared {
     /// The game.
     pub table: Mutex<Table>,
-    /// The session token the page must send back.
-    pub token: String,
+    /// Who may use the server.
+    pub session: Session,
     /// The fixed parts of the game, sent once.
     pub fixed: Value,
-    /// The address given with `--host`, which `Host` headers may name besides IP addresses
-    /// and `localhost`.
-    pub host: String,
-    /// The port the server listens on, which `Host` headers must name.
-    pub port: u16,
     /// Networks loaded for advice, by checkpoint path.
     pub networks: Mutex<Vec<(String, Arc<training::network::loaded::Network>)>>,
     /// Whether advice is being worked out: one question at a time.
     pub advising: std::sync::atomic::AtomicBool,
     /// Options' figures worked out on request (`/api/odds`) at one state version, by index.
     pub odds: Mutex<(usize, std::collections::HashMap<usize, Value>)>,
-}
-
-/// An API error: a status and a message.
-pub(crate) struct ApiError(pub(crate) StatusCode, pub(crate) String);
-
-impl IntoResponse for ApiError {
-    fn into_response(self) -> Response {
-        (self.0, Json(json!({"error": self.1}))).into_response()
-    }
 }
 
 impl From<Refusal> for ApiError {
@@ -71,16 +51,6 @@ impl From<Refusal> for ApiError {
     }
 }
 
-/// A failure inside the server (an agent or the record file): 500.
-fn internal(message: String) -> ApiError {
-    ApiError(StatusCode::INTERNAL_SERVER_ERROR, message)
-}
-
-/// A malformed JSON body, named by its field where serde says which.
-pub(crate) fn bad_json(rejection: JsonRejection) -> ApiError {
-    ApiError(rejection.status(), format!("request body: {}", rejection.body_text()))
-}
-
 /// The routes, with the token and host checks and the body limit.
 pub fn router(shared: Arc<Shared>) -> Router {
     let api = Router::new()
@@ -91,120 +61,31 @@ pub fn router(shared: Arc<Shared>) -> Router {
         .route("/api/advice", post(advice))
         .route("/api/risk", post(risk))
         .route("/api/odds", post(odds))
-        .route("/api/sight", post(sight))
-        .route_layer(middleware::from_fn_with_state(shared.clone(), check_token::<Shared>));
-    Router::new()
+        .route("/api/sight", post(sight));
+    let pages = Router::new()
         .route("/", get(index))
-        .route(
-            "/app.js",
-            get(|| async { ([(header::CONTENT_TYPE, "text/javascript; charset=utf-8")], APP_JS) }),
-        )
-        .route(
-            "/style.css",
-            get(|| async { ([(header::CONTENT_TYPE, "text/css; charset=utf-8")], STYLE_CSS) }),
-        )
-        .merge(api)
-        .layer(middleware::from_fn_with_state(shared.clone(), check_host::<Shared>))
-        .layer(DefaultBodyLimit::max(MAX_BODY))
-        .with_state(shared)
+        .route("/app.js", script(APP_JS))
+        .route("/style.css", stylesheet(STYLE_CSS));
+    guarded_router(shared, pages, api)
 }
 
-/// What the host and token checks need of a server's shared state: the `tde play` table's and
-/// the Encounter page's ([`crate::encounter_web`]) alike.
-pub(crate) trait Guarded: Send + Sync + 'static {
-    /// The session token the page must send back.
-    fn token(&self) -> &str;
-    /// The address given with `--host`.
-    fn host(&self) -> &str;
-    /// The port the server listens on.
-    fn port(&self) -> u16;
-}
+impl ServerState for Shared {
+    type Table = Table;
 
-impl Guarded for Shared {
-    fn token(&self) -> &str {
-        &self.token
+    fn session(&self) -> &Session {
+        &self.session
     }
-    fn host(&self) -> &str {
-        &self.host
-    }
-    fn port(&self) -> u16 {
-        self.port
-    }
-}
 
-/// Refuse requests that do not name this server (DNS rebinding).
-pub(crate) async fn check_host<S: Guarded>(
-    State(shared): State<Arc<S>>,
-    request: Request,
-    next: Next,
-) -> Response {
-    let host = request.headers().get(header::HOST).and_then(|h| h.to_str().ok()).unwrap_or("");
-    if !names_this_server(host, shared.host(), shared.port()) {
-        let message = format!(
-            "header `Host`: `{host}` is not this server (an IP address, localhost or {} with port {})",
-            shared.host(),
-            shared.port()
-        );
-        return ApiError(StatusCode::FORBIDDEN, message).into_response();
+    fn table(&self) -> &Mutex<Table> {
+        &self.table
     }
-    next.run(request).await
-}
-
-/// Whether a `Host` header names this server: its port (80 when it names none), and as the name
-/// an IP address (which no DNS rebinding can stand for), `localhost` or the `--host` given.
-fn names_this_server(header: &str, host: &str, port: u16) -> bool {
-    let (name, named_port) = match header.rsplit_once(':') {
-        Some((name, p)) if !p.contains(']') => (name, p.parse::<u16>().ok()),
-        _ => (header, Some(80)),
-    };
-    let name = name.trim_start_matches('[').trim_end_matches(']');
-    named_port == Some(port)
-        && (name.parse::<std::net::IpAddr>().is_ok()
-            || name.eq_ignore_ascii_case("localhost")
-            || name == host)
-}
-
-/// Refuse API calls without the session token.
-pub(crate) async fn check_token<S: Guarded>(
-    State(shared): State<Arc<S>>,
-    request: Request,
-    next: Next,
-) -> Response {
-    let token = request.headers().get("x-tde-token").and_then(|h| h.to_str().ok());
-    match token {
-        Some(t) if same(t.as_bytes(), shared.token().as_bytes()) => next.run(request).await,
-        // A page from before the server was restarted: it may reload itself for the new token.
-        Some(_) => (
-            StatusCode::FORBIDDEN,
-            Json(json!({
-                "error": "header `x-tde-token`: wrong session token (the page is from an earlier start of the server)",
-                "reload": true,
-            })),
-        )
-            .into_response(),
-        None => ApiError(
-            StatusCode::UNAUTHORIZED,
-            "header `x-tde-token` is missing: API calls need the session token from the page".into(),
-        )
-        .into_response(),
-    }
-}
-
-/// Constant-time comparison, so the token cannot be guessed byte by byte from timings.
-fn same(a: &[u8], b: &[u8]) -> bool {
-    a.len() == b.len() && a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
 }
 
 /// The page, with the session token and the mode written in.
 async fn index(State(shared): State<Arc<Shared>>) -> Response {
     let mode = shared.table.lock().map(|t| t.mode).unwrap_or(Mode::Play);
     let mode = serde_json::to_value(mode).ok().and_then(|v| v.as_str().map(String::from)).unwrap_or_default();
-    let page = INDEX_HTML.replace("{{TOKEN}}", &shared.token).replace("{{MODE}}", &mode);
-    let mut response = Response::new(Body::from(page));
-    let headers = response.headers_mut();
-    headers.insert(header::CONTENT_TYPE, "text/html; charset=utf-8".parse().expect("valid header"));
-    headers.insert(header::CACHE_CONTROL, "no-store".parse().expect("valid header"));
-    response
+    page(INDEX_HTML.replace("{{TOKEN}}", &shared.session.token).replace("{{MODE}}", &mode))
 }
 
 async fn fixed(State(shared): State<Arc<Shared>>) -> Json<Value> {
@@ -265,7 +146,7 @@ async fn play_on(shared: Arc<Shared>) -> Result<(), ApiError> {
     let task = tokio::spawn(async move {
         loop {
             let s = shared.clone();
-            let turn = tokio::task::spawn_blocking(move || lock(&s).start_bot_turn())
+            let turn = tokio::task::spawn_blocking(move || s.lock_table().start_bot_turn())
                 .await
                 .map_err(|e| format!("the game task failed: {e}"))??;
             let Some(mut turn) = turn else { return Ok(()) };
@@ -276,18 +157,12 @@ async fn play_on(shared: Arc<Shared>) -> Result<(), ApiError> {
             .await
             .map_err(|e| format!("the bot failed while thinking: {e}"))?;
             let s = shared.clone();
-            tokio::task::spawn_blocking(move || lock(&s).finish_bot_turn(turn, action))
+            tokio::task::spawn_blocking(move || s.lock_table().finish_bot_turn(turn, action))
                 .await
                 .map_err(|e| format!("the game task failed: {e}"))??;
         }
     });
     task.await.map_err(|e| internal(format!("the game task failed: {e}")))?.map_err(internal)
-}
-
-/// The table, even when a thread panicked while holding it (its states stay consistent:
-/// a step is pushed whole or not at all).
-fn lock(shared: &Shared) -> std::sync::MutexGuard<'_, Table> {
-    shared.table.lock().unwrap_or_else(|p| p.into_inner())
 }
 
 /// Watch mode: the next step of the agents or the dice.
@@ -401,7 +276,7 @@ async fn odds(
     let work = shared.clone();
     let result = tokio::task::spawn_blocking(move || -> Result<Value, ApiError> {
         let (state, action) = {
-            let table = lock(&work);
+            let table = work.lock_table();
             if table.mode != Mode::Play {
                 return Err(Refusal::WrongMode(table.mode).into());
             }
@@ -484,26 +359,6 @@ async fn sight(
     .await
 }
 
-/// Run `f` on the table off the async workers (agents and odds may take a while).
-async fn blocking(
-    shared: Arc<Shared>,
-    f: impl FnOnce(&mut Table) -> Result<Value, ApiError> + Send + 'static,
-) -> Result<Json<Value>, ApiError> {
-    let result = tokio::task::spawn_blocking(move || f(&mut lock(&shared)))
-        .await
-        .map_err(|e| internal(format!("the game task failed: {e}")))?;
-    result.map(Json)
-}
-
-/// Bind `host:port` (port 0 picks a free port) before anything else is done, so that a busy
-/// port stops `tde play` before it writes a record.
-pub fn bind(host: &str, port: u16) -> Result<std::net::TcpListener, String> {
-    let listener = std::net::TcpListener::bind((host, port))
-        .map_err(|e| format!("--host {host} --port {port}: cannot listen: {e}"))?;
-    listener.set_nonblocking(true).map_err(|e| format!("--host {host} --port {port}: {e}"))?;
-    Ok(listener)
-}
-
 /// Serve `table` on `listener` (bound to `host`) until the process is stopped; `announce`
 /// gets the address; `unfinished` (other saved games to go on with) goes to the page.
 pub fn serve(
@@ -515,79 +370,14 @@ pub fn serve(
 ) -> Result<(), String> {
     let mut fixed = fixed_json(table.current());
     fixed["unfinished"] = unfinished;
-    let host_name = host.to_string();
-    serve_with(listener, host, announce, std::future::pending(), move |token, port| {
+    serve_with(listener, host, announce, std::future::pending(), move |session| {
         router(Arc::new(Shared {
             table: Mutex::new(table),
-            token,
+            session,
             fixed,
-            host: host_name,
-            port,
             networks: Mutex::new(Vec::new()),
             advising: std::sync::atomic::AtomicBool::new(false),
             odds: Mutex::new((0, std::collections::HashMap::new())),
         }))
     })
-}
-
-/// Serve the router that `build` makes (given a fresh session token and the port bound) on
-/// `listener` (bound to `host`) until `shutdown` completes; `announce` gets the address the
-/// page is opened at.
-pub(crate) fn serve_with(
-    listener: std::net::TcpListener,
-    host: &str,
-    announce: impl FnOnce(&str),
-    shutdown: impl std::future::Future<Output = ()> + Send + 'static,
-    build: impl FnOnce(String, u16) -> Router,
-) -> Result<(), String> {
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-        .map_err(|e| format!("cannot start the server runtime: {e}"))?;
-    runtime.block_on(async move {
-        let listener =
-            tokio::net::TcpListener::from_std(listener).map_err(|e| format!("cannot listen: {e}"))?;
-        let bound = listener.local_addr().map_err(|e| e.to_string())?;
-        let port = bound.port();
-        let app = build(new_token(), port);
-        // A server on every interface is opened here through the loopback address.
-        let url_host = match host.parse::<std::net::IpAddr>() {
-            Ok(ip) if ip.is_unspecified() && ip.is_ipv4() => "127.0.0.1".to_string(),
-            Ok(ip) if ip.is_unspecified() => "[::1]".to_string(),
-            Ok(std::net::IpAddr::V6(_)) => format!("[{host}]"),
-            _ => host.to_string(),
-        };
-        announce(&format!("http://{url_host}:{port}/"));
-        axum::serve(listener, app)
-            .with_graceful_shutdown(shutdown)
-            .await
-            .map_err(|e| format!("the server stopped: {e}"))
-    })
-}
-
-/// A fresh session token: 128 bits from the operating system's generator (not a game seed:
-/// it must not be predictable).
-fn new_token() -> String {
-    use rand::RngCore;
-    let mut bytes = [0u8; 16];
-    rand::rngs::OsRng.fill_bytes(&mut bytes);
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::names_this_server;
-
-    #[test]
-    fn host_headers_must_name_this_server_by_address() {
-        for ok in ["127.0.0.1:8014", "localhost:8014", "192.168.1.20:8014", "[::1]:8014", "table.lan:8014"] {
-            assert!(names_this_server(ok, "table.lan", 8014), "{ok}");
-        }
-        assert!(names_this_server("[::1]", "::1", 80));
-        assert!(names_this_server("127.0.0.1", "127.0.0.1", 80));
-        for bad in ["127.0.0.1:8015", "evil.example:8014", "127.0.0.1", "", "localhost:x"] {
-            assert!(!names_this_server(bad, "table.lan", 8014), "{bad}");
-        }
-    }
 }
