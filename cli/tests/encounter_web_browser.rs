@@ -9,68 +9,12 @@
 
 mod common;
 
+use common::browser::{eval_json, launch, new_tab};
 use common::{temp_dir, Server};
 use headless_chrome::protocol::cdp::Page::CaptureScreenshotFormatOption;
-use headless_chrome::protocol::cdp::Runtime;
-use headless_chrome::{Browser, LaunchOptions, Tab};
+use headless_chrome::Tab;
 use serde_json::Value;
 use std::path::PathBuf;
-use std::time::Duration;
-
-fn chromium() -> Option<PathBuf> {
-    if let Some(path) = std::env::var_os("CHROMIUM") {
-        return Some(PathBuf::from(path));
-    }
-    ["/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"]
-        .iter()
-        .map(PathBuf::from)
-        .find(|p| p.exists())
-}
-
-/// Chromium started headless, or `None` (the test is then skipped) when there is none and
-/// `TDE_REQUIRE_CHROMIUM` is not set.
-fn launch() -> Option<Browser> {
-    let Some(path) = chromium() else {
-        let message =
-            "no chromium found (apt-get install -y chromium, or set CHROMIUM=/path): browser test skipped";
-        assert!(std::env::var_os("TDE_REQUIRE_CHROMIUM").is_none(), "{message}");
-        eprintln!("{message}");
-        return None;
-    };
-    let options = LaunchOptions::default_builder()
-        .path(Some(path))
-        .headless(true)
-        .sandbox(false)
-        .window_size(Some((1500, 950)))
-        .idle_browser_timeout(Duration::from_secs(120))
-        .build()
-        .expect("launch options");
-    Some(Browser::new(options).expect("chromium starts"))
-}
-
-/// A new tab whose commands are answered at once (a console event every 4 ms keeps messages
-/// arriving; see `play_browser.rs`).
-fn new_tab(browser: &Browser) -> std::sync::Arc<Tab> {
-    let tab = browser.new_tab().expect("a tab");
-    tab.call_method(headless_chrome::protocol::cdp::Page::AddScriptToEvaluateOnNewDocument {
-        source: "setInterval(() => console.debug(''), 4);".into(),
-        world_name: None,
-        include_command_line_api: None,
-        run_immediately: None,
-    })
-    .expect("the heartbeat is installed");
-    tab.call_method(Runtime::Enable(None)).expect("console events are reported");
-    tab
-}
-
-/// Run `body` (a JavaScript expression, awaited) in the page and parse the JSON of its value.
-fn eval_json(tab: &Tab, body: &str) -> Value {
-    let expression = format!("(async () => JSON.stringify(await ({body})))()");
-    let result =
-        tab.evaluate(&expression, true).unwrap_or_else(|e| panic!("the page cannot run {body}: {e}"));
-    let text = result.value.and_then(|v| v.as_str().map(String::from)).unwrap_or_else(|| "null".into());
-    serde_json::from_str(&text).unwrap_or_else(|e| panic!("not JSON ({e}): {text}"))
-}
 
 /// Wait until `condition` (a JavaScript expression) holds, for at most a minute; fails on an
 /// error the page shows.

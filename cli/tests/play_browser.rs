@@ -10,6 +10,7 @@
 
 mod common;
 
+use common::browser::{eval_json, launch, launch_sized, new_tab};
 use common::Server;
 use engine::record::{format_hash, GameRecord};
 use engine::scenario::Scenario;
@@ -21,33 +22,13 @@ use headless_chrome::protocol::cdp::Input::{
     DispatchMouseEvent, DispatchMouseEventTypeOption, DispatchTouchEvent, DispatchTouchEventTypeOption,
     MouseButton, TouchPoint,
 };
-use headless_chrome::protocol::cdp::Page::{AddScriptToEvaluateOnNewDocument, CaptureScreenshotFormatOption};
-use headless_chrome::protocol::cdp::Runtime;
-use headless_chrome::{Browser, LaunchOptions, Tab};
+use headless_chrome::protocol::cdp::Page::CaptureScreenshotFormatOption;
+use headless_chrome::{Browser, Tab};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
-
-fn chromium() -> Option<PathBuf> {
-    if let Some(path) = std::env::var_os("CHROMIUM") {
-        return Some(PathBuf::from(path));
-    }
-    ["/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"]
-        .iter()
-        .map(PathBuf::from)
-        .find(|p| p.exists())
-}
-
-/// Run `body` (a JavaScript expression, awaited) in the page and parse the JSON of its value.
-fn eval_json(tab: &Tab, body: &str) -> Value {
-    let expression = format!("(async () => JSON.stringify(await ({body})))()");
-    let result =
-        tab.evaluate(&expression, true).unwrap_or_else(|e| panic!("the page cannot run {body}: {e}"));
-    let text = result.value.and_then(|v| v.as_str().map(String::from)).unwrap_or_else(|| "null".into());
-    serde_json::from_str(&text).unwrap_or_else(|e| panic!("not JSON ({e}): {text}"))
-}
 
 /// What the test reads of a view: the version, the end, the decision's step and options (what
 /// each is about), the length of the enemy's declared path.
@@ -181,50 +162,6 @@ fn click_then_option(tab: &Tab, version: u64, selector: &str, or_under: Option<&
             }
         }
     }
-}
-
-/// A new tab of `browser` whose commands are answered at once. The test's connection to the
-/// browser (headless_chrome's) holds its socket while it waits up to 100 ms for a message, so
-/// each command the test sends waits that long unless a message arrives meanwhile; the page's
-/// heartbeat (a console event every 4 ms, in every document the tab loads) keeps messages
-/// arriving, and a command is answered in milliseconds.
-fn new_tab(browser: &Browser) -> std::sync::Arc<Tab> {
-    let tab = browser.new_tab().expect("a tab");
-    tab.call_method(AddScriptToEvaluateOnNewDocument {
-        source: "setInterval(() => console.debug(''), 4);".into(),
-        world_name: None,
-        include_command_line_api: None,
-        run_immediately: None,
-    })
-    .expect("the heartbeat is installed");
-    tab.call_method(Runtime::Enable(None)).expect("console events are reported");
-    tab
-}
-
-/// Chromium started headless, or `None` (the test is then skipped) when there is none and
-/// `TDE_REQUIRE_CHROMIUM` is not set.
-fn launch() -> Option<Browser> {
-    launch_sized(1500, 950)
-}
-
-/// [`launch`] with a window of `width` × `height` pixels.
-fn launch_sized(width: u32, height: u32) -> Option<Browser> {
-    let Some(path) = chromium() else {
-        let message =
-            "no chromium found (apt-get install -y chromium, or set CHROMIUM=/path): browser test skipped";
-        assert!(std::env::var_os("TDE_REQUIRE_CHROMIUM").is_none(), "{message}");
-        eprintln!("{message}");
-        return None;
-    };
-    let options = LaunchOptions::default_builder()
-        .path(Some(path))
-        .headless(true)
-        .sandbox(false)
-        .window_size(Some((width, height)))
-        .idle_browser_timeout(Duration::from_secs(120))
-        .build()
-        .expect("launch options");
-    Some(Browser::new(options).expect("chromium starts"))
 }
 
 #[test]

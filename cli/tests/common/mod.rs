@@ -1,5 +1,8 @@
-//! A `tde play`/`watch`/`view` server started for a test, and HTTP calls to it.
+//! A `tde play`/`watch`/`view` server started for a test, and HTTP calls to it; [`browser`]:
+//! headless Chromium for the browser tests.
 #![allow(dead_code)]
+
+pub mod browser;
 
 use serde_json::Value;
 use std::io::{BufRead, BufReader, Read, Write};
