@@ -35,6 +35,16 @@ fn started_logged(pool: u8) -> Encounter {
     set_up(Encounter::start_with_log(), pool)
 }
 
+/// Set-up with no Threat bought, the surprise die showing `die` (1: the Company is surprised,
+/// 6: the Adversaries are) and steady Winds of Magic.
+fn surprised(die: u8) -> Encounter {
+    let mut s = Encounter::start();
+    s.act(Action::BuyPool(0)).unwrap();
+    s.act(Action::Face(die)).unwrap();
+    s.act(Action::Face(3)).unwrap(); // steady Winds of Magic
+    s
+}
+
 fn set_up(mut s: Encounter, pool: u8) -> Encounter {
     s.act(Action::BuyPool(pool)).unwrap();
     s.act(Action::Face(3)).unwrap(); // nobody surprised
@@ -63,6 +73,16 @@ fn to_activation(mut s: Encounter, first: u8, shoot: bool) -> Encounter {
     s
 }
 
+/// [`to_activation`] after set-up with no Threat bought, then each model of `places` posed on
+/// its square.
+fn activation_with(first: u8, shoot: bool, places: &[(u8, Cell)]) -> Encounter {
+    let mut s = to_activation(started(0), first, shoot);
+    for &(model, at) in places {
+        s.pose_at(model, at).unwrap();
+    }
+    s
+}
+
 fn legal(s: &Encounter) -> Vec<Action> {
     s.legal_actions()
 }
@@ -81,6 +101,24 @@ fn pending_odds(s: &Encounter) -> [f64; 5] {
 
 fn success(odds: [f64; 5]) -> f64 {
     odds[2..].iter().sum()
+}
+
+/// The odds of Brannoc's plain Strike (he acts first) at the orc next to him at (2,1), with
+/// the conditions of `model` (Brannoc or the orc) posed as `conditions`.
+fn brannoc_strike_odds(model: u8, conditions: Conditions) -> [f64; 5] {
+    let mut s = activation_with(BRANNOC, false, &[(ORC, c(2, 1))]);
+    s.pose_conditions(model, conditions).unwrap();
+    s.act(Action::Strike { target: ORC, boost: false, extra: false }).unwrap();
+    pending_odds(&s)
+}
+
+/// How far Wat's longest Advance goes, if he has one.
+fn wats_longest_advance(s: &Encounter) -> Option<u8> {
+    let here = s.models()[WAT as usize].cell;
+    legal(s)
+        .iter()
+        .filter_map(|a| if let Action::Advance(to) = a { Some(here.distance(*to)) } else { None })
+        .max()
 }
 
 #[test]
@@ -109,10 +147,7 @@ fn set_up_gives_momentum_from_fortune_and_the_pool_from_the_adversaries() {
 fn a_surprised_company_has_no_momentum_and_its_hirelings_no_activation() {
     // "Company Surprised: No Momentum in first round - Henchmen and Followers receive no
     // Activation - Declare all actions before Adversaries"
-    let mut s = Encounter::start();
-    s.act(Action::BuyPool(0)).unwrap();
-    s.act(Action::Face(1)).unwrap();
-    s.act(Action::Face(3)).unwrap(); // steady Winds of Magic
+    let mut s = surprised(1);
     let mut party_declared = Vec::new();
     while s.phase() == Phase::Declare {
         let Node::Decision(side) = s.node() else { panic!() };
@@ -152,10 +187,7 @@ fn surprised_adversaries_have_no_pool_and_their_minions_no_activation() {
     // "Adversaries Surprised: No Adversary Pool in first round - Common Adversaries lose
     // Activation - Elite and Champion Adversaries use Basic Actions only - Declare all actions
     // after Company"
-    let mut s = Encounter::start();
-    s.act(Action::BuyPool(0)).unwrap();
-    s.act(Action::Face(6)).unwrap();
-    s.act(Action::Face(3)).unwrap(); // steady Winds of Magic
+    let mut s = surprised(6);
     assert_eq!(s.pool(), 0);
     while s.phase() == Phase::Declare {
         s.act(Action::Declare(Intent::Fight)).unwrap();
@@ -248,8 +280,7 @@ fn initiative_is_a_d6_plus_initiative_less_the_action_modifier_highest_first() {
 fn an_activation_is_one_major_or_two_minor_plus_a_free_minor() {
     // "Perform one Major Action OR gain 2 free Minor Actions - Perform one free Minor Action
     // (before or after Major Action)"
-    let mut s = to_activation(started(0), WAT, false);
-    s.pose_at(WAT, c(2, 4)).unwrap();
+    let mut s = activation_with(WAT, false, &[(WAT, c(2, 4))]);
     let advances =
         |s: &Encounter| legal(s).into_iter().filter(|a| matches!(a, Action::Advance(_))).collect::<Vec<_>>();
     // Three minors in a row (no Major): after the third nothing is left and it ends.
@@ -263,8 +294,7 @@ fn an_activation_is_one_major_or_two_minor_plus_a_free_minor() {
     s.act(a).unwrap();
     assert_ne!(s.activation().map(|a| a.model), Some(WAT), "its activation ended");
     // A Major after one minor leaves no minor: the strike ends the choice.
-    let mut s = to_activation(started(0), BRANNOC, false);
-    s.pose_at(CUTTER, c(3, 1)).unwrap();
+    let mut s = activation_with(BRANNOC, false, &[(CUTTER, c(3, 1))]);
     s.act(Action::Advance(c(2, 1))).unwrap();
     s.act(Action::Strike { target: CUTTER, boost: false, extra: false }).unwrap();
     s.act(Action::Roll(Outcome::Failure)).unwrap();
@@ -294,9 +324,7 @@ fn leaving_a_danger_zone_by_advancing_offers_an_interrupt_resolved_first() {
     // "Only Disengage, Change Place, or Reposition allowed in DZ. Other Manoeuvres trigger
     // Interrupts." "Performed during another Model's Activation by spending a Reaction.
     // Resolved before interrupted action."
-    let mut s = to_activation(started(0), WAT, false);
-    s.pose_at(WAT, c(2, 4)).unwrap();
-    s.pose_at(CUTTER, c(3, 5)).unwrap();
+    let mut s = activation_with(WAT, false, &[(WAT, c(2, 4)), (CUTTER, c(3, 5))]);
     let l = legal(&s);
     assert!(l.iter().any(|a| matches!(a, Action::Disengage { .. })));
     assert!(l.iter().any(|a| matches!(a, Action::Reposition(_))));
@@ -315,10 +343,7 @@ fn leaving_a_danger_zone_by_advancing_offers_an_interrupt_resolved_first() {
 fn disengage_and_change_place_are_checks_or_momentum() {
     // "Disengage: Challenging Opposed Athletics vs WS to leave enemy Danger Zone" "2pt:
     // Automatically perform Disengage Manoeuvre" "1pt: Automatically perform Change Place"
-    let mut s = to_activation(started(0), WAT, false);
-    s.pose_at(WAT, c(2, 4)).unwrap();
-    s.pose_at(CUTTER, c(3, 5)).unwrap();
-    s.pose_at(GARRICK, c(2, 5)).unwrap();
+    let mut s = activation_with(WAT, false, &[(WAT, c(2, 4)), (CUTTER, c(3, 5)), (GARRICK, c(2, 5))]);
     let l = legal(&s);
     let to = l.iter().find_map(|a| match a {
         Action::Disengage { to, momentum: true } => Some(*to),
@@ -411,9 +436,7 @@ fn ranged_attacks_need_line_of_sight_and_no_engagement_unless_a_pistol() {
 fn shooting_into_melee_is_harder_and_a_miss_hits_a_random_model() {
     // "Shooting into Melee: Each Model target is engaged with: Difficulty +1. On miss:
     // Randomly determine hit model."
-    let mut s = to_activation(started(0), ISOLDE, true);
-    s.pose_at(ISOLDE, c(1, 6)).unwrap();
-    s.pose_at(ORC, c(6, 4)).unwrap();
+    let mut s = activation_with(ISOLDE, true, &[(ISOLDE, c(1, 6)), (ORC, c(6, 4))]);
     let mut clear = s.clone();
     clear.act(Action::Shoot { target: ORC, boost: false }).unwrap();
     s.pose_at(WAT, c(6, 5)).unwrap();
@@ -457,14 +480,8 @@ fn larger_targets_are_easier_to_hit() {
 fn prone_targets_give_favour_in_melee_and_peril_at_range_and_stand_with_a_major() {
     // "Prone (Ongoing): Melee attacks against: Favour. Ranged attacks against: Peril. Remove:
     // Spend Major Action to stand."
-    let s = to_activation(started(0), BRANNOC, false);
-    let strike = |prone: bool| {
-        let mut x = s.clone();
-        x.pose_at(ORC, c(2, 1)).unwrap();
-        x.pose_conditions(ORC, Conditions { prone, ..Conditions::default() }).unwrap();
-        x.act(Action::Strike { target: ORC, boost: false, extra: false }).unwrap();
-        success(pending_odds(&x))
-    };
+    let strike =
+        |prone: bool| success(brannoc_strike_odds(ORC, Conditions { prone, ..Conditions::default() }));
     assert!(strike(true) > strike(false));
     let s = to_activation(started(0), ISOLDE, true);
     let shoot = |prone: bool| {
@@ -522,9 +539,7 @@ fn bleeding_hits_at_the_start_phase_and_stunned_misses_the_activation() {
 #[test]
 fn the_end_phase_gives_interrupts_equal_to_attacks() {
     // "End Phase: ... Gain Interrupts equal to Attacks Characteristic"
-    let mut s = to_activation(started(0), WAT, false);
-    s.pose_at(WAT, c(2, 4)).unwrap();
-    s.pose_at(OGRE, c(3, 5)).unwrap();
+    let mut s = activation_with(WAT, false, &[(WAT, c(2, 4)), (OGRE, c(3, 5))]);
     s.act(Action::Advance(c(1, 3))).unwrap();
     s.act(Action::Interrupt).unwrap();
     s.act(Action::Roll(Outcome::Failure)).unwrap();
@@ -541,8 +556,7 @@ fn the_end_phase_gives_interrupts_equal_to_attacks() {
 fn a_wound_at_zero_puts_the_model_out_of_play_and_removes_it() {
     // "Wounds = 0 = Out-of-play" "Adversaries: Removed from board" "Opposed Damage vs Toughness
     // check to cause a Wound."
-    let mut s = to_activation(started(0), BRANNOC, false);
-    s.pose_at(CUTTER, c(2, 1)).unwrap();
+    let mut s = activation_with(BRANNOC, false, &[(CUTTER, c(2, 1))]);
     s.act(Action::Strike { target: CUTTER, boost: false, extra: false }).unwrap();
     s.act(Action::Roll(Outcome::Success)).unwrap();
     // The damage check: S 3 + sword 1 = 4 dice against Toughness 1 + armour 0.
@@ -556,8 +570,7 @@ fn a_wound_at_zero_puts_the_model_out_of_play_and_removes_it() {
 #[test]
 fn luck_re_rolls_a_check_once_and_the_re_roll_is_final() {
     // "Luck Points: Re-roll checks" "One attempt per check ... Re-rolled result is always final."
-    let mut s = to_activation(started(0), BRANNOC, false);
-    s.pose_at(ORC, c(2, 1)).unwrap();
+    let mut s = activation_with(BRANNOC, false, &[(ORC, c(2, 1))]);
     s.act(Action::Strike { target: ORC, boost: false, extra: false }).unwrap();
     s.act(Action::Roll(Outcome::Failure)).unwrap();
     assert_eq!(s.node(), Node::Decision(PARTY_SIDE));
@@ -572,8 +585,7 @@ fn luck_re_rolls_a_check_once_and_the_re_roll_is_final() {
 #[test]
 fn momentum_pays_for_an_easier_attack_and_an_extra_one() {
     // "1pt: Decrease Check Difficulty by 2" "4pt: Increase Attacks by 1 for next Action"
-    let mut s = to_activation(started(0), BRANNOC, false);
-    s.pose_at(ORC, c(2, 1)).unwrap();
+    let mut s = activation_with(BRANNOC, false, &[(ORC, c(2, 1))]);
     s.pose_resources(5, 0, 0);
     let mut plain = s.clone();
     plain.act(Action::Strike { target: ORC, boost: false, extra: false }).unwrap();
@@ -654,8 +666,7 @@ fn a_stuck_door_whose_marks_reach_zero_is_jammed() {
 
 /// Brannoc (first to act) has hit the model on `target_at` and the damage check is pending.
 fn brannoc_hits(target: u8, at: Cell, conditions: Conditions) -> Encounter {
-    let mut s = to_activation(started(0), BRANNOC, false);
-    s.pose_at(target, at).unwrap();
+    let mut s = activation_with(BRANNOC, false, &[(target, at)]);
     s.pose_conditions(BRANNOC, conditions).unwrap();
     s.act(Action::Strike { target, boost: false, extra: false }).unwrap();
     s.act(Action::Roll(Outcome::Success)).unwrap();
@@ -731,8 +742,7 @@ fn wounds_at_zero_put_a_model_out_of_play_and_below_zero_kill_it() {
 fn soak_cancels_a_wound_before_it_is_dealt_and_damages_the_armour() {
     // "Certain actions/armor provide Soak. Soak cancels Wound before dealt (no Injury drawn).
     // Using Soak damages armor."
-    let mut s = to_activation(started(0), ORC, false);
-    s.pose_at(ORC, c(2, 1)).unwrap();
+    let mut s = activation_with(ORC, false, &[(ORC, c(2, 1))]);
     s.act(Action::Strike { target: BRANNOC, boost: false, extra: false }).unwrap();
     s.act(Action::Roll(Outcome::Success)).unwrap();
     s.act(Action::Roll(Outcome::Boon)).unwrap();
@@ -758,25 +768,16 @@ fn soak_cancels_a_wound_before_it_is_dealt_and_damages_the_armour() {
 #[test]
 fn entangled_slows_movement_and_an_athletics_check_removes_it() {
     // "Entangled (Ongoing) Movement -X. Remove: Athletics check [X]."
-    let mut s = to_activation(started(0), SPEARMAN, false);
-    s.pose_at(SPEARMAN, c(3, 5)).unwrap();
-    s.pose_at(WAT, c(2, 4)).unwrap();
+    let mut s = activation_with(SPEARMAN, false, &[(SPEARMAN, c(3, 5)), (WAT, c(2, 4))]);
     s.act(Action::Strike { target: WAT, boost: false, extra: false }).unwrap();
     s.act(Action::Roll(Outcome::Boon)).unwrap();
     assert_eq!(s.models()[WAT as usize].conditions.entangled, 2, "the barbed spear's Critical Hit");
     assert_eq!(Conditions::DURATIONS[4], ("entangled", Duration::Ongoing));
     let s = to_activation(started(0), WAT, false);
-    let far = |s: &Encounter| {
-        let here = s.models()[WAT as usize].cell;
-        legal(s)
-            .iter()
-            .filter_map(|a| if let Action::Advance(to) = a { Some(here.distance(*to)) } else { None })
-            .max()
-    };
-    assert_eq!(far(&s), Some(4));
+    assert_eq!(wats_longest_advance(&s), Some(4));
     let mut x = s.clone();
     x.pose_conditions(WAT, Conditions { entangled: 2, ..Conditions::default() }).unwrap();
-    assert_eq!(far(&x), Some(2), "Movement 4 − 2");
+    assert_eq!(wats_longest_advance(&x), Some(2), "Movement 4 − 2");
     x.act(Action::BreakFree).unwrap();
     assert_eq!(pending_odds(&x), encounter::checks::complex_odds(3, encounter::BREAK_FREE_TARGET, 2));
     let mut failed = x.clone();
@@ -792,15 +793,8 @@ fn blinded_gives_peril_on_all_checks_and_no_ranged_attacks() {
     // "Blinded (Ongoing) All checks: Peril. Cannot use Ranged actions."
     use encounter::checks::{basic_odds, opposed_obstacle, Roll};
     let blinded = Conditions { blinded: true, ..Conditions::default() };
-    let mut s = to_activation(started(0), BRANNOC, false);
-    s.pose_at(ORC, c(2, 1)).unwrap();
-    s.pose_conditions(BRANNOC, blinded).unwrap();
-    let mut x = s.clone();
-    x.act(Action::Strike { target: ORC, boost: false, extra: false }).unwrap();
-    assert_eq!(pending_odds(&x), basic_odds(opposed_obstacle(4, 3, 0), Roll::Peril));
-    let mut s = to_activation(started(0), ISOLDE, true);
-    s.pose_at(ISOLDE, c(1, 6)).unwrap();
-    s.pose_at(ORC, c(6, 4)).unwrap();
+    assert_eq!(brannoc_strike_odds(BRANNOC, blinded), basic_odds(opposed_obstacle(4, 3, 0), Roll::Peril));
+    let mut s = activation_with(ISOLDE, true, &[(ISOLDE, c(1, 6)), (ORC, c(6, 4))]);
     assert!(legal(&s).contains(&Action::Shoot { target: ORC, boost: false }));
     s.pose_conditions(ISOLDE, blinded).unwrap();
     assert!(legal(&s).iter().all(|a| !matches!(a, Action::Shoot { .. })));
@@ -816,11 +810,7 @@ fn drained_gives_peril_on_physical_checks_only() {
     // "Drained (Ongoing) Physical checks: Peril."
     use encounter::checks::{basic_odds, opposed_obstacle, Roll};
     let drained = Conditions { drained: true, ..Conditions::default() };
-    let mut s = to_activation(started(0), BRANNOC, false);
-    s.pose_at(ORC, c(2, 1)).unwrap();
-    s.pose_conditions(BRANNOC, drained).unwrap();
-    s.act(Action::Strike { target: ORC, boost: false, extra: false }).unwrap();
-    assert_eq!(pending_odds(&s), basic_odds(opposed_obstacle(4, 3, 0), Roll::Peril));
+    assert_eq!(brannoc_strike_odds(BRANNOC, drained), basic_odds(opposed_obstacle(4, 3, 0), Roll::Peril));
     let s = to_activation(started(0), ISOLDE, true);
     let shoot = |conditions: Conditions| {
         let mut x = s.clone();
@@ -852,14 +842,7 @@ fn inspired_and_demoralized_shift_the_difficulty_of_all_checks() {
     // "Inspired (Persistent) All checks: -[X] Difficulty." "Demoralized (Persistent) All
     // checks: +[X] Difficulty."
     use encounter::checks::{basic_odds, opposed_obstacle, Roll};
-    let s = to_activation(started(0), BRANNOC, false);
-    let strike = |conditions: Conditions| {
-        let mut x = s.clone();
-        x.pose_at(ORC, c(2, 1)).unwrap();
-        x.pose_conditions(BRANNOC, conditions).unwrap();
-        x.act(Action::Strike { target: ORC, boost: false, extra: false }).unwrap();
-        pending_odds(&x)
-    };
+    let strike = |conditions: Conditions| brannoc_strike_odds(BRANNOC, conditions);
     let odds = |steps: i8| basic_odds(opposed_obstacle(4, 3, steps), Roll::Normal);
     assert_eq!(strike(Conditions { inspired: 1, ..Conditions::default() }), odds(-1));
     assert_eq!(strike(Conditions { demoralized: 2, ..Conditions::default() }), odds(2));
@@ -874,9 +857,7 @@ fn inspired_and_demoralized_shift_the_difficulty_of_all_checks() {
     s.act(Action::EndActivation).unwrap();
     assert_eq!(s.models()[BRANNOC as usize].conditions.inspired, 0, "a counter lost at the End Phase");
     // ... and the ogre's great club (Dread) Demoralizes on a Critical Hit.
-    let mut s = to_activation(started(0), OGRE, false);
-    s.pose_at(OGRE, c(3, 5)).unwrap();
-    s.pose_at(WAT, c(2, 4)).unwrap();
+    let mut s = activation_with(OGRE, false, &[(OGRE, c(3, 5)), (WAT, c(2, 4))]);
     s.act(Action::Strike { target: WAT, boost: false, extra: false }).unwrap();
     s.act(Action::Roll(Outcome::Boon)).unwrap();
     assert_eq!(s.models()[WAT as usize].conditions.demoralized, 2);
@@ -903,29 +884,16 @@ fn hidden_halves_movement_blinds_its_attackers_and_ends_after_it_attacks() {
     let mut s = to_activation(started(0), WAT, false);
     assert!(!legal(&s).contains(&Action::Hide), "in sight of the adversaries");
     s.pose_at(WAT, c(2, 1)).unwrap();
-    let far = |s: &Encounter| {
-        let here = s.models()[WAT as usize].cell;
-        legal(s)
-            .iter()
-            .filter_map(|a| if let Action::Advance(to) = a { Some(here.distance(*to)) } else { None })
-            .max()
-    };
-    assert_eq!(far(&s), Some(4));
+    assert_eq!(wats_longest_advance(&s), Some(4));
     assert!(legal(&s).contains(&Action::Hide));
     s.act(Action::Hide).unwrap();
     assert!(s.models()[WAT as usize].conditions.hidden && !legal(&s).contains(&Action::Hide));
-    assert_eq!(far(&s), Some(2), "½ of Movement 4");
+    assert_eq!(wats_longest_advance(&s), Some(2), "½ of Movement 4");
     s.act(Action::EndActivation).unwrap();
     assert!(s.models()[WAT as usize].conditions.hidden, "Ongoing: it stays while it does not attack");
     // Attacks against it: Peril in melee, no ranged attack.
-    let mut s = to_activation(started(0), BRANNOC, false);
-    s.pose_at(ORC, c(2, 1)).unwrap();
-    s.pose_conditions(ORC, hidden).unwrap();
-    s.act(Action::Strike { target: ORC, boost: false, extra: false }).unwrap();
-    assert_eq!(pending_odds(&s), basic_odds(opposed_obstacle(4, 3, 0), Roll::Peril));
-    let mut s = to_activation(started(0), ISOLDE, true);
-    s.pose_at(ISOLDE, c(1, 6)).unwrap();
-    s.pose_at(ORC, c(6, 4)).unwrap();
+    assert_eq!(brannoc_strike_odds(ORC, hidden), basic_odds(opposed_obstacle(4, 3, 0), Roll::Peril));
+    let mut s = activation_with(ISOLDE, true, &[(ISOLDE, c(1, 6)), (ORC, c(6, 4))]);
     s.pose_conditions(ORC, hidden).unwrap();
     assert!(legal(&s).iter().all(|a| !matches!(a, Action::Shoot { target: ORC, .. })));
     // A Hidden model that attacks loses Hidden at its End Phase.
@@ -1033,12 +1001,7 @@ fn the_log_shows_the_damage_roll_that_wounds_and_labels_bleeding() {
 
 /// As [`brannoc_hits`], with a log.
 fn brannoc_hits_logged(target: u8, at: Cell) -> Encounter {
-    let mut s = Encounter::start_with_log();
-    s.act(Action::BuyPool(0)).unwrap();
-    s.act(Action::Face(3)).unwrap();
-    s.act(Action::Face(3)).unwrap(); // steady Winds of Magic
-    s.act(Action::Face(2)).unwrap();
-    let mut s = to_activation(s, BRANNOC, false);
+    let mut s = to_activation(started_logged(0), BRANNOC, false);
     s.pose_at(target, at).unwrap();
     s.act(Action::Strike { target, boost: false, extra: false }).unwrap();
     s.act(Action::Roll(Outcome::Success)).unwrap();
@@ -1089,9 +1052,7 @@ fn the_scripted_champion_spends_threat_on_a_target_it_can_finish() {
 /// The goblin archer (first to act, Shoot declared) has shot Isolde, down to 1 Wound at
 /// (4,4) with Brannoc next to her at (3,5), and its damage roll is a Boon: two wounds.
 fn isolde_shot_down() -> Encounter {
-    let mut s = to_activation(started(0), ARCHER, true);
-    s.pose_at(ISOLDE, c(4, 4)).unwrap();
-    s.pose_at(BRANNOC, c(3, 5)).unwrap();
+    let mut s = activation_with(ARCHER, true, &[(ISOLDE, c(4, 4)), (BRANNOC, c(3, 5))]);
     s.pose_wounds(ISOLDE, 1).unwrap();
     s.act(Action::Shoot { target: ISOLDE, boost: false }).unwrap();
     s.act(Action::Roll(Outcome::Success)).unwrap();
@@ -1109,8 +1070,7 @@ fn a_fate_point_escapes_certain_death() {
     assert!(isolde.out && !isolde.dead && isolde.fate == 0, "{isolde:?}");
     assert!(isolde.body() && s.body_at(c(4, 4)) == Some(ISOLDE), "she lies on the board");
     // Without a Fate Point (Wat, a Follower) the same hit kills.
-    let mut s = to_activation(started(0), ARCHER, true);
-    s.pose_at(WAT, c(4, 4)).unwrap();
+    let mut s = activation_with(ARCHER, true, &[(WAT, c(4, 4))]);
     s.pose_wounds(WAT, 1).unwrap();
     s.act(Action::Shoot { target: WAT, boost: false }).unwrap();
     s.act(Action::Roll(Outcome::Success)).unwrap();
@@ -1158,12 +1118,7 @@ fn an_abandoned_character_in_an_adversarys_danger_zone_is_slain() {
     s.act(Action::EndActivation).unwrap();
     assert!(!s.models()[ISOLDE as usize].dead, "the archer's dagger does not reach her");
     // The orc standing over her at its End Phase.
-    let mut s = started(0);
-    while s.phase() == Phase::Declare {
-        s.act(Action::Declare(Intent::Fight)).unwrap();
-    }
-    let mut s = to_activation_after_declared(s, ORC);
-    s.pose_at(ISOLDE, c(6, 4)).unwrap();
+    let mut s = activation_with(ORC, false, &[(ISOLDE, c(6, 4))]);
     s.pose_wounds(ISOLDE, 1).unwrap();
     s.act(Action::Strike { target: ISOLDE, boost: false, extra: false }).unwrap();
     s.act(Action::Roll(Outcome::Success)).unwrap();
@@ -1375,8 +1330,7 @@ fn momentum_is_paid_at_bookkeeping_and_a_deficit_gives_every_company_model_banes
     // next turn 4. If below 0: All Company Models gain Banes equal to deficit; set Pool to 0".
     // Ruling: the party may spend MOMENTUM_CREDIT more than it holds; a Bane X gives Peril on
     // the model's Basic checks and loses a counter each End Phase.
-    let mut s = to_activation(started(0), BRANNOC, false);
-    s.pose_at(ORC, c(2, 1)).unwrap();
+    let mut s = activation_with(BRANNOC, false, &[(ORC, c(2, 1))]);
     s.pose_resources(0, 0, 0);
     assert_eq!(s.momentum_left(), encounter::MOMENTUM_CREDIT);
     let plain = s.clone();
@@ -1397,8 +1351,7 @@ fn momentum_is_paid_at_bookkeeping_and_a_deficit_gives_every_company_model_banes
     baned.act(Action::Strike { target: ORC, boost: false, extra: false }).unwrap();
     assert!(success(pending_odds(&baned)) < success(pending_odds(&clean)));
     // Spent within what it holds, nothing is owed: 3 + 0 − 1.
-    let mut s = to_activation(started(0), BRANNOC, false);
-    s.pose_at(ORC, c(2, 1)).unwrap();
+    let mut s = activation_with(BRANNOC, false, &[(ORC, c(2, 1))]);
     s.act(Action::Strike { target: ORC, boost: true, extra: false }).unwrap();
     let s = to_morale(s);
     assert_eq!(s.momentum(), encounter::data::FORTUNE - 1);
@@ -1411,10 +1364,7 @@ fn a_surprised_scripted_elite_strikes_plainly_rather_than_not_at_all() {
     // Pool cannot ease its attack, so the script strikes without it (round 1 found no Strike
     // to its liking and walked on).
     use agents::Agent;
-    let mut s = Encounter::start();
-    s.act(Action::BuyPool(0)).unwrap();
-    s.act(Action::Face(6)).unwrap(); // the Adversaries are surprised
-    s.act(Action::Face(3)).unwrap(); // steady Winds of Magic
+    let mut s = surprised(6); // the Adversaries are surprised
     while s.phase() == Phase::Declare {
         s.act(Action::Declare(Intent::Fight)).unwrap();
     }
@@ -1432,9 +1382,7 @@ fn a_model_stunned_by_an_interrupt_during_its_own_activation_misses_its_next_one
     // "Stunned (Fleeting): Miss next Activation." "Fleeting: Ends at character's next End
     // Phase." Ruling (docs/rulings-encounter.md): stunned during its own activation, the stun
     // outlasts that End Phase, so the model still misses its next Activation.
-    let mut s = to_activation(started(0), CUTTER, false);
-    s.pose_at(GARRICK, c(2, 4)).unwrap();
-    s.pose_at(CUTTER, c(3, 5)).unwrap();
+    let mut s = activation_with(CUTTER, false, &[(GARRICK, c(2, 4)), (CUTTER, c(3, 5))]);
     s.act(Action::Advance(c(4, 6))).unwrap();
     // Others in reach (Wat's spear) pass; Garrick interrupts.
     while let Some(&Pending::Interrupt { by }) = s.pending().last() {
@@ -1488,8 +1436,7 @@ fn the_scripted_party_drags_a_threatened_comrade_out_of_the_danger_zone() {
 fn a_fate_point_is_the_players_choice() {
     // "Fate Points: Escape certain death": spending one is the Character's side's decision,
     // both against wounds below 0 and against the killing blow on an abandoned Character.
-    let mut s = to_activation(started(0), ARCHER, true);
-    s.pose_at(ISOLDE, c(4, 4)).unwrap();
+    let mut s = activation_with(ARCHER, true, &[(ISOLDE, c(4, 4))]);
     s.pose_wounds(ISOLDE, 1).unwrap();
     s.act(Action::Shoot { target: ISOLDE, boost: false }).unwrap();
     s.act(Action::Roll(Outcome::Success)).unwrap();
@@ -1507,12 +1454,7 @@ fn a_fate_point_is_the_players_choice() {
     let isolde = &s.models()[ISOLDE as usize];
     assert!(isolde.body() && isolde.fate == 0);
     // Abandoned with a Fate Point left (Brannoc): the orc's killing blow is a decision too.
-    let mut s = started(0);
-    while s.phase() == Phase::Declare {
-        s.act(Action::Declare(Intent::Fight)).unwrap();
-    }
-    let mut s = to_activation_after_declared(s, ORC);
-    s.pose_at(BRANNOC, c(6, 4)).unwrap();
+    let mut s = activation_with(ORC, false, &[(BRANNOC, c(6, 4))]);
     s.pose_wounds(BRANNOC, 1).unwrap();
     s.act(Action::Strike { target: BRANNOC, boost: false, extra: false }).unwrap();
     s.act(Action::Roll(Outcome::Success)).unwrap();
@@ -1532,9 +1474,7 @@ fn a_fate_point_is_the_players_choice() {
 fn momentum_buys_a_reaction_for_an_interrupt_when_none_is_left() {
     // "2pt: Gain 1 additional Reaction until start of next Model's activation". Ruling: it is
     // offered with an Interrupt to a party model that has no Reaction left, and spent at once.
-    let mut s = to_activation(started(0), CUTTER, false);
-    s.pose_at(WAT, c(2, 4)).unwrap();
-    s.pose_at(CUTTER, c(3, 5)).unwrap();
+    let mut s = activation_with(CUTTER, false, &[(WAT, c(2, 4)), (CUTTER, c(3, 5))]);
     s.pose_reactions(WAT, 0).unwrap();
     let away = *legal(&s).iter().find(|a| matches!(a, Action::Advance(_))).unwrap();
     s.act(away).unwrap();
@@ -1553,9 +1493,7 @@ fn momentum_buys_a_reaction_for_an_interrupt_when_none_is_left() {
         matches!(s.pending().last(), Some(Pending::Check(c)) if matches!(c.purpose, encounter::state::Purpose::Attack { attacker: WAT, .. }))
     );
     // With a Reaction left, the Interrupt costs nothing.
-    let mut s = to_activation(started(0), CUTTER, false);
-    s.pose_at(WAT, c(2, 4)).unwrap();
-    s.pose_at(CUTTER, c(3, 5)).unwrap();
+    let mut s = activation_with(CUTTER, false, &[(WAT, c(2, 4)), (CUTTER, c(3, 5))]);
     s.act(away).unwrap();
     let spent = s.momentum_spent();
     s.act(Action::Interrupt).unwrap();
@@ -1566,9 +1504,7 @@ fn momentum_buys_a_reaction_for_an_interrupt_when_none_is_left() {
 fn momentum_decreases_the_difficulty_of_a_manoeuvre_check_by_two() {
     // "1pt: Decrease Check Difficulty by 2" (Strike and Shoot take it as their boost; Ease
     // gives it to the model's next check, here a Disengage).
-    let mut s = to_activation(started(0), WAT, false);
-    s.pose_at(WAT, c(2, 4)).unwrap();
-    s.pose_at(CUTTER, c(3, 5)).unwrap();
+    let mut s = activation_with(WAT, false, &[(WAT, c(2, 4)), (CUTTER, c(3, 5))]);
     assert!(legal(&s).contains(&Action::Ease));
     let to = legal_disengage(&s);
     let mut plain = s.clone();
@@ -1588,8 +1524,7 @@ fn momentum_decreases_the_difficulty_of_a_manoeuvre_check_by_two() {
 fn momentum_activates_the_weapons_critical_hit_quality_on_a_hit() {
     // "2pt: Activate Weapon Quality requiring Critical Hit": Brannoc's sword has Rend (a
     // Critical Hit leaves Bleeding 2); paid, a plain Success triggers it.
-    let mut s = to_activation(started(0), BRANNOC, false);
-    s.pose_at(ORC, c(2, 1)).unwrap();
+    let mut s = activation_with(BRANNOC, false, &[(ORC, c(2, 1))]);
     assert!(legal(&s).contains(&Action::Empower));
     let mut plain = s.clone();
     let spent = s.momentum_spent();
@@ -1628,10 +1563,7 @@ fn menaced(talent: bool) -> Encounter {
     if talent {
         s.act(Action::BuyTalent).unwrap();
     }
-    s.act(Action::BuyPool(0)).unwrap();
-    s.act(Action::Face(3)).unwrap();
-    s.act(Action::Face(3)).unwrap(); // steady Winds of Magic
-    s.act(Action::Face(2)).unwrap();
+    let mut s = set_up(s, 0);
     s.pose_at(OGRE, c(2, 1)).unwrap();
     to_activation(s, BRANNOC, false)
 }
@@ -1657,11 +1589,7 @@ fn the_gloom_makes_shots_harder_until_its_duration_runs_out_at_bookkeeping() {
         if effect {
             s.act(Action::BuyEffect).unwrap();
         }
-        s.act(Action::BuyPool(0)).unwrap();
-        s.act(Action::Face(3)).unwrap();
-        s.act(Action::Face(3)).unwrap(); // steady Winds of Magic
-        s.act(Action::Face(2)).unwrap();
-        let mut s = to_activation(s, ISOLDE, true);
+        let mut s = to_activation(set_up(s, 0), ISOLDE, true);
         s.pose_at(ISOLDE, c(1, 6)).unwrap();
         s.pose_at(ORC, c(6, 4)).unwrap();
         s
@@ -1711,8 +1639,7 @@ fn a_character_takes_additional_minor_actions_for_fatigue() {
     }
     assert_ne!(s.activation().map(|a| a.model), Some(WAT), "Wat has no additional Minor");
     // Exhausted (Fatigue at the limit): no more, and Peril on a physical check.
-    let mut s = to_activation(started(0), BRANNOC, false);
-    s.pose_at(ORC, c(2, 1)).unwrap();
+    let mut s = activation_with(BRANNOC, false, &[(ORC, c(2, 1))]);
     let mut fresh = s.clone();
     s.pose_tracks(BRANNOC, encounter::data::FATIGUE_LIMIT, 0, 0).unwrap();
     let strike = Action::Strike { target: ORC, boost: false, extra: false };
@@ -1731,8 +1658,7 @@ fn push_and_dark_deal_re_roll_a_failed_check_and_only_a_dark_deal_re_rolls_twice
     // "Re-Rolls - Limitation: One attempt per check (except Dark Deal). Re-rolled result is
     // always final. - Sources: Luck Points: Spend 1 LP - Dark Deal: Suffer 1 Corruption -
     // Push: Suffer 1 Stress or Fatigue"
-    let mut s = to_activation(started(0), BRANNOC, false);
-    s.pose_at(ORC, c(2, 1)).unwrap();
+    let mut s = activation_with(BRANNOC, false, &[(ORC, c(2, 1))]);
     s.act(Action::Strike { target: ORC, boost: false, extra: false }).unwrap();
     s.act(Action::Roll(Outcome::Failure)).unwrap();
     let all = sorted(vec![
@@ -1792,18 +1718,14 @@ fn assist_gives_an_adjacent_ally_favour_on_its_next_check() {
     // "Minor Actions: Assist: Aid another Model." Illustrative ruling: a Minor action for an
     // adjacent ally in play, whose next Basic check has Favour ("Favour: Increases chances of
     // success"); it ends with that check or at the ally's End Phase.
-    let mut s = to_activation(started(0), WAT, false);
-    s.pose_at(WAT, c(2, 3)).unwrap();
-    s.pose_at(BRANNOC, c(2, 4)).unwrap();
+    let mut s = activation_with(WAT, false, &[(WAT, c(2, 3)), (BRANNOC, c(2, 4))]);
     assert!(legal(&s).contains(&Action::Assist { ally: BRANNOC }));
     assert!(!legal(&s).contains(&Action::Assist { ally: GARRICK }), "only an adjacent ally");
     s.act(Action::Assist { ally: BRANNOC }).unwrap();
     assert!(s.models()[BRANNOC as usize].conditions.assisted);
     assert!(!legal(&s).contains(&Action::Assist { ally: BRANNOC }), "once");
     // Brannoc's attack on the cutter, assisted, rolls with Favour: better odds.
-    let mut s = to_activation(started(0), BRANNOC, false);
-    s.pose_at(BRANNOC, c(2, 4)).unwrap();
-    s.pose_at(CUTTER, c(3, 5)).unwrap();
+    let mut s = activation_with(BRANNOC, false, &[(BRANNOC, c(2, 4)), (CUTTER, c(3, 5))]);
     let strike = Action::Strike { target: CUTTER, boost: false, extra: false };
     let hit = |s: &Encounter| match s.option_odds(strike) {
         Some(encounter::odds::OptionOdds::Attack { hit, .. }) => hit,
@@ -1859,9 +1781,7 @@ fn two_weapon_fighting_adds_an_off_hand_attack_at_plus_two_and_an_interrupt() {
         matches!(s.pending().last(), Some(Pending::Check(k)) if matches!(k.purpose, encounter::state::Purpose::Damage { target: WAT, dice: d, .. } if d == dice))
     );
     // A target out of the dagger's reach (Reach P: not diagonal) gets no off-hand attack.
-    let mut s = to_activation(started(0), CUTTER, false);
-    s.pose_at(CUTTER, c(2, 4)).unwrap();
-    s.pose_at(WAT, c(3, 5)).unwrap();
+    let mut s = activation_with(CUTTER, false, &[(CUTTER, c(2, 4)), (WAT, c(3, 5))]);
     s.act(Action::Strike { target: WAT, boost: false, extra: false }).unwrap();
     s.act(Action::Roll(Outcome::Failure)).unwrap();
     assert!(!matches!(s.pending().last(), Some(Pending::Check(_))), "{:?}", s.pending());
