@@ -397,6 +397,19 @@ fn random_play_keeps_the_invariants_over_2000_games() {
     assert_eq!(reached.seen.len(), 60, "reached: {:?}", reached.seen);
 }
 
+/// Random play on from `s` to its end (random agents seeded `seed` and `seed + 7`), the
+/// invariants checked after every step and what happens tallied in `reached`.
+fn random_play_from(s: Encounter, seed: u64, reached: &mut Reached) {
+    let mut agents = vec![make_agent("random", seed).unwrap(), make_agent("random", seed + 7).unwrap()];
+    let end = play_game(s, &mut agents, seed, |s, a| {
+        if let Err(e) = invariants(s) {
+            panic!("seed {seed}, after {a:?}: {e}\n{}", s.render());
+        }
+        reached.tally(s, a);
+    });
+    assert!(end.is_terminal());
+}
+
 /// Random play from a Nemesis ogre chieftain bought at set-up and left at one Wound: its
 /// escape from death with its Fate Point, rare from the start, is reached with the invariants
 /// kept.
@@ -408,14 +421,7 @@ fn random_play_from_a_wounded_nemesis_keeps_the_invariants_and_reaches_its_escap
         let mut s = Encounter::start();
         s.act(Action::BuyNemesis).unwrap();
         s.pose_wounds(8, 1).unwrap();
-        let mut agents = vec![make_agent("random", seed).unwrap(), make_agent("random", seed + 7).unwrap()];
-        let end = play_game(s, &mut agents, seed, |s, a| {
-            if let Err(e) = invariants(s) {
-                panic!("seed {seed}, after {a:?}: {e}\n{}", s.render());
-            }
-            reached.tally(s, a);
-        });
-        assert!(end.is_terminal());
+        random_play_from(s, seed, &mut reached);
     }
     assert!(reached.seen.contains("a nemesis escaped death"), "{:?}", reached.seen);
 }
@@ -449,14 +455,7 @@ fn random_play_from_a_casting_keeps_the_invariants_and_reaches_every_miscast() {
         reached.top = None;
         s.act(cast).unwrap();
         reached.top = s.pending().last().cloned();
-        let mut agents = vec![make_agent("random", seed).unwrap(), make_agent("random", seed + 7).unwrap()];
-        let end = play_game(s, &mut agents, seed, |s, a| {
-            if let Err(e) = invariants(s) {
-                panic!("seed {seed}, after {a:?}: {e}\n{}", s.render());
-            }
-            reached.tally(s, a);
-        });
-        assert!(end.is_terminal());
+        random_play_from(s, seed, &mut reached);
     }
     for degree in ["minor miscast", "major miscast", "catastrophic miscast"] {
         assert!(reached.seen.contains(degree), "{degree} not reached: {:?}", reached.seen);
