@@ -110,6 +110,10 @@ pub struct LoopArgs {
     /// and step), as one long run; only a policy-gradient line (--search pg).
     #[arg(long)]
     pub carry_optimiser: bool,
+    /// Delete the play shards of rounds that have left the --window once a round is done (a
+    /// round of 6,000 games keeps about 600 MB); gates, training runs and records stay.
+    #[arg(long)]
+    pub prune_data: bool,
     /// Copy promoted generations and their gate records here (e.g. checkpoints/fast).
     #[arg(long)]
     pub promote_to: Option<PathBuf>,
@@ -378,6 +382,7 @@ pub fn run(cmd: &FastCommand) -> Result<String, String> {
             },
             promote_to: a.promote_to.clone(),
             threads: a.threads.unwrap_or_else(rayon::current_num_threads),
+            prune_data: a.prune_data,
             progress: !a.quiet,
         }),
     }

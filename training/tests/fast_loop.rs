@@ -71,7 +71,14 @@ fn settings(rounds: u32) -> LoopSettings {
 fn a_loop_keeps_each_rounds_work_and_resumes_without_playing_it_again() {
     let run = run_dir("loop");
     let go = |s: LoopSettings| {
-        run_loop(&LoopRun { run: run.clone(), settings: s, promote_to: None, threads: 2, progress: false })
+        run_loop(&LoopRun {
+            run: run.clone(),
+            settings: s,
+            promote_to: None,
+            threads: 2,
+            prune_data: false,
+            progress: false,
+        })
     };
     go(settings(1)).unwrap();
     let state = read_state(&run).unwrap().unwrap();
@@ -122,7 +129,14 @@ fn a_policy_gradient_loop_goes_on_from_its_newest_candidate_whatever_the_gate_sa
         ..settings(rounds)
     };
     let go = |s: LoopSettings| {
-        run_loop(&LoopRun { run: run.clone(), settings: s, promote_to: None, threads: 2, progress: false })
+        run_loop(&LoopRun {
+            run: run.clone(),
+            settings: s,
+            promote_to: None,
+            threads: 2,
+            prune_data: true,
+            progress: false,
+        })
     };
     go(pg(3)).unwrap();
     let state = read_state(&run).unwrap().unwrap();
@@ -146,6 +160,10 @@ fn a_policy_gradient_loop_goes_on_from_its_newest_candidate_whatever_the_gate_sa
         u64::from_le_bytes(bytes[..8].try_into().unwrap())
     };
     assert_eq!([adam_steps(1), adam_steps(2), adam_steps(3)], [10, 20, 30]);
+    // Pruned: the shards of the rounds out of the window (one round) are gone, the rest stays.
+    assert!(!run.join("round-001/data").exists() && !run.join("round-002/data").exists());
+    assert!(run.join("round-003/data/shard-0000.fdata").exists());
+    assert!(run.join("round-001/train/latest.fnet").exists() && run.join("round-002/gate.json").exists());
     assert_eq!(state.learner.as_deref(), Some(run.join("round-003/train/latest.fnet").as_path()));
     let _ = std::fs::remove_dir_all(&run);
 }
@@ -165,6 +183,7 @@ fn bad_loop_settings_are_refused_by_field() {
             settings: s,
             promote_to: None,
             threads: 1,
+            prune_data: false,
             progress: false,
         })
         .unwrap_err();
@@ -186,6 +205,7 @@ fn actor_processes_split_a_rounds_shards_and_the_data_is_the_same_as_one_process
         settings: s.clone(),
         promote_to: None,
         threads: 1,
+        prune_data: false,
         progress: false,
     })
     .unwrap();
@@ -193,8 +213,15 @@ fn actor_processes_split_a_rounds_shards_and_the_data_is_the_same_as_one_process
         let shared = shared.clone();
         std::thread::spawn(move || training::fast::generations::run_actor(&shared, "helper-1", false))
     };
-    run_loop(&LoopRun { run: shared.clone(), settings: s, promote_to: None, threads: 1, progress: false })
-        .unwrap();
+    run_loop(&LoopRun {
+        run: shared.clone(),
+        settings: s,
+        promote_to: None,
+        threads: 1,
+        prune_data: false,
+        progress: false,
+    })
+    .unwrap();
     let said = actor.join().unwrap().unwrap();
     assert!(said.contains("actor helper-1"), "{said}");
     for k in 0..6 {
