@@ -31,8 +31,8 @@ pub struct LoopArgs {
     /// Run folder: state.json, round-RRR/ (data, train, gate), generations/.
     #[arg(long)]
     pub run: PathBuf,
-    /// The first best network (generation 0).
-    #[arg(long, default_value = "checkpoints/fast/gen-000.fnet")]
+    /// The first best network (default: the main line's newest generation).
+    #[arg(long, default_value = fastnet::NEWEST_GENERATION)]
     pub start: PathBuf,
     /// The generation number of --start; promotions are numbered on from it (default: NNN of a
     /// start named gen-NNN.fnet, else 0).

@@ -34,7 +34,7 @@ pub struct ReactionTimingArgs {
     /// The judge: the agent playing both sides of the continuations beyond the sequence (any
     /// spec `tde arena` takes, e.g. scripted, learned:gen=checkpoints/learned/gen-003.json,
     /// mcts-fast:net=checkpoints/fast/gen-000.fnet,iters=50); named in every table. Default:
-    /// the fast network, fast:net=checkpoints/fast/gen-000.fnet (run from the repository
+    /// the fast network's newest generation, fast:net=checkpoints/fast/gen-002.fnet (run from the repository
     /// root). A sweep takes its own from its config unless given here.
     #[arg(long, alias = "agent")]
     pub judge: Option<String>,

@@ -155,7 +155,8 @@ fn the_default_judge_is_the_fast_network_and_seeds_replicate_the_verdict() {
     let out = tde(&["study", "reaction-timing", &setup(), "--samples", "6", "--seeds", "0,777"]);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let table = String::from_utf8_lossy(&out.stdout);
-    assert!(table.contains("with judge fast:net=checkpoints/fast/gen-000.fnet"), "{table}");
+    let newest = format!("with judge fast:net={}", fastnet::NEWEST_GENERATION);
+    assert!(table.contains(&newest), "the default judge is the newest generation: {table}");
     assert!(table.contains("Bonferroni over 1 planned look"), "{table}");
     let seed_lines: Vec<&str> = table
         .lines()

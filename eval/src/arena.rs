@@ -20,6 +20,7 @@
 //! - **Time per move** is the wall time of each `select_action`, summed per agent.
 
 use crate::matchmaker::{MatchMaker, RecordAbout};
+use crate::move_times::MoveTimes;
 use crate::results::{summarize, GameResult, Results, RunInfo};
 use crate::run_folder::{self, io_error, write_atomic, GamesLog};
 use crate::settings::{agent_spec, round_robin, ArenaSettings};
@@ -96,6 +97,7 @@ fn play<G: Game>(
     let mut dice = ChaCha8Rng::seed_from_u64(mix(seed ^ 3));
     let mut moves = [0u32; 2];
     let mut think = [Duration::ZERO; 2];
+    let mut move_times = [MoveTimes::default(), MoveTimes::default()];
     let mut actions = Vec::new();
     loop {
         let action = match state.turn() {
@@ -106,7 +108,9 @@ fn play<G: Game>(
                 let who = usize::from((p == 0) != a_first);
                 let start = Instant::now();
                 let action = agents[who].select_action(&state);
-                think[who] += start.elapsed();
+                let took = start.elapsed();
+                think[who] += took;
+                move_times[who].record(took);
                 moves[who] += 1;
                 action
             }
@@ -147,6 +151,7 @@ fn play<G: Game>(
         length: maker.length(&state),
         moves,
         think_s: think.map(|t| t.as_secs_f64()),
+        move_times,
         figures: game_figures(maker, &state, player_a),
         lineup,
     };
@@ -343,7 +348,10 @@ mod tests {
         assert_eq!(lineups.len(), 3, "each round draws its own: {lineups:?}");
         // The same game again draws the same lineup, and its record names it.
         let (again, record) = play(&maker, &settings, job(3), true).unwrap();
-        assert_eq!(again, GameResult { think_s: again.think_s, ..games[3].clone() });
+        assert_eq!(
+            again,
+            GameResult { think_s: again.think_s, move_times: again.move_times.clone(), ..games[3].clone() }
+        );
         assert!(record.unwrap().contains(&format!("board {}", games[3].lineup["board"])));
     }
 }

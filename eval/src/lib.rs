@@ -12,6 +12,7 @@ pub mod arena;
 pub mod games;
 pub mod lineup;
 pub mod matchmaker;
+pub mod move_times;
 pub mod plot;
 pub mod ratings;
 pub mod report;

@@ -206,9 +206,18 @@ pub fn markdown(r: &Results) -> String {
     out.push_str(
         "\n## Time per move\n\nWall time of each decision, over every game; it varies from run to run.\n\n",
     );
-    out.push_str("| agent | moves | ms per move |\n| --- | ---: | ---: |\n");
+    out.push_str("| agent | moves | ms per move | median ms | 95th percentile ms |\n| --- | ---: | ---: | ---: | ---: |\n");
+    let quantile = |ms: Option<f64>| ms.map_or("—".to_string(), |ms| format!("{ms:.3}"));
     for t in &r.timing.agents {
-        let _ = writeln!(out, "| `{}` | {} | {:.3} |", t.agent, t.moves, t.ms_per_move);
+        let _ = writeln!(
+            out,
+            "| `{}` | {} | {:.3} | {} | {} |",
+            t.agent,
+            t.moves,
+            t.ms_per_move,
+            quantile(t.median_ms),
+            quantile(t.p95_ms)
+        );
     }
     let run = &r.timing.run;
     let _ = writeln!(

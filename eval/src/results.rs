@@ -5,6 +5,7 @@
 //! the same seed gives the same tables; the timings are wall-clock measurements.
 
 use crate::matchmaker::Lineup;
+use crate::move_times::MoveTimes;
 use crate::ratings::{bradley_terry, PairResult, PRIOR_DRAWS};
 use crate::settings::{round_robin, ArenaSettings};
 use crate::win_draw_loss::{mean, wilson, Wdl, Z95};
@@ -35,6 +36,10 @@ pub struct GameResult {
     pub moves: [u32; 2],
     /// Seconds `a` and `b` spent choosing their actions.
     pub think_s: [f64; 2],
+    /// How long each of `a`'s and `b`'s decisions took, as histograms (for the median and
+    /// 95th-percentile move time); absent in games recorded before they were kept.
+    #[serde(default, skip_serializing_if = "no_move_times")]
+    pub move_times: [MoveTimes; 2],
     /// The game's further figures by name, `a`'s value then `b`'s (see
     /// [`crate::MatchMaker::figures`]); absent in games that have none.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
@@ -68,6 +73,9 @@ impl GameResult {
         if self.think_s.iter().any(|t| !t.is_finite() || *t < 0.0) {
             return Err(format!("thinking times {:?} are not times", self.think_s));
         }
+        for times in &self.move_times {
+            times.check()?;
+        }
         if let Some((name, v)) = self.figures.iter().find(|(_, v)| v.iter().any(|x| !x.is_finite())) {
             return Err(format!("figure `{name}` {v:?} is not a pair of numbers"));
         }
@@ -76,6 +84,11 @@ impl GameResult {
         }
         Ok(())
     }
+}
+
+/// Whether neither side's move times were kept (games from before they were).
+fn no_move_times(times: &[MoveTimes; 2]) -> bool {
+    times.iter().all(MoveTimes::is_empty)
 }
 
 /// A fitted rating, by agent.
@@ -225,6 +238,11 @@ pub struct AgentTiming {
     pub moves: u64,
     /// Mean wall time of a decision, in milliseconds.
     pub ms_per_move: f64,
+    /// Median wall time of a decision, in milliseconds (within 9%, see
+    /// [`crate::move_times`]); `None` when no game kept its move times.
+    pub median_ms: Option<f64>,
+    /// 95th-percentile wall time of a decision, in milliseconds, as the median.
+    pub p95_ms: Option<f64>,
 }
 
 /// How the last run went (not part of the reproducible results).
@@ -309,6 +327,7 @@ pub fn summarize(settings: &ArenaSettings, games: &[GameResult], run: RunInfo) -
     let mut by_agent: Vec<Vec<(f64, f64, u32)>> = vec![Vec::new(); k];
     let mut by_agent_scenario: Vec<Vec<Vec<f64>>> = vec![vec![Vec::new(); settings.scenarios.len()]; k];
     let mut think = vec![(0u64, 0.0f64); k];
+    let mut move_times = vec![MoveTimes::default(); k];
     let mut figures: Vec<BTreeMap<&str, Vec<f64>>> = vec![BTreeMap::new(); k];
     for &((a, b, s, _), g) in &keyed {
         for (name, values) in &g.figures {
@@ -323,6 +342,7 @@ pub fn summarize(settings: &ArenaSettings, games: &[GameResult], run: RunInfo) -
         for (i, agent) in [a, b].into_iter().enumerate() {
             think[agent].0 += g.moves[i] as u64;
             think[agent].1 += g.think_s[i];
+            move_times[agent].merge(&g.move_times[i]);
         }
     }
 
@@ -439,11 +459,13 @@ pub fn summarize(settings: &ArenaSettings, games: &[GameResult], run: RunInfo) -
         agents: settings
             .agents
             .iter()
-            .zip(&think)
-            .map(|(agent, &(moves, secs))| AgentTiming {
+            .zip(think.iter().zip(&move_times))
+            .map(|(agent, (&(moves, secs), times))| AgentTiming {
                 agent: agent.clone(),
                 moves,
                 ms_per_move: if moves == 0 { 0.0 } else { 1000.0 * secs / moves as f64 },
+                median_ms: times.quantile_ms(0.5),
+                p95_ms: times.quantile_ms(0.95),
             })
             .collect(),
         run,
@@ -534,6 +556,11 @@ mod tests {
             length,
             moves: [5, 5],
             think_s: [0.01, 0.02],
+            move_times: [0.002, 0.004].map(|each| {
+                let mut times = MoveTimes::default();
+                (0..5).for_each(|_| times.record(std::time::Duration::from_secs_f64(each)));
+                times
+            }),
             figures: BTreeMap::new(),
             lineup: Lineup::new(),
         }
@@ -648,6 +675,12 @@ mod tests {
         for ((moves, ms), (want_moves, want_ms)) in ms.into_iter().zip([(30, 2.0), (20, 3.0), (30, 4.0)]) {
             assert!(moves == want_moves && close(ms, want_ms), "{moves} {ms}");
         }
+        // Each of A's moves took 2 ms, C's 4 ms; B's half 2 ms (as a), half 4 ms (as b).
+        let near = |got: Option<f64>, want: f64| got.is_some_and(|g| (g / want - 1.0).abs() < 0.091);
+        let t = &r.timing.agents;
+        assert!(near(t[0].median_ms, 2.0) && near(t[0].p95_ms, 2.0), "{:?}", t[0]);
+        assert!(near(t[1].median_ms, 2.0) && near(t[1].p95_ms, 4.0), "{:?}", t[1]);
+        assert!(near(t[2].median_ms, 4.0) && near(t[2].p95_ms, 4.0), "{:?}", t[2]);
     }
 
     #[test]

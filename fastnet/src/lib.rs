@@ -30,3 +30,8 @@ pub mod speed;
 pub mod train;
 
 pub use files::write_atomically;
+
+/// The main line's newest promoted generation, relative to the repository root: the network
+/// the strongest levels, the advice button and the study's default judge read, and where
+/// `tde fast loop` goes on from by default.
+pub const NEWEST_GENERATION: &str = "checkpoints/fast/gen-002.fnet";

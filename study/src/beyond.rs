@@ -22,9 +22,11 @@ use serde::{Deserialize, Serialize};
 /// knows the learned agents too; [`agents::make_agent`] knows the others).
 pub type AgentFactory = dyn Fn(&str, u64) -> Result<Box<dyn Agent<GameState>>, String> + Sync;
 
-/// The judge used when none is given: the fast network's policy alone (the strongest cheap
-/// player the learning issues produced; a path from the repository root).
-pub const DEFAULT_JUDGE: &str = "fast:net=checkpoints/fast/gen-000.fnet";
+/// The judge used when none is given: the fast network's policy alone, its newest generation
+/// (the strongest cheap player the main line produced, `fastnet::NEWEST_GENERATION`; a path
+/// from the repository root; a search at a player's pace would be too slow for thousands of
+/// continuations).
+pub const DEFAULT_JUDGE: &str = "fast:net=checkpoints/fast/gen-002.fnet";
 
 /// How far continuations are played.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]

@@ -10,7 +10,7 @@
 //!
 //! ```toml
 //! samples = 0               # continuations per option (0: exact, AP-counted measure only)
-//! judge = "fast:net=checkpoints/fast/gen-000.fnet"  # the agent playing the continuations (any
+//! judge = "fast:net=checkpoints/fast/gen-002.fnet"  # the agent playing the continuations (any
 //!                           # `tde arena` spec; this one when not given)
 //! seed = 0
 //! seeds = [0, 777]          # optional: replicate at these independent seeds (replaces `seed`;

@@ -20,7 +20,7 @@ pub enum Level {
 
 /// The network the strongest level reads, relative to the repository: the main line's newest
 /// promoted generation of the fast network.
-pub const STRONGEST_NET: &str = "checkpoints/fast/gen-000.fnet";
+pub const STRONGEST_NET: &str = fastnet::NEWEST_GENERATION;
 
 impl Level {
     /// The level's name as `--level` takes it.
