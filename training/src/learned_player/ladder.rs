@@ -234,17 +234,21 @@ pub fn readme(ladder: &Ladder) -> String {
     out
 }
 
-/// Plot the generations' ratings with their intervals, and the other agents as lines.
+/// Plot each learned player's generations (the term-weight player's and the fast network's)
+/// as a line of ratings with their 95% intervals, and the other agents as flat lines.
 pub fn plot(ladder: &Ladder, out: &Path) -> Result<(), String> {
-    let gens: Vec<&Rung> = {
-        let mut g: Vec<&Rung> = ladder.rungs.iter().filter(|r| r.generation.is_some()).collect();
-        g.sort_by_key(|r| r.generation);
+    let series = |of: fn(&Rung) -> Option<u32>| {
+        let mut g: Vec<(f64, &Rung)> = ladder.rungs.iter().filter_map(|r| Some((of(r)? as f64, r))).collect();
+        g.sort_by(|a, b| a.0.total_cmp(&b.0));
         g
     };
-    let others: Vec<&Rung> = ladder.rungs.iter().filter(|r| r.generation.is_none()).collect();
+    let learned = series(|r| r.generation);
+    let fast = series(|r| r.fast_generation);
+    let others: Vec<&Rung> =
+        ladder.rungs.iter().filter(|r| r.generation.is_none() && r.fast_generation.is_none()).collect();
     let lo = ladder.rungs.iter().map(|r| r.ci95[0]).fold(f64::INFINITY, f64::min) - 20.0;
     let hi = ladder.rungs.iter().map(|r| r.ci95[1]).fold(f64::NEG_INFINITY, f64::max) + 20.0;
-    let last = gens.last().and_then(|r| r.generation).unwrap_or(0) as f64;
+    let last = learned.iter().chain(&fast).map(|(g, _)| *g).fold(0.0, f64::max);
     crate::network_training::curves::write_png(out, |tmp| {
         let root = BitMapBackend::new(tmp, (900, 560)).into_drawing_area();
         root.fill(&WHITE)?;
@@ -260,24 +264,25 @@ pub fn plot(ladder: &Ladder, out: &Path) -> Result<(), String> {
             .y_desc("rating")
             .label_style(("sans-serif", 13))
             .draw()?;
-        chart
-            .draw_series(LineSeries::new(
-                gens.iter().map(|r| (r.generation.unwrap_or(0) as f64, r.rating)),
-                plot::BLUE.stroke_width(2),
-            ))?
-            .label("learned generations")
-            .legend(move |(x, y)| PathElement::new([(x, y), (x + 18, y)], plot::BLUE.stroke_width(2)));
-        chart.draw_series(gens.iter().map(|r| {
-            ErrorBar::new_vertical(
-                r.generation.unwrap_or(0) as f64,
-                r.ci95[0],
-                r.rating,
-                r.ci95[1],
-                plot::BLUE.stroke_width(2),
-                10,
-            )
-        }))?;
-        let colours = [plot::RED, plot::GREEN, plot::ORANGE, plot::PURPLE];
+        for (points, name, colour) in [
+            (&learned, "the term-weight player's generations", plot::BLUE),
+            (&fast, "the fast network's generations (alone)", plot::RED),
+        ] {
+            if points.is_empty() {
+                continue;
+            }
+            chart
+                .draw_series(LineSeries::new(
+                    points.iter().map(|(g, r)| (*g, r.rating)),
+                    colour.stroke_width(2),
+                ))?
+                .label(name)
+                .legend(move |(x, y)| PathElement::new([(x, y), (x + 18, y)], colour.stroke_width(2)));
+            chart.draw_series(points.iter().map(|(g, r)| {
+                ErrorBar::new_vertical(*g, r.ci95[0], r.rating, r.ci95[1], colour.stroke_width(2), 10)
+            }))?;
+        }
+        let colours = [plot::GREEN, plot::ORANGE, plot::PURPLE];
         for (i, r) in others.iter().enumerate() {
             let c = colours[i % colours.len()];
             chart
@@ -323,10 +328,12 @@ mod tests {
                 rung("learned:gen=g/gen-001.json", Some(1), 12.0),
                 rung("scripted", None, -5.0),
                 rung("learned:gen=g/gen-000.json", Some(0), -7.0),
+                Rung { fast_generation: Some(2), ..rung("fast:net=f/gen-002.fnet", None, 20.0) },
             ],
         };
         let text = readme(&ladder);
         assert!(text.contains("| `scripted` | — | -5 |"), "{text}");
+        assert!(text.contains("| `fast:net=f/gen-002.fnet` | fast 2 | 20 |"), "{text}");
         assert!(
             text.contains("| `learned:gen=g/gen-001.json` | learned 1 | 12 | 2 to 22 | 52.0% (50.0–54.0%) |"),
             "{text}"
