@@ -17,6 +17,20 @@ fn pct_ci(ci: [f64; 2]) -> String {
     format!("{:.1}–{:.1}%", 100.0 * ci[0], 100.0 * ci[1])
 }
 
+/// `ms` to three significant figures (a quantile read from a bucket is no finer).
+fn three_figures(ms: f64) -> String {
+    let decimals = if ms >= 100.0 {
+        0
+    } else if ms >= 10.0 {
+        1
+    } else if ms >= 1.0 {
+        2
+    } else {
+        3
+    };
+    format!("{ms:.decimals$}")
+}
+
 /// The games' further figures (e.g. models lost to AI dinosaurs), a mean per game for each
 /// agent; nothing when the games have none.
 fn figures_table(out: &mut String, r: &Results) {
@@ -204,10 +218,11 @@ pub fn markdown(r: &Results) -> String {
     }
 
     out.push_str(
-        "\n## Time per move\n\nWall time of each decision, over every game; it varies from run to run.\n\n",
+        "\n## Time per move\n\nWall time of each decision, over every game; it varies from run to run. The median and \
+         95th percentile are read from log-scale buckets, within about 9% (three figures shown).\n\n",
     );
     out.push_str("| agent | moves | ms per move | median ms | 95th percentile ms |\n| --- | ---: | ---: | ---: | ---: |\n");
-    let quantile = |ms: Option<f64>| ms.map_or("—".to_string(), |ms| format!("{ms:.3}"));
+    let quantile = |ms: Option<f64>| ms.map_or("—".to_string(), three_figures);
     for t in &r.timing.agents {
         let _ = writeln!(
             out,
@@ -245,7 +260,7 @@ pub fn summary(r: &Results) -> String {
     let w = r.ratings.iter().map(|x| x.agent.chars().count()).max().unwrap_or(0).max(5);
     let options: Vec<String> = r.settings.options.iter().map(|(k, v)| format!("{k} {v}")).collect();
     let mut out = format!(
-        "{} games: {} pairs × {} scenarios × {} games\n{}\n\n{:>4}  {:<w$} {:>7}  {:>15}  {:>7}  {:>10}\n",
+        "{} games: {} pairs × {} scenarios × {} games\n{}\n\n{:>4}  {:<w$} {:>7}  {:>15}  {:>7}  {:>10}  {:>9}  {:>9}\n",
         r.games,
         r.pairs.len(),
         r.settings.scenarios.len(),
@@ -256,20 +271,25 @@ pub fn summary(r: &Results) -> String {
         "rating",
         "95% CI",
         "score",
-        "ms/move"
+        "ms/move",
+        "median ms",
+        "95th % ms"
     );
+    let quantile = |ms: Option<f64>| ms.map_or("—".to_string(), three_figures);
     for (rank, rating) in r.ratings.iter().enumerate() {
         let score = r.agents.iter().find(|a| a.agent == rating.agent).map_or(0.5, |a| a.score);
-        let ms = r.timing.agents.iter().find(|t| t.agent == rating.agent).map_or(0.0, |t| t.ms_per_move);
+        let timing = r.timing.agents.iter().find(|t| t.agent == rating.agent);
         let _ = writeln!(
             out,
-            "{:>4}  {:<w$} {:>7.0}  {:>15}  {:>7}  {:>10.3}",
+            "{:>4}  {:<w$} {:>7.0}  {:>15}  {:>7}  {:>10.3}  {:>9}  {:>9}",
             rank + 1,
             rating.agent,
             rating.rating,
             format!("{:.0} to {:.0}", rating.ci95[0], rating.ci95[1]),
             pct(score),
-            ms
+            timing.map_or(0.0, |t| t.ms_per_move),
+            quantile(timing.and_then(|t| t.median_ms)),
+            quantile(timing.and_then(|t| t.p95_ms))
         );
     }
     let _ =
