@@ -17,7 +17,13 @@ fn pct_ci(ci: [f64; 2]) -> String {
     format!("{:.1}–{:.1}%", 100.0 * ci[0], 100.0 * ci[1])
 }
 
-/// `ms` to three significant figures (a quantile read from a bucket is no finer).
+/// A move-time quantile in milliseconds to three significant figures (one read from a bucket
+/// is no finer), or — when no game kept its move times.
+fn quantile(ms: Option<f64>) -> String {
+    ms.map_or("—".to_string(), three_figures)
+}
+
+/// `ms` to three significant figures.
 fn three_figures(ms: f64) -> String {
     let decimals = if ms >= 100.0 {
         0
@@ -222,7 +228,6 @@ pub fn markdown(r: &Results) -> String {
          95th percentile are read from log-scale buckets, within about 9% (three figures shown).\n\n",
     );
     out.push_str("| agent | moves | ms per move | median ms | 95th percentile ms |\n| --- | ---: | ---: | ---: | ---: |\n");
-    let quantile = |ms: Option<f64>| ms.map_or("—".to_string(), three_figures);
     for t in &r.timing.agents {
         let _ = writeln!(
             out,
@@ -275,7 +280,6 @@ pub fn summary(r: &Results) -> String {
         "median ms",
         "95th % ms"
     );
-    let quantile = |ms: Option<f64>| ms.map_or("—".to_string(), three_figures);
     for (rank, rating) in r.ratings.iter().enumerate() {
         let score = r.agents.iter().find(|a| a.agent == rating.agent).map_or(0.5, |a| a.score);
         let timing = r.timing.agents.iter().find(|t| t.agent == rating.agent);
