@@ -11,6 +11,7 @@ pub mod az;
 pub mod conformance;
 pub mod game;
 pub mod mcts;
+pub mod race;
 mod random;
 pub mod spec;
 pub mod tensor;
@@ -31,12 +32,13 @@ pub use az::{
 };
 pub use game::{ChanceMode, Dynamics, Game, GameType, Information, Turn, Utility};
 pub use mcts::{Evaluator, MctsAgent, MctsConfig, NeutralEvaluator, Ranker, RootStat, TreeFootprint};
+pub use race::{RaceAgent, RaceConfig};
 pub use random::RandomAgent;
 pub use spec::{split_agent_list, AgentKind, Args, Param, Registry, Spec};
 pub use tensor::{Recipe, TensorGame, TensorShape};
 
 #[cfg(feature = "tde")]
-pub use drowned_earth::agents::{make_agent, make_mcts, mcts_params, play, registry, GameSummary};
+pub use drowned_earth::agents::{make_agent, make_mcts, make_race, mcts_params, play, registry, GameSummary};
 #[cfg(feature = "tde")]
 pub use greedy::GreedyAgent;
 #[cfg(feature = "tde")]

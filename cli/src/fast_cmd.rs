@@ -47,7 +47,7 @@ pub struct LoopArgs {
     /// Games per shard.
     #[arg(long, default_value_t = 250, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
     pub shard_games: u64,
-    /// The full search: `az` parameters (a Gumbel root with noise for exploration), `mcts-fast:iters=N,width=W[,c=C]` (MCTS on the network: its move and value are the targets), `mcts:...` (MCTS with rollouts), or `pg[:lambda=L]` (no search: every move drawn from the policy at --temperature, a --full-share of them targets weighted by their advantage, a policy-gradient step; the line goes on from each round's candidate and the gate only names generations; use --window 1).
+    /// The full search: `az` parameters (a Gumbel root with noise for exploration), `mcts-fast:iters=N,width=W[,c=C]` (MCTS on the network: its move and value are the targets), `mcts:...` (MCTS with rollouts), `pg[:lambda=L]` (no search: every move drawn from the policy at --temperature, a --full-share of them targets weighted by their advantage, a policy-gradient step; the line goes on from each round's candidate and the gate only names generations; use --window 1), or `race:rounds=R,width=W` (a --full-share of the decisions race the network's W best actions on R rounds of paired scripted rollouts with common dice, each candidate's advantage over the others its target; a policy-gradient line as pg).
     #[arg(long, default_value = fastnet::expert::DEFAULT_SEARCH)]
     pub search: String,
     /// Share of the learner's decisions searched in full (policy targets).

@@ -10,6 +10,7 @@ use crate::prior::Prior;
 use crate::quantised::QuantisedLayer;
 use agents::learned::Generation;
 use agents::mcts::{Evaluator, MctsAgent, MctsConfig, Ranker, RolloutPolicy};
+use agents::race::RaceConfig;
 use agents::spec::{Args, Param};
 use agents::{
     Agent, AgentKind, AzAgent, AzConfig, Game, NetOutput, PolicyValue, Registry, ScriptedAgent, Turn,
@@ -339,6 +340,18 @@ pub fn register(registry: &mut Registry<GameState>) {
         build: |args, seed| {
             let ranker = FastRanker::new(net_of(args)?, seed ^ 0x243f_6a88);
             Ok(Box::new(agents::make_mcts(args, seed)?.with_root_ranker(Box::new(ranker), "fast")))
+        },
+    });
+    registry.add(AgentKind {
+        name: "race-fast",
+        about: "the fast network's best actions raced on paired scripted rollouts (common dice), material at their end",
+        params: RaceConfig::PARAMS
+            .into_iter()
+            .chain([Param::path("net", "a fast-network checkpoint (.fnet)").required()])
+            .collect(),
+        build: |args, seed| {
+            let ranker = FastRanker::new(net_of(args)?, seed ^ 0x243f_6a88);
+            Ok(Box::new(agents::make_race(args, Box::new(ranker), "rank=fast", seed)?))
         },
     });
     registry.add(AgentKind {

@@ -24,11 +24,12 @@
 //! without a search.
 
 use crate::action_features::action_features;
-use crate::agent::{mcts_on, FastNet, FastPolicyAgent, Scratch};
+use crate::agent::{mcts_on, FastNet, FastPolicyAgent, FastRanker, Scratch};
 use crate::data::{margin_target, ActionSample, Dataset};
 use crate::features::position_features;
 use crate::prior::Prior;
-use agents::spec::Args;
+use agents::race::{RaceAgent, RaceConfig, Runner};
+use agents::spec::{check_params, Args};
 use agents::{Agent, AzConfig, Game, MctsConfig, ScriptedAgent, Turn};
 use engine::scenario::types::Scenario;
 use engine::state::Side;
@@ -72,6 +73,13 @@ pub enum ExpertSearch {
         /// The λ of the λ-return, in [0, 1].
         lambda: f64,
     },
+    /// The network's best actions raced on paired rollouts with common dice (`race:` and the
+    /// `race-fast` agent's parameters, for example `race:rounds=8,width=4`; every candidate
+    /// runs every round, none is dropped): each candidate's target is its **advantage**, its
+    /// mean rollout value less the candidates' mean, so that the step moves the policy among
+    /// its own candidates by what sibling rollouts from the same position showed, rather
+    /// than by one result spread over a whole game. The move played is the network's first.
+    Race(RaceConfig),
 }
 
 impl ExpertSearch {
@@ -79,16 +87,16 @@ impl ExpertSearch {
     /// parameters. A time budget is refused: games would depend on the machine.
     pub fn parse(text: &str) -> Result<ExpertSearch, String> {
         let text = text.trim();
-        let no_clock = |millis: Option<u64>, name: &str| match millis {
+        let no_clock = |millis: Option<u64>, name: &str, count: &str| match millis {
             Some(_) => {
-                Err(format!("{name}: a time budget (ms) makes games depend on the machine; give iters"))
+                Err(format!("{name}: a time budget (ms) makes games depend on the machine; give {count}"))
             }
             None => Ok(()),
         };
         if let Some(params) = text.strip_prefix("mcts-fast:") {
             let mut config = MctsConfig::parse(params)?;
             config.rollout_depth.get_or_insert(0);
-            no_clock(config.millis, "mcts-fast")?;
+            no_clock(config.millis, "mcts-fast", "iters")?;
             return Ok(ExpertSearch::NetworkMcts(config));
         }
         if text == "pg" || text.starts_with("pg:") {
@@ -109,9 +117,16 @@ impl ExpertSearch {
             }
             return Ok(ExpertSearch::PolicyGradient { lambda });
         }
+        if let Some(params) = text.strip_prefix("race:") {
+            let mut config = RaceConfig::from_args(&check_params("race", &RaceConfig::PARAMS, params)?)?;
+            no_clock(config.millis, "race", "rounds")?;
+            // Every candidate runs every round: the advantages compare equal samples.
+            config.min_rounds = u32::MAX;
+            return Ok(ExpertSearch::Race(config));
+        }
         if text.starts_with("mcts:") {
             let args = agents::registry().check(text)?;
-            no_clock(MctsConfig::from_args(&args)?.millis, "mcts")?;
+            no_clock(MctsConfig::from_args(&args)?.millis, "mcts", "iters")?;
             return Ok(ExpertSearch::RolloutMcts(args));
         }
         AzConfig::parse(text.strip_prefix("az:").unwrap_or(text)).map(ExpertSearch::Az)
@@ -371,7 +386,17 @@ pub fn expert_game(
     let mut mcts = match &plan.search {
         ExpertSearch::NetworkMcts(config) => Some(mcts_on(plan.net.clone(), config.clone(), mcts_seed)),
         ExpertSearch::RolloutMcts(args) => Some(agents::make_mcts(args, mcts_seed)?),
-        ExpertSearch::Az(_) | ExpertSearch::PolicyGradient { .. } => None,
+        ExpertSearch::Az(_) | ExpertSearch::PolicyGradient { .. } | ExpertSearch::Race(_) => None,
+    };
+    let mut race = match &plan.search {
+        ExpertSearch::Race(config) => {
+            let ranker = FastRanker::new(plan.net.clone(), mcts_seed ^ 0x243f_6a88);
+            let policy: agents::mcts::RolloutPolicy<GameState> =
+                Arc::new(|s| Box::new(ScriptedAgent::new(s)));
+            let judge = Arc::new(agents::drowned_earth::MaterialEvaluator);
+            Some(RaceAgent::new(config.clone(), judge, policy, Box::new(ranker), "rank=fast", mcts_seed))
+        }
+        _ => None,
     };
     let mut prior = Prior::new(plan.net.prior.clone(), seed);
     let mut feats = Vec::new();
@@ -458,6 +483,10 @@ pub fn expert_game(
                             (ExpertSearch::Az(config), _) => {
                                 search_az(plan, config, &state, &legal, rng.gen())?
                             }
+                            (ExpertSearch::Race(_), _) => match race.as_mut() {
+                                Some(race) => search_race(race, &state, &legal),
+                                None => return Err("a race without its agent".into()),
+                            },
                             (_, Some(mcts)) => search_mcts(mcts, &state, &legal),
                             (_, None) => return Err("an MCTS search without its agent".into()),
                         };
@@ -548,6 +577,25 @@ fn search_mcts(mcts: &mut agents::MctsAgent<GameState>, state: &GameState, legal
         .map_or(legal[0], |(a, _)| *a);
     let targets = legal.iter().map(|&a| if a == action { 1.0 } else { 0.0 }).collect();
     Searched { action, targets, value: value as f32, simulations: visits as u64 }
+}
+
+/// A decision searched by a race: each candidate's advantage (its mean less the candidates'
+/// mean; 0 for the actions not raced) as the policy target, the network's first candidate as
+/// the move, its mean as the search's value and the rollouts as the simulations.
+fn search_race(race: &mut RaceAgent<GameState>, state: &GameState, legal: &[Action]) -> Searched {
+    let runners = race.race(state);
+    let means: Vec<f64> = runners.iter().map(Runner::mean).collect();
+    let average = means.iter().sum::<f64>() / means.len() as f64;
+    let targets = legal
+        .iter()
+        .map(|a| runners.iter().zip(&means).find(|(r, _)| r.action == *a).map_or(0.0, |(_, m)| m - average))
+        .collect();
+    Searched {
+        action: agents::race::choice(&runners),
+        targets,
+        value: means[0] as f32,
+        simulations: runners.iter().map(|r| r.values.len() as u64).sum(),
+    }
 }
 
 #[cfg(test)]

@@ -1,7 +1,8 @@
 //! Expert iteration's games: searched decisions carry the search's improved policy and a
 //! value mixed from the search and the result, the share of searches follows the plan,
 //! opponents play their side, and a seed gives the same games; with MCTS as the search, its
-//! move is the target and every iteration of its budget counts.
+//! move is the target and every iteration of its budget counts; with a race, each candidate's
+//! advantage over its siblings is.
 
 use engine::setup::GameConfig;
 use eval::lineup::{Lineups, Pool};
@@ -212,4 +213,41 @@ fn a_policy_gradient_plan_without_a_temperature_or_with_a_bad_lambda_is_refused(
         assert!(err.contains(why), "{text}: {err}");
     }
     assert_eq!(ExpertSearch::parse("pg").unwrap(), ExpertSearch::PolicyGradient { lambda: 1.0 });
+}
+
+#[test]
+fn a_race_teaches_each_candidates_advantage_over_its_siblings() {
+    let search = ExpertSearch::parse("race:rounds=4,width=3").unwrap();
+    let ExpertSearch::Race(config) = &search else { panic!("{search:?}") };
+    assert_eq!((config.rounds, config.width, config.min_rounds), (4, 3, u32::MAX), "no candidate is dropped");
+    let race_plan = ExpertPlan { search, ..plan(3, 0.3, 0.0, 0.0) };
+    let (d, stats) = expert_games(&race_plan, &lineups(), &|| {}).unwrap();
+    assert!(stats.searches > 10, "{stats:?}");
+    assert_eq!(d.policy_positions() as u64, stats.searches);
+    // Every candidate runs all four rounds; two or three candidates a decision.
+    assert_eq!(stats.simulations % 4, 0, "{stats:?}");
+    assert!((8 * stats.searches..=12 * stats.searches).contains(&stats.simulations), "{stats:?}");
+    let mut told_apart = 0;
+    for p in &d.positions {
+        let actions = d.actions_of(p);
+        if actions.is_empty() {
+            continue;
+        }
+        let raced = actions.iter().filter(|a| a.target != 0.0).count();
+        assert!(raced <= 3, "only the raced candidates carry a target: {raced}");
+        let sum: f32 = actions.iter().map(|a| a.target).sum();
+        assert!(sum.abs() < 1e-5, "advantages over the candidates' mean sum to zero: {sum}");
+        told_apart += (raced > 0) as usize;
+    }
+    assert!(
+        told_apart * 2 > stats.searches as usize,
+        "the rollouts told most candidates apart: {told_apart}"
+    );
+    // With the value taken from the results alone, every value target is a result.
+    assert!(values(&d).iter().all(|v| [-1.0, 0.0, 1.0].contains(v)));
+    let (again, again_stats) = expert_games(&race_plan, &lineups(), &|| {}).unwrap();
+    assert_eq!((d, stats), (again, again_stats), "a seed repeats its games");
+    let err = ExpertSearch::parse("race:ms=20,width=3").unwrap_err();
+    assert!(err.contains("give rounds"), "{err}");
+    assert!(ExpertSearch::parse("race:rounds=4,wide=3").unwrap_err().contains("wide"));
 }

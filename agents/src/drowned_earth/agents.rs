@@ -3,6 +3,7 @@
 
 use crate::learned::leaf::LeafValue;
 use crate::mcts::{self, MctsAgent, MctsConfig};
+use crate::race::{RaceAgent, RaceConfig};
 use crate::spec::{Alias, Args, Param, Spec};
 use crate::{
     generic_registry, play_game, Agent, AgentKind, GreedyAgent, LearnedAgent, Registry, ScriptedAgent,
@@ -29,7 +30,8 @@ pub fn mcts_params() -> Vec<Param> {
 }
 
 /// The TDE agents: `random`, `greedy`, `scripted`, `learned:gen=PATH[,temp=T]` (the learned
-/// player, see [`crate::learned`]), `mcts[:k=v,...]` (see [`make_mcts`]) and
+/// player, see [`crate::learned`]), `mcts[:k=v,...]` (see [`make_mcts`]), `race[:k=v,...]` (see
+/// [`make_race`]) and
 /// `uc-cards[:decks=PATH]` (the UC card AI, see [`crate::uc_cards`]); `learned:PATH` is the
 /// old spelling of `learned:gen=PATH`. The network agents extend it in `training`.
 pub fn registry() -> Registry<GameState> {
@@ -51,6 +53,15 @@ pub fn registry() -> Registry<GameState> {
         about: "the scripted player's terms under weights fitted by policy iteration",
         params: LearnedAgent::PARAMS.to_vec(),
         build: |args, seed| Ok(Box::new(LearnedAgent::from_args(args, seed)?)),
+    });
+    r.add(AgentKind {
+        name: "race",
+        about: "the scripted player's best actions raced on paired scripted rollouts (common dice), material at their end",
+        params: RaceConfig::PARAMS.to_vec(),
+        build: |args, seed| {
+            let ranker = Box::new(ScriptedAgent::new(seed ^ 0x243f_6a88));
+            Ok(Box::new(make_race(args, ranker, "rank=scripted", seed)?))
+        },
     });
     r.add(AgentKind {
         name: "mcts",
@@ -123,6 +134,22 @@ pub fn make_mcts(args: &Args, seed: u64) -> Result<MctsAgent<GameState>, String>
         _ => return Ok(agent),
     };
     Ok(agent.with_rollout(policy, label))
+}
+
+/// The racing agent of a checked race spec ([`RaceConfig::PARAMS`]), seeded: `ranker`
+/// chooses the candidates (`label` names it), the scripted player plays the rollouts (both
+/// sides, each rollout's player seeded by the rollout's seed) and the material evaluator
+/// judges where they stop.
+pub fn make_race(
+    args: &Args,
+    ranker: Box<dyn crate::Ranker<GameState>>,
+    label: &str,
+    seed: u64,
+) -> Result<RaceAgent<GameState>, String> {
+    let config = RaceConfig::from_args(args)?;
+    let policy: mcts::RolloutPolicy<GameState> = Arc::new(|s| Box::new(ScriptedAgent::new(s)));
+    let label = format!("{label},rollout=scripted");
+    Ok(RaceAgent::new(config, Arc::new(super::MaterialEvaluator), policy, ranker, &label, seed))
 }
 
 /// What one game produced.

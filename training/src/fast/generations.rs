@@ -158,9 +158,10 @@ impl LoopState {
     }
 }
 
-/// Whether a loop's line goes on from its newest candidate (policy gradient), not its best.
+/// Whether a loop's line goes on from its newest candidate (a policy-gradient step on
+/// advantages: the game's result, or a race's sibling rollouts), not its best.
 fn continues_learner(s: &LoopSettings) -> bool {
-    matches!(ExpertSearch::parse(&s.search), Ok(ExpertSearch::PolicyGradient { .. }))
+    matches!(ExpertSearch::parse(&s.search), Ok(ExpertSearch::PolicyGradient { .. } | ExpertSearch::Race(_)))
 }
 
 /// Where a loop runs and what it shows.
@@ -216,13 +217,13 @@ fn check(s: &LoopSettings) -> Result<(), String> {
     }
     if s.gate_every > 1 && !continues_learner(s) {
         return Err(
-            "--gate-every: only a policy-gradient line (--search pg) may skip gates; a search expert's line goes on from the gate's winner"
+            "--gate-every: only a policy-gradient line (--search pg or race:...) may skip gates; a search expert's line goes on from the gate's winner"
                 .into(),
         );
     }
     if s.carry_optimiser && !continues_learner(s) {
         return Err(
-            "--carry-optimiser: only a policy-gradient line (--search pg) goes on from its last candidate's training"
+            "--carry-optimiser: only a policy-gradient line (--search pg or race:...) goes on from its last candidate's training"
                 .into(),
         );
     }
