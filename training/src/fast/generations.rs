@@ -22,6 +22,8 @@
 //! policy-gradient step has no target to validate against), while the gate still decides
 //! which candidates become generations — as KataGo's training goes on while its gating picks
 //! the networks that play. Older generations, the best included, are the opponents.
+//! A race's sibling rollouts as the expert (`--search race:...`, [`ExpertSearch::Race`]) give
+//! advantages too, and its line goes on from its newest candidate in the same way.
 //!
 //! A promoted candidate becomes the next generation: `generations/gen-NNN.fnet` in the run,
 //! copied with its gate record (`gen-NNN.gate.json`) into the `--promote-to` folder (the
