@@ -265,6 +265,30 @@ impl<G: Game> RaceAgent<G> {
     }
 }
 
+/// How much common dice narrow a race's comparisons: over the pairs of the first runner with
+/// each other (on the rounds both ran), the summed variance of the paired differences and the
+/// summed variance the difference of independent rollouts would have (the sum of the two
+/// runners' variances). Their ratio is 1 where pairing gains nothing and 0 where the luck
+/// cancels wholly.
+pub fn pairing_variances<A>(runners: &[Runner<A>]) -> (f64, f64) {
+    let variance = |xs: &[f64]| {
+        let m = xs.iter().sum::<f64>() / xs.len() as f64;
+        xs.iter().map(|x| (x - m).powi(2)).sum::<f64>() / (xs.len() - 1) as f64
+    };
+    let (mut paired, mut independent) = (0.0, 0.0);
+    for other in runners.iter().skip(1) {
+        let n = runners[0].values.len().min(other.values.len());
+        if n < 2 {
+            continue;
+        }
+        let (a, b) = (&runners[0].values[..n], &other.values[..n]);
+        let d: Vec<f64> = a.iter().zip(b).map(|(x, y)| x - y).collect();
+        paired += variance(&d);
+        independent += variance(a) + variance(b);
+    }
+    (paired, independent)
+}
+
 /// Drop every running candidate the leader (the best mean among the running) beats by more
 /// than `z` standard errors of their paired differences; true when one is left.
 pub fn drop_the_beaten<A>(runners: &mut [Runner<A>], z: f64) -> bool {
@@ -346,6 +370,19 @@ mod tests {
         let (mean, se) = paired_difference(&lead, &other);
         assert!((mean - 0.1).abs() < 1e-12);
         assert!(se < 1e-12, "no noise is left in the difference: {se}");
+    }
+
+    #[test]
+    fn pairing_cancels_shared_luck_and_gains_nothing_on_independent_luck() {
+        let luck: Vec<f64> = (0..40).map(|i| ((i * 7919) % 101) as f64 / 50.0 - 1.0).collect();
+        let shifted: Vec<f64> = luck.iter().map(|v| v - 0.2).collect();
+        let (paired, independent) = pairing_variances(&[runner(&luck), runner(&shifted)]);
+        assert!(paired < 1e-12 && independent > 0.1, "{paired} {independent}");
+        // Another, unrelated sequence of luck: pairing gains about nothing.
+        let other: Vec<f64> = (0..40).map(|i| ((i * 104_729 + 13) % 97) as f64 / 48.0 - 1.0).collect();
+        let (paired, independent) = pairing_variances(&[runner(&luck), runner(&other)]);
+        assert!((0.6..1.4).contains(&(paired / independent)), "{paired} {independent}");
+        assert_eq!(pairing_variances(&[runner(&luck)]), (0.0, 0.0));
     }
 
     #[test]

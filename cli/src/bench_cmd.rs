@@ -99,6 +99,7 @@ pub fn bench(args: &BenchArgs) -> Result<String, String> {
                     "mcts_iterations_per_s": s.mcts_per_s,
                     "mcts_random_rollouts_iterations_per_s": s.mcts_random_rollouts_per_s,
                     "scripted_decisions_per_s": s.scripted_decisions_per_s,
+                    "race_paired_variance_ratio": s.race_pairing,
                 })
             })
             .collect();
@@ -140,6 +141,17 @@ pub fn bench(args: &BenchArgs) -> Result<String, String> {
             ));
         }
         out.push_str(&format!("\n  (MCTS agent: {}; and with rollout=random)", args.mcts));
+        let ratios: Vec<String> = scenarios
+            .iter()
+            .map(|s| {
+                format!("{} {}", s.scenario.name(), s.race_pairing.map_or("-".into(), |r| format!("{r:.2}")))
+            })
+            .collect();
+        out.push_str(&format!(
+            "\n  races with common dice along a scripted game (every 40th decision, the scripted player's 4 best actions, 32 rounds): \
+             variance of paired differences over independent ones: {}",
+            ratios.join(", ")
+        ));
         out.push_str(&format!(
             "\n  memory: {} bytes per cloned state ({state_bytes} in place, {state_heap_bytes} on the heap) \
              at an activation decision;\n          MCTS tree grown there: {} nodes of {} bytes, \

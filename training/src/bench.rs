@@ -1,7 +1,7 @@
 //! The benchmark harness of `tde bench`: engine speed on the default board with two 100-point
 //! crews, on one core: clone, legal actions, and complete random games of the skirmish and of
 //! each scenario (set-up and deployment included); the MCTS agent's and the scripted player's
-//! speed; the memory of a cloned state and of an MCTS tree's nodes; policy iteration's speed;
+//! speed; how much a race's common dice narrow its comparisons; the memory of a cloned state and of an MCTS tree's nodes; policy iteration's speed;
 //! and a trained network's and the fast network's figures. Every figure is the median of
 //! several timed batches; the command line formats them.
 
@@ -115,6 +115,7 @@ pub fn measure(settings: &BenchSettings, progress: &dyn Fn(&str)) -> Result<Engi
             mcts_per_s: mcts_speed(&settings.mcts, &at, batches)?,
             mcts_random_rollouts_per_s: random_rollouts,
             scripted_decisions_per_s: scripted,
+            race_pairing: race_pairing(&config)?,
         });
     }
     let clone_ns = median(clone_ns);
@@ -246,6 +247,46 @@ pub struct ScenarioSpeed {
     pub mcts_random_rollouts_per_s: f64,
     /// Scripted decisions per second.
     pub scripted_decisions_per_s: f64,
+    /// How much a race's common dice narrow its comparisons along a scripted game: the
+    /// variance of paired rollout differences over that of independent ones
+    /// ([`agents::race::pairing_variances`]; the scripted player's four best actions, 32 rounds,
+    /// every 40th decision).
+    pub race_pairing: Option<f64>,
+}
+
+/// The pairing ratio of races along one scripted game of `config` (seeded): at every 40th
+/// decision with two or more choices, the scripted player's four best actions raced over 32
+/// rounds of scripted rollouts, none dropped; the variances pooled over the races (see
+/// [`ScenarioSpeed::race_pairing`]). `None` where no rollout's value varied.
+fn race_pairing(config: &GameConfig) -> Result<Option<f64>, String> {
+    use agents::{Agent, Game, Turn};
+    let mut state = new_game(config).map_err(|e| e.to_string())?;
+    let args = agents::registry().check("race:rounds=32,width=4,min=1000000")?;
+    let mut race = agents::make_race(&args, Box::new(agents::ScriptedAgent::new(1)), "rank=scripted", 7)?;
+    let mut player = agents::ScriptedAgent::new(3);
+    let mut dice = ChaCha8Rng::seed_from_u64(5);
+    let (mut paired, mut independent, mut decisions) = (0.0, 0.0, 0u32);
+    loop {
+        match Game::turn(&state) {
+            Turn::Terminal => break,
+            Turn::Chance => {
+                let outcome =
+                    Game::sample_chance(&state, &mut dice).ok_or("a chance node without outcomes")?;
+                Game::apply_legal(&mut state, outcome);
+            }
+            Turn::Player(_) => {
+                decisions += 1;
+                if decisions % 40 == 0 && Game::legal_actions(&state).len() >= 2 {
+                    let (p, i) = agents::race::pairing_variances(&race.race(&state));
+                    paired += p;
+                    independent += i;
+                }
+                let action = player.select_action(&state);
+                Game::apply_legal(&mut state, action);
+            }
+        }
+    }
+    Ok((independent > 0.0).then(|| paired / independent))
 }
 
 /// The `--mcts` spec with its rollouts made random (the engine's own speed, without the
