@@ -1,0 +1,7 @@
+#!/bin/bash
+# The race search (race-fast) on generation 2 against scripted: 16 rounds of paired scripted rollouts
+# a move (about 0.1 s alone on a core), the network's 4 best actions, boards and crews drawn per game.
+tde arena --agents "race-fast:rounds=16,width=4,net=checkpoints/fast/gen-002.fnet,scripted" --games 40 \
+  --boards all --crews all --seed 403 --out race16_scripted_s403
+# How much common dice narrow the comparisons (per scenario, printed by tde bench):
+tde bench --net none --fast none --batches 1 --games 5
