@@ -260,32 +260,22 @@ pub struct ScenarioSpeed {
 /// [`ScenarioSpeed::race_pairing`]). `None` where no rollout's value varied.
 fn race_pairing(config: &GameConfig) -> Result<Option<f64>, String> {
     use agents::{Agent, Game, Turn};
-    let mut state = new_game(config).map_err(|e| e.to_string())?;
+    let state = new_game(config).map_err(|e| e.to_string())?;
     let args = agents::registry().check("race:rounds=32,width=4,min=1000000")?;
     let mut race = agents::make_race(&args, Box::new(agents::ScriptedAgent::new(1)), "rank=scripted", 7)?;
-    let mut player = agents::ScriptedAgent::new(3);
-    let mut dice = ChaCha8Rng::seed_from_u64(5);
+    let mut players: Vec<Box<dyn Agent<GameState>>> =
+        vec![Box::new(agents::ScriptedAgent::new(3)), Box::new(agents::ScriptedAgent::new(4))];
     let (mut paired, mut independent, mut decisions) = (0.0, 0.0, 0u32);
-    loop {
-        match Game::turn(&state) {
-            Turn::Terminal => break,
-            Turn::Chance => {
-                let outcome =
-                    Game::sample_chance(&state, &mut dice).ok_or("a chance node without outcomes")?;
-                Game::apply_legal(&mut state, outcome);
-            }
-            Turn::Player(_) => {
-                decisions += 1;
-                if decisions % 40 == 0 && Game::legal_actions(&state).len() >= 2 {
-                    let (p, i) = agents::race::pairing_variances(&race.race(&state));
-                    paired += p;
-                    independent += i;
-                }
-                let action = player.select_action(&state);
-                Game::apply_legal(&mut state, action);
+    agents::play_game(state, &mut players, 5, |now, _| {
+        if matches!(Game::turn(now), Turn::Player(_)) {
+            decisions += 1;
+            if decisions % 40 == 0 && Game::legal_actions(now).len() >= 2 {
+                let (p, i) = agents::race::pairing_variances(&race.race(now));
+                paired += p;
+                independent += i;
             }
         }
-    }
+    });
     Ok((independent > 0.0).then(|| paired / independent))
 }
 
